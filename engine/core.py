@@ -1,0 +1,339 @@
+"""The rules contract every game implements, and the small value types it speaks.
+
+A game is a subclass of :class:`Rules` registered by name. State is plain JSON
+data (dicts, lists, str, int, bool, None) owned by the caller; :meth:`Rules.apply`
+validates a move completely before it changes anything, then mutates the state
+in place and returns the events. A refused move raises an :class:`IllegalMove`
+and leaves the state exactly as it was.
+
+Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
+``None`` is the spectator's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine import notation
+from engine.errors import GameOver, IllegalMove, NotYourTurn, SetupError
+from engine.rng import Rng, seed_to_state
+
+State = dict[str, Any]
+Move = dict[str, Any]
+View = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal choice: a stable short code, a human label, the move it stands for."""
+
+    code: str
+    label: str
+    move: Move
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "label": self.label, "move": self.move}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is None for everyone, else the seats that may see it.
+
+    ``reveals`` marks an event that shows information hidden until now (a card
+    turned over, a barrel looked at, a die rolled): undo never crosses it.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: tuple[int, ...] | None = None
+    reveals: bool = False
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": dict(self.data),
+            "to": None if self.to is None else list(self.to),
+            "reveals": self.reveals,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
+        to = d.get("to")
+        return cls(
+            kind=d["kind"],
+            text=d["text"],
+            data=dict(d.get("data") or {}),
+            to=None if to is None else tuple(to),
+            reveals=bool(d.get("reveals", False)),
+        )
+
+
+def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
+    """Events redacted for one seat: the same rule as views."""
+    return [e for e in events if e.visible_to(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final result. ``ranking`` lists groups of tied seats, best first."""
+
+    scores: Mapping[int, float]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "ranking": [list(g) for g in self.ranking],
+            "winners": list(self.winners),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option, declared by the game, validated at setup.
+
+    ``kind`` is ``int``, ``bool``, ``choice`` or ``intlist``.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "type": self.kind, "default": self.default, "help": self.help}
+        if self.choices:
+            d["choices"] = list(self.choices)
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        return d
+
+    def coerce(self, value: Any) -> Any:
+        """Accept the value as given in JSON, in a mail (text) or on a command line."""
+        kind = self.kind
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            folded = notation.fold(str(value))
+            if folded in ("1", "yes", "true", "on", "y"):
+                return True
+            if folded in ("0", "no", "false", "off", "n"):
+                return False
+            raise SetupError(f"option {self.name} takes yes or no, not {value!r}")
+        if kind == "int":
+            n = _to_int(self.name, value)
+            self._check_range(n)
+            return n
+        if kind == "intlist":
+            if isinstance(value, str):
+                parts = [p for p in value.replace(",", " ").split() if p]
+            elif isinstance(value, (list, tuple)):
+                parts = list(value)
+            else:
+                raise SetupError(f"option {self.name} takes a list of numbers, not {value!r}")
+            nums = [_to_int(self.name, p) for p in parts]
+            for n in nums:
+                self._check_range(n)
+            return nums
+        if kind == "choice":
+            for choice in self.choices:
+                if notation.fold(str(choice)) == notation.fold(str(value)):
+                    return choice
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise SetupError(f"option {self.name} must be one of {allowed}, not {value!r}")
+        raise AssertionError(f"unknown option kind {kind}")
+
+    def _check_range(self, n: int) -> None:
+        if self.min is not None and n < self.min:
+            raise SetupError(f"option {self.name} must be at least {self.min}, not {n}")
+        if self.max is not None and n > self.max:
+            raise SetupError(f"option {self.name} must be at most {self.max}, not {n}")
+
+
+def _to_int(name: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise SetupError(f"option {name} takes a whole number, not {value!r}")
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise SetupError(f"option {name} takes a whole number, not {value!r}") from None
+
+
+class Rules:
+    """Base class of every game. Subclasses fill in the ``_``-prefixed hooks.
+
+    The public methods are the contract the service uses; they add the checks
+    that every game needs the same way (game over, whose turn, option schema).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: A short paragraph for mails and the API: how to write moves.
+    notation_help: ClassVar[str] = ""
+
+    # ---- contract -----------------------------------------------------------------
+
+    def check_options(self, n_players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate options against the declared schema; fill in defaults."""
+        if not self.min_players <= n_players <= self.max_players:
+            raise SetupError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {n_players}"
+            )
+        given = dict(options or {})
+        specs = {s.name: s for s in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise SetupError(f"unknown option {', '.join(unknown)} for {self.title} (known options: {known})")
+        out: dict[str, Any] = {}
+        for spec in self.option_specs:
+            out[spec.name] = spec.coerce(given[spec.name]) if spec.name in given else spec.default
+        self._check_option_combination(n_players, out)
+        return out
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str) -> State:
+        """A new game. ``players`` are display names in seat order."""
+        opts = self.check_options(len(players), options)
+        state: State = {"game": self.name, "players": list(players), "options": opts, "rng": seed_to_state(seed)}
+        self._setup(state, Rng(state))
+        return state
+
+    def pending(self, state: State) -> list[int]:
+        """Seats whose decision the game waits for (empty once the game is over)."""
+        if self.outcome(state) is not None:
+            return []
+        return self._pending(state)
+
+    def options(self, state: State, seat: int) -> list[Option]:
+        """The legal choices of ``seat`` now; empty when it has nothing to decide."""
+        if seat not in self.pending(state):
+            return []
+        return self._options(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> list[Event]:
+        """Validate, then apply one move in place; return its events."""
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over; no more moves are taken")
+        pending = self._pending(state)
+        if seat not in pending:
+            names = ", ".join(self.seat_name(state, s) for s in pending) or "nobody"
+            raise NotYourTurn(f"it is not your turn: the game waits for {names}")
+        if not isinstance(move, Mapping):
+            raise IllegalMove("a move must be an object such as {\"code\": ...}")
+        return self._apply(state, seat, dict(move), Rng(state))
+
+    def view(self, state: State, seat: int | None) -> View:
+        """Exactly what ``seat`` may know (None: a spectator)."""
+        return self._view(state, seat)
+
+    def parse(self, text: str, state: State, seat: int) -> Move:
+        """Turn a line a player typed into a move (or raise Malformed/IllegalMove)."""
+        opts = self.options(state, seat)
+        if not opts:
+            if self.outcome(state) is not None:
+                raise GameOver("the game is over; no more moves are taken")
+            raise NotYourTurn("it is not your turn: there is nothing for you to decide now")
+        return self._parse(text, state, seat, opts)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return self._outcome(state)
+
+    def render_text(self, view: View) -> str:
+        return self._render_text(view)
+
+    def render_svg(self, view: View) -> str:
+        return self._render_svg(view)
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        """A label for a structured move, used when echoing a parsed line back."""
+        for opt in self.options(state, seat):
+            if opt.move == move:
+                return opt.label
+        return json.dumps(move, sort_keys=True)
+
+    def seat_name(self, state: State, seat: int) -> str:
+        return str(state["players"][seat])
+
+    # ---- testing hook ---------------------------------------------------------------
+
+    def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
+        """A copy of ``state`` where everything ``seat`` cannot know is changed.
+
+        Used by the conformance checker to prove that views, option labels and
+        events do not depend on hidden information.
+        """
+        raise NotImplementedError
+
+    # ---- hooks for subclasses ------------------------------------------------------
+
+    def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
+        """Cross-option checks; raise SetupError."""
+
+    def _setup(self, state: State, rng: Rng) -> None:
+        raise NotImplementedError
+
+    def _pending(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def _options(self, state: State, seat: int) -> list[Option]:
+        raise NotImplementedError
+
+    def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        raise NotImplementedError
+
+    def _view(self, state: State, seat: int | None) -> View:
+        raise NotImplementedError
+
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
+        """Default notation: option codes and labels, forgiving. Games extend it."""
+        return notation.match_option(text, options).move
+
+    def _outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def _render_text(self, view: View) -> str:
+        raise NotImplementedError
+
+    def _render_svg(self, view: View) -> str:
+        raise NotImplementedError
+
+
+def option_by_code(options: Sequence[Option], move: Move) -> Option:
+    """Find the option a move names, by code or by equal structure, or refuse clearly.
+
+    Games whose moves are all enumerated use this in ``_apply`` to validate.
+    """
+    code = move.get("code")
+    if code is not None:
+        for opt in options:
+            if opt.code == code:
+                return opt
+    else:
+        for opt in options:
+            if opt.move == move:
+                return opt
+    allowed = [f"{o.code}: {o.label}" for o in options]
+    shown = code if code is not None else json.dumps(move, sort_keys=True)
+    raise IllegalMove(f"{shown} is not a legal choice now", allowed)

@@ -1,0 +1,241 @@
+"""The conformance checker every game's tests run.
+
+In the spirit of OpenSpiel's random-simulation tests: from many seeds, play to
+the end with random legal moves (or the game's own simple bot), and at every
+step check the contract: every listed option applies, labels and codes parse
+back, refusals change nothing, the state survives JSON, simultaneous choices
+commute, hidden information does not leak into views, option labels or events,
+and seed plus move log replays to the identical state. Python's global
+``random`` must be untouched throughout.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Event, Move, Option, Rules, State, visible_events
+from engine.errors import IllegalMove, NotYourTurn
+from engine.rng import Rng, seed_to_state
+
+LogEntry = tuple[int, Move]
+
+
+class ConformanceError(AssertionError):
+    pass
+
+
+def player_names(n: int) -> list[str]:
+    return ["Ana", "Bruno", "Carla", "Duarte", "Eva", "Filipa"][:n]
+
+
+def replay(rules: Rules, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str,
+           log: Iterable[LogEntry]) -> State:
+    """Setup plus every logged move, in order: the state they lead to."""
+    state = rules.setup(players, options, seed)
+    for seat, move in log:
+        rules.apply(state, seat, move)
+    return state
+
+
+def choose(rules: Rules, state: State, seat: int, options: Sequence[Option], rnd: random.Random) -> Option:
+    """The game's own bot when it has one (for games random play would not finish)."""
+    bot: Callable[..., Option] | None = getattr(rules, "bot_choice", None)
+    if bot is not None:
+        return bot(state, seat, options, rnd)
+    return rnd.choice(list(options))
+
+
+@dataclass
+class Report:
+    games: int = 0
+    moves: int = 0
+    finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    winners: Counter = field(default_factory=Counter)
+    lengths: list[int] = field(default_factory=list)
+    reasons: Counter = field(default_factory=Counter)
+    resamples_that_changed: int = 0
+
+
+def _fail(msg: str, seed: Any, step: int) -> ConformanceError:
+    return ConformanceError(f"seed {seed!r}, step {step}: {msg}")
+
+
+def _labels(opts: Sequence[Option]) -> list[tuple[str, str]]:
+    return [(o.code, o.label) for o in opts]
+
+
+def _check_options(rules: Rules, state: State, seat: int, opts: list[Option], seed: Any, step: int,
+                   apply_all: bool) -> None:
+    codes = [o.code for o in opts]
+    labels = [o.label for o in opts]
+    if len(set(codes)) != len(codes):
+        raise _fail(f"duplicate option codes for seat {seat}: {codes}", seed, step)
+    if len(set(labels)) != len(labels):
+        raise _fail(f"duplicate option labels for seat {seat}: {labels}", seed, step)
+    for o in opts:
+        for text in (o.code, o.label):
+            parsed = rules.parse(text, state, seat)
+            if parsed != o.move and parsed.get("code") != o.code:
+                raise _fail(f"{text!r} parses to {parsed}, not to option {o.code} {o.move}", seed, step)
+        if apply_all:
+            trial = copy.deepcopy(state)
+            try:
+                rules.apply(trial, seat, o.move)
+                trial2 = copy.deepcopy(state)
+                rules.apply(trial2, seat, {"code": o.code})
+            except IllegalMove as exc:
+                raise _fail(f"listed option {o.code} ({o.label}) was refused: {exc}", seed, step) from exc
+            if trial != trial2:
+                raise _fail(f"option {o.code} by code and by move give different states", seed, step)
+
+
+def _check_refusals(rules: Rules, state: State, pending: list[int], seed: Any, step: int) -> None:
+    before = json.dumps(state, sort_keys=True)
+    for seat in range(len(state["players"])):
+        try:
+            if seat in pending:
+                rules.apply(state, seat, {"code": "\u2620no-such-option"})
+            else:
+                rules.apply(state, seat, {"code": "x"})
+        except NotYourTurn:
+            if seat in pending:
+                raise _fail(f"seat {seat} is pending but was told it is not its turn", seed, step) from None
+        except IllegalMove:
+            if seat not in pending:
+                raise _fail(f"seat {seat} is not pending but got a plain refusal", seed, step) from None
+        else:
+            raise _fail(f"seat {seat}: a nonsense move was accepted", seed, step)
+        if json.dumps(state, sort_keys=True) != before:
+            raise _fail(f"a refused move by seat {seat} changed the state", seed, step)
+
+
+def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Random, seed: Any, step: int,
+                  report: Report) -> None:
+    holder = {"rng": seed_to_state(rnd.random())}
+    other = rules.resample_hidden(copy.deepcopy(state), seat, Rng(holder))
+    if other != state:
+        report.resamples_that_changed += 1
+    if rules.view(other, seat) != rules.view(state, seat):
+        raise _fail(f"seat {seat}'s view depends on information hidden from it", seed, step)
+    if seat is None:
+        return
+    mine = rules.options(state, seat)
+    if _labels(rules.options(other, seat)) != _labels(mine):
+        raise _fail(f"seat {seat}'s option labels depend on information hidden from it", seed, step)
+    if mine:
+        move = rnd.choice(mine).move
+        a, b = copy.deepcopy(state), other
+        ev_a = rules.apply(a, seat, move)
+        ev_b = rules.apply(b, seat, move)
+        seen_a = [e.as_dict() for e in visible_events(ev_a, seat) if not e.reveals]
+        seen_b = [e.as_dict() for e in visible_events(ev_b, seat) if not e.reveals]
+        if seen_a != seen_b:
+            raise _fail(f"seat {seat}'s events depend on information hidden from it:\n{seen_a}\n{seen_b}",
+                        seed, step)
+
+
+def _check_simultaneous(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
+                        step: int) -> None:
+    """All pending seats choose; the arrival order must not change the result."""
+    chosen = {s: rnd.choice(rules.options(state, s)).move for s in pending}
+    results = []
+    for order in (list(pending), list(reversed(pending))):
+        trial = copy.deepcopy(state)
+        for s in order:
+            if s not in rules.pending(trial):
+                return  # not a simultaneous decision after all (the first move ended it)
+            rules.apply(trial, s, chosen[s])
+        results.append(trial)
+    if results[0] != results[1]:
+        raise _fail(f"simultaneous choices of seats {pending} give different states by arrival order",
+                    seed, step)
+
+
+def _check_events(events: list[Event], n: int, seed: Any, step: int) -> None:
+    for e in events:
+        if not isinstance(e, Event):
+            raise _fail(f"apply returned {e!r}, not an Event", seed, step)
+        if e.to is not None and not all(0 <= s < n for s in e.to):
+            raise _fail(f"event {e.kind} names an unknown seat: {e.to}", seed, step)
+        json.dumps(e.as_dict())
+
+
+def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, seed: Any, *,
+             checks: bool = True, max_steps: int = 20000, report: Report | None = None) -> Report:
+    """Play one game from ``seed``; with ``checks``, verify the contract at every step."""
+    report = report or Report()
+    global_before = random.getstate()
+    rnd = random.Random(f"{seed}-choices")
+    players = player_names(n_players)
+    state = rules.setup(players, options, seed)
+    log: list[LogEntry] = []
+    n = len(players)
+    step = 0
+    for step in range(max_steps):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        if rules.outcome(state) is not None:
+            raise _fail("seats are pending after the game ended", seed, step)
+        if checks:
+            if json.loads(json.dumps(state)) != state:
+                raise _fail("the state does not survive a JSON round trip", seed, step)
+            _check_refusals(rules, state, pending, seed, step)
+            for seat in [None, *range(n)]:
+                if seat is not None and seat not in pending and rules.options(state, seat):
+                    raise _fail(f"seat {seat} has options but is not pending", seed, step)
+                _check_hidden(rules, state, seat, rnd, seed, step, report)
+            if len(pending) > 1:
+                _check_simultaneous(rules, state, pending, rnd, seed, step)
+        seat = pending[rnd.randrange(len(pending))]
+        opts = rules.options(state, seat)
+        if not opts:
+            raise _fail(f"seat {seat} is pending but has no options", seed, step)
+        if checks:
+            _check_options(rules, state, seat, opts, seed, step, apply_all=True)
+        move = choose(rules, state, seat, opts, rnd).move
+        events = rules.apply(state, seat, move)
+        if checks:
+            _check_events(events, n, seed, step)
+        log.append((seat, move))
+    else:
+        raise _fail(f"the game did not finish in {max_steps} moves", seed, step)
+    outcome = rules.outcome(state)
+    if outcome is None:
+        raise _fail("nobody is pending but the game has no outcome", seed, step)
+    ranked = sorted(s for group in outcome.ranking for s in group)
+    if ranked != list(range(n)):
+        raise _fail(f"the ranking {outcome.ranking} does not place every seat once", seed, step)
+    if checks:
+        if replay(rules, players, options, seed, log) != state:
+            raise _fail("seed plus move log does not replay to the identical state", seed, step)
+        rules.render_svg(rules.view(state, None))
+        rules.render_text(rules.view(state, 0))
+    if random.getstate() != global_before:
+        raise _fail("the engine touched Python's global random state", seed, step)
+    report.games += 1
+    report.finished += 1
+    report.moves += len(log)
+    report.lengths.append(len(log))
+    report.reasons[outcome.reason] += 1
+    for w in outcome.winners:
+        report.winners[w] += 1
+    return report
+
+
+def check_conformance(rules: Rules, n_players: int, options: Mapping[str, Any] | None = None,
+                      seeds: Iterable[Any] = range(5), *, hidden_info: bool = True) -> Report:
+    """Run the checked simulation for every seed; raise ConformanceError on the first breach."""
+    report = Report()
+    for seed in seeds:
+        run_game(rules, n_players, options, seed, checks=True, report=report)
+    if hidden_info and report.resamples_that_changed == 0:
+        raise ConformanceError("resample_hidden never changed anything: the hidden-information test proved nothing")
+    return report
