@@ -1,0 +1,219 @@
+"""The service's data. Services (``services.py``) are the only writers."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Player(models.Model):
+    class MailMode(models.TextChoices):
+        EVERY_MOVE = "every", "every move"
+        MY_TURN = "turn", "only my turn"
+        DIGEST = "digest", "daily digest"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    email = models.EmailField(unique=True)
+    display_name = models.CharField(max_length=60)
+    mail_mode = models.CharField(max_length=8, choices=MailMode.choices, default=MailMode.EVERY_MOVE)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.display_name} <{self.email}>"
+
+
+class Campaign(models.Model):
+    """A series of games that carry state between them."""
+
+    name = models.CharField(max_length=100)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="campaigns")
+    carry = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        RUNNING = "running", "running"
+        PAUSED = "paused", "paused"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+
+    rules = models.CharField(max_length=40)
+    title = models.CharField(max_length=100)
+    options = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    #: Bumped by every accepted move batch; the API's ETag.
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    #: Secret until the game ends; its SHA-256 is shown from the start.
+    seed = models.CharField(max_length=64, blank=True)
+    seed_hash = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_games")
+    campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
+    #: Whether a seat's token alone is enough, whatever address the reply comes from.
+    allow_any_sender = models.BooleanField(default=False)
+    #: Hours a seat has to move before reminders and the no-move policy.
+    deadline_hours = models.PositiveIntegerField(default=72)
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title}"
+
+    @property
+    def etag(self) -> str:
+        return f'"{self.pk}-{self.version}"'
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        INVITED = "invited", "invited"
+        JOINED = "joined", "joined"
+        DECLINED = "declined", "declined"
+        LEFT = "left", "left"
+        RESIGNED = "resigned", "resigned"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    #: Seat number in the engine (clockwise order), fixed when the game starts.
+    index = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
+    #: Secret part of this seat's reply address. Never logged.
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    #: The game version the player's last mail showed; "since your last mail" starts after it.
+    last_mailed_version = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "index", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
+
+
+class Source(models.TextChoices):
+    MAIL = "mail", "mail"
+    API = "api", "API"
+    WEB = "web", "web"
+    MODERATOR = "moderator", "moderator"
+    DEADLINE = "deadline", "deadline"
+    BOT = "bot", "bot"
+
+
+class Move(models.Model):
+    """Append-only: one row per accepted move."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    #: The game version this move produced (moves of one batch share it).
+    version = models.PositiveIntegerField()
+    #: Position in the game's log, from 1; the replay order.
+    number = models.PositiveIntegerField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="move_number_unique")]
+
+
+class MoveRequest(models.Model):
+    """A move posted through the API, judged by a worker like a mail is."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        ACCEPTED = "accepted", "accepted"
+        REJECTED = "rejected", "rejected"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="move_requests")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="move_requests")
+    #: [{"code": ...} | {"text": ...} | {"move": {...}}, ...] applied in order, atomically.
+    commands = models.JSONField()
+    expected_version = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    reason = models.JSONField(null=True, blank=True)
+    result_version = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+
+class InboundMessage(models.Model):
+    class Status(models.TextChoices):
+        RECEIVED = "received", "received"
+        APPLIED = "applied", "applied"
+        REJECTED = "rejected", "rejected"
+        IGNORED = "ignored", "ignored"
+
+    message_id = models.CharField(max_length=255, unique=True)
+    raw = models.BinaryField()
+    mail_from = models.CharField(max_length=255)
+    rcpt_to = models.CharField(max_length=255)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True)
+    result = models.TextField(blank=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="inbound")
+    received_at = models.DateTimeField(auto_now_add=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+
+class OutboundMessage(models.Model):
+    """The outbox: written in the same transaction as the change it reports."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        SENDING = "sending", "sending"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="outbound")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="outbound")
+    to_email = models.EmailField()
+    subject = models.CharField(max_length=255)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    #: Message-ID, In-Reply-To, References, Reply-To, Auto-Submitted...
+    headers = models.JSONField(default=dict)
+    #: The board picture as SVG; the PNG is rendered when the mail is built for sending.
+    svg = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class AuditEntry(models.Model):
+    """Moderation log: who did what to which game, and why."""
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]

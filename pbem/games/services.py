@@ -1,0 +1,565 @@
+"""Everything that changes a game goes through these functions.
+
+Views, serializers, admin actions, Celery tasks and the SMTP handler call them
+and nothing else writes. Naming follows Zulip: ``do_`` changes things,
+``check_`` validates and raises, ``access_`` fetches with a permission check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine import IllegalMove, Rules, SetupError, UnknownGame
+from pbem.games import dispatch
+from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
+from pbem.mail import outbox
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``code`` for the API, message for people."""
+
+    code = "invalid"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+    status = 404
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+    status = 403
+
+
+class Conflict(ServiceError):
+    code = "conflict"
+    status = 409
+
+
+class StaleVersion(ServiceError):
+    code = "stale"
+    status = 412
+
+
+class MoveRejected(ServiceError):
+    """One command of a batch was refused; nothing of the batch was applied."""
+
+    code = "rejected"
+    status = 422
+
+    def __init__(self, line_no: int, line: str, error: IllegalMove, options: Sequence[engine.Option]) -> None:
+        where = f"line {line_no} ({line!r})" if line else f"command {line_no}"
+        super().__init__(f"{where}: {error.message}")
+        self.line_no = line_no
+        self.line = line
+        self.error = error
+        self.options = list(options)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.error.code,
+            "message": self.message,
+            "line": self.line_no,
+            "text": self.line,
+            "allowed": list(self.error.allowed),
+            "options": [o.as_dict() for o in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a player asked for: an option code, a line of notation, or a structured move."""
+
+    code: str | None = None
+    text: str | None = None
+    move: dict[str, Any] | None = None
+
+    @property
+    def shown(self) -> str:
+        return self.text if self.text is not None else (self.code or "")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Command:
+        given = [k for k in ("code", "text", "move") if d.get(k) is not None]
+        if len(given) != 1:
+            raise ServiceError("each command needs exactly one of code, text or move")
+        if "move" in given and not isinstance(d["move"], dict):
+            raise ServiceError("move must be an object")
+        if "move" not in given and not isinstance(d[given[0]], str):
+            raise ServiceError(f"{given[0]} must be a string")
+        return cls(**{given[0]: d[given[0]]})
+
+
+@dataclass
+class Applied:
+    seat: int
+    move: dict[str, Any]
+    label: str
+    events: list[engine.Event] = field(default_factory=list)
+    #: None: the batch's source; "bot" for moves played for a resigned seat.
+    source: str | None = None
+
+
+@dataclass
+class BatchResult:
+    game: Game
+    version: int
+    applied: list[Applied]
+
+
+def rules_for(game: Game) -> Rules:
+    return engine.get(game.rules)
+
+
+# ---- players ----------------------------------------------------------------------------
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def do_create_player(email: str, display_name: str = "") -> Player:
+    email = normalize_email(email)
+    if "@" not in email or len(email) > 254:
+        raise ServiceError(f"{email!r} is not an email address")
+    if Player.objects.filter(email=email).exists():
+        raise Conflict(f"a player with address {email} exists already")
+    name = (display_name or email.split("@", 1)[0]).strip()[:60]
+    user = get_user_model().objects.create_user(username=email[:150], email=email)
+    return Player.objects.create(user=user, email=email, display_name=name)
+
+
+def do_get_or_create_player(email: str) -> Player:
+    existing = Player.objects.filter(email=normalize_email(email)).first()
+    return existing or do_create_player(email)
+
+
+def do_update_preferences(player: Player, *, display_name: str | None = None, mail_mode: str | None = None,
+                          vacation_until: Any = ...) -> Player:
+    if display_name is not None:
+        if not display_name.strip():
+            raise ServiceError("the display name cannot be empty")
+        player.display_name = display_name.strip()[:60]
+    if mail_mode is not None:
+        if mail_mode not in Player.MailMode.values:
+            raise ServiceError(f"mail mode must be one of {', '.join(Player.MailMode.values)}")
+        player.mail_mode = mail_mode
+    if vacation_until is not ...:
+        player.vacation_until = vacation_until
+    player.save()
+    return player
+
+
+# ---- game lifecycle -----------------------------------------------------------------------
+
+
+def check_rules(name: str) -> Rules:
+    try:
+        return engine.get(name)
+    except UnknownGame as exc:
+        raise ServiceError(str(exc)) from None
+
+
+@transaction.atomic
+def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] | None = None,
+                   invite: Sequence[str] = (), open_seats: int = 0, title: str = "",
+                   deadline_hours: int = 72, allow_any_sender: bool = False) -> Game:
+    """A new game with the creator seated, invitations sent and open seats left for anyone."""
+    rules = check_rules(rules_name)
+    emails = [normalize_email(e) for e in invite]
+    if creator.email in emails:
+        raise ServiceError("you are seated already; do not invite yourself")
+    if len(set(emails)) != len(emails):
+        raise ServiceError("the same address is invited twice")
+    if open_seats < 0:
+        raise ServiceError("open seats cannot be negative")
+    n_players = 1 + len(emails) + open_seats
+    try:
+        checked = rules.check_options(n_players, options or {})
+    except SetupError as exc:
+        raise ServiceError(str(exc)) from None
+    if not 1 <= deadline_hours <= 24 * 60:
+        raise ServiceError("the deadline must be between 1 hour and 60 days")
+    game = Game.objects.create(
+        rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
+        created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
+    )
+    Seat.objects.create(game=game, player=creator, status=Seat.Status.JOINED, joined_at=timezone.now())
+    for email in emails:
+        seat = Seat.objects.create(game=game, player=do_get_or_create_player(email))
+        outbox.queue_invitation(seat)
+    for _ in range(open_seats):
+        Seat.objects.create(game=game)
+    do_log(game, creator, "create", {"rules": rules.name, "players": n_players, "options": checked})
+    _start_if_full(game)
+    return game
+
+
+def access_game_for_update(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game #{game_id}") from None
+
+
+@transaction.atomic
+def do_join_game(game_id: int, player: Player) -> Seat:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.OPEN:
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no new players")
+    seat = game.seats.filter(player=player).first()
+    if seat is not None and seat.status == Seat.Status.JOINED:
+        raise Conflict(f"you have joined game #{game.pk} already")
+    if seat is None:
+        seat = game.seats.filter(player__isnull=True).order_by("id").first()
+        if seat is None:
+            raise Conflict(f"game #{game.pk} has no free seat; ask its creator for an invitation")
+        seat.player = player
+    seat.status = Seat.Status.JOINED
+    seat.joined_at = timezone.now()
+    seat.save()
+    do_log(game, player, "join", {})
+    _start_if_full(game)
+    return seat
+
+
+@transaction.atomic
+def do_decline_game(game_id: int, player: Player) -> None:
+    """An invitation declined: the seat opens for anyone to join."""
+    game = access_game_for_update(game_id)
+    seat = game.seats.filter(player=player, status=Seat.Status.INVITED).first()
+    if seat is None or game.status != Game.Status.OPEN:
+        raise Conflict(f"you have no pending invitation to game #{game.pk}")
+    seat.player = None
+    seat.save()
+    do_log(game, player, "decline", {})
+
+
+@transaction.atomic
+def do_leave_game(game_id: int, player: Player) -> None:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("a started game cannot be left; resign instead")
+    seat = game.seats.filter(player=player).first()
+    if seat is None:
+        raise Conflict(f"you are not seated in game #{game.pk}")
+    if game.created_by_id == player.pk:
+        game.status = Game.Status.ABORTED
+        game.save(update_fields=["status"])
+        do_log(game, player, "abort", {"why": "the creator left before the start"})
+        return
+    seat.player = None
+    seat.status = Seat.Status.INVITED
+    seat.joined_at = None
+    seat.save()
+    do_log(game, player, "leave", {})
+
+
+def _start_if_full(game: Game) -> None:
+    seats = list(game.seats.all())
+    if all(s.status == Seat.Status.JOINED and s.player_id for s in seats):
+        do_start_game(game)
+
+
+def do_start_game(game: Game) -> None:
+    """Deal the game. The seed stays secret; its hash is the commitment shown to players."""
+    rules = rules_for(game)
+    seats = list(game.seats.select_related("player").order_by("id"))
+    for i, seat in enumerate(seats):
+        seat.index = i
+        seat.save(update_fields=["index"])
+    game.seed = secrets.token_hex(16)
+    game.seed_hash = hashlib.sha256(game.seed.encode()).hexdigest()
+    game.state = rules.setup([s.player.display_name for s in seats if s.player], game.options, game.seed)
+    game.status = Game.Status.RUNNING
+    game.started_at = timezone.now()
+    game.version = 1
+    _reset_deadline(game)
+    game.save()
+    do_log(game, None, "start", {"seed_hash": game.seed_hash})
+    _autoplay(game, rules, [])
+    outbox.queue_game_update(game, [])
+
+
+# ---- moves ------------------------------------------------------------------------------
+
+
+def access_seat(game: Game, player: Player) -> Seat:
+    seat = game.seats.filter(player=player).first()
+    if seat is None or seat.index is None:
+        raise Forbidden(f"you do not play in game #{game.pk}")
+    if seat.status == Seat.Status.RESIGNED:
+        raise Forbidden(f"you resigned from game #{game.pk}")
+    return seat
+
+
+def _to_move(rules: Rules, state: dict[str, Any], seat: int, command: Command) -> dict[str, Any]:
+    if command.move is not None:
+        return command.move
+    if command.code is not None:
+        for opt in rules.options(state, seat):
+            if opt.code == command.code:
+                return opt.move
+        return {"code": command.code}
+    return rules.parse(command.text or "", state, seat)
+
+
+def _apply_commands(game: Game, rules: Rules, seat: int, commands: Sequence[Command]) -> list[Applied]:
+    """Apply in order on the game's in-memory state; raise MoveRejected on the first refusal."""
+    state = game.state
+    assert state is not None
+    applied: list[Applied] = []
+    for i, command in enumerate(commands, start=1):
+        try:
+            move = _to_move(rules, state, seat, command)
+            label = rules.describe_move(state, seat, move)
+            events = rules.apply(state, seat, move)
+        except IllegalMove as exc:
+            raise MoveRejected(i, command.shown, exc, rules.options(state, seat)) from None
+        applied.append(Applied(seat, move, label, events))
+    return applied
+
+
+def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
+    """Seats whose player resigned play their first option, so the others can go on."""
+    resigned = set(game.seats.filter(status=Seat.Status.RESIGNED).values_list("index", flat=True))
+    state = game.state
+    assert state is not None
+    guard = 0
+    while resigned and guard < 10_000:
+        waiting = [s for s in rules.pending(state) if s in resigned]
+        if not waiting or len(resigned) >= len(state["players"]):
+            break
+        seat = waiting[0]
+        opt = rules.options(state, seat)[0]
+        applied.append(Applied(seat, opt.move, opt.label, rules.apply(state, seat, opt.move), Source.BOT))
+        guard += 1
+
+
+def _record(game: Game, applied: list[Applied], source: str) -> None:
+    number = game.moves.count()
+    version = game.version + 1
+    rows = []
+    for a in applied:
+        number += 1
+        rows.append(Move(game=game, seat=a.seat, move=a.move, source=a.source or source, version=version, number=number,
+                         events=[e.as_dict() for e in a.events]))
+    Move.objects.bulk_create(rows)
+    game.version = version
+
+
+def _finish_if_over(game: Game, rules: Rules) -> None:
+    assert game.state is not None
+    outcome = rules.outcome(game.state)
+    if outcome is None:
+        return
+    game.status = Game.Status.FINISHED
+    game.outcome = outcome.as_dict()
+    game.finished_at = timezone.now()
+    game.deadline_at = None
+    do_log(game, None, "finish", {"outcome": game.outcome})
+
+
+def _reset_deadline(game: Game) -> None:
+    game.deadline_at = timezone.now() + timedelta(hours=game.deadline_hours)
+    game.reminded_at = None
+
+
+@transaction.atomic
+def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Command], *, source: str,
+                    expected_version: int | None = None, seat_index: int | None = None) -> BatchResult:
+    """Apply a batch of commands for one seat atomically, under the game's row lock.
+
+    ``player`` None means a moderator or the deadline policy acting for ``seat_index``.
+    """
+    if not commands:
+        raise ServiceError("no commands were given")
+    game = access_game_for_update(game_id)
+    if game.status == Game.Status.PAUSED:
+        raise Conflict(f"game #{game.pk} is paused by a moderator; moves are not taken until it resumes")
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no moves")
+    if expected_version is not None and expected_version != game.version:
+        raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version}); "
+                           "look at the new state and send your move again")
+    if player is not None:
+        seat_index = access_seat(game, player).index
+    assert seat_index is not None
+    rules = rules_for(game)
+    applied = _apply_commands(game, rules, seat_index, commands)
+    _autoplay(game, rules, applied)
+    _record(game, applied, source)
+    _reset_deadline(game)
+    _finish_if_over(game, rules)
+    game.save()
+    outbox.queue_game_update(game, applied)
+    return BatchResult(game, game.version, applied)
+
+
+def do_request_move(game_id: int, player: Player, commands: Sequence[Command],
+                    expected_version: int | None = None) -> MoveRequest:
+    """Record an API move and hand it to a worker; the worker decides it like a mail."""
+    if not commands:
+        raise ServiceError("no commands were given")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"there is no game #{game_id}")
+    access_seat(game, player)
+    if expected_version is not None and expected_version != game.version:
+        raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version})")
+    with transaction.atomic():
+        req = MoveRequest.objects.create(
+            game=game, player=player, expected_version=expected_version,
+            commands=[{k: v for k, v in c.__dict__.items() if v is not None} for c in commands],
+        )
+        dispatch.enqueue("pbem.process_move_request", req.pk)
+    return req
+
+
+def do_process_move_request(request_id: int) -> None:
+    """Idempotent: a request already decided is left alone."""
+    req = MoveRequest.objects.select_related("player").get(pk=request_id)
+    if req.status != MoveRequest.Status.PENDING:
+        return
+    commands = [Command.from_dict(c) for c in req.commands]
+    try:
+        result = do_submit_moves(req.game_id, req.player, commands, source=Source.API,
+                                 expected_version=req.expected_version)
+    except MoveRejected as exc:
+        _decide(req, MoveRequest.Status.REJECTED, reason=exc.as_dict())
+    except ServiceError as exc:
+        _decide(req, MoveRequest.Status.REJECTED, reason={"code": exc.code, "message": exc.message})
+    else:
+        _decide(req, MoveRequest.Status.ACCEPTED, version=result.version)
+
+
+def _decide(req: MoveRequest, status: str, *, reason: dict[str, Any] | None = None,
+            version: int | None = None) -> None:
+    # Why the conditional update: a redelivered task must not overwrite the first decision.
+    MoveRequest.objects.filter(pk=req.pk, status=MoveRequest.Status.PENDING).update(
+        status=status, reason=reason, result_version=version, decided_at=timezone.now())
+
+
+@transaction.atomic
+def do_resign(game_id: int, player: Player) -> None:
+    game = access_game_for_update(game_id)
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        raise Conflict(f"game #{game.pk} is not running")
+    seat = access_seat(game, player)
+    seat.status = Seat.Status.RESIGNED
+    seat.save(update_fields=["status"])
+    do_log(game, player, "resign", {"seat": seat.index})
+    if game.status == Game.Status.RUNNING:
+        rules = rules_for(game)
+        applied: list[Applied] = []
+        _autoplay(game, rules, applied)
+        if applied:
+            _record(game, applied, Source.BOT)
+            _finish_if_over(game, rules)
+            game.save()
+            outbox.queue_game_update(game, applied)
+
+
+# ---- moderation ----------------------------------------------------------------------------
+
+
+def do_log(game: Game | None, actor: Player | None, action: str, details: dict[str, Any]) -> AuditEntry:
+    return AuditEntry.objects.create(game=game, actor=actor, action=action, details=details)
+
+
+@transaction.atomic
+def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"game #{game.pk} is not running")
+    game.status = Game.Status.PAUSED
+    game.deadline_at = None
+    game.save(update_fields=["status", "deadline_at"])
+    do_log(game, moderator, "pause", {"reason": reason})
+    return game
+
+
+@transaction.atomic
+def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.PAUSED:
+        raise Conflict(f"game #{game.pk} is not paused")
+    game.status = Game.Status.RUNNING
+    _reset_deadline(game)
+    game.save(update_fields=["status", "deadline_at", "reminded_at"])
+    do_log(game, moderator, "resume", {"reason": reason})
+    return game
+
+
+@transaction.atomic
+def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, new_player: Player,
+                      reason: str) -> Seat:
+    """A new person takes over a seat; the old reply address stops working."""
+    game = access_game_for_update(game_id)
+    seat = game.seats.filter(index=seat_index).first()
+    if seat is None:
+        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
+    if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
+        raise Conflict(f"{new_player.email} plays in game #{game.pk} already")
+    old = seat.player
+    seat.player = new_player
+    seat.status = Seat.Status.JOINED
+    seat.token = secrets.token_urlsafe(18)
+    seat.last_mailed_version = 0
+    seat.save()
+    do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
+                                        "new": new_player.email, "reason": reason})
+    outbox.queue_game_update(game, [], only_seats=[seat_index])
+    return seat
+
+
+def do_sweep_deadlines(now: Any = None) -> int:
+    """Remind seats whose deadline passed once; after a second period, the no-move policy
+    plays their first option. Returns how many games were touched."""
+    now = now or timezone.now()
+    touched = 0
+    for game_id in Game.objects.filter(status=Game.Status.RUNNING, deadline_at__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            game = access_game_for_update(game_id)
+            if game.status != Game.Status.RUNNING or game.deadline_at is None or game.deadline_at > now:
+                continue
+            touched += 1
+            rules = rules_for(game)
+            assert game.state is not None
+            late = rules.pending(game.state)
+            if game.reminded_at is None:
+                game.reminded_at = now
+                game.deadline_at = now + timedelta(hours=game.deadline_hours)
+                game.save(update_fields=["reminded_at", "deadline_at"])
+                outbox.queue_reminders(game, late)
+                do_log(game, None, "remind", {"seats": late})
+                continue
+            applied: list[Applied] = []
+            state = game.state
+            for seat in late:
+                opts = rules.options(state, seat)
+                if opts and seat in rules.pending(state):
+                    applied.append(Applied(seat, opts[0].move, opts[0].label,
+                                           rules.apply(state, seat, opts[0].move)))
+            _record(game, applied, Source.DEADLINE)
+            _reset_deadline(game)
+            _finish_if_over(game, rules)
+            game.save()
+            do_log(game, None, "deadline", {"seats": late, "moves": [a.label for a in applied]})
+            outbox.queue_game_update(game, applied)
+    return touched
