@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -27,7 +27,7 @@ class Rng:
 
     __slots__ = ("_holder", "_key")
 
-    def __init__(self, holder: dict, key: str = "rng") -> None:
+    def __init__(self, holder: dict[str, Any], key: str = "rng") -> None:
         self._holder = holder
         self._key = key
 

@@ -57,9 +57,9 @@ class Report:
     moves: int = 0
     finished: int = 0
     errors: list[str] = field(default_factory=list)
-    winners: Counter = field(default_factory=Counter)
+    winners: Counter[int] = field(default_factory=Counter)
     lengths: list[int] = field(default_factory=list)
-    reasons: Counter = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
     resamples_that_changed: int = 0
 
 
@@ -81,7 +81,10 @@ def _check_options(rules: Rules, state: State, seat: int, opts: list[Option], se
         raise _fail(f"duplicate option labels for seat {seat}: {labels}", seed, step)
     for o in opts:
         for text in (o.code, o.label):
-            parsed = rules.parse(text, state, seat)
+            try:
+                parsed = rules.parse(text, state, seat)
+            except IllegalMove as exc:
+                raise _fail(f"{text!r} (option {o.code}) does not parse back: {exc}", seed, step) from exc
             if parsed != o.move and parsed.get("code") != o.code:
                 raise _fail(f"{text!r} parses to {parsed}, not to option {o.code} {o.move}", seed, step)
         if apply_all:
@@ -118,7 +121,7 @@ def _check_refusals(rules: Rules, state: State, pending: list[int], seed: Any, s
 
 def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Random, seed: Any, step: int,
                   report: Report) -> None:
-    holder = {"rng": seed_to_state(rnd.random())}
+    holder = {"rng": seed_to_state(str(rnd.random()))}
     other = rules.resample_hidden(copy.deepcopy(state), seat, Rng(holder))
     if other != state:
         report.resamples_that_changed += 1
@@ -185,7 +188,11 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
         if rules.outcome(state) is not None:
             raise _fail("seats are pending after the game ended", seed, step)
         if checks:
-            if json.loads(json.dumps(state)) != state:
+            try:
+                round_trip = json.loads(json.dumps(state))
+            except (TypeError, ValueError) as exc:
+                raise _fail(f"the state is not JSON data: {exc}", seed, step) from exc
+            if round_trip != state:
                 raise _fail("the state does not survive a JSON round trip", seed, step)
             _check_refusals(rules, state, pending, seed, step)
             for seat in [None, *range(n)]:
