@@ -1,0 +1,211 @@
+"""Session-wide test set-up: which database and Redis the tests use.
+
+Runs at import time, before Django reads ``pbem.settings`` (pytest-django's
+``DJANGO_SETTINGS_MODULE`` is deliberately absent from pyproject.toml so that
+this file can choose first):
+
+* ``PBEM_TEST_DATABASE_URL`` set: the tests use that database.
+* else, PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth) answers: the
+  tests use it. Django creates and drops ``test_pbem_p<pid>`` (plus ``_gw0``...
+  under pytest-xdist): one database per test process, so that several people
+  running the suite on one server never clobber each other's database. Such
+  databases left behind by a killed run (their process is gone) are dropped
+  at the next start.
+* else: SQLite, and tests marked ``@pytest.mark.postgres`` are skipped with
+  the reason shown by ``-ra``.
+
+Redis: ``PBEM_TEST_REDIS_URL`` or redis://127.0.0.1:6379. When it answers, the
+Django cache uses a dedicated database number (15, then 14, 13... for each
+pytest-xdist worker) that is flushed at the start; tests marked
+``@pytest.mark.redis`` or using the ``redis_url`` fixture are skipped otherwise.
+
+``PBEM_REQUIRE_SERVICES=1`` (set by .ci/run): an unreachable PostgreSQL or
+Redis stops the run with an error instead of skipping anything.
+
+The developer's own ``DATABASE_URL``, ``REDIS_URL`` and ``CELERY_BROKER_URL``
+are ignored here on purpose, so a test run never touches a real deployment.
+Tasks run in process unless a test starts a worker itself; fixtures for that,
+and for the SMTP server, live in the conftest.py files of the sub-folders.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+DEFAULT_PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+TEST_DB_PREFIX = "pbem_p"  # Django prefixes "test_"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379"
+REDIS_FIRST_TEST_DB = 15
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _postgres_answers(server: str) -> str | None:
+    """None when the server accepts a connection, else why not. Drops stale test databases."""
+    try:
+        import psycopg
+
+        # Why: the test database does not exist yet; Django itself connects to
+        # the maintenance database "postgres" to create it, so probe that one.
+        with psycopg.connect(f"{server}/postgres", connect_timeout=3, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [f"test_{TEST_DB_PREFIX}%"]
+            ).fetchall()
+            for (name,) in rows:
+                m = re.fullmatch(rf"test_{TEST_DB_PREFIX}(\d+)(_\w+)?", name)
+                if m and not _pid_alive(int(m.group(1))):
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
+        text = str(exc).strip()
+        return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
+    return None
+
+
+def _redis_answers(url: str) -> str | None:
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _with_db(url: str, db: int) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+@dataclass(frozen=True)
+class Services:
+    database_url: str
+    postgres: bool
+    postgres_reason: str  # why PostgreSQL is not used ("" when it is)
+    redis_url: str | None  # this worker's own flushed Redis database, or None
+    redis_reason: str
+
+
+def _choose_services() -> Services:
+    require = _truthy("PBEM_REQUIRE_SERVICES")
+    problems: list[str] = []
+
+    explicit = os.environ.get("PBEM_TEST_DATABASE_URL", "").strip()
+    if explicit:
+        database_url, pg_reason = explicit, ""
+        postgres = explicit.split(":", 1)[0] in ("postgres", "postgresql", "pgsql", "postgis")
+        if not postgres:
+            pg_reason = f"PBEM_TEST_DATABASE_URL is not PostgreSQL ({explicit.split(':', 1)[0]})"
+    else:
+        why_not = _postgres_answers(DEFAULT_PG_SERVER)
+        if why_not is None:
+            database_url, postgres, pg_reason = f"{DEFAULT_PG_SERVER}/{TEST_DB_PREFIX}{os.getpid()}", True, ""
+        else:
+            tmp = tempfile.mkdtemp(prefix="pbem-test-")
+            database_url, postgres = f"sqlite:///{tmp}/pbem.sqlite3", False
+            pg_reason = f"PostgreSQL at 127.0.0.1:5432 does not answer ({why_not})"
+    if require and not postgres:
+        problems.append(pg_reason)
+
+    base = os.environ.get("PBEM_TEST_REDIS_URL", "").strip() or DEFAULT_REDIS_URL
+    # pytest-xdist workers are gw0, gw1...: each gets its own database number.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
+    redis_url: str | None = _with_db(base, REDIS_FIRST_TEST_DB - index % 8)
+    why_not_redis = _redis_answers(redis_url)
+    redis_reason = ""
+    if why_not_redis is not None:
+        redis_reason = f"Redis at {base} does not answer ({why_not_redis})"
+        redis_url = None
+        if require:
+            problems.append(redis_reason)
+
+    if problems:
+        raise pytest.UsageError(
+            "PBEM_REQUIRE_SERVICES=1 but a required service is unreachable:\n  " + "\n  ".join(problems)
+        )
+    return Services(database_url, postgres, pg_reason, redis_url, redis_reason)
+
+
+SERVICES = _choose_services()
+
+os.environ["DATABASE_URL"] = SERVICES.database_url
+if SERVICES.redis_url:
+    os.environ["REDIS_URL"] = SERVICES.redis_url
+else:
+    os.environ.pop("REDIS_URL", None)
+os.environ.pop("CELERY_BROKER_URL", None)  # tasks in process unless a test starts a worker
+os.environ.setdefault("PBEM_VAR_DIR", tempfile.mkdtemp(prefix="pbem-test-var-"))  # maildir etc.
+os.environ["DJANGO_SETTINGS_MODULE"] = "pbem.settings"
+
+import django  # noqa: E402 - must come after the environment above
+
+django.setup()
+
+
+def _flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+if SERVICES.redis_url:
+    _flush_redis(SERVICES.redis_url)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    db = SERVICES.database_url.split("@")[-1] if SERVICES.postgres else "SQLite (" + SERVICES.postgres_reason + ")"
+    rd = SERVICES.redis_url or f"none ({SERVICES.redis_reason})"
+    return [f"pbem test database: {db}", f"pbem test redis: {rd}"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    skip_pg = pytest.mark.skip(reason=f"needs PostgreSQL: {SERVICES.postgres_reason}")
+    skip_redis = pytest.mark.skip(reason=f"needs Redis: {SERVICES.redis_reason}")
+    for item in items:
+        if not SERVICES.postgres and item.get_closest_marker("postgres"):
+            item.add_marker(skip_pg)
+        if SERVICES.redis_url is None and (item.get_closest_marker("redis") or "redis_url" in item.fixturenames):
+            item.add_marker(skip_redis)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A real Redis database for this test alone: flushed before and after."""
+    if SERVICES.redis_url is None:  # pragma: no cover - collection already skipped it
+        pytest.skip(f"needs Redis: {SERVICES.redis_reason}")
+    _flush_redis(SERVICES.redis_url)
+    yield SERVICES.redis_url
+    _flush_redis(SERVICES.redis_url)
+
+
+@pytest.fixture(scope="session")
+def services() -> Services:
+    """What this run uses: ``services.postgres``, ``services.database_url``, ``services.redis_url``."""
+    return SERVICES
