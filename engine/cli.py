@@ -138,7 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(fn=lambda a: _list_games())
     args = parser.parse_args(argv)
-    return int(args.fn(args))
+    try:
+        return int(args.fn(args))
+    except EngineError as exc:  # a bad --option or player count: the game's own message, no traceback
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 def _list_games() -> int:
