@@ -1,0 +1,1040 @@
+"""Maretta: side A "Escape from Maretta" and side B "Escape from Vulcano".
+
+State layout (plain JSON, compact; cards are short strings such as ``"3wo"``,
+value then suit code, and ``"ss"`` for a steamship card):
+
+``side``        "A" or "B"
+``end``         route index of the steamship token (A) or of the sea (B)
+``reefs``       reefs (A) or crevasses (B): a reef ``r`` lies between spaces r and r+1
+``turn`` ``phase`` ``start``   turn number, phase number, starting-player seat
+``pos``         each meeple's route index (0 = island / village)
+``hand``        each seat's hand (hidden from the others; counts are public)
+``stock``       each seat's stock (public, face up)
+``deck`` ``box`` ``disc``   draw pile (top = last), cards returned to the box at setup, discard pile
+``p1`` ``p1d`` ``p2``   position 1 card, whether it is face down, position 2 card
+``mv``          movement this turn from the raft's two numbers (A: used by steamship boarding)
+``bar``         barrels on the route: {"space": [[kind, face_up], ...]}
+``bbox`` ``bdisc``   barrels left in the box (unknown), barrels used (public)
+``cut`` ``cutn``   cuttlefish: first card face down this turn / next turn
+``known``       per seat: {"other seat": [cards]} still known from a pelican look
+``out``         side B: the turn a seat was caught by the lava, or None
+``lava`` ``lspd``   side B: lava position and current speed
+``todo``        the stack of pending steps; the last one is on top
+``over``        None while running, else the final result
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import notation
+from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
+from engine.errors import IllegalMove, Malformed, SetupError
+from engine.rng import Rng
+
+DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text("utf-8"))
+
+SUITS: dict[str, str] = DATA["suits"]
+SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+BARREL_NAMES: dict[str, str] = DATA["barrel_names"]
+HAND = DATA["hand_size"]
+SHIP = "ss"
+
+# decisions that are resolved automatically when they offer a single choice (or skipped with none)
+_AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
+
+
+def value(card: str) -> int:
+    return 0 if card == SHIP else int(card[0])
+
+
+def suit(card: str) -> str | None:
+    return None if card == SHIP else card[1:]
+
+
+def card_name(card: str) -> str:
+    return "the Steamship card" if card == SHIP else f"{card[0]} {SUITS[card[1:]]}"
+
+
+def card_key(card: str) -> tuple[int, int]:
+    return (99, 0) if card == SHIP else (SUIT_ORDER[card[1:]], int(card[0]))
+
+
+def all_resource_cards() -> list[str]:
+    return [f"{v}{s}" for s in SUITS for v, k in DATA["copies_per_value"].items() for _ in range(k)]
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    return sorted(set(cards), key=card_key)
+
+
+def _remove_one(lst: list[str], card: str) -> None:
+    lst.remove(card)
+
+
+def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
+    rest = list(a)
+    for c in b:
+        if c in rest:
+            rest.remove(c)
+    return rest
+
+
+class _Events(list):
+    """Events of one apply. Everything after a reveal is marked as revealing too,
+    because what follows (a move by a hidden number, a barrel's effect) may depend on it."""
+
+    revealed = False
+
+    def add(self, kind: str, text: str, to: tuple[int, ...] | None = None, reveals: bool = False,
+            **data: Any) -> None:
+        if reveals:
+            self.revealed = True
+        self.append(Event(kind, text, data, to, reveals or self.revealed))
+
+
+class Maretta(Rules):
+    name = "maretta"
+    title = "Maretta"
+    min_players = 3
+    max_players = 5
+    option_specs = (
+        OptionSpec("side", "choice", "A", "board side: A = Escape from Maretta, B = Escape from Vulcano",
+                   choices=("A", "B")),
+        OptionSpec("steamship", "int", DATA["A"]["end"],
+                   "side A: route space of the Steamship token (move it closer for a shorter game)",
+                   min=6, max=DATA["A"]["end"]),
+        OptionSpec("reefs", "intlist", list(DATA["A"]["reefs"]),
+                   "side A: the spaces the (up to 2) Coral Reefs lie after; empty = reefs removed",
+                   min=0, max=DATA["A"]["end"] - 1),
+        OptionSpec("crevasses", "intlist", list(DATA["B"]["crevasses"]),
+                   "side B: the spaces the (up to 2) Crevasses lie after; empty = crevasses removed",
+                   min=0, max=DATA["B"]["end"] - 1),
+        OptionSpec("lava_start", "int", DATA["B"]["lava_start"],
+                   "side B: how many spaces behind the Starting Village the lava starts", min=0, max=6),
+        OptionSpec("lava_speed", "int", DATA["B"]["lava_speed"],
+                   "side B: spaces the lava moves each turn at the start", min=1, max=6),
+        OptionSpec("lava_crevasse_change", "int", DATA["B"]["lava_crevasse_change"],
+                   "side B: change of the lava's speed each time it crosses a crevasse (never below 1)",
+                   min=-3, max=3),
+    )
+    notation_help = (
+        "Write one move per line, for example: play 3 wood / give 1 water to bob / "
+        "steal 4 rope from carla / move / barrel 2 / take rope from carla / discard 2 fire / "
+        "look at bob / swap with bob, or just the option code shown in the list."
+    )
+
+    # ---- setup ---------------------------------------------------------------------
+
+    def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
+        for key, end, what in (("reefs", options["steamship"], "Coral Reef"),
+                               ("crevasses", DATA["B"]["end"], "Crevasse")):
+            vals = options[key]
+            if len(vals) > 2:
+                raise SetupError(f"option {key}: there are only 2 {what}s, not {len(vals)}")
+            if len(set(vals)) != len(vals):
+                raise SetupError(f"option {key}: two {what}s cannot lie at the same place ({vals})")
+            if key == "reefs" and options["side"] == "B":
+                continue
+            for v in vals:
+                if not 0 <= v < end:
+                    raise SetupError(f"option {key}: a {what} must lie after a space from 0 to {end - 1}, "
+                                     f"not after {v}")
+            options[key] = sorted(vals)
+
+    def _setup(self, st: State, rng: Rng) -> None:
+        opts = st["options"]
+        n = len(st["players"])
+        side = opts["side"]
+        cards = all_resource_cards()
+        rng.shuffle(cards)
+        if side == "A":
+            keep = DATA["keep_resource_cards"][str(n)]
+            deck, box = cards[:keep], cards[keep:]
+            deck += [SHIP] * n
+            rng.shuffle(deck)
+            end, reefs = opts["steamship"], opts["reefs"]
+            kinds = [k for k, c in DATA["barrels"].items() for _ in range(c)]
+        else:
+            deck, box = cards, []
+            end, reefs = DATA["B"]["end"], opts["crevasses"]
+            kinds = [k for k, c in DATA["barrels"].items() if k not in DATA["side_b_removes"]
+                     for _ in range(c)]
+        rng.shuffle(kinds)
+        spots = [p for p in DATA[side]["barrel_spots"] if p < end]
+        bar: dict[str, list[list[Any]]] = {}
+        for i, p in enumerate(spots):
+            zone = sum(1 for r in reefs if r < p)
+            if not reefs:
+                ups = (False, False)  # placed face down; nothing tells to turn any over
+            elif zone == 0:
+                ups = (False, False) if side == "A" else (True, True)
+            elif zone == len(reefs):
+                ups = (True, True) if side == "A" else (False, False)
+            else:
+                ups = (True, False)
+            bar[str(p)] = [[kinds[2 * i], ups[0]], [kinds[2 * i + 1], ups[1]]]
+        start = rng.below(n)
+        st.update({
+            "side": side, "end": end, "reefs": list(reefs), "turn": 1, "phase": 1, "start": start,
+            "pos": [0] * n, "hand": [[] for _ in range(n)], "stock": [[] for _ in range(n)],
+            "deck": deck, "box": box, "disc": [],
+            "p1": [None] * n, "p1d": [False] * n, "p2": [None] * n, "mv": [0] * n,
+            "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [],
+            "cut": [False] * n, "cutn": [False] * n,
+            "known": [{} for _ in range(n)],
+            "out": [None] * n,
+            "lava": -opts["lava_start"] if side == "B" else None,
+            "lspd": opts["lava_speed"] if side == "B" else None,
+            "todo": [], "over": None,
+        })
+        for _ in range(HAND):
+            for j in range(n):
+                st["hand"][(start + j) % n].append(deck.pop())
+        st["todo"].append({"t": "turn"})
+        self._run(st, _Events())
+
+    # ---- helpers ---------------------------------------------------------------------
+
+    def _name(self, st: State, s: int) -> str:
+        return str(st["players"][s])
+
+    @staticmethod
+    def _alive(st: State) -> list[int]:
+        out = st["out"]
+        return [s for s in range(len(out)) if out[s] is None]
+
+    @staticmethod
+    def _order(st: State) -> list[int]:
+        """Active seats clockwise from the starting player."""
+        n = len(st["pos"])
+        out = st["out"]
+        start = st["start"]
+        return [s for s in ((start + j) % n for j in range(n)) if out[s] is None]
+
+    def _forget(self, st: State, s: int, card: str) -> None:
+        """A card of seat s became public: it is no longer 'known to be in s's hand'."""
+        key = str(s)
+        for k in st["known"]:
+            lst = k.get(key)
+            if lst and card in lst:
+                lst.remove(card)
+
+    def _add_stock(self, st: State, s: int, card: str, ev: _Events) -> None:
+        stock = st["stock"][s]
+        stock.append(card)
+        if st["side"] == "B":
+            su = card[1:]
+            total = sum(int(c[0]) for c in stock if c[1:] == su)
+            if total > 5:
+                gone = [c for c in stock if c[1:] == su]
+                stock[:] = [c for c in stock if c[1:] != su]
+                st["disc"].extend(gone)
+                ev.add("stack_discarded", f"{self._name(st, s)}'s {SUITS[su]} stack adds up to {total}, "
+                       f"more than 5: it is discarded ({', '.join(card_name(c) for c in gone)})",
+                       seat=s, cards=gone)
+
+    def _move(self, st: State, s: int, n: int, ev: _Events, why: str) -> None:
+        pos = st["pos"]
+        end = st["end"]
+        new = min(pos[s] + n, end)
+        steps = new - pos[s]
+        pos[s] = new
+        where = self._where(st, new)
+        if n == 0:
+            ev.add("move", f"{self._name(st, s)} does not move ({why})", seat=s, to_space=new)
+            return
+        ev.add("move", f"{self._name(st, s)} moves {steps} space{'s' if steps != 1 else ''} ({why}) "
+               f"to {where}", seat=s, steps=steps, to_space=new)
+        if steps > 0 and st["bar"].get(str(new)):
+            st["todo"].append({"t": "barrel", "s": s, "at": new})
+
+    def _where(self, st: State, p: int) -> str:
+        if p >= st["end"]:
+            return DATA[st["side"]]["end_name"]
+        if p == 0:
+            return DATA[st["side"]]["start_name"]
+        return f"space {p}"
+
+    # ---- the step machine --------------------------------------------------------------
+
+    def _run(self, st: State, ev: _Events) -> None:
+        todo = st["todo"]
+        while todo and st["over"] is None:
+            f = todo[-1]
+            t = f["t"]
+            if t in _AUTO_SINGLE:
+                opts = self._frame_options(st, f)
+                if len(opts) > 1:
+                    return
+                todo.pop()
+                if opts:
+                    self._decide(st, f, opts[0].move, ev)
+                else:
+                    self._nothing(st, f, ev)
+                continue
+            if t in ("p1", "place", "play", "steal"):
+                return
+            todo.pop()
+            getattr(self, "_step_" + t)(st, f, ev)
+
+    def _nothing(self, st: State, f: dict, ev: _Events) -> None:
+        t = f["t"]
+        who = self._name(st, f["s"])
+        msg = {
+            "barrel": f"the barrels at space {f.get('at')} are gone",
+            "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
+            "troop": f"{self._name(st, f.get('v', f['s']))}'s stock is empty: {who} takes nothing",
+            "discard": f"{who} has no card in stock to discard",
+            "pelican": f"{who} has no opponent to look at",
+            "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
+        }[t]
+        ev.add("no_effect", msg, seat=f["s"])
+
+    # turn structure ---------------------------------------------------------------------
+
+    def _step_turn(self, st: State, f: dict, ev: _Events) -> None:
+        n = len(st["pos"])
+        st["p1"] = [None] * n
+        st["p1d"] = [False] * n
+        st["p2"] = [None] * n
+        st["mv"] = [0] * n
+        st["phase"] = 1
+        todo = st["todo"]
+        if st["side"] == "A":
+            st["cut"] = st["cutn"]
+            st["cutn"] = [False] * n
+            ev.add("turn", f"Turn {st['turn']} begins; {self._name(st, st['start'])} is the starting player. "
+                   "Phase one: everybody puts a card face down in position 1.", turn=st["turn"])
+            todo.append({"t": "p1"})
+        else:
+            ev.add("turn", f"Turn {st['turn']} begins; {self._name(st, st['start'])} is the starting player. "
+                   "Phase one: each player puts a card on an opponent's minecart.", turn=st["turn"])
+            todo.append({"t": "p3B"})
+            todo.append({"t": "nextB2", "i": 0})
+            todo.append({"t": "nextP", "i": 0})
+
+    def _step_nextP(self, st: State, f: dict, ev: _Events) -> None:
+        """Next player to place a card in someone's position 2."""
+        order = self._order(st)
+        i = f["i"]
+        if i >= len(order):
+            if st["side"] == "A":
+                st["todo"].append({"t": "p3A"})
+            return
+        s = order[i]
+        st["todo"].append({"t": "nextP", "i": i + 1})
+        if not st["hand"][s]:
+            ev.add("skip", f"{self._name(st, s)} has no card to place", seat=s)
+            return
+        st["todo"].append({"t": "place", "s": s})
+
+    def _targets(self, st: State, s: int) -> list[int]:
+        p2 = st["p2"]
+        out = st["out"]
+        n = len(p2)
+        free = [t for t in ((s + j) % n for j in range(1, n)) if p2[t] is None and out[t] is None]
+        return free or [s]
+
+    def _step_recvA(self, st: State, f: dict, ev: _Events) -> None:
+        r = f["r"]
+        c1, c2 = st["p1"][r], st["p2"][r]
+        if st["p1d"][r]:
+            st["p1d"][r] = False
+            self._forget(st, r, c1)
+            ev.add("reveal", f"{self._name(st, r)} turns over the face-down card in position 1: {card_name(c1)}",
+                   reveals=True, seat=r, card=c1)
+        d = abs(value(c1) - value(c2))
+        st["mv"][r] = d
+        self._move(st, r, d, ev, f"difference between {card_name(c1)} and {card_name(c2)}")
+
+    def _step_placerA(self, st: State, f: dict, ev: _Events) -> None:
+        s, r = f["s"], f["r"]
+        if s == r:
+            return
+        card = st["p2"][r]
+        if card != SHIP and card in st["stock"][r]:
+            st["todo"].append({"t": "steal", "s": s, "r": r})
+            return
+        self._move(st, s, 2, ev, "for placing a card")
+
+    def _step_p3A(self, st: State, f: dict, ev: _Events) -> None:
+        n = len(st["pos"])
+        st["phase"] = 3
+        p1, p2 = st["p1"], st["p2"]
+        winners: set[int] = set()
+        reason = ""
+        if SHIP in p1 or SHIP in p2:
+            scores = []
+            for s in range(n):
+                kinds = len({c[1:] for c in st["stock"][s]})
+                scores.append(st["mv"][s] + kinds)
+            boarders = [s for s in range(n) if scores[s] >= 7]
+            detail = ", ".join(f"{self._name(st, s)} {st['mv'][s]}+{scores[s] - st['mv'][s]}={scores[s]}"
+                               for s in range(n))
+            if boarders:
+                ev.add("steamship", "A Steamship passes! Scores (movement + resource types in stock): "
+                       f"{detail}. Boarding: {', '.join(self._name(st, s) for s in boarders)}",
+                       scores=scores, boarders=boarders)
+                winners.update(boarders)
+                reason = "steamship card"
+            else:
+                ev.add("steamship", "A Steamship passes, but nobody reaches 7 "
+                       f"(movement + resource types in stock: {detail}); the Steamship card is discarded",
+                       scores=scores, boarders=[])
+        token = [s for s in range(n) if st["pos"][s] >= st["end"]]
+        if token:
+            winners.update(token)
+            reason = reason + " and steamship token" if reason else "steamship token"
+        if winners:
+            self._finish(st, sorted(winners), reason, ev)
+            return
+        for s in range(n):
+            for c in (p1[s], p2[s]):
+                if c is None:
+                    continue
+                if c == SHIP:
+                    st["disc"].append(c)
+                else:
+                    self._add_stock(st, s, c, ev)
+        st["p1"] = [None] * n
+        st["p2"] = [None] * n
+        ev.add("stock", "Everybody moves the cards of their raft into their stock.")
+        st["start"] = (st["start"] + 1) % n
+        if len(st["deck"]) < 2 * n:
+            best = max(st["pos"])
+            ev.add("deck_out", "The deck cannot supply two cards to everybody: the game ends.")
+            self._finish(st, [s for s in range(n) if st["pos"][s] == best], "deck exhausted", ev)
+            return
+        for j in range(n):
+            s = (st["start"] + j) % n
+            drawn = [st["deck"].pop(), st["deck"].pop()]
+            st["hand"][s].extend(drawn)
+            ev.add("draw", f"You draw {' and '.join(card_name(c) for c in drawn)}", to=(s,), reveals=True,
+                   cards=drawn)
+        ev.add("draws", f"Everybody draws 2 cards; {self._name(st, st['start'])} becomes the starting player.")
+        st["turn"] += 1
+        st["todo"].append({"t": "turn"})
+
+    # side B -------------------------------------------------------------------------------
+
+    def _legalB(self, st: State, s: int) -> list[str]:
+        c2 = st["p2"][s]
+        hand = st["hand"][s]
+        if c2 is None:
+            return _distinct(hand)
+        v2, s2 = c2[0], c2[1:]
+        return _distinct([c for c in hand if c[0] != v2 and c[1:] != s2])
+
+    def _step_nextB2(self, st: State, f: dict, ev: _Events) -> None:
+        order = self._order(st)
+        i = f["i"]
+        st["phase"] = 2
+        if i == 0:
+            ev.add("phase", "Phase two: each player puts a card of their own in position 1, sharing neither "
+                   "suit nor number with their position 2.")
+        if i >= len(order):
+            return
+        s = order[i]
+        st["todo"].append({"t": "nextB2", "i": i + 1})
+        if not st["hand"][s]:
+            ev.add("skip", f"{self._name(st, s)} has no card in hand and plays nothing in position 1", seat=s)
+        elif not self._legalB(st, s):
+            ev.add("skip", f"{self._name(st, s)} holds no card that may go in position 1 and plays nothing",
+                   reveals=True, seat=s)
+        else:
+            st["todo"].append({"t": "play", "s": s})
+
+    def _step_p3B(self, st: State, f: dict, ev: _Events) -> None:
+        st["phase"] = 3
+        order = self._order(st)
+        for s in order:
+            for key in ("p2", "p1"):
+                c = st[key][s]
+                if c is not None:
+                    st[key][s] = None
+                    self._add_stock(st, s, c, ev)
+        ev.add("stock", "Phase three: everybody moves the cards of their minecart into their stock.")
+        todo = st["todo"]
+        todo.append({"t": "p4B"})
+        for s in reversed(order):
+            todo.append({"t": "moveB", "s": s})
+
+    def _step_moveB(self, st: State, f: dict, ev: _Events) -> None:
+        s = f["s"]
+        k = len({c[1:] for c in st["stock"][s]})
+        st["mv"][s] = k
+        self._move(st, s, k, ev, f"{k} stack{'s' if k != 1 else ''} in stock")
+
+    def _step_p4B(self, st: State, f: dict, ev: _Events) -> None:
+        st["phase"] = 4
+        n = len(st["pos"])
+        opts = st["options"]
+        old = st["lava"]
+        speed = st["lspd"]
+        new = old + speed
+        crossed = sum(1 for c in st["reefs"] if old <= c < new)
+        st["lava"] = new
+        msg = f"Phase four: the lava flows {speed} spaces to {self._where(st, new) if new >= 0 else f'{-new} spaces behind the village'}"
+        if crossed and opts["lava_crevasse_change"]:
+            st["lspd"] = max(1, speed + crossed * opts["lava_crevasse_change"])
+            msg += f"; it crossed a crevasse and will now flow {st['lspd']} spaces a turn"
+        ev.add("lava", msg, lava=new)
+        end = st["end"]
+        for s in self._alive(st):
+            if st["pos"][s] <= new and st["pos"][s] < end:
+                st["out"][s] = st["turn"]
+                ev.add("caught", f"{self._name(st, s)} is caught by the lava and is out of the game", seat=s)
+        sea = [s for s in self._alive(st) if st["pos"][s] >= end]
+        alive = self._alive(st)
+        if sea:
+            self._finish(st, sea, "reached the sea", ev)
+            return
+        if len(alive) == 1:
+            self._finish(st, alive, "last survivor", ev)
+            return
+        if not alive:
+            last = [s for s in range(n) if st["out"][s] == st["turn"]]
+            best = max(st["pos"][s] for s in last)
+            self._finish(st, [s for s in last if st["pos"][s] == best], "nobody survived", ev)
+            return
+        s = st["start"]
+        for j in range(1, n + 1):
+            t = (s + j) % n
+            if st["out"][t] is None:
+                st["start"] = t
+                break
+        for s in self._order(st):
+            hand = st["hand"][s]
+            drawn = []
+            while len(hand) < HAND:
+                if not st["deck"]:
+                    if not st["disc"]:
+                        break
+                    st["deck"] = st["disc"]
+                    st["disc"] = []
+                    Rng(st).shuffle(st["deck"])
+                    ev.add("reshuffle", f"The draw pile is empty: the discard pile ({len(st['deck'])} cards) "
+                           "is shuffled into a new draw pile.")
+                c = st["deck"].pop()
+                hand.append(c)
+                drawn.append(c)
+            if drawn:
+                ev.add("draw", f"You draw {', '.join(card_name(c) for c in drawn)}", to=(s,), reveals=True,
+                       cards=drawn)
+        ev.add("draws", f"Everybody draws up to {HAND} cards; {self._name(st, st['start'])} becomes the "
+               "starting player.")
+        st["turn"] += 1
+        st["todo"].append({"t": "turn"})
+
+    # the end ----------------------------------------------------------------------------
+
+    def _finish(self, st: State, winners: list[int], reason: str, ev: _Events) -> None:
+        n = len(st["pos"])
+        pos = st["pos"]
+        out = st["out"]
+        rest = [s for s in range(n) if s not in winners]
+
+        def key(s: int) -> tuple[int, int]:
+            # alive before out; later elimination before earlier; further along first
+            return (1 if out[s] is None else 0, out[s] or 0, pos[s])
+
+        groups: list[list[int]] = [sorted(winners)]
+        for s in sorted(rest, key=key, reverse=True):
+            if groups[-1] and groups[-1][0] not in winners and key(groups[-1][0]) == key(s):
+                groups[-1].append(s)
+            else:
+                groups.append([s])
+        groups = [sorted(g) for g in groups]
+        st["over"] = {"winners": sorted(winners), "reason": reason, "ranking": groups,
+                      "scores": list(pos)}
+        st["todo"] = []
+        ev.add("game_over", f"The game ends ({reason}). Winner{'s' if len(winners) > 1 else ''}: "
+               f"{', '.join(self._name(st, s) for s in sorted(winners))}", winners=sorted(winners),
+               reason=reason)
+
+    # ---- decisions ------------------------------------------------------------------------
+
+    def _pending(self, st: State) -> list[int]:
+        if st["over"] is not None or not st["todo"]:
+            return []
+        f = st["todo"][-1]
+        if f["t"] == "p1":
+            return [s for s in range(len(st["pos"])) if st["p1"][s] is None and st["hand"][s]]
+        return [f["s"]]
+
+    def _options(self, st: State, seat: int) -> list[Option]:
+        return self._frame_options(st, st["todo"][-1], seat)
+
+    def _frame_options(self, st: State, f: dict, seat: int | None = None) -> list[Option]:
+        t = f["t"]
+        names = st["players"]
+        if t == "p1":
+            return [Option(c, f"play {card_name(c)}", {"a": "play", "c": c}) for c in _distinct(st["hand"][seat])]
+        s = f["s"]
+        if t == "place":
+            out = []
+            where = "raft" if st["side"] == "A" else "minecart"
+            targets = self._targets(st, s)
+            for c in _distinct(st["hand"][s]):
+                for p in targets:
+                    label = (f"put {card_name(c)} on your own {where}" if p == s
+                             else f"give {card_name(c)} to {names[p]}")
+                    out.append(Option(f"{c}-{p + 1}", label, {"a": "give", "c": c, "p": p}))
+            return out
+        if t == "play":
+            return [Option(c, f"play {card_name(c)}", {"a": "play", "c": c}) for c in self._legalB(st, s)]
+        if t == "steal":
+            r = f["r"]
+            out = [Option(f"st-{c}", f"steal {card_name(c)} from {names[r]}", {"a": "steal", "c": c, "p": r})
+                   for c in _distinct(st["stock"][r])]
+            out.append(Option("move", "move 2 spaces instead of stealing", {"a": "move"}))
+            return out
+        if t == "barrel":
+            bs = st["bar"].get(str(f["at"])) or []
+            return [Option(f"b{i + 1}", f"take barrel {i + 1} ({BARREL_NAMES[k] if up else 'face down'})",
+                           {"a": "barrel", "b": i + 1}) for i, (k, up) in enumerate(bs)]
+        if t == "monkey":
+            out = []
+            for p in self._opponents(st, s):
+                for c in _distinct(st["stock"][p]):
+                    out.append(Option(f"tk-{c}-{p + 1}", f"take {card_name(c)} from {names[p]}",
+                                      {"a": "take", "c": c, "p": p}))
+            return out
+        if t == "troop":
+            v = f["v"]
+            return [Option(f"tk-{c}", f"take {card_name(c)} from {names[v]}", {"a": "take", "c": c, "p": v})
+                    for c in _distinct(st["stock"][v])]
+        if t == "discard":
+            return [Option(f"ds-{c}", f"discard {card_name(c)} from your stock", {"a": "discard", "c": c})
+                    for c in _distinct(st["stock"][s])]
+        if t == "pelican":
+            return [Option(f"look-{p + 1}", f"look at {names[p]}'s hand", {"a": "look", "p": p})
+                    for p in self._opponents(st, s)]
+        if t == "spear":
+            return [Option(f"swap-{p + 1}", f"swap places with {names[p]}", {"a": "swap", "p": p})
+                    for p in self._ahead(st, s)]
+        raise AssertionError(f"no options for step {t}")
+
+    def _opponents(self, st: State, s: int) -> list[int]:
+        n = len(st["pos"])
+        out = st["out"]
+        return [p for p in ((s + j) % n for j in range(1, n)) if out[p] is None]
+
+    def _ahead(self, st: State, s: int) -> list[int]:
+        pos = st["pos"]
+        mine = pos[s]
+        ahead = [pos[p] for p in self._opponents(st, s) if pos[p] > mine]
+        if not ahead:
+            return []
+        nearest = min(ahead)
+        return [p for p in self._opponents(st, s) if pos[p] == nearest]
+
+    def _apply(self, st: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        f = st["todo"][-1]
+        opts = self._frame_options(st, f, seat)
+        opt = option_by_code(opts, move)  # validates: nothing has changed yet
+        ev = _Events()
+        if f["t"] == "p1":
+            self._commit(st, seat, opt.move["c"], ev)
+        else:
+            st["todo"].pop()
+            self._decide(st, f, opt.move, ev)
+        self._run(st, ev)
+        return list(ev)
+
+    def _commit(self, st: State, s: int, card: str, ev: _Events) -> None:
+        st["hand"][s].remove(card)
+        st["p1"][s] = card
+        st["p1d"][s] = True
+        ev.add("committed", f"You put {card_name(card)} face down in position 1", to=(s,), card=card)
+        ev.add("chosen", f"{self._name(st, s)} has chosen a card for position 1", seat=s)
+        n = len(st["pos"])
+        if any(st["p1"][t] is None and st["hand"][t] for t in range(n)):
+            return
+        st["todo"].pop()
+        shown = []
+        for t in range(n):
+            c = st["p1"][t]
+            if c is None:
+                continue
+            if st["cut"][t]:
+                shown.append(f"{self._name(st, t)}: stays face down (cuttlefish)")
+                continue
+            st["p1d"][t] = False
+            self._forget(st, t, c)
+            shown.append(f"{self._name(st, t)}: {card_name(c)}")
+        ev.add("reveal", "All cards are turned over. " + "; ".join(shown), reveals=True,
+               cards=[None if st["p1d"][t] else st["p1"][t] for t in range(n)])
+        st["phase"] = 2
+        ev.add("phase", "Phase two: clockwise from the starting player, each player puts a card on an "
+               "opponent's raft in position 2.")
+        st["todo"].append({"t": "nextP", "i": 0})
+
+    def _decide(self, st: State, f: dict, mv: Move, ev: _Events) -> None:
+        t = f["t"]
+        s = f["s"]
+        names = st["players"]
+        a = mv["a"]
+        if t == "place":
+            c, p = mv["c"], mv["p"]
+            st["hand"][s].remove(c)
+            self._forget(st, s, c)
+            st["p2"][p] = c
+            where = "raft" if st["side"] == "A" else "minecart"
+            if p == s:
+                ev.add("place", f"{names[s]} must put {card_name(c)} on their own {where}", seat=s, to_seat=p, card=c)
+            else:
+                ev.add("place", f"{names[s]} puts {card_name(c)} on {names[p]}'s {where}", seat=s, to_seat=p, card=c)
+            if st["side"] == "A":
+                st["todo"].append({"t": "placerA", "s": s, "r": p})
+                st["todo"].append({"t": "recvA", "r": p})
+        elif t == "play":
+            c = mv["c"]
+            st["hand"][s].remove(c)
+            self._forget(st, s, c)
+            st["p1"][s] = c
+            ev.add("play", f"{names[s]} puts {card_name(c)} in position 1 of their minecart", seat=s, card=c)
+        elif t == "steal":
+            if a == "move":
+                self._move(st, s, 2, ev, "for placing a card")
+            else:
+                c, r = mv["c"], mv["p"]
+                st["stock"][r].remove(c)
+                ev.add("steal", f"{names[s]} steals {card_name(c)} from {names[r]}'s stock instead of moving",
+                       seat=s, from_seat=r, card=c)
+                self._add_stock(st, s, c, ev)
+        elif t == "barrel":
+            bs = st["bar"][str(f["at"])]
+            kind, up = bs.pop(mv["b"] - 1)
+            if not bs:
+                del st["bar"][str(f["at"])]
+            st["bdisc"].append(kind)
+            if up:
+                ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
+                       seat=s, barrel=kind)
+            else:
+                ev.add("barrel", f"{names[s]} takes a face-down barrel at space {f['at']} and turns it over: "
+                       f"{BARREL_NAMES[kind]}", reveals=True, seat=s, barrel=kind)
+            self._effect(st, s, kind, ev)
+        elif t in ("monkey", "troop"):
+            c, p = mv["c"], mv["p"]
+            st["stock"][p].remove(c)
+            ev.add("take", f"{names[s]} takes {card_name(c)} from {names[p]}'s stock", seat=s, from_seat=p, card=c)
+            self._add_stock(st, s, c, ev)
+        elif t == "discard":
+            c = mv["c"]
+            st["stock"][s].remove(c)
+            st["disc"].append(c)
+            ev.add("discard", f"{names[s]} discards {card_name(c)} from their stock", seat=s, card=c)
+        elif t == "pelican":
+            p = mv["p"]
+            hand = sorted(st["hand"][p], key=card_key)
+            st["known"][s][str(p)] = list(hand)
+            ev.add("pelican", f"{names[s]} looks at {names[p]}'s hand", seat=s, at_seat=p)
+            ev.add("pelican_look", f"{names[p]}'s hand: {', '.join(card_name(c) for c in hand) or 'empty'}",
+                   to=(s,), reveals=True, at_seat=p, cards=hand)
+        elif t == "spear":
+            p = mv["p"]
+            pos = st["pos"]
+            pos[s], pos[p] = pos[p], pos[s]
+            ev.add("swap", f"{names[s]} swaps places with {names[p]}: {names[s]} is now at "
+                   f"{self._where(st, pos[s])}, {names[p]} at {self._where(st, pos[p])}", seat=s, with_seat=p)
+        else:
+            raise AssertionError(t)
+
+    def _effect(self, st: State, s: int, kind: str, ev: _Events) -> None:
+        todo = st["todo"]
+        n = len(st["pos"])
+        names = st["players"]
+        if kind == "mo":
+            todo.append({"t": "monkey", "s": s})
+        elif kind == "tr":
+            for p in reversed(self._opponents(st, s)):
+                todo.append({"t": "troop", "s": p, "v": s})
+        elif kind == "cu":
+            st["cutn"][s] = True
+            ev.add("cuttlefish", f"Next turn {names[s]} plays their first card face down", seat=s)
+        elif kind == "sc":
+            st["cutn"] = [True] * n
+            ev.add("cuttlefish", "Next turn everybody plays their first card face down")
+        elif kind == "sh":
+            todo.append({"t": "discard", "s": s})
+        elif kind == "sx":
+            for p in reversed([s, *self._opponents(st, s)]):
+                todo.append({"t": "discard", "s": p})
+        elif kind == "sp":
+            todo.append({"t": "spear", "s": s})
+        elif kind == "an":
+            todo.append({"t": "discard", "s": s})
+            todo.append({"t": "discard", "s": s})
+        elif kind == "pe":
+            todo.append({"t": "pelican", "s": s})
+        else:
+            raise AssertionError(kind)
+
+    # ---- parsing ---------------------------------------------------------------------------
+
+    _VERBS: dict[str, frozenset[str]] = {
+        **dict.fromkeys(("play", "lay"), frozenset({"play", "give"})),
+        **dict.fromkeys(("give", "place", "put", "send"), frozenset({"give", "play"})),
+        "keep": frozenset({"give", "play"}),
+        "steal": frozenset({"steal"}),
+        **dict.fromkeys(("take", "get", "grab"), frozenset({"take", "steal", "barrel"})),
+        **dict.fromkeys(("move", "go", "sail", "walk", "advance", "run", "row"), frozenset({"move"})),
+        **dict.fromkeys(("barrel", "barrels", "open", "pick", "choose"), frozenset({"barrel"})),
+        **dict.fromkeys(("discard", "drop", "lose", "throw", "bin"), frozenset({"discard"})),
+        **dict.fromkeys(("look", "peek", "pelican", "see", "view", "inspect"), frozenset({"look"})),
+        **dict.fromkeys(("swap", "spear", "switch", "exchange", "trade"), frozenset({"swap"})),
+    }
+    _STOP = frozenset("to from on onto in into the a an card cards of s raft minecart cart with at my your hand "
+                      "stock please and space spaces instead stealing position pos places i by for".split())
+    _SELF = frozenset("me myself yourself own self mine".split())
+    _SUIT_WORDS = {"wood": "wo", "rope": "ro", "fire": "fi", "water": "wa", "food": "fo", "steamship": SHIP,
+                   "ship": SHIP, "ss": SHIP, "steamer": SHIP, "boat": SHIP}
+    _KIND_WORDS = {notation.fold(v).split()[0]: k for k, v in BARREL_NAMES.items()}
+
+    def _parse(self, text: str, st: State, seat: int, options: list[Option]) -> Move:
+        typed = notation.tokens(text)
+        allowed = [f"{o.code}: {o.label}" for o in options]
+        if not typed:
+            raise Malformed("the line is empty", allowed)
+        joined = " ".join(typed)
+        for o in options:
+            if notation.fold(o.code) == joined or " ".join(notation.tokens(o.label)) == joined:
+                return o.move
+        preds: list[tuple[str, list[Callable[[Move], bool]]]] = []
+        unknown: list[str] = []
+        for i, tok in enumerate(typed):
+            p = self._interpret(tok, typed[i - 1] if i else "", st, seat)
+            if p is None:
+                unknown.append(tok)
+            elif p:
+                preds.append((tok, p))
+        if not unknown:
+            hits = [o for o in options if all(any(fn(o.move) for fn in fns) for _, fns in preds)]
+            if len(hits) == 1:
+                return hits[0].move
+            if len(hits) > 1:
+                which = "; ".join(o.label for o in hits[:8])
+                raise Malformed(f"{text.strip()!r} could mean several moves: {which}. Say which one.", allowed)
+        try:
+            return notation.match_option(text, options).move
+        except Malformed:
+            pass
+        if unknown:
+            raise Malformed(f"{text.strip()!r}: I do not understand {', '.join(repr(u) for u in unknown)}. "
+                            "You can write one of the options below, or its code.", allowed)
+        raise IllegalMove(f"{text.strip()!r} is not allowed now. You can write one of the options below, "
+                          "or its code.", allowed)
+
+    def _interpret(self, tok: str, prev: str, st: State, seat: int) -> list[Callable[[Move], bool]] | None:
+        """Predicates a token puts on a move; [] = a filler word; None = not understood."""
+        if tok in self._STOP:
+            return []
+        if tok in self._VERBS:
+            acts = self._VERBS[tok]
+            if tok == "keep":
+                return [lambda m: m["a"] in acts and m.get("p") == seat]
+            return [lambda m: m["a"] in acts]
+        if tok in self._SELF:
+            return [lambda m: m.get("p") == seat]
+        m = re.fullmatch(r"b(\d)", tok)
+        if m:
+            b = int(m.group(1))
+            return [lambda mv: mv.get("b") == b]
+        num = notation.number(tok)
+        if num is not None:
+            if prev in ("barrel", "b"):
+                return [lambda mv: mv.get("b") == num]
+            return [lambda mv: "c" in mv and value(mv["c"]) == num and mv["c"] != SHIP,
+                    lambda mv: mv.get("b") == num,
+                    lambda mv: mv["a"] == "move" and num == 2]
+        m = re.fullmatch(r"(\d)([a-z]+)", tok)
+        if m:
+            v = int(m.group(1))
+            suits = self._suits_for(m.group(2))
+            if suits:
+                return [lambda mv: "c" in mv and mv["c"] != SHIP and value(mv["c"]) == v and mv["c"][1:] in suits]
+        preds: list[Callable[[Move], bool]] = []
+        suits = self._suits_for(tok)
+        if suits:
+            preds.append(lambda mv: "c" in mv and (SHIP if mv["c"] == SHIP else mv["c"][1:]) in suits)
+        for p, name in enumerate(st["players"]):
+            words = notation.tokens(str(name))
+            if words and any(w == tok or (len(tok) >= 2 and w.startswith(tok)) for w in words):
+                preds.append(lambda mv, p=p: mv.get("p") == p)
+        for word, k in self._KIND_WORDS.items():
+            if len(tok) >= 3 and word.startswith(tok):
+                preds.append(lambda mv, k=k: mv["a"] == "barrel" and self._barrel_kind(st, seat, mv) == k)
+        if tok in ("face", "down", "hidden", "unknown"):
+            preds.append(lambda mv: mv["a"] == "barrel" and self._barrel_kind(st, seat, mv) == "?")
+        return preds or None
+
+    def _suits_for(self, word: str) -> set[str]:
+        if word in self._SUIT_WORDS:
+            return {self._SUIT_WORDS[word]}
+        if word in SUITS:
+            return {word}
+        return {code for w, code in self._SUIT_WORDS.items() if len(word) >= 1 and w.startswith(word)}
+
+    def _barrel_kind(self, st: State, seat: int, mv: Move) -> str:
+        f = st["todo"][-1]
+        bs = st["bar"].get(str(f.get("at"))) or []
+        i = mv.get("b", 0) - 1
+        if not 0 <= i < len(bs):
+            return ""
+        kind, up = bs[i]
+        return kind if up else "?"
+
+    # ---- outcome ------------------------------------------------------------------------
+
+    def _outcome(self, st: State) -> Outcome | None:
+        over = st["over"]
+        if over is None:
+            return None
+        return Outcome(scores={s: float(v) for s, v in enumerate(over["scores"])},
+                       ranking=tuple(tuple(g) for g in over["ranking"]), reason=over["reason"])
+
+    # ---- views ------------------------------------------------------------------------------
+
+    def _view(self, st: State, seat: int | None) -> View:
+        n = len(st["pos"])
+        p1 = st["p1"]
+        p1d = st["p1d"]
+        shown_p1 = [c if (c is None or not p1d[s] or s == seat) else "?" for s, c in enumerate(p1)]
+        bar = {k: [kind if up else "?" for kind, up in v] for k, v in st["bar"].items()}
+        view: View = {
+            "game": "maretta",
+            "side": st["side"],
+            "players": list(st["players"]),
+            "seat": seat,
+            "turn": st["turn"],
+            "phase": st["phase"],
+            "start": st["start"],
+            "end": st["end"],
+            "reefs": list(st["reefs"]),
+            "pos": list(st["pos"]),
+            "hand": None if seat is None else sorted(st["hand"][seat], key=card_key),
+            "hand_counts": [len(h) for h in st["hand"]],
+            "stock": [sorted(s, key=card_key) for s in st["stock"]],
+            "p1": shown_p1,
+            "p1_face_down": list(p1d),
+            "p2": list(st["p2"]),
+            "movement": list(st["mv"]),
+            "deck": len(st["deck"]),
+            "discard": list(st["disc"]),
+            "barrels": bar,
+            "barrels_in_box": len(st["bbox"]),
+            "barrels_used": list(st["bdisc"]),
+            "waiting": self._pending(st),
+            "decision": self._describe(st),
+            "known_hands": ({} if seat is None else
+                            {k: sorted(v, key=card_key) for k, v in st["known"][seat].items()}),
+            "over": None if st["over"] is None else dict(st["over"]),
+        }
+        if st["side"] == "A":
+            view["cuttlefish"] = list(st["cut"])
+            view["cuttlefish_next"] = list(st["cutn"])
+            view["removed_at_setup"] = len(st["box"])
+        else:
+            view["lava"] = st["lava"]
+            view["lava_speed"] = st["lspd"]
+            view["lava_start"] = -st["options"]["lava_start"]
+            view["out"] = list(st["out"])
+        return view
+
+    def _describe(self, st: State) -> str:
+        if st["over"] is not None or not st["todo"]:
+            return ""
+        f = st["todo"][-1]
+        t = f["t"]
+        if t == "p1":
+            return "everybody puts a card face down in position 1"
+        who = self._name(st, f["s"])
+        where = "raft" if st["side"] == "A" else "minecart"
+        return {
+            "place": f"{who} puts a card on an opponent's {where} (position 2)",
+            "play": f"{who} puts a card in position 1 of their minecart",
+            "steal": f"{who} decides whether to steal from {self._name(st, f.get('r', 0))} or move 2 spaces",
+            "barrel": f"{who} chooses a barrel at space {f.get('at')}",
+            "monkey": f"{who} takes a card from an opponent's stock (Monkey)",
+            "troop": f"{who} takes a card from {self._name(st, f.get('v', 0))}'s stock (Troop of Monkeys)",
+            "discard": f"{who} discards a card from their stock",
+            "pelican": f"{who} chooses whose hand to look at (Pelican)",
+            "spear": f"{who} chooses whom to swap places with (Fishing Spear)",
+        }.get(t, "")
+
+    # ---- hidden information (testing hook) ----------------------------------------------------
+
+    def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
+        st = json.loads(json.dumps(state))
+        n = len(st["pos"])
+        hand, p1, p1d, known = st["hand"], st["p1"], st["p1d"], st["known"]
+        mine = known[seat] if seat is not None else {}
+        pool = list(st["deck"]) + list(st["box"])
+        fixed: dict[int, list[str]] = {}
+        free_n: dict[int, int] = {}
+        for t in range(n):
+            if t == seat:
+                continue
+            hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
+            k = list(mine.get(str(t), []))
+            free = _multiset_minus(hidden, k)
+            assert len(free) + len(k) == len(hidden), "pelican knowledge is not in the hand"
+            fixed[t] = k
+            free_n[t] = len(free)
+            pool += free
+        rng.shuffle(pool)
+        box: list[str] = []
+        rest: list[str] = []
+        for c in pool:
+            if len(box) < len(st["box"]) and c != SHIP:
+                box.append(c)
+            else:
+                rest.append(c)
+        rng.shuffle(rest)
+        i = len(st["deck"])
+        st["deck"] = rest[:i]
+        st["box"] = box
+        for t in fixed:
+            new = fixed[t] + rest[i:i + free_n[t]]
+            i += free_n[t]
+            rng.shuffle(new)
+            if p1[t] is not None and p1d[t]:
+                p1[t] = new.pop()
+            hand[t] = new
+        # what the others saw with a pelican, where this seat does not know it
+        for u in range(n):
+            if u == seat:
+                continue
+            for key, cards in list(known[u].items()):
+                t = int(key)
+                if t == seat:
+                    continue
+                hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
+                rng.shuffle(hidden)
+                known[u][key] = hidden[:len(cards)]
+        # face-down barrels and the barrels in the box
+        slots = [b for v in st["bar"].values() for b in v if not b[1]]
+        kinds = [b[0] for b in slots] + list(st["bbox"])
+        rng.shuffle(kinds)
+        for b, k in zip(slots, kinds):
+            b[0] = k
+        st["bbox"] = kinds[len(slots):]
+        st["rng"] = format((rng.below(1 << 32) << 32) | rng.below(1 << 32), "016x")
+        return st
+
+    # ---- rendering ------------------------------------------------------------------------------
+
+    def _render_text(self, view: View) -> str:
+        from engine.games.maretta.render import render_text
+        return render_text(view)
+
+    def _render_svg(self, view: View) -> str:
+        from engine.games.maretta.render import render_svg
+        return render_svg(view)
