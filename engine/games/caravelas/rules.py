@@ -1,0 +1,747 @@
+"""Caravelas II: fleets of caravelas sail from Lisboa, discover places and bring cargo home.
+
+State (plain JSON, see ``_setup``)::
+
+    first, turn, turns     first player, the seat playing, turns completed so far
+    mdeck, mdisc           movement draw pile (top = last) and discard pile
+    dpile, dknown          discovery pile (top = first) and, per seat, the cards that
+                           seat returned to the bottom and that are still in the pile
+    cubes, greens, monastery   cubes left on each place, green cubes in the game,
+                           green cubes delivered to the Jeronimos Monastery
+    fleets                 per seat: at, hand, disc, found, score, cargo, sunk, drew
+    stack                  the pending decisions of the current turn, top last:
+                           move | sink | keep (with the drawn cards) | cards
+    used                   movement cards played this turn (public)
+    ending, over           why the game is ending (points / monastery), and whether it is over
+
+A turn: ``move`` decisions (play a card to a destination, draw discovery cards
+in Lisboa or Calecute, deliver in Lisboa, or end), with ``sink`` pushed by a 1
+on the die at the Cape and ``keep`` by a draw; then ``cards`` (keep or return
+the unspent movement cards) when any are left, and the hand is refilled.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from itertools import combinations
+from typing import Any
+
+from engine import notation
+from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
+from engine.errors import IllegalMove, Malformed
+from engine.rng import Rng, seed_to_state
+
+from . import board as B
+
+# ---- precomputed options ------------------------------------------------------------------------
+
+#: MOVE_OPTIONS[node][v]: the options to play a v-card from node, one per destination
+MOVE_OPTIONS: dict[str, list[list[Option]]] = {
+    nid: [
+        [Option(f"{v}{dest}", f"move {v} to {B.name(dest)}", {"act": "move", "card": v, "to": dest})
+         for dest in B.REACH[nid][v]]
+        for v in range(B.VMAX + 1)
+    ]
+    for nid in B.ORDER
+}
+DRAW = Option("draw", "draw discovery cards", {"act": "draw"})
+DELIVER = Option("deliver", "deliver cargo and recover caravelas (ends the turn)", {"act": "deliver"})
+END = Option("end", "end the turn", {"act": "end"})
+KEEP_CARDS = Option("keep", "keep cards", {"act": "cards", "return": []})
+
+#: folded alias -> circle id, for reading destinations
+ALIASES: dict[str, str] = {}
+for _n in B.MAP["nodes"]:
+    for _alias in [_n["id"], _n["id"].replace("-", " "), _n["name"], *_n.get("aliases", [])]:
+        ALIASES.setdefault(" ".join(notation.tokens(_alias)), _n["id"])
+
+_SEPARATORS = re.compile(r"\s*(?:,|;|&|\+|/|\band\b|\be\b)\s*")
+MOVE_VERBS = {"move", "card", "play", "use", "sail", "go", "m", "c", "mover", "carta", "jogar", "usar"}
+TO_WORDS = {"to", "para", "a", "ao", "até", "ate", "->", "towards", "into", "till", "until"}
+DRAW_WORDS = {"draw", "draws", "tirar", "comprar", "pick", "take"}
+DELIVER_WORDS = {"deliver", "entregar", "unload", "descarregar", "recover", "trade", "exchange"}
+END_WORDS = {"end", "done", "pass", "stop", "fim", "finish", "terminar"}
+KEEP_WORDS = {"keep", "save", "guardar", "ficar", "k"}
+RETURN_WORDS = {"return", "devolver", "discard", "r"}
+SINK_WORDS = {"sink", "afundar", "sunk", "s"}
+ALL_WORDS = {"all", "todas", "todos", "tudo", "cards", "card", "cartas"}
+
+
+def _caravela_of(colour: str) -> int:
+    return B.CUBES[colour]["caravela"]
+
+
+def _cargo_label(colours: list[str]) -> str:
+    return ", ".join(colours) if colours else "nothing"
+
+
+class Caravelas(Rules):
+    name = "caravelas"
+    title = "Caravelas II"
+    min_players = 2
+    max_players = 4
+    option_specs = (
+        OptionSpec("target", "int", 100, "points that end the game (after the round is finished)", min=10, max=500),
+    )
+    notation_help = (
+        "Play a movement card by its value and name the place: 'move 3 to guine' or 'card 2 to madeira' "
+        "(the server picks a legal path). In Lisboa or Calecute: 'draw', then 'keep guine, malaca'. "
+        "In Lisboa: 'deliver'. At the Cape, after a 1: 'sink 2'. 'end' ends the turn; then "
+        "'keep cards' or 'return cards' (or 'return 3, 4'). Option codes work too."
+    )
+
+    # ---- setup -------------------------------------------------------------------------------
+
+    def _setup(self, state: State, rng: Rng) -> None:
+        n = len(state["players"])
+        yellow, green = list(B.YELLOW), list(B.GREEN)
+        rng.shuffle(yellow)
+        rng.shuffle(green)
+        per = B.CARDS["dealt_per_colour"]
+        discs = [yellow[i * per:(i + 1) * per] + green[i * per:(i + 1) * per] for i in range(n)]
+        pile = yellow[n * per:] + green[n * per:]
+        rng.shuffle(pile)
+        deck = list(B.CARD_VALUES)
+        rng.shuffle(deck)
+        fleets = []
+        for i in range(n):
+            hand = sorted(deck[-B.HAND:])
+            del deck[-B.HAND:]
+            fleets.append({"at": B.LISBON, "hand": hand, "disc": discs[i], "found": [], "score": 0,
+                           "cargo": [], "sunk": [], "drew": False})
+        cubes = {c: B.CUBES_PER_COLOUR for c in B.COLOURS}
+        cubes["green"] = B.GREEN_BY_PLAYERS[n]
+        first = rng.below(n)
+        state.update({
+            "first": first, "turn": first, "turns": 0,
+            "mdeck": deck, "mdisc": [],
+            "dpile": pile, "dknown": [[] for _ in range(n)],
+            "cubes": cubes, "greens": cubes["green"], "monastery": 0,
+            "fleets": fleets,
+            "stack": [{"k": "move"}], "used": [],
+            "ending": None, "over": False,
+        })
+
+    # ---- whose turn, what choices ------------------------------------------------------------
+
+    def _pending(self, state: State) -> list[int]:
+        return [] if state["over"] else [state["turn"]]
+
+    @staticmethod
+    def _can_draw(state: State, f: dict) -> bool:
+        return (f["at"] in B.DRAW_PLACES and not f["drew"] and len(f["disc"]) < B.MAX_DISC
+                and bool(state["dpile"]))
+
+    @staticmethod
+    def _can_deliver(f: dict) -> bool:
+        return f["at"] == B.LISBON and bool(f["cargo"] or f["sunk"])
+
+    def _options(self, state: State, seat: int) -> list[Option]:
+        f = state["fleets"][seat]
+        top = state["stack"][-1]
+        k = top["k"]
+        if k == "move":
+            opts: list[Option] = []
+            table = MOVE_OPTIONS[f["at"]]
+            last = None
+            for v in f["hand"]:  # sorted
+                if v != last:
+                    opts.extend(table[v])
+                    last = v
+            if self._can_draw(state, f):
+                opts.append(DRAW)
+            if self._can_deliver(f):
+                opts.append(DELIVER)
+            opts.append(END)
+            return opts
+        if k == "sink":
+            out = []
+            for c in B.CARAVELAS:
+                if c in f["sunk"]:
+                    continue
+                aboard = [col for col in f["cargo"] if _caravela_of(col) == c]
+                label = f"sink caravela {c}" + (f" (loses {', '.join(aboard)})" if aboard else "")
+                out.append(Option(f"sink{c}", label, {"act": "sink", "caravela": c}))
+            return out
+        if k == "keep":
+            drawn = top["drawn"]
+            room = min(B.MAX_DISC - len(f["disc"]), len(drawn))
+            out = []
+            for size in range(1, room + 1):
+                for idx in combinations(range(len(drawn)), size):
+                    cards = [drawn[i] for i in idx]
+                    out.append(Option("k" + "".join(str(i + 1) for i in idx),
+                                      "keep " + ", ".join(B.name(c) for c in cards),
+                                      {"act": "keep", "cards": cards}))
+            return out
+        # k == "cards": keep or return the unspent movement cards
+        hand = f["hand"]
+        out = [KEEP_CARDS, Option("return", "return cards", {"act": "cards", "return": list(hand)})]
+        seen = set()
+        for size in range(1, len(hand)):
+            for sub in combinations(hand, size):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                out.append(Option("r" + "".join(map(str, sub)), "return " + ", ".join(map(str, sub)),
+                                  {"act": "cards", "return": list(sub)}))
+        return out
+
+    # ---- moves ---------------------------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        opt = option_by_code(self._options(state, seat), move)  # validates fully; nothing changed yet
+        m = opt.move
+        act = m["act"]
+        ev: list[Event] = []
+        who = state["players"][seat]
+        f = state["fleets"][seat]
+        if act == "move":
+            self._do_move(state, seat, f, who, m["card"], m["to"], rng, ev)
+        elif act == "draw":
+            self._do_draw(state, seat, f, who, ev)
+        elif act == "keep":
+            self._do_keep(state, seat, f, who, m["cards"], rng, ev)
+        elif act == "sink":
+            self._do_sink(state, seat, f, who, m["caravela"], rng, ev)
+        elif act == "deliver":
+            self._do_deliver(state, seat, f, who, ev)
+            self._end_moves(state, seat, f, rng, ev)
+        elif act == "end":
+            ev.append(Event("end", f"{who} ends the turn.", {"seat": seat}))
+            self._end_moves(state, seat, f, rng, ev)
+        else:  # "cards"
+            ret = m["return"]
+            for v in ret:
+                f["hand"].remove(v)
+            state["mdisc"].extend(ret)
+            if ret:
+                ev.append(Event("return", f"{who} returns {len(ret)} movement card{'s' if len(ret) > 1 else ''} "
+                                f"({', '.join(map(str, ret))}).", {"seat": seat, "cards": list(ret)},
+                                reveals=True))
+            else:
+                ev.append(Event("keepcards", f"{who} keeps {len(f['hand'])} movement "
+                                f"card{'s' if len(f['hand']) != 1 else ''} for the next turn.",
+                                {"seat": seat, "count": len(f["hand"])}))
+            state["stack"].pop()
+            self._finish_turn(state, seat, f, rng, ev)
+        for i, e in enumerate(ev):
+            if e.kind == "die":
+                # what follows a die roll in the same move depends on it: it reveals too
+                ev[i + 1:] = [Event(x.kind, x.text, x.data, x.to, True) for x in ev[i + 1:]]
+                break
+        return ev
+
+    def _do_move(self, state: State, seat: int, f: dict, who: str, v: int, dest: str, rng: Rng,
+                 ev: list[Event]) -> None:
+        start = f["at"]
+        path = B.REACH[start][v][dest]
+        f["hand"].remove(v)
+        state["used"].append(v)
+        state["mdisc"].append(v)
+        f["at"] = dest
+        f["drew"] = False
+        via = [B.name(p) for p in path[:-1]]
+        text = f"{who} plays a {v}: {B.name(start)} to {B.name(dest)}" + (f" via {', '.join(via)}" if via else "")
+        data: dict[str, Any] = {"seat": seat, "card": v, "from": start, "to": dest, "path": list(path)}
+        if dest == B.CAPE:
+            lost = v - len(path)
+            data["lost"] = lost
+            if lost:
+                text += f" (stops at the Cape after {len(path)}, loses {lost})"
+            ev.append(Event("move", text + ".", data))
+            roll = B.DIE[rng.below(len(B.DIE))]
+            if roll == 1:
+                ev.append(Event("die", f"{who} rolls the die at the Cape: 1. A caravela sinks!",
+                                {"seat": seat, "roll": roll}, reveals=True))
+                state["stack"].append({"k": "sink"})
+            else:
+                ev.append(Event("die", f"{who} rolls the die at the Cape: {roll}. No harm done.",
+                                {"seat": seat, "roll": roll}, reveals=True))
+                self._settle(state, seat, f, rng, ev)
+            return
+        ev.append(Event("move", text + ".", data))
+        if dest in f["disc"]:
+            pts = B.DISCOVERIES[dest]["points"]
+            f["disc"].remove(dest)
+            f["found"].append(dest)
+            f["score"] += pts
+            ev.append(Event("discovery", f"{who} discovers {B.name(dest)}: +{pts} point{'s' if pts > 1 else ''} "
+                            f"({f['score']}).", {"seat": seat, "card": dest, "points": pts}, reveals=True))
+            self._check_ending(state, seat, ev)
+        colour = B.CUBE_AT.get(dest)
+        if (colour and state["cubes"][colour] > 0 and colour not in f["cargo"]
+                and _caravela_of(colour) not in f["sunk"]):
+            state["cubes"][colour] -= 1
+            f["cargo"].append(colour)
+            f["cargo"].sort(key=B.COLOURS.index)
+            ev.append(Event("load", f"{who} loads a {colour} cube onto caravela {_caravela_of(colour)}.",
+                            {"seat": seat, "colour": colour}))
+        self._settle(state, seat, f, rng, ev)
+
+    def _do_draw(self, state: State, seat: int, f: dict, who: str, ev: list[Event]) -> None:
+        pile = state["dpile"]
+        drawn = pile[:B.DRAW_N]
+        del pile[:B.DRAW_N]
+        for known in state["dknown"]:
+            if known:
+                known[:] = [c for c in known if c not in drawn]
+        f["drew"] = True
+        state["stack"].append({"k": "keep", "drawn": drawn})
+        ev.append(Event("draw", f"{who} draws {len(drawn)} discovery cards in {B.name(f['at'])}.",
+                        {"seat": seat, "count": len(drawn)}))
+        ev.append(Event("drawn", "You draw " + ", ".join(f"{B.name(c)} ({B.DISCOVERIES[c]['points']})"
+                                                          for c in drawn) + ".",
+                        {"seat": seat, "cards": list(drawn)}, to=(seat,), reveals=True))
+
+    def _do_keep(self, state: State, seat: int, f: dict, who: str, cards: list[str], rng: Rng,
+                 ev: list[Event]) -> None:
+        drawn = state["stack"].pop()["drawn"]
+        rest = [c for c in drawn if c not in cards]
+        f["disc"].extend(cards)
+        state["dpile"].extend(rest)
+        state["dknown"][seat].extend(rest)
+        ev.append(Event("keep", f"{who} keeps {len(cards)} discovery card{'s' if len(cards) > 1 else ''}"
+                        + (f" and returns {len(rest)} to the bottom of the pile." if rest else "."),
+                        {"seat": seat, "kept": len(cards), "returned": len(rest)}))
+        ev.append(Event("kept", f"You keep {', '.join(B.name(c) for c in cards)}"
+                        + (f"; {', '.join(B.name(c) for c in rest)} go to the bottom of the pile." if rest else "."),
+                        {"seat": seat, "kept": list(cards), "returned": rest}, to=(seat,)))
+        self._settle(state, seat, f, rng, ev)
+
+    def _do_sink(self, state: State, seat: int, f: dict, who: str, c: int, rng: Rng, ev: list[Event]) -> None:
+        state["stack"].pop()
+        lost = [col for col in f["cargo"] if _caravela_of(col) == c]
+        for col in lost:
+            f["cargo"].remove(col)
+            state["cubes"][col] += 1
+        f["sunk"].append(c)
+        f["sunk"].sort()
+        ev.append(Event("sink", f"{who}'s caravela {c} sinks"
+                        + (f"; its {' and '.join(lost)} cube{'s go' if len(lost) > 1 else ' goes'} back to "
+                           + " and ".join(B.name(B.CUBES[col]['place']) for col in lost) if lost else "") + ".",
+                        {"seat": seat, "caravela": c, "cubes": lost}))
+        if len(f["sunk"]) == len(B.CARAVELAS):
+            f["at"] = B.LISBON
+            f["sunk"] = []
+            f["drew"] = False
+            ev.append(Event("wreck", f"All of {who}'s caravelas are sunk: the fleet returns to Lisboa, "
+                            "the black tokens are removed and the turn ends.", {"seat": seat}))
+            self._end_moves(state, seat, f, rng, ev)
+        else:
+            self._settle(state, seat, f, rng, ev)
+
+    def _do_deliver(self, state: State, seat: int, f: dict, who: str, ev: list[Event]) -> None:
+        cargo = f["cargo"]
+        pts = sum(B.CUBES[c]["points"] for c in cargo)
+        greens = 0
+        for c in cargo:
+            if c == "green":
+                state["monastery"] += 1
+                greens += 1
+            else:
+                state["cubes"][c] += 1
+        recovered = f["sunk"]
+        f["score"] += pts
+        text = f"{who} delivers in Lisboa"
+        if cargo:
+            text += f": {', '.join(cargo)} for {pts} points ({f['score']})"
+            if greens:
+                text += f"; the green cube goes to the Jerónimos Monastery ({state['monastery']}/{state['greens']})"
+        if recovered:
+            text += f"; caravela{'s' if len(recovered) > 1 else ''} {', '.join(map(str, recovered))} recovered"
+        ev.append(Event("deliver", text + ".", {"seat": seat, "cargo": list(cargo), "points": pts,
+                                                "recovered": list(recovered)}))
+        f["cargo"] = []
+        f["sunk"] = []
+        self._check_ending(state, seat, ev)
+
+    # ---- turn flow ------------------------------------------------------------------------------
+
+    def _settle(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+        """After a step: if the player has nothing left to decide this turn, end the movement."""
+        if state["stack"][-1]["k"] != "move":
+            return
+        if f["hand"] or self._can_draw(state, f) or self._can_deliver(f):
+            return
+        self._end_moves(state, seat, f, rng, ev)
+
+    def _end_moves(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+        if f["hand"]:
+            state["stack"] = [{"k": "cards"}]
+        else:
+            state["stack"] = []
+            self._finish_turn(state, seat, f, rng, ev)
+
+    def _finish_turn(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+        n = len(state["players"])
+        who = state["players"][seat]
+        state["turns"] += 1
+        state["used"] = []
+        if state["ending"] and seat == (state["first"] - 1) % n:
+            state["over"] = True
+            state["stack"] = []
+            ev.append(Event("over", "The round is complete: the game is over.", {}))
+            return
+        need = B.HAND - len(f["hand"])
+        if need:
+            got = []
+            for _ in range(need):
+                if not state["mdeck"]:
+                    deck = state["mdisc"]
+                    state["mdisc"] = []
+                    rng.shuffle(deck)
+                    state["mdeck"] = deck
+                    ev.append(Event("reshuffle", "The movement deck is empty: the discard pile is shuffled "
+                                    "into a new deck.", {}))
+                got.append(state["mdeck"].pop())
+            f["hand"].extend(got)
+            f["hand"].sort()
+            ev.append(Event("refill", f"{who} draws {need} movement card{'s' if need > 1 else ''}.",
+                            {"seat": seat, "count": need}))
+            ev.append(Event("cards", f"You draw {', '.join(map(str, got))}; your movement cards: "
+                            f"{', '.join(map(str, f['hand']))}.", {"seat": seat, "cards": got},
+                            to=(seat,), reveals=True))
+        nxt = (seat + 1) % n
+        state["turn"] = nxt
+        state["stack"] = [{"k": "move"}]
+        ev.append(Event("turn", f"{state['players'][nxt]}'s turn.", {"seat": nxt}))
+
+    def _check_ending(self, state: State, seat: int, ev: list[Event]) -> None:
+        if state["ending"]:
+            return
+        target = state["options"]["target"]
+        if state["fleets"][seat]["score"] >= target:
+            state["ending"] = "points"
+            ev.append(Event("ending", f"{state['players'][seat]} has {state['fleets'][seat]['score']} points "
+                            f"(target {target}): the game ends when this round is complete.", {"seat": seat}))
+        elif state["monastery"] >= state["greens"]:
+            state["ending"] = "monastery"
+            ev.append(Event("ending", "The last green cube is in the Jerónimos Monastery: the game ends when "
+                            "this round is complete.", {"seat": seat}))
+
+    # ---- outcome -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def final_scores(state: State) -> list[int]:
+        return [f["score"] + B.END_CUBE_POINTS * len(f["cargo"]) + B.END_CARD_POINTS * len(f["disc"])
+                for f in state["fleets"]]
+
+    def _outcome(self, state: State) -> Outcome | None:
+        if not state["over"]:
+            return None
+        finals = self.final_scores(state)
+        keys = {}
+        for s, f in enumerate(state["fleets"]):
+            greens = sum(1 for c in f["found"] if B.DISCOVERIES[c]["colour"] == "green")
+            keys[s] = (finals[s], len(f["found"]), greens)
+        groups: list[tuple[int, ...]] = []
+        for key in sorted(set(keys.values()), reverse=True):
+            groups.append(tuple(s for s in range(len(finals)) if keys[s] == key))
+        reason = "points" if state["ending"] == "points" else "monastery"
+        return Outcome(scores={s: finals[s] for s in range(len(finals))}, ranking=tuple(groups), reason=reason)
+
+    # ---- views ---------------------------------------------------------------------------------------
+
+    def _view(self, state: State, seat: int | None) -> View:
+        top = state["stack"][-1]["k"] if state["stack"] else None
+        fleets = []
+        for f in state["fleets"]:
+            fleets.append({"at": f["at"], "score": f["score"], "cargo": list(f["cargo"]), "sunk": list(f["sunk"]),
+                           "found": list(f["found"]), "hand": len(f["hand"]), "disc": len(f["disc"]),
+                           "drew": f["drew"]})
+        view: View = {
+            "game": "caravelas", "players": list(state["players"]), "seat": seat,
+            "options": dict(state["options"]), "first": state["first"], "turn": state["turn"],
+            "turns": state["turns"], "step": top, "used": list(state["used"]),
+            "cubes": dict(state["cubes"]), "greens": state["greens"], "monastery": state["monastery"],
+            "mdeck": len(state["mdeck"]), "mdisc": len(state["mdisc"]), "dpile": len(state["dpile"]),
+            "fleets": fleets, "ending": state["ending"], "over": state["over"],
+        }
+        if seat is not None:
+            f = state["fleets"][seat]
+            pile = state["dpile"]
+            me: dict[str, Any] = {"hand": list(f["hand"]), "disc": list(f["disc"]),
+                                  "bottom": [[c, pile.index(c)] for c in state["dknown"][seat]]}
+            if top == "keep" and state["turn"] == seat:
+                me["drawn"] = list(state["stack"][-1]["drawn"])
+            view["me"] = me
+        if state["over"]:
+            out = self._outcome(state)
+            assert out is not None
+            view["outcome"] = out.as_dict()
+            view["final"] = self.final_scores(state)
+        return view
+
+    # ---- hidden information ---------------------------------------------------------------------
+
+    def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
+        s = copy.deepcopy(state)
+        n = len(s["players"])
+        others = [o for o in range(n) if o != seat]
+        fleets = s["fleets"]
+        # movement cards: the deck and the other players' hands
+        pool = list(s["mdeck"])
+        for o in others:
+            pool.extend(fleets[o]["hand"])
+        rng.shuffle(pool)
+        for o in others:
+            k = len(fleets[o]["hand"])
+            fleets[o]["hand"] = sorted(pool[:k])
+            del pool[:k]
+        s["mdeck"] = pool
+        # discovery cards: the pile except what this seat returned, others' hands, others' drawn cards
+        pile = s["dpile"]
+        mine = set(s["dknown"][seat]) if seat is not None else set()
+        free = [i for i, c in enumerate(pile) if c not in mine]
+        owner_pos = {o: [pile.index(c) for c in s["dknown"][o]] for o in others}
+        unknown = [pile[i] for i in free]
+        for o in others:
+            unknown.extend(fleets[o]["disc"])
+        top = s["stack"][-1] if s["stack"] else None
+        drawn_hidden = top is not None and top["k"] == "keep" and s["turn"] != seat
+        if drawn_hidden:
+            unknown.extend(top["drawn"])
+        rng.shuffle(unknown)
+        for i in free:
+            pile[i] = unknown.pop()
+        for o in others:
+            k = len(fleets[o]["disc"])
+            fleets[o]["disc"] = [unknown.pop() for _ in range(k)]
+        if drawn_hidden:
+            top["drawn"] = [unknown.pop() for _ in range(len(top["drawn"]))]
+        assert not unknown
+        for o in others:
+            s["dknown"][o] = [pile[i] for i in owner_pos[o]]
+        s["rng"] = seed_to_state(rng.below(1 << 62))
+        return s
+
+    # ---- notation -----------------------------------------------------------------------------------
+
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
+        typed = notation.tokens(text)
+        allowed = [f"{o.code}: {o.label}" for o in options]
+        if not typed:
+            raise Malformed("the line is empty", allowed)
+        folded = " ".join(typed)
+        for o in options:
+            if notation.fold(o.code) == folded:
+                return o.move
+        for o in options:
+            if " ".join(notation.tokens(o.label)) == folded:
+                return o.move
+        k = state["stack"][-1]["k"]
+        f = state["fleets"][seat]
+        if k == "move":
+            move = self._parse_move(typed, state, f, options)
+        elif k == "sink":
+            move = self._parse_sink(typed, options)
+        elif k == "keep":
+            move = self._parse_keep(text, typed, state["stack"][-1]["drawn"], options)
+        else:
+            move = self._parse_cards(typed, f["hand"], options)
+        if move is not None:
+            return move
+        return notation.match_option(text, options).move
+
+    @staticmethod
+    def _find(options: list[Option], move: Move) -> Move | None:
+        for o in options:
+            if o.move == move:
+                return o.move
+        return None
+
+    def _parse_move(self, typed: list[str], state: State, f: dict, options: list[Option]) -> Move | None:
+        allowed = [f"{o.code}: {o.label}" for o in options]
+        head = typed[0]
+        if head in DRAW_WORDS:
+            if DRAW in options:
+                return DRAW.move
+            raise IllegalMove(self._why_no_draw(state, f), allowed)
+        if head in DELIVER_WORDS:
+            if DELIVER in options:
+                return DELIVER.move
+            why = ("you can deliver only in Lisboa" if f["at"] != B.LISBON
+                   else "you have no cargo and no sunk caravela to deliver or recover")
+            raise IllegalMove(why, allowed)
+        if head in END_WORDS:
+            return END.move
+        words = list(typed)
+        if words and words[0] in MOVE_VERBS and len(words) > 1:
+            words = words[1:]
+        value = notation.number(words[0]) if words else None
+        if value is not None:
+            words = words[1:]
+        while words and words[0] in TO_WORDS:
+            words = words[1:]
+        if not words:
+            if value is not None:
+                reach = list(B.REACH[f["at"]][value]) if 0 < value <= B.VMAX else []
+                raise Malformed(f"name the place to move to with the {value}, e.g. 'move {value} to "
+                                f"{B.name(reach[0]) if reach else 'guine'}'", allowed)
+            return None
+        dest_text = " ".join(words)
+        at = f["at"]
+        if value is not None:
+            if value not in f["hand"]:
+                raise IllegalMove(f"you have no {value} card; your movement cards are "
+                                  f"{', '.join(map(str, f['hand'])) or 'none'}", allowed)
+            reach = B.REACH[at][value]
+            dest = self._resolve_place(dest_text, list(reach))
+            if dest is None:
+                known = self._resolve_place(dest_text, B.ORDER)
+                places = ", ".join(B.name(d) for d in reach)
+                if known is None:
+                    raise Malformed(f"{dest_text!r} is not a place on the map; with the {value} you can reach: "
+                                    f"{places}", allowed)
+                raise IllegalMove(f"{B.name(known)} cannot be reached with the {value} from {B.name(at)} "
+                                  f"(the whole value must be used, without passing a circle twice, stopping "
+                                  f"at the Cape); with the {value} you can reach: {places}", allowed)
+            return self._find(options, {"act": "move", "card": value, "to": dest})
+        # a destination alone: fine when exactly one card value reaches it
+        values = sorted(set(f["hand"]))
+        reachable = {v: B.REACH[at][v] for v in values}
+        all_dests = [d for v in values for d in reachable[v]]
+        dest = self._resolve_place(dest_text, all_dests)
+        if dest is None:
+            return None
+        which = [v for v in values if dest in reachable[v]]
+        if len(which) > 1:
+            raise Malformed(f"{B.name(dest)} can be reached with the {' or the '.join(map(str, which))}: "
+                            f"say which, e.g. 'move {which[0]} to {B.name(dest)}'", allowed)
+        return self._find(options, {"act": "move", "card": which[0], "to": dest})
+
+    @staticmethod
+    def _why_no_draw(state: State, f: dict) -> str:
+        if f["at"] not in B.DRAW_PLACES:
+            return "discovery cards can be drawn only in Lisboa or Calecute"
+        if f["drew"]:
+            return "you have already drawn discovery cards at this stop"
+        if len(f["disc"]) >= B.MAX_DISC:
+            return f"you already hold {B.MAX_DISC} discovery cards, the most allowed"
+        return "the discovery pile is empty"
+
+    @staticmethod
+    def _resolve_place(text: str, candidates: list[str]) -> str | None:
+        """The one candidate circle ``text`` names (exactly, else by an unambiguous prefix)."""
+        key = " ".join(notation.tokens(text))
+        cand = set(candidates)
+        exact = ALIASES.get(key)
+        if exact is not None:
+            return exact if exact in cand else None
+        hits = {nid for alias, nid in ALIASES.items() if nid in cand and alias.startswith(key)}
+        if len(hits) == 1:
+            return hits.pop()
+        if len(hits) > 1:
+            raise Malformed(f"{text!r} could be {', '.join(sorted(B.name(h) for h in hits))}: write more of the name",
+                            sorted(B.name(h) for h in hits))
+        return None
+
+    def _parse_sink(self, typed: list[str], options: list[Option]) -> Move | None:
+        nums = [notation.number(t) for t in typed]
+        nums = [x for x in nums if x is not None]
+        if not nums:
+            return None
+        move = self._find(options, {"act": "sink", "caravela": nums[0]})
+        if move is None:
+            raise IllegalMove(f"caravela {nums[0]} cannot be sunk now", [f"{o.code}: {o.label}" for o in options])
+        return move
+
+    def _parse_keep(self, text: str, typed: list[str], drawn: list[str], options: list[Option]) -> Move | None:
+        allowed = [f"{o.code}: {o.label}" for o in options]
+        body = notation.fold(text)
+        words = notation.tokens(body)
+        if words and words[0] in KEEP_WORDS:
+            body = body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else ""
+        words = notation.tokens(body)
+        if not words:
+            return None
+        if all(w in ALL_WORDS for w in words):
+            chosen = list(drawn)
+        else:
+            chosen = []
+            for chunk in _SEPARATORS.split(body):
+                cw = notation.tokens(chunk)
+                i = 0
+                while i < len(cw):
+                    n = notation.number(cw[i])
+                    if n is not None:
+                        if not 1 <= n <= len(drawn):
+                            raise IllegalMove(f"there is no card {n}: you drew {len(drawn)}", allowed)
+                        chosen.append(drawn[n - 1])
+                        i += 1
+                        continue
+                    for j in range(len(cw), i, -1):  # the longest run of words naming a drawn card
+                        try:
+                            hit = self._resolve_place(" ".join(cw[i:j]), drawn)
+                        except Malformed:
+                            hit = None
+                            if j == i + 1:
+                                raise
+                        if hit is not None:
+                            chosen.append(hit)
+                            i = j
+                            break
+                    else:
+                        raise Malformed(f"{cw[i]!r} is not one of the cards you drew: "
+                                        f"{', '.join(B.name(c) for c in drawn)}", allowed)
+        cards = [c for c in drawn if c in chosen]
+        move = self._find(options, {"act": "keep", "cards": cards})
+        if move is None:
+            raise IllegalMove(f"you may keep between 1 and {max(len(o.move['cards']) for o in options)} "
+                              "of the cards you drew", allowed)
+        return move
+
+    def _parse_cards(self, typed: list[str], hand: list[int], options: list[Option]) -> Move | None:
+        allowed = [f"{o.code}: {o.label}" for o in options]
+        head, rest = typed[0], typed[1:]
+        nums = [notation.number(t) for t in rest]
+        if any(x is None for x in nums):
+            if all(t in ALL_WORDS for t in rest) or (rest and rest[0] in ALL_WORDS):
+                nums = []
+            else:
+                return None
+        values = [x for x in nums if x is not None]
+        if head in KEEP_WORDS:
+            if not values:
+                return KEEP_CARDS.move
+            remaining = list(hand)
+            for v in values:
+                if v not in remaining:
+                    raise IllegalMove(f"you have no {v} card to keep; your cards: {', '.join(map(str, hand))}",
+                                      allowed)
+                remaining.remove(v)
+            return self._find(options, {"act": "cards", "return": remaining}) or KEEP_CARDS.move
+        if head in RETURN_WORDS:
+            if not values:
+                return {"act": "cards", "return": list(hand)}
+            ret = sorted(values)
+            left = list(hand)
+            for v in ret:
+                if v not in left:
+                    raise IllegalMove(f"you have no {v} card to return; your cards: {', '.join(map(str, hand))}",
+                                      allowed)
+                left.remove(v)
+            return self._find(options, {"act": "cards", "return": ret})
+        return None
+
+    # ---- bot ---------------------------------------------------------------------------------------------
+
+    def bot_choice(self, state: State, seat: int, options: list[Option], rnd: Any) -> Option:
+        """A simple seeded bot: sail towards discoveries and cubes, bring cargo home."""
+        from .bot import choose
+        return choose(state, seat, options, rnd)
+
+    # ---- rendering ------------------------------------------------------------------------------------
+
+    def _render_text(self, view: View) -> str:
+        from .render import render_text
+        return render_text(view)
+
+    def _render_svg(self, view: View) -> str:
+        from .render import render_svg
+        return render_svg(view)
+
+
+RULES = Caravelas()
