@@ -1,0 +1,101 @@
+# pbem: the everyday commands. A fresh machine needs only Python 3.11+ and make:
+# every target creates .venv and installs the project (with its dev tools) on first
+# use, and again whenever pyproject.toml changes.
+#
+#   make run        migrate, then serve web + SMTP ingress + periodic jobs (embedded: SQLite, no broker)
+#   make test       the whole test suite (real PostgreSQL/Redis when they answer; see tests/conftest.py)
+#   make check      lint + typecheck + contracts + schema + test, as CI runs them
+#
+# Knobs: PYTHON=python3.12, PYTEST_ARGS='-k mail -x', GAME=maretta PLAYERS=4 GAMES=1000
+# OPTIONS='side=B', BENCH_ARGS='--games 50'.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.pbem-installed
+
+PYTEST_ARGS ?=
+GAME ?= maretta
+PLAYERS ?= 4
+GAMES ?= 200
+SEED ?= 1
+OPTIONS ?=
+BENCH_ARGS ?=
+SCHEMA_FILE ?= var/openapi.yml
+
+.PHONY: help install run test lint format typecheck contracts schema simulate bench check clean distclean
+
+help:
+	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
+	@echo "make test       run the whole test suite (PYTEST_ARGS='...' to narrow it)"
+	@echo "make lint       ruff check"
+	@echo "make typecheck  mypy (engine strictly, pbem/workers with the Django plugin)"
+	@echo "make contracts  import-linter: the engine imports no framework, pbem never imports workers"
+	@echo "make schema     validate the OpenAPI schema (drf-spectacular, warnings are errors)"
+	@echo "make simulate   random games: GAME=$(GAME) PLAYERS=$(PLAYERS) GAMES=$(GAMES) OPTIONS='k=v ...'"
+	@echo "make bench      engine benchmark (bench/engine.py $(BENCH_ARGS))"
+	@echo "make check      everything CI runs"
+	@echo "make install    only create .venv and install"
+
+# The virtual environment, made with the first Python that is new enough.
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
+	  echo "pbem needs Python 3.11 or newer, but '$(PYTHON)' is: $$($(PYTHON) --version 2>&1)." >&2; \
+	  echo "Install one and run e.g.: make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV) || { \
+	  echo "Could not create $(VENV). On Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }
+
+# Reinstalled whenever pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runall
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+# Formatting is not enforced (the code base is not ruff-formatted); this only reports.
+format: $(STAMP)
+	-$(PY) -m ruff format --check .
+
+# The folders of [tool.mypy] files that hold Python files yet (mypy refuses an empty one).
+MYPY_PATHS = $(foreach d,engine pbem workers bench,$(if $(wildcard $(d)/*.py),$(d)))
+
+typecheck: $(STAMP)
+	$(PY) -m mypy $(MYPY_PATHS)
+
+contracts: $(STAMP)
+	$(BIN)/lint-imports --no-cache
+
+schema: $(STAMP)
+	@mkdir -p $(dir $(SCHEMA_FILE))
+	$(PY) manage.py spectacular --validate --fail-on-warn --file $(SCHEMA_FILE)
+
+simulate: $(STAMP)
+	$(PY) -m engine simulate $(GAME) --players $(PLAYERS) --games $(GAMES) --seed $(SEED) \
+	  $(addprefix --option ,$(OPTIONS))
+
+bench: $(STAMP)
+	$(PY) bench/engine.py $(BENCH_ARGS)
+
+check: lint typecheck contracts schema test
+
+clean:
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build dist
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# Also removes the virtual environment and var/ (the local database and caught mail).
+distclean: clean
+	rm -rf $(VENV) var
