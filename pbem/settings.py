@@ -145,6 +145,15 @@ REST_FRAMEWORK = {
     "DEFAULT_VERSION": "v1",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # Lenient on purpose: a guard against runaway clients, not a security measure
+    # (DRF's own docs say so); the views pick the scopes.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": "600/min",
+        "user": "3000/min",
+        "moves": "600/min",
+        "actions": "300/min",
+        "auth": "30/min",
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "pbem API",

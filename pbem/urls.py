@@ -1,11 +1,23 @@
+"""The site's routes: admin, the REST API with its schema and docs, and the plain game pages."""
+
+from __future__ import annotations
+
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="web:game-list", permanent=False)),
     path("admin/", admin.site.urls),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/v1/auth/", include("rest_framework.urls")),
+    path("api/v1/", include("pbem.api.urls")),
+    path("", include("pbem.web.urls")),
 ]
 
-try:  # the API app is added by its own module
-    urlpatterns.append(path("api/", include("pbem.api.urls")))
-except ImportError:  # pragma: no cover
-    pass
+#: JSON answers for unknown URLs and crashes under /api/; HTML pages elsewhere.
+handler404 = "pbem.web.views.not_found"
+handler500 = "pbem.web.views.server_error"

@@ -165,6 +165,24 @@ def do_update_preferences(player: Player, *, display_name: str | None = None, ma
     return player
 
 
+def do_issue_api_token(player: Player, *, rotate: bool = False) -> str:
+    """The player's REST API token, created on first use; ``rotate`` replaces it."""
+    from rest_framework.authtoken.models import Token
+
+    if rotate:
+        Token.objects.filter(user=player.user).delete()
+    token, _ = Token.objects.get_or_create(user=player.user)
+    return str(token.key)
+
+
+def do_set_password(player: Player, password: str) -> None:
+    """Lets the player log in to the web pages and obtain a token with email and password."""
+    if len(password) < 8:
+        raise ServiceError("a password needs at least 8 characters")
+    player.user.set_password(password)
+    player.user.save(update_fields=["password"])
+
+
 # ---- game lifecycle -----------------------------------------------------------------------
 
 

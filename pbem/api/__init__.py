@@ -1,0 +1,1 @@
+"""The REST API (``/api/v1/``): thin DRF views over ``pbem.games`` services and selectors."""

@@ -1,0 +1,93 @@
+"""Every API error is ``{"code": ..., "message": ...}`` with the right status, never an HTML page.
+
+Service errors carry their own status and code; DRF's own exceptions (bad JSON,
+validation, authentication, throttling) are reshaped; anything unexpected is
+logged and answered as a JSON 500 so a client never has to parse HTML.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from engine import EngineError, IllegalMove
+from pbem.games.services import MoveRejected, ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[str]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            name = key if key != "non_field_errors" else ""
+            out.extend(_flatten(value, f"{prefix}.{name}" if prefix and name else (name or prefix)))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for i, value in enumerate(detail):
+            sub = f"{prefix}[{i}]" if isinstance(value, (dict, list)) else prefix
+            out.extend(_flatten(value, sub))
+        return out
+    return [f"{prefix}: {detail}" if prefix else str(detail)]
+
+
+_CODES = {
+    exceptions.ParseError: "malformed_request",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+}
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "message": message, **extra}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    headers: dict[str, str] = {}
+    if isinstance(exc, MoveRejected):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, ServiceError):
+        return Response(error_body(exc.code, exc.message), status=exc.status)
+    if isinstance(exc, IllegalMove):
+        return Response(exc.as_dict() | {"message": exc.message}, status=422)
+    if isinstance(exc, EngineError):
+        return Response(error_body("invalid", str(exc)), status=400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "not found")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if isinstance(exc, exceptions.ValidationError):
+        messages = _flatten(exc.detail)
+        return Response(error_body("invalid", "; ".join(messages), detail=exc.detail), status=400)
+    if isinstance(exc, exceptions.APIException):
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            headers["Retry-After"] = str(int(exc.wait))
+        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+        detail = exc.detail if isinstance(exc.detail, str) else "; ".join(_flatten(exc.detail))
+        return Response(error_body(code, str(detail)), status=exc.status_code, headers=headers)
+    view = context.get("view")
+    log.exception("unexpected error in %s", type(view).__name__ if view else "API")
+    return Response(error_body("internal_error", "the server failed to answer this request; it has been logged"),
+                    status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("not_found", f"nothing at {request.path}"), status=404)
+
+
+def json_500(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(error_body("internal_error", "the server failed to answer this request"), status=500)

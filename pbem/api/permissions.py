@@ -1,0 +1,29 @@
+"""Who may call what. Seat-level checks (is this your game?) live in the services' ``access_`` helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from pbem.games.models import Player
+
+
+def player_of(request: Request) -> Player | None:
+    """The requesting user's player profile, or None for anonymous users and staff without one."""
+    user = request.user
+    if not user or not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+class HasPlayer(BasePermission):
+    """Authenticated and has a player profile (an admin account alone cannot play)."""
+
+    message = "this account has no player profile; create one with `manage.py player create`"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not request.user or not request.user.is_authenticated:
+            return False
+        return player_of(request) is not None

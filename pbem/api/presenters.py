@@ -1,0 +1,141 @@
+"""Plain dicts for the API's output serializers, built from selectors only.
+
+Nothing here reads a game's raw state: views come from the engine's ``view``
+for the viewer's seat, log events from the redaction selector.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework.request import Request
+
+from engine import Option, Rules
+from pbem.games import selectors
+from pbem.games.models import Game, Move, MoveRequest, Player
+
+
+def _url(request: Request, name: str, **kwargs: Any) -> str:
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+def game_data(request: Request, game: Game, viewer: Player | None) -> dict[str, Any]:
+    rules = selectors.rules_for(game)
+    waiting = selectors.waiting_for(game)
+    finished = game.status == Game.Status.FINISHED
+    seats = []
+    your_seat = None
+    for seat in selectors.game_seats(game):
+        you = viewer is not None and seat.player_id == viewer.pk
+        if you and game.state is not None:
+            your_seat = seat.index
+        seats.append({
+            "index": seat.index,
+            "name": seat.player.display_name if seat.player else None,
+            "status": seat.status,
+            "you": you,
+            "waiting": seat.index is not None and seat.index in waiting,
+        })
+    return {
+        "id": game.pk,
+        "title": game.title,
+        "rules": game.rules,
+        "rules_title": rules.title,
+        "status": game.status,
+        "options": game.options,
+        "version": game.version,
+        "etag": game.etag,
+        "created_by": game.created_by.display_name,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "deadline_hours": game.deadline_hours,
+        "deadline_at": game.deadline_at,
+        "seats": seats,
+        "waiting_for": waiting,
+        "your_seat": your_seat,
+        "seed_hash": game.seed_hash,
+        "seed": game.seed if finished else None,
+        "outcome": game.outcome if finished else None,
+        "links": {
+            "self": _url(request, "api:game-detail", game_id=game.pk),
+            "view": _url(request, "api:game-view", game_id=game.pk),
+            "board_svg": _url(request, "api:game-board-svg", game_id=game.pk),
+            "options": _url(request, "api:game-options", game_id=game.pk),
+            "moves": _url(request, "api:game-moves", game_id=game.pk),
+            "log": _url(request, "api:game-log", game_id=game.pk),
+            "page": _url(request, "web:game", game_id=game.pk),
+        },
+    }
+
+
+def view_data(gv: selectors.GameView) -> dict[str, Any]:
+    return {
+        "game": gv.game.pk,
+        "version": gv.game.version,
+        "etag": gv.game.etag,
+        "seat": gv.seat,
+        "view": gv.view,
+        "text": gv.text,
+    }
+
+
+def options_data(game: Game, seat: int, options: list[Option]) -> dict[str, Any]:
+    return {
+        "game": game.pk,
+        "version": game.version,
+        "etag": game.etag,
+        "seat": seat,
+        "your_turn": bool(options),
+        "options": [o.as_dict() for o in options],
+    }
+
+
+def log_entry_data(game: Game, row: Move, seat: int | None, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "number": row.number,
+        "seat": row.seat,
+        "player": names.get(row.seat),
+        "source": row.source,
+        "version": row.version,
+        "created_at": row.created_at,
+        "move": selectors.visible_move(game, row, seat),
+        "events": selectors.redacted_events(row.events, seat),
+    }
+
+
+def move_request_data(request: Request, req: MoveRequest) -> dict[str, Any]:
+    return {
+        "id": req.pk,
+        "url": _url(request, "api:move-request-detail", request_id=req.pk),
+        "game": req.game_id,
+        "status": req.status,
+        "commands": req.commands,
+        "expected_version": req.expected_version,
+        "reason": req.reason,
+        "result_version": req.result_version,
+        "created_at": req.created_at,
+        "decided_at": req.decided_at,
+    }
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+        "options": [spec.as_dict() for spec in rules.option_specs],
+        "notation_help": rules.notation_help,
+    }
+
+
+def me_data(player: Player) -> dict[str, Any]:
+    return {
+        "email": player.email,
+        "display_name": player.display_name,
+        "mail_mode": player.mail_mode,
+        "vacation_until": player.vacation_until,
+        "created_at": player.created_at,
+    }

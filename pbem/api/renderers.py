@@ -1,0 +1,25 @@
+"""Renderers for the board picture and the text view (``?format=svg`` / ``?format=txt``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.renderers import BaseRenderer
+
+
+class SVGRenderer(BaseRenderer):
+    media_type = "image/svg+xml"
+    format = "svg"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        return str(data).encode(self.charset)
+
+
+class PlainTextRenderer(BaseRenderer):
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        return str(data).encode(self.charset)

@@ -1,0 +1,270 @@
+"""Shapes of the REST API: input validation and output documentation.
+
+Serializers hold no business logic. Input serializers check types and sizes
+only; the services judge everything else (rules, options, whose turn). Output
+serializers render plain dicts built in ``presenters.py``; they exist so the
+OpenAPI schema describes every field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rest_framework import serializers
+
+from pbem.games.models import Game, MoveRequest, Player, Seat, Source
+
+# ---- errors ---------------------------------------------------------------------------------
+
+
+class ErrorOut(serializers.Serializer):
+    code = serializers.CharField(help_text="stable machine code, e.g. not_found, invalid, stale, rejected")
+    message = serializers.CharField(help_text="what went wrong, for people")
+    detail = serializers.DictField(required=False, help_text="per-field messages of an invalid request body")
+
+
+class RejectionOut(ErrorOut):
+    line = serializers.IntegerField(required=False, help_text="the command (from 1) that was refused")
+    text = serializers.CharField(required=False, help_text="that command as sent")
+    allowed = serializers.ListField(child=serializers.CharField(), required=False)
+    options = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+# ---- rules -----------------------------------------------------------------------------------
+
+
+class OptionSpecOut(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(choices=["int", "bool", "choice", "intlist"])
+    default = serializers.JSONField()
+    help = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    min = serializers.IntegerField(required=False)
+    max = serializers.IntegerField(required=False)
+
+
+class RulesOut(serializers.Serializer):
+    name = serializers.CharField(help_text="the name to create a game with")
+    title = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = OptionSpecOut(many=True, help_text="the option schema, validated when a game is created")
+    notation_help = serializers.CharField(help_text="how to write moves by mail or as text commands")
+
+
+# ---- games ------------------------------------------------------------------------------------
+
+
+class SeatOut(serializers.Serializer):
+    index = serializers.IntegerField(allow_null=True, help_text="engine seat number; null before the start")
+    name = serializers.CharField(allow_null=True, help_text="display name; null for a free seat")
+    status = serializers.ChoiceField(choices=Seat.Status.choices)
+    you = serializers.BooleanField(help_text="this is the requesting player's seat")
+    waiting = serializers.BooleanField(help_text="the game waits for this seat's decision")
+
+
+class GameLinksOut(serializers.Serializer):
+    self = serializers.URLField()
+    view = serializers.URLField()
+    board_svg = serializers.URLField()
+    options = serializers.URLField()
+    moves = serializers.URLField()
+    log = serializers.URLField()
+    page = serializers.URLField(help_text="the game's web page")
+
+
+class GameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    rules = serializers.CharField()
+    rules_title = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    options = serializers.DictField(help_text="the validated options, defaults filled in")
+    version = serializers.IntegerField(help_text="bumped by every accepted move batch")
+    etag = serializers.CharField(help_text="send it as If-Match when posting moves")
+    created_by = serializers.CharField(help_text="the creator's display name")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    deadline_hours = serializers.IntegerField()
+    deadline_at = serializers.DateTimeField(allow_null=True)
+    seats = SeatOut(many=True)
+    waiting_for = serializers.ListField(child=serializers.IntegerField(), help_text="seats the game waits for")
+    your_seat = serializers.IntegerField(allow_null=True, help_text="your engine seat, null for a spectator")
+    seed_hash = serializers.CharField(help_text="SHA-256 of the seed, committed at the start")
+    seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
+    outcome = serializers.DictField(allow_null=True, help_text="scores, ranking, winners and reason once finished")
+    links = GameLinksOut()
+
+
+class GamePageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameOut(many=True)
+
+
+class GameFilterIn(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    rules = serializers.CharField(required=False, max_length=40)
+    mine = serializers.BooleanField(required=False, default=False)
+    joinable = serializers.BooleanField(required=False, default=False)
+
+
+class GameCreateIn(serializers.Serializer):
+    rules = serializers.CharField(max_length=40, help_text="a name from /api/v1/rules/")
+    options = serializers.DictField(required=False, default=dict, help_text="game options, see the rules' schema")
+    invite = serializers.ListField(child=serializers.EmailField(), required=False, default=list, max_length=10,
+                                   help_text="email addresses of invited players")
+    open_seats = serializers.IntegerField(required=False, default=0, min_value=0, max_value=10,
+                                          help_text="seats anyone may join")
+    title = serializers.CharField(required=False, default="", allow_blank=True, max_length=100)
+    deadline_hours = serializers.IntegerField(required=False, default=72, min_value=1, max_value=24 * 60)
+
+    def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
+        return _json_safe(value, "options")
+
+
+# ---- views and options ------------------------------------------------------------------------
+
+
+class GameViewOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True, help_text="whose view this is; null: the spectator's")
+    view = serializers.DictField(help_text="the engine's view for this seat: exactly what it may know")
+    text = serializers.CharField(help_text="the same view as text, as in the mails")
+
+
+class OptionOut(serializers.Serializer):
+    code = serializers.CharField(help_text="post it as {\"code\": ...}")
+    label = serializers.CharField()
+    move = serializers.DictField(help_text="the structured move it stands for")
+
+
+class OptionsOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    seat = serializers.IntegerField()
+    your_turn = serializers.BooleanField()
+    options = OptionOut(many=True)
+
+
+# ---- moves ---------------------------------------------------------------------------------------
+
+
+class CommandIn(serializers.Serializer):
+    code = serializers.CharField(required=False, max_length=100, help_text="an option code from /options/")
+    text = serializers.CharField(required=False, max_length=500, help_text="a line of the game's notation")
+    move = serializers.DictField(required=False, help_text="a structured move, as in an option's move")
+
+    def validate_move(self, value: dict[str, Any]) -> dict[str, Any]:
+        return _json_safe(value, "move")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("code", "text", "move") if k in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError("each command needs exactly one of code, text or move")
+        return attrs
+
+
+class MovesIn(serializers.Serializer):
+    commands = CommandIn(many=True, help_text="applied in order, all or nothing")
+
+    def validate_commands(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if not value:
+            raise serializers.ValidationError("send at least one command")
+        if len(value) > 50:
+            raise serializers.ValidationError("at most 50 commands in one batch")
+        return value
+
+
+class MoveRequestOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MoveRequest.Status.choices)
+    commands = serializers.ListField(child=serializers.DictField())
+    expected_version = serializers.IntegerField(allow_null=True)
+    reason = RejectionOut(allow_null=True, help_text="why it was rejected")
+    result_version = serializers.IntegerField(allow_null=True, help_text="the game version it produced")
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+    code = serializers.CharField(required=False, help_text="with ?wait, when rejected: the reason's code")
+    message = serializers.CharField(required=False, help_text="with ?wait, when rejected: the reason's message")
+
+
+class MovesQueryIn(serializers.Serializer):
+    wait = serializers.FloatField(required=False, default=0.0, min_value=0.0, max_value=10.0)
+
+
+# ---- the log ----------------------------------------------------------------------------------------
+
+
+class EventOut(serializers.Serializer):
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    data = serializers.DictField()
+    reveals = serializers.BooleanField()
+
+
+class LogEntryOut(serializers.Serializer):
+    number = serializers.IntegerField(help_text="position in the log, from 1")
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True, help_text="display name of the seat's player")
+    source = serializers.ChoiceField(choices=Source.choices)
+    version = serializers.IntegerField(help_text="the game version this move produced")
+    created_at = serializers.DateTimeField()
+    move = serializers.DictField(allow_null=True,
+                                 help_text="your own moves; every move once the game is finished")
+    events = EventOut(many=True, help_text="what happened, redacted for you")
+
+
+class LogPageOut(serializers.Serializer):
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LogEntryOut(many=True)
+
+
+# ---- account ------------------------------------------------------------------------------------------
+
+
+class MeOut(serializers.Serializer):
+    email = serializers.EmailField()
+    display_name = serializers.CharField()
+    mail_mode = serializers.ChoiceField(choices=Player.MailMode.choices)
+    vacation_until = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class MeUpdateIn(serializers.Serializer):
+    display_name = serializers.CharField(required=False, max_length=60)
+    mail_mode = serializers.ChoiceField(choices=Player.MailMode.choices, required=False)
+    vacation_until = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class TokenIn(serializers.Serializer):
+    email = serializers.EmailField(required=False)
+    password = serializers.CharField(required=False, max_length=200, trim_whitespace=False,
+                                     style={"input_type": "password"})
+    rotate = serializers.BooleanField(required=False, default=False, help_text="replace your current token")
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as: Authorization: Token <token>")
+
+
+def _json_safe(value: Any, what: str) -> Any:
+    """Reject what JSONB cannot store: NaN or infinite numbers, NUL characters, silly depths."""
+    try:
+        dumped = json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        raise serializers.ValidationError(f"{what} must be plain JSON without NaN or infinite numbers") from None
+    if "\\u0000" in dumped:
+        raise serializers.ValidationError(f"{what} must not contain NUL characters")
+    if len(dumped) > 20_000:
+        raise serializers.ValidationError(f"{what} is too large")
+    return value

@@ -1,0 +1,28 @@
+"""Routes under ``/api/v1/``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from pbem.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("games/", views.GameListApi.as_view(), name="game-list"),
+    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="game-join"),
+    path("games/<int:game_id>/decline/", views.GameDeclineApi.as_view(), name="game-decline"),
+    path("games/<int:game_id>/leave/", views.GameLeaveApi.as_view(), name="game-leave"),
+    path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="game-resign"),
+    path("games/<int:game_id>/view/", views.GameViewApi.as_view(), name="game-view"),
+    path("games/<int:game_id>/board.svg", views.GameBoardSvgApi.as_view(), name="game-board-svg"),
+    path("games/<int:game_id>/options/", views.GameOptionsApi.as_view(), name="game-options"),
+    path("games/<int:game_id>/moves/", views.GameMovesApi.as_view(), name="game-moves"),
+    path("games/<int:game_id>/log/", views.GameLogApi.as_view(), name="game-log"),
+    path("move-requests/<int:request_id>/", views.MoveRequestDetailApi.as_view(), name="move-request-detail"),
+    path("rules/", views.RulesListApi.as_view(), name="rules-list"),
+    path("rules/<str:name>/", views.RulesDetailApi.as_view(), name="rules-detail"),
+    path("me/", views.MeApi.as_view(), name="me"),
+    path("auth/token/", views.TokenApi.as_view(), name="auth-token"),
+]

@@ -1,0 +1,436 @@
+"""The REST API's endpoints: one class per resource, one service or selector call per operation.
+
+Writes go through ``pbem.games.services``; reads through ``pbem.games.selectors``.
+A player sees their own seat's view; everyone else (anonymous or not seated)
+gets the spectator's. Errors are shaped by :mod:`pbem.api.errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import Prefetch
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from pbem.api import presenters
+from pbem.api import serializers as s
+from pbem.api.errors import api_exception_handler
+from pbem.api.pagination import GamePagination, MoveLogPagination
+from pbem.api.permissions import HasPlayer, player_of
+from pbem.api.renderers import PlainTextRenderer, SVGRenderer
+from pbem.games import selectors, services
+from pbem.games.models import MoveRequest, Player, Seat
+
+#: Largest primary key a path may name; beyond it the database would fail, not answer 404.
+MAX_ID = 2**62
+
+
+def _errors(*codes: int) -> dict[int, Any]:
+    texts = {
+        400: "the request is malformed or invalid",
+        401: "authentication required",
+        403: "not allowed for this player",
+        404: "no such object",
+        409: "the game is not in a state that allows this",
+        412: "If-Match does not match the game's current ETag",
+        429: "too many requests",
+    }
+    return {c: OpenApiResponse(s.ErrorOut, description=texts[c]) for c in codes}
+
+
+GAME_ID = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="the game's id")
+
+
+class BaseApi(APIView):
+    throttle_classes = [UserRateThrottle, AnonRateThrottle]
+
+    def get_exception_handler(self) -> Any:
+        return api_exception_handler
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        for key, value in kwargs.items():
+            if isinstance(value, int) and value > MAX_ID:
+                raise exceptions.NotFound(f"there is no object with {key} {value}")
+        super().initial(request, *args, **kwargs)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        # Why: an error met while rendering an SVG or text resource is still reported as JSON.
+        if getattr(response, "exception", False) and not isinstance(
+                getattr(request, "accepted_renderer", None), (JSONRenderer, BrowsableAPIRenderer)):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    @property
+    def player(self) -> Player | None:
+        if not hasattr(self, "_player"):
+            self._player = player_of(self.request)
+        return self._player
+
+    def require_player(self) -> Player:
+        player = self.player
+        if player is None:
+            raise exceptions.NotAuthenticated()
+        return player
+
+
+def _with_etag(response: Response, etag: str) -> Response:
+    response["ETag"] = etag
+    return response
+
+
+def _game_response(request: Request, game_id: int, player: Player | None,
+                   code: int = status.HTTP_200_OK) -> Response:
+    game = selectors.get_game(game_id)
+    return _with_etag(Response(s.GameOut(presenters.game_data(request, game, player)).data, status=code), game.etag)
+
+
+# ---- games -------------------------------------------------------------------------------------
+
+
+class GameListApi(BaseApi):
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else [HasPlayer()]
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="List games",
+        description="Newest first. `mine=1`: games you hold a seat in; `joinable=1`: open games you may join; "
+                    "`status` and `rules` narrow further.",
+        parameters=[s.GameFilterIn,
+                    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (max 200)"),
+                    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts")],
+        responses={200: s.GamePageOut, **_errors(400, 401)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = s.GameFilterIn(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        f = filters.validated_data
+        if (f["mine"] or f["joinable"]) and self.player is None:
+            raise exceptions.NotAuthenticated("log in to list your games")
+        if f.get("rules"):
+            services.check_rules(f["rules"])
+        games = selectors.game_list(viewer=self.player, mine=f["mine"], joinable=f["joinable"],
+                                    status=f.get("status"), rules=f.get("rules"))
+        games = games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self) or []
+        data = [presenters.game_data(request, g, self.player) for g in page]
+        return paginator.get_paginated_response(s.GameOut(data, many=True).data)
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Create a game",
+        description="You take the first seat; invited players get a mail; the game starts when every seat is "
+                    "filled. Options are validated against the rules' schema (see /rules/).",
+        request=s.GameCreateIn,
+        responses={201: s.GameOut, **_errors(400, 401, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        body = s.GameCreateIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = body.validated_data
+        game = services.do_create_game(
+            self.require_player(), d["rules"], options=d["options"], invite=d["invite"],
+            open_seats=d["open_seats"], title=d["title"], deadline_hours=d["deadline_hours"])
+        response = _game_response(request, game.pk, self.player, status.HTTP_201_CREATED)
+        response["Location"] = response.data["links"]["self"]
+        return response
+
+
+class GameDetailApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="games_retrieve", summary="A game's public information",
+                   description="Seats show display names only. The seed is revealed once the game is finished. "
+                               "The ETag header is the game's version.",
+                   parameters=[GAME_ID], responses={200: s.GameOut, **_errors(404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        return _game_response(request, game_id, self.player)
+
+
+class _GameActionApi(BaseApi):
+    permission_classes = [HasPlayer]
+    throttle_classes = [UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "actions"
+
+
+class GameJoinApi(_GameActionApi):
+    @extend_schema(operation_id="games_join", summary="Join a game (a free seat or your invitation)",
+                   request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.do_join_game(game_id, self.require_player())
+        return _game_response(request, game_id, self.player)
+
+
+class GameDeclineApi(_GameActionApi):
+    @extend_schema(operation_id="games_decline", summary="Decline your invitation; the seat opens for anyone",
+                   request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.do_decline_game(game_id, self.require_player())
+        return _game_response(request, game_id, self.player)
+
+
+class GameLeaveApi(_GameActionApi):
+    @extend_schema(operation_id="games_leave", summary="Leave a game before it starts",
+                   description="When the creator leaves, the game is aborted.",
+                   request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.do_leave_game(game_id, self.require_player())
+        return _game_response(request, game_id, self.player)
+
+
+class GameResignApi(_GameActionApi):
+    @extend_schema(operation_id="games_resign", summary="Resign from a running game",
+                   description="Your seat is then played automatically (its first option) so the others can go on.",
+                   request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.do_resign(game_id, self.require_player())
+        return _game_response(request, game_id, self.player)
+
+
+# ---- views, options, moves, log ----------------------------------------------------------------------
+
+
+class GameViewApi(BaseApi):
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, SVGRenderer, PlainTextRenderer]
+
+    @extend_schema(
+        operation_id="games_view",
+        summary="Your view of the game (the spectator's when you do not play in it)",
+        description="Exactly what your seat may know. `?format=svg` gives the board picture, `?format=txt` the "
+                    "text rendering (or ask with the Accept header).",
+        parameters=[GAME_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "svg", "txt"])],
+        responses={(200, "application/json"): s.GameViewOut,
+                   (200, "image/svg+xml"): OpenApiTypes.STR,
+                   (200, "text/plain"): OpenApiTypes.STR,
+                   **_errors(404, 409)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, self.player)
+        fmt = getattr(request.accepted_renderer, "format", "json")
+        if fmt == "svg":
+            body: Any = selectors.game_view_svg(game, seat)
+        else:
+            gv = selectors.game_view(game, seat)
+            body = gv.text if fmt == "txt" else s.GameViewOut(presenters.view_data(gv)).data
+        return _with_etag(Response(body), game.etag)
+
+
+class GameBoardSvgApi(BaseApi):
+    permission_classes = [AllowAny]
+    renderer_classes = [SVGRenderer]
+
+    @extend_schema(operation_id="games_board_svg", summary="The board picture of your view, as SVG",
+                   parameters=[GAME_ID],
+                   responses={(200, "image/svg+xml"): OpenApiTypes.STR, **_errors(404, 409)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, self.player)
+        return _with_etag(Response(selectors.game_view_svg(game, seat)), game.etag)
+
+
+class GameOptionsApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(operation_id="games_options", summary="Your legal choices now",
+                   description="Empty when the game does not wait for you. Post one with "
+                               "`{\"commands\": [{\"code\": ...}]}` to /moves/.",
+                   parameters=[GAME_ID], responses={200: s.OptionsOut, **_errors(401, 403, 404, 409)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, self.player)
+        if seat is None:
+            if game.state is None:
+                raise services.Conflict(f"game #{game.pk} has not started yet")
+            raise services.Forbidden(f"you do not play in game #{game.pk}")
+        options = selectors.seat_options(game, seat)
+        return _with_etag(Response(s.OptionsOut(presenters.options_data(game, seat, options)).data), game.etag)
+
+
+def _expected_version(request: Request, game_id: int) -> int | None:
+    """The version an ``If-Match`` header names; 412 when it is not the current one."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    game = selectors.get_game(game_id)
+    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
+    if game.etag not in tags:
+        response_tag = game.etag
+        raise services.StaleVersion(f"the game has moved on: its ETag is {response_tag}, you sent {header.strip()}; "
+                                    "look at the new state and send your move again")
+    return game.version
+
+
+class GameMovesApi(BaseApi):
+    permission_classes = [HasPlayer]
+    throttle_classes = [UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "moves"
+
+    @extend_schema(
+        operation_id="games_moves_create",
+        summary="Submit moves",
+        description="The commands (option codes, notation lines or structured moves) are applied in order, all or "
+                    "nothing, by a worker, exactly like a mail. Answers 202 with the move request's URL in "
+                    "`Location`; its status becomes `accepted` or `rejected` (with the reason). `?wait=N` waits up "
+                    "to N seconds (max 10) for the decision and answers 200 (accepted) or 422 (rejected). "
+                    "`If-Match` with the game's ETag makes a move sent against an old version fail with 412.",
+        parameters=[GAME_ID, s.MovesQueryIn,
+                    OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                     description="the game's ETag as you last saw it")],
+        request=s.MovesIn,
+        responses={200: s.MoveRequestOut, 202: s.MoveRequestOut,
+                   422: OpenApiResponse(s.MoveRequestOut, description="the batch was rejected; nothing changed"),
+                   **_errors(400, 401, 403, 404, 412, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        query = s.MovesQueryIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        body = s.MovesIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = self.require_player()
+        expected = _expected_version(request, game_id)
+        commands = [services.Command.from_dict(c) for c in body.validated_data["commands"]]
+        req = services.do_request_move(game_id, player, commands, expected_version=expected)
+        wait = query.validated_data["wait"]
+        if wait > 0:
+            req = selectors.wait_for_decision(req.pk, wait)
+        else:
+            req.refresh_from_db()
+        data = presenters.move_request_data(request, req)
+        headers = {"Location": data["url"]}
+        if wait <= 0 or req.status == MoveRequest.Status.PENDING:
+            return Response(s.MoveRequestOut(data).data, status=status.HTTP_202_ACCEPTED, headers=headers)
+        if req.status == MoveRequest.Status.ACCEPTED:
+            headers["ETag"] = selectors.get_game(game_id).etag
+            return Response(s.MoveRequestOut(data).data, status=status.HTTP_200_OK, headers=headers)
+        reason = req.reason or {}
+        data |= {"code": reason.get("code", "rejected"), "message": reason.get("message", "rejected")}
+        return Response(s.MoveRequestOut(data).data, status=status.HTTP_422_UNPROCESSABLE_ENTITY, headers=headers)
+
+
+class MoveRequestDetailApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(operation_id="move_requests_retrieve", summary="A move request you posted, and its decision",
+                   parameters=[OpenApiParameter("request_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+                   responses={200: s.MoveRequestOut, **_errors(401, 404)})
+    def get(self, request: Request, request_id: int) -> Response:
+        req = selectors.get_move_request(request_id, self.require_player())
+        return Response(s.MoveRequestOut(presenters.move_request_data(request, req)).data)
+
+
+class GameLogApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="games_log",
+        summary="The move log, oldest first, cursor-paginated",
+        description="Each entry's events are redacted for your seat (a spectator sees public events only). "
+                    "Other seats' moves are shown once the game is finished, when the seed is revealed too, so "
+                    "anyone can replay and audit the game.",
+        parameters=[GAME_ID, OpenApiParameter("cursor", OpenApiTypes.STR, description="from next/previous"),
+                    OpenApiParameter("page_size", OpenApiTypes.INT, description="entries per page (max 500)")],
+        responses={200: s.LogPageOut, **_errors(404)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        seat = selectors.viewer_seat(game, self.player)
+        names = {st.index: st.player.display_name for st in selectors.game_seats(game)
+                 if st.index is not None and st.player is not None}
+        paginator = MoveLogPagination()
+        rows = paginator.paginate_queryset(selectors.move_log(game), request, view=self) or []
+        data = [presenters.log_entry_data(game, row, seat, names) for row in rows]
+        return _with_etag(paginator.get_paginated_response(s.LogEntryOut(data, many=True).data), game.etag)
+
+
+# ---- rules ------------------------------------------------------------------------------------------
+
+
+class RulesListApi(BaseApi):
+    permission_classes = [AllowAny]
+    pagination_class = None
+
+    @extend_schema(operation_id="rules_list", summary="The games this server plays, with their option schemas",
+                   responses={200: s.RulesOut(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(s.RulesOut([presenters.rules_data(r) for r in selectors.rules_catalog()], many=True).data)
+
+
+class RulesDetailApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="rules_retrieve", summary="One game's option schema and notation help",
+                   parameters=[OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],
+                   responses={200: s.RulesOut, **_errors(404)})
+    def get(self, request: Request, name: str) -> Response:
+        return Response(s.RulesOut(presenters.rules_data(selectors.rules_by_name(name))).data)
+
+
+# ---- account ------------------------------------------------------------------------------------------
+
+
+class MeApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(operation_id="me_retrieve", summary="Your account and mail preferences",
+                   responses={200: s.MeOut, **_errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(s.MeOut(presenters.me_data(self.require_player())).data)
+
+    @extend_schema(operation_id="me_update", summary="Change your display name, mail mode or vacation",
+                   description="mail_mode: `every` (a mail after every move), `turn` (only when it is your turn) "
+                               "or `digest` (one mail a day).",
+                   request=s.MeUpdateIn, responses={200: s.MeOut, **_errors(400, 401)})
+    def patch(self, request: Request) -> Response:
+        body = s.MeUpdateIn(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        d = body.validated_data
+        player = services.do_update_preferences(
+            self.require_player(), display_name=d.get("display_name"), mail_mode=d.get("mail_mode"),
+            vacation_until=d.get("vacation_until", ...))
+        return Response(s.MeOut(presenters.me_data(player)).data)
+
+
+class TokenApi(BaseApi):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        summary="Get your API token",
+        description="With `email` and `password`, or without them when already authenticated (session or token). "
+                    "Players created by mail or by `manage.py player create` get their token from that command.",
+        request=s.TokenIn, responses={200: s.TokenOut, **_errors(400, 401, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        body = s.TokenIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = body.validated_data
+        if "email" in d or "password" in d:
+            if not d.get("email") or not d.get("password"):
+                raise exceptions.ValidationError({"password": ["send both email and password"]})
+            player = Player.objects.filter(email=services.normalize_email(d["email"])).select_related("user").first()
+            user = player and authenticate(request._request, username=player.user.get_username(),
+                                           password=d["password"])
+            if not player or not user:
+                raise exceptions.AuthenticationFailed("wrong email or password")
+        else:
+            player = self.player
+            if player is None:
+                raise exceptions.NotAuthenticated("send email and password, or authenticate first")
+        token = services.do_issue_api_token(player, rotate=d["rotate"])
+        return Response(s.TokenOut({"token": token}).data)
+

@@ -1,0 +1,52 @@
+"""The periodic jobs, in one table shared by Celery beat and the embedded loop.
+
+``workers/celery.py`` turns this table into the static beat schedule; the
+``runall`` command's loop thread calls the same services on the same periods
+when there is no broker. Each job is a service taking ``now`` and safe to run
+twice (the services claim their work with conditional updates or row locks).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Job:
+    task: str  #: Celery task name (workers/tasks.py defines it)
+    service: str  #: "module:function" taking ``now``
+    every: float  #: seconds between runs
+
+
+JOBS: tuple[Job, ...] = (
+    # Reminders, then the no-move policy, for games whose deadline passed.
+    Job("pbem.sweep_deadlines", "pbem.games.services:do_sweep_deadlines", 300.0),
+    # Outbox rows claimed by a worker that died go back to pending and are sent.
+    Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 60.0),
+    # Daily digests: the service decides who is due; running it often keeps the send time close.
+    Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 900.0),
+)
+
+
+def job(task: str) -> Job:
+    for j in JOBS:
+        if j.task == task:
+            return j
+    raise KeyError(task)
+
+
+def service_of(j: Job) -> Callable[..., Any]:
+    module, func = j.service.split(":")
+    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+
+
+def run_job(j: Job, now: datetime) -> Any:
+    """Run one job's service now (the beat task body and the embedded loop both call this)."""
+    return service_of(j)(now)

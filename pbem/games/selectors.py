@@ -1,0 +1,212 @@
+"""Read-only queries: what a player or a spectator may see.
+
+Writers live in ``services.py``; everything here only reads. Every function
+that returns game content takes the viewer's seat (``None`` for a spectator)
+and goes through the engine's ``view`` and event redaction, never the raw
+state, so no door (API, web page, admin preview) can leak hidden information
+by forgetting to redact.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+import engine
+from engine import Rules
+from engine.core import Event, visible_events
+from pbem.games.models import Game, Move, MoveRequest, Player, Seat
+from pbem.games.services import Conflict, NotFound, rules_for
+
+# ---- lists ---------------------------------------------------------------------------------
+
+
+def game_list(*, viewer: Player | None = None, mine: bool = False, joinable: bool = False,
+              status: str | None = None, rules: str | None = None) -> QuerySet[Game]:
+    """Games in the lobby, newest first, optionally narrowed.
+
+    ``mine``: games ``viewer`` holds a seat in (invitations included).
+    ``joinable``: open games ``viewer`` could join now (a free seat or an invitation).
+    """
+    qs = Game.objects.select_related("created_by").order_by("-id")
+    if mine:
+        if viewer is None:
+            return qs.none()
+        qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer)))
+    if joinable:
+        qs = qs.filter(pk__in=open_games(viewer=viewer).values("pk"))
+    if status:
+        qs = qs.filter(status=status)
+    if rules:
+        qs = qs.filter(rules=rules.strip().lower())
+    return qs
+
+
+def games_for_player(player: Player) -> QuerySet[Game]:
+    return game_list(viewer=player, mine=True)
+
+
+def open_games(*, viewer: Player | None = None) -> QuerySet[Game]:
+    """Games waiting for players that ``viewer`` may join: a free seat, or a seat they are invited to."""
+    free = Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True))
+    cond = Q(free)
+    if viewer is not None:
+        invited = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.INVITED))
+        joined = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.JOINED))
+        cond = (Q(free) & ~Q(joined)) | Q(invited)
+    return Game.objects.select_related("created_by").filter(cond, status=Game.Status.OPEN).order_by("-id")
+
+
+def finished_games() -> QuerySet[Game]:
+    return Game.objects.select_related("created_by").filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")
+
+
+# ---- one game ------------------------------------------------------------------------------
+
+
+def get_game(game_id: int) -> Game:
+    """Any game, for anyone: the lobby, spectators and the game page all see every game."""
+    try:
+        return Game.objects.select_related("created_by").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game #{game_id}") from None
+
+
+def game_seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("player").order_by("index", "id"))
+
+
+def viewer_seat(game: Game, player: Player | None) -> int | None:
+    """The engine seat whose view ``player`` gets: their own once the game is dealt, else None.
+
+    A player who resigned still sees their own seat's view: it shows them nothing
+    they did not know when they left.
+    """
+    if player is None or game.state is None:
+        return None
+    return game.seats.filter(player=player, index__isnull=False).values_list("index", flat=True).first()
+
+
+def player_seat(game: Game, player: Player | None) -> Seat | None:
+    """``player``'s seat row in ``game`` (before or after the start), or None."""
+    if player is None:
+        return None
+    return game.seats.filter(player=player).first()
+
+
+def waiting_for(game: Game) -> list[int]:
+    """Seats whose decision the game waits for (public: the table sees who has not played)."""
+    if game.state is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return []
+    return rules_for(game).pending(game.state)
+
+
+def _require_state(game: Game) -> dict[str, Any]:
+    if game.state is None:
+        raise Conflict(f"game #{game.pk} has not started yet: it waits for its seats to fill")
+    return game.state
+
+
+@dataclass(frozen=True)
+class GameView:
+    game: Game
+    seat: int | None
+    view: dict[str, Any]
+    text: str
+
+
+def game_view(game: Game, seat: int | None) -> GameView:
+    """The engine's view for ``seat`` (None: a spectator) and its text rendering."""
+    state = _require_state(game)
+    rules = rules_for(game)
+    view = rules.view(state, seat)
+    return GameView(game, seat, view, rules.render_text(view))
+
+
+def game_view_svg(game: Game, seat: int | None) -> str:
+    state = _require_state(game)
+    rules = rules_for(game)
+    return rules.render_svg(rules.view(state, seat))
+
+
+def seat_options(game: Game, seat: int) -> list[engine.Option]:
+    """The legal choices of ``seat`` now; empty when the game does not wait for it."""
+    state = _require_state(game)
+    if game.status != Game.Status.RUNNING:
+        return []
+    return rules_for(game).options(state, seat)
+
+
+# ---- the move log ------------------------------------------------------------------------------
+
+
+def move_log(game: Game) -> QuerySet[Move]:
+    return Move.objects.filter(game=game).order_by("number")
+
+
+def redacted_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """A log row's events as ``seat`` may see them (public ones only for a spectator)."""
+    visible = visible_events([Event.from_dict(e) for e in events], seat)
+    return [{"kind": e.kind, "text": e.text, "data": dict(e.data), "reveals": e.reveals} for e in visible]
+
+
+def visible_move(game: Game, row: Move, seat: int | None) -> dict[str, Any] | None:
+    """The move itself, as the viewer may see it.
+
+    A seat's own moves are always shown. Other seats' moves can carry hidden
+    choices (a card played face down), so they appear only once the game is
+    finished, when the seed is revealed and the whole log is public for audits.
+    """
+    if game.status == Game.Status.FINISHED or (seat is not None and row.seat == seat):
+        return row.move
+    return None
+
+
+# ---- the catalogue -------------------------------------------------------------------------------
+
+
+def rules_catalog() -> list[Rules]:
+    """Every registered game whose module is installed, by name."""
+    out = []
+    for name in engine.names():
+        try:
+            out.append(engine.get(name))
+        except ModuleNotFoundError:
+            # Why: a game listed in the registry but not shipped in this build is
+            # simply not offered; it must not break the lobby.
+            continue
+    return out
+
+
+def rules_by_name(name: str) -> Rules:
+    try:
+        return engine.get(name)
+    except (engine.UnknownGame, ModuleNotFoundError):
+        known = ", ".join(r.name for r in rules_catalog())
+        raise NotFound(f"no game called {name!r}; the games are: {known}") from None
+
+
+# ---- move requests ----------------------------------------------------------------------------------
+
+
+def get_move_request(request_id: int, player: Player) -> MoveRequest:
+    """A move request, only for the player who posted it."""
+    req = MoveRequest.objects.filter(pk=request_id, player=player).first()
+    if req is None:
+        raise NotFound(f"there is no move request #{request_id} of yours")
+    return req
+
+
+def wait_for_decision(request_id: int, timeout: float, poll: float = 0.05) -> MoveRequest:
+    """Re-read a move request until a worker has decided it or ``timeout`` seconds passed."""
+    deadline = time.monotonic() + max(timeout, 0.0)
+    req = MoveRequest.objects.get(pk=request_id)
+    while req.status == MoveRequest.Status.PENDING and time.monotonic() < deadline:
+        time.sleep(poll)
+        poll = min(poll * 1.5, 0.5)
+        req = MoveRequest.objects.get(pk=request_id)
+    return req

@@ -1,0 +1,77 @@
+"""Read-only HTML pages over the selectors; playing happens by mail or through the API."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+
+from pbem.api.errors import json_404, json_500
+from pbem.games import selectors
+from pbem.games.models import Game, Player
+from pbem.games.services import ServiceError
+
+MAX_ID = 2**62
+
+
+def _player(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(user=request.user).first()
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    player = _player(request)
+    context = {
+        "player": player,
+        "mine": list(selectors.games_for_player(player)[:50]) if player else [],
+        "open": list(selectors.open_games(viewer=player)[:50]),
+        "running": list(selectors.game_list(status=Game.Status.RUNNING)[:50]),
+        "finished": list(selectors.finished_games()[:50]),
+    }
+    return render(request, "web/games.html", context)
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    if game_id > MAX_ID:
+        raise Http404("no such game")
+    try:
+        game = selectors.get_game(game_id)
+    except ServiceError:
+        raise Http404("no such game") from None
+    player = _player(request)
+    seat = selectors.viewer_seat(game, player)
+    context: dict[str, object] = {
+        "game": game,
+        "player": player,
+        "seats": selectors.game_seats(game),
+        "waiting": selectors.waiting_for(game),
+        "rules": selectors.rules_for(game),
+        "seat": seat,
+        "log": [],
+    }
+    if game.state is not None:
+        public = selectors.game_view(game, None)
+        # The SVG comes from the engine's svg helpers, which escape every text they draw.
+        context["public_text"] = public.text
+        context["public_svg"] = mark_safe(selectors.game_view_svg(game, None))
+        if seat is not None:
+            own = selectors.game_view(game, seat)
+            context["own_text"] = own.text
+            context["own_svg"] = mark_safe(selectors.game_view_svg(game, seat))
+            context["options"] = selectors.seat_options(game, seat)
+        rows = list(selectors.move_log(game).order_by("-number")[:30])
+        context["log"] = [(row, selectors.redacted_events(row.events, seat)) for row in rows]
+    return render(request, "web/game.html", context)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return json_404(request, exception)
+    return render(request, "web/404.html", {"path": request.path}, status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return json_500(request)
+    return HttpResponse("<h1>Server error</h1><p>The error has been logged.</p>", status=500)

@@ -1,0 +1,42 @@
+"""The Celery app, configured from Django settings (``CELERY_*``), with a static beat schedule.
+
+Redelivery after a dead worker: tasks are acknowledged late (after they ran)
+and requeued when their worker process is lost; each worker takes one message
+at a time. That is safe because every task is idempotent against the
+database (see ``workers/tasks.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
+
+app = Celery("pbem")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+
+from pbem.games.periodic import JOBS  # noqa: E402 - the app must exist before tasks import it
+
+# Why set them here as well as in settings: redelivery is a property of this
+# app, not something a deployment's environment should be able to switch off.
+app.conf.update(
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_serializer="json",
+    accept_content=["json"],
+    task_ignore_result=True,
+    # Late acks on Redis: a task not acked within this time is delivered again;
+    # it must exceed the longest task and the largest retry backoff.
+    broker_transport_options={"visibility_timeout": 3600},
+    task_time_limit=300,
+    task_soft_time_limit=240,
+    worker_cancel_long_running_tasks_on_connection_loss=True,
+    beat_schedule={
+        j.task: {"task": j.task, "schedule": j.every, "options": {"expires": max(j.every - 5.0, 1.0)}}
+        for j in JOBS
+    },
+)
+app.conf.include = ["workers.tasks"]
