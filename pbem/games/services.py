@@ -264,6 +264,8 @@ def do_decline_game(game_id: int, player: Player) -> None:
     if seat is None or game.status != Game.Status.OPEN:
         raise Conflict(f"you have no pending invitation to game #{game.pk}")
     seat.player = None
+    # Why: the invitation mail's reply address must not work for whoever takes the seat next.
+    seat.token = secrets.token_urlsafe(18)
     seat.save()
     do_log(game, player, "decline", {})
 
@@ -284,6 +286,7 @@ def do_leave_game(game_id: int, player: Player) -> None:
     seat.player = None
     seat.status = Seat.Status.INVITED
     seat.joined_at = None
+    seat.token = secrets.token_urlsafe(18)  # the leaver's reply address stops working
     seat.save()
     do_log(game, player, "leave", {})
 

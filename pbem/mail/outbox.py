@@ -2,71 +2,142 @@
 
 Nothing here sends; ``sending.py`` does, after commit, through the task queue.
 Each player's mail is built from their own view and their own redacted events,
-never from the raw state.
+never from the raw state, and names players by display name only: no mail
+carries another player's address or another seat's token.
+
+Threading: every mail of a game carries the subject ``[pbem #N] Title`` (Gmail
+threads only on an equal subject) and ``References`` to the game's root id
+``<pbem.gameN@domain>``. A player's first mail of a game *is* that root (its
+Message-ID), later ones answer it. Our own Message-IDs carry the game version
+the mail showed, so a late reply can be told that the game moved on.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 import engine
-from engine.core import Event, visible_events
+from engine.core import Event, Option, visible_events
 from engine.notation import format_options
 from pbem.games import dispatch
 from pbem.games.models import Game, Move, OutboundMessage, Player, Seat
+from pbem.mail.parsing import REPLY_MARKER
 
 if TYPE_CHECKING:
     from pbem.games.services import Applied
 
-#: Everything below this line in a reply is ignored.
-REPLY_MARKER = "-- reply above this line --"
+__all__ = [
+    "REPLY_MARKER", "game_url", "queue_digest", "queue_game_update", "queue_invitation", "queue_reminders",
+    "queue_reply", "reply_address", "subject_for", "thread_id",
+]
+
+_VERSION_ID = re.compile(r"<pbem\.g(?P<game>\d+)\.v(?P<version>\d+)\.[0-9a-f]+@", re.IGNORECASE)
 
 
 def reply_address(seat: Seat) -> str:
     return f"seat-{seat.token}@{settings.PBEM_MAIL_DOMAIN}"
 
 
+def general_address() -> str:
+    return settings.PBEM_FROM_EMAIL
+
+
 def thread_id(game: Game) -> str:
     return f"<pbem.game{game.pk}@{settings.PBEM_MAIL_DOMAIN}>"
+
+
+def new_message_id(game: Game | None = None) -> str:
+    rand = secrets.token_hex(6)
+    if game is None:
+        return f"<pbem.m.{rand}@{settings.PBEM_MAIL_DOMAIN}>"
+    return f"<pbem.g{game.pk}.v{game.version}.{rand}@{settings.PBEM_MAIL_DOMAIN}>"
+
+
+def version_answered(references: str, game_id: int) -> int | None:
+    """The game version shown by the mail of ours that a reply answers, if it says."""
+    found = [int(m.group("version")) for m in _VERSION_ID.finditer(references or "")
+             if int(m.group("game")) == game_id]
+    return max(found) if found else None
 
 
 def game_url(game: Game) -> str:
     return f"{settings.PBEM_PUBLIC_URL}/games/{game.pk}/"
 
 
-def _queue(*, to: Player, subject: str, body: str, game: Game | None = None, reply_to: str | None = None,
-           svg: str = "", html: str = "", extra_headers: dict[str, str] | None = None) -> OutboundMessage:
-    headers: dict[str, str] = {"Auto-Submitted": "auto-generated"}
+def subject_for(game: Game, what: str = "") -> str:
+    """Constant per game, so every client threads the game's mails (``what`` is kept for callers)."""
+    return f"[pbem #{game.pk}] {game.title}"
+
+
+def _thread_headers(game: Game, player: Player | None, to_email: str) -> dict[str, str]:
+    """A player's first mail of a game is the thread root; later ones answer it."""
+    root = thread_id(game)
+    first = not OutboundMessage.objects.filter(game=game, to_email=to_email).exists()
+    if first:
+        return {"Message-ID": root}
+    return {"Message-ID": new_message_id(game), "In-Reply-To": root, "References": root}
+
+
+def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = None, reply_to: str | None = None,
+           svg: str = "", html: str = "", extra_headers: dict[str, str] | None = None,
+           to_email: str | None = None, thread: bool = True) -> OutboundMessage:
+    address = to_email or (to.email if to is not None else "")
+    assert address, "a mail needs a recipient"
+    headers: dict[str, str] = {
+        "Auto-Submitted": "auto-generated",
+        # Why: asks Exchange/Outlook not to answer us with out-of-office mail.
+        "X-Auto-Response-Suppress": "All",
+    }
+    if game is not None and thread:
+        headers.update(_thread_headers(game, to, address))
+    else:
+        headers["Message-ID"] = new_message_id(game)
     if reply_to:
         headers["Reply-To"] = reply_to
-    if game is not None:
-        headers["In-Reply-To"] = thread_id(game)
-        headers["References"] = thread_id(game)
     headers.update(extra_headers or {})
-    row = OutboundMessage.objects.create(game=game, player=to, to_email=to.email, subject=subject,
+    row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],
                                          body_text=body, body_html=html, headers=headers, svg=svg)
     dispatch.enqueue("pbem.send_outbound", row.pk)
     return row
 
 
-def subject_for(game: Game, what: str) -> str:
-    return f"[pbem #{game.pk}] {game.title}: {what}"
+# ---- invitations -------------------------------------------------------------------------------
+
+
+def _options_text(game: Game) -> str:
+    if not game.options:
+        return "  (none)"
+    return "\n".join(f"  {k} = {v}" for k, v in sorted(game.options.items()))
 
 
 def queue_invitation(seat: Seat) -> OutboundMessage:
     game = seat.game
     assert seat.player is not None
     rules = engine.get(game.rules)
+    n = game.seats.count()
     body = (
-        f"{game.created_by.display_name} invites you to play {rules.title} (game #{game.pk}).\n\n"
-        f"Reply to this mail with the word\n\n    join\n\nto take your seat, or\n\n    decline\n\n"
-        f"if you do not want to play. Options: {game.options}\n\n{REPLY_MARKER}\n"
+        f"{REPLY_MARKER}\n\n"
+        f"{game.created_by.display_name} invites you to play {rules.title}: game #{game.pk}, "
+        f"\"{game.title}\", for {n} players.\n\n"
+        f"To take your seat, reply to this mail with the word\n\n    join\n\n"
+        f"or, if you do not want to play,\n\n    decline\n\n"
+        f"The game starts as soon as every seat is taken; then each of you gets a mail with the board, "
+        f"and your options whenever it is your turn.\n\n"
+        f"Game options:\n{_options_text(game)}\n\n"
+        f"Game page: {game_url(game)}\n"
+        f"Account commands (help, games, new, join, decline, resign): mail {general_address()}\n"
     )
-    return _queue(to=seat.player, subject=subject_for(game, "invitation"), body=body, game=game,
-                  reply_to=reply_address(seat))
+    return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat))
+
+
+# ---- game updates ------------------------------------------------------------------------------
 
 
 def _events_since(game: Game, seat: Seat) -> list[Event]:
@@ -77,25 +148,127 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     return visible_events(events, seat.index)
 
 
-def turn_mail_body(game: Game, seat: Seat, events: Sequence[Event]) -> tuple[str, str, list[Any]]:
-    """Text body, SVG picture and the options of one player's update mail."""
+def _names(game: Game, seats: Iterable[int]) -> list[str]:
+    rules = engine.get(game.rules)
+    assert game.state is not None
+    return [rules.seat_name(game.state, s) for s in seats]
+
+
+def _outcome_lines(game: Game) -> list[str]:
+    out = game.outcome or {}
+    lines: list[str] = []
+    names = list((game.state or {}).get("players", []))
+
+    def name(seat: Any) -> str:
+        i = int(seat)
+        return str(names[i]) if 0 <= i < len(names) else f"seat {i}"
+
+    winners = out.get("winners") or []
+    if winners:
+        lines.append("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(name(s) for s in winners))
+    for place, group in enumerate(out.get("ranking") or [], start=1):
+        scores = out.get("scores") or {}
+        shown = ", ".join(f"{name(s)} ({scores.get(str(s), '-')})" for s in group)
+        lines.append(f"  {place}. {shown}")
+    if out.get("reason"):
+        lines.append(f"Why it ended: {out['reason']}")
+    return lines
+
+
+def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "") -> dict[str, Any]:
+    """Everything one player's update mail shows, from their own view only."""
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None
     view = rules.view(game.state, seat.index)
-    options = rules.options(game.state, seat.index)
-    parts = []
-    if options:
-        parts.append(f"It is your turn. Reply above the marker line with one command a line.\n\n"
-                     f"Your options:\n{format_options(options)}\n")
-    if events:
-        parts.append("Since your last mail:\n" + "\n".join(f"  - {e.text}" for e in events) + "\n")
-    parts.append(rules.render_text(view) + "\n")
-    if game.status == Game.Status.FINISHED:
-        parts.append(f"The game is over. Seed: {game.seed} (its SHA-256 {game.seed_hash} was shown from the start).\n")
+    options: list[Option] = rules.options(game.state, seat.index)
+    pending = rules.pending(game.state)
+    finished = game.status == Game.Status.FINISHED
+    if finished:
+        headline = f"Game #{game.pk} ({game.title}) is over."
+    elif options:
+        headline = f"It is your turn in game #{game.pk} ({game.title})."
     else:
-        parts.append(f"Seed commitment (SHA-256): {game.seed_hash}\n")
-    parts.append(f"Game page: {game_url(game)}\n\n{REPLY_MARKER}\n")
-    return "\n".join(parts), rules.render_svg(view), options
+        waiting = ", ".join(_names(game, pending)) or "nobody"
+        headline = f"Game #{game.pk} ({game.title}): waiting for {waiting}."
+    others_waiting = [s for s in pending if s != seat.index]
+    return {
+        "game": game,
+        "intro": intro,
+        "headline": headline,
+        "options": options,
+        "options_text": format_options(options) if options else "",
+        "events": [e.text for e in events],
+        "state_text": rules.render_text(view),
+        "svg": rules.render_svg(view),
+        "waiting": _names(game, others_waiting),
+        "players": _names(game, range(len(game.state.get("players", [])))),
+        "you": rules.seat_name(game.state, seat.index),
+        "finished": finished,
+        "outcome": _outcome_lines(game) if finished else [],
+        "url": game_url(game),
+        "marker": REPLY_MARKER,
+        "notation_help": getattr(rules, "notation_help", ""),
+        "general": general_address(),
+    }
+
+
+def render_text_body(c: dict[str, Any]) -> str:
+    game: Game = c["game"]
+    parts = [c["marker"], ""]
+    if c["intro"]:
+        parts += [c["intro"], ""]
+    parts += [c["headline"], ""]
+    if c["options"]:
+        parts += [
+            "Your options:",
+            c["options_text"],
+            "",
+            "Reply above the marker line with a code (or the words of an option), one command a line;",
+            "several lines are applied in order, all or nothing.",
+        ]
+        if c["notation_help"]:
+            parts.append(c["notation_help"])
+        parts.append("")
+    elif not c["finished"]:
+        parts += ["You have nothing to decide now; you will get a mail when it is your turn.", ""]
+    if c["outcome"]:
+        parts += c["outcome"] + [""]
+    if c["events"]:
+        parts += ["Since your last mail:"] + [f"  - {t}" for t in c["events"]] + [""]
+    parts += [c["state_text"].rstrip(), ""]
+    parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
+    if c["waiting"] and not c["finished"]:
+        parts.append(f"Also waiting for: {', '.join(c['waiting'])}.")
+    if c["finished"]:
+        parts.append(f"Seed: {game.seed} (its SHA-256 {game.seed_hash} was shown from the start), "
+                     "so anyone can replay and check the game.")
+    else:
+        parts.append(f"Seed commitment (SHA-256): {game.seed_hash}")
+    parts += [f"Game page: {c['url']}", f"Account commands: mail {c['general']} with the word help.", ""]
+    return "\n".join(parts)
+
+
+def render_html_body(c: dict[str, Any]) -> str:
+    ctx = dict(c)
+    ctx["svg"] = mark_safe(c["svg"])  # our engine's own SVG; every text in it is escaped there
+    ctx["option_rows"] = [{"code": o.code, "label": o.label} for o in c["options"]]
+    return render_to_string("mail/game_update.html", ctx)
+
+
+def turn_mail_body(game: Game, seat: Seat, events: Sequence[Event]) -> tuple[str, str, list[Option]]:
+    """Text body, SVG picture and the options of one player's update mail."""
+    c = _mail_content(game, seat, events)
+    return render_text_body(c), c["svg"], c["options"]
+
+
+def _queue_update_for(game: Game, seat: Seat, *, intro: str = "") -> OutboundMessage:
+    assert seat.player is not None
+    c = _mail_content(game, seat, _events_since(game, seat), intro=intro)
+    row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
+                 reply_to=reply_address(seat), svg=c["svg"], html=render_html_body(c))
+    seat.last_mailed_version = game.version
+    seat.save(update_fields=["last_mailed_version"])
+    return row
 
 
 def _wants_mail(seat: Seat, game: Game, has_options: bool) -> bool:
@@ -105,11 +278,11 @@ def _wants_mail(seat: Seat, game: Game, has_options: bool) -> bool:
         return True
     if mode == Player.MailMode.MY_TURN:
         return has_options
-    return False  # digest: the daily sweep sends it
+    return False  # digest: do_send_digests sends it
 
 
 def queue_game_update(game: Game, applied: Sequence[Applied], only_seats: Iterable[int] | None = None) -> None:
-    """After a state change: each seated player's own mail."""
+    """After a state change: each seated player's own mail, as their mail mode asks."""
     wanted = set(only_seats) if only_seats is not None else None
     rules = engine.get(game.rules)
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
@@ -119,29 +292,33 @@ def queue_game_update(game: Game, applied: Sequence[Applied], only_seats: Iterab
             continue
         assert game.state is not None and seat.index is not None
         has_options = bool(rules.options(game.state, seat.index))
-        if not _wants_mail(seat, game, has_options):
+        if wanted is None and not _wants_mail(seat, game, has_options):
             continue
-        events = _events_since(game, seat)
-        body, svg, _ = turn_mail_body(game, seat, events)
-        what = "game over" if game.status == Game.Status.FINISHED else ("your turn" if has_options else "update")
-        _queue(to=seat.player, subject=subject_for(game, what), body=body, game=game,
-               reply_to=reply_address(seat), svg=svg)
-        seat.last_mailed_version = game.version
-        seat.save(update_fields=["last_mailed_version"])
+        _queue_update_for(game, seat)
+
+
+def queue_digest(game: Game, seat: Seat) -> OutboundMessage:
+    """The daily mail of a player in digest mode: everything since their last mail."""
+    return _queue_update_for(game, seat, intro="Your daily digest.")
 
 
 def queue_reminders(game: Game, seats: Sequence[int]) -> None:
     for seat in game.seats.select_related("player").filter(index__in=list(seats)):
-        if seat.player is None:
+        if seat.player is None or seat.status == Seat.Status.RESIGNED:
             continue
-        events = _events_since(game, seat)
-        body, svg, _ = turn_mail_body(game, seat, events)
-        _queue(to=seat.player, subject=subject_for(game, "reminder: your move"),
-               body=f"Reminder: game #{game.pk} waits for your move.\n\n{body}", game=game,
-               reply_to=reply_address(seat), svg=svg)
+        _queue_update_for(game, seat, intro=f"Reminder: game #{game.pk} waits for your move.")
 
 
-def queue_reply(to: Player, subject: str, body: str, game: Game | None = None,
-                reply_to: str | None = None) -> OutboundMessage:
-    """An answer to a player's own mail (rejections, account commands)."""
-    return _queue(to=to, subject=subject, body=body, game=game, reply_to=reply_to)
+def queue_reply(to: Player | None, subject: str, body: str, game: Game | None = None,
+                reply_to: str | None = None, *, to_email: str | None = None,
+                in_reply_to: str = "") -> OutboundMessage:
+    """An answer to someone's own mail (rejections, account commands): to them only."""
+    extra: dict[str, str] = {}
+    if in_reply_to:
+        refs = [thread_id(game)] if game is not None else []
+        refs.append(in_reply_to)
+        extra = {"In-Reply-To": in_reply_to, "References": " ".join(refs)}
+    headers_game = game
+    row = _queue(to=to, subject=subject, body=body, game=headers_game, reply_to=reply_to, to_email=to_email,
+                 extra_headers=extra, thread=in_reply_to == "")
+    return row

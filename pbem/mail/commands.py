@@ -1,0 +1,209 @@
+"""Account commands sent to the general address (``pbem@<domain>``), one a line.
+
+``help``, ``games``, ``new GAME with ADDRESS... [key=value ...]``, ``join [#N]``,
+``decline [#N]``, ``resign #N``. Each line is independent (one failing line does
+not undo the others) and the sender gets one mail with the result of every
+line, in the shape of Mailman's command results.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import engine
+from engine import notation
+from pbem.games import services as game_services
+from pbem.games.models import Game, Player, Seat
+from pbem.games.services import ServiceError
+
+#: Keys of ``new`` that belong to the game, not to the rules' option schema.
+SERVICE_KEYS = {"title", "deadline", "open", "anysender", "any_sender"}
+
+
+@dataclass
+class Result:
+    line: str
+    ok: bool
+    text: str
+
+
+def help_text(general: str) -> str:
+    games = []
+    for name in engine.names():
+        try:
+            rules = engine.get(name)
+        except Exception:  # noqa: BLE001 - a game being written must not break help
+            continue
+        opts = ", ".join(f"{s.name}={s.default}" for s in rules.option_specs) or "no options"
+        games.append(f"  {name}: {rules.title}, {rules.min_players}-{rules.max_players} players ({opts})")
+    listing = "\n".join(games) or "  (none installed)"
+    return (
+        f"Commands for {general}, one a line:\n\n"
+        "  help                      this text\n"
+        "  games                     your games, and whose turn it is in each\n"
+        "  new GAME with ADDRESS... [key=value ...]\n"
+        "                            a new game; you take the first seat and the addresses get\n"
+        "                            an invitation. Keys: the game's options, and title=\"...\",\n"
+        "                            deadline=HOURS, open=N (seats anyone may join), anysender=yes\n"
+        "  join [#N]                 accept your invitation (or take an open seat of game N)\n"
+        "  decline [#N]              decline your invitation to game N\n"
+        "  resign #N                 give up game N (your seat then plays its first option)\n\n"
+        "Moves are not sent here: reply to the last mail of the game, which goes to your own\n"
+        "secret address for that game.\n\n"
+        f"Games:\n{listing}\n\n"
+        "Example:\n  new maretta with bruno@example.org carla@example.org\n"
+    )
+
+
+def _game_number(args: Sequence[str], verb: str) -> int | None:
+    if not args:
+        return None
+    n = notation.number(args[0])
+    if n is None or len(args) > 1:
+        raise ServiceError(f"{verb} takes a game number, like: {verb} #12")
+    return n
+
+
+def _describe(game: Game, seat: Seat) -> str:
+    head = f"#{game.pk} {game.title} ({engine.get(game.rules).title})"
+    if game.status == Game.Status.OPEN:
+        joined = game.seats.filter(status=Seat.Status.JOINED).count()
+        total = game.seats.count()
+        if seat.status == Seat.Status.INVITED:
+            return f"{head}: you are invited ({joined} of {total} seats taken); reply 'join #{game.pk}'"
+        return f"{head}: waiting for players ({joined} of {total} seats taken)"
+    if game.status == Game.Status.FINISHED:
+        winners = (game.outcome or {}).get("winners") or []
+        names = [str(game.state["players"][w]) for w in winners] if game.state else []
+        return f"{head}: finished" + (f", won by {', '.join(names)}" if names else "")
+    if game.status == Game.Status.ABORTED:
+        return f"{head}: aborted"
+    if seat.status == Seat.Status.RESIGNED:
+        return f"{head}: you resigned"
+    rules = engine.get(game.rules)
+    assert game.state is not None
+    pending = rules.pending(game.state)
+    paused = " (paused)" if game.status == Game.Status.PAUSED else ""
+    if seat.index in pending:
+        return f"{head}{paused}: your turn"
+    names = ", ".join(rules.seat_name(game.state, s) for s in pending) or "nobody"
+    return f"{head}{paused}: waiting for {names}"
+
+
+def cmd_games(player: Player | None) -> str:
+    if player is None:
+        return "You have no games yet. Start one with: new GAME with ADDRESS..."
+    seats = (Seat.objects.select_related("game").filter(player=player)
+             .exclude(status__in=[Seat.Status.DECLINED, Seat.Status.LEFT]).order_by("-game_id"))
+    lines = [_describe(s.game, s) for s in seats]
+    return "Your games:\n" + "\n".join(f"  {line}" for line in lines) if lines else "You have no games yet."
+
+
+def cmd_new(sender: str, args: Sequence[str]) -> str:
+    if not args:
+        raise ServiceError("new needs a game name, like: new maretta with bruno@example.org")
+    rules_name, rest = args[0], list(args[1:])
+    invite: list[str] = []
+    options: dict[str, str] = {}
+    service: dict[str, str] = {}
+    for word in rest:
+        if word.lower() in ("with", "and", ","):
+            continue
+        if "=" in word:
+            key, _, value = word.partition("=")
+            key = key.strip().lower()
+            (service if key in SERVICE_KEYS else options)[key] = value.strip()
+        elif "@" in word:
+            invite.append(word.strip(",;<>"))
+        else:
+            raise ServiceError(f"{word!r} is neither an address nor key=value")
+    try:
+        open_seats = int(service.get("open", "0"))
+        deadline = int(service.get("deadline", "72"))
+    except ValueError:
+        raise ServiceError("open and deadline take whole numbers") from None
+    any_sender = (service.get("anysender") or service.get("any_sender") or "no").lower() in ("yes", "true", "1", "on")
+    creator = game_services.do_get_or_create_player(sender)
+    game = game_services.do_create_game(creator, rules_name, options=options, invite=invite, open_seats=open_seats,
+                                        title=service.get("title", ""), deadline_hours=deadline,
+                                        allow_any_sender=any_sender)
+    if game.status == Game.Status.RUNNING:
+        return f"Game #{game.pk} ({game.title}) is created and started; your first mail of it follows."
+    who = ", ".join(invite) if invite else "nobody"
+    extra = f" and {open_seats} open seat(s) anyone may join with 'join #{game.pk}'" if open_seats else ""
+    return (f"Game #{game.pk} ({game.title}) is created. Invitations went to {who}{extra}. "
+            "It starts when every seat is taken.")
+
+
+def _pending_invitation(player: Player | None, verb: str) -> int:
+    if player is None:
+        raise ServiceError(f"you have no invitation; {verb} which game? like: {verb} #12")
+    ids = list(Seat.objects.filter(player=player, status=Seat.Status.INVITED, game__status=Game.Status.OPEN)
+               .values_list("game_id", flat=True))
+    if not ids:
+        raise ServiceError(f"you have no pending invitation; {verb} which game? like: {verb} #12")
+    if len(ids) > 1:
+        listing = ", ".join(f"#{i}" for i in sorted(ids))
+        raise ServiceError(f"you are invited to several games ({listing}); say which: {verb} #{min(ids)}")
+    return ids[0]
+
+
+def cmd_join(sender: str, player: Player | None, game_id: int | None) -> str:
+    if game_id is None:
+        game_id = _pending_invitation(player, "join")
+    player = player or game_services.do_get_or_create_player(sender)
+    game_services.do_join_game(game_id, player)
+    game = Game.objects.get(pk=game_id)
+    if game.status == Game.Status.RUNNING:
+        return f"You joined game #{game_id} ({game.title}). Every seat is taken: the game starts now."
+    free = game.seats.exclude(status=Seat.Status.JOINED).count()
+    return f"You joined game #{game_id} ({game.title}). It starts when the last {free} seat(s) are taken."
+
+
+def cmd_decline(player: Player | None, game_id: int | None) -> str:
+    if game_id is None:
+        game_id = _pending_invitation(player, "decline")
+    if player is None:
+        raise ServiceError(f"you have no invitation to game #{game_id}")
+    game_services.do_decline_game(game_id, player)
+    return f"You declined game #{game_id}. Its seat is open for someone else."
+
+
+def cmd_resign(player: Player | None, game_id: int | None) -> str:
+    if game_id is None:
+        raise ServiceError("resign needs the game number, like: resign #12")
+    if player is None:
+        raise ServiceError(f"you do not play in game #{game_id}")
+    game_services.do_resign(game_id, player)
+    return f"You resigned from game #{game_id}. Your seat now plays its first option each turn."
+
+
+def run_line(sender: str, line: str, general: str) -> Result:
+    """One account command for the player writing from ``sender``."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = line.split()
+    if not words:
+        return Result(line, False, "empty line")
+    verb = notation.fold(words[0])
+    args = words[1:]
+    player = Player.objects.filter(email=game_services.normalize_email(sender)).first()
+    try:
+        if verb in ("help", "?"):
+            return Result(line, True, help_text(general))
+        if verb in ("games", "list", "status"):
+            return Result(line, True, cmd_games(player))
+        if verb == "new":
+            return Result(line, True, cmd_new(sender, args))
+        if verb == "join":
+            return Result(line, True, cmd_join(sender, player, _game_number(args, "join")))
+        if verb == "decline":
+            return Result(line, True, cmd_decline(player, _game_number(args, "decline")))
+        if verb == "resign":
+            return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
+    except ServiceError as exc:
+        return Result(line, False, exc.message)
+    return Result(line, False, f"{words[0]!r} is not a command here (help, games, new, join, decline, resign)")

@@ -1,0 +1,424 @@
+"""Mail in: store, then judge; and the periodic mail jobs (digests, the inbound sweeper).
+
+Two doors call these: the SMTP handler calls :func:`do_receive_mail` (and
+:func:`check_recipient` at RCPT); the task ``pbem.process_inbound`` calls
+:func:`do_process_inbound`. The beat schedule calls :func:`do_send_digests`
+and :func:`do_requeue_inbound`.
+
+Rules kept here: the raw mail is committed before anything is judged; a
+Message-ID is stored once, so a duplicate delivery is applied once; a mail
+sent by a machine (auto-reply, bounce, list) is stored and never answered;
+every other bad mail gets a clear reply to its sender and changes nothing;
+seat tokens, raw bodies and addresses never reach a log.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import Message
+
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+import engine
+from engine.notation import format_options
+from pbem.games import dispatch
+from pbem.games import services as game_services
+from pbem.games.models import Game, InboundMessage, OutboundMessage, Player, Seat
+from pbem.games.services import Command, MoveRejected, ServiceError
+from pbem.mail import commands as account
+from pbem.mail import outbox, parsing
+
+log = logging.getLogger(__name__)
+
+#: A received mail still unprocessed after this long lost its task; the sweeper hands it on again.
+INBOUND_LOST_AFTER = timedelta(minutes=5)
+#: At most one digest mail per game and player in this period.
+DIGEST_PERIOD = timedelta(hours=24)
+
+Status = InboundMessage.Status
+
+
+def _general_locals() -> tuple[str, ...]:
+    local, _, domain = settings.PBEM_FROM_EMAIL.rpartition("@")
+    names = {"pbem"}
+    if domain.lower() == settings.PBEM_MAIL_DOMAIN.lower() and local:
+        names.add(local.lower())
+    return tuple(sorted(names))
+
+
+def recipient_kind(address: str) -> tuple[str, str] | None:
+    return parsing.split_recipient(address, settings.PBEM_MAIL_DOMAIN, _general_locals())
+
+
+def _seat_for_token(token: str) -> Seat | None:
+    # Why both: the indexed lookup finds the row, the constant-time compare is what
+    # decides, so no code path compares a secret with a short-circuiting ==.
+    seat = Seat.objects.select_related("game", "player").filter(token=token).first()
+    if seat is None or not hmac.compare_digest(seat.token.encode(), token.encode()):
+        return None
+    return seat
+
+
+def check_recipient(address: str) -> bool:
+    """Whether we take mail for ``address`` (RCPT time): a live seat, the general address, postmaster."""
+    kind = recipient_kind(address)
+    if kind is None:
+        return False
+    if kind[0] != "seat":
+        return True
+    seat = _seat_for_token(kind[1])
+    return seat is not None and seat.player_id is not None
+
+
+def _choose_recipient(rcpt_tos: list[str]) -> str:
+    """One row per mail: the seat address if any, else the general address, else postmaster."""
+    ranked = {"seat": 0, "general": 1, "postmaster": 2}
+    best: tuple[int, str] | None = None
+    for rcpt in rcpt_tos:
+        kind = recipient_kind(rcpt)
+        rank = ranked[kind[0]] if kind else 3
+        if best is None or rank < best[0]:
+            best = (rank, rcpt)
+    return best[1] if best else ""
+
+
+def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundMessage:
+    """Store one mail (committed when this returns) and hand it to ``pbem.process_inbound``.
+
+    A Message-ID seen before returns the stored row and queues nothing.
+    """
+    msg = parsing.parse_message(raw)
+    message_id = parsing.message_id_of(msg, raw)
+    existing = InboundMessage.objects.filter(message_id=message_id).first()
+    if existing is not None:
+        log.info("inbound %s: duplicate delivery, ignored", existing.pk)
+        return existing
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.create(
+                message_id=message_id, raw=raw, mail_from=(mail_from or "")[:255],
+                rcpt_to=_choose_recipient(list(rcpt_tos))[:255])
+            dispatch.enqueue("pbem.process_inbound", row.pk)
+    except IntegrityError:
+        # Why: two deliveries of one mail raced; the other one stored it.
+        return InboundMessage.objects.get(message_id=message_id)
+    log.info("inbound %s stored (%s bytes)", row.pk, len(raw))
+    return row
+
+
+def do_requeue_inbound(now: datetime | None = None) -> int:
+    """The inbound sweeper: mails stored but never judged (their task was lost) are queued again."""
+    now = now or timezone.now()
+    ids = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=now - INBOUND_LOST_AFTER)
+               .values_list("pk", flat=True))
+    for pk in ids:
+        dispatch.enqueue("pbem.process_inbound", pk)
+    return len(ids)
+
+
+# ---- judging one mail --------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    status: str
+    result: str
+    game: Game | None = None
+
+
+@dataclass
+class Incoming:
+    row: InboundMessage
+    msg: Message
+    sender: str
+    subject: str
+    message_id: str
+    references: str = ""
+
+    @property
+    def reply_subject(self) -> str:
+        subject = self.subject.strip() or "your mail"
+        return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def do_process_inbound(inbound_id: int) -> str:
+    """Judge one stored mail; idempotent (a row already judged is left alone). Returns its status."""
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.select_for_update().filter(pk=inbound_id).first()
+            if row is None:
+                return "missing"
+            if row.status != Status.RECEIVED:
+                return str(row.status)
+            verdict = _judge(row)
+            InboundMessage.objects.filter(pk=row.pk, status=Status.RECEIVED).update(
+                status=verdict.status, result=verdict.result[:4000], game=verdict.game,
+                processed_at=timezone.now())
+    except OperationalError:
+        raise  # the database is unwell: let the task retry
+    except Exception as exc:
+        log.exception("inbound %s: internal error while judging it", inbound_id)
+        _fail_internal(inbound_id, exc)
+        return str(Status.REJECTED)
+    log.info("inbound %s: %s", inbound_id, verdict.status)
+    return verdict.status
+
+
+def _fail_internal(inbound_id: int, exc: Exception) -> None:
+    with transaction.atomic():
+        row = InboundMessage.objects.select_for_update().filter(pk=inbound_id, status=Status.RECEIVED).first()
+        if row is None:
+            return
+        InboundMessage.objects.filter(pk=row.pk, status=Status.RECEIVED).update(
+            status=Status.REJECTED, result=f"internal error: {type(exc).__name__}", processed_at=timezone.now())
+        msg = parsing.parse_message(bytes(row.raw))
+        if parsing.automatic_reason(msg, row.mail_from):
+            return
+        sender = parsing.sender_address(msg, row.mail_from)
+        if sender:
+            outbox.queue_reply(None, "Re: your mail", (
+                f"{parsing.REPLY_MARKER}\n\nSomething went wrong on our side while reading your mail; "
+                "nothing was changed. The administrators can see what happened. Please send it again later.\n"),
+                to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
+
+
+def _judge(row: InboundMessage) -> Verdict:
+    raw = bytes(row.raw)
+    msg = parsing.parse_message(raw)
+    auto = parsing.automatic_reason(msg, row.mail_from)
+    if auto:
+        return Verdict(Status.IGNORED, auto)
+    target = recipient_kind(row.rcpt_to)
+    if target is None:
+        return Verdict(Status.IGNORED, "not addressed to us")
+    kind, token = target
+    if kind == "postmaster":
+        return Verdict(Status.IGNORED, "for the postmaster: kept for an administrator")
+    incoming = Incoming(row=row, msg=msg, sender=parsing.sender_address(msg, row.mail_from),
+                        subject=parsing.header(msg, "Subject"), message_id=parsing.message_id_of(msg, raw),
+                        references=" ".join([parsing.header(msg, "In-Reply-To"), parsing.header(msg, "References")]))
+    if not incoming.sender:
+        return Verdict(Status.REJECTED, "no sender address to answer")
+    if kind == "general":
+        return _judge_general(incoming)
+    return _judge_seat(incoming, token)
+
+
+def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
+           reply_to: str | None = None) -> None:
+    """An answer to the sender of ``incoming``, and to nobody else."""
+    subject = outbox.subject_for(game) if game is not None else incoming.reply_subject
+    if game is not None:
+        subject = f"Re: {subject}"
+    outbox.queue_reply(to, subject, f"{parsing.REPLY_MARKER}\n\n{body.rstrip()}\n", game=game,
+                       reply_to=reply_to or outbox.general_address(), to_email=incoming.sender,
+                       in_reply_to=incoming.message_id)
+
+
+def _unreadable_text(problems: list[str]) -> str:
+    why = f" (the mail's structure is broken: {', '.join(problems)})" if problems else ""
+    return (f"I could not find any text in your mail{why}. Nothing was changed.\n\n"
+            "Please reply again in plain text (or ordinary HTML), with your commands one a line "
+            "above the marker line.")
+
+
+# ---- the general address -----------------------------------------------------------------------
+
+
+def _judge_general(incoming: Incoming) -> Verdict:
+    body = parsing.body_text(incoming.msg)
+    general = outbox.general_address()
+    player = Player.objects.filter(email=incoming.sender).first()
+    if not body.kind:
+        _reply(incoming, _unreadable_text(body.problems), to=player)
+        return Verdict(Status.REJECTED, "unreadable mail")
+    extracted = parsing.extract_commands(body.text)
+    if not extracted.commands:
+        _reply(incoming, "Your mail held no command, so here is the help.\n\n" + account.help_text(general),
+               to=player)
+        return Verdict(Status.REJECTED, "no command")
+    results = [account.run_line(incoming.sender, line, general) for _pos, line in extracted.commands]
+    parts = []
+    for r in results:
+        mark = "done" if r.ok else "not done"
+        parts.append(f"> {r.line}\n{mark}: {r.text}" if not r.text.startswith("Commands for") else
+                     f"> {r.line}\n{r.text}")
+    if extracted.overflow:
+        parts.append(f"Ignored: {len(extracted.overflow)} more line(s) after the first "
+                     f"{parsing.MAX_COMMAND_LINES}.")
+    player = Player.objects.filter(email=incoming.sender).first()
+    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts), to=player)
+    ok = all(r.ok for r in results)
+    summary = "; ".join(f"{r.line.split()[0] if r.line.split() else ''}: {'ok' if r.ok else 'refused'}"
+                        for r in results)
+    return Verdict(Status.APPLIED if ok else Status.REJECTED, summary)
+
+
+# ---- a seat's address --------------------------------------------------------------------------
+
+
+def _options_block(game: Game, seat: Seat, heading: str = "Your options now:") -> str:
+    rules = engine.get(game.rules)
+    if game.state is None or seat.index is None or game.status != Game.Status.RUNNING:
+        return ""
+    opts = rules.options(game.state, seat.index)
+    if not opts:
+        waiting = ", ".join(rules.seat_name(game.state, s) for s in rules.pending(game.state)) or "nobody"
+        return (f"You have nothing to decide now (the game waits for {waiting}); "
+                "you will get a mail when it is your turn.")
+    return f"{heading}\n{format_options(opts)}"
+
+
+def _judge_seat(incoming: Incoming, token: str) -> Verdict:
+    seat = _seat_for_token(token)
+    if seat is None or seat.player is None:
+        # The seat changed hands after the mail was accepted: answer only a known player.
+        known = Player.objects.filter(email=incoming.sender).first()
+        if known is not None:
+            _reply(incoming, "The address you wrote to is no longer valid (the seat was given to someone "
+                             "else or the invitation was declined). Nothing was changed.", to=known)
+        return Verdict(Status.REJECTED, "seat address no longer valid")
+    game = seat.game
+    player = seat.player
+    seat_reply_to = outbox.reply_address(seat)
+    if incoming.sender != player.email and not game.allow_any_sender:
+        # Why no seat reply-to here: the writer is not this seat's player; don't hand them its address.
+        _reply(incoming, (
+            f"Your mail to game #{game.pk} ({game.title}) came from an address that is not the one this "
+            "seat is registered with, so it was not taken. Nothing was changed.\n\n"
+            "Please send your reply from the address the game's mails are sent to. If you changed address, "
+            "ask the game's creator or an administrator to update it."), game=None)
+        return Verdict(Status.REJECTED, "wrong sender", game)
+    body = parsing.body_text(incoming.msg)
+    if not body.kind:
+        _reply(incoming, _unreadable_text(body.problems), to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, "unreadable mail", game)
+    rules = engine.get(game.rules)
+    listed: list[tuple[str, str]] = []
+    if game.state is not None and seat.index is not None and game.status == Game.Status.RUNNING:
+        listed = [(o.code, o.label) for o in rules.options(game.state, seat.index)]
+    extracted = parsing.extract_commands(body.text, listed)
+    if game.status == Game.Status.OPEN:
+        return _judge_invitation(incoming, seat, extracted)
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        _reply(incoming, f"Game #{game.pk} ({game.title}) is {game.get_status_display()}; it takes no more "
+                         f"moves. Nothing was changed.\n\nGame page: {outbox.game_url(game)}",
+               to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, f"game {game.status}", game)
+    if not extracted.commands:
+        hint = ""
+        if extracted.quoted_options:
+            hint = ("\n\nLines that repeat an option line (its code followed by its label) are taken as "
+                    "quotes of our mail and ignored: write just the code, for example: "
+                    f"{listed[0][0] if listed else 'the code'}")
+        _reply(incoming, (f"I found no command in your mail to game #{game.pk}; nothing was changed.{hint}\n\n"
+                          f"{_options_block(game, seat)}\n\n"
+                          "Write your commands one a line, above the marker line of the mail you reply to."),
+               to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, "no command", game)
+    if extracted.overflow:
+        _reply(incoming, (f"Your mail holds more than {parsing.MAX_COMMAND_LINES} command lines; to be safe "
+                          "none of them was applied. Nothing was changed.\n\n"
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, "too many lines", game)
+    cmds = [Command(text=line) for _pos, line in extracted.commands]
+    try:
+        result = game_services.do_submit_moves(game.pk, player, cmds, source="mail")
+    except MoveRejected as exc:
+        _reply_rejected(incoming, seat, extracted.commands, exc)
+        return Verdict(Status.REJECTED, f"line {exc.line_no}: {exc.error.code}", game)
+    except ServiceError as exc:
+        game.refresh_from_db()
+        _reply(incoming, f"Your mail to game #{game.pk} was not taken: {exc.message}\nNothing was changed.",
+               to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, exc.code, game)
+    return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:
+    game = Game.objects.get(pk=seat.game_id)
+    seat.game = game
+    n = len(lines)
+    failed = lines[exc.line_no - 1][1] if 0 < exc.line_no <= n else exc.line
+    parts = [f"Your move in game #{game.pk} ({game.title}) was not accepted; nothing was changed.", ""]
+    parts.append(f"Line {exc.line_no} of {n}: {failed}" if n > 1 else f"Your line: {failed}")
+    parts.append(f"  -> {exc.error.message}")
+    if exc.line_no > 1:
+        parts += ["", "The lines before it were fine, but a mail's lines apply all together or not at all, "
+                      "so they were not applied either."]
+        if exc.options:
+            parts += ["After them, the options would have been:", format_options(exc.options)]
+    seen = outbox.version_answered(incoming.references, game.pk)
+    if seen is not None and seen < game.version:
+        parts += ["", f"Note: the game has moved on since the mail you answered (that mail showed it at "
+                      f"version {seen}; it is now at version {game.version}). Your move was judged against "
+                      "the game as it is now."]
+    parts += ["", _options_block(game, seat), "",
+              "Reply to this mail with your commands, one a line, above the marker line.",
+              f"Game page: {outbox.game_url(game)}"]
+    _reply(incoming, "\n".join(parts), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+
+
+def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:
+    game = seat.game
+    player = seat.player
+    assert player is not None
+    words = [line.split()[0].lower().strip(".!") for _pos, line in extracted.commands if line.split()]
+    verb = words[0] if words else ""
+    if verb not in ("join", "decline", "yes", "no"):
+        _reply(incoming, (f"Game #{game.pk} ({game.title}) has not started yet. Reply with the word join "
+                          "to take your seat, or decline if you do not want to play. Nothing was changed."),
+               to=player, game=game, reply_to=outbox.reply_address(seat))
+        return Verdict(Status.REJECTED, "invitation: no join or decline", game)
+    if verb in ("join", "yes"):
+        result = account.Result(verb, True, "")
+        try:
+            result.text = account.cmd_join(incoming.sender, player, game.pk)
+        except ServiceError as exc:
+            result = account.Result(verb, False, exc.message)
+    else:
+        try:
+            result = account.Result(verb, True, account.cmd_decline(player, game.pk))
+        except ServiceError as exc:
+            result = account.Result(verb, False, exc.message)
+    game.refresh_from_db()
+    if not (result.ok and game.status == Game.Status.RUNNING):
+        # Why: once the game starts, everyone's first mail says all there is to say.
+        _reply(incoming, result.text if result.ok else f"Not done: {result.text}", to=player, game=game,
+               reply_to=outbox.reply_address(seat) if verb in ("join", "yes") else None)
+    return Verdict(Status.APPLIED if result.ok else Status.REJECTED, f"invitation: {verb}", game)
+
+
+# ---- digests -----------------------------------------------------------------------------------
+
+
+def do_send_digests(now: datetime | None = None) -> int:
+    """Daily digests: players in digest mode get, per game with news, one mail at most every 24 hours.
+
+    Run it hourly from the beat schedule. Returns how many mails were queued.
+    """
+    now = now or timezone.now()
+    seats = (Seat.objects.filter(player__mail_mode=Player.MailMode.DIGEST, index__isnull=False,
+                                 game__status__in=[Game.Status.RUNNING, Game.Status.PAUSED],
+                                 last_mailed_version__lt=F("game__version"))
+             .exclude(status=Seat.Status.RESIGNED).values_list("pk", "game_id", "player_id"))
+    queued = 0
+    for seat_pk, game_id, player_id in seats:
+        last = (OutboundMessage.objects.filter(game_id=game_id, player_id=player_id)
+                .order_by("-created_at").values_list("created_at", flat=True).first())
+        if last is not None and last > now - DIGEST_PERIOD:
+            continue
+        with transaction.atomic():
+            game = game_services.access_game_for_update(game_id)
+            seat = Seat.objects.select_related("player").get(pk=seat_pk)
+            if seat.last_mailed_version >= game.version or game.state is None:
+                continue
+            outbox.queue_digest(game, seat)
+            queued += 1
+    return queued

@@ -1,0 +1,140 @@
+"""The SMTP ingress: an aiosmtpd handler that is a thin door onto two services.
+
+``handle_RCPT`` asks :func:`pbem.mail.services.check_recipient` and refuses
+unknown recipients with 550 (a seat token that no longer exists is unknown);
+``handle_DATA`` calls :func:`pbem.mail.services.do_receive_mail` in a worker
+thread and answers 250 only after the raw mail is committed, 451 when anything
+went wrong (so the sending MTA keeps the mail and retries), 552 when it is too
+big. Seat tokens never reach a log: aiosmtpd's own logger is quietened and
+redacted.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import traceback
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connections
+
+from pbem.mail import parsing
+
+log = logging.getLogger(__name__)
+
+#: Recipients accepted in one SMTP transaction.
+MAX_RECIPIENTS = 20
+#: Per-session command limits (aiosmtpd answers 421 and hangs up beyond them).
+COMMAND_LIMITS = {"RCPT": 100, "MAIL": 50, "DATA": 50, "NOOP": 20, "VRFY": 5, "*": 200}
+
+
+class _RedactTokens(logging.Filter):
+    """aiosmtpd logs every RCPT address at INFO; a seat address holds a secret."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001
+            return True
+        redacted = parsing.redact(text)
+        if redacted != text:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+_aiosmtpd_log = logging.getLogger("mail.log")
+_aiosmtpd_log.addFilter(_RedactTokens())
+if _aiosmtpd_log.level == logging.NOTSET:
+    _aiosmtpd_log.setLevel(logging.WARNING)
+
+
+def _in_db_thread(func: Any, *args: Any) -> Any:
+    """Run a service with a fresh connection, closed afterwards (no connection outlives a mail)."""
+    try:
+        return func(*args)
+    finally:
+        connections.close_all()
+
+
+def _check_recipient(address: str) -> bool:
+    from pbem.mail.services import check_recipient
+
+    return bool(_in_db_thread(check_recipient, address))
+
+
+def _receive(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> int:
+    from pbem.mail.services import do_receive_mail
+
+    return int(_in_db_thread(do_receive_mail, raw, mail_from, rcpt_tos).pk)
+
+
+def _log_error(what: str, exc: BaseException) -> None:
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    log.error("%s: %s", what, parsing.redact(text))
+
+
+class PbemHandler:
+    """aiosmtpd handler: RCPT checks the recipient, DATA stores the mail, nothing else."""
+
+    def __init__(self, max_size: int | None = None, max_recipients: int = MAX_RECIPIENTS) -> None:
+        self.max_size = max_size if max_size is not None else settings.PBEM_SMTP_MAX_SIZE
+        self.max_recipients = max_recipients
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
+                          rcpt_options: list[str]) -> str:
+        if len(envelope.rcpt_tos) >= self.max_recipients:
+            return "452 4.5.3 Too many recipients"
+        try:
+            known = await sync_to_async(_check_recipient, thread_sensitive=True)(address)
+        except Exception as exc:  # noqa: BLE001 - the sender must retry, not bounce
+            _log_error("recipient check failed", exc)
+            return "451 4.3.0 Temporary failure, try again later"
+        if not known:
+            # Why no address in the answer: it may hold a (stale) seat token.
+            return "550 5.1.1 No such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 Recipient OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content if envelope.original_content is not None else envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        if raw is None or not envelope.rcpt_tos:
+            return "554 5.5.1 No valid recipients"
+        if len(raw) > self.max_size:
+            return "552 5.3.4 Message too big for this server"
+        try:
+            row_id = await sync_to_async(_receive, thread_sensitive=True)(
+                bytes(raw), envelope.mail_from or "", list(envelope.rcpt_tos))
+        except Exception as exc:  # noqa: BLE001 - 451: the sending MTA keeps the mail and retries
+            _log_error("storing an inbound mail failed", exc)
+            return "451 4.3.0 Requested action aborted: local error in processing"
+        return f"250 2.0.0 Message accepted as {row_id}"
+
+
+def parse_addr(addr: str) -> tuple[str, int]:
+    host, _, port = addr.rpartition(":")
+    return (host.strip("[]") or "127.0.0.1"), int(port)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def make_controller(host: str, port: int, handler: PbemHandler | None = None) -> Controller:
+    """The threaded aiosmtpd server the ``smtpd`` command and the tests start."""
+    handler = handler or PbemHandler()
+    return Controller(
+        handler, hostname=host, port=port,
+        server_hostname=settings.PBEM_MAIL_DOMAIN,
+        ident="pbem ESMTP",
+        data_size_limit=handler.max_size,
+        command_call_limit=COMMAND_LIMITS,
+        decode_data=False,
+    )
