@@ -1,0 +1,180 @@
+"""The admin: a window on every model for moderators, with actions that call services.
+
+Services are the only writers of game data, so games, seats, moves and mail
+are read-only here; moderation happens through the actions (pause, resume),
+which write the moderation audit log. Secrets stay out of sight: seat tokens
+are never shown and raw mail only on its own detail page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from pbem.games import services
+from pbem.games.models import (
+    AuditEntry,
+    Campaign,
+    Game,
+    InboundMessage,
+    Move,
+    MoveRequest,
+    OutboundMessage,
+    Player,
+    Seat,
+)
+
+#: A seat's secret reply address (see pbem.mail.outbox.reply_address), masked wherever mail is shown.
+_SEAT_ADDRESS = re.compile(r"seat-[A-Za-z0-9_-]+@", re.IGNORECASE)
+
+
+def _moderator(request: HttpRequest) -> Player | None:
+    return Player.objects.filter(user=request.user).first()
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Browse and search; no adding, editing or deleting behind the services' back."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("index", "player", "status", "joined_at", "last_mailed_version")  # never the token
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "title", "rules", "status", "version", "created_by", "deadline_at", "created_at")
+    list_filter = ("status", "rules")
+    search_fields = ("=id", "title", "seats__player__email", "seats__player__display_name")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    readonly_fields = ("rules", "title", "options", "status", "version", "seed_hash", "revealed_seed", "created_by",
+                       "campaign", "allow_any_sender", "deadline_hours", "deadline_at", "reminded_at", "outcome",
+                       "created_at", "started_at", "finished_at", "page")
+    exclude = ("seed", "state")
+    actions = ["pause_games", "resume_games"]
+
+    @admin.display(description="seed")
+    def revealed_seed(self, game: Game) -> str:
+        return game.seed if game.status == Game.Status.FINISHED else "(secret until the game ends)"
+
+    @admin.display(description="web page")
+    def page(self, game: Game) -> str:
+        return format_html('<a href="/games/{}/">/games/{}/</a>', game.pk, game.pk)
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], service: Any, verb: str) -> None:
+        moderator = _moderator(request)
+        done = 0
+        for game_id in queryset.values_list("pk", flat=True):
+            try:
+                service(game_id, moderator, f"{verb} by {request.user.get_username()} in the admin")
+                done += 1
+            except services.ServiceError as exc:
+                self.message_user(request, exc.message, messages.WARNING)
+        if done:
+            self.message_user(request, f"{done} game(s) {verb}.", messages.SUCCESS)
+
+    @admin.action(description="Pause the selected games")
+    def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, services.do_pause_game, "paused")
+
+    @admin.action(description="Resume the selected games")
+    def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, services.do_resume_game, "resumed")
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ("id", "display_name", "email", "mail_mode", "vacation_until", "created_at")
+    list_filter = ("mail_mode",)
+    search_fields = ("email", "display_name")
+    readonly_fields = ("user", "email", "display_name", "mail_mode", "vacation_until", "created_at")
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "index", "player", "status", "joined_at")
+    list_filter = ("status",)
+    search_fields = ("=game__id", "player__email")
+    exclude = ("token",)
+    readonly_fields = ("game", "index", "player", "status", "last_mailed_version", "joined_at")
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "number", "seat", "source", "version", "created_at")
+    list_filter = ("source",)
+    search_fields = ("=game__id",)
+    readonly_fields = ("game", "number", "seat", "move", "source", "version", "events", "created_at")
+
+
+@admin.register(MoveRequest)
+class MoveRequestAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "player", "status", "result_version", "created_at", "decided_at")
+    list_filter = ("status",)
+    search_fields = ("=game__id", "player__email")
+    readonly_fields = ("game", "player", "commands", "expected_version", "status", "reason", "result_version",
+                       "created_at", "decided_at")
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(ReadOnlyAdmin):
+    list_display = ("id", "message_id", "mail_from", "status", "game", "received_at")  # no rcpt_to: it holds a token
+    list_filter = ("status",)
+    search_fields = ("message_id", "mail_from")
+    exclude = ("raw", "rcpt_to")
+    readonly_fields = ("message_id", "mail_from", "status", "result", "game", "received_at", "processed_at",
+                       "raw_text")
+
+    @admin.display(description="raw mail")
+    def raw_text(self, msg: InboundMessage) -> str:
+        raw = bytes(msg.raw or b"")
+        text = _SEAT_ADDRESS.sub("seat-(token hidden)@", raw[:20000].decode("utf-8", errors="replace"))
+        return format_html("<pre style='white-space: pre-wrap'>{}</pre>", text)
+
+
+@admin.register(OutboundMessage)
+class OutboundMessageAdmin(ReadOnlyAdmin):
+    list_display = ("id", "to_email", "subject", "status", "attempts", "game", "created_at", "sent_at")
+    list_filter = ("status",)
+    search_fields = ("to_email", "subject", "=game__id")
+    # headers hold the Reply-To address with the seat token: not shown.
+    exclude = ("headers", "svg")
+    readonly_fields = ("game", "player", "to_email", "subject", "body_text", "body_html", "status", "attempts",
+                       "claimed_at", "sent_at", "last_error", "created_at")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("id", "created_at", "game", "actor", "action")
+    list_filter = ("action",)
+    search_fields = ("=game__id", "actor__email", "action")
+    readonly_fields = ("game", "actor", "action", "details", "created_at")
+
+
+@admin.register(Campaign)
+class CampaignAdmin(ReadOnlyAdmin):
+    list_display = ("id", "name", "created_by", "created_at")
+    search_fields = ("name",)
+    readonly_fields = ("name", "created_by", "carry", "created_at")

@@ -1,0 +1,44 @@
+"""``manage.py player create EMAIL --name NAME`` and ``manage.py player token EMAIL``.
+
+Both print the player's REST API token (``Authorization: Token <token>``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from pbem.games import services
+from pbem.games.models import Player
+
+
+class Command(BaseCommand):
+    help = "Create players and print their API tokens."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        create = sub.add_parser("create", help="create a player and print an API token")
+        create.add_argument("email")
+        create.add_argument("--name", default="", help="display name (default: the address' local part)")
+        create.add_argument("--password", default="", help="also set a password (web login, /api/v1/auth/token/)")
+        token = sub.add_parser("token", help="print an existing player's API token")
+        token.add_argument("email")
+        token.add_argument("--rotate", action="store_true", help="replace the token; the old one stops working")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        try:
+            if opts["action"] == "create":
+                player = services.do_create_player(opts["email"], opts["name"])
+                if opts["password"]:
+                    services.do_set_password(player, opts["password"])
+                token = services.do_issue_api_token(player)
+            else:
+                player = Player.objects.filter(email=services.normalize_email(opts["email"])).first()
+                if player is None:
+                    raise CommandError(f"there is no player with address {opts['email']}")
+                token = services.do_issue_api_token(player, rotate=opts["rotate"])
+        except services.ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self.stderr.write(f"player {player.display_name} <{player.email}>; API token:")
+        self.stdout.write(token)
