@@ -48,8 +48,13 @@ SHIP = "ss"
 _AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
 
 
+_VALUES = {f"{v}{s}": v for v in range(1, 6) for s in SUITS} | {SHIP: 0}
+_NAMES = {f"{v}{s}": f"{v} {name}" for v in range(1, 6) for s, name in SUITS.items()} | {SHIP: "the Steamship card"}
+
+
 def value(card: str) -> int:
-    return 0 if card == SHIP else int(card[0])
+    """A card's number; the steamship card counts 0."""
+    return _VALUES[card]
 
 
 def suit(card: str) -> str | None:
@@ -57,7 +62,7 @@ def suit(card: str) -> str | None:
 
 
 def card_name(card: str) -> str:
-    return "the Steamship card" if card == SHIP else f"{card[0]} {SUITS[card[1:]]}"
+    return _NAMES[card]
 
 
 def card_key(card: str) -> tuple[int, int]:
@@ -69,7 +74,8 @@ def all_resource_cards() -> list[str]:
 
 
 def _distinct(cards: list[str]) -> list[str]:
-    return sorted(set(cards), key=card_key)
+    """Each different card once, by number then suit (the steamship card last)."""
+    return sorted(set(cards))
 
 
 def _remove_one(lst: list[str], card: str) -> None:
@@ -94,7 +100,7 @@ class _Events(list):
             **data: Any) -> None:
         if reveals:
             self.revealed = True
-        self.append(Event(kind, text, data, to, reveals or self.revealed))
+        self.append(Event(kind, text, data, to, self.revealed))
 
 
 class Maretta(Rules):
@@ -185,12 +191,13 @@ class Maretta(Rules):
             "deck": deck, "box": box, "disc": [],
             "p1": [None] * n, "p1d": [False] * n, "p2": [None] * n, "mv": [0] * n,
             "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [],
+            "barv": {k: [b[0] if b[1] else "?" for b in v] for k, v in bar.items()},
             "cut": [False] * n, "cutn": [False] * n,
             "known": [{} for _ in range(n)],
             "out": [None] * n,
             "lava": -opts["lava_start"] if side == "B" else None,
             "lspd": opts["lava_speed"] if side == "B" else None,
-            "todo": [], "over": None,
+            "todo": [], "over": None, "v": 0,
         })
         for _ in range(HAND):
             for j in range(n):
@@ -268,12 +275,12 @@ class Maretta(Rules):
             f = todo[-1]
             t = f["t"]
             if t in _AUTO_SINGLE:
-                opts = self._frame_options(st, f)
-                if len(opts) > 1:
+                moves = self._moves(st, f)
+                if len(moves) > 1:
                     return
                 todo.pop()
-                if opts:
-                    self._decide(st, f, opts[0].move, ev)
+                if moves:
+                    self._decide(st, f, moves[0][1], ev)
                 else:
                     self._nothing(st, f, ev)
                 continue
@@ -568,57 +575,75 @@ class Maretta(Rules):
         return [f["s"]]
 
     def _options(self, st: State, seat: int) -> list[Option]:
-        return self._frame_options(st, st["todo"][-1], seat)
+        f = st["todo"][-1]
+        label = self._labeller(st, f)
+        return [Option(code, label(m), m) for code, m in self._moves(st, f, seat)]
 
-    def _frame_options(self, st: State, f: dict, seat: int | None = None) -> list[Option]:
+    def _moves(self, st: State, f: dict, seat: int | None = None) -> list[tuple[str, Move]]:
+        """The legal moves of a step as (code, move) pairs; labels come separately (see _labeller)."""
         t = f["t"]
-        names = st["players"]
         if t == "p1":
-            return [Option(c, f"play {card_name(c)}", {"a": "play", "c": c}) for c in _distinct(st["hand"][seat])]
+            return [(c, {"a": "play", "c": c}) for c in _distinct(st["hand"][seat])]
         s = f["s"]
         if t == "place":
-            out = []
-            where = "raft" if st["side"] == "A" else "minecart"
             targets = self._targets(st, s)
-            for c in _distinct(st["hand"][s]):
-                for p in targets:
-                    label = (f"put {card_name(c)} on your own {where}" if p == s
-                             else f"give {card_name(c)} to {names[p]}")
-                    out.append(Option(f"{c}-{p + 1}", label, {"a": "give", "c": c, "p": p}))
-            return out
+            return [(f"{c}-{p + 1}", {"a": "give", "c": c, "p": p})
+                    for c in _distinct(st["hand"][s]) for p in targets]
         if t == "play":
-            return [Option(c, f"play {card_name(c)}", {"a": "play", "c": c}) for c in self._legalB(st, s)]
+            return [(c, {"a": "play", "c": c}) for c in self._legalB(st, s)]
         if t == "steal":
             r = f["r"]
-            out = [Option(f"st-{c}", f"steal {card_name(c)} from {names[r]}", {"a": "steal", "c": c, "p": r})
-                   for c in _distinct(st["stock"][r])]
-            out.append(Option("move", "move 2 spaces instead of stealing", {"a": "move"}))
+            out = [(f"st-{c}", {"a": "steal", "c": c, "p": r}) for c in _distinct(st["stock"][r])]
+            out.append(("move", {"a": "move"}))
             return out
         if t == "barrel":
-            bs = st["bar"].get(str(f["at"])) or []
-            return [Option(f"b{i + 1}", f"take barrel {i + 1} ({BARREL_NAMES[k] if up else 'face down'})",
-                           {"a": "barrel", "b": i + 1}) for i, (k, up) in enumerate(bs)]
+            bs = st["bar"].get(str(f["at"])) or ()
+            return [(f"b{i}", {"a": "barrel", "b": i}) for i in range(1, len(bs) + 1)]
         if t == "monkey":
-            out = []
-            for p in self._opponents(st, s):
-                for c in _distinct(st["stock"][p]):
-                    out.append(Option(f"tk-{c}-{p + 1}", f"take {card_name(c)} from {names[p]}",
-                                      {"a": "take", "c": c, "p": p}))
-            return out
+            stock = st["stock"]
+            return [(f"tk-{c}-{p + 1}", {"a": "take", "c": c, "p": p})
+                    for p in self._opponents(st, s) for c in _distinct(stock[p])]
         if t == "troop":
             v = f["v"]
-            return [Option(f"tk-{c}", f"take {card_name(c)} from {names[v]}", {"a": "take", "c": c, "p": v})
-                    for c in _distinct(st["stock"][v])]
+            return [(f"tk-{c}", {"a": "take", "c": c, "p": v}) for c in _distinct(st["stock"][v])]
         if t == "discard":
-            return [Option(f"ds-{c}", f"discard {card_name(c)} from your stock", {"a": "discard", "c": c})
-                    for c in _distinct(st["stock"][s])]
+            return [(f"ds-{c}", {"a": "discard", "c": c}) for c in _distinct(st["stock"][s])]
         if t == "pelican":
-            return [Option(f"look-{p + 1}", f"look at {names[p]}'s hand", {"a": "look", "p": p})
-                    for p in self._opponents(st, s)]
+            return [(f"look-{p + 1}", {"a": "look", "p": p}) for p in self._opponents(st, s)]
         if t == "spear":
-            return [Option(f"swap-{p + 1}", f"swap places with {names[p]}", {"a": "swap", "p": p})
-                    for p in self._ahead(st, s)]
+            return [(f"swap-{p + 1}", {"a": "swap", "p": p}) for p in self._ahead(st, s)]
         raise AssertionError(f"no options for step {t}")
+
+    def _labeller(self, st: State, f: dict) -> Callable[[Move], str]:
+        """How the moves of this step read to a person (unique within the step)."""
+        t = f["t"]
+        names = st["players"]
+        if t in ("p1", "play"):
+            return lambda m: f"play {card_name(m['c'])}"
+        if t == "place":
+            s = f["s"]
+            where = "raft" if st["side"] == "A" else "minecart"
+            return lambda m: (f"put {card_name(m['c'])} on your own {where}" if m["p"] == s
+                              else f"give {card_name(m['c'])} to {names[m['p']]}")
+        if t == "steal":
+            return lambda m: ("move 2 spaces instead of stealing" if m["a"] == "move"
+                              else f"steal {card_name(m['c'])} from {names[m['p']]}")
+        if t == "barrel":
+            bs = st["bar"].get(str(f["at"])) or ()
+
+            def barrel(m: Move) -> str:
+                kind, up = bs[m["b"] - 1]
+                return f"take barrel {m['b']} ({BARREL_NAMES[kind] if up else 'face down'})"
+            return barrel
+        if t in ("monkey", "troop"):
+            return lambda m: f"take {card_name(m['c'])} from {names[m['p']]}"
+        if t == "discard":
+            return lambda m: f"discard {card_name(m['c'])} from your stock"
+        if t == "pelican":
+            return lambda m: f"look at {names[m['p']]}'s hand"
+        if t == "spear":
+            return lambda m: f"swap places with {names[m['p']]}"
+        raise AssertionError(f"no labels for step {t}")
 
     def _opponents(self, st: State, s: int) -> list[int]:
         n = len(st["pos"])
@@ -636,16 +661,25 @@ class Maretta(Rules):
 
     def _apply(self, st: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         f = st["todo"][-1]
-        opts = self._frame_options(st, f, seat)
-        opt = option_by_code(opts, move)  # validates: nothing has changed yet
+        chosen = self._find(st, f, seat, move)  # validates: nothing has changed yet
+        st["v"] += 1
         ev = _Events()
         if f["t"] == "p1":
-            self._commit(st, seat, opt.move["c"], ev)
+            self._commit(st, seat, chosen["c"], ev)
         else:
             st["todo"].pop()
-            self._decide(st, f, opt.move, ev)
+            self._decide(st, f, chosen, ev)
         self._run(st, ev)
         return list(ev)
+
+    def _find(self, st: State, f: dict, seat: int, move: Move) -> Move:
+        moves = self._moves(st, f, seat)
+        code = move.get("code")
+        for c, m in moves:
+            if (c == code) if code is not None else (m == move):
+                return m
+        label = self._labeller(st, f)
+        return option_by_code([Option(c, label(m), m) for c, m in moves], move).move  # raises, listing them
 
     def _commit(self, st: State, s: int, card: str, ev: _Events) -> None:
         st["hand"][s].remove(card)
@@ -709,10 +743,14 @@ class Maretta(Rules):
                        seat=s, from_seat=r, card=c)
                 self._add_stock(st, s, c, ev)
         elif t == "barrel":
-            bs = st["bar"][str(f["at"])]
+            key = str(f["at"])
+            bs = st["bar"][key]
             kind, up = bs.pop(mv["b"] - 1)
-            if not bs:
-                del st["bar"][str(f["at"])]
+            if bs:
+                st["barv"][key] = [b[0] if b[1] else "?" for b in bs]  # replaced, never changed in place
+            else:
+                del st["bar"][key]
+                del st["barv"][key]
             st["bdisc"].append(kind)
             if up:
                 ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
@@ -902,40 +940,63 @@ class Maretta(Rules):
 
     # ---- views ------------------------------------------------------------------------------
 
+    #: (state object, its version "v", the public part of its views), swapped as one tuple so that
+    #: threads never mix the parts. Only apply changes a state (and bumps "v"), so a cached part
+    #: is never stale; code that edits a state by hand must bump "v" itself.
+    _vcache: tuple[Any, int, Any] = (None, -1, None)
+
     def _view(self, st: State, seat: int | None) -> View:
-        n = len(st["pos"])
-        p1 = st["p1"]
-        p1d = st["p1d"]
-        shown_p1 = [c if (c is None or not p1d[s] or s == seat) else "?" for s, c in enumerate(p1)]
-        bar = {k: [kind if up else "?" for kind, up in v] for k, v in st["bar"].items()}
+        cached = self._vcache
+        if cached[0] is st and cached[1] == st["v"]:
+            public = cached[2]
+        else:
+            public = self._public(st)
+            self._vcache = (st, st["v"], public)
+        view = dict(public)
+        view["seat"] = seat
+        if seat is not None:
+            view["hand"] = sorted(st["hand"][seat])
+            known = st["known"][seat]
+            if known:
+                view["known_hands"] = {k: sorted(v) for k, v in known.items()}
+            if st["p1d"][seat] and st["p1"][seat] is not None:  # your own face-down card
+                p1 = list(public["p1"])
+                p1[seat] = st["p1"][seat]
+                view["p1"] = p1
+        return view
+
+    def _public(self, st: State) -> View:
+        """What everybody sees; the same for every seat (views share it: treat views as read-only)."""
+        over = st["over"]
         view: View = {
             "game": "maretta",
             "side": st["side"],
             "players": list(st["players"]),
-            "seat": seat,
+            "seat": None,
             "turn": st["turn"],
             "phase": st["phase"],
             "start": st["start"],
             "end": st["end"],
             "reefs": list(st["reefs"]),
             "pos": list(st["pos"]),
-            "hand": None if seat is None else sorted(st["hand"][seat], key=card_key),
+            "hand": None,
             "hand_counts": [len(h) for h in st["hand"]],
-            "stock": [sorted(s, key=card_key) for s in st["stock"]],
-            "p1": shown_p1,
-            "p1_face_down": list(p1d),
+            "stock": [list(x) for x in st["stock"]],
+            "p1": list(st["p1"]),
+            "p1_face_down": list(st["p1d"]),
             "p2": list(st["p2"]),
             "movement": list(st["mv"]),
             "deck": len(st["deck"]),
             "discard": list(st["disc"]),
-            "barrels": bar,
+            "barrels": dict(st["barv"]),
             "barrels_in_box": len(st["bbox"]),
             "barrels_used": list(st["bdisc"]),
             "waiting": self._pending(st),
             "decision": self._describe(st),
-            "known_hands": ({} if seat is None else
-                            {k: sorted(v, key=card_key) for k, v in st["known"][seat].items()}),
-            "over": None if st["over"] is None else dict(st["over"]),
+            "known_hands": {},
+            "over": None if over is None else {"winners": list(over["winners"]), "reason": over["reason"],
+                                               "ranking": [list(g) for g in over["ranking"]],
+                                               "scores": list(over["scores"])},
         }
         if st["side"] == "A":
             view["cuttlefish"] = list(st["cut"])
@@ -946,6 +1007,8 @@ class Maretta(Rules):
             view["lava_speed"] = st["lspd"]
             view["lava_start"] = -st["options"]["lava_start"]
             view["out"] = list(st["out"])
+        if True in st["p1d"]:
+            view["p1"] = [None if c is None else "?" if d else c for c, d in zip(st["p1"], st["p1d"])]
         return view
 
     def _describe(self, st: State) -> str:
@@ -955,19 +1018,26 @@ class Maretta(Rules):
         t = f["t"]
         if t == "p1":
             return "everybody puts a card face down in position 1"
-        who = self._name(st, f["s"])
-        where = "raft" if st["side"] == "A" else "minecart"
-        return {
-            "place": f"{who} puts a card on an opponent's {where} (position 2)",
-            "play": f"{who} puts a card in position 1 of their minecart",
-            "steal": f"{who} decides whether to steal from {self._name(st, f.get('r', 0))} or move 2 spaces",
-            "barrel": f"{who} chooses a barrel at space {f.get('at')}",
-            "monkey": f"{who} takes a card from an opponent's stock (Monkey)",
-            "troop": f"{who} takes a card from {self._name(st, f.get('v', 0))}'s stock (Troop of Monkeys)",
-            "discard": f"{who} discards a card from their stock",
-            "pelican": f"{who} chooses whose hand to look at (Pelican)",
-            "spear": f"{who} chooses whom to swap places with (Fishing Spear)",
-        }.get(t, "")
+        who = st["players"][f["s"]]
+        if t == "place":
+            return f"{who} puts a card on an opponent's {'raft' if st['side'] == 'A' else 'minecart'} (position 2)"
+        if t == "play":
+            return f"{who} puts a card in position 1 of their minecart"
+        if t == "steal":
+            return f"{who} decides whether to steal from {st['players'][f['r']]} or move 2 spaces"
+        if t == "barrel":
+            return f"{who} chooses a barrel at space {f['at']}"
+        if t == "monkey":
+            return f"{who} takes a card from an opponent's stock (Monkey)"
+        if t == "troop":
+            return f"{who} takes a card from {st['players'][f['v']]}'s stock (Troop of Monkeys)"
+        if t == "discard":
+            return f"{who} discards a card from their stock"
+        if t == "pelican":
+            return f"{who} chooses whose hand to look at (Pelican)"
+        if t == "spear":
+            return f"{who} chooses whom to swap places with (Fishing Spear)"
+        return ""
 
     # ---- hidden information (testing hook) ----------------------------------------------------
 
