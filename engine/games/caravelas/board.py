@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 
@@ -21,7 +23,7 @@ with open(_HERE / "cards.json", encoding="utf-8") as _f:
     CARDS = json.load(_f)
 
 #: circle id -> its data (name, x, y, kind: lisbon, calecute, cape, place, white or blue)
-NODES: dict[str, dict] = {n["id"]: n for n in MAP["nodes"]}
+NODES: dict[str, dict[str, Any]] = {n["id"]: n for n in MAP["nodes"]}
 ORDER: list[str] = [n["id"] for n in MAP["nodes"]]
 INDEX: dict[str, int] = {nid: i for i, nid in enumerate(ORDER)}
 LISBON = next(n["id"] for n in MAP["nodes"] if n["kind"] == "lisbon")
@@ -32,7 +34,7 @@ DRAW_PLACES = (LISBON, CALECUTE)
 
 
 def name(nid: str) -> str:
-    return NODES[nid]["name"]
+    return str(NODES[nid]["name"])
 
 
 # ---- movement graph ---------------------------------------------------------------------------
@@ -42,7 +44,7 @@ def name(nid: str) -> str:
 def _build_adjacency() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     edges: dict[str, set[tuple[str, tuple[str, ...]]]] = {nid: set() for nid in ORDER}
     for line in MAP["lines"]:
-        for a, b in zip(line, line[1:]):
+        for a, b in pairwise(line):
             edges[a].add((b, ()))
             edges[b].add((a, ()))
     for route in MAP["arrows"]:
@@ -76,7 +78,7 @@ def _reach_from(start: str) -> list[dict[str, tuple[str, ...]]]:
         for to, skipped in ADJ[node]:
             if to in visited or any(s in visited for s in skipped):
                 continue
-            newpath = path + (to,)
+            newpath = (*path, to)
             if to == CAPE:
                 for v in range(depth, VMAX + 1):
                     best = res[v].get(CAPE)
@@ -114,12 +116,12 @@ DIST: dict[str, dict[str, int]] = {nid: _distances(nid) for nid in ORDER}
 # ---- cards, cubes, die ----------------------------------------------------------------------
 
 #: discovery card id (= its location's circle id) -> {"colour", "points", "year"}
-DISCOVERIES: dict[str, dict] = {d["id"]: d for d in CARDS["discoveries"]}
+DISCOVERIES: dict[str, dict[str, Any]] = {d["id"]: d for d in CARDS["discoveries"]}
 YELLOW = [d["id"] for d in CARDS["discoveries"] if d["colour"] == "yellow"]
 GREEN = [d["id"] for d in CARDS["discoveries"] if d["colour"] == "green"]
 DIE: list[int] = CARDS["die"]
 #: colour -> {"place", "caravela" (1..4), "points", "goods"}
-CUBES: dict[str, dict] = {c["colour"]: c for c in CARDS["cubes"]}
+CUBES: dict[str, dict[str, Any]] = {c["colour"]: c for c in CARDS["cubes"]}
 COLOURS: list[str] = [c["colour"] for c in CARDS["cubes"]]  # in player-board order
 CUBE_AT: dict[str, str] = {c["place"]: c["colour"] for c in CARDS["cubes"]}
 #: caravela number -> the colours of its two spots

@@ -8,6 +8,7 @@ otherwise plays a little at random. It reads only what its own seat may know
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.core import Option, State
@@ -17,7 +18,7 @@ from . import board as B
 _CARGO_HOME = 14  # cargo worth at least this heads for Lisboa
 
 
-def _targets(state: State, f: dict) -> tuple[set[str], bool]:
+def _targets(state: State, f: dict[str, Any]) -> tuple[set[str], bool]:
     """Where this fleet wants to go, and whether it is heading home with cargo."""
     cargo_value = sum(B.CUBES[c]["points"] for c in f["cargo"])
     loadable = {B.CUBES[c]["place"] for c in B.COLOURS
@@ -38,7 +39,7 @@ def _closeness(node: str, targets: set[str]) -> int:
     return min(d.get(t, 99) for t in targets)
 
 
-def choose(state: State, seat: int, options: list[Option], rnd: Any) -> Option:
+def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
     f = state["fleets"][seat]
     k = state["stack"][-1]["k"]
     if k == "sink":
@@ -50,9 +51,9 @@ def choose(state: State, seat: int, options: list[Option], rnd: Any) -> Option:
         at = f["at"]
 
         def worth(c: str) -> float:
-            return B.DISCOVERIES[c]["points"] * 10 / (10 + B.DIST[at].get(c, 50))
-        best = sorted(state["stack"][-1]["drawn"], key=worth, reverse=True)
-        want = set(best[:2])
+            return float(B.DISCOVERIES[c]["points"]) * 10 / (10 + B.DIST[at].get(c, 50))
+        ranked = sorted(state["stack"][-1]["drawn"], key=worth, reverse=True)
+        want = set(ranked[:2])
         for o in options:
             if set(o.move["cards"]) == want:
                 return o
@@ -69,8 +70,8 @@ def choose(state: State, seat: int, options: list[Option], rnd: Any) -> Option:
     if not moves:
         return by_code["end"]
     if rnd.random() < 0.08:
-        return rnd.choice(moves)
-    targets, home = _targets(state, f)
+        return moves[rnd.randrange(len(moves))]
+    targets, _home = _targets(state, f)
     loadable = {B.CUBES[c]["place"]: B.CUBES[c]["points"] for c in B.COLOURS
                 if state["cubes"][c] > 0 and c not in f["cargo"] and B.CUBES[c]["caravela"] not in f["sunk"]}
     best: list[Option] = []
@@ -93,4 +94,4 @@ def choose(state: State, seat: int, options: list[Option], rnd: Any) -> Option:
     stay = -_closeness(f["at"], targets) - 1
     if best_score < stay and rnd.random() < 0.7:
         return by_code["end"]
-    return rnd.choice(best)
+    return best[rnd.randrange(len(best))]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import Any
 
 from engine import svg
@@ -92,12 +93,12 @@ def render_text(view: dict[str, Any]) -> str:
 
 def _xy(nid: str) -> tuple[float, float]:
     node = B.NODES[nid]
-    return node["x"], node["y"]
+    return float(node["x"]), float(node["y"])
 
 
-def _polyline(ids: list[str], **kw: object) -> str:
-    pts = " ".join(f"{x},{y}" for x, y in map(_xy, ids))
-    return svg.el("polyline", points=pts, fill="none", **kw)
+def _polyline(ids: list[str], stroke: str, width: int, dash: str | None = None) -> str:
+    pts = " ".join(f"{x:g},{y:g}" for x, y in map(_xy, ids))
+    return svg.el("polyline", points=pts, fill="none", stroke=stroke, stroke_width=width, stroke_dasharray=dash)
 
 
 def _arrowhead(a: str, b: str, colour: str) -> str:
@@ -118,12 +119,12 @@ def render_svg(view: dict[str, Any]) -> str:
     body: list[str] = [svg.el("rect", x=0, y=0, width=width, height=height, fill="#dcecf5")]
     # lines and arrow routes
     for line in B.MAP["lines"]:
-        body.append(_polyline(line, stroke="#ffffff", stroke_width=4))
-        body.append(_polyline(line, stroke="#7d98a8", stroke_width=1))
+        body.append(_polyline(line, "#ffffff", 4))
+        body.append(_polyline(line, "#7d98a8", 1))
     for route in B.MAP["arrows"]:
         path = route["path"]
-        body.append(_polyline(path, stroke="#2f6fd0", stroke_width=3, stroke_dasharray="8 4"))
-        for a, b in zip(path, path[1:]):
+        body.append(_polyline(path, "#2f6fd0", 3, "8 4"))
+        for a, b in pairwise(path):
             body.append(_arrowhead(a, b, "#1b4f9c"))
         x, y = _xy(path[len(path) // 2])
         body.append(svg.text(x, y - 12, route["name"], size=11, fill="#1b4f9c", font_style="italic"))
@@ -148,8 +149,17 @@ def render_svg(view: dict[str, Any]) -> str:
         body.append(svg.el("path", d=f"M{x - 4},{y}H{x + 4}M{x},{y - 5}V{y + 5}", stroke="#6b4c2a",
                            stroke_width=2))
         label = node["name"] + (f" ({B.DISCOVERIES[nid]['points']})" if nid in B.DISCOVERIES else "")
-        body.append(svg.text(x, y - r - 5, label, size=11, fill="#3b2a14", font_weight="bold"))
+        where = node.get("label", "above")
         colour = B.CUBE_AT.get(nid)
+        if where == "below":
+            body.append(svg.text(x, y + r + 14, label, size=11, fill="#3b2a14", font_weight="bold"))
+        elif where == "left":
+            body.append(svg.text(x - r - 4, y + 4, label, size=11, anchor="end", fill="#3b2a14", font_weight="bold"))
+        elif where == "right":
+            dx = r + 4 + (30 if colour else 0)
+            body.append(svg.text(x + dx, y + 4, label, size=11, anchor="start", fill="#3b2a14", font_weight="bold"))
+        else:
+            body.append(svg.text(x, y - r - 5, label, size=11, fill="#3b2a14", font_weight="bold"))
         if colour:
             left = view["cubes"][colour]
             for i in range(left):

@@ -23,6 +23,7 @@ the unspent movement cards) when any are left, and the hand is refilled.
 from __future__ import annotations
 
 import copy
+import random
 import re
 from itertools import combinations
 from typing import Any
@@ -34,6 +35,8 @@ from engine.rng import Rng, seed_to_state
 
 from . import board as B
 
+Fleet = dict[str, Any]
+
 # ---- precomputed options ------------------------------------------------------------------------
 
 #: MOVE_OPTIONS[node][v]: the options to play a v-card from node, one per destination
@@ -43,6 +46,17 @@ MOVE_OPTIONS: dict[str, list[list[Option]]] = {
          for dest in B.REACH[nid][v]]
         for v in range(B.VMAX + 1)
     ]
+    for nid in B.ORDER
+}
+#: MOVE_OPTION[node][v][dest]: the same options, by destination
+MOVE_OPTION: dict[str, list[dict[str, Option]]] = {
+    nid: [{o.move["to"]: o for o in per_value} for per_value in tables] for nid, tables in MOVE_OPTIONS.items()
+}
+#: ROUTE_TEXT[node][v][dest]: "Lisboa to Guiné via s1, s2", for the move event
+ROUTE_TEXT: dict[str, list[dict[str, str]]] = {
+    nid: [{dest: f"{B.name(nid)} to {B.name(dest)}" + (f" via {', '.join(B.name(p) for p in path[:-1])}"
+                                                         if len(path) > 1 else "")
+           for dest, path in per_value.items()} for per_value in B.REACH[nid]]
     for nid in B.ORDER
 }
 DRAW = Option("draw", "draw discovery cards", {"act": "draw"})
@@ -69,7 +83,7 @@ ALL_WORDS = {"all", "todas", "todos", "tudo", "cards", "card", "cartas"}
 
 
 def _caravela_of(colour: str) -> int:
-    return B.CUBES[colour]["caravela"]
+    return int(B.CUBES[colour]["caravela"])
 
 
 def _cargo_label(colours: list[str]) -> str:
@@ -110,7 +124,7 @@ class Caravelas(Rules):
             del deck[-B.HAND:]
             fleets.append({"at": B.LISBON, "hand": hand, "disc": discs[i], "found": [], "score": 0,
                            "cargo": [], "sunk": [], "drew": False})
-        cubes = {c: B.CUBES_PER_COLOUR for c in B.COLOURS}
+        cubes = dict.fromkeys(B.COLOURS, B.CUBES_PER_COLOUR)
         cubes["green"] = B.GREEN_BY_PLAYERS[n]
         first = rng.below(n)
         state.update({
@@ -129,12 +143,12 @@ class Caravelas(Rules):
         return [] if state["over"] else [state["turn"]]
 
     @staticmethod
-    def _can_draw(state: State, f: dict) -> bool:
+    def _can_draw(state: State, f: Fleet) -> bool:
         return (f["at"] in B.DRAW_PLACES and not f["drew"] and len(f["disc"]) < B.MAX_DISC
                 and bool(state["dpile"]))
 
     @staticmethod
-    def _can_deliver(f: dict) -> bool:
+    def _can_deliver(f: Fleet) -> bool:
         return f["at"] == B.LISBON and bool(f["cargo"] or f["sunk"])
 
     def _options(self, state: State, seat: int) -> list[Option]:
@@ -191,7 +205,8 @@ class Caravelas(Rules):
     # ---- moves ---------------------------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
-        opt = option_by_code(self._options(state, seat), move)  # validates fully; nothing changed yet
+        opt = self._quick_option(state, seat, move) or option_by_code(self._options(state, seat), move)
+        # validated fully above; nothing has changed yet
         m = opt.move
         act = m["act"]
         ev: list[Event] = []
@@ -233,7 +248,26 @@ class Caravelas(Rules):
                 break
         return ev
 
-    def _do_move(self, state: State, seat: int, f: dict, who: str, v: int, dest: str, rng: Rng,
+    def _quick_option(self, state: State, seat: int, move: Move) -> Option | None:
+        """The option a card move names, found without listing every option (the common case)."""
+        if state["stack"][-1]["k"] != "move":
+            return None
+        code = move.get("code")
+        if code is not None:
+            if len(move) != 1 or not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+                return None
+            v, dest = int(code[0]), code[1:]
+        else:
+            card, to = move.get("card"), move.get("to")
+            if type(card) is not int or not isinstance(to, str) or move != {"act": "move", "card": card, "to": to}:
+                return None
+            v, dest = card, to
+        f = state["fleets"][seat]
+        if not 0 < v <= B.VMAX or v not in f["hand"]:
+            return None
+        return MOVE_OPTION[f["at"]][v].get(dest)
+
+    def _do_move(self, state: State, seat: int, f: Fleet, who: str, v: int, dest: str, rng: Rng,
                  ev: list[Event]) -> None:
         start = f["at"]
         path = B.REACH[start][v][dest]
@@ -242,8 +276,7 @@ class Caravelas(Rules):
         state["mdisc"].append(v)
         f["at"] = dest
         f["drew"] = False
-        via = [B.name(p) for p in path[:-1]]
-        text = f"{who} plays a {v}: {B.name(start)} to {B.name(dest)}" + (f" via {', '.join(via)}" if via else "")
+        text = f"{who} plays a {v}: {ROUTE_TEXT[start][v][dest]}"
         data: dict[str, Any] = {"seat": seat, "card": v, "from": start, "to": dest, "path": list(path)}
         if dest == B.CAPE:
             lost = v - len(path)
@@ -280,7 +313,7 @@ class Caravelas(Rules):
                             {"seat": seat, "colour": colour}))
         self._settle(state, seat, f, rng, ev)
 
-    def _do_draw(self, state: State, seat: int, f: dict, who: str, ev: list[Event]) -> None:
+    def _do_draw(self, state: State, seat: int, f: Fleet, who: str, ev: list[Event]) -> None:
         pile = state["dpile"]
         drawn = pile[:B.DRAW_N]
         del pile[:B.DRAW_N]
@@ -295,7 +328,7 @@ class Caravelas(Rules):
                                                           for c in drawn) + ".",
                         {"seat": seat, "cards": list(drawn)}, to=(seat,), reveals=True))
 
-    def _do_keep(self, state: State, seat: int, f: dict, who: str, cards: list[str], rng: Rng,
+    def _do_keep(self, state: State, seat: int, f: Fleet, who: str, cards: list[str], rng: Rng,
                  ev: list[Event]) -> None:
         drawn = state["stack"].pop()["drawn"]
         rest = [c for c in drawn if c not in cards]
@@ -310,7 +343,7 @@ class Caravelas(Rules):
                         {"seat": seat, "kept": list(cards), "returned": rest}, to=(seat,)))
         self._settle(state, seat, f, rng, ev)
 
-    def _do_sink(self, state: State, seat: int, f: dict, who: str, c: int, rng: Rng, ev: list[Event]) -> None:
+    def _do_sink(self, state: State, seat: int, f: Fleet, who: str, c: int, rng: Rng, ev: list[Event]) -> None:
         state["stack"].pop()
         lost = [col for col in f["cargo"] if _caravela_of(col) == c]
         for col in lost:
@@ -332,7 +365,7 @@ class Caravelas(Rules):
         else:
             self._settle(state, seat, f, rng, ev)
 
-    def _do_deliver(self, state: State, seat: int, f: dict, who: str, ev: list[Event]) -> None:
+    def _do_deliver(self, state: State, seat: int, f: Fleet, who: str, ev: list[Event]) -> None:
         cargo = f["cargo"]
         pts = sum(B.CUBES[c]["points"] for c in cargo)
         greens = 0
@@ -359,7 +392,7 @@ class Caravelas(Rules):
 
     # ---- turn flow ------------------------------------------------------------------------------
 
-    def _settle(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+    def _settle(self, state: State, seat: int, f: Fleet, rng: Rng, ev: list[Event]) -> None:
         """After a step: if the player has nothing left to decide this turn, end the movement."""
         if state["stack"][-1]["k"] != "move":
             return
@@ -367,14 +400,14 @@ class Caravelas(Rules):
             return
         self._end_moves(state, seat, f, rng, ev)
 
-    def _end_moves(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+    def _end_moves(self, state: State, seat: int, f: Fleet, rng: Rng, ev: list[Event]) -> None:
         if f["hand"]:
             state["stack"] = [{"k": "cards"}]
         else:
             state["stack"] = []
             self._finish_turn(state, seat, f, rng, ev)
 
-    def _finish_turn(self, state: State, seat: int, f: dict, rng: Rng, ev: list[Event]) -> None:
+    def _finish_turn(self, state: State, seat: int, f: Fleet, rng: Rng, ev: list[Event]) -> None:
         n = len(state["players"])
         who = state["players"][seat]
         state["turns"] += 1
@@ -445,27 +478,26 @@ class Caravelas(Rules):
     # ---- views ---------------------------------------------------------------------------------------
 
     def _view(self, state: State, seat: int | None) -> View:
-        top = state["stack"][-1]["k"] if state["stack"] else None
-        fleets = []
-        for f in state["fleets"]:
-            fleets.append({"at": f["at"], "score": f["score"], "cargo": list(f["cargo"]), "sunk": list(f["sunk"]),
-                           "found": list(f["found"]), "hand": len(f["hand"]), "disc": len(f["disc"]),
-                           "drew": f["drew"]})
+        stack = state["stack"]
+        top = stack[-1]["k"] if stack else None
         view: View = {
-            "game": "caravelas", "players": list(state["players"]), "seat": seat,
-            "options": dict(state["options"]), "first": state["first"], "turn": state["turn"],
-            "turns": state["turns"], "step": top, "used": list(state["used"]),
-            "cubes": dict(state["cubes"]), "greens": state["greens"], "monastery": state["monastery"],
+            "game": "caravelas", "players": state["players"][:], "seat": seat,
+            "options": state["options"].copy(), "first": state["first"], "turn": state["turn"],
+            "turns": state["turns"], "step": top, "used": state["used"][:],
+            "cubes": state["cubes"].copy(), "greens": state["greens"], "monastery": state["monastery"],
             "mdeck": len(state["mdeck"]), "mdisc": len(state["mdisc"]), "dpile": len(state["dpile"]),
-            "fleets": fleets, "ending": state["ending"], "over": state["over"],
+            "fleets": [{"at": f["at"], "score": f["score"], "cargo": f["cargo"][:], "sunk": f["sunk"][:],
+                        "found": f["found"][:], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
+                       for f in state["fleets"]],
+            "ending": state["ending"], "over": state["over"],
         }
         if seat is not None:
             f = state["fleets"][seat]
             pile = state["dpile"]
-            me: dict[str, Any] = {"hand": list(f["hand"]), "disc": list(f["disc"]),
+            me: dict[str, Any] = {"hand": f["hand"][:], "disc": f["disc"][:],
                                   "bottom": [[c, pile.index(c)] for c in state["dknown"][seat]]}
             if top == "keep" and state["turn"] == seat:
-                me["drawn"] = list(state["stack"][-1]["drawn"])
+                me["drawn"] = stack[-1]["drawn"][:]
             view["me"] = me
         if state["over"]:
             out = self._outcome(state)
@@ -499,8 +531,8 @@ class Caravelas(Rules):
         unknown = [pile[i] for i in free]
         for o in others:
             unknown.extend(fleets[o]["disc"])
-        top = s["stack"][-1] if s["stack"] else None
-        drawn_hidden = top is not None and top["k"] == "keep" and s["turn"] != seat
+        top: dict[str, Any] = s["stack"][-1] if s["stack"] else {"k": None}
+        drawn_hidden = top["k"] == "keep" and s["turn"] != seat
         if drawn_hidden:
             unknown.extend(top["drawn"])
         rng.shuffle(unknown)
@@ -552,7 +584,7 @@ class Caravelas(Rules):
                 return o.move
         return None
 
-    def _parse_move(self, typed: list[str], state: State, f: dict, options: list[Option]) -> Move | None:
+    def _parse_move(self, typed: list[str], state: State, f: Fleet, options: list[Option]) -> Move | None:
         allowed = [f"{o.code}: {o.label}" for o in options]
         head = typed[0]
         if head in DRAW_WORDS:
@@ -587,11 +619,11 @@ class Caravelas(Rules):
             if value not in f["hand"]:
                 raise IllegalMove(f"you have no {value} card; your movement cards are "
                                   f"{', '.join(map(str, f['hand'])) or 'none'}", allowed)
-            reach = B.REACH[at][value]
-            dest = self._resolve_place(dest_text, list(reach))
+            reachable = B.REACH[at][value]
+            dest = self._resolve_place(dest_text, list(reachable))
             if dest is None:
                 known = self._resolve_place(dest_text, B.ORDER)
-                places = ", ".join(B.name(d) for d in reach)
+                places = ", ".join(B.name(d) for d in reachable)
                 if known is None:
                     raise Malformed(f"{dest_text!r} is not a place on the map; with the {value} you can reach: "
                                     f"{places}", allowed)
@@ -613,7 +645,7 @@ class Caravelas(Rules):
         return self._find(options, {"act": "move", "card": which[0], "to": dest})
 
     @staticmethod
-    def _why_no_draw(state: State, f: dict) -> str:
+    def _why_no_draw(state: State, f: Fleet) -> str:
         if f["at"] not in B.DRAW_PLACES:
             return "discovery cards can be drawn only in Lisboa or Calecute"
         if f["drew"]:
@@ -728,7 +760,7 @@ class Caravelas(Rules):
 
     # ---- bot ---------------------------------------------------------------------------------------------
 
-    def bot_choice(self, state: State, seat: int, options: list[Option], rnd: Any) -> Option:
+    def bot_choice(self, state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
         """A simple seeded bot: sail towards discoveries and cubes, bring cargo home."""
         from .bot import choose
         return choose(state, seat, options, rnd)
