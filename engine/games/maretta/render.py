@@ -29,18 +29,18 @@ def _cards(cs: list[str]) -> str:
     return ", ".join(_card(c) for c in sorted(cs, key=card_key)) or "none"
 
 
-def _where(view: dict, p: int) -> str:
+def _where(view: dict[str, Any], p: int) -> str:
     side = view["side"]
     if p >= view["end"]:
-        return DATA[side]["end_name"]
+        return str(DATA[side]["end_name"])
     if p == 0:
-        return DATA[side]["start_name"]
+        return str(DATA[side]["start_name"])
     if p < 0:
         return f"{-p} behind the village"
     return f"space {p}"
 
 
-def render_text(view: dict) -> str:
+def render_text(view: dict[str, Any]) -> str:
     side = view["side"]
     names = view["players"]
     n = len(names)
@@ -137,7 +137,7 @@ def _xy(i: int, lo: int) -> tuple[float, float]:
     return _MARGIN + col * _CELL + _CELL / 2, _MARGIN + 40 + row * (_CELL + 34) + _CELL / 2
 
 
-def render_svg(view: dict) -> str:
+def render_svg(view: dict[str, Any]) -> str:
     side = view["side"]
     names = view["players"]
     end = view["end"]

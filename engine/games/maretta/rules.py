@@ -43,6 +43,7 @@ SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 BARREL_NAMES: dict[str, str] = DATA["barrel_names"]
 HAND = DATA["hand_size"]
 SHIP = "ss"
+Frame = dict[str, Any]
 
 # decisions that are resolved automatically when they offer a single choice (or skipped with none)
 _AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
@@ -90,7 +91,11 @@ def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
     return rest
 
 
-class _Events(list):
+def _names_seat(p: int) -> Callable[[Move], bool]:
+    return lambda mv: mv.get("p") == p
+
+
+class _Events(list[Event]):
     """Events of one apply. Everything after a reveal is marked as revealing too,
     because what follows (a move by a hidden number, a barrel's effect) may depend on it."""
 
@@ -262,9 +267,9 @@ class Maretta(Rules):
 
     def _where(self, st: State, p: int) -> str:
         if p >= st["end"]:
-            return DATA[st["side"]]["end_name"]
+            return str(DATA[st["side"]]["end_name"])
         if p == 0:
-            return DATA[st["side"]]["start_name"]
+            return str(DATA[st["side"]]["start_name"])
         return f"space {p}"
 
     # ---- the step machine --------------------------------------------------------------
@@ -289,13 +294,13 @@ class Maretta(Rules):
             todo.pop()
             getattr(self, "_step_" + t)(st, f, ev)
 
-    def _nothing(self, st: State, f: dict, ev: _Events) -> None:
+    def _nothing(self, st: State, f: Frame, ev: _Events) -> None:
         t = f["t"]
         who = self._name(st, f["s"])
         msg = {
             "barrel": f"the barrels at space {f.get('at')} are gone",
             "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
-            "troop": f"{self._name(st, f.get('v', f['s']))}'s stock is empty: {who} takes nothing",
+            "troop": f"{self._name(st, f['v'] if 'v' in f else f['s'])}'s stock is empty: {who} takes nothing",
             "discard": f"{who} has no card in stock to discard",
             "pelican": f"{who} has no opponent to look at",
             "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
@@ -304,7 +309,7 @@ class Maretta(Rules):
 
     # turn structure ---------------------------------------------------------------------
 
-    def _step_turn(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_turn(self, st: State, f: Frame, ev: _Events) -> None:
         n = len(st["pos"])
         st["p1"] = [None] * n
         st["p1d"] = [False] * n
@@ -325,7 +330,7 @@ class Maretta(Rules):
             todo.append({"t": "nextB2", "i": 0})
             todo.append({"t": "nextP", "i": 0})
 
-    def _step_nextP(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_nextP(self, st: State, f: Frame, ev: _Events) -> None:
         """Next player to place a card in someone's position 2."""
         order = self._order(st)
         i = f["i"]
@@ -347,7 +352,7 @@ class Maretta(Rules):
         free = [t for t in ((s + j) % n for j in range(1, n)) if p2[t] is None and out[t] is None]
         return free or [s]
 
-    def _step_recvA(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_recvA(self, st: State, f: Frame, ev: _Events) -> None:
         r = f["r"]
         c1, c2 = st["p1"][r], st["p2"][r]
         if st["p1d"][r]:
@@ -359,7 +364,7 @@ class Maretta(Rules):
         st["mv"][r] = d
         self._move(st, r, d, ev, f"difference between {card_name(c1)} and {card_name(c2)}")
 
-    def _step_placerA(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_placerA(self, st: State, f: Frame, ev: _Events) -> None:
         s, r = f["s"], f["r"]
         if s == r:
             return
@@ -369,7 +374,7 @@ class Maretta(Rules):
             return
         self._move(st, s, 2, ev, "for placing a card")
 
-    def _step_p3A(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_p3A(self, st: State, f: Frame, ev: _Events) -> None:
         n = len(st["pos"])
         st["phase"] = 3
         p1, p2 = st["p1"], st["p2"]
@@ -437,7 +442,7 @@ class Maretta(Rules):
         v2, s2 = c2[0], c2[1:]
         return _distinct([c for c in hand if c[0] != v2 and c[1:] != s2])
 
-    def _step_nextB2(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_nextB2(self, st: State, f: Frame, ev: _Events) -> None:
         order = self._order(st)
         i = f["i"]
         st["phase"] = 2
@@ -456,7 +461,7 @@ class Maretta(Rules):
         else:
             st["todo"].append({"t": "play", "s": s})
 
-    def _step_p3B(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_p3B(self, st: State, f: Frame, ev: _Events) -> None:
         st["phase"] = 3
         order = self._order(st)
         for s in order:
@@ -471,13 +476,13 @@ class Maretta(Rules):
         for s in reversed(order):
             todo.append({"t": "moveB", "s": s})
 
-    def _step_moveB(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_moveB(self, st: State, f: Frame, ev: _Events) -> None:
         s = f["s"]
         k = len({c[1:] for c in st["stock"][s]})
         st["mv"][s] = k
         self._move(st, s, k, ev, f"{k} stack{'s' if k != 1 else ''} in stock")
 
-    def _step_p4B(self, st: State, f: dict, ev: _Events) -> None:
+    def _step_p4B(self, st: State, f: Frame, ev: _Events) -> None:
         st["phase"] = 4
         n = len(st["pos"])
         opts = st["options"]
@@ -486,7 +491,8 @@ class Maretta(Rules):
         new = old + speed
         crossed = sum(1 for c in st["reefs"] if old <= c < new)
         st["lava"] = new
-        msg = f"Phase four: the lava flows {speed} spaces to {self._where(st, new) if new >= 0 else f'{-new} spaces behind the village'}"
+        there = self._where(st, new) if new >= 0 else f"{-new} spaces behind the village"
+        msg = f"Phase four: the lava flows {speed} spaces to {there}"
         if crossed and opts["lava_crevasse_change"]:
             st["lspd"] = max(1, speed + crossed * opts["lava_crevasse_change"])
             msg += f"; it crossed a crevasse and will now flow {st['lspd']} spaces a turn"
@@ -546,7 +552,7 @@ class Maretta(Rules):
         out = st["out"]
         rest = [s for s in range(n) if s not in winners]
 
-        def key(s: int) -> tuple[int, int]:
+        def key(s: int) -> tuple[int, int, int]:
             # alive before out; later elimination before earlier; further along first
             return (1 if out[s] is None else 0, out[s] or 0, pos[s])
 
@@ -579,7 +585,7 @@ class Maretta(Rules):
         label = self._labeller(st, f)
         return [Option(code, label(m), m) for code, m in self._moves(st, f, seat)]
 
-    def _moves(self, st: State, f: dict, seat: int | None = None) -> list[tuple[str, Move]]:
+    def _moves(self, st: State, f: Frame, seat: int | None = None) -> list[tuple[str, Move]]:
         """The legal moves of a step as (code, move) pairs; labels come separately (see _labeller)."""
         t = f["t"]
         if t == "p1":
@@ -614,7 +620,7 @@ class Maretta(Rules):
             return [(f"swap-{p + 1}", {"a": "swap", "p": p}) for p in self._ahead(st, s)]
         raise AssertionError(f"no options for step {t}")
 
-    def _labeller(self, st: State, f: dict) -> Callable[[Move], str]:
+    def _labeller(self, st: State, f: Frame) -> Callable[[Move], str]:
         """How the moves of this step read to a person (unique within the step)."""
         t = f["t"]
         names = st["players"]
@@ -672,7 +678,7 @@ class Maretta(Rules):
         self._run(st, ev)
         return list(ev)
 
-    def _find(self, st: State, f: dict, seat: int, move: Move) -> Move:
+    def _find(self, st: State, f: Frame, seat: int, move: Move) -> Move:
         moves = self._moves(st, f, seat)
         code = move.get("code")
         for c, m in moves:
@@ -709,7 +715,7 @@ class Maretta(Rules):
                "opponent's raft in position 2.")
         st["todo"].append({"t": "nextP", "i": 0})
 
-    def _decide(self, st: State, f: dict, mv: Move, ev: _Events) -> None:
+    def _decide(self, st: State, f: Frame, mv: Move, ev: _Events) -> None:
         t = f["t"]
         s = f["s"]
         names = st["players"]
@@ -829,9 +835,10 @@ class Maretta(Rules):
         **dict.fromkeys(("look", "peek", "pelican", "see", "view", "inspect"), frozenset({"look"})),
         **dict.fromkeys(("swap", "spear", "switch", "exchange", "trade"), frozenset({"swap"})),
     }
-    _STOP = frozenset("to from on onto in into the a an card cards of s raft minecart cart with at my your hand "
-                      "stock please and space spaces instead stealing position pos places i by for".split())
-    _SELF = frozenset("me myself yourself own self mine".split())
+    _STOP = frozenset(["to", "from", "on", "onto", "in", "into", "the", "a", "an", "card", "cards", "of", "s",
+                       "raft", "minecart", "cart", "with", "at", "my", "your", "hand", "stock", "please", "and",
+                       "space", "spaces", "instead", "stealing", "position", "pos", "places", "i", "by", "for"])
+    _SELF = frozenset(["me", "myself", "yourself", "own", "self", "mine"])
     _SUIT_WORDS = {"wood": "wo", "rope": "ro", "fire": "fi", "water": "wa", "food": "fo", "steamship": SHIP,
                    "ship": SHIP, "ss": SHIP, "steamer": SHIP, "boat": SHIP}
     _KIND_WORDS = {notation.fold(v).split()[0]: k for k, v in BARREL_NAMES.items()}
@@ -905,12 +912,12 @@ class Maretta(Rules):
         for p, name in enumerate(st["players"]):
             words = notation.tokens(str(name))
             if words and any(w == tok or (len(tok) >= 2 and w.startswith(tok)) for w in words):
-                preds.append(lambda mv, p=p: mv.get("p") == p)
+                preds.append(_names_seat(p))
         for word, k in self._KIND_WORDS.items():
             if len(tok) >= 3 and word.startswith(tok):
-                preds.append(lambda mv, k=k: mv["a"] == "barrel" and self._barrel_kind(st, seat, mv) == k)
+                preds.append(self._barrel_is(st, k))
         if tok in ("face", "down", "hidden", "unknown"):
-            preds.append(lambda mv: mv["a"] == "barrel" and self._barrel_kind(st, seat, mv) == "?")
+            preds.append(self._barrel_is(st, "?"))
         return preds or None
 
     def _suits_for(self, word: str) -> set[str]:
@@ -920,14 +927,16 @@ class Maretta(Rules):
             return {word}
         return {code for w, code in self._SUIT_WORDS.items() if len(word) >= 1 and w.startswith(word)}
 
-    def _barrel_kind(self, st: State, seat: int, mv: Move) -> str:
+    @staticmethod
+    def _barrel_is(st: State, kind: str) -> Callable[[Move], bool]:
+        """A predicate: the move takes a barrel that everybody sees is ``kind`` ("?" = face down)."""
         f = st["todo"][-1]
-        bs = st["bar"].get(str(f.get("at"))) or []
-        i = mv.get("b", 0) - 1
-        if not 0 <= i < len(bs):
-            return ""
-        kind, up = bs[i]
-        return kind if up else "?"
+        shown = st["barv"].get(str(f.get("at"))) or []
+
+        def pred(mv: Move) -> bool:
+            i = mv.get("b", 0) - 1
+            return bool(mv["a"] == "barrel" and 0 <= i < len(shown) and shown[i] == kind)
+        return pred
 
     # ---- outcome ------------------------------------------------------------------------
 
@@ -1042,7 +1051,7 @@ class Maretta(Rules):
     # ---- hidden information (testing hook) ----------------------------------------------------
 
     def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        st = json.loads(json.dumps(state))
+        st: State = json.loads(json.dumps(state))
         n = len(st["pos"])
         hand, p1, p1d, known = st["hand"], st["p1"], st["p1d"], st["known"]
         mine = known[seat] if seat is not None else {}
