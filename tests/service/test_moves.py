@@ -1,0 +1,132 @@
+"""Moves through the service: atomic batches, versions, the seed commitment and replay."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+import engine
+from engine.testing import replay
+from pbem.games import services
+from pbem.games.models import Game, Move, MoveRequest, Source
+from pbem.games.services import Command
+from tests.factories import play_first_options, player_at, seat_of, start_game
+
+
+def _hand(game: Game, seat: int) -> list[int]:
+    assert game.state is not None
+    return list(game.state["hands"][seat])
+
+
+def test_an_accepted_batch_is_logged_with_its_version_and_events(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    card = _hand(game, seat_of(game, alice))[0]
+    result = services.do_submit_moves(game.pk, alice, [Command(code=f"c{card}")], source=Source.API)
+    assert result.version == 2
+    row = Move.objects.get(game=game)
+    assert (row.number, row.seat, row.version, row.source) == (1, seat_of(game, alice), 2, "api")
+    assert row.move == {"code": f"c{card}"}
+    assert [e["kind"] for e in row.events] == ["choose", "choose_own"]
+
+
+def test_commands_may_be_codes_text_or_structured_moves(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob], options={"rounds": 3})
+    a, b = _hand(game, seat_of(game, alice)), _hand(game, seat_of(game, bob))
+    services.do_submit_moves(game.pk, alice, [Command(text=f"Bid {a[0]}")], source=Source.MAIL)
+    services.do_submit_moves(game.pk, bob, [Command(move={"code": f"c{b[0]}"})], source=Source.API)
+    game.refresh_from_db()
+    assert game.version == 3 and game.state["round"] == 2
+
+
+def test_a_batch_whose_second_command_fails_applies_nothing(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    before = json.dumps(game.state, sort_keys=True)
+    hand = _hand(game, seat_of(game, alice))
+    # The second bid is refused: the round waits for Bob, so Alice has nothing to decide.
+    with pytest.raises(services.MoveRejected) as err:
+        services.do_submit_moves(game.pk, alice, [Command(code=f"c{hand[0]}"), Command(code=f"c{hand[1]}")],
+                                 source=Source.API)
+    assert err.value.line_no == 2 and err.value.status == 422
+    assert err.value.as_dict()["code"] == "not_your_turn"
+    game.refresh_from_db()
+    assert json.dumps(game.state, sort_keys=True) == before
+    assert game.version == 1 and not Move.objects.filter(game=game).exists()
+
+
+def test_an_illegal_command_is_rejected_with_the_options(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    with pytest.raises(services.MoveRejected) as err:
+        services.do_submit_moves(game.pk, alice, [Command(code="c99")], source=Source.API)
+    body = err.value.as_dict()
+    assert body["line"] == 1 and "not a legal choice" in body["message"]
+    assert {o["code"] for o in body["options"]} == {f"c{c}" for c in _hand(game, seat_of(game, alice))}
+
+
+def test_a_move_against_an_old_version_is_refused(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    bid = f"c{_hand(game, seat_of(game, alice))[0]}"
+    with pytest.raises(services.StaleVersion) as err:
+        services.do_submit_moves(game.pk, alice, [Command(code=bid)], source=Source.API, expected_version=7)
+    assert err.value.status == 412
+    services.do_submit_moves(game.pk, alice, [Command(code=bid)], source=Source.API, expected_version=1)
+
+
+def test_outsiders_cannot_move(fake_game, alice, bob, dave):
+    game = start_game(fake_game, alice, [bob])
+    with pytest.raises(services.Forbidden):
+        services.do_submit_moves(game.pk, dave, [Command(code="c1")], source=Source.API)
+    with pytest.raises(services.Forbidden):
+        services.do_request_move(game.pk, dave, [Command(code="c1")])
+
+
+def test_the_seed_is_revealed_at_the_end_and_replaying_the_log_gives_the_same_state(fake_game, alice, bob, carol):
+    game = start_game(fake_game, alice, [bob, carol], options={"rounds": 4, "deck": "long"})
+    committed = game.seed_hash
+    play_first_options(game.pk, rnd=random.Random(5))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.finished_at is not None
+    assert game.outcome is not None and game.outcome["reason"] == "all rounds played"
+    assert hashlib.sha256(game.seed.encode()).hexdigest() == committed
+    rules = engine.get(game.rules)
+    names = [player_at(game, i).display_name for i in range(3)]
+    log = [(m.seat, m.move) for m in Move.objects.filter(game=game).order_by("number")]
+    assert replay(rules, names, game.options, game.seed, log) == game.state
+    with pytest.raises(services.Conflict, match="takes no moves"):
+        services.do_submit_moves(game.pk, alice, [Command(code="c1")], source=Source.API)
+
+
+def test_a_maretta_game_replays_from_seed_and_log(alice, bob, carol):
+    game = start_game("maretta", alice, [bob, carol], options={"side": "B"})
+    play_first_options(game.pk, rnd=random.Random(11))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    rules = engine.get("maretta")
+    log = [(m.seat, m.move) for m in Move.objects.filter(game=game).order_by("number")]
+    names = [player_at(game, i).display_name for i in range(3)]
+    assert replay(rules, names, game.options, game.seed, log) == game.state
+
+
+def test_a_move_request_is_decided_once(fake_game, alice, bob, django_capture_on_commit_callbacks):
+    game = start_game(fake_game, alice, [bob])
+    bid = f"c{_hand(game, seat_of(game, alice))[0]}"
+    with django_capture_on_commit_callbacks(execute=True):
+        req = services.do_request_move(game.pk, alice, [Command(code=bid)])
+    req.refresh_from_db()
+    assert req.status == MoveRequest.Status.ACCEPTED and req.result_version == 2
+    services.do_process_move_request(req.pk)  # a redelivered task
+    assert Move.objects.filter(game=game).count() == 1
+    req.refresh_from_db()
+    assert req.result_version == 2
+
+
+def test_a_rejected_move_request_keeps_the_reason(fake_game, alice, bob, django_capture_on_commit_callbacks):
+    game = start_game(fake_game, alice, [bob])
+    with django_capture_on_commit_callbacks(execute=True):
+        req = services.do_request_move(game.pk, alice, [Command(text="bid a lot")])
+    req.refresh_from_db()
+    assert req.status == MoveRequest.Status.REJECTED
+    assert req.reason["code"] == "malformed" and req.reason["line"] == 1
+    assert "not understood" in req.reason["message"]
