@@ -57,6 +57,7 @@ $(STAMP): pyproject.toml | $(PY)
 install: $(STAMP)
 
 run: $(STAMP)
+	@mkdir -p "$${PBEM_VAR_DIR:-var}"  # SQLite cannot create the folder of its database file
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runall
 
