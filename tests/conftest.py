@@ -125,7 +125,7 @@ def _choose_services() -> Services:
         else:
             tmp = tempfile.mkdtemp(prefix="pbem-test-")
             database_url, postgres = f"sqlite:///{tmp}/pbem.sqlite3", False
-            pg_reason = f"PostgreSQL at 127.0.0.1:5432 does not answer ({why_not})"
+            pg_reason = f"PostgreSQL at {DEFAULT_PG_SERVER.split('@')[-1]} does not answer ({why_not})"
     if require and not postgres:
         problems.append(pg_reason)
 
