@@ -261,3 +261,11 @@ class NoHiddenResample(Guess):
 
 
 RULES = Guess()
+
+
+class LeakyPublicEvent(Guess):
+    """Tells everyone what was picked, face down, in a non-revealing event to all seats."""
+
+    def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        events = super()._apply(state, seat, move, rng)
+        return [Event("tell", f"{self.seat_name(state, seat)} picked {move.get('pick', move.get('code'))}"), *events]
