@@ -7,9 +7,8 @@ carries another player's address or another seat's token.
 
 Threading: every mail of a game carries the subject ``[pbem #N] Title`` (Gmail
 threads only on an equal subject) and ``References`` to the game's root id
-``<pbem.gameN@domain>``. A player's first mail of a game *is* that root (its
-Message-ID), later ones answer it. Our own Message-IDs carry the game version
-the mail showed, so a late reply can be told that the game moved on.
+``<pbem.gameN@domain>``. Each of our Message-IDs carries the game version the
+mail showed, so a late reply can be told that the game moved on.
 """
 
 from __future__ import annotations
@@ -76,12 +75,13 @@ def subject_for(game: Game, what: str = "") -> str:
     return f"[pbem #{game.pk}] {game.title}"
 
 
-def _thread_headers(game: Game, player: Player | None, to_email: str) -> dict[str, str]:
-    """A player's first mail of a game is the thread root; later ones answer it."""
+def _thread_headers(game: Game) -> dict[str, str]:
+    """Every mail of a game answers the game's root id, so clients thread them together.
+
+    Why the root is never a sent mail itself: each of our Message-IDs carries the
+    game version it showed, which is how a late reply is told the game moved on.
+    """
     root = thread_id(game)
-    first = not OutboundMessage.objects.filter(game=game, to_email=to_email).exists()
-    if first:
-        return {"Message-ID": root}
     return {"Message-ID": new_message_id(game), "In-Reply-To": root, "References": root}
 
 
@@ -96,7 +96,7 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
         "X-Auto-Response-Suppress": "All",
     }
     if game is not None and thread:
-        headers.update(_thread_headers(game, to, address))
+        headers.update(_thread_headers(game))
     else:
         headers["Message-ID"] = new_message_id(game)
     if reply_to:

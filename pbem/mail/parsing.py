@@ -270,6 +270,8 @@ def body_text(msg: Message) -> Body:
         text = html_to_text(_part_text(html))
         if text.strip():
             return Body(text, "html", problems)
+    if plain is not None or html is not None:
+        return Body("", "plain" if plain is not None else "html", problems)  # readable, but empty
     return Body("", "", problems)
 
 

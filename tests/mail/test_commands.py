@@ -1,0 +1,111 @@
+"""Account commands by mail to the general address, over the real SMTP socket."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.games.models import Game, InboundMessage, Player, Seat
+from tests.mail.conftest import Persona, sent_messages, start_game, text_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GENERAL = "pbem@pbem.localhost"
+
+
+def answer(person: Persona) -> str:
+    m = person.latest()
+    assert m["Auto-Submitted"] == "auto-generated"
+    return text_of(m)
+
+
+def test_it_answers_help(ana: Persona) -> None:
+    ana.send_to(GENERAL, "help")
+    body = answer(ana)
+    assert "new GAME with ADDRESS" in body
+    assert "maretta: Maretta" in body
+    assert InboundMessage.objects.get().status == InboundMessage.Status.APPLIED
+
+
+def test_it_answers_a_mail_without_commands_with_the_help(ana: Persona) -> None:
+    ana.send_to(GENERAL, "")
+    assert "Your mail held no command" in answer(ana)
+
+
+def test_it_creates_a_game_and_invites_by_mail_then_starts_it_when_all_join(blindbids: str, ana: Persona,
+                                                                            bruno: Persona, carla: Persona) -> None:
+    ana.send_to(GENERAL, f'new blindbids with {bruno.email} {carla.email} rounds=2 title="Friday bids"')
+    game = Game.objects.get()
+    assert game.title == "Friday bids"
+    assert game.options["rounds"] == 2
+    assert f"Game #{game.pk} (Friday bids) is created" in answer(ana)
+    invitation = bruno.latest()
+    assert "invites you to play Blind Bids" in text_of(invitation)
+    assert "rounds = 2" in text_of(invitation)
+    bruno.reply(invitation, "join")
+    assert "You joined game" in answer(bruno)
+    # Carla joins through the general address instead of her invitation.
+    carla.send_to(GENERAL, "join")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    for person in (ana, bruno, carla):
+        assert any("It is your turn" in text_of(m) for m in person.inbox())
+
+
+def test_it_lists_my_games_with_whose_turn_it_is(bids_game: Game, ana: Persona) -> None:
+    ana.send_to(GENERAL, "games")
+    body = answer(ana)
+    assert f"#{bids_game.pk} Blind Bids (Blind Bids): your turn" in body
+
+
+def test_it_declines_an_invitation_and_frees_the_seat(blindbids: str, ana: Persona, bruno: Persona,
+                                                      carla: Persona) -> None:
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email}")
+    game = Game.objects.get()
+    bruno.send_to(GENERAL, f"decline #{game.pk}")
+    assert f"You declined game #{game.pk}" in answer(bruno)
+    assert Seat.objects.filter(game=game, player__isnull=True).count() == 1
+    carla.send_to(GENERAL, f"join #{game.pk}")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert Player.objects.filter(email=carla.email).exists()
+
+
+def test_it_resigns_a_game(bids_game: Game, bruno: Persona) -> None:
+    bruno.send_to(GENERAL, f"resign #{bids_game.pk}")
+    assert f"You resigned from game #{bids_game.pk}" in answer(bruno)
+    assert Seat.objects.get(game=bids_game, index=1).status == Seat.Status.RESIGNED
+
+
+def test_it_reports_each_line_and_refuses_unknown_commands(ana: Persona) -> None:
+    ana.send_to(GENERAL, "games\nfly to the moon\nresign\nnew nosuchgame with x@example.org")
+    body = answer(ana)
+    assert "> games\ndone: You have no games yet." in body
+    assert "> fly to the moon\nnot done: 'fly' is not a command here" in body
+    assert "> resign\nnot done: resign needs the game number" in body
+    assert "no game called 'nosuchgame'" in body
+    assert InboundMessage.objects.get().status == InboundMessage.Status.REJECTED
+
+
+def test_it_asks_which_game_when_invited_twice(blindbids: str, ana: Persona, bruno: Persona) -> None:
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email}")
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email}")
+    n = len(sent_messages())
+    bruno.send_to(GENERAL, "join")
+    assert len(sent_messages()) == n + 1
+    assert "you are invited to several games" in answer(bruno)
+
+
+def test_it_does_not_take_moves_at_the_general_address(bids_game: Game, ana: Persona) -> None:
+    ana.send_to(GENERAL, "c3")
+    assert "'c3' is not a command here" in answer(ana)
+
+
+def test_it_starts_a_game_of_maretta_by_mail(ana: Persona, bruno: Persona, carla: Persona) -> None:
+    ana.send_to(GENERAL, f"new maretta with {bruno.email} {carla.email} side=B")
+    game = Game.objects.get()
+    assert game.options["side"] == "B"
+    for person in (bruno, carla):
+        person.reply(person.latest(), "join")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert start_game  # the helper is shared with the other tests
