@@ -88,28 +88,28 @@ def fake_game() -> Iterator[str]:
 
 
 @pytest.fixture
-def alice(transactional_db_or_db: None) -> Player:
+def alice(db: None) -> Player:
     return make_player("alice@example.org", "Alice")
 
 
 @pytest.fixture
-def bob(transactional_db_or_db: None) -> Player:
+def bob(db: None) -> Player:
     return make_player("bob@example.org", "Bob")
 
 
 @pytest.fixture
-def carol(transactional_db_or_db: None) -> Player:
+def carol(db: None) -> Player:
     return make_player("carol@example.org", "Carol")
 
 
 @pytest.fixture
-def dave(transactional_db_or_db: None) -> Player:
+def dave(db: None) -> Player:
     """The outsider: plays in none of the games."""
     return make_player("dave@example.org", "Dave")
 
 
 @pytest.fixture
-def moderator(transactional_db_or_db: None) -> Player:
+def moderator(db: None) -> Player:
     player = make_player("mod@example.org", "Mod")
     player.user.is_staff = True
     player.user.is_superuser = True
@@ -117,10 +117,11 @@ def moderator(transactional_db_or_db: None) -> Player:
     return player
 
 
-@pytest.fixture
-def transactional_db_or_db(request: pytest.FixtureRequest) -> None:
-    """The database the test asked for: ``transactional_db`` when it uses it, else ``db``."""
-    if "transactional_db" in request.fixturenames or "live_server" in request.fixturenames:
-        request.getfixturevalue("transactional_db")
-    else:
-        request.getfixturevalue("db")
+def token_client(player: Player | None = None) -> Any:
+    """A DRF test client, authenticated with ``player``'s API token (anonymous for None)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if player is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {services.do_issue_api_token(player)}")
+    return client

@@ -25,6 +25,9 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     if isinstance(detail, dict):
         out = []
         for key, value in detail.items():
+            if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):  # items of a list field
+                out.extend(_flatten(value, f"{prefix}[{key}]"))
+                continue
             name = key if key != "non_field_errors" else ""
             out.extend(_flatten(value, f"{prefix}.{name}" if prefix and name else (name or prefix)))
         return out

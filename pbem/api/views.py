@@ -115,7 +115,7 @@ class GameListApi(BaseApi):
         filters = s.GameFilterIn(data=request.query_params)
         filters.is_valid(raise_exception=True)
         f = filters.validated_data
-        if (f["mine"] or f["joinable"]) and self.player is None:
+        if f["mine"] and self.player is None:
             raise exceptions.NotAuthenticated("log in to list your games")
         if f.get("rules"):
             services.check_rules(f["rules"])

@@ -1,0 +1,176 @@
+"""The lobby through the REST API: list, create, join, decline, leave, resign, detail."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pbem.games.models import Game, Seat
+from tests.factories import start_game, token_client
+
+GAMES = "/api/v1/games/"
+
+
+def _ids(response) -> list[int]:
+    return [g["id"] for g in response.json()["results"]]
+
+
+def test_it_creates_a_game(fake_game, alice, bob):
+    client = token_client(alice)
+    r = client.post(GAMES, {"rules": fake_game, "options": {"rounds": 2}, "invite": [bob.email], "open_seats": 1,
+                            "title": "Tuesday bids"}, format="json")
+    assert r.status_code == 201, r.json()
+    body = r.json()
+    game = Game.objects.get(pk=body["id"])
+    assert r["Location"].endswith(f"/api/v1/games/{game.pk}/")
+    assert r["ETag"] == game.etag == body["etag"]
+    assert body["status"] == "open" and body["title"] == "Tuesday bids" and body["rules_title"] == "Blind Bids"
+    assert body["options"] == {"rounds": 2, "deck": "short"}
+    assert [(s["name"], s["status"], s["you"]) for s in body["seats"]] == [
+        ("Alice", "joined", True), ("Bob", "invited", False), (None, "invited", False)]
+    assert body["seed"] is None and body["outcome"] is None and body["your_seat"] is None
+
+
+INVITE = {"invite": ["b@example.org"]}
+
+
+@pytest.mark.parametrize(("payload", "message"), [
+    ({"rules": "chess"}, "no game called 'chess'; the games are:"),
+    ({"rules": "blindbids"}, "Blind Bids is for 2 to 4 players, not 1"),
+    ({"rules": "blindbids", "options": {"rounds": 99}, **INVITE}, "option rounds must be at most 5, not 99"),
+    ({"rules": "blindbids", "options": {"rounds": "many"}, **INVITE}, "option rounds takes a whole number"),
+    ({"rules": "blindbids", "options": {"deck": "huge"}, **INVITE}, "option deck must be one of short, long"),
+    ({"rules": "blindbids", "options": {"speed": 1}, **INVITE}, "unknown option speed for Blind Bids"),
+    ({"rules": "blindbids", "options": "rounds=2", **INVITE}, "options: Expected a dictionary"),
+    ({"rules": "blindbids", "invite": "bob@example.org"}, "invite: Expected a list"),
+    ({"rules": "blindbids", "invite": ["not an address"]}, "invite[0]: Enter a valid email address."),
+    ({"rules": "blindbids", "open_seats": "two"}, "open_seats: A valid integer is required."),
+    ({"rules": "blindbids", "open_seats": 10**30}, "open_seats: Ensure this value is less than or equal to 10."),
+    ({"rules": "blindbids", "title": "a\x00b", **INVITE}, "title: Null characters are not allowed."),
+    ({"rules": ["maretta"]}, "rules: Not a valid string."),
+    ({}, "rules: This field is required."),
+])
+def test_bad_games_get_a_clear_400(fake_game, alice, payload, message):
+    r = token_client(alice).post(GAMES, payload, format="json")
+    assert r.status_code == 400, r.content
+    assert r["Content-Type"] == "application/json"
+    assert r.json()["code"] == "invalid"
+    assert message in r.json()["message"]
+    assert not Game.objects.exists()
+
+
+def test_numbers_json_cannot_store_are_refused(fake_game, alice):
+    body = '{"rules": "blindbids", "invite": ["b@example.org"], "options": {"rounds": 1e400}}'
+    r = token_client(alice).post(GAMES, body, content_type="application/json")
+    assert r.status_code == 400 and "options must be plain JSON" in r.json()["message"]
+
+
+@pytest.mark.parametrize("body", ["{not json", "[1, 2", "\x00", '{"rules": NaN}', '{"options": {"a": Infinity}}'])
+def test_malformed_json_is_a_400_not_a_500(fake_game, alice, body):
+    r = token_client(alice).post(GAMES, body, content_type="application/json")
+    assert r.status_code == 400
+    assert r.json()["code"] == "malformed_request" and "JSON parse error" in r.json()["message"]
+
+
+def test_anonymous_clients_may_look_but_not_create(fake_game, alice):
+    r = token_client().post(GAMES, {"rules": fake_game}, format="json")
+    assert r.status_code == 401
+    assert r.json()["code"] == "not_authenticated" and r["WWW-Authenticate"] == "Token"
+    bad = token_client()
+    bad.credentials(HTTP_AUTHORIZATION="Token nonsense")
+    r = bad.get(GAMES)
+    assert r.status_code == 401 and r.json()["code"] == "authentication_failed"
+
+
+def test_an_account_without_a_player_profile_cannot_play(fake_game, db, django_user_model):
+    from rest_framework.test import APIClient
+
+    admin = django_user_model.objects.create_user("root", password="pw-long-enough")
+    client = APIClient()
+    client.force_authenticate(admin)
+    r = client.post(GAMES, {"rules": fake_game}, format="json")
+    assert r.status_code == 403 and "no player profile" in r.json()["message"]
+
+
+def test_it_lists_and_filters_games(fake_game, alice, bob, carol, dave):
+    running = start_game(fake_game, alice, [bob])
+    open_for_all = token_client(carol).post(GAMES, {"rules": fake_game, "open_seats": 1}, format="json").json()
+    invited = token_client(carol).post(GAMES, {"rules": fake_game, "invite": [dave.email]}, format="json").json()
+    anon = token_client()
+    assert _ids(anon.get(GAMES)) == [invited["id"], open_for_all["id"], running.pk]
+    assert _ids(anon.get(GAMES, {"status": "running"})) == [running.pk]
+    assert _ids(anon.get(GAMES, {"rules": "BLINDBIDS"})) == [invited["id"], open_for_all["id"], running.pk]
+    assert _ids(anon.get(GAMES, {"rules": "maretta"})) == []
+    assert _ids(token_client(alice).get(GAMES, {"mine": "1"})) == [running.pk]
+    assert _ids(token_client(dave).get(GAMES, {"mine": "true"})) == [invited["id"]]
+    assert _ids(token_client(dave).get(GAMES, {"joinable": "1"})) == [invited["id"], open_for_all["id"]]
+    assert _ids(token_client(carol).get(GAMES, {"joinable": "1"})) == []  # her own games: she is seated
+    assert _ids(anon.get(GAMES, {"joinable": "1", "status": "open"})) == [open_for_all["id"]]
+    page = anon.get(GAMES, {"limit": 2}).json()
+    assert page["count"] == 3 and len(page["results"]) == 2 and page["next"] and page["previous"] is None
+    assert _ids(anon.get(page["next"])) == [running.pk]
+
+
+@pytest.mark.parametrize(("query", "status", "message"), [
+    ({"status": "sleeping"}, 400, "status: \"sleeping\" is not a valid choice."),
+    ({"mine": "perhaps"}, 400, "mine: Must be a valid boolean."),
+    ({"rules": "chess"}, 400, "no game called 'chess'"),
+    ({"mine": "1"}, 401, "log in to list your games"),
+])
+def test_bad_list_filters_are_explained(fake_game, db, query, status, message):
+    r = token_client().get(GAMES, query)
+    assert r.status_code == status
+    assert message in r.json()["message"]
+
+
+def test_the_detail_shows_display_names_only(fake_game, alice, bob, carol):
+    game = start_game(fake_game, alice, [bob, carol])
+    r = token_client(bob).get(f"{GAMES}{game.pk}/")
+    assert r.status_code == 200 and r["ETag"] == game.etag
+    body = r.json()
+    assert "@" not in json.dumps({k: v for k, v in body.items() if k != "links"})
+    assert [s["name"] for s in body["seats"]] == ["Alice", "Bob", "Carol"]
+    assert body["your_seat"] == game.seats.get(player=bob).index
+    assert body["seed_hash"] == game.seed_hash and body["seed"] is None
+    assert body["waiting_for"] == [0, 1, 2] and all(s["waiting"] for s in body["seats"])
+    assert body["links"]["page"].endswith(f"/games/{game.pk}/")
+
+
+@pytest.mark.parametrize("path", ["424242/", "99999999999999999999999/", "424242/view/", "424242/log/",
+                                  "424242/board.svg", "abc/", "1/nothing/"])
+def test_unknown_games_are_a_json_404(db, path):
+    r = token_client().get(f"{GAMES}{path}")
+    assert r.status_code == 404
+    assert r.json()["code"] == "not_found"
+
+
+def test_join_decline_and_leave(fake_game, alice, bob, carol, dave):
+    game = token_client(alice).post(GAMES, {"rules": fake_game, "invite": [bob.email, carol.email]},
+                                    format="json").json()
+    url = f"{GAMES}{game['id']}/"
+    r = token_client(bob).post(url + "join/")
+    assert r.status_code == 200 and [s["status"] for s in r.json()["seats"]] == ["joined", "joined", "invited"]
+    r = token_client(carol).post(url + "decline/")
+    assert r.status_code == 200 and r.json()["seats"][2]["name"] is None
+    r = token_client(carol).post(url + "decline/")
+    assert r.status_code == 409 and r.json()["code"] == "conflict"
+    r = token_client(bob).post(url + "leave/")
+    assert r.status_code == 200 and r.json()["seats"][1] == {
+        "index": None, "name": None, "status": "invited", "you": False, "waiting": False}
+    token_client(bob).post(url + "join/")
+    r = token_client(dave).post(url + "join/")
+    assert r.status_code == 200 and r.json()["status"] == "running" and r.json()["your_seat"] == 2
+    r = token_client(dave).post(url + "leave/")
+    assert r.status_code == 409 and "resign instead" in r.json()["message"]
+
+
+def test_resign_through_the_api(fake_game, alice, bob, carol, dave):
+    game = start_game(fake_game, alice, [bob, carol])
+    url = f"{GAMES}{game.pk}/resign/"
+    assert token_client(dave).post(url).status_code == 403
+    r = token_client(carol).post(url)
+    assert r.status_code == 200
+    assert game.seats.get(player=carol).status == Seat.Status.RESIGNED
+    assert r.json()["version"] == 2  # her bid was played for her at once
+    assert token_client(carol).post(url).status_code == 403
