@@ -96,9 +96,10 @@ def _xy(nid: str) -> tuple[float, float]:
     return float(node["x"]), float(node["y"])
 
 
-def _polyline(ids: list[str], stroke: str, width: int, dash: str | None = None) -> str:
+def _polyline(ids: list[str], stroke: str, width: int, dash: str | None = None, cls: str | None = None) -> str:
     pts = " ".join(f"{x:g},{y:g}" for x, y in map(_xy, ids))
-    return svg.el("polyline", points=pts, fill="none", stroke=stroke, stroke_width=width, stroke_dasharray=dash)
+    return svg.el("polyline", class_=cls, points=pts, fill="none", stroke=stroke, stroke_width=width,
+                  stroke_dasharray=dash)
 
 
 def _arrowhead(a: str, b: str, colour: str) -> str:
@@ -119,11 +120,11 @@ def render_svg(view: dict[str, Any]) -> str:
     body: list[str] = [svg.el("rect", x=0, y=0, width=width, height=height, fill="#dcecf5")]
     # lines and arrow routes
     for line in B.MAP["lines"]:
-        body.append(_polyline(line, "#ffffff", 4))
+        body.append(_polyline(line, "#ffffff", 4, None, "route"))
         body.append(_polyline(line, "#7d98a8", 1))
     for route in B.MAP["arrows"]:
         path = route["path"]
-        body.append(_polyline(path, "#2f6fd0", 3, "8 4"))
+        body.append(_polyline(path, "#2f6fd0", 3, "8 4", "arrows"))
         for a, b in pairwise(path):
             body.append(_arrowhead(a, b, "#1b4f9c"))
         x, y = _xy(path[len(path) // 2])
@@ -143,7 +144,7 @@ def render_svg(view: dict[str, Any]) -> str:
         r = 14 if kind in ("lisbon", "calecute", "cape") else 11
         fill = {"lisbon": "#fff3c4", "calecute": "#fff3c4", "cape": "#f2c6c0"}.get(kind, "#f5e6c8")
         if nid in targets:
-            body.append(svg.el("circle", cx=x, cy=y, r=r + 7, fill="none",
+            body.append(svg.el("circle", class_="target", cx=x, cy=y, r=r + 7, fill="none",
                                stroke=FLEET_COLOURS[seat][1], stroke_width=3, stroke_dasharray="4 3"))
         body.append(svg.el("circle", cx=x, cy=y, r=r, fill=fill, stroke="#6b4c2a", stroke_width=2))
         body.append(svg.el("path", d=f"M{x - 4},{y}H{x + 4}M{x},{y - 5}V{y + 5}", stroke="#6b4c2a",
@@ -163,8 +164,8 @@ def render_svg(view: dict[str, Any]) -> str:
         if colour:
             left = view["cubes"][colour]
             for i in range(left):
-                body.append(svg.el("rect", x=x + r + 3 + (i % 3) * 9, y=y - 8 + (i // 3) * 9, width=7, height=7,
-                                   fill=CUBE_FILL[colour], stroke="#333"))
+                body.append(svg.el("rect", class_=f"cube {colour}", x=x + r + 3 + (i % 3) * 9, y=y - 8 + (i // 3) * 9,
+                                   width=7, height=7, fill=CUBE_FILL[colour], stroke="#333"))
             if not left:
                 body.append(svg.text(x + r + 12, y + 4, "0", size=9, fill="#333"))
     # the monastery
@@ -175,7 +176,8 @@ def render_svg(view: dict[str, Any]) -> str:
     body.append(svg.text(mx, my - 14, mon["name"], size=11, anchor="start", fill="#3b2a14"))
     for i in range(view["greens"]):
         filled = i < view["monastery"]
-        body.append(svg.el("circle", cx=mx + 8 + 24 * i, cy=my + 2, r=8,
+        body.append(svg.el("circle", class_="monastery" + (" full" if filled else ""), cx=mx + 8 + 24 * i,
+                           cy=my + 2, r=8,
                            fill=CUBE_FILL["green"] if filled else "#ffffff", stroke="#27ae60", stroke_width=2))
     # fleets, fanned out around their circle
     by_place: dict[str, list[int]] = {}
@@ -187,7 +189,8 @@ def render_svg(view: dict[str, Any]) -> str:
             ang = -math.pi / 2 + 2 * math.pi * i / max(len(seats), 1) + math.pi / 4
             fx, fy = (x + 15 * math.cos(ang), y + 15 * math.sin(ang)) if len(seats) > 1 else (x + 12, y + 12)
             col = FLEET_COLOURS[s][1]
-            body.append(svg.el("rect", x=round(fx - 7, 1), y=round(fy - 9, 1), width=14, height=18, rx=6,
+            body.append(svg.el("rect", class_=f"fleet seat{s}", x=round(fx - 7, 1), y=round(fy - 9, 1), width=14,
+                               height=18, rx=6,
                                fill=col, stroke="#111", stroke_width=2 if s == seat else 1))
             body.append(svg.text(fx, fy + 4, players[s][:1].upper(), size=10, fill="#fff", font_weight="bold"))
     # score panel

@@ -134,7 +134,7 @@ class Caravelas(Rules):
             "cubes": cubes, "greens": cubes["green"], "monastery": 0,
             "fleets": fleets,
             "stack": [{"k": "move"}], "used": [],
-            "ending": None, "over": False,
+            "ending": None, "over": False, "v": 0,
         })
 
     # ---- whose turn, what choices ------------------------------------------------------------
@@ -207,6 +207,7 @@ class Caravelas(Rules):
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         opt = self._quick_option(state, seat, move) or option_by_code(self._options(state, seat), move)
         # validated fully above; nothing has changed yet
+        state["v"] += 1
         m = opt.move
         act = m["act"]
         ev: list[Event] = []
@@ -477,20 +478,22 @@ class Caravelas(Rules):
 
     # ---- views ---------------------------------------------------------------------------------------
 
+    #: (state object, its version "v", the public part of its views), swapped as one tuple. Only
+    #: apply changes a state (and bumps "v"), so a cached part is never stale; code that edits a
+    #: state by hand must bump "v" itself. Views share the public part: treat views as read-only.
+    _vcache: tuple[Any, int, Any] = (None, -1, None)
+
     def _view(self, state: State, seat: int | None) -> View:
+        cached = self._vcache
+        if cached[0] is state and cached[1] == state["v"]:
+            public = cached[2]
+        else:
+            public = self._public(state)
+            self._vcache = (state, state["v"], public)
+        view = dict(public)
+        view["seat"] = seat
         stack = state["stack"]
-        top = stack[-1]["k"] if stack else None
-        view: View = {
-            "game": "caravelas", "players": state["players"][:], "seat": seat,
-            "options": state["options"].copy(), "first": state["first"], "turn": state["turn"],
-            "turns": state["turns"], "step": top, "used": state["used"][:],
-            "cubes": state["cubes"].copy(), "greens": state["greens"], "monastery": state["monastery"],
-            "mdeck": len(state["mdeck"]), "mdisc": len(state["mdisc"]), "dpile": len(state["dpile"]),
-            "fleets": [{"at": f["at"], "score": f["score"], "cargo": f["cargo"][:], "sunk": f["sunk"][:],
-                        "found": f["found"][:], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
-                       for f in state["fleets"]],
-            "ending": state["ending"], "over": state["over"],
-        }
+        top = view["step"]
         if seat is not None:
             f = state["fleets"][seat]
             pile = state["dpile"]
@@ -499,6 +502,22 @@ class Caravelas(Rules):
             if top == "keep" and state["turn"] == seat:
                 me["drawn"] = stack[-1]["drawn"][:]
             view["me"] = me
+        return view
+
+    def _public(self, state: State) -> View:
+        """What everybody sees, the same for every seat."""
+        stack = state["stack"]
+        view: View = {
+            "game": "caravelas", "players": state["players"][:], "seat": None,
+            "options": state["options"].copy(), "first": state["first"], "turn": state["turn"],
+            "turns": state["turns"], "step": stack[-1]["k"] if stack else None, "used": state["used"][:],
+            "cubes": state["cubes"].copy(), "greens": state["greens"], "monastery": state["monastery"],
+            "mdeck": len(state["mdeck"]), "mdisc": len(state["mdisc"]), "dpile": len(state["dpile"]),
+            "fleets": [{"at": f["at"], "score": f["score"], "cargo": f["cargo"][:], "sunk": f["sunk"][:],
+                        "found": f["found"][:], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
+                       for f in state["fleets"]],
+            "ending": state["ending"], "over": state["over"],
+        }
         if state["over"]:
             out = self._outcome(state)
             assert out is not None
