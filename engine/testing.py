@@ -144,6 +144,33 @@ def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Rand
                         seed, step)
 
 
+def _check_others_moves(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
+                        step: int) -> None:
+    """Events may not tell a seat what its view does not.
+
+    For a pending seat t, two different options are applied to copies. Any other
+    seat s whose view ends up identical in both (so t's choice is hidden from s)
+    must also be shown identical events, reveals excepted.
+    """
+    n = len(state["players"])
+    for t in pending:
+        opts = rules.options(state, t)
+        if len(opts) < 2:
+            continue
+        a_opt, b_opt = rnd.sample(opts, 2)
+        a, b = copy.deepcopy(state), copy.deepcopy(state)
+        ev_a = rules.apply(a, t, a_opt.move)
+        ev_b = rules.apply(b, t, b_opt.move)
+        for s in [None, *range(n)]:
+            if s == t or rules.view(a, s) != rules.view(b, s):
+                continue
+            seen_a = [e.as_dict() for e in visible_events(ev_a, s) if not e.reveals]
+            seen_b = [e.as_dict() for e in visible_events(ev_b, s) if not e.reveals]
+            if seen_a != seen_b:
+                raise _fail(f"seat {t}'s choice is hidden from seat {s} by the views, but the events tell it:"
+                            f"\n{seen_a}\n{seen_b}", seed, step)
+
+
 def _check_simultaneous(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
                         step: int) -> None:
     """All pending seats choose; the arrival order must not change the result."""
@@ -199,6 +226,7 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
                 if seat is not None and seat not in pending and rules.options(state, seat):
                     raise _fail(f"seat {seat} has options but is not pending", seed, step)
                 _check_hidden(rules, state, seat, rnd, seed, step, report)
+            _check_others_moves(rules, state, pending, rnd, seed, step)
             if len(pending) > 1:
                 _check_simultaneous(rules, state, pending, rnd, seed, step)
         seat = pending[rnd.randrange(len(pending))]

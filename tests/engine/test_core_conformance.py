@@ -85,11 +85,6 @@ def test_replay_is_deterministic() -> None:
     assert rules.outcome(a) is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="checker gap: events of one seat's hidden move, shown to the other seats, are not compared "
-    "(the hidden test only replays the viewer's own moves); remove this mark once engine/testing.py checks it",
-)
 def test_checker_catches_a_hidden_move_told_to_everyone() -> None:
     with pytest.raises(ConformanceError):
         check_conformance(toy.LeakyPublicEvent(), 2, None, seeds=range(5))
