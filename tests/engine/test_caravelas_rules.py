@@ -110,7 +110,7 @@ def card_census(state: State) -> Counter[int]:
 
 
 def cube_census(state: State) -> Counter[str]:
-    cubes = Counter({c: n for c, n in state["cubes"].items()})
+    cubes = Counter(state["cubes"])
     for f in state["fleets"]:
         cubes += Counter(f["cargo"])
     cubes["green"] += state["monastery"]
@@ -668,3 +668,55 @@ def test_it_reproduces_figure_5_the_delivery_of_28_points_with_a_recovered_carav
     assert state["monastery"] == 1  # the first green circle of the Jerónimos Monastery
     assert state["cubes"]["black"] == 4 and state["cubes"]["yellow"] == 4 and state["cubes"]["brown"] == 4
     assert state["stack"] == [{"k": "cards"}]  # his play ends
+
+
+# ---- more of 5, 6 and 7, and the board data -------------------------------------------------------------
+
+def test_it_passes_the_turn_clockwise() -> None:
+    state = game(3)
+    order = []
+    for _ in range(4):
+        seat = RULES.pending(state)[0]
+        order.append(seat)
+        play(state, seat, "end")
+        play(state, seat, "keep cards")
+    assert order == [0, 1, 2, 0]
+    assert state["turns"] == 4
+
+
+def test_it_lets_a_player_draw_before_delivering_in_lisboa() -> None:
+    state = put(game(), 0, at="s1", hand=[1, 2], cargo=["red"], disc=["natal"])
+    play(state, 0, "move 1 to lisboa")
+    assert {"draw", "deliver", "end"} <= set(codes(state, 0))
+    play(state, 0, "draw")
+    play(state, 0, "keep 1")
+    play(state, 0, "deliver")
+    f = state["fleets"][0]
+    assert len(f["disc"]) == 2 and f["score"] == 4 and state["stack"] == [{"k": "cards"}]
+
+
+def test_it_forces_every_voyage_to_the_east_through_the_cape() -> None:
+    seen, todo = {"lisboa"}, ["lisboa"]
+    while todo:
+        a = todo.pop()
+        for b, _ in B.ADJ[a]:
+            if b not in seen and b != "cabo":
+                seen.add(b)
+                todo.append(b)
+    east = {"calecute", "goa", "malaca", "sofala", "melinde", "molucas", "china"}
+    assert not east & seen
+    assert all(B.DIST["lisboa"].get(n) is not None for n in B.ORDER)  # and yet every circle is reachable
+
+
+def test_it_keeps_the_board_data_consistent_with_the_rulebook() -> None:
+    assert len(B.CARD_VALUES) == 48 and len(B.DISCOVERIES) == 32
+    assert B.DISCOVERIES["guine"]["points"] == 1
+    assert sorted(B.DIE) == [0, 0, 0, 0, 1, 1]
+    spots = [B.CUBES[c]["points"] for c in B.CARAVELA_SPOTS[1]]
+    assert max(spots) <= min(B.CUBES[c]["points"] for k in (2, 3, 4) for c in B.CARAVELA_SPOTS[k])
+    assert sum(len(v) for v in B.CARAVELA_SPOTS.values()) == 8
+    assert all(B.NODES[d]["kind"] == "place" for d in B.DISCOVERIES)
+    for route in B.MAP["arrows"]:
+        ends = route["path"][0], route["path"][-1]
+        assert all(B.NODES[e]["kind"] not in ("white", "blue") for e in ends)
+        assert any(B.NODES[p]["kind"] == "blue" for p in route["path"])
