@@ -146,11 +146,14 @@ def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Rand
 
 def _check_others_moves(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
                         step: int) -> None:
-    """Events may not tell a seat what its view does not.
+    """Events may not tell a seat a simultaneous choice that its view hides.
 
-    For a pending seat t, two different options are applied to copies. Any other
-    seat s whose view ends up identical in both (so t's choice is hidden from s)
-    must also be shown identical events, reveals excepted.
+    While several seats decide at once, each pending seat t applies two
+    different options to copies. Any other seat s whose view ends up identical
+    in both (so t's choice is hidden from s) must also be shown identical
+    events, reveals excepted. Why only simultaneous decisions: a public turn
+    can leave public traces in the events that no snapshot view keeps (how
+    many cards someone kept before refilling), and that is no leak.
     """
     n = len(state["players"])
     for t in pending:
@@ -226,8 +229,8 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
                 if seat is not None and seat not in pending and rules.options(state, seat):
                     raise _fail(f"seat {seat} has options but is not pending", seed, step)
                 _check_hidden(rules, state, seat, rnd, seed, step, report)
-            _check_others_moves(rules, state, pending, rnd, seed, step)
             if len(pending) > 1:
+                _check_others_moves(rules, state, pending, rnd, seed, step)
                 _check_simultaneous(rules, state, pending, rnd, seed, step)
         seat = pending[rnd.randrange(len(pending))]
         opts = rules.options(state, seat)
