@@ -777,7 +777,7 @@ class Maretta(Rules):
             ev.add("discard", f"{names[s]} discards {card_name(c)} from their stock", seat=s, card=c)
         elif t == "pelican":
             p = mv["p"]
-            hand = sorted(st["hand"][p], key=card_key)
+            hand = sorted(st["hand"][p])
             st["known"][s][str(p)] = list(hand)
             ev.add("pelican", f"{names[s]} looks at {names[p]}'s hand", seat=s, at_seat=p)
             ev.add("pelican_look", f"{names[p]}'s hand: {', '.join(card_name(c) for c in hand) or 'empty'}",

@@ -1,0 +1,72 @@
+"""Maretta's text and SVG pictures: readable, complete, and built from the view only."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from engine import get
+from tests.engine.test_maretta_hidden import random_states, resample
+from tests.engine.test_maretta_rules import PINK, PURPLE, barrel_game, game, side_a_turn
+
+R = get("maretta")
+
+
+def test_it_writes_a_text_board_with_positions_hand_stocks_rafts_barrels_and_whose_turn() -> None:
+    st = side_a_turn([["3fi", "3wo", "2ro", "4fo"], ["5ro", "1wa", "2fi", "2wa"], ["1ro", "1fo", "3wa", "4wa"]],
+                     pos=[3, 0, 9], stock=[["1wo", "2fi"], [], []])
+    R.apply(st, PURPLE, {"code": "3fi"})
+    text = R.render_text(R.view(st, PURPLE))
+    assert "MARETTA, side A: Escape from Maretta. Turn 1" in text
+    assert "Purple  space 3 (starting player, you)" in text and "Pink    Island of Maretta" in text
+    assert "stock: 1 Wood, 2 Fire (2 resource types)" in text
+    assert "(*) 3 Fire (face down)" in text
+    assert "Your hand: 3 Wood, 2 Rope, 4 Food." in text
+    assert "Waiting for: Pink, Yellow." in text
+    other = R.render_text(R.view(st, PINK))
+    assert "3 Fire" not in other and "(*) face-down card" in other
+    assert "Your hand: 5 Rope, 2 Fire, 1 Water, 2 Water." in other
+
+
+def test_it_writes_side_b_stacks_lava_and_caught_players() -> None:
+    st = game("B", 3)
+    st["stock"][PURPLE] = ["2wa", "3wa", "1fi"]
+    st["out"][PINK] = 2
+    st["v"] += 1
+    text = R.render_text(R.view(st, None))
+    assert "Lava: 3 behind the village, flowing 3 spaces a turn." in text
+    assert "stock: 2 stacks: Fire 1=1; Water 2+3=5" in text
+    assert "caught by the lava on turn 2" in text
+    assert "Your hand" not in text
+
+
+def test_it_shows_known_barrels_and_pelican_knowledge_in_text() -> None:
+    st = barrel_game("pe", up=False)
+    text = R.render_text(R.view(st, PURPLE))
+    assert "Barrels: 4: face down, Anchor." in text
+    R.apply(st, PURPLE, {"code": "b1"})
+    R.apply(st, PURPLE, {"code": "look-2"})
+    assert "You know (pelican) that Pink holds: 1 Wood, 2 Wood, 3 Wood, 4 Wood." in R.render_text(R.view(st, PURPLE))
+    assert "pelican" not in R.render_text(R.view(st, PINK))
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_it_draws_a_well_formed_svg_board_for_each_side(side: str) -> None:
+    for st in random_states(side, 4, 21, every=15):
+        for seat in (None, 0):
+            doc = R.render_svg(R.view(st, seat))
+            root = ET.fromstring(doc)
+            assert root.tag.endswith("svg")
+            circles = [e for e in root.iter() if e.tag.endswith("circle")]
+            assert len(circles) >= st["end"] + 1  # every route space
+            words = " ".join(e.text or "" for e in root.iter())
+            assert ("Steamship" in words) == (side == "A") and ("LAVA" in words) == (side == "B")
+            # built from the view only: a resampled state with the same view draws the same board
+            assert R.render_svg(R.view(resample(st, seat), seat)) == doc
+
+
+def test_it_marks_face_down_barrels_with_a_question_mark_in_the_svg() -> None:
+    st = barrel_game("sx", up=False)
+    doc = R.render_svg(R.view(st, None))
+    assert ">?<" in doc and ">An<" in doc and ">Sx<" not in doc
