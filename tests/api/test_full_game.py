@@ -1,0 +1,107 @@
+"""A complete Maretta game played only through the REST API.
+
+Three clients, each with its own token. A client knows only what the API tells
+it: its own /options/ and /view/, the game's public detail and log. It posts
+one of its option codes (guarded by If-Match with the ETag it just read) and
+waits for the decision, until the game is finished. Then the outcome must be
+published, the seed revealed and matching its commitment, and replaying the
+published log from that seed must give the views and the outcome the API shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from engine.testing import replay
+from tests.factories import make_player, token_client
+
+pytestmark = [pytest.mark.slow]
+
+
+def _json(data: Any) -> Any:
+    return json.loads(json.dumps(data))
+
+
+def _whole_log(client, url: str) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    page = client.get(url, {"page_size": 40}).json()
+    entries += page["results"]
+    while page["next"]:
+        page = client.get(page["next"]).json()
+        entries += page["results"]
+    return entries
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_a_complete_maretta_game_through_the_rest_api(side, transactional_db):
+    people = [make_player(f"{n.lower()}@example.org", n) for n in ("Ana", "Bruno", "Carla")]
+    clients = {p.display_name: token_client(p) for p in people}
+    anon = token_client()
+    rnd = random.Random(f"maretta-{side}")
+
+    # Ana creates the game inviting the others; they find it among their joinable games and join.
+    r = clients["Ana"].post("/api/v1/games/", {"rules": "maretta", "options": {"side": side},
+                                               "invite": ["bruno@example.org", "carla@example.org"],
+                                               "title": f"Escape, side {side}"}, format="json")
+    assert r.status_code == 201, r.json()
+    game_url = r.json()["links"]["self"]
+    game_id = r.json()["id"]
+    for name in ("Bruno", "Carla"):
+        joinable = clients[name].get("/api/v1/games/", {"joinable": 1}).json()["results"]
+        assert [g["id"] for g in joinable] == [game_id]
+        assert clients[name].post(f"{game_url}join/").status_code == 200
+    detail = anon.get(game_url).json()
+    assert detail["status"] == "running" and detail["options"]["side"] == side
+    commitment = detail["seed_hash"]
+    assert len(commitment) == 64 and detail["seed"] is None
+
+    moves = 0
+    while anon.get(game_url).json()["status"] == "running":
+        progressed = False
+        for name, client in clients.items():
+            mine = client.get(f"{game_url}options/").json()
+            if not mine["your_turn"]:
+                continue
+            view = client.get(f"{game_url}view/").json()
+            assert view["seat"] == mine["seat"] and view["view"]["hand"] is not None
+            choice = rnd.choice(mine["options"])
+            r = client.post(f"{game_url}moves/?wait=5", {"commands": [{"code": choice["code"]}]}, format="json",
+                            headers={"If-Match": mine["etag"]})
+            assert r.status_code == 200, (name, choice, r.json())
+            assert r.json()["status"] == "accepted"
+            moves += 1
+            progressed = True
+            if anon.get(game_url).json()["status"] != "running":
+                break
+        assert progressed, "the game waits but nobody has options"
+        assert moves < 500, "the game does not end"
+
+    # The result, the seed and the audit trail.
+    final = anon.get(game_url).json()
+    assert final["status"] == "finished" and final["finished_at"] and final["waiting_for"] == []
+    outcome = final["outcome"]
+    assert set(outcome) >= {"scores", "ranking", "winners", "reason"}
+    assert outcome["winners"] == outcome["ranking"][0] and outcome["reason"]
+    assert sorted(s for group in outcome["ranking"] for s in group) == [0, 1, 2]
+    seed = final["seed"]
+    assert seed and hashlib.sha256(seed.encode()).hexdigest() == commitment == final["seed_hash"]
+
+    log = _whole_log(anon, f"{game_url}log/")
+    assert [e["number"] for e in log] == list(range(1, len(log) + 1))
+    assert len(log) >= moves and all(e["move"] is not None for e in log)  # public once finished
+    names = [s["name"] for s in sorted(final["seats"], key=lambda s: s["index"])]
+    rules = engine.get("maretta")
+    state = replay(rules, names, final["options"], seed, [(e["seat"], e["move"]) for e in log])
+    assert _json(rules.outcome(state).as_dict()) == outcome
+    assert _json(rules.view(state, None)) == anon.get(f"{game_url}view/").json()["view"]
+    for seat, name in enumerate(names):
+        assert _json(rules.view(state, seat)) == clients[name].get(f"{game_url}view/").json()["view"]
+        assert clients[name].get(f"{game_url}options/").json()["options"] == []
+    r = clients["Ana"].post(f"{game_url}moves/?wait=2", {"commands": [{"text": "pass"}]}, format="json")
+    assert r.status_code == 422 and "takes no moves" in r.json()["message"]

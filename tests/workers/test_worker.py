@@ -1,0 +1,125 @@
+"""The Celery app and a real worker on the real Redis broker.
+
+The end-to-end test posts a move through the API with tasks NOT in process:
+the web side sends ``pbem.process_move_request`` to Redis by name after commit,
+a real worker thread (``celery.contrib.testing.worker.start_worker``) takes it
+and decides it through the service, and the API reports the decision.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connection
+from django.utils import timezone
+
+from pbem.games import dispatch, periodic
+from pbem.games.models import MoveRequest, OutboundMessage
+from tests.factories import seat_of, start_game, token_client
+from workers import app
+from workers import tasks as worker_tasks
+
+
+def test_every_dispatch_name_has_a_task_calling_exactly_its_service(monkeypatch):
+    for name in dispatch.TASKS:
+        assert name in app.tasks, name
+        calls: list[Any] = []
+        module, func = dispatch.TASKS[name].split(":")
+        monkeypatch.setattr(f"{module}.{func}", lambda *args, _calls=calls: _calls.append(args) or "done")
+        assert app.tasks[name].run(42) == "done"
+        assert calls == [(42,)]
+
+
+def test_redelivery_settings_are_on_the_app():
+    conf = app.conf
+    assert conf.task_acks_late is True
+    assert conf.task_reject_on_worker_lost is True
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.task_serializer == "json" and conf.accept_content == ["json"]
+    visibility = conf.broker_transport_options["visibility_timeout"]
+    send = app.tasks["pbem.send_outbound"]
+    # A late-acked message must not be redelivered while it is legitimately retrying or running.
+    assert visibility > send.retry_backoff_max and visibility > conf.task_time_limit
+    assert send.max_retries and send.retry_backoff and send.autoretry_for == (Exception,)
+    for name in ("pbem.process_move_request", "pbem.process_inbound"):
+        assert app.tasks[name].max_retries  # finite: never an endless retry loop
+
+
+def test_the_beat_schedule_is_static_and_runs_the_periodic_services():
+    schedule = app.conf.beat_schedule
+    assert set(schedule) == {j.task for j in periodic.JOBS}
+    for j in periodic.JOBS:
+        entry = schedule[j.task]
+        assert entry["task"] in app.tasks and entry["schedule"] == j.every
+        assert entry["options"]["expires"] < j.every  # a backlog of sweeps is dropped, not piled up
+    assert periodic.job("pbem.sweep_deadlines").service == "pbem.games.services:do_sweep_deadlines"
+    assert periodic.job("pbem.requeue_stuck_outbound").service == "pbem.mail.sending:do_requeue_stuck"
+    assert schedule["pbem.requeue_stuck_outbound"]["schedule"] == 60.0
+    assert periodic.job("pbem.send_digests").service == "pbem.mail.services:do_send_digests"
+
+
+def test_periodic_tasks_call_their_service_with_now(monkeypatch):
+    seen: list[Any] = []
+    monkeypatch.setattr("pbem.games.services.do_sweep_deadlines", lambda now: seen.append(now) or 3)
+    assert worker_tasks.sweep_deadlines.run() == 3
+    assert abs((seen[0] - timezone.now()).total_seconds()) < 5
+
+
+@pytest.fixture
+def real_worker(redis_url: str, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A Celery worker thread consuming from the test Redis database; tasks leave this process."""
+    settings.PBEM_TASKS_IN_PROCESS = False
+    settings.CELERY_BROKER_URL = redis_url
+    monkeypatch.setattr(dispatch, "_client", None)  # the web side's sender, rebuilt for this broker
+    monkeypatch.setattr(app.conf, "broker_url", redis_url)
+
+    def close_db(**kwargs: Any) -> None:
+        # The worker thread has its own connection; close it so the test database can be flushed.
+        connection.close()
+
+    task_postrun.connect(close_db, weak=False)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=20) as worker:
+            yield worker
+    finally:
+        task_postrun.disconnect(close_db)
+        dispatch._client = None
+
+
+def _poll(client: Any, url: str, timeout: float = 20.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get(url).json()
+        if body["status"] != "pending" or time.monotonic() > deadline:
+            return body
+        time.sleep(0.1)
+
+
+@pytest.mark.redis
+def test_a_real_worker_decides_an_api_move(fake_game, alice, bob, transactional_db, real_worker):
+    game = start_game(fake_game, alice, [bob])
+    hand = game.state["hands"][seat_of(game, alice)]
+    client = token_client(alice)
+
+    r = client.post(f"/api/v1/games/{game.pk}/moves/", {"commands": [{"code": f"c{hand[0]}"}]}, format="json")
+    assert r.status_code == 202 and r.json()["status"] == "pending"  # the worker has not run it yet
+    decided = _poll(client, r["Location"])
+    assert decided["status"] == "accepted" and decided["result_version"] == 2
+
+    # The same path with ?wait: the web process waits for the worker's decision.
+    r = client.post(f"/api/v1/games/{game.pk}/moves/?wait=10", {"commands": [{"code": f"c{hand[1]}"}]},
+                    format="json")
+    assert r.status_code == 422 and r.json()["code"] == "not_your_turn"
+
+    # The outbox rows written with those changes are sent by the worker too.
+    deadline = time.monotonic() + 20
+    while OutboundMessage.objects.exclude(status=OutboundMessage.Status.SENT).exists():
+        assert time.monotonic() < deadline, list(OutboundMessage.objects.values_list("status", "last_error"))
+        time.sleep(0.1)
+    assert OutboundMessage.objects.filter(game=game).count() >= 2
+    assert MoveRequest.objects.filter(status=MoveRequest.Status.PENDING).count() == 0
