@@ -1,7 +1,9 @@
 """``make run`` works: migrate, then ``manage.py runall`` serves web and SMTP on the embedded default.
 
 Runs the two commands ``make run`` runs, in a subprocess with a fresh var/ folder
-and nothing configured (SQLite, no broker, Maildir), on free ports, then stops it.
+and nothing configured (SQLite, no broker, Maildir), on free ports: the API
+answers, a mail to the general address is taken and its answer is caught in
+var/maildir; then SIGTERM stops everything.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -76,6 +79,18 @@ def test_migrate_then_runall_serves_web_and_smtp(tmp_path: Path) -> None:
             with smtplib.SMTP("127.0.0.1", smtp, timeout=10) as client:
                 code, _ = client.noop()
                 assert code == 250
+                message = EmailMessage()
+                message["From"], message["To"], message["Subject"] = "alice@example.com", "pbem@pbem.localhost", "hi"
+                message.set_content("help")
+                client.send_message(message)
+            # The answer is caught in the Maildir under var/ (tasks run in process).
+            new = var / "maildir" / "new"
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not (new.is_dir() and any(new.iterdir())):
+                time.sleep(0.3)
+            assert new.is_dir() and any(new.iterdir()), f"no mail in {new}:\n{log.read_text()[-3000:]}"
+            answer = next(new.iterdir()).read_text(errors="replace")
+            assert "alice@example.com" in answer
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
