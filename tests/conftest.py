@@ -206,6 +206,6 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def services() -> Services:
-    """What this run uses: ``services.postgres``, ``services.database_url``, ``services.redis_url``."""
+def test_services() -> Services:
+    """What this run uses: ``.postgres`` (bool), ``.database_url``, ``.redis_url`` (None without Redis)."""
     return SERVICES
