@@ -16,7 +16,17 @@ import pytest
 from engine.core import visible_events
 from engine.rng import Rng
 from tests.engine.test_maretta_rules import (
-    BLUE, PINK, PURPLE, YELLOW, R, at_barrel, barrel_game, edit, game, play, side_a_turn,
+    BLUE,
+    PINK,
+    PURPLE,
+    YELLOW,
+    R,
+    at_barrel,
+    barrel_game,
+    edit,
+    game,
+    play,
+    side_a_turn,
 )
 
 

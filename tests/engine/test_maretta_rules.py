@@ -149,7 +149,7 @@ def test_it_allows_one_card_per_raft_and_forces_the_last_player_onto_their_own_r
     for s, c in ((0, "3fi"), (1, "5ro"), (2, "1ro")):
         play(st, s, c)
     play(st, PURPLE, "3wo-2")
-    assert all(c.endswith("-1") or c.endswith("-3") for c in codes(st, PINK))
+    assert all(c.endswith(("-1", "-3")) for c in codes(st, PINK))
     play(st, PINK, "1wa-1")  # Pink gives to Purple: Purple moves |3 - 1| = 2, Pink moves 2
     assert st["pos"] == [4, 4, 0]
     opts = R.options(st, YELLOW)
@@ -611,3 +611,28 @@ def test_it_uses_no_steamship_cards_and_no_cuttlefish_on_side_b() -> None:
     kinds = [b[0] for bs in st["bar"].values() for b in bs] + st["bbox"]
     assert len(kinds) == 16 and not {"cu", "sc"} & set(kinds)
     assert st["lava"] == -DATA["B"]["lava_start"]
+
+
+def test_it_moves_side_b_players_in_turn_order_resolving_barrels_before_the_next_moves() -> None:
+    st = side_b_turn([["1fo", "2wo", "3ro", "4wa"], ["5wo", "2fi", "3fi", "4fi"], ["1wa", "2fo", "5wo", "1ro"]],
+                     pos=[5, 5, 5], stock=[["1ro"], ["1wo", "1fi"], []])
+    set_barrels(st, {7: [("mo", True)]})
+    for s, c in ((0, "1fo-2"), (1, "5wo-3"), (2, "1wa-1")):
+        play(st, s, c)
+    play(st, PURPLE, "3ro")
+    play(st, PINK, "2fi")
+    ev = play(st, YELLOW, "2fo")
+    # Purple: Rope 1+3 and Water 1 = 2 stacks, 5 -> 7, onto the Monkey (the only barrel: taken at once)
+    assert st["pos"][PURPLE] == 7 and R.pending(st) == [PURPLE]
+    assert "Pink moves" not in texts(ev)
+    play(st, PURPLE, "tk-1wo-2")  # Pink had Wood, Fire, Food: 3 stacks; now 2
+    assert st["pos"] == [7, 7, 7]
+
+
+def test_it_counts_a_steamship_card_in_position_one_as_zero() -> None:
+    st = side_a_turn([["ss", "3wo", "2ro", "4fo"], ["5ro", "1wa", "2fi", "2wa"], ["1ro", "1fo", "3wa", "4wa"]],
+                     start=PINK)
+    for s, c in ((0, "ss"), (1, "5ro"), (2, "1ro")):
+        play(st, s, c)
+    play(st, PINK, "2fi-1")
+    assert st["pos"][PURPLE] == 2 and st["mv"][PURPLE] == 2

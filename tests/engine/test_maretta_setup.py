@@ -21,7 +21,7 @@ def cards_in_play(st: dict) -> list[str]:
 def test_it_has_70_resource_cards_of_five_suits_numbered_1_to_5() -> None:
     cards = all_resource_cards()
     assert len(cards) == 70
-    assert Counter(c[1:] for c in cards) == {s: 14 for s in DATA["suits"]}
+    assert Counter(c[1:] for c in cards) == dict.fromkeys(DATA["suits"], 14)
     assert {int(c[0]) for c in cards} == {1, 2, 3, 4, 5}
 
 
