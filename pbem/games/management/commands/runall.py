@@ -79,10 +79,12 @@ class PeriodicLoop(threading.Thread):
 
 
 def start_smtp(host: str, port: int) -> Any:
-    """Start the mail engineer's SMTP ingress on a background thread; returns an object with ``stop()``."""
-    from pbem.mail import smtp
+    """The SMTP ingress ``manage.py smtpd`` serves, started on its own thread; returns it (``.stop()``)."""
+    from pbem.mail.smtp import make_controller
 
-    return smtp.start_server(host, port)
+    controller = make_controller(host, port)
+    controller.start()
+    return controller
 
 
 class Command(BaseCommand):
