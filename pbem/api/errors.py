@@ -77,8 +77,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, exceptions.APIException):
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            headers["Retry-After"] = str(int(exc.wait))
+        wait = getattr(exc, "wait", None)
+        if isinstance(exc, exceptions.Throttled) and wait is not None:
+            headers["Retry-After"] = str(int(wait))
         code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
         detail = exc.detail if isinstance(exc.detail, str) else "; ".join(_flatten(exc.detail))
         return Response(error_body(code, str(detail)), status=exc.status_code, headers=headers)

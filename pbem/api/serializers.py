@@ -140,7 +140,7 @@ class GameViewOut(serializers.Serializer):
 
 class OptionOut(serializers.Serializer):
     code = serializers.CharField(help_text="post it as {\"code\": ...}")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     move = serializers.DictField(help_text="the structured move it stands for")
 
 
@@ -207,7 +207,7 @@ class MovesQueryIn(serializers.Serializer):
 class EventOut(serializers.Serializer):
     kind = serializers.CharField()
     text = serializers.CharField()
-    data = serializers.DictField()
+    data = serializers.DictField()  # type: ignore[assignment]  # a field, not Serializer.data
     reveals = serializers.BooleanField()
 
 
@@ -215,7 +215,7 @@ class LogEntryOut(serializers.Serializer):
     number = serializers.IntegerField(help_text="position in the log, from 1")
     seat = serializers.IntegerField()
     player = serializers.CharField(allow_null=True, help_text="display name of the seat's player")
-    source = serializers.ChoiceField(choices=Source.choices)
+    source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # a field
     version = serializers.IntegerField(help_text="the game version this move produced")
     created_at = serializers.DateTimeField()
     move = serializers.DictField(allow_null=True,

@@ -34,6 +34,8 @@ _SEAT_ADDRESS = re.compile(r"seat-[A-Za-z0-9_-]+@", re.IGNORECASE)
 
 
 def _moderator(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
     return Player.objects.filter(user=request.user).first()
 
 

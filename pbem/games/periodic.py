@@ -44,7 +44,7 @@ def job(task: str) -> Job:
 
 def service_of(j: Job) -> Callable[..., Any]:
     module, func = j.service.split(":")
-    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), func)
 
 
 def run_job(j: Job, now: datetime) -> Any:

@@ -34,9 +34,10 @@ class Command(BaseCommand):
                     services.do_set_password(player, opts["password"])
                 token = services.do_issue_api_token(player)
             else:
-                player = Player.objects.filter(email=services.normalize_email(opts["email"])).first()
-                if player is None:
+                found = Player.objects.filter(email=services.normalize_email(opts["email"])).first()
+                if found is None:
                     raise CommandError(f"there is no player with address {opts['email']}")
+                player = found
                 token = services.do_issue_api_token(player, rotate=opts["rotate"])
         except services.ServiceError as exc:
             raise CommandError(exc.message) from None
