@@ -171,3 +171,13 @@ def test_it_keeps_codes_short_and_stable() -> None:
                                                          "3canarias", "end"]
     assert match_option("move 3 to can", RULES.options(state, 0)).code == "3canarias"
     assert parsed("3 can", state) == {"act": "move", "card": 3, "to": "canarias"}
+
+
+def test_it_hands_out_a_fresh_move_that_the_caller_may_change() -> None:
+    state = put(game(), 0, hand=[1, 3])
+    move = parsed("end", state)
+    move["act"] = "spoiled"
+    move2 = parsed("3acores", state)
+    move2["to"] = "spoiled"
+    assert parsed("end", state) == {"act": "end"}
+    assert parsed("3acores", state) == {"act": "move", "card": 3, "to": "acores"}

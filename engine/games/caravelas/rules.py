@@ -571,6 +571,11 @@ class Caravelas(Rules):
     # ---- notation -----------------------------------------------------------------------------------
 
     def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
+        move = self._read(text, state, seat, options)
+        # a fresh copy: the options' moves are shared, precomputed objects
+        return {k: list(v) if isinstance(v, list) else v for k, v in move.items()}
+
+    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
         typed = notation.tokens(text)
         allowed = [f"{o.code}: {o.label}" for o in options]
         if not typed:
