@@ -874,8 +874,26 @@ class Maretta(Rules):
         if unknown:
             raise Malformed(f"{text.strip()!r}: I do not understand {', '.join(repr(u) for u in unknown)}. "
                             "You can write one of the options below, or its code.", allowed)
-        raise IllegalMove(f"{text.strip()!r} is not allowed now. You can write one of the options below, "
+        why = ""
+        named = self._named_card(typed)
+        if named and not any(o.move.get("c") == named for o in options):
+            why = f" {card_name(named)[0].upper()}{card_name(named)[1:]} is not a card you can use now."
+        raise IllegalMove(f"{text.strip()!r} is not allowed now.{why} You can write one of the options below, "
                           "or its code.", allowed)
+
+    def _named_card(self, typed: list[str]) -> str | None:
+        """The one card a line names by number and suit (``3 wood``, ``3wood``), if it names one."""
+        for i, tok in enumerate(typed):
+            m = re.fullmatch(r"(\d)([a-z]+)", tok)
+            if m:
+                num, rest = notation.number(m.group(1)), m.group(2)
+            else:
+                num = notation.number(tok)
+                rest = typed[i + 1] if i + 1 < len(typed) else ""
+            suits = self._suits_for(rest) if num is not None and rest else set()
+            if len(suits) == 1 and 1 <= (num or 0) <= 5 and SHIP not in suits:
+                return f"{num}{suits.pop()}"
+        return None
 
     def _interpret(self, tok: str, prev: str, st: State, seat: int) -> list[Callable[[Move], bool]] | None:
         """Predicates a token puts on a move; [] = a filler word; None = not understood."""
