@@ -12,6 +12,7 @@ from __future__ import annotations
 import email
 import email.policy
 import smtplib
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -46,11 +47,18 @@ def blindbids(monkeypatch: pytest.MonkeyPatch) -> str:
     return "blindbids"
 
 
+_parsed: weakref.WeakKeyDictionary[object, EmailMessage] = weakref.WeakKeyDictionary()
+
+
 def sent_messages() -> list[EmailMessage]:
-    """Every mail the server sent so far, parsed from the bytes that went out."""
+    """Every mail the server sent so far, parsed from the bytes that went out (each parsed once)."""
     out = []
     for m in getattr(django_mail, "outbox", []):
-        out.append(email.message_from_bytes(m.message().as_bytes(), policy=email.policy.default))
+        parsed = _parsed.get(m)
+        if parsed is None:
+            parsed = email.message_from_bytes(m.message().as_bytes(), policy=email.policy.default)
+            _parsed[m] = parsed
+        out.append(parsed)
     return out
 
 

@@ -368,6 +368,7 @@ def test_it_stores_broken_mime_without_a_sender_as_rejected(bids_game: Game, ana
     assert not OutboundMessage.objects.filter(created_at__gte=row.received_at).exists()
 
 
+@pytest.mark.postgres  # SQLite's in-memory test database has no waiting locks
 def test_it_processes_a_row_once_even_if_the_task_runs_twice(bids_game: Game, ana: Persona) -> None:
     to = str(ana.latest()["Reply-To"])
     card = hand(bids_game, 0)[0]

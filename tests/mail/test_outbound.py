@@ -198,6 +198,7 @@ def _pending_row(ana: Persona) -> OutboundMessage:
                                           headers={"Message-ID": "<t1@pbem.localhost>"})
 
 
+@pytest.mark.postgres  # SQLite's in-memory test database has no waiting locks
 def test_it_sends_a_row_once_when_two_senders_race(ana: Persona) -> None:
     row = _pending_row(ana)
     barrier = threading.Barrier(2)
@@ -288,3 +289,21 @@ def test_it_mails_the_new_player_of_a_replaced_seat(bids_game: Game, mallory: Pe
     m = mallory.latest()
     assert "It is your turn" in text_of(m)
     assert str(m["Reply-To"]) == f"seat-{Seat.objects.get(game=bids_game, index=1).token}@pbem.localhost"
+
+
+def test_it_delivers_into_the_local_maildir_by_default(blindbids: str, ana: Persona, bruno: Persona,
+                                                       tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    import email.policy
+    import mailbox
+
+    settings.EMAIL_BACKEND = "pbem.mail.maildir.MaildirBackend"
+    settings.PBEM_MAILDIR = tmp_path / "var" / "maildir"  # not there yet: made on first delivery
+    start_game(blindbids, [ana, bruno])
+    box = mailbox.Maildir(str(settings.PBEM_MAILDIR), factory=None, create=False)
+    messages = [email.message_from_bytes(box.get_bytes(key), policy=email.policy.default) for key in box.iterkeys()]
+    turns = [m for m in messages if "It is your turn" in text_of(m)]
+    assert len(messages) == 3  # Bruno's invitation, then both start mails
+    assert sorted(str(m["To"]) for m in turns) == sorted([ana.email, bruno.email])
+    for m in turns:
+        png = next(p for p in m.walk() if p.get_content_type() == "image/png").get_content()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")

@@ -1,0 +1,135 @@
+"""The headline: complete games of Maretta, played only by mail over a real SMTP socket.
+
+Three simulated people. Each one reads only the mails addressed to them (the
+bytes Django actually sent), and does what a person would: the game is set up
+by mail (``new maretta with ...`` to the general address, ``join`` in reply to
+the invitation); then, whenever their newest mail lists options they have not
+answered yet, they pick one and reply to that mail's Reply-To, typing either the
+option's code or its words, on top of the quoted original. The loop ends when
+each of them has the game-over mail. Nobody looks at the database until the
+checks at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.games.models import Game, InboundMessage, Move
+from tests.mail.conftest import Persona, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+GENERAL = "pbem@pbem.localhost"
+OPTION_LINE = re.compile(r"^  (\S+)\s{2,}(\S.*)$")
+MAX_REPLIES = 1500
+
+
+def listed_options(body: str) -> list[tuple[str, str]]:
+    """The (code, label) lines under "Your options:" (or "Your options now:"), as a reader sees them."""
+    lines = body.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Your options"):
+            out = []
+            for option in lines[i + 1:]:
+                m = OPTION_LINE.match(option)
+                if not m:
+                    break
+                out.append((m.group(1), m.group(2)))
+            return out
+    return []
+
+
+def is_game_over(m: EmailMessage) -> bool:
+    return bool(re.search(r"^Game #\d+ \(.*\) is over\.$", text_of(m), re.M))
+
+
+class Player:
+    """A person at a mail program: reads their own mailbox, answers the newest mail that asks."""
+
+    def __init__(self, persona: Persona, rnd: random.Random) -> None:
+        self.persona = persona
+        self.rnd = rnd
+        self.answered: set[str] = set()
+        self.replies = 0
+
+    def game_over(self) -> bool:
+        return any(is_game_over(m) for m in self.persona.inbox())
+
+    def act(self) -> bool:
+        """Answer the newest mail if it lists options not answered yet; True if a reply went out."""
+        newest = self.persona.latest()
+        mid = str(newest["Message-ID"])
+        if mid in self.answered:
+            return False
+        options = listed_options(text_of(newest))
+        if not options:
+            return False
+        code, label = self.rnd.choice(options)
+        typed = self.rnd.choice([code, label, label.upper(), code.upper()])
+        self.persona.reply(newest, typed)
+        self.answered.add(mid)
+        self.replies += 1
+        return True
+
+
+def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
+    ana, bruno, carla = people
+    # Set-up, by mail too.
+    ana.send_to(GENERAL, f"new maretta with {bruno.email} {carla.email} side={side}")
+    for invited in (bruno, carla):
+        invitation = invited.latest()
+        assert "invites you to play Maretta" in text_of(invitation)
+        invited.reply(invitation, "join")
+
+    rnd = random.Random(seed)
+    players = [Player(p, rnd) for p in people]
+    replies = 0
+    while not all(p.game_over() for p in players):
+        acted = False
+        for p in rnd.sample(players, len(players)):
+            if not p.game_over() and p.act():
+                acted = True
+                replies += 1
+        assert acted, "nobody has a mail asking for a move, but the game is not over"
+        assert replies < MAX_REPLIES, "the game does not end"
+
+    # ---- what the players saw ---------------------------------------------------------------------
+    over = [next(m for m in p.persona.inbox() if is_game_over(m)) for p in players]
+    first_texts = [text_of(p.persona.inbox()[0]) for p in players]
+    for p, m in zip(players, over):
+        body = text_of(m)
+        assert "Winner" in body
+        seed_shown = re.search(r"^Seed: ([0-9a-f]+) \(its SHA-256 ([0-9a-f]{64})", body, re.M)
+        assert seed_shown, "the seed is revealed at the end"
+        digest = hashlib.sha256(seed_shown.group(1).encode()).hexdigest()
+        assert digest == seed_shown.group(2)
+        # The commitment shown in the player's first game mail matches the revealed seed.
+        assert any(digest in text_of(x) for x in p.persona.inbox() if "Seed commitment" in text_of(x))
+        assert all(str(x["Subject"]) == str(m["Subject"]) for x in p.persona.inbox()
+                   if "[pbem #" in str(x["Subject"]) and not str(x["Subject"]).startswith("Re:"))
+    assert first_texts  # each had mail from the start
+    print(f"maretta side {side}: {replies} replies by mail")
+
+    # ---- what the server recorded -------------------------------------------------------------------
+    game = Game.objects.get(rules="maretta", options__side=side)
+    assert game.status == Game.Status.FINISHED
+    moves = list(Move.objects.filter(game=game))
+    assert moves and {m.source for m in moves} == {"mail"}
+    applied = InboundMessage.objects.filter(game=game, status=InboundMessage.Status.APPLIED).count()
+    assert applied == len(moves) + 2  # every move was one reply; plus the two joins
+    return game
+
+
+def test_it_plays_a_complete_game_of_maretta_side_a_by_mail(ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = play_a_game_by_mail("A", [ana, bruno, carla], seed=1)
+    assert game.outcome and game.outcome["reason"]
+
+
+def test_it_plays_a_complete_game_of_maretta_side_b_by_mail(ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = play_a_game_by_mail("B", [ana, bruno, carla], seed=2)
+    assert game.outcome and game.outcome["reason"]
