@@ -56,6 +56,11 @@ def requeue_stuck_outbound() -> Any:
     return _periodic("pbem.requeue_stuck_outbound")
 
 
+@app.task(name="pbem.requeue_inbound")
+def requeue_inbound() -> Any:
+    return _periodic("pbem.requeue_inbound")
+
+
 @app.task(name="pbem.send_digests")
 def send_digests() -> Any:
     return _periodic("pbem.send_digests")

@@ -30,8 +30,10 @@ JOBS: tuple[Job, ...] = (
     Job("pbem.sweep_deadlines", "pbem.games.services:do_sweep_deadlines", 300.0),
     # Outbox rows claimed by a worker that died go back to pending and are sent.
     Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 60.0),
-    # Daily digests: the service decides who is due; running it often keeps the send time close.
-    Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 900.0),
+    # Mails stored but never judged (their task was lost in a crash) are queued again.
+    Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 120.0),
+    # Daily digests: the service decides who is due (one mail a day per game at most).
+    Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 3600.0),
 )
 
 

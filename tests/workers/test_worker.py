@@ -60,7 +60,10 @@ def test_the_beat_schedule_is_static_and_runs_the_periodic_services():
     assert periodic.job("pbem.sweep_deadlines").service == "pbem.games.services:do_sweep_deadlines"
     assert periodic.job("pbem.requeue_stuck_outbound").service == "pbem.mail.sending:do_requeue_stuck"
     assert schedule["pbem.requeue_stuck_outbound"]["schedule"] == 60.0
+    assert periodic.job("pbem.requeue_inbound").service == "pbem.mail.services:do_requeue_inbound"
     assert periodic.job("pbem.send_digests").service == "pbem.mail.services:do_send_digests"
+    for j in periodic.JOBS:  # every scheduled service exists and takes ``now``
+        periodic.service_of(j)
 
 
 def test_periodic_tasks_call_their_service_with_now(monkeypatch):
