@@ -288,8 +288,8 @@ def queue_game_update(game: Game, applied: Sequence[Applied], only_seats: Iterab
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
         if seat.player is None or (wanted is not None and seat.index not in wanted):
             continue
-        if seat.status == Seat.Status.RESIGNED:
-            continue
+        if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
+            continue  # a resigned player still hears how the game ended
         assert game.state is not None and seat.index is not None
         has_options = bool(rules.options(game.state, seat.index))
         if wanted is None and not _wants_mail(seat, game, has_options):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import traceback
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
@@ -162,8 +163,10 @@ def do_process_inbound(inbound_id: int) -> str:
                 processed_at=timezone.now())
     except OperationalError:
         raise  # the database is unwell: let the task retry
-    except Exception as exc:
-        log.exception("inbound %s: internal error while judging it", inbound_id)
+    except Exception as exc:  # noqa: BLE001 - a bug must not make the mail loop forever
+        # Why not log.exception: a traceback may quote a seat address; redact it first.
+        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        log.error("inbound %s: internal error while judging it: %s", inbound_id, parsing.redact(trace))
         _fail_internal(inbound_id, exc)
         return str(Status.REJECTED)
     log.info("inbound %s: %s", inbound_id, verdict.status)

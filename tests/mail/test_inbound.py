@@ -16,7 +16,7 @@ from django.db import connections
 from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, Move, OutboundMessage
 from pbem.mail import services as mail_services
-from tests.mail.conftest import Persona, SmtpServer, sent_messages, start_game, text_of
+from tests.mail.conftest import Persona, SmtpServer, seat_of, sent_messages, start_game, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -410,3 +410,27 @@ def test_it_never_logs_seat_tokens(bids_game: Game, ana: Persona, caplog: pytest
     assert caplog.records, "the SMTP session should have logged something at DEBUG"
     assert token not in caplog.text
     assert "seat-XXXX@" in caplog.text
+
+
+def test_it_answers_once_and_stops_when_judging_hits_a_bug(bids_game: Game, ana: Persona,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    from tests import fakegame
+
+    def buggy(*args: object) -> None:
+        raise ZeroDivisionError("a bug in the rules")
+
+    # Why a patch: the point is an unexpected bug, which no real game has on cue.
+    monkeypatch.setattr(fakegame.RULES, "_parse", buggy)
+    before = len(sent_messages())
+    ana.reply(ana.latest(), "c1")
+    row = only_row()
+    assert row.status == InboundMessage.Status.REJECTED
+    assert row.result == "internal error: ZeroDivisionError"
+    new = new_mails_since(before)
+    assert [str(m["To"]) for m in new] == [ana.email]
+    assert "Something went wrong on our side" in text_of(new[0])
+    assert mail_services.do_process_inbound(row.pk) == "rejected"  # a redelivery does nothing more
+    assert len(sent_messages()) == before + 1
+    assert "a bug in the rules" in caplog.text
+    assert seat_of(bids_game, ana).token not in caplog.text

@@ -307,3 +307,14 @@ def test_it_delivers_into_the_local_maildir_by_default(blindbids: str, ana: Pers
     for m in turns:
         png = next(p for p in m.walk() if p.get_content_type() == "image/png").get_content()
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_it_tells_a_resigned_player_how_the_game_ended(blindbids: str, ana: Persona, bruno: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno], options={"rounds": 1})
+    game_services.do_resign(game.pk, bruno.player)
+    n = len(bruno.inbox())
+    play(game, ana, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert len(bruno.inbox()) == n + 1
+    assert "is over." in text_of(bruno.latest())
