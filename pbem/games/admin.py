@@ -15,6 +15,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
+from rest_framework.authtoken.models import TokenProxy
 
 from pbem.games import services
 from pbem.games.models import (
@@ -28,6 +29,11 @@ from pbem.games.models import (
     Player,
     Seat,
 )
+
+# DRF's token admin lists every API token's key (and links to it by key): secrets on a
+# list page. Tokens are issued by `manage.py player token` and /api/v1/auth/token/ instead.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 #: A seat's secret reply address (see pbem.mail.outbox.reply_address), masked wherever mail is shown.
 _SEAT_ADDRESS = re.compile(r"seat-[A-Za-z0-9_-]+@", re.IGNORECASE)

@@ -77,7 +77,10 @@ def get_game(game_id: int) -> Game:
 
 
 def game_seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player").order_by("index", "id"))
+    """Seats in seat order (unseated ones last), using prefetched rows when the caller prefetched them."""
+    prefetched = getattr(game, "_prefetched_objects_cache", {})
+    seats = list(game.seats.all()) if "seats" in prefetched else list(game.seats.select_related("player"))
+    return sorted(seats, key=lambda s: (s.index is None, s.index or 0, s.pk))
 
 
 def viewer_seat(game: Game, player: Player | None) -> int | None:

@@ -53,6 +53,7 @@ def test_admin_pages_never_show_tokens_or_raw_mail_in_lists(fake_game, alice, bo
     assert detail.status_code == 200 and b"seat-(token hidden)@" in detail.content
     assert seat.token.encode() not in detail.content
     assert game.seed.encode() not in client.get(f"/admin/games/game/{game.pk}/change/").content
+    assert client.get("/admin/authtoken/tokenproxy/").status_code == 404  # API tokens are not listed either
     # Nothing is edited behind the services' back.
     assert client.get("/admin/games/game/add/").status_code == 403
 

@@ -174,3 +174,13 @@ def test_resign_through_the_api(fake_game, alice, bob, carol, dave):
     assert game.seats.get(player=carol).status == Seat.Status.RESIGNED
     assert r.json()["version"] == 2  # her bid was played for her at once
     assert token_client(carol).post(url).status_code == 403
+
+
+def test_the_list_costs_a_constant_number_of_queries(fake_game, alice, bob, django_assert_max_num_queries):
+    for _ in range(6):
+        start_game(fake_game, alice, [bob])
+    client = token_client(alice)
+    client.get(GAMES)  # warm the token and throttle caches
+    with django_assert_max_num_queries(8):
+        r = client.get(GAMES, {"mine": 1})
+    assert len(r.json()["results"]) == 6
