@@ -76,6 +76,14 @@ def test_the_game_page_shows_the_public_view_and_the_players_own(fake_game, alic
     assert client.get("/").status_code == 302
 
 
+def test_a_maretta_game_page_renders_for_players_and_spectators(alice, bob, carol, client):
+    game = start_game("maretta", alice, [bob, carol], options={"side": "B"})
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    client.force_login(carol.user)
+    r = client.get(f"/games/{game.pk}/")
+    assert r.status_code == 200 and b"Your view" in r.content and r.content.count(b"<svg") == 2
+
+
 def test_an_open_game_page_says_it_waits(fake_game, alice, bob, client):
     game = services.do_create_game(alice, fake_game, invite=[bob.email])
     r = client.get(f"/games/{game.pk}/")
