@@ -88,8 +88,8 @@ def _describe(game: Game, seat: Seat) -> str:
     paused = " (paused)" if game.status == Game.Status.PAUSED else ""
     if seat.index in pending:
         return f"{head}{paused}: your turn"
-    names = ", ".join(rules.seat_name(game.state, s) for s in pending) or "nobody"
-    return f"{head}{paused}: waiting for {names}"
+    waiting = ", ".join(rules.seat_name(game.state, s) for s in pending) or "nobody"
+    return f"{head}{paused}: waiting for {waiting}"
 
 
 def cmd_games(player: Player | None) -> str:

@@ -50,7 +50,7 @@ def header(msg: Message, name: str) -> str:
         value = msg.get(name)
     except Exception:  # noqa: BLE001 - a malformed header must not stop the reading
         try:
-            raw = msg.get_all(name, failobj=[])  # type: ignore[arg-type]
+            raw = msg.get_all(name, failobj=[])
             value = raw[0] if raw else None
         except Exception:  # noqa: BLE001
             return ""

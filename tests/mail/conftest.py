@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
+from typing import Any
 
 import pytest
 from django.core import mail as django_mail
@@ -31,7 +32,7 @@ DOMAIN = "pbem.localhost"
 
 
 @pytest.fixture(autouse=True)
-def _mail_settings(settings):  # type: ignore[no-untyped-def]
+def _mail_settings(settings: Any) -> None:
     settings.PBEM_TASKS_IN_PROCESS = True
     settings.PBEM_MAIL_DOMAIN = DOMAIN
     settings.PBEM_FROM_EMAIL = f"pbem@{DOMAIN}"
@@ -141,7 +142,7 @@ class Persona:
                 msg.add_alternative(html, subtype="html")
         return msg.as_bytes()
 
-    def reply_raw(self, to_msg: EmailMessage, text: str, *, quote: bool = True, **kw: object) -> bytes:
+    def reply_raw(self, to_msg: EmailMessage, text: str, *, quote: bool = True, **kw: Any) -> bytes:
         """A reply as a mail program writes it: our text on top, the original quoted below."""
         original = text_of(to_msg)
         body = text
@@ -150,16 +151,16 @@ class Persona:
             body = f"{text}\n\nOn Mon, 1 Jan 2029 at 10:00, pbem <pbem@{DOMAIN}> wrote:\n{quoted}\n"
         refs = " ".join(x for x in [str(to_msg.get("References", "")), str(to_msg["Message-ID"])] if x)
         return self.compose(str(to_msg["Reply-To"]), body, subject=f"Re: {to_msg['Subject']}",
-                            in_reply_to=str(to_msg["Message-ID"]), references=refs, **kw)  # type: ignore[arg-type]
+                            in_reply_to=str(to_msg["Message-ID"]), references=refs, **kw)
 
-    def reply(self, to_msg: EmailMessage, text: str, **kw: object) -> bytes:
+    def reply(self, to_msg: EmailMessage, text: str, **kw: Any) -> bytes:
         raw = self.reply_raw(to_msg, text, **kw)
         assert self.server is not None
         self.server.send(self.email, [str(to_msg["Reply-To"])], raw)
         return raw
 
-    def send_to(self, to: str, body: str, **kw: object) -> bytes:
-        raw = self.compose(to, body, **kw)  # type: ignore[arg-type]
+    def send_to(self, to: str, body: str, **kw: Any) -> bytes:
+        raw = self.compose(to, body, **kw)
         assert self.server is not None
         self.server.send(self.email, [to], raw)
         return raw

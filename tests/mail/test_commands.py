@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.models import Game, InboundMessage, Player, Seat
-from tests.mail.conftest import Persona, sent_messages, start_game, text_of
+from tests.mail.conftest import Persona, sent_messages, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,4 +108,3 @@ def test_it_starts_a_game_of_maretta_by_mail(ana: Persona, bruno: Persona, carla
         person.reply(person.latest(), "join")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
-    assert start_game  # the helper is shared with the other tests

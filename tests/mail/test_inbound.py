@@ -27,7 +27,7 @@ def hand(game: Game, seat: int) -> list[int]:
     return list(game.state["hands"][seat])
 
 
-def new_mails_since(n: int) -> list:  # type: ignore[type-arg]
+def new_mails_since(n: int) -> list:
     return sent_messages()[n:]
 
 
@@ -282,7 +282,7 @@ def test_it_refuses_the_token_of_a_declined_invitation(blindbids: str, ana: Pers
 
 
 def test_it_rejects_an_oversized_mail_at_data(bids_game: Game, ana: Persona, smtp_server: SmtpServer,
-                                             settings) -> None:  # type: ignore[no-untyped-def]
+                                             settings) -> None:
     latest = ana.latest()
     to = str(latest["Reply-To"])
     big = ana.compose(to, "c1\n" + ("x" * 76 + "\n") * 40_000)

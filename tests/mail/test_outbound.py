@@ -160,7 +160,7 @@ def test_it_gives_a_maretta_player_the_same_mail_whatever_they_cannot_see(ana: P
     _assert_hidden_information_stays_hidden("maretta", [ana, bruno, carla], {})
 
 
-def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Persona], options: dict) -> None:  # type: ignore[type-arg]
+def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Persona], options: dict) -> None:
     """Two games equal in all Ana can see but dealt differently elsewhere: Ana's mails are identical."""
     rules = engine.get(rules_name)
     first = start_game(rules_name, people, options=options)
@@ -174,6 +174,7 @@ def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Person
     cutoff = OutboundMessage.objects.latest("pk").pk
     # A move by Ana herself (the same option in both), then mails for both games.
     for game in (first, second):
+        assert game.state is not None
         opt = rules.options(game.state, 0)[0]
         game_services.do_submit_moves(game.pk, people[0].player, [Command(code=opt.code)], source="web")
 
@@ -246,7 +247,7 @@ def test_it_leaves_a_recent_claim_alone(ana: Persona) -> None:
     assert len(django_mail.outbox) == 0
 
 
-def test_it_retries_a_failed_send_with_backoff_then_gives_up(ana: Persona, settings) -> None:  # type: ignore[no-untyped-def]
+def test_it_retries_a_failed_send_with_backoff_then_gives_up(ana: Persona, settings) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = 9  # discard: nothing listens, the connection is refused
@@ -292,7 +293,7 @@ def test_it_mails_the_new_player_of_a_replaced_seat(bids_game: Game, mallory: Pe
 
 
 def test_it_delivers_into_the_local_maildir_by_default(blindbids: str, ana: Persona, bruno: Persona,
-                                                       tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+                                                       tmp_path, settings) -> None:
     import email.policy
     import mailbox
 
