@@ -31,7 +31,8 @@ _client: Any = None
 
 def service_for(name: str) -> Callable[..., Any]:
     module, func = TASKS[name].split(":")
-    return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+    service: Callable[..., Any] = getattr(importlib.import_module(module), func)
+    return service
 
 
 def _celery_client() -> Any:
