@@ -32,7 +32,7 @@ SCHEMA_FILE ?= var/openapi.yml
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
 	@echo "make test       run the whole test suite (PYTEST_ARGS='...' to narrow it)"
-	@echo "make lint       ruff check"
+	@echo "make lint       ruff check (make format: report formatting only)"
 	@echo "make typecheck  mypy (engine strictly, pbem/workers with the Django plugin)"
 	@echo "make contracts  import-linter: the engine imports no framework, pbem never imports workers"
 	@echo "make schema     validate the OpenAPI schema (drf-spectacular, warnings are errors)"
@@ -46,7 +46,8 @@ $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
 	  echo "pbem needs Python 3.11 or newer, but '$(PYTHON)' is: $$($(PYTHON) --version 2>&1)." >&2; \
 	  echo "Install one and run e.g.: make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
-	$(PYTHON) -m venv $(VENV) || { \
+	@echo "creating $(VENV) with $$($(PYTHON) --version)"
+	@$(PYTHON) -m venv $(VENV) || { \
 	  echo "Could not create $(VENV). On Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }
 
 # Reinstalled whenever pyproject.toml is newer than the stamp.

@@ -14,10 +14,14 @@ this file can choose first):
 * else: SQLite, and tests marked ``@pytest.mark.postgres`` are skipped with
   the reason shown by ``-ra``.
 
-Redis: ``PBEM_TEST_REDIS_URL`` or redis://127.0.0.1:6379. When it answers, the
-Django cache uses a dedicated database number (15, then 14, 13... for each
-pytest-xdist worker) that is flushed at the start; tests marked
-``@pytest.mark.redis`` or using the ``redis_url`` fixture are skipped otherwise.
+Redis: ``PBEM_TEST_REDIS_URL`` or redis://127.0.0.1:6379. When it answers, each
+test process claims two free database numbers (1..15; the claims are keys in
+database 0, released at exit, taken over when their process is gone), so that
+concurrent runs never flush each other's data: one for the Django cache
+(``REDIS_URL``), flushed at the start, and one for the ``redis_url`` fixture
+(a broker for a real Celery worker, say), flushed before and after each test.
+Without Redis, tests marked ``@pytest.mark.redis`` or using ``redis_url`` are
+skipped.
 
 ``PBEM_REQUIRE_SERVICES=1`` (set by .ci/run): an unreachable PostgreSQL or
 Redis stops the run with an error instead of skipping anything.
@@ -30,8 +34,11 @@ and for the SMTP server, live in the conftest.py files of the sub-folders.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import re
+import socket
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -42,7 +49,7 @@ import pytest
 DEFAULT_PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 TEST_DB_PREFIX = "pbem_p"  # Django prefixes "test_"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379"
-REDIS_FIRST_TEST_DB = 15
+REDIS_CLAIM_KEY = "pbem-tests:claim:{db}"  # in database 0; value "host:pid"
 
 
 def _truthy(name: str) -> bool:
@@ -94,6 +101,49 @@ def _redis_answers(url: str) -> str | None:
     return None
 
 
+def _claim_redis_dbs(base: str, count: int) -> list[int]:
+    """Claim ``count`` database numbers no other live test process holds."""
+    import redis
+
+    me = f"{socket.gethostname()}:{os.getpid()}"
+    client = redis.Redis.from_url(_with_db(base, 0), socket_connect_timeout=2, socket_timeout=2)
+    claimed: list[int] = []
+    try:
+        for db in range(15, 0, -1):
+            key = REDIS_CLAIM_KEY.format(db=db)
+            holder = client.get(key)
+            if holder is not None:
+                host, _, pid = holder.decode().partition(":")
+                if host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid)):
+                    client.delete(key)  # its process is gone
+            if client.set(key, me, nx=True, ex=12 * 3600):
+                claimed.append(db)
+                if len(claimed) == count:
+                    break
+    finally:
+        client.close()
+    if len(claimed) < count:
+        _release_redis_dbs(base, claimed)
+        raise RuntimeError("every Redis database 1..15 is claimed by other test runs")
+    atexit.register(_release_redis_dbs, base, claimed)
+    return claimed
+
+
+def _release_redis_dbs(base: str, dbs: list[int]) -> None:
+    import redis
+
+    me = f"{socket.gethostname()}:{os.getpid()}".encode()
+    with contextlib.suppress(Exception):  # best effort at exit; the claims expire anyway
+        client = redis.Redis.from_url(_with_db(base, 0), socket_connect_timeout=2, socket_timeout=2)
+        try:
+            for db in dbs:
+                key = REDIS_CLAIM_KEY.format(db=db)
+                if client.get(key) == me:
+                    client.delete(key)
+        finally:
+            client.close()
+
+
 def _with_db(url: str, db: int) -> str:
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{db}"))
@@ -104,7 +154,8 @@ class Services:
     database_url: str
     postgres: bool
     postgres_reason: str  # why PostgreSQL is not used ("" when it is)
-    redis_url: str | None  # this worker's own flushed Redis database, or None
+    redis_url: str | None  # the redis_url fixture's database, or None without Redis
+    redis_cache_url: str | None  # the Django cache's database (REDIS_URL)
     redis_reason: str
 
 
@@ -130,15 +181,19 @@ def _choose_services() -> Services:
         problems.append(pg_reason)
 
     base = os.environ.get("PBEM_TEST_REDIS_URL", "").strip() or DEFAULT_REDIS_URL
-    # pytest-xdist workers are gw0, gw1...: each gets its own database number.
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
-    redis_url: str | None = _with_db(base, REDIS_FIRST_TEST_DB - index % 8)
-    why_not_redis = _redis_answers(redis_url)
+    redis_url: str | None = None
+    redis_cache_url: str | None = None
     redis_reason = ""
+    why_not_redis = _redis_answers(_with_db(base, 0))
+    if why_not_redis is None:
+        try:
+            cache_db, fixture_db = _claim_redis_dbs(base, 2)
+        except Exception as exc:  # noqa: BLE001 - any failure means "not usable"
+            why_not_redis = str(exc)
+        else:
+            redis_cache_url, redis_url = _with_db(base, cache_db), _with_db(base, fixture_db)
     if why_not_redis is not None:
-        redis_reason = f"Redis at {base} does not answer ({why_not_redis})"
-        redis_url = None
+        redis_reason = f"Redis at {base} is not usable ({why_not_redis})"
         if require:
             problems.append(redis_reason)
 
@@ -146,14 +201,14 @@ def _choose_services() -> Services:
         raise pytest.UsageError(
             "PBEM_REQUIRE_SERVICES=1 but a required service is unreachable:\n  " + "\n  ".join(problems)
         )
-    return Services(database_url, postgres, pg_reason, redis_url, redis_reason)
+    return Services(database_url, postgres, pg_reason, redis_url, redis_cache_url, redis_reason)
 
 
 SERVICES = _choose_services()
 
 os.environ["DATABASE_URL"] = SERVICES.database_url
-if SERVICES.redis_url:
-    os.environ["REDIS_URL"] = SERVICES.redis_url
+if SERVICES.redis_cache_url:
+    os.environ["REDIS_URL"] = SERVICES.redis_cache_url
 else:
     os.environ.pop("REDIS_URL", None)
 os.environ.pop("CELERY_BROKER_URL", None)  # tasks in process unless a test starts a worker
@@ -175,13 +230,14 @@ def _flush_redis(url: str) -> None:
         client.close()
 
 
-if SERVICES.redis_url:
-    _flush_redis(SERVICES.redis_url)
+if SERVICES.redis_cache_url:
+    _flush_redis(SERVICES.redis_cache_url)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     db = SERVICES.database_url.split("@")[-1] if SERVICES.postgres else "SQLite (" + SERVICES.postgres_reason + ")"
-    rd = SERVICES.redis_url or f"none ({SERVICES.redis_reason})"
+    rd = (f"{SERVICES.redis_cache_url} (cache), {SERVICES.redis_url} (redis_url fixture)"
+          if SERVICES.redis_url else f"none ({SERVICES.redis_reason})")
     return [f"pbem test database: {db}", f"pbem test redis: {rd}"]
 
 
