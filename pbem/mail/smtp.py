@@ -11,6 +11,7 @@ redacted.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import traceback
@@ -20,7 +21,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
 
 from pbem.mail import parsing
 
@@ -53,11 +54,12 @@ if _aiosmtpd_log.level == logging.NOTSET:
 
 
 def _in_db_thread(func: Any, *args: Any) -> Any:
-    """Run a service with a fresh connection, closed afterwards (no connection outlives a mail)."""
+    """Run a service the way Django runs a request: drop a broken or expired connection around it."""
+    close_old_connections()
     try:
         return func(*args)
     finally:
-        connections.close_all()
+        close_old_connections()
 
 
 def _check_recipient(address: str) -> bool:
@@ -127,10 +129,23 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+class PbemController(Controller):
+    """aiosmtpd's threaded controller; on stop it also closes the database connection it used."""
+
+    def stop(self, no_assert: bool = False) -> None:
+        if self._thread is not None and self.loop.is_running():
+            close = sync_to_async(connections.close_all, thread_sensitive=True)()
+            try:
+                asyncio.run_coroutine_threadsafe(close, self.loop).result(timeout=10)
+            except Exception as exc:  # noqa: BLE001 - stopping must go on
+                log.warning("closing the SMTP thread's database connection failed: %s", type(exc).__name__)
+        super().stop(no_assert=no_assert)
+
+
 def make_controller(host: str, port: int, handler: PbemHandler | None = None) -> Controller:
     """The threaded aiosmtpd server the ``smtpd`` command and the tests start."""
     handler = handler or PbemHandler()
-    return Controller(
+    return PbemController(
         handler, hostname=host, port=port,
         server_hostname=settings.PBEM_MAIL_DOMAIN,
         ident="pbem ESMTP",
