@@ -113,7 +113,8 @@ def _claim_redis_dbs(base: str, count: int) -> list[int]:
             key = REDIS_CLAIM_KEY.format(db=db)
             holder = client.get(key)
             if holder is not None:
-                host, _, pid = holder.decode().partition(":")
+                text = holder.decode() if isinstance(holder, bytes) else str(holder)
+                host, _, pid = text.partition(":")
                 if host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid)):
                     client.delete(key)  # its process is gone
             if client.set(key, me, nx=True, ex=12 * 3600):
@@ -247,7 +248,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if not SERVICES.postgres and item.get_closest_marker("postgres"):
             item.add_marker(skip_pg)
-        if SERVICES.redis_url is None and (item.get_closest_marker("redis") or "redis_url" in item.fixturenames):
+        wants_redis = item.get_closest_marker("redis") or "redis_url" in getattr(item, "fixturenames", ())
+        if SERVICES.redis_url is None and wants_redis:
             item.add_marker(skip_redis)
 
 

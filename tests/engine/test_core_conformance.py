@@ -7,6 +7,7 @@ deliberately broken subclass of the toy game here (see toy_games.py).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -76,7 +77,8 @@ def test_unchecked_run_reports_outcome() -> None:
 
 def test_replay_is_deterministic() -> None:
     rules = toy.Guess()
-    log = [(0, {"code": "p1"}), (1, {"code": "p4"}), (1, {"pick": 2}), (0, {"pick": 3})]
+    log: list[tuple[int, dict[str, Any]]] = [(0, {"code": "p1"}), (1, {"code": "p4"}), (1, {"pick": 2}),
+                                             (0, {"pick": 3})]
     a = replay(rules, ["A", "B"], None, 42, log)
     b = replay(rules, ["A", "B"], None, 42, log)
     assert a == b
