@@ -179,7 +179,8 @@ def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Person
         game_services.do_submit_moves(game.pk, people[0].player, [Command(code=opt.code)], source="web")
 
     def normalise(game: Game, text: str) -> str:
-        text = text.replace(f"#{game.pk}", "#N").replace(f"/games/{game.pk}/", "/games/N/")
+        # Why a word boundary: game #2 must not turn the colour #222 into "#N22".
+        text = re.sub(rf"#{game.pk}\b", "#N", text).replace(f"/games/{game.pk}/", "/games/N/")
         return text.replace(game.seed_hash, "HASH")
 
     bodies: list[list[str]] = []
