@@ -157,11 +157,12 @@ def main() -> int:
             try:
                 for n in range(args.moves):
                     game = Game.objects.get(pk=game_id)
-                    if game.status != Game.Status.RUNNING:
+                    if game.status != Game.Status.RUNNING or game.state is None:
                         return
                     seat_index = rules.pending(game.state)[0]
                     seat = Seat.objects.select_related("player").get(game=game, index=seat_index)
                     code = rules.options(game.state, seat_index)[0].code
+                    assert seat.player is not None
                     msg = EmailMessage()
                     msg["From"] = seat.player.email
                     msg["To"] = reply_address(seat)
@@ -196,7 +197,7 @@ def main() -> int:
             t.join()
         elapsed = time.perf_counter() - start
         rate = done[0] / elapsed if elapsed else 0.0
-        state = Game.objects.get(pk=games[0]).state
+        state = Game.objects.get(pk=games[0]).state or {}
         raw = baseline(state, seconds=5.0)
     finally:
         for w in workers:

@@ -140,6 +140,9 @@ class Move(models.Model):
         ordering = ["game_id", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="move_number_unique")]
 
+    def __str__(self) -> str:
+        return f"move {self.number} of game {self.game_id} (seat {self.seat})"
+
 
 class MoveRequest(models.Model):
     """A move posted through the API, judged by a worker like a mail is."""
@@ -160,6 +163,9 @@ class MoveRequest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     decided_at = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        return f"move request {self.pk} ({self.status})"
+
 
 class InboundMessage(models.Model):
     class Status(models.TextChoices):
@@ -177,6 +183,9 @@ class InboundMessage(models.Model):
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="inbound")
     received_at = models.DateTimeField(auto_now_add=True)
     processed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"inbound {self.pk} ({self.status})"
 
 
 class OutboundMessage(models.Model):
@@ -205,6 +214,9 @@ class OutboundMessage(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    def __str__(self) -> str:
+        return f"outbound {self.pk} ({self.status})"
+
 
 class AuditEntry(models.Model):
     """Moderation log: who did what to which game, and why."""
@@ -217,3 +229,6 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on game {self.game_id}"

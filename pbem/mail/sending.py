@@ -11,8 +11,8 @@ are handed to the queue again. The claim makes every extra task harmless.
 from __future__ import annotations
 
 import functools
-import re
 import logging
+import re
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
