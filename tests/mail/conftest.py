@@ -63,10 +63,26 @@ def sent_messages() -> list[EmailMessage]:
     return out
 
 
+#: id(message) -> (its To header, its text part). Why: a simulated player rereads its whole
+#: mailbox before every reply, and the email package parses headers anew on each access,
+#: which made a long game by mail quadratic in the test harness, not in the server.
+#: The message itself is kept in the entry so that its id cannot be reused by another one.
+_facts: dict[int, tuple[EmailMessage, str, str | None]] = {}
+
+
+def _fact(msg: EmailMessage) -> tuple[EmailMessage, str, str | None]:
+    got = _facts.get(id(msg))
+    if got is None or got[0] is not msg:
+        part = msg.get_body(preferencelist=("plain",))
+        got = (msg, str(msg.get("To", "")), None if part is None else str(part.get_content()))
+        _facts[id(msg)] = got
+    return got
+
+
 def text_of(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    assert part is not None, "no text/plain part"
-    return str(part.get_content())
+    text = _fact(msg)[2]
+    assert text is not None, "no text/plain part"
+    return text
 
 
 def html_of(msg: EmailMessage) -> str:
@@ -114,7 +130,7 @@ class Persona:
         return Player.objects.get(email=self.email)
 
     def inbox(self) -> list[EmailMessage]:
-        return [m for m in sent_messages() if self.email in str(m.get("To", ""))]
+        return [m for m in sent_messages() if self.email in _fact(m)[1]]
 
     def latest(self) -> EmailMessage:
         box = self.inbox()
