@@ -62,8 +62,9 @@ run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runall
 
+# -n auto: one test process per core (each with its own database); PYTEST_ARGS='-n 0' for one.
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

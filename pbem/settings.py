@@ -78,7 +78,11 @@ TEMPLATES = [
 ]
 
 # ---- database --------------------------------------------------------------------
-DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'pbem.sqlite3'}"
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if not DATABASE_URL:
+    # Why here: SQLite creates the file but not its folder, and a fresh checkout has no var/.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASE_URL = f"sqlite:///{VAR_DIR / 'pbem.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Why: SQLite has no row locks; IMMEDIATE transactions take the write lock at
