@@ -104,6 +104,7 @@ def main() -> int:
     env = {
         "DATABASE_URL": f"{PG}/{DB_NAME}",
         "CELERY_BROKER_URL": REDIS,
+        "REDIS_URL": REDIS.rsplit("/", 1)[0] + "/12",  # the shared cache, as docker-compose sets it
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(sink_port),
         "EMAIL_USE_TLS": "0",
@@ -132,9 +133,9 @@ def main() -> int:
     ingress.start()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "WARNING",
+            [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", os.environ.get("BENCH_WORKER_LOG", "WARNING"),
              "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("BENCH_WORKER_LOGFILE", os.devnull), "a"))
         for i in range(args.workers)
     ]
     try:
@@ -177,7 +178,7 @@ def main() -> int:
                             game_id=game_id, status__in=["pending", "sending"]).exists()
                         if fresh != game.version and not unsent:
                             break
-                        time.sleep(0.002)
+                        time.sleep(0.01)  # gentle: the driver must not eat the cores it measures
                     else:
                         errors.append(f"game {game_id}: move {n} not through in 60 s")
                         return

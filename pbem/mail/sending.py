@@ -11,12 +11,14 @@ are handed to the queue again. The claim makes every extra task harmless.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import re
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.utils import timezone
@@ -55,8 +57,24 @@ def _png_width(svg: str) -> int | None:
     return min(int(match.group(1)), PNG_MAX_WIDTH)
 
 
-@functools.lru_cache(maxsize=64)
 def svg_to_png(svg: str) -> bytes:
+    """The board as PNG, through the shared cache.
+
+    Why a shared cache: the players of one game often see the same picture (in Maretta
+    everything on the board is public), and the render is the dearest step of a send;
+    with Redis as the cache every worker profits from the first one's render.
+    """
+    key = f"pbem:png:{hashlib.sha256(svg.encode()).hexdigest()}"
+    png = cache.get(key)
+    if isinstance(png, bytes) and png.startswith(PNG_MAGIC):
+        return png
+    png = _render_png(svg)
+    cache.set(key, png, timeout=24 * 3600)
+    return png
+
+
+@functools.lru_cache(maxsize=64)
+def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG."""
     import resvg_py
 
