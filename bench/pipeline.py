@@ -131,11 +131,14 @@ def main() -> int:
     smtp_port = free_port()
     ingress = make_controller("127.0.0.1", smtp_port)
     ingress.start()
+    # BENCH_WORKER_LOG=INFO BENCH_WORKER_LOGFILE=/tmp/w.log shows each task's time.
+    level = os.environ.get("BENCH_WORKER_LOG", "WARNING")
+    worker_log = open(os.environ.get("BENCH_WORKER_LOGFILE", os.devnull), "a")  # noqa: SIM115 - lives with the workers
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", os.environ.get("BENCH_WORKER_LOG", "WARNING"),
+            [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", level,
              "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("BENCH_WORKER_LOGFILE", os.devnull), "a"))
+            cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=worker_log)
         for i in range(args.workers)
     ]
     try:
@@ -207,6 +210,7 @@ def main() -> int:
             w.wait(10)
         ingress.stop()
         sink_ctl.stop()
+        worker_log.close()
 
     print(f"pipeline: {done[0]} moves in {elapsed:.1f}s over {args.games} games, {args.workers} workers "
           f"= {rate:.1f} moves/s (SMTP in -> worker -> outbox sent; {sink.count} mails delivered)")

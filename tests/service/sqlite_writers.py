@@ -13,7 +13,7 @@ import threading
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -21,7 +21,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from pbem.games import services  # noqa: E402
-from pbem.games.models import Game, Move  # noqa: E402
+from pbem.games.models import Move  # noqa: E402
 
 
 def main() -> None:
