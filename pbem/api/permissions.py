@@ -27,3 +27,13 @@ class HasPlayer(BasePermission):
         if not request.user or not request.user.is_authenticated:
             return False
         return player_of(request) is not None
+
+
+class IsStaff(BasePermission):
+    """A moderator: a Django staff account (it need not have a player profile)."""
+
+    message = "only moderators (staff accounts) may do this"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_staff)

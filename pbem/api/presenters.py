@@ -13,7 +13,7 @@ from rest_framework.request import Request
 
 from engine import Option, Rules
 from pbem.games import selectors
-from pbem.games.models import Game, Move, MoveRequest, Player
+from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player
 
 
 def _url(request: Request, name: str, **kwargs: Any) -> str:
@@ -138,4 +138,14 @@ def me_data(player: Player) -> dict[str, Any]:
         "mail_mode": player.mail_mode,
         "vacation_until": player.vacation_until,
         "created_at": player.created_at,
+    }
+
+
+def audit_entry_data(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "created_at": entry.created_at,
+        "action": entry.action,
+        "actor": entry.actor.email if entry.actor is not None else None,
+        "details": entry.details,
     }

@@ -229,6 +229,31 @@ class LogPageOut(serializers.Serializer):
     results = LogEntryOut(many=True)
 
 
+# ---- moderation ---------------------------------------------------------------------------------------
+
+
+class ReasonIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, help_text="why; kept in the game's audit log")
+
+
+class ReplaceIn(ReasonIn):
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat number to hand over")
+    email = serializers.EmailField(help_text="the new player's address (an account is created if needed)")
+
+
+class AuditEntryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    action = serializers.CharField(help_text="create, join, start, pause, resume, replace, undo, remind, ...")
+    actor = serializers.CharField(allow_null=True, help_text="who did it (email); null for the system")
+    details = serializers.DictField(help_text="what exactly, and why")
+
+
+class AuditListOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    results = AuditEntryOut(many=True, help_text="newest first")
+
+
 # ---- account ------------------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ from pbem.api import presenters
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
-from pbem.api.permissions import HasPlayer, player_of
+from pbem.api.permissions import HasPlayer, IsStaff, player_of
 from pbem.api.renderers import PlainTextRenderer, SVGRenderer
 from pbem.games import selectors, services
 from pbem.games.models import MoveRequest, Player, Seat
@@ -198,6 +198,74 @@ class GameResignApi(_GameActionApi):
         return _game_response(request, game_id, self.player)
 
 
+class GameUndoApi(_GameActionApi):
+    @extend_schema(
+        operation_id="games_undo",
+        summary="Take back your last move",
+        description="Allowed when the latest accepted batch of moves is entirely yours (made by mail, API or web), "
+                    "nobody has moved since, the game is running, and the batch neither revealed information "
+                    "nor drew a card or rolled a die. The moves stay in the database marked undone and leave "
+                    "the public log; the version moves on and every player gets a mail. 409 otherwise.",
+        request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 403, 404, 409, 429)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.do_undo_last_move(game_id, self.require_player(), via="api")
+        return _game_response(request, game_id, self.player)
+
+
+# ---- moderation (staff) ---------------------------------------------------------------------------------
+
+
+class _ModeratorApi(BaseApi):
+    permission_classes = [IsStaff]
+
+
+class GamePauseApi(_ModeratorApi):
+    @extend_schema(operation_id="games_pause", summary="Moderators: pause a running game",
+                   description="No moves are taken and no deadline runs until it resumes. Audited.",
+                   request=s.ReasonIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        body = s.ReasonIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.do_pause_game(game_id, self.player, body.validated_data["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameResumeApi(_ModeratorApi):
+    @extend_schema(operation_id="games_resume", summary="Moderators: resume a paused game",
+                   description="The deadline starts again from now. Audited.",
+                   request=s.ReasonIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        body = s.ReasonIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.do_resume_game(game_id, self.player, body.validated_data["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameReplaceApi(_ModeratorApi):
+    @extend_schema(operation_id="games_replace", summary="Moderators: hand a seat to another player",
+                   description="The seat gets a new secret reply address (the old one stops working) and the new "
+                               "player a mail with the game so far. Audited with the reason.",
+                   request=s.ReplaceIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        body = s.ReplaceIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = body.validated_data
+        services.do_replace_player_by_address(game_id, self.player, d["seat"], d["email"], d["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameAuditApi(_ModeratorApi):
+    @extend_schema(operation_id="games_audit", summary="Moderators: the game's audit log, newest first",
+                   parameters=[GAME_ID], responses={200: s.AuditListOut, **_errors(401, 403, 404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        entries = [presenters.audit_entry_data(e) for e in selectors.audit_log(game)[:1000]]
+        return Response(s.AuditListOut({"game": game.pk, "results": entries}).data)
+
+
 # ---- views, options, moves, log ----------------------------------------------------------------------
 
 
@@ -338,8 +406,9 @@ class GameLogApi(BaseApi):
         operation_id="games_log",
         summary="The move log, oldest first, cursor-paginated",
         description="Each entry's events are redacted for your seat (a spectator sees public events only). "
-                    "Other seats' moves are shown once the game is finished, when the seed is revealed too, so "
-                    "anyone can replay and audit the game.",
+                    "Moves taken back by an undo are left out (so numbers can have gaps): the log replays "
+                    "from the seed to the game's state. Other seats' moves are shown once the game is finished, "
+                    "when the seed is revealed too, so anyone can replay and audit the game.",
         parameters=[GAME_ID, OpenApiParameter("cursor", OpenApiTypes.STR, description="from next/previous"),
                     OpenApiParameter("page_size", OpenApiTypes.INT, description="entries per page (max 500)")],
         responses={200: s.LogPageOut, **_errors(404)},

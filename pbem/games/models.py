@@ -123,7 +123,11 @@ class Source(models.TextChoices):
 
 
 class Move(models.Model):
-    """Append-only: one row per accepted move."""
+    """Append-only: one row per accepted move.
+
+    An undo never deletes a row: it stamps ``undone_at`` and ``undone_version`` on the
+    rows of the batch it took back, and every replay and log reader skips such rows.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seat = models.PositiveSmallIntegerField()
@@ -135,6 +139,10 @@ class Move(models.Model):
     number = models.PositiveIntegerField()
     events = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Set when the move was taken back by its player (see services.do_undo_last_move).
+    undone_at = models.DateTimeField(null=True, blank=True)
+    #: The game version the undo produced: "since your last mail" mentions the undo after it.
+    undone_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game_id", "number"]

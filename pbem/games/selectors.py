@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 import engine
 from engine import Rules
 from engine.core import Event, visible_events
-from pbem.games.models import Game, Move, MoveRequest, Player, Seat
+from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
 from pbem.games.services import Conflict, NotFound, rules_for
 
 # ---- lists ---------------------------------------------------------------------------------
@@ -148,7 +148,14 @@ def seat_options(game: Game, seat: int) -> list[engine.Option]:
 
 
 def move_log(game: Game) -> QuerySet[Move]:
-    return Move.objects.filter(game=game).order_by("number")
+    """The moves that count, oldest first: moves taken back by an undo are left out (their
+    rows stay in the database, append-only, for moderators)."""
+    return Move.objects.filter(game=game, undone_at__isnull=True).order_by("number")
+
+
+def audit_log(game: Game) -> QuerySet[AuditEntry]:
+    """The moderation log of one game, newest first (staff only: it names addresses)."""
+    return AuditEntry.objects.filter(game=game).select_related("actor").order_by("-id")
 
 
 def redacted_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ and nothing else writes. Naming follows Zulip: ``do_`` changes things,
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -432,6 +433,106 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     return BatchResult(game, game.version, applied)
 
 
+# ---- replay and undo ----------------------------------------------------------------------------
+
+#: Sources of moves a player made themselves; only those can be taken back.
+OWN_SOURCES = (Source.MAIL, Source.API, Source.WEB)
+
+
+def live_moves(game: Game) -> Any:
+    """The move log without the moves taken back, in replay order."""
+    return Move.objects.filter(game=game, undone_at__isnull=True).order_by("number")
+
+
+def _json_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as JSONB stores it, so that a replayed state compares equal to a stored one."""
+    result: dict[str, Any] = json.loads(json.dumps(state))
+    return result
+
+
+def replay_state(game: Game, rows: Sequence[Move]) -> dict[str, Any]:
+    """Setup from the game's seed and options, then ``rows`` applied in order: the state they lead to.
+
+    Players are named as in the stored state (a replacement does not rename a seat).
+    """
+    assert game.state is not None
+    rules = rules_for(game)
+    state = rules.setup(list(game.state["players"]), game.options, game.seed)
+    for row in rows:
+        rules.apply(state, row.seat, row.move)
+    return _json_copy(state)
+
+
+@dataclass
+class UndoResult:
+    game: Game
+    version: int
+    undone: list[int]
+
+
+@transaction.atomic
+def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoResult:
+    """Take back the player's own last batch of moves, when nothing has happened since
+    and the batch neither revealed information nor used the game's random generator.
+
+    The log stays append-only: the batch's rows are marked undone, the state is the
+    replay of the moves before them, the version moves on and everyone is told.
+    """
+    game = access_game_for_update(game_id)
+    if game.status == Game.Status.PAUSED:
+        raise Conflict(f"game #{game.pk} is paused by a moderator; nothing can be taken back until it resumes")
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; its moves cannot be taken back")
+    seat = access_seat(game, player)
+    assert seat.index is not None and game.state is not None
+    rules = rules_for(game)
+    rows = list(live_moves(game))
+    if not rows:
+        raise Conflict("there is no move to take back: nobody has moved yet")
+    last_version = rows[-1].version
+    batch = [r for r in rows if r.version == last_version]
+    earlier = [r for r in rows if r.version != last_version]
+    if any(r.seat != seat.index for r in batch):
+        others = sorted({r.seat for r in batch if r.seat != seat.index})
+        mine = any(r.seat == seat.index for r in rows)
+        if not mine:
+            raise Conflict("only your own last move can be taken back, and you have not moved yet")
+        names = ", ".join(rules.seat_name(game.state, s) for s in others)
+        raise Conflict(f"only your own last move can be taken back: {names} has moved since")
+    if any(r.source not in OWN_SOURCES for r in batch):
+        raise Conflict("only your own last move can be taken back: that move was played for you "
+                       f"({batch[0].get_source_display()}), not by you")
+    if any(bool(e.get("reveals")) for r in batch for e in r.events):
+        raise Conflict("that move revealed information (a card turned over, a draw, a die roll), "
+                       "so it cannot be taken back")
+    try:
+        before = replay_state(game, earlier)
+        replayed = _json_copy(before)
+        for r in batch:
+            rules.apply(replayed, r.seat, r.move)
+    except IllegalMove:
+        replayed = {}
+    after = _json_copy(replayed)
+    if after != _json_copy(game.state):
+        raise Conflict(f"game #{game.pk}'s move log does not replay to its state, so nothing can be taken "
+                       "back safely; please tell a moderator")
+    if before.get("rng") != after.get("rng"):
+        raise Conflict("that move drew a card or rolled a die (it used the game's random numbers), "
+                       "so it cannot be taken back")
+    game.state = before
+    game.version += 1
+    now = timezone.now()
+    Move.objects.filter(pk__in=[r.pk for r in batch]).update(undone_at=now, undone_version=game.version)
+    _reset_deadline(game)
+    game.save()
+    numbers = [r.number for r in batch]
+    do_log(game, player, "undo", {"seat": seat.index, "moves": numbers, "undone_version": last_version,
+                                  "version": game.version, "via": via})
+    # Why every seat, whatever its mail mode: the others may have seen the move that is now gone.
+    outbox.queue_game_update(game, [], only_seats=range(len(game.state["players"])))
+    return UndoResult(game, game.version, numbers)
+
+
 def do_request_move(game_id: int, player: Player, commands: Sequence[Command],
                     expected_version: int | None = None) -> MoveRequest:
     """Record an API move and hand it to a worker; the worker decides it like a mail."""
@@ -547,6 +648,13 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
                                         "new": new_player.email, "reason": reason})
     outbox.queue_game_update(game, [], only_seats=[seat_index])
     return seat
+
+
+@transaction.atomic
+def do_replace_player_by_address(game_id: int, moderator: Player | None, seat_index: int, email: str,
+                                 reason: str) -> Seat:
+    """A moderator hands a seat to whoever has ``email`` (a new player account if none has it yet)."""
+    return do_replace_player(game_id, moderator, seat_index, do_get_or_create_player(email), reason)
 
 
 def do_sweep_deadlines(now: Any = None) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -141,11 +142,24 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
 
 
 def _events_since(game: Game, seat: Seat) -> list[Event]:
-    rows = Move.objects.filter(game=game, version__gt=seat.last_mailed_version).order_by("number")
-    events: list[Event] = []
+    """What happened after the seat's last mail, in order; moves taken back are not shown as
+    having happened: an undo after that mail is mentioned instead, at the version it happened."""
+    since = seat.last_mailed_version
+    rows = Move.objects.filter(game=game).filter(
+        Q(version__gt=since, undone_at__isnull=True) | Q(undone_version__gt=since)).order_by("number")
+    timeline: list[tuple[int, int, Event]] = []
+    undos: dict[int, int] = {}  # version of the undo -> seat that took its move back
     for row in rows:
-        events.extend(Event.from_dict(e) for e in row.events)
-    return visible_events(events, seat.index)
+        if row.undone_at is None:
+            timeline.extend((row.version, row.number, Event.from_dict(e)) for e in row.events)
+        elif row.undone_version is not None:
+            undos.setdefault(row.undone_version, row.seat)
+    names = list((game.state or {}).get("players", []))
+    for version, who in undos.items():
+        name = str(names[who]) if 0 <= who < len(names) else f"seat {who}"
+        timeline.append((version, 0, Event("undo", f"{name} took back their last move")))
+    timeline.sort(key=lambda t: (t[0], t[1]))
+    return visible_events([e for _v, _n, e in timeline], seat.index)
 
 
 def _names(game: Game, seats: Iterable[int]) -> list[str]:

@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import engine
+from engine import notation
 from engine.notation import format_options
 from pbem.games import dispatch
 from pbem.games import services as game_services
@@ -330,6 +331,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
                           "none of them was applied. Nothing was changed.\n\n"
                           f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, "too many lines", game)
+    undo_lines = [line for _pos, line in extracted.commands if is_undo_line(line)]
+    if undo_lines:
+        return _judge_undo(incoming, seat, len(extracted.commands))
     cmds = [Command(text=line) for _pos, line in extracted.commands]
     try:
         result = game_services.do_submit_moves(game.pk, player, cmds, source="mail")
@@ -342,6 +346,34 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
                to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, exc.code, game)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def is_undo_line(line: str) -> bool:
+    """``undo`` typed alone on a line (case, accents and final punctuation forgiven)."""
+    return notation.fold(line.strip().rstrip(".!")) == "undo"
+
+
+def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
+    """A reply whose whole text is ``undo``: the player takes back their last move."""
+    game = seat.game
+    player = seat.player
+    assert player is not None
+    seat_reply_to = outbox.reply_address(seat)
+    if n_lines > 1:
+        _reply(incoming, (f"Your mail to game #{game.pk} mixes undo with other lines, so it was not taken. "
+                          "Nothing was changed.\n\nTo take back your last move, reply with the single word "
+                          "undo; then send your new move in another mail.\n\n"
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, "undo mixed with other lines", game)
+    try:
+        result = game_services.do_undo_last_move(game.pk, player, via="mail")
+    except ServiceError as exc:
+        game.refresh_from_db()
+        seat.game = game
+        _reply(incoming, (f"Your undo in game #{game.pk} was not taken: {exc.message}\nNothing was changed."
+                          f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, f"undo: {exc.code}", game)
+    return Verdict(Status.APPLIED, f"undo of move(s) {result.undone}, now version {result.version}", game)
 
 
 def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:
