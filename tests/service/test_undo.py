@@ -14,7 +14,8 @@ from engine.core import Event, Move, State
 from engine.rng import Rng
 from engine.testing import replay
 from pbem.games import selectors, services
-from pbem.games.models import AuditEntry, Game, Move as MoveRow, OutboundMessage, Player, Source
+from pbem.games.models import AuditEntry, Game, OutboundMessage, Player, Source
+from pbem.games.models import Move as MoveRow
 from pbem.games.services import Command
 from tests.factories import play_first_options, seat_of, start_game
 from tests.fakegame import BlindBids
