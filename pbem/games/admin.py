@@ -131,10 +131,11 @@ class SeatAdmin(ReadOnlyAdmin):
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "number", "seat", "source", "version", "created_at")
-    list_filter = ("source",)
+    list_display = ("id", "game", "number", "seat", "source", "version", "created_at", "undone_at")
+    list_filter = ("source", ("undone_at", admin.EmptyFieldListFilter))
     search_fields = ("=game__id",)
-    readonly_fields = ("game", "number", "seat", "move", "source", "version", "events", "created_at")
+    readonly_fields = ("game", "number", "seat", "move", "source", "version", "events", "created_at", "undone_at",
+                       "undone_version")
 
 
 @admin.register(MoveRequest)

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 import engine
@@ -439,7 +440,7 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
 OWN_SOURCES = (Source.MAIL, Source.API, Source.WEB)
 
 
-def live_moves(game: Game) -> Any:
+def live_moves(game: Game) -> QuerySet[Move]:
     """The move log without the moves taken back, in replay order."""
     return Move.objects.filter(game=game, undone_at__isnull=True).order_by("number")
 
