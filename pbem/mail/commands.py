@@ -51,7 +51,9 @@ def help_text(general: str) -> str:
         "  decline [#N]              decline your invitation to game N\n"
         "  resign #N                 give up game N (your seat then plays its first option)\n\n"
         "Moves are not sent here: reply to the last mail of the game, which goes to your own\n"
-        "secret address for that game.\n\n"
+        "secret address for that game. A reply holding only the word undo takes back your\n"
+        "last move, while nobody has moved since and it showed nothing new (no card drawn,\n"
+        "nothing turned over, no die rolled).\n\n"
         f"Games:\n{listing}\n\n"
         "Example:\n  new maretta with bruno@example.org carla@example.org\n"
     )

@@ -244,7 +244,9 @@ def render_text_body(c: dict[str, Any]) -> str:
             parts.append(c["notation_help"])
         parts.append("")
     elif not c["finished"]:
-        parts += ["You have nothing to decide now; you will get a mail when it is your turn.", ""]
+        parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
+                  "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
+                  ""]
     if c["outcome"]:
         parts += c["outcome"] + [""]
     if c["events"]:
