@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from rest_framework.authtoken.models import TokenProxy
 
@@ -70,6 +74,16 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class ReplacePlayerForm(forms.Form):
+    seat = forms.TypedChoiceField(coerce=int, choices=())
+    email = forms.EmailField(help_text="The new player's address; an account is made if there is none.")
+    reason = forms.CharField(max_length=200, help_text="Kept in the moderation audit log.")
+
+    def __init__(self, *args: Any, seats: list[tuple[int | None, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seats  # type: ignore[attr-defined]
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "title", "rules", "status", "version", "created_by", "deadline_at", "created_at")
@@ -79,7 +93,7 @@ class GameAdmin(ReadOnlyAdmin):
     inlines = [SeatInline]
     readonly_fields = ("rules", "title", "options", "status", "version", "seed_hash", "revealed_seed", "created_by",
                        "campaign", "allow_any_sender", "deadline_hours", "deadline_at", "reminded_at", "outcome",
-                       "created_at", "started_at", "finished_at", "page")
+                       "created_at", "started_at", "finished_at", "page", "replace_link")
     exclude = ("seed", "state")
     actions = ["pause_games", "resume_games"]
 
@@ -90,6 +104,38 @@ class GameAdmin(ReadOnlyAdmin):
     @admin.display(description="web page")
     def page(self, game: Game) -> str:
         return format_html('<a href="/games/{}/">/games/{}/</a>', game.pk, game.pk)
+
+    @admin.display(description="absent player")
+    def replace_link(self, game: Game) -> str:
+        url = reverse("admin:games_game_replace", args=[game.pk])
+        return format_html('<a href="{}">Replace a player…</a>', url)
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [path("<int:game_id>/replace/", self.admin_site.admin_view(self.replace_view),
+                    name="games_game_replace")]
+        return own + super().get_urls()
+
+    def replace_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        """Hand a seat to someone else (an absent player): one service call, audited there."""
+        game = get_object_or_404(Game, pk=game_id)
+        if not request.user.is_staff:
+            return HttpResponse(status=403)
+        seats = [(s.index, f"seat {s.index}: {s.player.display_name if s.player else 'empty'}")
+                 for s in game.seats.select_related("player").exclude(index__isnull=True)]
+        form = ReplacePlayerForm(request.POST or None, seats=seats)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.do_replace_player_by_address(game.pk, _moderator(request), int(form.cleaned_data["seat"]),
+                                                      form.cleaned_data["email"], form.cleaned_data["reason"])
+            except services.ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, f"Seat {form.cleaned_data['seat']} of game #{game.pk} now belongs to "
+                                           f"{form.cleaned_data['email']}.", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        context = {**self.admin_site.each_context(request), "title": f"Replace a player in game #{game.pk}",
+                   "game": game, "form": form, "opts": self.model._meta}
+        return TemplateResponse(request, "admin/games/replace_player.html", context)
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], service: Any, verb: str) -> None:
         moderator = _moderator(request)

@@ -35,6 +35,32 @@ def test_admin_pause_and_resume_actions_call_the_services(fake_game, alice, bob,
     assert game.status == Game.Status.RUNNING
 
 
+
+def test_it_lets_a_moderator_replace_an_absent_player_in_the_admin(fake_game, alice, bob, moderator, client):
+    game = start_game(fake_game, alice, [bob])
+    bob_seat = game.seats.get(player=bob)
+    old_token = bob_seat.token
+    url = f"/admin/games/game/{game.pk}/replace/"
+    client.force_login(alice.user)
+    assert client.get(url).status_code == 302  # not staff: sent to the admin login
+    client.force_login(moderator.user)
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert url in page
+    r = client.post(url, {"seat": bob_seat.index, "email": "not-an-address", "reason": "away"})
+    assert r.status_code == 200 and b"valid email" in r.content
+    bob_seat.refresh_from_db()
+    assert bob_seat.player == bob  # a bad form changes nothing
+    r = client.post(url, {"seat": bob_seat.index, "email": "dora@example.org", "reason": "Bob is away for a month"},
+                    follow=True)
+    assert r.status_code == 200 and b"now belongs to dora@example.org" in r.content
+    bob_seat.refresh_from_db()
+    assert bob_seat.player is not None and bob_seat.player.email == "dora@example.org"
+    assert bob_seat.token != old_token  # Bob's reply address stops working
+    entry = AuditEntry.objects.get(game=game, action="replace")
+    assert entry.actor == moderator and entry.details["reason"] == "Bob is away for a month"
+    r = client.post(url, {"seat": bob_seat.index, "email": "alice@example.org", "reason": "twice"})
+    assert b"plays in game" in r.content  # the service's refusal, shown on the form
+
 def test_admin_pages_never_show_tokens_or_raw_mail_in_lists(fake_game, alice, bob, moderator, client):
     game = start_game(fake_game, alice, [bob])
     seat = game.seats.get(player=bob)
