@@ -220,11 +220,12 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
     )
     Seat.objects.create(game=game, player=creator, status=Seat.Status.JOINED, joined_at=timezone.now())
-    for email in emails:
-        seat = Seat.objects.create(game=game, player=do_get_or_create_player(email))
-        outbox.queue_invitation(seat)
+    invited = [Seat.objects.create(game=game, player=do_get_or_create_player(email)) for email in emails]
     for _ in range(open_seats):
         Seat.objects.create(game=game)
+    # Why after every seat exists: an invitation tells how many players the game is for.
+    for seat in invited:
+        outbox.queue_invitation(seat)
     do_log(game, creator, "create", {"rules": rules.name, "players": n_players, "options": checked})
     _start_if_full(game)
     return game

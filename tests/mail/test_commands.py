@@ -40,6 +40,7 @@ def test_it_creates_a_game_and_invites_by_mail_then_starts_it_when_all_join(blin
     assert f"Game #{game.pk} (Friday bids) is created" in answer(ana)
     invitation = bruno.latest()
     assert "invites you to play Blind Bids" in text_of(invitation)
+    assert "for 3 players" in text_of(invitation) and "for 3 players" in text_of(carla.latest())
     assert "rounds = 2" in text_of(invitation)
     bruno.reply(invitation, "join")
     assert "You joined game" in answer(bruno)
