@@ -14,7 +14,9 @@ value then suit code, and ``"ss"`` for a steamship card):
 ``p1`` ``p1d`` ``p2``   position 1 card, whether it is face down, position 2 card
 ``mv``          movement this turn from the raft's two numbers (A: used by steamship boarding)
 ``bar``         barrels on the route: {"space": [[kind, face_up], ...]}
-``bbox`` ``bdisc``   barrels left in the box (unknown), barrels used (public)
+``bbox``        barrels left in the box (unknown)
+``bdisc``       barrels used, as [kind, seat]: seat None when it was taken face up (public), else the
+                seat that took it face down (the only one that knows its kind)
 ``cut`` ``cutn``   cuttlefish: first card face down this turn / next turn
 ``known``       per seat: {"other seat": [cards]} still known from a pelican look
 ``out``         side B: the turn a seat was caught by the lava, or None
@@ -297,13 +299,16 @@ class Maretta(Rules):
     def _nothing(self, st: State, f: Frame, ev: _Events) -> None:
         t = f["t"]
         who = self._name(st, f["s"])
+        hidden = "h" in f  # the effect of a barrel taken face down: do not name it
         msg = {
             "barrel": f"the barrels at space {f.get('at')} are gone",
-            "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
+            "monkey": (f"no opponent of {who} has a card in stock to take" if hidden
+                       else f"no opponent of {who} has a card in stock: the Monkey finds nothing"),
             "troop": f"{self._name(st, f['v'] if 'v' in f else f['s'])}'s stock is empty: {who} takes nothing",
             "discard": f"{who} has no card in stock to discard",
             "pelican": f"{who} has no opponent to look at",
-            "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
+            "spear": (f"nobody is in front of {who} to swap places with" if hidden
+                      else f"nobody is in front of {who}: the Fishing Spear has no effect"),
         }[t]
         ev.add("no_effect", msg, seat=f["s"])
 
@@ -757,14 +762,16 @@ class Maretta(Rules):
             else:
                 del st["bar"][key]
                 del st["barv"][key]
-            st["bdisc"].append(kind)
+            st["bdisc"].append([kind, None if up else s])
             if up:
                 ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
-                       seat=s, barrel=kind)
+                       seat=s, at=f["at"])
             else:
-                ev.add("barrel", f"{names[s]} takes a face-down barrel at space {f['at']} and turns it over: "
-                       f"{BARREL_NAMES[kind]}", reveals=True, seat=s, barrel=kind)
-            self._effect(st, s, kind, ev)
+                # the taker looks at it; the others see only its consequences
+                ev.add("barrel", f"{names[s]} takes a face-down barrel from space {f['at']}", seat=s, at=f["at"])
+                ev.add("barrel_look", f"You take a face-down barrel from space {f['at']} and look at it: "
+                       f"{BARREL_NAMES[kind]}", to=(s,), reveals=True, seat=s, at=f["at"])
+            self._effect(st, s, kind, ev, not up)
         elif t in ("monkey", "troop"):
             c, p = mv["c"], mv["p"]
             st["stock"][p].remove(c)
@@ -791,8 +798,10 @@ class Maretta(Rules):
         else:
             raise AssertionError(t)
 
-    def _effect(self, st: State, s: int, kind: str, ev: _Events) -> None:
+    def _effect(self, st: State, s: int, kind: str, ev: _Events, hidden: bool = False) -> None:
+        """Resolve a barrel; ``hidden``: it was taken face down, so its steps must not name it."""
         todo = st["todo"]
+        mark = len(todo)
         n = len(st["pos"])
         names = st["players"]
         if kind == "mo":
@@ -820,6 +829,9 @@ class Maretta(Rules):
             todo.append({"t": "pelican", "s": s})
         else:
             raise AssertionError(kind)
+        if hidden:
+            for f in todo[mark:]:
+                f["h"] = 1
 
     # ---- parsing ---------------------------------------------------------------------------
 
@@ -990,6 +1002,9 @@ class Maretta(Rules):
                 p1 = list(public["p1"])
                 p1[seat] = st["p1"][seat]
                 view["p1"] = p1
+            used = st["bdisc"]
+            if any(who == seat for _, who in used):  # the barrels you took face down and looked at
+                view["barrels_used"] = [k if who is None or who == seat else "?" for k, who in used]
         return view
 
     def _public(self, st: State) -> View:
@@ -1017,7 +1032,7 @@ class Maretta(Rules):
             "discard": list(st["disc"]),
             "barrels": dict(st["barv"]),
             "barrels_in_box": len(st["bbox"]),
-            "barrels_used": list(st["bdisc"]),
+            "barrels_used": [k if who is None else "?" for k, who in st["bdisc"]],
             "waiting": self._pending(st),
             "decision": self._describe(st),
             "known_hands": {},
@@ -1054,16 +1069,19 @@ class Maretta(Rules):
             return f"{who} decides whether to steal from {st['players'][f['r']]} or move 2 spaces"
         if t == "barrel":
             return f"{who} chooses a barrel at space {f['at']}"
+        # the effect of a barrel taken face down does not name it: only its taker knows it
+        named = "h" not in f
         if t == "monkey":
-            return f"{who} takes a card from an opponent's stock (Monkey)"
+            return f"{who} takes a card from an opponent's stock" + (" (Monkey)" if named else "")
         if t == "troop":
-            return f"{who} takes a card from {st['players'][f['v']]}'s stock (Troop of Monkeys)"
+            return (f"{who} takes a card from {st['players'][f['v']]}'s stock"
+                    + (" (Troop of Monkeys)" if named else ""))
         if t == "discard":
             return f"{who} discards a card from their stock"
         if t == "pelican":
-            return f"{who} chooses whose hand to look at (Pelican)"
+            return f"{who} chooses whose hand to look at" + (" (Pelican)" if named else "")
         if t == "spear":
-            return f"{who} chooses whom to swap places with (Fishing Spear)"
+            return f"{who} chooses whom to swap places with" + (" (Fishing Spear)" if named else "")
         return ""
 
     # ---- hidden information (testing hook) ----------------------------------------------------
@@ -1116,8 +1134,9 @@ class Maretta(Rules):
                 hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
                 rng.shuffle(hidden)
                 known[u][key] = hidden[:len(cards)]
-        # face-down barrels and the barrels in the box
+        # face-down barrels, the barrels in the box, and the used barrels others took face down
         slots = [b for v in st["bar"].values() for b in v if not b[1]]
+        slots += [d for d in st["bdisc"] if d[1] is not None and d[1] != seat]
         kinds = [b[0] for b in slots] + list(st["bbox"])
         rng.shuffle(kinds)
         for b, k in zip(slots, kinds):
