@@ -70,7 +70,10 @@ def test_it_changes_what_a_seat_cannot_see_and_keeps_what_it_sees(side: str) -> 
             changed["barrels"] += other["bar"] != st["bar"]
             changed["used barrels"] += other["bdisc"] != st["bdisc"]
             # a barrel a seat took face down keeps its kind for that seat
-            assert [d for d in other["bdisc"] if d[1] == seat] == [d for d in st["bdisc"] if d[1] == seat]
+            if seat is not None:
+                assert other["bseen"][seat] == st["bseen"][seat]
+                for t, seen in enumerate(other["bseen"]):  # a taker's knowledge follows the resampled kinds
+                    assert seen is None or all(k in ("?", other["bdisc"][i]) for i, k in enumerate(seen)), t
     assert changed["deck"] and changed["hands"] and changed["barrels"] and changed["used barrels"]
 
 
@@ -235,8 +238,8 @@ def test_it_gives_a_third_seat_the_same_views_and_events_whatever_barrel_another
     resolve_barrel(a, (PURPLE,))
     edit(a, bbox=[other, *a["bbox"][1:]])
     b = json.loads(json.dumps(a))
-    b["bdisc"][0][0], b["bbox"][0] = other, kind
-    assert a["bdisc"] == [[kind, PURPLE]] and b["bdisc"] == [[other, PURPLE]]
+    b["bdisc"][0], b["bseen"][PURPLE][0], b["bbox"][0] = other, other, kind
+    assert a["bdisc"] == [kind] and b["bdisc"] == [other] and a["bseen"] == [[kind], None, None]
     assert R.view(a, PURPLE) != R.view(b, PURPLE)
     rnd = random.Random(3)
     while R.pending(a):
@@ -255,17 +258,19 @@ def test_it_resamples_a_barrel_another_seat_took_face_down_but_keeps_the_ones_a_
     st = barrel_game("cu", pos=[4, 6, 6])
     at_barrel(st, PURPLE, [("cu", False)])
     resolve_barrel(st, (PURPLE,))
-    edit(st, bdisc=[["cu", PURPLE], ["sh", None], ["mo", YELLOW]])
-    every = sorted(st["bbox"] + [k for k, _ in st["bdisc"]])
+    edit(st, bdisc=["cu", "sh", "mo"], bdv=["?", "sh", "?"], bseen=[["cu", "sh", "?"], None, ["?", "sh", "mo"]])
+    assert R.view(st, PURPLE)["barrels_used"] == ["cu", "sh", "?"]
+    assert R.view(st, YELLOW)["barrels_used"] == ["?", "sh", "mo"]
+    assert R.view(st, PINK)["barrels_used"] == R.view(st, None)["barrels_used"] == ["?", "sh", "?"]
+    every = sorted(st["bbox"] + st["bdisc"])
     purple, yellow, spectator = set(), set(), set()
     for seed in range(30):
         for seat, kinds in ((PURPLE, purple), (YELLOW, yellow), (None, spectator)):
             other = resample(st, seat, seed)
             assert R.view(other, seat) == R.view(st, seat)
-            assert sorted(other["bbox"] + [k for k, _ in other["bdisc"]]) == every
-            assert [w for _, w in other["bdisc"]] == [PURPLE, None, YELLOW]
-            assert other["bdisc"][1] == ["sh", None]  # taken face up: public
-            kinds.add(tuple(k for k, _ in other["bdisc"]))
+            assert sorted(other["bbox"] + other["bdisc"]) == every
+            assert other["bdisc"][1] == "sh"  # taken face up: public
+            kinds.add(tuple(other["bdisc"]))
     assert {k[0] for k in purple} == {"cu"} and len({k[2] for k in purple}) > 1
     assert {k[2] for k in yellow} == {"mo"} and len({k[0] for k in yellow}) > 1
     assert len({k[0] for k in spectator}) > 1 and len({k[2] for k in spectator}) > 1

@@ -15,8 +15,9 @@ value then suit code, and ``"ss"`` for a steamship card):
 ``mv``          movement this turn from the raft's two numbers (A: used by steamship boarding)
 ``bar``         barrels on the route: {"space": [[kind, face_up], ...]}
 ``bbox``        barrels left in the box (unknown)
-``bdisc``       barrels used, as [kind, seat]: seat None when it was taken face up (public), else the
-                seat that took it face down (the only one that knows its kind)
+``bdisc``       barrels used, in order taken
+``bdv``         the same as everybody sees them: "?" for one taken face down
+``bseen``       per seat: None, or once it took a barrel face down (it alone knows it), ``bdv`` as it sees it
 ``cut`` ``cutn``   cuttlefish: first card face down this turn / next turn
 ``known``       per seat: {"other seat": [cards]} still known from a pelican look
 ``out``         side B: the turn a seat was caught by the lava, or None
@@ -197,7 +198,7 @@ class Maretta(Rules):
             "pos": [0] * n, "hand": [[] for _ in range(n)], "stock": [[] for _ in range(n)],
             "deck": deck, "box": box, "disc": [],
             "p1": [None] * n, "p1d": [False] * n, "p2": [None] * n, "mv": [0] * n,
-            "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [],
+            "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [], "bdv": [], "bseen": [None] * n,
             "barv": {k: [b[0] if b[1] else "?" for b in v] for k, v in bar.items()},
             "cut": [False] * n, "cutn": [False] * n,
             "known": [{} for _ in range(n)],
@@ -762,15 +763,22 @@ class Maretta(Rules):
             else:
                 del st["bar"][key]
                 del st["barv"][key]
-            st["bdisc"].append([kind, None if up else s])
+            seen = st["bseen"]
+            if not up and seen[s] is None:
+                seen[s] = list(st["bdv"])
+            for t, mine in enumerate(seen):  # replaced, never changed in place (views share them)
+                if mine is not None:
+                    seen[t] = [*mine, kind if up or t == s else "?"]
+            st["bdisc"].append(kind)
+            st["bdv"] = [*st["bdv"], kind if up else "?"]
             if up:
                 ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
-                       seat=s, at=f["at"])
+                       seat=s, at=f["at"], barrel=kind)
             else:
                 # the taker looks at it; the others see only its consequences
                 ev.add("barrel", f"{names[s]} takes a face-down barrel from space {f['at']}", seat=s, at=f["at"])
                 ev.add("barrel_look", f"You take a face-down barrel from space {f['at']} and look at it: "
-                       f"{BARREL_NAMES[kind]}", to=(s,), reveals=True, seat=s, at=f["at"])
+                       f"{BARREL_NAMES[kind]}", to=(s,), reveals=True, seat=s, at=f["at"], barrel=kind)
             self._effect(st, s, kind, ev, not up)
         elif t in ("monkey", "troop"):
             c, p = mv["c"], mv["p"]
@@ -1002,9 +1010,9 @@ class Maretta(Rules):
                 p1 = list(public["p1"])
                 p1[seat] = st["p1"][seat]
                 view["p1"] = p1
-            used = st["bdisc"]
-            if any(who == seat for _, who in used):  # the barrels you took face down and looked at
-                view["barrels_used"] = [k if who is None or who == seat else "?" for k, who in used]
+            seen = st["bseen"][seat]
+            if seen is not None:  # with the barrels you took face down and looked at
+                view["barrels_used"] = seen
         return view
 
     def _public(self, st: State) -> View:
@@ -1032,7 +1040,7 @@ class Maretta(Rules):
             "discard": list(st["disc"]),
             "barrels": dict(st["barv"]),
             "barrels_in_box": len(st["bbox"]),
-            "barrels_used": [k if who is None else "?" for k, who in st["bdisc"]],
+            "barrels_used": st["bdv"],
             "waiting": self._pending(st),
             "decision": self._describe(st),
             "known_hands": {},
@@ -1136,12 +1144,19 @@ class Maretta(Rules):
                 known[u][key] = hidden[:len(cards)]
         # face-down barrels, the barrels in the box, and the used barrels others took face down
         slots = [b for v in st["bar"].values() for b in v if not b[1]]
-        slots += [d for d in st["bdisc"] if d[1] is not None and d[1] != seat]
-        kinds = [b[0] for b in slots] + list(st["bbox"])
+        bdisc, seen = st["bdisc"], st["bseen"]
+        mine = seen[seat] if seat is not None else None
+        used = [i for i, k in enumerate(st["bdv"]) if k == "?" and (mine is None or mine[i] == "?")]
+        kinds = [b[0] for b in slots] + [bdisc[i] for i in used] + list(st["bbox"])
         rng.shuffle(kinds)
         for b, k in zip(slots, kinds):
             b[0] = k
-        st["bbox"] = kinds[len(slots):]
+        for i, k in zip(used, kinds[len(slots):]):
+            bdisc[i] = k
+            for other in seen:  # its taker knows it
+                if other is not None and other[i] != "?":
+                    other[i] = k
+        st["bbox"] = kinds[len(slots) + len(used):]
         st["rng"] = format((rng.below(1 << 32) << 32) | rng.below(1 << 32), "016x")
         return st
 
