@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from engine.core import visible_events
+from engine.games.maretta.rules import BARREL_NAMES
 from engine.rng import Rng
 from tests.engine.test_maretta_rules import (
     BLUE,
@@ -67,7 +68,13 @@ def test_it_changes_what_a_seat_cannot_see_and_keeps_what_it_sees(side: str) -> 
             changed["hands"] += any(sorted(other["hand"][t]) != sorted(st["hand"][t])
                                     for t in range(4) if t != seat)
             changed["barrels"] += other["bar"] != st["bar"]
-    assert changed["deck"] and changed["hands"] and changed["barrels"]
+            changed["used barrels"] += other["bdisc"] != st["bdisc"]
+            # a barrel a seat took face down keeps its kind for that seat
+            if seat is not None:
+                assert other["bseen"][seat] == st["bseen"][seat]
+                for t, seen in enumerate(other["bseen"]):  # a taker's knowledge follows the resampled kinds
+                    assert seen is None or all(k in ("?", other["bdisc"][i]) for i, k in enumerate(seen)), t
+    assert changed["deck"] and changed["hands"] and changed["barrels"] and changed["used barrels"]
 
 
 def test_it_never_puts_a_steamship_card_among_the_cards_removed_at_setup() -> None:
@@ -173,3 +180,97 @@ def test_it_shows_face_down_barrels_as_unknown_to_everybody_until_taken() -> Non
     labels = [o.label for o in R.options(st, PINK)]
     assert labels == ["take barrel 1 (face down)", "take barrel 2 (face down)"]
     assert [o.label for o in R.options(resample(st, PINK, 8), PINK)] == labels
+
+
+# ---- barrels taken face down: known to the taker only ------------------------------------------
+
+NAMES = tuple(BARREL_NAMES.values())
+
+
+def resolve_barrel(st: dict[str, Any], seats: tuple[int | None, ...]) -> dict[int | None, list[Any]]:
+    """Take the face-down barrel Purple stands on and answer every decision it brings (first option),
+    up to the next turn; return the events each of ``seats`` was shown."""
+    seen: dict[int | None, list[Any]] = {s: [] for s in seats}
+    ev = R.apply(st, PURPLE, {"code": "b1"})
+    while True:
+        for s in seats:
+            seen[s] += visible_events(ev, s)
+        if not R.pending(st) or st["todo"][-1]["t"] == "p1":
+            return seen
+        for s in seats:  # what the others see while the effect is resolved
+            if s != PURPLE:
+                v = R.view(st, s)
+                assert not [x for x in NAMES if x in v["decision"] or x in R.render_text(v)]
+                if s is not None:
+                    assert not [x for x in NAMES for o in R.options(st, s) if x in o.label]
+        seat = R.pending(st)[0]
+        ev = R.apply(st, seat, R.options(st, seat)[0].move)
+
+
+@pytest.mark.parametrize("side,kind", [("A", k) for k in BARREL_NAMES] + [("B", "mo"), ("B", "pe"), ("B", "sp")])
+def test_it_tells_only_the_taker_which_face_down_barrel_it_took(side: str, kind: str) -> None:
+    st = barrel_game(kind, side=side, pos=[4, 6, 6] if side == "A" else [4, 4, 9])
+    at_barrel(st, PURPLE, [(kind, False)])
+    seen = resolve_barrel(st, (None, PURPLE, PINK, YELLOW))
+    mine = [e for e in seen[PURPLE] if e.kind == "barrel_look"]
+    assert len(mine) == 1 and BARREL_NAMES[kind] in mine[0].text and mine[0].to == (PURPLE,) and mine[0].reveals
+    for seat in (None, PINK, YELLOW):
+        told = [e for e in seen[seat] if e.kind == "barrel"]
+        assert [e.text for e in told] == ["Purple takes a face-down barrel from space 4"]
+        for e in seen[seat]:
+            assert not [x for x in NAMES if x in e.text], e.text
+            assert "barrel" not in e.data
+        v = R.view(st, seat)
+        assert v["barrels_used"] == ["?"]
+        assert not [x for x in NAMES if x in R.render_text(v)]
+        assert "one taken face down (unseen)" in R.render_text(v)
+    assert R.view(st, PURPLE)["barrels_used"] == [kind]
+    assert f"Barrels used: {BARREL_NAMES[kind]}." in R.render_text(R.view(st, PURPLE))
+
+
+@pytest.mark.parametrize("kind,other", [("mo", "sh"), ("cu", "sp"), ("pe", "an"), ("sx", "tr")])
+def test_it_gives_a_third_seat_the_same_views_and_events_whatever_barrel_another_seat_took_face_down(
+        kind: str, other: str) -> None:
+    # Purple took a face-down barrel and resolved it; the twin differs only in what that barrel was
+    # (the other kind lies in the box instead, unseen by everybody)
+    a = barrel_game(kind, pos=[4, 6, 6])
+    at_barrel(a, PURPLE, [(kind, False)])
+    resolve_barrel(a, (PURPLE,))
+    edit(a, bbox=[other, *a["bbox"][1:]])
+    b = json.loads(json.dumps(a))
+    b["bdisc"][0], b["bseen"][PURPLE][0], b["bbox"][0] = other, other, kind
+    assert a["bdisc"] == [kind] and b["bdisc"] == [other] and a["bseen"] == [[kind], None, None]
+    assert R.view(a, PURPLE) != R.view(b, PURPLE)
+    rnd = random.Random(3)
+    while R.pending(a):
+        for seat in (None, PINK, YELLOW):
+            assert R.view(a, seat) == R.view(b, seat)
+            if seat is not None:
+                assert [o.label for o in R.options(a, seat)] == [o.label for o in R.options(b, seat)]
+        seat = rnd.choice(R.pending(a))
+        move = rnd.choice(R.options(a, seat)).move
+        ev_a, ev_b = R.apply(a, seat, move), R.apply(b, seat, move)
+        for s in (None, PINK, YELLOW):  # every event, reveals included
+            assert [e.as_dict() for e in visible_events(ev_a, s)] == [e.as_dict() for e in visible_events(ev_b, s)]
+
+
+def test_it_resamples_a_barrel_another_seat_took_face_down_but_keeps_the_ones_a_seat_took_itself() -> None:
+    st = barrel_game("cu", pos=[4, 6, 6])
+    at_barrel(st, PURPLE, [("cu", False)])
+    resolve_barrel(st, (PURPLE,))
+    edit(st, bdisc=["cu", "sh", "mo"], bdv=["?", "sh", "?"], bseen=[["cu", "sh", "?"], None, ["?", "sh", "mo"]])
+    assert R.view(st, PURPLE)["barrels_used"] == ["cu", "sh", "?"]
+    assert R.view(st, YELLOW)["barrels_used"] == ["?", "sh", "mo"]
+    assert R.view(st, PINK)["barrels_used"] == R.view(st, None)["barrels_used"] == ["?", "sh", "?"]
+    every = sorted(st["bbox"] + st["bdisc"])
+    purple, yellow, spectator = set(), set(), set()
+    for seed in range(30):
+        for seat, kinds in ((PURPLE, purple), (YELLOW, yellow), (None, spectator)):
+            other = resample(st, seat, seed)
+            assert R.view(other, seat) == R.view(st, seat)
+            assert sorted(other["bbox"] + other["bdisc"]) == every
+            assert other["bdisc"][1] == "sh"  # taken face up: public
+            kinds.add(tuple(other["bdisc"]))
+    assert {k[0] for k in purple} == {"cu"} and len({k[2] for k in purple}) > 1
+    assert {k[2] for k in yellow} == {"mo"} and len({k[0] for k in yellow}) > 1
+    assert len({k[0] for k in spectator}) > 1 and len({k[2] for k in spectator}) > 1

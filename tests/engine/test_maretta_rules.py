@@ -594,14 +594,33 @@ def test_it_shows_a_pelican_look_only_to_the_looker_and_keeps_it_in_their_view()
     assert R.view(st, YELLOW)["known_hands"] == {} and R.view(st, None)["known_hands"] == {}
 
 
-def test_it_reveals_a_face_down_barrel_to_everybody_when_it_is_taken() -> None:
+def test_it_shows_a_face_down_barrel_only_to_its_taker_when_it_is_taken() -> None:
     st = barrel_game("cu", up=False)
     assert R.view(st, PURPLE)["barrels"]["4"] == ["?", "an"]
     assert [o.label for o in R.options(st, PURPLE)] == ["take barrel 1 (face down)", "take barrel 2 (Anchor)"]
     ev = play(st, PURPLE, "b1")
-    turned = [e for e in ev if e.kind == "barrel"][0]
-    assert turned.reveals and turned.to is None and "Cuttlefish" in turned.text
-    assert R.view(st, YELLOW)["barrels_used"] == ["cu"]
+    public = [e for e in ev if e.kind == "barrel"]
+    assert len(public) == 1 and public[0].to is None and not public[0].reveals
+    assert public[0].text == "Purple takes a face-down barrel from space 4" and "barrel" not in public[0].data
+    looked = [e for e in ev if e.kind == "barrel_look"]
+    assert len(looked) == 1 and looked[0].to == (PURPLE,) and looked[0].reveals
+    assert "Cuttlefish" in looked[0].text and looked[0].data["barrel"] == "cu"
+    # its consequence is public: Purple plays face down next turn
+    assert st["cutn"] == [True, False, False] and R.view(st, YELLOW)["cuttlefish_next"] == [True, False, False]
+    assert R.view(st, PURPLE)["barrels_used"] == ["cu"]
+    assert R.view(st, YELLOW)["barrels_used"] == ["?"] and R.view(st, None)["barrels_used"] == ["?"]
+
+
+def test_it_names_a_face_up_barrel_to_everybody_when_it_is_taken() -> None:
+    st = barrel_game("mo")
+    ev = play(st, PURPLE, "b1")
+    public = [e for e in ev if e.kind == "barrel"]
+    assert len(public) == 1 and public[0].to is None and not public[0].reveals
+    assert "Monkey" in public[0].text and public[0].data["barrel"] == "mo"
+    assert not [e for e in ev if e.kind == "barrel_look"]
+    assert "(Monkey)" in R.view(st, YELLOW)["decision"]
+    for seat in (None, PURPLE, PINK, YELLOW):
+        assert R.view(st, seat)["barrels_used"] == ["mo"]
 
 
 def test_it_uses_no_steamship_cards_and_no_cuttlefish_on_side_b() -> None:

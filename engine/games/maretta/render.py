@@ -90,7 +90,8 @@ def render_text(view: dict[str, Any]) -> str:
     else:
         lines.append("Barrels: none left on the route.")
     if view["barrels_used"]:
-        lines.append("Barrels used: " + ", ".join(BARREL_NAMES[b] for b in view["barrels_used"]) + ".")
+        lines.append("Barrels used: " + ", ".join("one taken face down (unseen)" if b == "?" else BARREL_NAMES[b]
+                                                  for b in view["barrels_used"]) + ".")
     lines.append(f"Draw pile: {view['deck']} cards. Discard pile: {len(view['discard'])} cards.")
     if view["hand"] is not None:
         lines.append("")

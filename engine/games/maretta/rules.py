@@ -14,7 +14,10 @@ value then suit code, and ``"ss"`` for a steamship card):
 ``p1`` ``p1d`` ``p2``   position 1 card, whether it is face down, position 2 card
 ``mv``          movement this turn from the raft's two numbers (A: used by steamship boarding)
 ``bar``         barrels on the route: {"space": [[kind, face_up], ...]}
-``bbox`` ``bdisc``   barrels left in the box (unknown), barrels used (public)
+``bbox``        barrels left in the box (unknown)
+``bdisc``       barrels used, in order taken
+``bdv``         the same as everybody sees them: "?" for one taken face down
+``bseen``       per seat: None, or once it took a barrel face down (it alone knows it), ``bdv`` as it sees it
 ``cut`` ``cutn``   cuttlefish: first card face down this turn / next turn
 ``known``       per seat: {"other seat": [cards]} still known from a pelican look
 ``out``         side B: the turn a seat was caught by the lava, or None
@@ -195,7 +198,7 @@ class Maretta(Rules):
             "pos": [0] * n, "hand": [[] for _ in range(n)], "stock": [[] for _ in range(n)],
             "deck": deck, "box": box, "disc": [],
             "p1": [None] * n, "p1d": [False] * n, "p2": [None] * n, "mv": [0] * n,
-            "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [],
+            "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [], "bdv": [], "bseen": [None] * n,
             "barv": {k: [b[0] if b[1] else "?" for b in v] for k, v in bar.items()},
             "cut": [False] * n, "cutn": [False] * n,
             "known": [{} for _ in range(n)],
@@ -297,13 +300,16 @@ class Maretta(Rules):
     def _nothing(self, st: State, f: Frame, ev: _Events) -> None:
         t = f["t"]
         who = self._name(st, f["s"])
+        hidden = "h" in f  # the effect of a barrel taken face down: do not name it
         msg = {
             "barrel": f"the barrels at space {f.get('at')} are gone",
-            "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
+            "monkey": (f"no opponent of {who} has a card in stock to take" if hidden
+                       else f"no opponent of {who} has a card in stock: the Monkey finds nothing"),
             "troop": f"{self._name(st, f['v'] if 'v' in f else f['s'])}'s stock is empty: {who} takes nothing",
             "discard": f"{who} has no card in stock to discard",
             "pelican": f"{who} has no opponent to look at",
-            "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
+            "spear": (f"nobody is in front of {who} to swap places with" if hidden
+                      else f"nobody is in front of {who}: the Fishing Spear has no effect"),
         }[t]
         ev.add("no_effect", msg, seat=f["s"])
 
@@ -757,14 +763,23 @@ class Maretta(Rules):
             else:
                 del st["bar"][key]
                 del st["barv"][key]
+            seen = st["bseen"]
+            if not up and seen[s] is None:
+                seen[s] = list(st["bdv"])
+            for t, mine in enumerate(seen):  # replaced, never changed in place (views share them)
+                if mine is not None:
+                    seen[t] = [*mine, kind if up or t == s else "?"]
             st["bdisc"].append(kind)
+            st["bdv"] = [*st["bdv"], kind if up else "?"]
             if up:
                 ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
-                       seat=s, barrel=kind)
+                       seat=s, at=f["at"], barrel=kind)
             else:
-                ev.add("barrel", f"{names[s]} takes a face-down barrel at space {f['at']} and turns it over: "
-                       f"{BARREL_NAMES[kind]}", reveals=True, seat=s, barrel=kind)
-            self._effect(st, s, kind, ev)
+                # the taker looks at it; the others see only its consequences
+                ev.add("barrel", f"{names[s]} takes a face-down barrel from space {f['at']}", seat=s, at=f["at"])
+                ev.add("barrel_look", f"You take a face-down barrel from space {f['at']} and look at it: "
+                       f"{BARREL_NAMES[kind]}", to=(s,), reveals=True, seat=s, at=f["at"], barrel=kind)
+            self._effect(st, s, kind, ev, not up)
         elif t in ("monkey", "troop"):
             c, p = mv["c"], mv["p"]
             st["stock"][p].remove(c)
@@ -791,8 +806,10 @@ class Maretta(Rules):
         else:
             raise AssertionError(t)
 
-    def _effect(self, st: State, s: int, kind: str, ev: _Events) -> None:
+    def _effect(self, st: State, s: int, kind: str, ev: _Events, hidden: bool = False) -> None:
+        """Resolve a barrel; ``hidden``: it was taken face down, so its steps must not name it."""
         todo = st["todo"]
+        mark = len(todo)
         n = len(st["pos"])
         names = st["players"]
         if kind == "mo":
@@ -820,6 +837,9 @@ class Maretta(Rules):
             todo.append({"t": "pelican", "s": s})
         else:
             raise AssertionError(kind)
+        if hidden:
+            for f in todo[mark:]:
+                f["h"] = 1
 
     # ---- parsing ---------------------------------------------------------------------------
 
@@ -990,6 +1010,9 @@ class Maretta(Rules):
                 p1 = list(public["p1"])
                 p1[seat] = st["p1"][seat]
                 view["p1"] = p1
+            seen = st["bseen"][seat]
+            if seen is not None:  # with the barrels you took face down and looked at
+                view["barrels_used"] = seen
         return view
 
     def _public(self, st: State) -> View:
@@ -1017,7 +1040,7 @@ class Maretta(Rules):
             "discard": list(st["disc"]),
             "barrels": dict(st["barv"]),
             "barrels_in_box": len(st["bbox"]),
-            "barrels_used": list(st["bdisc"]),
+            "barrels_used": st["bdv"],
             "waiting": self._pending(st),
             "decision": self._describe(st),
             "known_hands": {},
@@ -1054,16 +1077,19 @@ class Maretta(Rules):
             return f"{who} decides whether to steal from {st['players'][f['r']]} or move 2 spaces"
         if t == "barrel":
             return f"{who} chooses a barrel at space {f['at']}"
+        # the effect of a barrel taken face down does not name it: only its taker knows it
+        named = "h" not in f
         if t == "monkey":
-            return f"{who} takes a card from an opponent's stock (Monkey)"
+            return f"{who} takes a card from an opponent's stock" + (" (Monkey)" if named else "")
         if t == "troop":
-            return f"{who} takes a card from {st['players'][f['v']]}'s stock (Troop of Monkeys)"
+            return (f"{who} takes a card from {st['players'][f['v']]}'s stock"
+                    + (" (Troop of Monkeys)" if named else ""))
         if t == "discard":
             return f"{who} discards a card from their stock"
         if t == "pelican":
-            return f"{who} chooses whose hand to look at (Pelican)"
+            return f"{who} chooses whose hand to look at" + (" (Pelican)" if named else "")
         if t == "spear":
-            return f"{who} chooses whom to swap places with (Fishing Spear)"
+            return f"{who} chooses whom to swap places with" + (" (Fishing Spear)" if named else "")
         return ""
 
     # ---- hidden information (testing hook) ----------------------------------------------------
@@ -1116,13 +1142,21 @@ class Maretta(Rules):
                 hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
                 rng.shuffle(hidden)
                 known[u][key] = hidden[:len(cards)]
-        # face-down barrels and the barrels in the box
+        # face-down barrels, the barrels in the box, and the used barrels others took face down
         slots = [b for v in st["bar"].values() for b in v if not b[1]]
-        kinds = [b[0] for b in slots] + list(st["bbox"])
+        bdisc, seen = st["bdisc"], st["bseen"]
+        mine = seen[seat] if seat is not None else None
+        used = [i for i, k in enumerate(st["bdv"]) if k == "?" and (mine is None or mine[i] == "?")]
+        kinds = [b[0] for b in slots] + [bdisc[i] for i in used] + list(st["bbox"])
         rng.shuffle(kinds)
         for b, k in zip(slots, kinds):
             b[0] = k
-        st["bbox"] = kinds[len(slots):]
+        for i, k in zip(used, kinds[len(slots):]):
+            bdisc[i] = k
+            for other in seen:  # its taker knows it
+                if other is not None and other[i] != "?":
+                    other[i] = k
+        st["bbox"] = kinds[len(slots) + len(used):]
         st["rng"] = format((rng.below(1 << 32) << 32) | rng.below(1 << 32), "016x")
         return st
 
