@@ -9,32 +9,66 @@ redelivery after a lost worker safe.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from celery import Task
+from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from pbem.games import dispatch, periodic
 from workers.celery import app
 
+log = logging.getLogger(__name__)
+
+#: How often one task id may start (first run, retries and redeliveries together)
+#: before it is dropped. Above send_outbound's 6 retries, so only a poison message hits it.
+MAX_STARTS = 10
+
+
+class GuardedTask(Task):
+    """Drops a message that keeps coming back.
+
+    Why: ``acks_late`` with ``reject_on_worker_lost`` puts a message back when its worker
+    dies, so a task that kills its worker (a crash in a native library, memory) would be
+    redelivered forever. The count lives in the shared cache (Redis in a deployment), keyed
+    by the task id, which retries and redeliveries keep. The work is not lost: the
+    services' sweepers find undecided mail and unsent outbox rows again.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        task_id = self.request.id
+        if task_id:
+            key = f"pbem:task-starts:{task_id}"
+            cache.add(key, 0, timeout=24 * 3600)
+            starts = cache.incr(key)
+            if starts > MAX_STARTS:
+                log.error("task %s %s started %s times; dropped as a poison message", self.name, task_id, starts)
+                return None
+        return super().__call__(*args, **kwargs)
+
 #: Database hiccups (a dropped connection, a deadlock victim) are worth another try;
 #: rule errors never are: the services answer those themselves and do not raise.
 TRANSIENT = (OperationalError, InterfaceError)
 
 
-@app.task(name="pbem.process_inbound", autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60,
+@app.task(base=GuardedTask, name="pbem.process_inbound", autoretry_for=TRANSIENT,
+          retry_backoff=True, retry_backoff_max=60,
           max_retries=3)
 def process_inbound(inbound_id: int) -> Any:
     return dispatch.service_for("pbem.process_inbound")(inbound_id)
 
 
-@app.task(name="pbem.process_move_request", autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60,
+@app.task(base=GuardedTask, name="pbem.process_move_request", autoretry_for=TRANSIENT,
+          retry_backoff=True, retry_backoff_max=60,
           max_retries=3)
 def process_move_request(request_id: int) -> Any:
     return dispatch.service_for("pbem.process_move_request")(request_id)
 
 
-@app.task(name="pbem.send_outbound", autoretry_for=(Exception,), retry_backoff=True, retry_backoff_max=600,
+@app.task(base=GuardedTask, name="pbem.send_outbound", autoretry_for=(Exception,),
+          retry_backoff=True, retry_backoff_max=600,
           retry_jitter=True, max_retries=6)
 def send_outbound(outbound_id: int) -> Any:
     """Sends one outbox row. A failure puts the row back to pending and raises, so Celery retries

@@ -126,3 +126,17 @@ def test_a_real_worker_decides_an_api_move(fake_game, alice, bob, transactional_
         time.sleep(0.1)
     assert OutboundMessage.objects.filter(game=game).count() >= 2
     assert MoveRequest.objects.filter(status=MoveRequest.Status.PENDING).count() == 0
+
+
+def test_it_drops_a_message_that_keeps_coming_back(db, caplog):
+    """A task id that has started MAX_STARTS times is not run again (a poison message)."""
+    task_id = f"poison-{time.monotonic_ns()}"
+    for _ in range(worker_tasks.MAX_STARTS):
+        result = worker_tasks.process_move_request.apply(args=[987654321], task_id=task_id)
+        assert result.failed()  # the service really runs: no such move request
+    with caplog.at_level("ERROR", logger="workers.tasks"):
+        result = worker_tasks.process_move_request.apply(args=[987654321], task_id=task_id)
+    assert result.successful() and result.result is None
+    assert "dropped as a poison message" in caplog.text
+    # Another id is not affected.
+    assert worker_tasks.process_move_request.apply(args=[987654321], task_id=f"{task_id}-other").failed()
