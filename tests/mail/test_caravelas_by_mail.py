@@ -16,7 +16,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
-from tests.mail.test_maretta_by_mail import GENERAL, MAX_REPLIES, Player, is_game_over, listed_options
+from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, listed_options, play_until_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -78,15 +78,7 @@ def test_it_plays_a_complete_game_of_caravelas_by_mail(ana: Persona, bruno: Pers
 
     rnd = random.Random(7)
     players = [Sailor(p, rnd) for p in (ana, bruno)]
-    replies = 0
-    while not all(p.game_over() for p in players):
-        acted = False
-        for p in players:
-            if not p.game_over() and p.act():
-                acted = True
-                replies += 1
-        assert acted, "nobody has a mail asking for a move, but the game is not over"
-        assert replies < MAX_REPLIES, "the game does not end"
+    replies = play_until_over(list(players), rnd, shuffle=False)
 
     for p in players:
         over = next(m for m in p.persona.inbox() if is_game_over(m))

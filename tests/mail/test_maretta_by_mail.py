@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Callable
 from email.message import EmailMessage
 
 import pytest
@@ -77,6 +78,27 @@ class Player:
         return True
 
 
+def play_until_over(players: list[Player], rnd: random.Random, *, shuffle: bool = True,
+                    after_round: Callable[[], None] | None = None) -> int:
+    """Rounds in which everyone answers their newest mail, until all have the game-over mail.
+
+    ``after_round`` lets a caller wait for asynchronous work (a real worker) between rounds.
+    Returns how many replies were sent.
+    """
+    replies = 0
+    while not all(p.game_over() for p in players):
+        acted = False
+        for p in rnd.sample(players, len(players)) if shuffle else players:
+            if not p.game_over() and p.act():
+                acted = True
+                replies += 1
+        if after_round is not None:
+            after_round()
+        assert acted, "nobody has a mail asking for a move, but the game is not over"
+        assert replies < MAX_REPLIES, "the game does not end"
+    return replies
+
+
 def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
     ana, bruno, carla = people
     # Set-up, by mail too.
@@ -88,15 +110,7 @@ def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
 
     rnd = random.Random(seed)
     players = [Player(p, rnd) for p in people]
-    replies = 0
-    while not all(p.game_over() for p in players):
-        acted = False
-        for p in rnd.sample(players, len(players)):
-            if not p.game_over() and p.act():
-                acted = True
-                replies += 1
-        assert acted, "nobody has a mail asking for a move, but the game is not over"
-        assert replies < MAX_REPLIES, "the game does not end"
+    replies = play_until_over(players, rnd)
 
     # ---- what the players saw ---------------------------------------------------------------------
     over = [next(m for m in p.persona.inbox() if is_game_over(m)) for p in players]

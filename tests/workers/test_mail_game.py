@@ -18,7 +18,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move, OutboundMessage
 from tests.mail.conftest import Persona, ana, bruno, carla, smtp_server, text_of
-from tests.mail.test_maretta_by_mail import GENERAL, Player
+from tests.mail.test_maretta_by_mail import GENERAL, Player, play_until_over
 from tests.workers.test_worker import real_worker
 
 __all__ = ["ana", "bruno", "carla", "real_worker", "smtp_server"]
@@ -55,17 +55,7 @@ def test_it_plays_a_complete_game_by_mail_through_a_real_worker(
 
     rnd = random.Random(11)
     players = [Player(p, rnd) for p in (ana, bruno, carla)]
-    replies = 0
-    while not all(p.game_over() for p in players):
-        acted = False
-        for p in rnd.sample(players, len(players)):
-            if not p.game_over() and p.act():
-                acted = True
-                replies += 1
-        _settle()
-        if not acted:
-            assert all(p.game_over() for p in players), "nobody has a mail asking for a move"
-        assert replies < 1500
+    replies = play_until_over(players, rnd, after_round=_settle)
 
     game = Game.objects.get(rules="maretta")
     assert game.status == Game.Status.FINISHED
