@@ -109,7 +109,13 @@ def _claim_redis_dbs(base: str, count: int) -> list[int]:
     client = redis.Redis.from_url(_with_db(base, 0), socket_connect_timeout=2, socket_timeout=2)
     claimed: list[int] = []
     try:
-        for db in range(15, 0, -1):
+        # Why: a server started with more databases (--databases N) lets more
+        # test runs share it; the stock 16 gives seven processes two each.
+        try:
+            top = int(client.config_get("databases").get("databases", 16)) - 1
+        except Exception:  # CONFIG may be disabled on a managed Redis
+            top = 15
+        for db in range(top, 0, -1):
             key = REDIS_CLAIM_KEY.format(db=db)
             holder = client.get(key)
             if holder is not None:
@@ -125,7 +131,7 @@ def _claim_redis_dbs(base: str, count: int) -> list[int]:
         client.close()
     if len(claimed) < count:
         _release_redis_dbs(base, claimed)
-        raise RuntimeError("every Redis database 1..15 is claimed by other test runs")
+        raise RuntimeError("every Redis database is claimed by other test runs")
     atexit.register(_release_redis_dbs, base, claimed)
     return claimed
 
