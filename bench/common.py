@@ -95,7 +95,7 @@ def redis_databases(url: str, broker_db: int | None, cache_db: int | None, flush
         wanted = [d for d in (broker_db, cache_db) if d is None]
         if wanted:
             try:
-                top = int(admin.config_get("databases").get("databases", 16)) - 1
+                top = int(admin.config_get("databases").get("databases") or 16) - 1
             except Exception:  # noqa: BLE001 - CONFIG may be disabled
                 top = 15
             for db in range(top, 0, -1):

@@ -113,7 +113,7 @@ def _claim_redis_dbs(base: str, count: int) -> list[int]:
         # test runs share it; the stock 16 gives seven processes two each.
         try:
             top = int(client.config_get("databases").get("databases", 16)) - 1
-        except Exception:  # CONFIG may be disabled on a managed Redis
+        except Exception:  # noqa: BLE001 - CONFIG may be disabled on a managed Redis
             top = 15
         for db in range(top, 0, -1):
             key = REDIS_CLAIM_KEY.format(db=db)
