@@ -1,0 +1,201 @@
+"""Batches of moves, and the rule that a reveal is a commit point.
+
+A player often sends several moves at once: a mail's lines, an API ``commands``
+list, a whole multi-step turn. :func:`apply_batch` applies them in order for one
+seat, under one rule that every door shares:
+
+- A step whose events reveal something (``Event.reveals``) or that consumed the
+  game's random numbers (the ``rng`` in the state moved) is a **commit point**:
+  it and every step before it stand, whatever happens later.
+- When a step is refused, the steps since the last commit point are rolled back
+  with it (they revealed nothing, so nothing is lost), and the batch stops there.
+  A batch refused before any commit point leaves the state exactly as it was.
+- Nothing computed from a rolled-back state leaves this module except the
+  refused step's own error message (its judgement of that line, after the
+  earlier rolled-back lines, which by the hidden-information contract depends
+  only on what the seat may know). Its ``allowed`` list, which would show the
+  options of the rolled-back state, is replaced by the options of the state
+  that stands (:attr:`Refusal.options`).
+
+Usage (any door; the service's ``do_submit_moves`` is one)::
+
+    from engine.batch import Command, apply_batch
+
+    result = apply_batch(rules, state, seat, [Command(text="draw"), Command(code="bogus")])
+    result.steps          # the steps that stand, in order (Step: number, shown, move, label, events, commit)
+    result.refused        # None, or Refusal(number, shown, error, options, rolled_back)
+    result.committed      # whether the state changed at all
+    result.visible_events(seat)  # what the stood steps showed that seat
+
+``state`` is changed in place: on return it is the state after the steps that
+stand. The moves in :attr:`Step.move` are canonical (the matched option's move,
+without any extra keys that were sent), so a log of them replays exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Event, Move, Option, Rules, State, visible_events
+from engine.errors import IllegalMove, Malformed
+
+__all__ = [
+    "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move", "is_commit_point", "read_command",
+]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a player asked for: exactly one of an option code, a line of notation or a move."""
+
+    code: str | None = None
+    text: str | None = None
+    move: Mapping[str, Any] | None = None
+
+    @property
+    def shown(self) -> str:
+        """The command as the player wrote it, for answers."""
+        if self.text is not None:
+            return self.text
+        if self.code is not None:
+            return self.code
+        return json.dumps(dict(self.move or {}), sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied step of a batch."""
+
+    number: int  #: position in the batch, from 1
+    shown: str  #: the command as written
+    move: Move  #: the canonical move that was applied
+    label: str  #: the option's label (what the move was read as)
+    events: tuple[Event, ...]
+    commit: bool  #: this step revealed something or used the random numbers
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The step that was refused, and what the seat may be told about it."""
+
+    number: int  #: position in the batch, from 1
+    shown: str
+    error: IllegalMove  #: its ``allowed`` is already the options of the state that stands
+    options: tuple[Option, ...]  #: the seat's options in the state that stands
+    rolled_back: tuple[int, ...]  #: numbers of the earlier steps undone with it (no reveal among them)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    steps: tuple[Step, ...]  #: the steps that stand
+    refused: Refusal | None
+
+    @property
+    def committed(self) -> bool:
+        return bool(self.steps)
+
+    @property
+    def ok(self) -> bool:
+        return self.refused is None
+
+    def visible_events(self, seat: int | None) -> list[Event]:
+        """The stood steps' events as ``seat`` may see them (what the batch showed it)."""
+        return visible_events([e for s in self.steps for e in s.events], seat)
+
+
+def is_commit_point(rng_before: Any, state_after: State, events: Sequence[Event]) -> bool:
+    """Whether a step that started with the state's ``rng`` at ``rng_before`` can no longer be taken back."""
+    return state_after.get("rng") != rng_before or any(e.reveals for e in events)
+
+
+def canonical_move(rules: Rules, state: State, seat: int, move: Mapping[str, Any]) -> Move:
+    """The move of the option ``move`` names (by its code, else by equal structure); else ``move`` as given.
+
+    Why: a structured move may carry extra keys the game ignores; the log must hold
+    exactly what the game understood, so a replay and an audit read the same move.
+    """
+    opts = rules.options(state, seat)
+    code = move.get("code")
+    if code is not None:
+        for opt in opts:
+            if opt.code == code:
+                return dict(opt.move)
+    else:
+        for opt in opts:
+            if opt.move == move:
+                return dict(opt.move)
+    return dict(move)
+
+
+def read_command(rules: Rules, state: State, seat: int, command: Command) -> Move:
+    """The move a command stands for (raises IllegalMove when it cannot be read)."""
+    if command.move is not None:
+        if not isinstance(command.move, Mapping):
+            raise Malformed("a move must be an object such as {\"code\": ...}")
+        return canonical_move(rules, state, seat, command.move)
+    if command.code is not None:
+        for opt in rules.options(state, seat):
+            if opt.code == command.code:
+                return dict(opt.move)
+        return {"code": command.code}
+    return rules.parse(command.text or "", state, seat)
+
+
+def _with_allowed(exc: IllegalMove, allowed: list[str]) -> IllegalMove:
+    try:
+        return type(exc)(exc.message, allowed)
+    except TypeError:  # a game's own subclass with another signature
+        fresh = IllegalMove(exc.message, allowed)
+        fresh.code = exc.code
+        return fresh
+
+
+def _copy(state: State) -> State:
+    # Why JSON: the state is JSON data by contract, and this is faster than deepcopy.
+    copied: State = json.loads(json.dumps(state))
+    return copied
+
+
+def _restore(state: State, saved: State) -> None:
+    state.clear()
+    state.update(saved)
+
+
+def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Command], *,
+                read: Callable[[Rules, State, int, Command], Move] = read_command) -> BatchResult:
+    """Apply ``commands`` in order for ``seat``; commit at every reveal; stop at the first refusal.
+
+    ``read`` turns a command into a move (the default reads codes, notation and
+    structured moves). Any exception other than IllegalMove (a bug) restores the
+    state of the last commit point before it propagates.
+    """
+    saved = _copy(state)  # the state at the last commit point
+    stood: list[Step] = []
+    since: list[Step] = []  # applied after the last commit point: rolled back on a refusal
+    for number, command in enumerate(commands, start=1):
+        rng_before = state.get("rng")
+        try:
+            move = read(rules, state, seat, command)
+            label = rules.describe_move(state, seat, move)
+            events = rules.apply(state, seat, move)
+        except IllegalMove as exc:
+            _restore(state, saved)
+            options = tuple(rules.options(state, seat))
+            # Why a new error: its allowed list was made from the rolled-back state.
+            error = _with_allowed(exc, [f"{o.code}: {o.label}" for o in options]) if since else exc
+            return BatchResult(tuple(stood), Refusal(number, command.shown, error, options,
+                                                     tuple(s.number for s in since)))
+        except BaseException:
+            _restore(state, saved)
+            raise
+        step = Step(number, command.shown, move, label, tuple(events), is_commit_point(rng_before, state, events))
+        since.append(step)
+        if step.commit:
+            stood.extend(since)
+            since = []
+            if number < len(commands):
+                saved = _copy(state)
+    return BatchResult(tuple(stood + since), None)
