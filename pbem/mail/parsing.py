@@ -6,9 +6,11 @@ empty text and a list of problems, never an exception.
 
 The order of the guards follows Mailman's ``CommandFinder`` and healthchecks:
 first text/plain part (HTML converted to text only when there is none), then
-quoted history and signatures removed with ``mail-parser-reply``, then our
-own deterministic cuts (the reply marker, ``>`` lines, lines repeating the
-option list we sent), and at most :data:`MAX_COMMAND_LINES` lines.
+our reply marker where it is not quoted, then quote headers and signatures
+found with ``mail-parser-reply``, then our own deterministic cuts (``>`` lines,
+the attribution line over a quote, lines repeating the option list we sent),
+and at most :data:`MAX_COMMAND_LINES` lines. What the writer wrote may be
+above the quote, below it or between its lines: all of it is read.
 """
 
 from __future__ import annotations
@@ -297,24 +299,55 @@ class Extracted:
     overflow: list[str] = field(default_factory=list)
 
 
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _drop_attributions(lines: list[str]) -> list[str]:
+    """Drop the unquoted "X wrote:" line that opens each quote.
+
+    mail-parser-reply knows the usual English, German, French... wordings; this catches the
+    rest (mutt's ``* pbem <...> [2029-01-01 10:00]:``, Portuguese ``... escreveu:``): an
+    unquoted line ending in a colon whose next non-blank line is quoted.
+    """
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if _is_quoted(line) or not line.rstrip().endswith(":"):
+            continue
+        following = next((n for n in lines[i + 1:] if n.strip()), "")
+        if _is_quoted(following):
+            out[i] = ""
+    return out
+
+
 def strip_reply(text: str) -> str:
-    """The newest reply only: our marker, quoted history and signatures removed."""
+    """What the writer wrote in this reply: quotes, attributions, signatures and copies of our mail removed.
+
+    Above the quote (top-posting), below it (bottom-posting, as Thunderbird and mutt users
+    write) or between quoted lines (interleaved): every unquoted line counts. Our marker cuts
+    the rest of the mail only where it is not quoted (a client that copied our mail without
+    ``>``); a quoted marker is just part of the quote, so a command below it is still read.
+    """
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     kept: list[str] = []
     for line in text.split("\n"):
-        if REPLY_MARKER in line:
+        if REPLY_MARKER in line and not _is_quoted(line):
             break
         kept.append(line)
     text = "\n".join(kept)
     try:
         parsed = ReplyParserMessage(text=text, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True).read()
     except Exception:  # noqa: BLE001 - fall back on our own guards alone
-        return text
+        return "\n".join(line for line in _drop_attributions(kept) if not _is_quoted(line))
+    written: list[str] = []
     for reply in parsed.replies:
-        if not reply.headers:
-            return reply.body
-        return ""  # the mail opens with a quote header: nothing was written above it
-    return ""
+        lines = reply.body.split("\n")
+        if reply.headers and not any(_is_quoted(line) for line in lines):
+            # A quote header over unquoted text ("From: ... Sent: ..." in Outlook): an earlier
+            # mail copied as it was; nothing from here on is new.
+            break
+        written.extend(["", *lines])
+    return "\n".join(line for line in _drop_attributions(written) if not _is_quoted(line)).strip("\n")
 
 
 def extract_commands(text: str, options: Sequence[tuple[str, str]] = ()) -> Extracted:

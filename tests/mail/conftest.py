@@ -27,6 +27,7 @@ from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.mail.smtp import free_port, make_controller
 from tests import fakegame
+from tests.mail import clients
 
 DOMAIN = "pbem.localhost"
 
@@ -158,11 +159,18 @@ class Persona:
                 msg.add_alternative(html, subtype="html")
         return msg.as_bytes()
 
-    def reply_raw(self, to_msg: EmailMessage, text: str, *, quote: bool = True, **kw: Any) -> bytes:
-        """A reply as a mail program writes it: our text on top, the original quoted below."""
+    def reply_raw(self, to_msg: EmailMessage, text: str, *, quote: bool = True, style: str | None = None,
+                  **kw: Any) -> bytes:
+        """A reply as a mail program writes it: our text on top, the original quoted below.
+
+        ``style`` names a mail program's shape instead (tests/mail/clients.py: bottom-posted,
+        interleaved, Outlook's unquoted copy...).
+        """
         original = text_of(to_msg)
         body = text
-        if quote:
+        if style is not None:
+            body = clients.STYLES[style](original, text, self.name)
+        elif quote:
             quoted = "\n".join(f"> {line}" if line else ">" for line in original.splitlines())
             body = f"{text}\n\nOn Mon, 1 Jan 2029 at 10:00, pbem <pbem@{DOMAIN}> wrote:\n{quoted}\n"
         refs = " ".join(x for x in [str(to_msg.get("References", "")), str(to_msg["Message-ID"])] if x)

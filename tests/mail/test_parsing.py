@@ -6,6 +6,7 @@ import pytest
 
 from pbem.mail import parsing
 from pbem.mail.parsing import REPLY_MARKER
+from tests.mail import clients
 
 OPTIONS = [("c3", "bid 3"), ("c7", "bid 7"), ("c11", "bid 11")]
 
@@ -149,3 +150,37 @@ def test_it_splits_our_recipient_addresses(address: str, expected: tuple[str, st
 
 def test_it_redacts_seat_tokens_for_logs() -> None:
     assert parsing.redact("RCPT TO:<seat-SeCrEt_123@pbem.localhost>") == "RCPT TO:<seat-XXXX@pbem.localhost>"
+
+
+OUR_MAIL = (f"{REPLY_MARKER}\n\nIt is your turn in game #1 (game).\n\nYour options:\n  c3   bid 3\n  c7   bid 7\n"
+            "  c11  bid 11\n\nReply above the marker line with a code (or the words of an option), one command a "
+            "line;\nseveral lines are applied in order, all or nothing.\n\nSince your last mail:\n  - Bruno bids "
+            "face down\n\nGame page: http://pbem.test/games/1/\nAccount commands: mail pbem@pbem.localhost with "
+            "the word help.\n")
+
+
+@pytest.mark.parametrize("style", sorted(clients.STYLES))
+def test_it_finds_the_commands_wherever_a_mail_program_puts_the_answer(style: str) -> None:
+    text = clients.STYLES[style](OUR_MAIL, "c3\nc7", "Ana Silva")
+    got = parsing.extract_commands(text, OPTIONS)
+    assert [line for _pos, line in got.commands] == ["c3", "c7"]
+
+
+def test_it_reads_a_command_below_a_quoted_marker() -> None:
+    # The bug this guards against: the quoted copy of our marker cut everything after it.
+    text = f"> {REPLY_MARKER}\n> Your options:\n>   c3   bid 3\n\njoin\n"
+    assert parsing.extract_commands(text).commands == [(1, "join")]
+
+
+def test_it_cuts_at_an_unquoted_marker_even_below_a_quote() -> None:
+    text = f"c3\n\n> some quote\n\nc7\n{REPLY_MARKER}\nc11  bid 11\nc11\n"
+    assert [c for _p, c in parsing.extract_commands(text, OPTIONS).commands] == ["c3", "c7"]
+
+
+def test_it_keeps_a_line_ending_in_a_colon_that_opens_no_quote() -> None:
+    assert [c for _p, c in parsing.extract_commands("note:\nc3\n").commands] == ["note:", "c3"]
+
+
+def test_it_drops_the_signature_below_a_bottom_posted_answer() -> None:
+    text = f"On Mon, pbem wrote:\n> {REPLY_MARKER}\n\nc3\n\n-- \nAna Silva\nc7 is my lucky number\n"
+    assert [c for _p, c in parsing.extract_commands(text, OPTIONS).commands] == ["c3"]
