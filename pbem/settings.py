@@ -122,6 +122,9 @@ PBEM_PUBLIC_URL = os.environ.get("PBEM_PUBLIC_URL", "http://127.0.0.1:8000").rst
 PBEM_HTTP_ADDR = os.environ.get("PBEM_HTTP_ADDR", "127.0.0.1:8000")
 PBEM_SMTP_ADDR = os.environ.get("PBEM_SMTP_ADDR", "127.0.0.1:2525")
 PBEM_SMTP_MAX_SIZE = int(os.environ.get("PBEM_SMTP_MAX_SIZE", str(2 * 1024 * 1024)))
+# Who reads mail sent to postmaster@ (and to a bare "postmaster"): comma-separated addresses.
+# Unset: every active superuser with an address; with none, the mail stays in the admin only.
+PBEM_POSTMASTER_EMAIL = [a.strip() for a in os.environ.get("PBEM_POSTMASTER_EMAIL", "").split(",") if a.strip()]
 PBEM_MAILDIR = Path(os.environ.get("PBEM_MAILDIR", VAR_DIR / "maildir"))
 DEFAULT_FROM_EMAIL = PBEM_FROM_EMAIL
 SERVER_EMAIL = PBEM_FROM_EMAIL

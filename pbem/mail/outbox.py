@@ -27,15 +27,24 @@ import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
 from pbem.games import dispatch
-from pbem.games.models import Game, Move, OutboundMessage, Player, Seat
+from pbem.games.models import Game, InboundMessage, Move, OutboundMessage, Player, Seat
 from pbem.mail.parsing import REPLY_MARKER
 
 if TYPE_CHECKING:
     from pbem.games.services import Applied
 
 __all__ = [
-    "REPLY_MARKER", "game_url", "queue_digest", "queue_game_update", "queue_invitation", "queue_reminders",
-    "queue_reply", "reply_address", "subject_for", "thread_id",
+    "REPLY_MARKER",
+    "game_url",
+    "queue_digest",
+    "queue_game_update",
+    "queue_invitation",
+    "queue_postmaster_copy",
+    "queue_reminders",
+    "queue_reply",
+    "reply_address",
+    "subject_for",
+    "thread_id",
 ]
 
 _VERSION_ID = re.compile(r"<pbem\.g(?P<game>\d+)\.v(?P<version>\d+)\.[0-9a-f]+@", re.IGNORECASE)
@@ -323,6 +332,26 @@ def queue_reminders(game: Game, seats: Sequence[int]) -> None:
         if seat.player is None or seat.status == Seat.Status.RESIGNED:
             continue
         _queue_update_for(game, seat, intro=f"Reminder: game #{game.pk} waits for your move.")
+
+
+#: At most this much of a postmaster mail's text is copied into the forward.
+POSTMASTER_TEXT_LIMIT = 20_000
+
+
+def queue_postmaster_copy(row: InboundMessage, address: str, *, sender: str, subject: str,
+                          text: str) -> OutboundMessage:
+    """A copy of a mail sent to postmaster, for the operator at ``address``.
+
+    Why Reply-To the sender: the operator answers the writer directly, not through pbem.
+    """
+    shown = text if len(text) <= POSTMASTER_TEXT_LIMIT else text[:POSTMASTER_TEXT_LIMIT] + "\n[... cut ...]"
+    body = (f"A mail for postmaster@{settings.PBEM_MAIL_DOMAIN} arrived; pbem does not answer it.\n\n"
+            f"From: {sender or '(no sender address)'}\nEnvelope sender: {row.mail_from or '<>'}\n"
+            f"Subject: {subject or '(none)'}\nStored as inbound message #{row.pk} (raw bytes in the admin: "
+            f"{settings.PBEM_PUBLIC_URL}/admin/games/inboundmessage/{row.pk}/change/).\n\n"
+            f"---- its text ----\n{shown.rstrip()}\n")
+    return _queue(to=None, subject=f"[pbem postmaster] {subject or '(no subject)'}"[:255], body=body,
+                  reply_to=sender or None, to_email=address)
 
 
 def queue_reply(to: Player | None, subject: str, body: str, game: Game | None = None,

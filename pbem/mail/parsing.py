@@ -382,7 +382,8 @@ def split_recipient(address: str, domain: str, general: Iterable[str] = ("pbem",
     """
     addr = (address or "").strip().strip("<>")
     if "@" not in addr:
-        return None
+        # RFC 5321 4.5.1: "Postmaster" without a domain must be accepted, any case.
+        return ("postmaster", "") if addr.lower() == "postmaster" else None
     local, _, dom = addr.rpartition("@")
     if dom.lower() != domain.lower():
         return None

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from email.message import Message
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -195,15 +196,16 @@ def _fail_internal(inbound_id: int, exc: Exception) -> None:
 def _judge(row: InboundMessage) -> Verdict:
     raw = bytes(row.raw)
     msg = parsing.parse_message(raw)
+    target = recipient_kind(row.rcpt_to)
+    # Why before the machine check: bounces and reports are exactly what a postmaster reads.
+    if target is not None and target[0] == "postmaster":
+        return _forward_to_postmaster(row, msg)
     auto = parsing.automatic_reason(msg, row.mail_from)
     if auto:
         return Verdict(Status.IGNORED, auto)
-    target = recipient_kind(row.rcpt_to)
     if target is None:
         return Verdict(Status.IGNORED, "not addressed to us")
     kind, token = target
-    if kind == "postmaster":
-        return Verdict(Status.IGNORED, "for the postmaster: kept for an administrator")
     incoming = Incoming(row=row, msg=msg, sender=parsing.sender_address(msg, row.mail_from),
                         subject=parsing.header(msg, "Subject"), message_id=parsing.message_id_of(msg, raw),
                         references=" ".join([parsing.header(msg, "In-Reply-To"), parsing.header(msg, "References")]))
@@ -212,6 +214,26 @@ def _judge(row: InboundMessage) -> Verdict:
     if kind == "general":
         return _judge_general(incoming)
     return _judge_seat(incoming, token)
+
+
+def postmaster_addresses() -> list[str]:
+    """The operator: ``PBEM_POSTMASTER_EMAIL``, else every active superuser with an address."""
+    if settings.PBEM_POSTMASTER_EMAIL:
+        return list(settings.PBEM_POSTMASTER_EMAIL)
+    users = get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(email="")
+    return sorted({u.email.lower() for u in users})
+
+
+def _forward_to_postmaster(row: InboundMessage, msg: Message) -> Verdict:
+    """Mail for postmaster goes to the operator, whoever sent it; it is never answered."""
+    to = postmaster_addresses()
+    if not to:
+        return Verdict(Status.IGNORED, "for the postmaster: kept for an administrator (no operator address)")
+    body = parsing.body_text(msg)
+    for address in to:
+        outbox.queue_postmaster_copy(row, address, sender=parsing.sender_address(msg, row.mail_from),
+                                     subject=parsing.header(msg, "Subject"), text=body.text)
+    return Verdict(Status.IGNORED, f"for the postmaster: forwarded to {len(to)} operator address(es)")
 
 
 def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
