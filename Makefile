@@ -34,7 +34,7 @@ help:
 	@echo "make test       run the whole test suite (PYTEST_ARGS='...' to narrow it)"
 	@echo "make lint       ruff check (make format: report formatting only)"
 	@echo "make typecheck  mypy (engine strictly, pbem/workers with the Django plugin)"
-	@echo "make contracts  import-linter: the engine imports no framework, pbem never imports workers"
+	@echo "make contracts  import-linter: the engine imports no framework, pbem never imports workers, no circles"
 	@echo "make schema     validate the OpenAPI schema (drf-spectacular, warnings are errors)"
 	@echo "make simulate   random games: GAME=$(GAME) PLAYERS=$(PLAYERS) GAMES=$(GAMES) OPTIONS='k=v ...'"
 	@echo "make bench      engine benchmark (bench/engine.py $(BENCH_ARGS))"

@@ -317,7 +317,7 @@ def do_start_game(game: Game) -> None:
     game.save()
     do_log(game, None, "start", {"seed_hash": game.seed_hash})
     _autoplay(game, rules, [])
-    outbox.queue_game_update(game, [])
+    outbox.queue_game_update(game)
 
 
 # ---- moves ------------------------------------------------------------------------------
@@ -431,7 +431,7 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     _reset_deadline(game)
     _finish_if_over(game, rules)
     game.save()
-    outbox.queue_game_update(game, applied)
+    outbox.queue_game_update(game)
     return BatchResult(game, game.version, applied)
 
 
@@ -531,7 +531,7 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
     do_log(game, player, "undo", {"seat": seat.index, "moves": numbers, "undone_version": last_version,
                                   "version": game.version, "via": via})
     # Why every seat, whatever its mail mode: the others may have seen the move that is now gone.
-    outbox.queue_game_update(game, [], only_seats=range(len(game.state["players"])))
+    outbox.queue_game_update(game, only_seats=range(len(game.state["players"])))
     return UndoResult(game, game.version, numbers)
 
 
@@ -596,7 +596,7 @@ def do_resign(game_id: int, player: Player) -> None:
             _record(game, applied, Source.BOT)
             _finish_if_over(game, rules)
             game.save()
-            outbox.queue_game_update(game, applied)
+            outbox.queue_game_update(game)
 
 
 # ---- moderation ----------------------------------------------------------------------------
@@ -648,7 +648,7 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
     seat.save()
     do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
                                         "new": new_player.email, "reason": reason})
-    outbox.queue_game_update(game, [], only_seats=[seat_index])
+    outbox.queue_game_update(game, only_seats=[seat_index])
     return seat
 
 
@@ -692,5 +692,5 @@ def do_sweep_deadlines(now: Any = None) -> int:
             _finish_if_over(game, rules)
             game.save()
             do_log(game, None, "deadline", {"seats": late, "moves": [a.label for a in applied]})
-            outbox.queue_game_update(game, applied)
+            outbox.queue_game_update(game)
     return touched

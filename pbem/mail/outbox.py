@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
@@ -29,9 +29,6 @@ from engine.notation import format_options
 from pbem.games import dispatch
 from pbem.games.models import Game, InboundMessage, Move, OutboundMessage, Player, Seat
 from pbem.mail.parsing import REPLY_MARKER
-
-if TYPE_CHECKING:
-    from pbem.games.services import Applied
 
 __all__ = [
     "REPLY_MARKER",
@@ -306,8 +303,15 @@ def _wants_mail(seat: Seat, game: Game, has_options: bool) -> bool:
     return False  # digest: do_send_digests sends it
 
 
-def queue_game_update(game: Game, applied: Sequence[Applied], only_seats: Iterable[int] | None = None) -> None:
-    """After a state change: each seated player's own mail, as their mail mode asks."""
+def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) -> None:
+    """After a state change: each seated player's own mail, as their mail mode asks.
+
+    Called by the game services inside the transaction of the change, so the outbox rows
+    commit with it or not at all. Why no list of the moves just applied: each mail is made
+    of the move log since that seat's last mail (:func:`_events_since`), which also covers
+    the moves of the changes it was not mailed about. That is also why this module never
+    imports the services: the services call down into the outbox, never the other way.
+    """
     wanted = set(only_seats) if only_seats is not None else None
     rules = engine.get(game.rules)
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
