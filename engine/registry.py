@@ -11,6 +11,7 @@ from engine.errors import UnknownGame
 _MODULES = {
     "maretta": "engine.games.maretta",
     "caravelas": "engine.games.caravelas",
+    "maracaibo": "engine.games.maracaibo",
 }
 
 _loaded: dict[str, Rules] = {}

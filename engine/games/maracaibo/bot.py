@@ -1,0 +1,134 @@
+"""A seeded heuristic bot, better than random: it plans where to sail, buys what pays, fights when it pays.
+
+It reads only what its own seat may know (its hand, the public board). Each
+option gets a score from a few rules of thumb; small noise from the seeded
+``rnd`` breaks ties so that games differ.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Option, State
+
+from . import content as C
+from .effects import player
+from .rules import can_pay_quest, card_cost, city_action, last_round, loc_kind, village_count
+
+
+def card_value(state: State, p: dict[str, Any], cid: int) -> float:
+    """What a card is worth to its buyer now, in VP, roughly."""
+    c = C.CARD[cid]
+    left = int(state["rounds"]) - int(state["round"]) + 1
+    v = float(c["vp"])
+    for e in c["effects"]:
+        t = e["t"]
+        if t == "income":
+            if e.get("needs") and e["needs"] not in p["synergy"]:
+                v += 0.5
+            else:
+                v += (e.get("d", 0) * 0.45 + e.get("vp", 0)) * left
+        elif t == "now":
+            g = e["gain"]
+            v += g.get("vp", 0) + g.get("d", 0) * 0.4 + g.get("cp", 0) * 0.5 + g.get("inf", 0) * 1.2 \
+                + g.get("explore", 0) * 0.8 + g.get("disc", 0) * 1.5
+            if "per" in g:
+                v += 1.5
+        elif t in ("village", "assistant", "combat"):
+            v += 1.2 * left
+        elif t == "perm":
+            v += 1.5 * left
+    if c.get("synergy") and c["synergy"] not in p["synergy"]:
+        v += 1
+    return v - 0.25 * card_cost(p, cid)
+
+
+def _score(state: State, seat: int, o: Option) -> float:
+    p = player(state, seat)
+    code = o.code
+    if code.startswith("s") and code[1:] in C.LOC:
+        return _sail_score(state, seat, code[1:])
+    if code.startswith("b") and code[1:].isdigit():
+        return 5 + card_value(state, p, int(code[1:]))
+    if code.startswith("i"):
+        return 6.0
+    if code == "quest":
+        return 12.0
+    if code.startswith("d") and code[1:] in C.GOODS:
+        return 9.0
+    if code == "city":
+        return 3.0 if city_action(state, p["at"]) != "pay_cp" or p["cp"] >= 2 else 0.5
+    if code.startswith("a") and code[1:].isdigit():
+        return 8.0
+    if code in ("hfight", "hexplore"):
+        return 4.0
+    if code.startswith("v"):
+        return 2.0 if code == "vd" else 4.0
+    if code in ("pass", "done", "no", "end"):
+        return 0.0
+    if code == "vp2":
+        return 2.0
+    if code.startswith("k") and code[1:].isdigit():  # setup keep: the best cards
+        return card_value(state, p, int(code[1:]))
+    if code.startswith("p") and code[1:].isdigit():
+        cid = int(code[1:])
+        if p["setup"] is not None:
+            return card_value(state, p, cid)
+        # plan only what we want to buy later, when the hand is full
+        return card_value(state, p, cid) - 2 if len(p["hand"]) >= 4 else -1.0
+    if code.startswith("k"):
+        return 5.0 if code.endswith("l") or last_round(state) else -0.5
+    if code.startswith(("ca", "cd", "cv", "cw")):
+        return 7.0
+    if code.startswith("ci"):
+        return 5.0 + int(code[2:])
+    if code.startswith("cc"):
+        return 6.0
+    if code == "cend":
+        return 0.0
+    if code[:1] in ("n", "r") and len(code) == 2:
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        return 1.0 + int(p["inf"][nation]) % 3 * 0.3
+    if code.startswith("f"):  # the nation with the highest value
+        return float(o.label.split("value ")[1].split(")")[0].split(",")[0])
+    if code.startswith("e"):
+        return float(code[1:])
+    if code == "pile" or code.startswith("t") or code == "x":
+        return 1.0
+    if code.startswith("x"):
+        return -1.0
+    return 0.5
+
+
+def _sail_score(state: State, seat: int, loc: str) -> float:
+    p = player(state, seat)
+    steps = next(s for target, s in _targets(state, seat) if target == loc)
+    kind = loc_kind(state, loc)
+    v = -0.3 * abs(steps - 3)
+    if C.LOC[loc]["kind"] == "home":
+        # go home when there is little left to do, or to end the round first
+        v += 2.0 if C.LOC[loc].get("home") == 1 else 3.0
+    if loc in state["quests"] and can_pay_quest(p, state["quests"][loc]):
+        v += 8
+    if kind == "village":
+        affordable = [c for c in [*p["hand"], *p["plan"]] if card_cost(p, c) <= p["d"]]
+        n = village_count(p, steps)
+        v += min(len(affordable), n) * 3 + n
+    elif kind == "city":
+        m = C.LOC[loc]["market"]
+        if len(state["market"][loc]) < len(m["rewards"]) and any(C.CARD[c]["good"] in m["goods"] for c in p["hand"]):
+            v += 5
+        v += 2.5 if city_action(state, loc) == "combat" else 1.5
+    return v
+
+
+def _targets(state: State, seat: int) -> list[tuple[str, int]]:
+    from .rules import sail_targets
+
+    return sail_targets(state, seat)
+
+
+def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+    best = max(options, key=lambda o: _score(state, seat, o) + rnd.random() * 0.5)
+    return best

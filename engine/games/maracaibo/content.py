@@ -1,0 +1,166 @@
+"""The data files, loaded once, with the lookups the rules use.
+
+Everything here is SUBSTITUTE CONTENT (see data/build.py and docs/rules/maracaibo.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((_DATA / name).read_text(encoding="utf-8"))
+    return data
+
+
+MAP = _load("map.json")
+EXPLORER_DATA = _load("explorer.json")
+CARDS_DATA = _load("cards.json")
+TILES = _load("tiles.json")
+LABEL: str = MAP["label"]
+
+NATIONS = ("france", "england", "spain")
+GOODS: list[str] = CARDS_DATA["goods"]
+OBJECTS: list[str] = CARDS_DATA["objects"]
+SYNERGIES: list[str] = CARDS_DATA["synergies"]
+
+LOC: dict[str, dict[str, Any]] = {loc["id"]: loc for loc in MAP["locations"]}
+LOC_ORDER: list[str] = [loc["id"] for loc in MAP["locations"]]
+FLAGS: list[str] = [loc["id"] for loc in MAP["locations"] if "flag" in loc]
+VILLAGES: set[str] = {loc["id"] for loc in MAP["locations"] if loc["kind"] == "village"}
+
+SPACES: list[dict[str, Any]] = EXPLORER_DATA["spaces"]
+END_SPACE: int = len(SPACES) - 1
+BARRIERS: dict[int, str] = {s["id"]: s["barrier"] for s in SPACES if "barrier" in s}
+QUEST_SPACES: list[int] = [s["id"] for s in SPACES if s.get("quest")]
+
+CARD: dict[int, dict[str, Any]] = {c["id"]: c for c in CARDS_DATA["cards"]}
+A_CARDS = [c["id"] for c in CARDS_DATA["cards"] if c["deck"] == "A"]
+B_CARDS = [c["id"] for c in CARDS_DATA["cards"] if c["deck"] == "B" and not c["numbered"]]
+NUMBERED = [c["id"] for c in CARDS_DATA["cards"] if c["numbered"]]
+CARD_BY_NAME: dict[str, int] = {c["name"]: c["id"] for c in CARDS_DATA["cards"]}
+
+QUEST: dict[str, dict[str, Any]] = {q["id"]: q for q in TILES["quests"]}
+TOKEN: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["combat"]}
+CITY_TILE: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["city_tiles"]}
+PRESTIGE: dict[str, dict[str, Any]] = {p["id"]: p for p in TILES["prestige"]}
+CAREER: dict[str, dict[str, Any]] = {c["id"]: c for c in TILES["careers"]}
+UPGRADES: list[dict[str, Any]] = TILES["upgrades"]
+UPGRADE: dict[str, dict[str, Any]] = {u["id"]: u for u in UPGRADES}
+SCENARIOS: dict[str, dict[str, Any]] = TILES["scenarios"]
+
+#: influence track 0..15; noble ranks at the red bands
+INFLUENCE_MAX = 15
+RANK_AT = {3: 1, 6: 2, 9: 3, 12: 4, 15: 5}
+SUPPLY_SPACES = (1, 2, 2, 2, 2, 2, 2)  # 13 markers a nation, the left-most space holds one
+COMBAT_MAX = 8
+INCOME_D_MIN, INCOME_D_MAX, INCOME_VP_MAX = 8, 34, 20
+START_MONEY = (8, 9, 10, 11)
+HAND_LIMIT, HAND_LIMIT_UPGRADED, PLAN_SLOTS = 4, 6, 3
+FIGURES_MAX = 8
+
+CITY_ACTION_TEXT = {
+    "inf_village": "1 influence with a nation of your choice, then a village action",
+    "cp_disc": "1 combat point, then remove a disc of your choice from your ship board",
+    "cp3": "3 combat points",
+    "d2_village": "2 doubloons, then a village action",
+    "cp_inf": "1 combat point and 1 influence with a nation of your choice",
+    "compass": "1 village action for each compass you have",
+    "tokens_discard": "1 VP per combat token on your ship board; you may discard your hand for 4 doubloons",
+    "assistants": "4 doubloons or 2 VP for each of your assistants in the Caribbean",
+    "pay_cp": "you may pay 2 combat points for 1 influence and 6 doubloons",
+    "combat": "a combat action",
+}
+
+
+def rank(influence: int) -> int:
+    best = 0
+    for at, r in RANK_AT.items():
+        if influence >= at:
+            best = max(best, r)
+    return best
+
+
+def next_rank_at(influence: int) -> int | None:
+    for at in sorted(RANK_AT):
+        if at > influence:
+            return at
+    return None
+
+
+def gain_text(g: dict[str, Any]) -> str:
+    """A gain bundle in words."""
+    parts = []
+    names = {"d": "doubloon", "vp": "VP", "cp": "combat point", "fig": "figure", "draw": "card drawn"}
+    for key in ("d", "vp", "cp", "fig", "draw"):
+        if key in g and "per" not in g:
+            n = g[key]
+            word = names[key]
+            plural = "s" if abs(n) != 1 and key not in ("vp",) else ""
+            parts.append(f"{n} {word}{plural}")
+    if "inf" in g:
+        parts.append(f"{g['inf']} influence")
+    if "explore" in g:
+        parts.append(f"explore {g['explore']}")
+    if "disc" in g:
+        parts.append(f"remove {g['disc']} disc{'s' if g['disc'] != 1 else ''}")
+    if "per" in g:
+        what = {"quest": "quest", "combat": "combat token", "synergy": "synergy token", "upgrade": "ship upgrade",
+                "assistant": "assistant"}[g["per"]]
+        each = " and ".join(f"{g[k]} {names[k]}{'s' if k == 'd' and g[k] != 1 else ''}" for k in ("d", "vp") if k in g)
+        parts.append(f"{each} per {what}")
+    return ", ".join(parts) or "nothing"
+
+
+def cost_text(cost: dict[str, Any]) -> str:
+    parts = [*cost.get("goods", []), *cost.get("objects", [])]
+    if cost.get("d"):
+        parts.append(f"{cost['d']} doubloons")
+    if cost.get("cp"):
+        parts.append(f"{cost['cp']} combat points")
+    if cost.get("fig"):
+        parts.append(f"{cost['fig']} figure")
+    return " + ".join(parts) or "nothing"
+
+
+def effect_text(e: dict[str, Any]) -> str:
+    t = e["t"]
+    if t == "income":
+        what = f"+{e['d']} doubloon income" if "d" in e else f"+{e['vp']} VP income"
+        return what + (f" (with the {e['needs']} synergy token)" if "needs" in e else "")
+    if t == "now":
+        return "now: " + gain_text(e["gain"])
+    if t == "village":
+        return "new village action: " + gain_text(e["gain"])
+    if t == "combat":
+        return f"new combat action (value {e['cost']}): " + gain_text(e["gain"])
+    if t == "assistant":
+        return "assistant action: " + gain_text(e["gain"])
+    if t == "perm":
+        return {
+            "discount": f"cards cost {e['n']} doubloon less",
+            "compass": f"+{e['n']} compass",
+            "quest_vp": f"+{e['n']} VP for each quest you fulfil",
+            "deliver_d": f"+{e['n']} doubloon for each delivery",
+            "combat_plus": f"+{e['n']} combat value in every combat",
+        }[e["k"]]
+    return str(t)
+
+
+def card_text(cid: int) -> str:
+    """A card with its good, object, cost and effects in words."""
+    c = CARD[cid]
+    cost = f"{c['cost']} d"
+    if c.get("figure"):
+        cost += " + return a figure"
+    if c.get("assist"):
+        cost += f" + an assistant at {c['assist']} {LOC[c['assist']]['name']}"
+    if c.get("needs"):
+        cost += f" (explorer past the {c['needs']['barrier']} barrier)"
+    effects = "; ".join(effect_text(e) for e in c["effects"]) or "no effect"
+    extra = f"; synergy {c['synergy']}" if c.get("synergy") else ""
+    return (f"{c['name']} [{c['good']}/{c['object']}] cost {cost}: {effects}; {c['vp']} VP at the end{extra}")

@@ -1,0 +1,195 @@
+"""The effect language: gain bundles, card effects, incomes, figures, influence, drawing.
+
+A *gain bundle* is a small dict: ``d`` doubloons (negative pays), ``vp``, ``cp``
+combat points, ``fig`` figures, ``draw`` cards, ``inf`` influence (the player
+chooses the nation unless the caller names it), ``explore`` explorer moves,
+``disc`` discs to remove from the ship board, and ``per`` (quest, combat,
+synergy, upgrade, assistant) which multiplies ``d``/``vp`` by a count.
+:func:`gain` applies what needs no decision and returns the frames that need
+one, in the order they are to be asked. Card effects (``income``, ``now``,
+``perm``, ``village``, ``combat``, ``assistant``) are interpreted here and in
+the rules; see ``content.effect_text`` for their wording.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Event, State
+from engine.rng import Rng
+from engine.stack import Frame, frame
+
+from . import content as C
+
+P = dict[str, Any]
+
+
+def player(state: State, seat: int) -> P:
+    p: P = state["p"][seat]
+    return p
+
+
+def who(state: State, seat: int) -> str:
+    return str(state["players"][seat])
+
+
+def add_vp(p: P, n: int, source: str) -> None:
+    p["vp"] += n
+    p["src"][source] = p["src"].get(source, 0) + n
+
+
+def scorings_left(state: State) -> int:
+    """Interim scorings still to come (this round's included) plus the final one."""
+    return int(state["rounds"]) - int(state["round"]) + 1
+
+
+def add_income_vp(state: State, p: P, n: int, ev: list[Event], seat: int) -> None:
+    p["inc_vp"] += n
+    while p["inc_vp"] >= C.INCOME_VP_MAX:
+        # the rulebook: at 20, score 20 VP for each remaining scoring and go back to 0 (the excess carries)
+        bonus = 20 * scorings_left(state)
+        add_vp(p, bonus, "income")
+        p["inc_vp"] -= C.INCOME_VP_MAX
+        ev.append(Event("income20", f"{who(state, seat)}'s VP income reaches 20: {bonus} VP, back to "
+                        f"{p['inc_vp']}.", {"seat": seat}))
+
+
+def add_income_d(state: State, p: P, n: int, ev: list[Event], seat: int) -> None:
+    room = C.INCOME_D_MAX - p["inc_d"]
+    p["inc_d"] += min(n, room)
+    if n > room:
+        add_income_vp(state, p, n - room, ev, seat)  # doubloon income past 34 becomes VP income
+
+
+def compass(p: P) -> int:
+    return 1 + sum(int(e["n"]) for cid in p["display"] for e in C.CARD[cid]["effects"]
+                   if e["t"] == "perm" and e["k"] == "compass")
+
+
+def perm(p: P, kind: str) -> int:
+    return sum(int(e["n"]) for cid in p["display"] for e in C.CARD[cid]["effects"]
+               if e["t"] == "perm" and e["k"] == kind)
+
+
+def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -> None:
+    p = player(state, seat)
+    if symbol is None or symbol in p["synergy"]:
+        return
+    p["synergy"].append(symbol)
+    ev.append(Event("synergy", f"{who(state, seat)} takes the {symbol} synergy token.", {"seat": seat}))
+    for cid in p["display"]:  # retroactive income
+        for e in C.CARD[cid]["effects"]:
+            if e["t"] == "income" and e.get("needs") == symbol and cid not in p["gated"]:
+                p["gated"].append(cid)
+                apply_income(state, seat, e, ev)
+
+
+def apply_income(state: State, seat: int, e: dict[str, Any], ev: list[Event]) -> None:
+    p = player(state, seat)
+    if "d" in e:
+        add_income_d(state, p, e["d"], ev, seat)
+    else:
+        add_income_vp(state, p, e["vp"], ev, seat)
+    ev.append(Event("income", f"{who(state, seat)}'s income is now {p['inc_d']} doubloons and {p['inc_vp']} VP.",
+                    {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
+
+
+def gain_figure(p: P, n: int = 1) -> int:
+    got = int(max(0, min(n, C.FIGURES_MAX - p["figs"])))
+    p["figs"] += got
+    p["fig"] += got
+    return got
+
+
+def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]) -> None:
+    p = player(state, seat)
+    before = p["inf"][nation]
+    after = min(C.INFLUENCE_MAX, before + n)
+    p["inf"][nation] = after
+    extra = before + n - after
+    text = f"{who(state, seat)} gains {n} influence with {nation.title()} ({after})"
+    if extra > 0:
+        add_vp(p, 2 * extra, "nations")  # the right-most space: 2 VP for each space it would have moved
+        text += f", {2 * extra} VP past the end of the track"
+    ev.append(Event("influence", text + ".", {"seat": seat, "nation": nation, "to": after}))
+
+
+def count_of(p: P, what: str) -> int:
+    if what == "quest":
+        return int(p["quests"])
+    if what == "combat":
+        return int(p["tokens"])
+    if what == "synergy":
+        return len(p["synergy"])
+    if what == "upgrade":
+        return len(p["areas"])
+    if what == "assistant":
+        return len(p["assist"])
+    if what == "display":
+        return len(p["display"])
+    if what == "explorer":
+        return int(p["explorer"])
+    if what == "influence":
+        return sum(p["inf"].values())
+    if what == "rank":
+        return sum(C.rank(v) for v in p["inf"].values())
+    if what == "explorer5":
+        return int(p["explorer"]) // 5
+    raise KeyError(what)
+
+
+def draw_cards(state: State, seat: int, n: int, rng: Rng, ev: list[Event]) -> int:
+    """Draw from the pile (reshuffling the discards); the cards are told to their drawer only."""
+    p = player(state, seat)
+    got = []
+    for _ in range(n):
+        if not state["deck"] and state["discard"]:
+            state["deck"] = state["discard"]
+            state["discard"] = []
+            rng.shuffle(state["deck"])
+            ev.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.", reveals=True))
+        if not state["deck"]:
+            break
+        got.append(state["deck"].pop())
+    p["hand"].extend(got)
+    if got:
+        ev.append(Event("draw", f"{who(state, seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}.",
+                        {"seat": seat, "n": len(got)}, reveals=True))
+        ev.append(Event("drawn", "You draw " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
+                        {"cards": got}, to=(seat,), reveals=True))
+    return len(got)
+
+
+def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], source: str,
+         nation: str | None = None) -> list[Frame]:
+    """Apply a gain bundle; return the frames still to decide (nation, explore, discs), in asking order."""
+    p = player(state, seat)
+    frames: list[Frame] = []
+    mult = count_of(p, g["per"]) if "per" in g else 1
+    words = []
+    if g.get("d"):
+        p["d"] = max(0, p["d"] + g["d"] * mult)
+        words.append(f"{g['d'] * mult} doubloons")
+    if g.get("vp"):
+        add_vp(p, g["vp"] * mult, source)
+        words.append(f"{g['vp'] * mult} VP")
+    if g.get("cp"):
+        p["cp"] = min(C.COMBAT_MAX, p["cp"] + g["cp"])
+        words.append(f"{g['cp']} combat points")
+    if g.get("fig"):
+        got = gain_figure(p, g["fig"])
+        words.append(f"{got} figure{'s' if got != 1 else ''}")
+    if words:
+        ev.append(Event("gain", f"{who(state, seat)} gets {', '.join(words)}.", {"seat": seat}))
+    if g.get("draw"):
+        draw_cards(state, seat, g["draw"], rng, ev)
+    if g.get("inf"):
+        if nation is not None:
+            gain_influence(state, seat, nation, g["inf"], ev)
+        else:
+            frames.append(frame("nation", seat, n=g["inf"]))
+    if g.get("explore"):
+        frames.append(frame("explore", seat, n=g["explore"]))
+    if g.get("disc"):
+        frames.append(frame("disc", seat, n=g["disc"]))
+    return frames

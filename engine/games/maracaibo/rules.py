@@ -1,0 +1,1528 @@
+"""Maracaibo for 2 to 4 players, without the story (scenario cards 75, 76, 77), on the shared decision stack.
+
+SUBSTITUTE CONTENT: the cards, map, tiles and tokens are this project's own
+(``data/``), not the published game's. The rules follow the rulebook guide in
+``shared/rules/maracaibo.txt``; ``docs/rules/maracaibo.md`` lists every rule
+with its test and every assumption.
+
+State (plain JSON): ``round``/``rounds``, ``turn`` (seat playing), ``trigger``
+(the seat whose ship ended the round this turn), ``deck`` (top last),
+``discard``, ``display``, ``box`` (unused cards, hidden), ``piles`` (two
+face-down combat-token piles), ``qpile`` (quest pile, top first, only the top
+is face up), ``quests`` (location -> quest), ``tquests`` (explorer space ->
+quest), ``markers`` (location -> nation), ``supply`` (nation -> markers left
+per supply space), ``tiles`` (city -> city tile), ``prestige`` (four buildings,
+``up`` when face up), ``pbox`` (unused buildings, hidden), ``market`` (city ->
+seats with a disc there), ``first`` (explorer barrier firsts), ``ended`` (how
+many explorers reached the end), ``p`` (per player) and ``stack`` (the
+decision frames, see ``engine.stack``).
+
+A turn is the frames ``sail``, ``main``, ``free``, ``draw``, ``next``; effects
+push more on top (``village``, ``disc``, ``nation``, ``explore``, ``pile``,
+``fight``, ``combat``, ``city``, ``tquest``, ``u11``, ``rankup``, ``yesno``),
+and a round's end pushes ``score`` for each seat and ``scoring``. Setup is one
+simultaneous ``setup`` frame.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from engine import notation
+from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View
+from engine.errors import IllegalMove, Malformed
+from engine.rng import Rng
+from engine.stack import DecisionStack, Frame, FunctionHandler, frame
+
+from . import content as C
+from .effects import (
+    add_vp,
+    apply_income,
+    compass,
+    count_of,
+    draw_cards,
+    gain,
+    gain_figure,
+    gain_influence,
+    perm,
+    player,
+    take_synergy,
+    who,
+)
+
+P = dict[str, Any]
+
+
+def opt(code: str, label: str) -> Option:
+    return Option(code, label, {"code": code})
+
+
+# ---- small reads --------------------------------------------------------------------------------
+
+def hand_limit(p: P) -> int:
+    return C.HAND_LIMIT_UPGRADED if "U2" in p["areas"] else C.HAND_LIMIT
+
+
+def last_round(state: State) -> bool:
+    return int(state["round"]) >= int(state["rounds"])
+
+
+def loc_kind(state: State, loc: str) -> str:
+    kind = str(C.LOC[loc]["kind"])
+    if kind == "city" and C.LOC[loc].get("two_player") and len(state["players"]) == 2:
+        return "village"  # the 2-player Maracaibo city tile covers the city
+    return kind
+
+
+def city_action(state: State, loc: str) -> str:
+    if loc in state["tiles"]:
+        return str(C.CITY_TILE[state["tiles"][loc]]["action"])
+    return str(C.LOC[loc]["action"])
+
+
+def markers_on_board(state: State) -> dict[str, int]:
+    counts = dict.fromkeys(C.NATIONS, 0)
+    for nation in state["markers"].values():
+        counts[nation] += 1
+    return counts
+
+
+def take_marker(state: State, nation: str) -> bool:
+    spaces = state["supply"][nation]
+    for i, left in enumerate(spaces):
+        if left > 0:
+            spaces[i] -= 1
+            return True
+    return False
+
+
+def has_marker(state: State, nation: str) -> bool:
+    return any(state["supply"][nation])
+
+
+def multiplier(state: State) -> dict[str, int]:
+    counts = markers_on_board(state)
+    values = sorted(set(counts.values()), reverse=True)
+    out = {}
+    for n in C.NATIONS:
+        empty = sum(1 for left in state["supply"][n] if left == 0)
+        bonus = 0
+        higher = sum(1 for m in C.NATIONS if counts[m] > counts[n])
+        if counts[n] == values[0]:
+            bonus = 2
+        elif higher == 1 and len(values) > 1 and counts[n] == values[1]:
+            bonus = 1
+        out[n] = empty + bonus
+    return out
+
+
+def pay_shortfall(p: P, need: int) -> None:
+    """Combat value raised by paying combat points first, then figures."""
+    cp = min(p["cp"], need)
+    p["cp"] -= cp
+    need -= cp
+    p["fig"] -= need
+    p["figs"] -= need
+
+
+# ---- cards: buying --------------------------------------------------------------------------------
+
+def card_cost(p: P, cid: int) -> int:
+    return max(0, int(C.CARD[cid]["cost"]) - perm(p, "discount"))
+
+
+def can_buy(state: State, p: P, cid: int) -> bool:
+    c = C.CARD[cid]
+    if card_cost(p, cid) > p["d"]:
+        return False
+    figs = (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0)
+    if p["fig"] < figs:
+        return False
+    needs = c.get("needs")
+    if needs and "barrier" in needs:
+        at = {v: k for k, v in C.BARRIERS.items()}[needs["barrier"]]
+        if p["explorer"] < at:
+            return False
+    return True
+
+
+def buy_options(state: State, seat: int) -> list[Option]:
+    p = player(state, seat)
+    out = []
+    for cid in [*p["hand"], *p["plan"]]:
+        if can_buy(state, p, cid):
+            where = " from the planning area" if cid in p["plan"] else ""
+            out.append(opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({card_cost(p, cid)} d){where}"))
+    for b in state["prestige"]:
+        pb = C.PRESTIGE[b["id"]]
+        if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
+            out.append(opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure)"))
+    return out
+
+
+def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    c = C.CARD[cid]
+    cost = card_cost(p, cid)
+    (p["plan"] if cid in p["plan"] else p["hand"]).remove(cid)
+    p["d"] -= cost
+    p["display"].append(cid)
+    p["bought"].append(cid)
+    text = f"{who(state, seat)} buys {c['name']} for {cost} doubloons"
+    if c.get("figure"):
+        p["fig"] -= 1
+        p["figs"] -= 1
+        text += ", returning a figure"
+    if c.get("assist"):
+        p["fig"] -= 1
+        p["assist"].append({"loc": c["assist"], "card": cid, "since": state["turns"]})
+        text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
+    ev.append(Event("buy", text + ".", {"seat": seat, "card": cid}))
+    frames: list[Frame] = []
+    take_synergy(state, seat, c.get("synergy"), ev)
+    for e in c["effects"]:
+        if e["t"] == "income":
+            if e.get("needs") and e["needs"] not in p["synergy"]:
+                continue
+            if e.get("needs"):
+                p["gated"].append(cid)
+            apply_income(state, seat, e, ev)
+        elif e["t"] == "now":
+            frames += gain(state, seat, e["gain"], rng, ev, "cards")
+    return frames
+
+
+def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
+    p = player(state, seat)
+    b = next(x for x in state["prestige"] if x["id"] == bid)
+    pb = C.PRESTIGE[bid]
+    p["d"] -= pb["cost"]
+    p["fig"] -= 1
+    first = not b["investors"]
+    b["investors"].append(seat)
+    ev.append(Event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
+                    + ".", {"seat": seat, "building": bid}))
+    if first:
+        add_vp(p, 2, "prestige")
+    take_synergy(state, seat, pb["synergy"], ev)
+
+
+# ---- village actions ------------------------------------------------------------------------------
+
+def special_village_actions(state: State, seat: int, used: list[str]) -> list[Option]:
+    p = player(state, seat)
+    out = []
+    for cid in p["display"]:
+        for e in C.CARD[cid]["effects"]:
+            if e["t"] == "village" and f"v{cid}" not in used:
+                out.append(opt(f"v{cid}", f"village action of {C.CARD[cid]['name']}: {C.gain_text(e['gain'])}"))
+    for u in C.UPGRADES:
+        key = u.get("village")
+        if not key or u["id"] not in p["areas"] or f"v{u['id']}" in used:
+            continue
+        if key == "three_goods" and not any(sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3
+                                            for g in C.GOODS):
+            continue
+        if key == "place_marker" and (p["at"] not in C.VILLAGES or p["at"] in state["markers"]
+                                      or not any(has_marker(state, n) for n in C.NATIONS)):
+            continue
+        out.append(opt(f"v{u['id']}", f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}"))
+    return out
+
+
+def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
+    return [*buy_options(state, seat), opt("vd", "village action: take 1 doubloon"),
+            *special_village_actions(state, seat, used)]
+
+
+def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    if code.startswith("b"):
+        return do_buy(state, seat, int(code[1:]), rng, ev)
+    if code.startswith("i"):
+        do_invest(state, seat, code[1:], ev)
+        return []
+    if code == "vd":
+        return gain(state, seat, {"d": 1}, rng, ev, "village")
+    key = code[1:]
+    if key.isdigit():
+        e = next(e for e in C.CARD[int(key)]["effects"] if e["t"] == "village")
+        return gain(state, seat, e["gain"], rng, ev, "cards")
+    action = C.UPGRADE[key]["village"]
+    if action == "cp_d":
+        return gain(state, seat, {"cp": 1, "d": 1}, rng, ev, "upgrades")
+    if action == "assist_pay":
+        mine = sum(1 for a in p["assist"] if a["loc"] == p["at"])
+        others = sum(1 for o in state["p"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
+        return gain(state, seat, {"d": 3 * mine + others}, rng, ev, "upgrades")
+    if action == "three_goods":
+        g = next(g for g in C.GOODS if sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3)
+        for c in [c for c in p["hand"] if C.CARD[c]["good"] == g][:3]:
+            p["hand"].remove(c)
+            state["discard"].append(c)
+        ev.append(Event("discard", f"{who(state, seat)} discards three {g}.", {"seat": seat}))
+        return gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades")
+    # place_marker: a nation's marker in this empty village
+    return [frame("nation", seat, n=1, place=p["at"], d=1)]
+
+
+# ---- the ship board -------------------------------------------------------------------------------
+
+def disc_areas(p: P) -> list[str]:
+    out = []
+    for u in C.UPGRADES:
+        uid = u["id"]
+        if p["discs"][uid] == 0:
+            continue
+        if any(n not in p["areas"] for n in u.get("needs", [])):
+            continue
+        if len([a for a in p["areas"] if a != uid]) < u.get("needs_count", 0):
+            continue
+        out.append(uid)
+    return out
+
+
+def remove_disc(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    p["discs"][uid] -= 1
+    if p["discs"][uid] > 0:
+        ev.append(Event("disc", f"{who(state, seat)} removes a disc from ship area {uid}.", {"seat": seat}))
+        return []
+    p["areas"].append(uid)
+    u = C.UPGRADE[uid]
+    ev.append(Event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.", {"seat": seat}))
+    if "now" in u:
+        return gain(state, seat, u["now"], rng, ev, "upgrades")
+    if u.get("choice"):
+        return [frame("u11", seat)]
+    return []
+
+
+# ---- explorer -------------------------------------------------------------------------------------
+
+def explore_targets(state: State, seat: int, n: int) -> list[int]:
+    """Spaces the explorer may stop on moving up to n counted spaces (occupied spaces are skipped)."""
+    p = player(state, seat)
+    if p["explorer"] == C.END_SPACE:
+        return []
+    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat}
+    found: set[int] = set()
+
+    def walk(space: int, steps: int) -> None:
+        for nx in C.SPACES[space]["next"]:
+            if nx in occupied and nx != C.END_SPACE:
+                walk(nx, steps)  # skipped, not counted
+                continue
+            if steps + 1 > n:
+                continue
+            found.add(nx)
+            if nx != C.END_SPACE:
+                walk(nx, steps + 1)
+
+    walk(p["explorer"], 0)
+    return sorted(found)
+
+
+def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    start = p["explorer"]
+    p["explorer"] = to
+    ev.append(Event("explore", f"{who(state, seat)}'s explorer moves to space {to}.", {"seat": seat, "to": to}))
+    frames: list[Frame] = []
+    for at, colour in sorted(C.BARRIERS.items()):
+        if start < at <= to:
+            if colour == "red":
+                frames.append(frame("nation", seat, n=3))
+            else:
+                first = not state["first"][colour]
+                state["first"][colour] = True
+                vp = 4 if first else 2
+                add_vp(p, vp, "explorer")
+                ev.append(Event("barrier", f"{who(state, seat)} crosses the {colour} barrier: {vp} VP.",
+                                {"seat": seat}))
+    if to == C.END_SPACE:
+        vps = C.EXPLORER_DATA["end_vp"]
+        vp = vps[min(state["ended"], len(vps) - 1)]
+        state["ended"] += 1
+        add_vp(p, vp, "explorer")
+        ev.append(Event("explorer_end", f"{who(state, seat)}'s explorer reaches the end: {vp} VP and a village "
+                        "action.", {"seat": seat}))
+        frames.append(frame("village", seat, left=1, used=[], ask=True))
+    else:
+        frames += gain(state, seat, C.SPACES[to]["reward"], rng, ev, "explorer")
+        q = state["tquests"].get(str(to))
+        if q and can_pay_quest(p, q):
+            frames.append(frame("tquest", seat, space=to, ask=True))
+    return frames
+
+
+# ---- quests ---------------------------------------------------------------------------------------
+
+def quest_cards(p: P, cost: dict[str, Any]) -> list[int] | None:
+    """The hand cards paying a quest's goods and objects (the cheapest first), or None."""
+    chosen: list[int] = []
+    for kind, wanted in (("good", cost.get("goods", [])), ("object", cost.get("objects", []))):
+        for w in wanted:
+            matches = sorted((c for c in p["hand"] if C.CARD[c][kind] == w and c not in chosen),
+                             key=lambda c: (C.CARD[c]["cost"], c))
+            if not matches:
+                return None
+            chosen.append(matches[0])
+    return chosen
+
+
+def can_pay_quest(p: P, qid: str) -> bool:
+    cost = C.QUEST[qid]["cost"]
+    return (quest_cards(p, cost) is not None and p["d"] >= cost.get("d", 0) and p["cp"] >= cost.get("cp", 0)
+            and p["fig"] >= cost.get("fig", 0))
+
+
+def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    q = C.QUEST[qid]
+    cost = q["cost"]
+    cards = quest_cards(p, cost) or []
+    for c in cards:
+        p["hand"].remove(c)
+        state["discard"].append(c)
+    p["d"] -= cost.get("d", 0)
+    p["cp"] -= cost.get("cp", 0)
+    p["fig"] -= cost.get("fig", 0)
+    p["figs"] -= cost.get("fig", 0)
+    p["quests"] += 1
+    k = compass(p)
+    ev.append(Event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"
+                    + (f" (discarding {', '.join(C.CARD[c]['name'] for c in cards)})" if cards else "")
+                    + f", reward x{k} compass.", {"seat": seat, "quest": qid}))
+    per = {key: v * k for key, v in q["per"].items()}
+    frames = gain(state, seat, per, rng, ev, "quests")
+    frames += gain(state, seat, q["fixed"], rng, ev, "quests")
+    bonus = perm(p, "quest_vp")
+    if bonus:
+        add_vp(p, bonus, "cards")
+    return frames
+
+
+# ---- combat ---------------------------------------------------------------------------------------
+
+def fight_value(state: State, token: str | None, nation: str, p: P) -> int:
+    if token is None:
+        return 3 + perm(p, "combat_plus")
+    t = C.TOKEN[token]
+    value = int(t["value"][nation]) + perm(p, "combat_plus")
+    counts = markers_on_board(state)
+    others = [counts[m] for m in C.NATIONS if m != nation]
+    if t["mod"] == "most" and counts[nation] > max(others):
+        value -= 2
+    if t["mod"] == "fewest" and counts[nation] < min(others):
+        value += 3
+    return value
+
+
+def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option]:
+    p = player(state, seat)
+    nation, value, used = data["nation"], data["value"], data["used"]
+    budget = value + p["cp"] + p["fig"]
+    out = []
+    if "inf" not in used:
+        for n, cost in ((1, 2), (2, 5)):
+            if cost <= budget:
+                out.append(opt(f"ci{n}", f"influence {n} with {nation.title()} (value {cost})"))
+    if "annex" not in used and has_marker(state, nation):
+        for loc in C.FLAGS:
+            if loc_kind(state, loc) not in ("village", "city"):
+                continue
+            here = state["markers"].get(loc)
+            name = f"{loc} {C.LOC[loc]['name']}"
+            if here is None and budget >= 4:
+                out.append(opt(f"ca{loc}", f"annex {name} (value 4)"))
+            elif here is not None and here != nation and budget >= 6:
+                out.append(opt(f"cd{loc}", f"displace {here.title()} at {name} (value 6)"))
+    if "U6" in p["areas"] and "vil" not in used and has_marker(state, nation):
+        for loc in sorted(C.VILLAGES, key=int):
+            here = state["markers"].get(loc)
+            name = f"{loc} {C.LOC[loc]['name']}"
+            if here is None and budget >= 2:
+                out.append(opt(f"cv{loc}", f"ship action: annex village {name} (value 2)"))
+            elif here is not None and here != nation and budget >= 5:
+                out.append(opt(f"cw{loc}", f"ship action: displace {here.title()} at village {name} (value 5)"))
+    for cid in p["display"]:
+        for e in C.CARD[cid]["effects"]:
+            if e["t"] == "combat" and f"c{cid}" not in used and e["cost"] <= budget:
+                out.append(opt(f"cc{cid}", f"{C.CARD[cid]['name']}: {C.gain_text(e['gain'])} (value {e['cost']})"))
+    out.append(opt("cend", "end the combat"))
+    return out
+
+
+def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], rng: Rng,
+                     ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    nation = data["nation"]
+    used = list(data["used"])
+    frames: list[Frame] = []
+    if code == "cend":
+        p["tokens"] += 1 if data["token"] else 0
+        ev.append(Event("combat_end", f"{who(state, seat)} ends the combat.", {"seat": seat}))
+        return []
+    if code.startswith("ci"):
+        n = int(code[2:])
+        cost = 2 if n == 1 else 5
+        used.append("inf")
+        gain_influence(state, seat, nation, n, ev)
+    elif code[:2] in ("ca", "cd", "cv", "cw"):
+        loc = code[2:]
+        cost = {"ca": 4, "cd": 6, "cv": 2, "cw": 5}[code[:2]]
+        used.append("annex" if code[:2] in ("ca", "cd") else "vil")
+        old = state["markers"].get(loc)
+        take_marker(state, nation)
+        state["markers"][loc] = nation
+        text = f"{who(state, seat)} " + (f"displaces {old.title()} at" if old else "annexes") + \
+            f" {loc} {C.LOC[loc]['name']} for {nation.title()}."
+        ev.append(Event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
+        gain_influence(state, seat, nation, 1, ev)
+        if code[:2] in ("ca", "cd"):
+            frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
+    else:
+        cid = int(code[2:])
+        e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "combat")
+        cost = e["cost"]
+        used.append(f"c{cid}")
+        ev.append(Event("combat_card", f"{who(state, seat)} uses {C.CARD[cid]['name']}.", {"seat": seat}))
+        frames += gain(state, seat, e["gain"], rng, ev, "cards", nation=nation)
+    value = data["value"]
+    if cost > value:
+        pay_shortfall(p, cost - value)
+        value = 0
+    else:
+        value -= cost
+    return [*frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
+
+
+# ---- careers ----------------------------------------------------------------------------------------
+
+def career_options(state: State, seat: int) -> list[Option]:
+    p = player(state, seat)
+    out = []
+    for ci, c in enumerate(p["careers"]):
+        card = C.CAREER[c["id"]]
+        for ti, task in enumerate(card["tasks"]):
+            if c["done"][ti]:
+                continue
+            have = count_of(p, task["metric"])
+            num = ci * 3 + ti + 1
+            if have >= task["lower"]:
+                out.append(opt(f"k{num}l", f"career {num} lower: {task['metric']} {task['lower']} for "
+                                           f"{task['d']} d, a figure and {task['vp']} VP"))
+            if have >= task["upper"]:
+                out.append(opt(f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
+                                           f"{task['d']} d and a figure"))
+    return out
+
+
+def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
+    p = player(state, seat)
+    num = int(code[1:-1]) - 1
+    ci, ti = divmod(num, 3)
+    c = p["careers"][ci]
+    task = C.CAREER[c["id"]]["tasks"][ti]
+    lower = code.endswith("l")
+    c["done"][ti] = "lower" if lower else "upper"
+    p["d"] += task["d"]
+    got = gain_figure(p)
+    text = f"{who(state, seat)} completes career task {num + 1} ({'lower' if lower else 'upper'}): {task['d']} d"
+    text += ", a figure" if got else ""
+    if lower:
+        add_vp(p, task["vp"], "careers")
+        text += f", {task['vp']} VP"
+    ev.append(Event("career", text + ".", {"seat": seat}))
+    if all(c["done"]):
+        p["d"] += 2
+        add_vp(p, 2, "careers")
+        ev.append(Event("admiral", f"{who(state, seat)} completes a career card: 2 d and 2 VP, Admiral!",
+                        {"seat": seat}))
+
+
+def free_options(state: State, seat: int) -> list[Option]:
+    p = player(state, seat)
+    out = []
+    if len(p["plan"]) < C.PLAN_SLOTS:
+        for cid in p["hand"]:
+            out.append(opt(f"p{cid}", f"plan {C.CARD[cid]['name']}"))
+    return out + career_options(state, seat)
+
+
+def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
+    p = player(state, seat)
+    if code.startswith("p") and code[1:].isdigit():
+        cid = int(code[1:])
+        p["hand"].remove(cid)
+        p["plan"].append(cid)
+        ev.append(Event("plan", f"{who(state, seat)} puts {C.CARD[cid]['name']} in the planning area.",
+                        {"seat": seat, "card": cid}))
+        return True
+    if code.startswith("k"):
+        do_career(state, seat, code, ev)
+        return True
+    return False
+
+
+# ---- sailing ------------------------------------------------------------------------------------------
+
+def sail_targets(state: State, seat: int) -> list[tuple[str, int]]:
+    p = player(state, seat)
+    out: list[tuple[str, int]] = []
+    frontier = [p["at"]]
+    for steps in range(1, 8):
+        nxt = []
+        for loc in frontier:
+            if C.LOC[loc]["kind"] == "home" and loc != p["at"]:
+                continue  # homeward-bound spaces cannot be skipped
+            for n in C.LOC[loc]["next"]:
+                if n == "22" and not last_round(state):
+                    continue
+                if n not in nxt:
+                    nxt.append(n)
+        for n in nxt:
+            out.append((n, steps))
+        frontier = nxt
+        if not frontier:
+            break
+    return out
+
+
+def village_count(p: P, spent: int) -> int:
+    if "U1" in p["areas"]:
+        return 3 if spent >= 5 else (2 if spent >= 2 else 1)
+    return 3 if spent >= 7 else (2 if spent >= 4 else 1)
+
+
+# ---- frames -------------------------------------------------------------------------------------------
+
+def _setup_options(state: State, f: Frame) -> list[Option]:
+    seat = f["seat"]
+    s = player(state, seat)["setup"]
+    if s is None:
+        return []
+    if s["plan"] is None:
+        return [opt(f"p{c}", f"plan {C.CARD[c]['name']}") for c in s["dealt"]]
+    return [opt(f"k{c}", f"keep {C.CARD[c]['name']}") for c in s["dealt"]]
+
+
+def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    s = p["setup"]
+    cid = int(o.code[1:])
+    s["dealt"].remove(cid)
+    ev: list[Event] = []
+    if o.code.startswith("p"):
+        s["plan"] = cid
+        ev.append(Event("setup_pick", f"You plan {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+    else:
+        p["hand"].append(cid)
+        ev.append(Event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+    if len(p["hand"]) < C.HAND_LIMIT:
+        return ev
+    p["plan"].append(s["plan"])
+    state["returned"].extend(s["dealt"])
+    p["setup"] = None
+    ev.append(Event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
+                    {"seat": seat, "plan": p["plan"][0]}))
+    stack(state).done_for(seat)
+    if not state["stack"]:
+        returned = sorted(state.pop("returned"))
+        state["deck"].extend(returned)
+        rng.shuffle(state["deck"])  # the unkept cards go into the draw pile
+        ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile.",
+                        reveals=True))
+        start_turn(state, state["turn"], ev)
+    return ev
+
+
+def start_turn(state: State, seat: int, ev: list[Event]) -> None:
+    state["turn"] = seat
+    ev.append(Event("turn", f"{who(state, seat)}'s turn (round {state['round']}).", {"seat": seat}))
+    stack(state).push_all([frame("sail", seat, ask=True), frame("main", seat, spent=0), frame("free", seat),
+                           frame("draw", seat), frame("next", seat)])
+
+
+def _sail_options(state: State, f: Frame) -> list[Option]:
+    seat = f["seat"]
+    out = [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}") for loc, steps in sail_targets(state, seat)]
+    return out + free_options(state, seat)
+
+
+def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if do_free(state, seat, o.code, ev):
+        stack(state).push(f)
+        return ev
+    p = player(state, seat)
+    loc = o.code[1:]
+    steps = dict(sail_targets(state, seat))[loc]
+    p["at"] = loc
+    ev.append(Event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}.",
+                    {"seat": seat, "to": loc, "steps": steps}))
+    top = stack(state).top()
+    assert top is not None and top["kind"] == "main"
+    top["data"]["spent"] = steps
+    home = C.LOC[loc].get("home")
+    if home == 2:
+        add_vp(p, 3, "homeward")
+        ev.append(Event("home", f"{who(state, seat)} scores 3 VP on the way home.", {"seat": seat}))
+        if not last_round(state):
+            state["trigger"] = seat
+    elif home == 3:
+        add_vp(p, 5, "homeward")
+        ev.append(Event("home", f"{who(state, seat)} scores 5 VP at the end of the voyage.", {"seat": seat}))
+        state["trigger"] = seat
+    return ev
+
+
+def _main_options(state: State, f: Frame) -> list[Option]:
+    seat = f["seat"]
+    p = player(state, seat)
+    loc = p["at"]
+    kind = loc_kind(state, loc)
+    out: list[Option] = []
+    if kind == "village":
+        n = village_count(p, f["data"]["spent"])
+        out += [opt(o.code, f"{o.label} (1 of {n} village actions)") for o in village_options(state, seat, [])]
+    elif kind == "city":
+        market = state["market"][loc]
+        m = C.LOC[loc]["market"]
+        if len(market) < len(m["rewards"]) and disc_areas(p):
+            seen = set()
+            for cid in p["hand"]:
+                g = C.CARD[cid]["good"]
+                if g in m["goods"] and g not in seen:
+                    seen.add(g)
+                    out.append(opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action"))
+        out.append(opt("city", f"city action without delivery: {C.CITY_ACTION_TEXT[city_action(state, loc)]}"))
+    elif C.LOC[loc].get("home") == 1:
+        out += [opt("hfight", "combat action"), opt("hexplore", "explore 2")]
+    q = state["quests"].get(loc)
+    if q and can_pay_quest(p, q):
+        out.append(opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}"))
+    for a in p["assist"]:
+        if a["loc"] == loc and a["since"] < state["turns"]:
+            e = next(e for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant")
+            code = f"a{a['card']}"
+            if all(o.code != code for o in out):
+                out.append(opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}"))
+    out.append(opt("pass", "no main action"))
+    return out + free_options(state, seat)
+
+
+def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    st = stack(state)
+    if do_free(state, seat, o.code, ev):
+        st.push(f)
+        return ev
+    p = player(state, seat)
+    code = o.code
+    loc = p["at"]
+    frames: list[Frame] = []
+    if code == "pass":
+        ev.append(Event("pass", f"{who(state, seat)} takes no main action.", {"seat": seat}))
+    elif code == "quest":
+        q = state["quests"].pop(loc)
+        frames = do_quest(state, seat, q, rng, ev)
+    elif code.startswith("a") and code[1:].isdigit():
+        cid = int(code[1:])
+        e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "assistant")
+        ev.append(Event("assistant", f"{who(state, seat)} uses the assistant of {C.CARD[cid]['name']}.",
+                        {"seat": seat}))
+        frames = gain(state, seat, e["gain"], rng, ev, "cards")
+    elif code == "hfight":
+        frames = [frame("pile", seat)]
+    elif code == "hexplore":
+        frames = [frame("explore", seat, n=2)]
+    elif code.startswith("d") and code[1:] in C.GOODS:
+        good = code[1:]
+        cid = min((c for c in p["hand"] if C.CARD[c]["good"] == good), key=lambda c: (C.CARD[c]["cost"], c))
+        p["hand"].remove(cid)
+        state["discard"].append(cid)
+        market = state["market"][loc]
+        reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
+        market.append(seat)
+        p["d"] += reward
+        p["delivered"] += 1
+        ev.append(Event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
+                        f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
+        frames = [frame("disc", seat, n=1), frame("city", seat)]
+    elif code == "city":
+        frames = [frame("city", seat)]
+    else:
+        n = village_count(p, f["data"]["spent"])
+        frames = do_village(state, seat, code, rng, ev)
+        if n > 1:
+            frames.append(frame("village", seat, left=n - 1, used=[code] if code.startswith("v") else []))
+    st.push_all(frames)
+    return ev
+
+
+def _village_options(state: State, f: Frame) -> list[Option]:
+    left = f["data"]["left"]
+    opts = village_options(state, f["seat"], f["data"]["used"])
+    return [*(opt(o.code, f"{o.label} ({left} left)") for o in opts), opt("done", "no more village actions")]
+
+
+def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if o.code == "done":
+        return ev
+    frames = do_village(state, seat, o.code, rng, ev)
+    left = f["data"]["left"] - 1
+    if left > 0:
+        used = [*f["data"]["used"], *([o.code] if o.code.startswith("v") else [])]
+        frames.append(frame("village", seat, left=left, used=used))
+    stack(state).push_all(frames)
+    return ev
+
+
+def _city_options(state: State, f: Frame) -> list[Option]:
+    action = city_action(state, player(state, f["seat"])["at"])
+    return [opt("go", f"city action: {C.CITY_ACTION_TEXT[action]}")]
+
+
+def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    action = city_action(state, p["at"])
+    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: {C.CITY_ACTION_TEXT[action]}.",
+                             {"seat": seat})]
+    frames: list[Frame] = []
+    if action == "inf_village":
+        frames = [frame("nation", seat, n=1), frame("village", seat, left=1, used=[])]
+    elif action == "cp_disc":
+        frames = [*gain(state, seat, {"cp": 1}, rng, ev, "city"), frame("disc", seat, n=1)]
+    elif action == "cp3":
+        frames = gain(state, seat, {"cp": 3}, rng, ev, "city")
+    elif action == "d2_village":
+        frames = [*gain(state, seat, {"d": 2}, rng, ev, "city"), frame("village", seat, left=1, used=[])]
+    elif action == "cp_inf":
+        frames = [*gain(state, seat, {"cp": 1}, rng, ev, "city"), frame("nation", seat, n=1)]
+    elif action == "compass":
+        frames = [frame("village", seat, left=compass(p), used=[])]
+    elif action == "tokens_discard":
+        frames = gain(state, seat, {"vp": p["tokens"]}, rng, ev, "city")
+        if p["hand"]:
+            frames.append(frame("yesno", seat, what="discard", ask=True))
+    elif action == "assistants":
+        if p["assist"]:
+            frames = [frame("yesno", seat, what="assistants", ask=True)]
+    elif action == "pay_cp":
+        if p["cp"] >= 2:
+            frames = [frame("yesno", seat, what="pay_cp", ask=True)]
+    else:  # combat
+        frames = [frame("pile", seat)]
+    stack(state).push_all(frames)
+    return ev
+
+
+YESNO = {
+    "discard": ("discard your hand for 4 doubloons", "keep your hand"),
+    "assistants": ("4 doubloons for each assistant", "2 VP for each assistant"),
+    "pay_cp": ("pay 2 combat points for 1 influence and 6 doubloons", "do not pay"),
+}
+
+
+def _yesno_options(state: State, f: Frame) -> list[Option]:
+    yes, no = YESNO[f["data"]["what"]]
+    return [opt("yes", yes), opt("no", no)]
+
+
+def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    what = f["data"]["what"]
+    ev: list[Event] = []
+    frames: list[Frame] = []
+    if what == "discard" and o.code == "yes":
+        state["discard"].extend(p["hand"])
+        ev.append(Event("discard", f"{who(state, seat)} discards the hand ("
+                        + ", ".join(C.CARD[c]["name"] for c in p["hand"]) + ").", {"seat": seat}))
+        p["hand"] = []
+        frames = gain(state, seat, {"d": 4}, rng, ev, "city")
+    elif what == "assistants":
+        n = len(p["assist"])
+        frames = gain(state, seat, {"d": 4 * n} if o.code == "yes" else {"vp": 2 * n}, rng, ev, "city")
+    elif what == "pay_cp" and o.code == "yes":
+        p["cp"] -= 2
+        frames = [*gain(state, seat, {"d": 6}, rng, ev, "city"), frame("nation", seat, n=1)]
+    stack(state).push_all(frames)
+    return ev
+
+
+def _disc_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    return [opt(f"u{uid[1:]}", f"disc from ship area {uid}: {C.UPGRADE[uid]['text']}"
+                + (" (completes it)" if p["discs"][uid] == 1 else "")) for uid in disc_areas(p)]
+
+
+def _disc_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    frames = remove_disc(state, seat, "U" + o.code[1:], rng, ev)
+    if f["data"]["n"] > 1:
+        frames.append(frame("disc", seat, n=f["data"]["n"] - 1))
+    stack(state).push_all(frames)
+    return ev
+
+
+def _nation_options(state: State, f: Frame) -> list[Option]:
+    d = f["data"]
+    if "place" in d:
+        return [opt("n" + n[0], f"{n.title()}: marker in {d['place']}, 1 influence, 1 doubloon")
+                for n in C.NATIONS if has_marker(state, n)]
+    return [opt("n" + n[0], f"{d['n']} influence with {n.title()}") for n in C.NATIONS]
+
+
+def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    nation = next(n for n in C.NATIONS if n[0] == o.code[1])
+    d = f["data"]
+    ev: list[Event] = []
+    if "place" in d:
+        take_marker(state, nation)
+        state["markers"][d["place"]] = nation
+        ev.append(Event("annex", f"{who(state, seat)} places a {nation.title()} marker in {d['place']}.",
+                        {"seat": seat, "loc": d["place"], "nation": nation}))
+        player(state, seat)["d"] += d.get("d", 0)
+    gain_influence(state, seat, nation, d["n"], ev)
+    return ev
+
+
+def _explore_options(state: State, f: Frame) -> list[Option]:
+    out = []
+    for to in explore_targets(state, f["seat"], f["data"]["n"]):
+        r = C.SPACES[to]
+        what = "the end of the track" if to == C.END_SPACE else C.gain_text(r["reward"])
+        out.append(opt(f"e{to}", f"explore to space {to} ({what})"))
+    return out
+
+
+def _explore_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    stack(state).push_all(do_explore(state, seat, int(o.code[1:]), rng, ev))
+    return ev
+
+
+def _tquest_options(state: State, f: Frame) -> list[Option]:
+    q = state["tquests"].get(str(f["data"]["space"]))
+    if not q or not can_pay_quest(player(state, f["seat"]), q):
+        return []
+    return [opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}"), opt("no", "leave the quest")]
+
+
+def _tquest_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if o.code == "quest":
+        q = state["tquests"].pop(str(f["data"]["space"]))
+        stack(state).push_all(do_quest(state, seat, q, rng, ev))
+    return ev
+
+
+def _pile_options(state: State, f: Frame) -> list[Option]:
+    piles = state["piles"]
+    if not piles[0] and not piles[1]:
+        return [opt("x", "fight with no token (every nation's value is 3)")]
+    return [opt(f"t{i + 1}", f"reveal a combat token from pile {i + 1}") for i in range(2) if piles[i]]
+
+
+def _pile_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    token = None
+    ev: list[Event] = []
+    if o.code != "x":
+        token = state["piles"][int(o.code[1]) - 1].pop()
+        t = C.TOKEN[token]
+        vals = ", ".join(f"{n.title()} {t['value'][n]} ({C.gain_text(t['reward'][n])})" for n in C.NATIONS)
+        ev.append(Event("token", f"{who(state, seat)} reveals combat token {token}: {vals}"
+                        + (f"; modifier: {t['mod']}" if t["mod"] else "") + ".", {"seat": seat, "token": token},
+                        reveals=True))
+    stack(state).push(frame("fight", seat, token=token, ask=True))
+    return ev
+
+
+def _fight_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    token = f["data"]["token"]
+    out = []
+    for n in C.NATIONS:
+        reward = C.TOKEN[token]["reward"][n] if token else {}
+        if reward.get("d", 0) < 0 and p["d"] < -reward["d"]:
+            continue
+        out.append(opt(f"f{n[0]}", f"fight {n} (value {fight_value(state, token, n, p)}"
+                       + (f", {C.gain_text(reward)}" if reward else "") + ")"))
+    return out
+
+
+def _fight_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    nation = next(n for n in C.NATIONS if n[0] == o.code[1])
+    token = f["data"]["token"]
+    ev = [Event("fight", f"{who(state, seat)} fights for {nation.title()}.", {"seat": seat, "nation": nation})]
+    frames: list[Frame] = []
+    if token:
+        frames = gain(state, seat, C.TOKEN[token]["reward"][nation], rng, ev, "nations", nation=nation)
+    frames.append(frame("combat", seat, nation=nation, value=fight_value(state, token, nation, p), used=[],
+                        token=token))
+    stack(state).push_all(frames)
+    return ev
+
+
+def _combat_options(state: State, f: Frame) -> list[Option]:
+    return combat_options(state, f["seat"], f["data"])
+
+
+def _combat_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    stack(state).push_all(do_combat_action(state, seat, o.code, f["data"], rng, ev))
+    return ev
+
+
+def _u11_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    out = []
+    if explore_targets(state, f["seat"], 3):
+        out.append(opt("explore", "explore up to 3"))
+    out.append(opt("money", "4 doubloons and 4 VP"))
+    if any(C.next_rank_at(v) is not None for v in p["inf"].values()):
+        out.append(opt("rank", "one influence marker up to its next noble rank"))
+    return out
+
+
+def _u11_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if o.code == "explore":
+        stack(state).push(frame("explore", seat, n=3))
+    elif o.code == "money":
+        stack(state).push_all(gain(state, seat, {"d": 4, "vp": 4}, rng, ev, "upgrades"))
+    else:
+        stack(state).push(frame("rankup", seat))
+    return ev
+
+
+def _rankup_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    out = []
+    for n in C.NATIONS:
+        at = C.next_rank_at(p["inf"][n])
+        if at is not None:
+            out.append(opt("r" + n[0], f"{n.title()} up to {at} (rank {C.RANK_AT[at]})"))
+    return out
+
+
+def _rankup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    nation = next(n for n in C.NATIONS if n[0] == o.code[1])
+    at = C.next_rank_at(p["inf"][nation])
+    ev: list[Event] = []
+    assert at is not None
+    gain_influence(state, seat, nation, at - p["inf"][nation], ev)
+    return ev
+
+
+def _free_options(state: State, f: Frame) -> list[Option]:
+    return [*free_options(state, f["seat"]), opt("end", "end the main phase and draw cards")]
+
+
+def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if do_free(state, seat, o.code, ev):
+        stack(state).push(f)
+    return ev
+
+
+def _draw_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    if len(p["hand"]) >= hand_limit(p):
+        return []
+    out = []
+    if state["deck"] or state["discard"]:
+        out.append(opt("pile", "draw from the pile"))
+    free = "U3" in p["areas"]
+    for i, cid in enumerate(state["display"]):
+        if free or p["d"] >= 1:
+            out.append(opt(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
+                           + ("" if free else " (1 d)")))
+    return out
+
+
+def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    ev: list[Event] = []
+    if o.code == "pile":
+        draw_cards(state, seat, 1, rng, ev)
+    else:
+        cid = state["display"].pop(int(o.code[1:]) - 1)
+        p["hand"].append(cid)
+        paid = "U3" not in p["areas"]
+        if paid:
+            p["d"] -= 1
+        ev.append(Event("take", f"{who(state, seat)} takes {C.CARD[cid]['name']} from the display"
+                        + (" for 1 doubloon." if paid else "."), {"seat": seat, "card": cid}))
+    stack(state).push(f)
+    return ev
+
+
+def _next_options(state: State, f: Frame) -> list[Option]:
+    return [opt("next", "end the turn")]
+
+
+def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    state["turns"] += 1
+    n = len(state["players"])
+    trigger = state["trigger"]
+    if trigger is None:
+        start_turn(state, (seat + 1) % n, ev)
+        return ev
+    kind = "final" if last_round(state) else "interim"
+    ev.append(Event("round_end", f"{who(state, trigger)} ended round {state['round']}: "
+                    f"{'final' if kind == 'final' else 'interim'} scoring.", {"seat": trigger}))
+    order = [(trigger + i) % n for i in range(n)]
+    stack(state).push_all([*(frame("score", s, mode=kind, ask=True) for s in order), frame("scoring", trigger,
+                                                                                             mode=kind)])
+    return ev
+
+
+def _score_options(state: State, f: Frame) -> list[Option]:
+    return [*buy_options(state, f["seat"]), opt("vp2", "score 2 VP")]
+
+
+def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    p = player(state, seat)
+    if o.code == "vp2":
+        add_vp(p, 2, "scoring")
+        ev.append(Event("score2", f"{who(state, seat)} scores 2 VP.", {"seat": seat}))
+        return ev
+    frames = do_village(state, seat, o.code, rng, ev)
+    if f["data"]["mode"] == "interim":
+        frames.append(frame("draw", seat))  # redraw as in phase C
+    stack(state).push_all(frames)
+    return ev
+
+
+def _scoring_options(state: State, f: Frame) -> list[Option]:
+    return [opt("go", "scoring")]
+
+
+def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if f["data"]["mode"] == "final":
+        final_scoring(state, ev)
+        return ev
+    for i, p in enumerate(state["p"]):
+        p["d"] += p["inc_d"]
+        add_vp(p, p["inc_vp"], "income")
+        ev.append(Event("income", f"{who(state, i)} receives {p['inc_d']} doubloons and {p['inc_vp']} VP.",
+                        {"seat": i}))
+    for loc in state["market"]:
+        state["market"][loc] = []
+    state["discard"].extend(state["display"])
+    state["display"] = []
+    refill_display(state, rng, ev)
+    for b in state["prestige"]:
+        if not b["up"]:
+            b["up"] = True
+            ev.append(Event("prestige", f"The {C.PRESTIGE[b['id']]['name']} is revealed.", {"building": b["id"]},
+                            reveals=True))
+            break
+    state["round"] += 1
+    place_quests(state, ev)
+    for p in state["p"]:
+        p["at"] = "H"
+    state["trigger"] = None
+    ev.append(Event("round", f"Round {state['round']} begins; every ship is back in Havana.",
+                    {"round": state["round"]}))
+    start_turn(state, (seat + 1) % len(state["players"]), ev)
+    return ev
+
+
+def refill_display(state: State, rng: Rng, ev: list[Event]) -> None:
+    got = []
+    while len(state["display"]) < 4:
+        if not state["deck"] and state["discard"]:
+            state["deck"] = state["discard"]
+            state["discard"] = []
+            rng.shuffle(state["deck"])
+        if not state["deck"]:
+            break
+        cid = state["deck"].pop()
+        state["display"].append(cid)
+        got.append(cid)
+    if got:
+        ev.append(Event("display", "New display: " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
+                        {"cards": got}, reveals=True))
+
+
+def place_quests(state: State, ev: list[Event]) -> None:
+    table = C.SCENARIOS[state["scenario"]]["quests"][str(state["round"])]
+    locs = list(table["all"]) + (list(table["three"]) if len(state["players"]) >= 3 else [])
+    placed = []
+    for loc in locs:
+        if loc in state["quests"] or not state["qpile"]:
+            continue
+        state["quests"][loc] = state["qpile"].pop(0)
+        placed.append(f"{state['quests'][loc]} at {loc}")
+    if placed:
+        ev.append(Event("quests", "New quests: " + ", ".join(placed) + ".", {"at": locs}, reveals=True))
+
+
+def final_scores(state: State) -> list[dict[str, int]]:
+    """Every scoring source of final scoring steps 2-5, per seat (not yet added)."""
+    mult = multiplier(state)
+    out = []
+    most = {n: max(p["inf"][n] for p in state["p"]) for n in C.NATIONS}
+    for p in state["p"]:
+        s: dict[str, int] = {}
+        s["income"] = p["inc_vp"] + (p["inc_d"] - C.INCOME_D_MIN) // 2
+        s["cards"] = sum(C.CARD[c]["vp"] for c in p["display"])
+        pv = 0
+        for b in state["prestige"]:
+            if state["p"].index(p) in b["investors"]:
+                pb = C.PRESTIGE[b["id"]]
+                pv += pb["vp"] * count_of(p, pb["per"])
+        s["prestige"] = pv
+        s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and p["inf"][n] == most[n]) + sum(
+            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS)
+        out.append(s)
+    return out
+
+
+def final_scoring(state: State, ev: list[Event]) -> None:
+    for i, s in enumerate(final_scores(state)):
+        p = state["p"][i]
+        for src, v in s.items():
+            add_vp(p, v, src)
+        ev.append(Event("final", f"{who(state, i)} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
+                        + f": {p['vp']} VP.", {"seat": i}))
+    state["over"] = True
+
+
+HANDLERS = {
+    "setup": FunctionHandler(_setup_options, _setup_resolve),
+    "sail": FunctionHandler(_sail_options, _sail_resolve),
+    "main": FunctionHandler(_main_options, _main_resolve),
+    "village": FunctionHandler(_village_options, _village_resolve),
+    "city": FunctionHandler(_city_options, _city_resolve),
+    "yesno": FunctionHandler(_yesno_options, _yesno_resolve),
+    "disc": FunctionHandler(_disc_options, _disc_resolve),
+    "nation": FunctionHandler(_nation_options, _nation_resolve),
+    "explore": FunctionHandler(_explore_options, _explore_resolve),
+    "tquest": FunctionHandler(_tquest_options, _tquest_resolve),
+    "pile": FunctionHandler(_pile_options, _pile_resolve),
+    "fight": FunctionHandler(_fight_options, _fight_resolve),
+    "combat": FunctionHandler(_combat_options, _combat_resolve),
+    "u11": FunctionHandler(_u11_options, _u11_resolve),
+    "rankup": FunctionHandler(_rankup_options, _rankup_resolve),
+    "free": FunctionHandler(_free_options, _free_resolve),
+    "draw": FunctionHandler(_draw_options, _draw_resolve),
+    "next": FunctionHandler(_next_options, _next_resolve),
+    "score": FunctionHandler(_score_options, _score_resolve),
+    "scoring": FunctionHandler(_scoring_options, _scoring_resolve),
+}
+
+
+def stack(state: State) -> DecisionStack:
+    return DecisionStack(state, HANDLERS)
+
+
+# ---- the rules object ----------------------------------------------------------------------------
+
+class Maracaibo(Rules):
+    name = "maracaibo"
+    title = "Maracaibo (substitute content)"
+    min_players = 2
+    max_players = 4
+    option_specs = (
+        OptionSpec("scenario", "choice", "75", "scenario card without story: 75 easy, 76 medium, 77 hard",
+                   choices=("75", "76", "77")),
+        OptionSpec("rounds", "int", 4, "rounds to play (4 in the rulebook; fewer for a short game)", min=1, max=4),
+    )
+    notation_help = (
+        "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
+        "'buy <card name>', 'deliver tobacco', 'quest', 'fight france', 'influence 2', 'annex 6', "
+        "'explore 3' (to space 3), 'done'; free actions 'plan <card>' and 'career 2 upper'; draw with "
+        "'draw pile' or 'draw 2 display'. Option codes work too."
+    )
+
+    def _setup(self, state: State, rng: Rng) -> None:
+        n = len(state["players"])
+        opts = state["options"]
+        scen = C.SCENARIOS[str(opts["scenario"])]
+        a_cards = list(C.A_CARDS)
+        rng.shuffle(a_cards)
+        b_cards = [*C.B_CARDS, *scen["cards"]]
+        rng.shuffle(b_cards)
+        dealt = [a_cards[i * 8:(i + 1) * 8] for i in range(n)]
+        deck = a_cards[n * 8:] + b_cards[:40]
+        rng.shuffle(deck)
+        box = sorted(b_cards[40:])
+        tokens = [t["id"] for t in C.TILES["combat"]]
+        rng.shuffle(tokens)
+        quests = [q["id"] for q in C.TILES["quests"]]
+        rng.shuffle(quests)
+        tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and n in t["players"]]
+        tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and n in t["players"]]
+        rng.shuffle(tiles_other)
+        chosen = tiles_helm + tiles_other[:2]
+        rng.shuffle(chosen)
+        city_locs = [loc for loc in C.LOC_ORDER if C.LOC[loc].get("tile")]
+        prestige = [b["id"] for b in C.TILES["prestige"]]
+        rng.shuffle(prestige)
+        careers = [c["id"] for c in C.TILES["careers"]]
+        rng.shuffle(careers)
+        state.update({
+            "scenario": str(opts["scenario"]), "round": 1, "rounds": int(opts["rounds"]), "turn": 0, "turns": 0,
+            "trigger": None, "deck": deck, "discard": [], "display": [], "box": box, "returned": [],
+            "piles": [tokens[:13], tokens[13:]], "qpile": quests, "quests": {}, "tquests": {},
+            "markers": {}, "supply": {nation: list(C.SUPPLY_SPACES) for nation in C.NATIONS},
+            "tiles": dict(zip(city_locs, chosen, strict=True)),
+            "prestige": [{"id": b, "up": i == 0, "investors": []} for i, b in enumerate(prestige[:4])],
+            "pbox": sorted(prestige[4:]),
+            "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
+            "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [],
+        })
+        for space in C.QUEST_SPACES:
+            state["tquests"][str(space)] = state["qpile"].pop(0)
+        ev: list[Event] = []
+        place_quests(state, ev)
+        refill_display(state, rng, ev)
+        if n == 2:
+            for loc, nation in C.MAP["two_player_annexed"].items():
+                take_marker(state, nation)
+                state["markers"][loc] = nation
+        state["p"] = [{
+            "at": "H", "d": C.START_MONEY[i], "vp": 0, "cp": 1, "inc_d": C.INCOME_D_MIN, "inc_vp": 0,
+            "inf": dict.fromkeys(C.NATIONS, 0), "hand": [], "plan": [], "display": [], "bought": [],
+            "fig": 2, "figs": 2, "assist": [], "discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": [],
+            "tokens": 0, "quests": 0, "delivered": 0, "synergy": [], "gated": [], "explorer": 0,
+            "careers": [{"id": careers[2 * i + k], "done": [None, None, None]} for k in range(2)],
+            "setup": {"dealt": sorted(dealt[i]), "plan": None}, "src": {},
+        } for i in range(n)]
+        state["stack"] = [frame("setup", seats=range(n))]
+
+    def _pending(self, state: State) -> list[int]:
+        if state["over"]:
+            return []
+        return stack(state).pending()
+
+    def _options(self, state: State, seat: int) -> list[Option]:
+        return stack(state).options(seat)
+
+    def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        events = stack(state).choose(seat, move, rng)
+        for i, e in enumerate(events):
+            if e.reveals:
+                # what follows a reveal in the same move may depend on it: it commits too
+                events[i + 1:] = [Event(x.kind, x.text, x.data, x.to, True) for x in events[i + 1:]]
+                break
+        return events
+
+    # ---- outcome ----------------------------------------------------------------------------
+
+    def _outcome(self, state: State) -> Outcome | None:
+        if not state["over"]:
+            return None
+        scores = {i: float(p["vp"]) for i, p in enumerate(state["p"])}
+        # tie-break (an assumption): more doubloons, then shared
+        keyed = sorted(range(len(scores)), key=lambda i: (-scores[i], -state["p"][i]["d"]))
+        ranking: list[tuple[int, ...]] = []
+        for i in keyed:
+            if ranking and (scores[ranking[-1][0]], state["p"][ranking[-1][0]]["d"]) == (scores[i],
+                                                                                          state["p"][i]["d"]):
+                ranking[-1] = (*ranking[-1], i)
+            else:
+                ranking.append((i,))
+        return Outcome(scores=scores, ranking=tuple(ranking), reason="final scoring")
+
+    # ---- views ------------------------------------------------------------------------------
+
+    def _view(self, state: State, seat: int | None) -> View:
+        top = state["stack"][-1] if state["stack"] else None
+        view: View = {
+            "game": "maracaibo", "label": C.LABEL, "players": list(state["players"]), "seat": seat,
+            "options": dict(state["options"]), "round": state["round"], "rounds": state["rounds"],
+            "turn": state["turn"], "turns": state["turns"], "trigger": state["trigger"],
+            "step": None if top is None else {"kind": top["kind"], "seat": top.get("seat"),
+                                              "seats": top.get("seats")},
+            "deck": len(state["deck"]), "discard": list(state["discard"]), "display": list(state["display"]),
+            "piles": [len(x) for x in state["piles"]], "quest_top": state["qpile"][0] if state["qpile"] else None,
+            "quest_pile": len(state["qpile"]), "quests": dict(state["quests"]), "tquests": dict(state["tquests"]),
+            "markers": dict(state["markers"]), "supply": copy.deepcopy(state["supply"]),
+            "tiles": dict(state["tiles"]), "market": copy.deepcopy(state["market"]),
+            "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": list(b["investors"])}
+                         for b in state["prestige"]],
+            "first": dict(state["first"]), "ended": state["ended"], "over": state["over"],
+            "multiplier": multiplier(state),
+        }
+        if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
+            view["step"]["data"] = copy.deepcopy(top["data"])
+        ps = []
+        for p in state["p"]:
+            pub = {k: copy.deepcopy(v) for k, v in p.items() if k not in ("hand", "setup")}
+            pub["hand"] = len(p["hand"])
+            pub["choosing"] = p["setup"] is not None
+            ps.append(pub)
+        view["p"] = ps
+        if seat is not None:
+            me = state["p"][seat]
+            view["me"] = {"hand": list(me["hand"]),
+                          "setup": copy.deepcopy(me["setup"]) if me["setup"] else None}
+        if state["over"]:
+            out = self._outcome(state)
+            assert out is not None
+            view["outcome"] = out.as_dict()
+        return view
+
+    def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
+        s = copy.deepcopy(state)
+        n = len(s["players"])
+        others = [o for o in range(n) if o != seat]
+        # cards: the pile, the box, other players' hands and the cards they were dealt
+        holders: list[tuple[list[int], int]] = [(s["deck"], len(s["deck"])), (s["box"], len(s["box"]))]
+        for o in others:
+            p = s["p"][o]
+            holders.append((p["hand"], len(p["hand"])))
+            if p["setup"]:
+                holders.append((p["setup"]["dealt"], len(p["setup"]["dealt"])))
+        if "returned" in s:
+            holders.append((s["returned"], len(s["returned"])))
+        pool = [c for lst, _ in holders for c in lst]
+        # a planned card in setup is the planner's secret too
+        for o in others:
+            p = s["p"][o]
+            if p["setup"] and p["setup"]["plan"] is not None:
+                pool.append(p["setup"]["plan"])
+        rng.shuffle(pool)
+        for lst, k in holders:
+            lst[:] = pool[:k]
+            del pool[:k]
+        for o in others:
+            p = s["p"][o]
+            if p["setup"] and p["setup"]["plan"] is not None:
+                p["setup"]["plan"] = pool.pop()
+        # combat tokens, face-down prestige buildings, the quest pile under its top
+        tokens = s["piles"][0] + s["piles"][1]
+        rng.shuffle(tokens)
+        k = len(s["piles"][0])
+        s["piles"] = [tokens[:k], tokens[k:]]
+        down = [b for b in s["prestige"] if not b["up"]]
+        ids = [b["id"] for b in down] + s["pbox"]
+        rng.shuffle(ids)
+        for b in down:
+            b["id"] = ids.pop()
+        s["pbox"] = sorted(ids)
+        rest = s["qpile"][1:]
+        rng.shuffle(rest)
+        s["qpile"] = s["qpile"][:1] + rest
+        return s
+
+    # ---- notation ---------------------------------------------------------------------------
+
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
+        folded = " ".join(notation.tokens(text))
+        for o in options:
+            if notation.fold(o.code) == folded or " ".join(notation.tokens(o.label)) == folded:
+                return o.move
+        found = self._read(notation.tokens(text), options)
+        if found is not None:
+            return found.move
+        return notation.match_option(text, options).move
+
+    @staticmethod
+    def _read(words: list[str], options: list[Option]) -> Option | None:
+        """The phrases of the notation help, each read as a whole line."""
+        if not words:
+            return None
+        by_code = {o.code: o for o in options}
+        verb, rest = words[0], words[1:]
+        num = notation.number(rest[0]) if len(rest) == 1 else None
+
+        def named(prefix: str, names: dict[str, str]) -> Option | None:
+            if not rest:
+                return None
+            phrase = " ".join(rest)
+            try:
+                name = notation.resolve(phrase, list(names), "name")
+            except Malformed:
+                return None
+            return by_code.get(prefix + names[name])
+
+        if verb == "sail":
+            if num is not None:
+                hits = [o for o in options if o.code.startswith("s") and o.label.startswith(f"sail {num} to ")]
+                return hits[0] if len(hits) == 1 else None
+            if len(rest) >= 2 and rest[0] == "to":
+                target = " ".join(rest[1:])
+                for o in options:
+                    if o.code.startswith("s") and o.code[1:] == target:
+                        return o
+                names = {C.LOC[o.code[1:]]["name"]: o.code[1:] for o in options if o.code.startswith("s")}
+                rest = rest[1:]
+                return named("s", names)
+            return None
+        if verb in ("buy", "plan", "invest", "keep"):
+            prefix = {"buy": "b", "plan": "p", "keep": "k", "invest": "i"}[verb]
+            if verb == "invest":
+                names = {C.PRESTIGE[o.code[1:]]["name"]: o.code[1:] for o in options if o.code.startswith("i")}
+            else:
+                names = {C.CARD[int(o.code[1:])]["name"]: o.code[1:] for o in options
+                         if o.code.startswith(prefix) and o.code[1:].isdigit()}
+            return named(prefix, names)
+        if verb == "deliver" and len(rest) == 1:
+            return by_code.get("d" + rest[0])
+        if verb in ("fight", "nation") and len(rest) == 1:
+            nation = [n for n in C.NATIONS if n.startswith(rest[0])]
+            return by_code.get("f" + nation[0][0]) if len(nation) == 1 else None
+        if verb == "influence" and num is not None:
+            return by_code.get(f"ci{num}")
+        if verb in ("annex", "displace") and num is not None:
+            return by_code.get(f"ca{num}") or by_code.get(f"cd{num}") or by_code.get(f"cv{num}") or \
+                by_code.get(f"cw{num}")
+        if verb == "explore" and num is not None:
+            return by_code.get(f"e{num}")
+        if verb == "quest" and not rest:
+            return by_code.get("quest")
+        if verb == "career" and len(rest) == 2 and notation.number(rest[0]) is not None and rest[1] in (
+                "upper", "lower", "u", "l"):
+            return by_code.get(f"k{notation.number(rest[0])}{rest[1][0]}")
+        if verb == "draw":
+            if rest in (["pile"], ["deck"]):
+                return by_code.get("pile")
+            nums = [notation.number(w) for w in rest if w != "display"]
+            if "display" in rest and len(nums) == 1 and nums[0] is not None and len(rest) == 2:
+                return by_code.get(f"x{nums[0]}")
+        if verb in ("done", "end", "finish") and not rest:
+            return by_code.get("end") or by_code.get("done") or by_code.get("cend") or by_code.get("next")
+        if verb == "pile" and num is not None:
+            return by_code.get(f"t{num}")
+        return None
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        for o in self.options(state, seat):
+            if o.code == move.get("code"):
+                return o.label
+        raise IllegalMove(f"{move.get('code')} is not a legal choice now")
+
+    # ---- bot and rendering ------------------------------------------------------------------
+
+    def bot_choice(self, state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+        from .bot import choose
+
+        return choose(state, seat, options, rnd)
+
+    def _render_text(self, view: View) -> str:
+        from .render import text
+
+        return text(view)
+
+    def _render_svg(self, view: View) -> str:
+        from .render import svg
+
+        return svg(view)
+
+
+RULES = Maracaibo()

@@ -1,0 +1,96 @@
+"""Maracaibo notation as a player types it, hidden information, and the renderings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import IllegalMove
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo import rules as R
+from engine.rng import Rng, seed_to_state
+from tests.engine.test_maracaibo_rules import started
+
+
+def parsed(state: dict, seat: int, line: str) -> str:
+    return str(RULES.parse(line, state, seat)["code"])
+
+
+def test_it_reads_sail_by_steps_and_by_place() -> None:
+    state = started(3)
+    assert parsed(state, 0, "sail 5") == "s5"
+    assert parsed(state, 0, "Sail to 6") == "s6"
+    assert parsed(state, 0, "sail to santo domingo") == "s5"
+    assert parsed(state, 0, "sail to puerto") == "s4"
+
+
+def test_it_reads_buy_plan_deliver_quest_and_done() -> None:
+    state = started(3)
+    p = state["p"][0]
+    card = p["hand"][0]
+    name = C.CARD[card]["name"]
+    assert parsed(state, 0, f"plan {name.lower()}") == f"p{card}"
+    RULES.apply(state, 0, {"code": "s6"})
+    p["d"] = 99
+    assert parsed(state, 0, f"buy {name}") == f"b{card}"
+    assert parsed(state, 0, "pass") == "pass"
+    state["stack"][-1:] = [R.frame("free", 0)]
+    assert parsed(state, 0, "done") == "end"
+
+
+def test_it_reads_fight_influence_annex_explore_career_and_draw() -> None:
+    state = started(3)
+    state["stack"] = [R.frame("fight", 0, token="T1", ask=True)]
+    assert parsed(state, 0, "fight france") == "ff"
+    assert parsed(state, 0, "fight eng") == "fe"
+    state["stack"] = [R.frame("combat", 0, nation="spain", value=8, used=[], token="T1")]
+    assert parsed(state, 0, "influence 2") == "ci2"
+    assert parsed(state, 0, "annex 6") == "ca6"
+    state["stack"] = [R.frame("explore", 0, n=3)]
+    assert parsed(state, 0, "explore 3") == "e3"
+    state["stack"] = [R.frame("draw", 0)]
+    state["p"][0]["hand"] = []
+    assert parsed(state, 0, "draw 2 display") == "x2"
+    assert parsed(state, 0, "draw pile") == "pile"
+    p = state["p"][0]
+    p["quests"] = 9
+    p["tokens"] = 9
+    state["stack"] = [R.frame("free", 0)]
+    task = next(o.code for o in RULES.options(state, 0) if o.code.endswith("u"))
+    assert parsed(state, 0, f"career {task[1:-1]} upper") == task
+
+
+@pytest.mark.parametrize("line", ["sail", "sail 5 now", "buy", "fight", "influence 9 please", "zzz"])
+def test_it_refuses_a_line_it_does_not_understand_whole(line: str) -> None:
+    state = started(3)
+    with pytest.raises(IllegalMove):
+        RULES.parse(line, state, 0)
+
+
+def test_it_hides_hands_the_deck_tokens_and_face_down_buildings() -> None:
+    state = started(3)
+    view = RULES.view(state, 1)
+    assert view["me"]["hand"] == state["p"][1]["hand"]
+    assert view["p"][0]["hand"] == len(state["p"][0]["hand"])
+    assert view["deck"] == len(state["deck"]) and view["piles"] == [13, 12]
+    assert [b["id"] for b in view["prestige"]][1:] == [None, None, None]
+    for trial in range(5):
+        other = RULES.resample_hidden(state, 1, Rng({"rng": seed_to_state(trial)}))
+        assert RULES.view(other, 1) == view
+
+
+def test_it_renders_text_with_the_hand_in_words_and_an_svg() -> None:
+    state = started(3)
+    rnd = random.Random(3)
+    for _ in range(30):
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.bot_choice(state, seat, RULES.options(state, seat), rnd).move)
+    view = RULES.view(state, 0)
+    text = RULES.render_text(view)
+    assert "SUBSTITUTE CONTENT" in text
+    for cid in state["p"][0]["hand"]:
+        assert C.card_text(cid) in text
+    svg = RULES.render_svg(view)
+    assert svg.startswith("<svg") and "SUBSTITUTE" in svg

@@ -1,0 +1,348 @@
+"""Maracaibo rules, section by section of the rulebook guide, with its worked examples."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from engine.core import State
+from engine.errors import IllegalMove
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo import rules as R
+from engine.games.maracaibo.effects import add_income_d, add_income_vp, gain_influence
+from engine.rng import Rng
+from engine.testing import player_names
+
+
+def setup(n: int = 3, seed: Any = 1, **options: Any) -> State:
+    return RULES.setup(player_names(n), options, seed)
+
+
+def started(n: int = 3, seed: Any = 1, **options: Any) -> State:
+    """Past the setup choice: every seat plans its first card and keeps the next four."""
+    state = setup(n, seed, **options)
+    while state["stack"][-1]["kind"] == "setup":
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.options(state, seat)[0].move)
+    return state
+
+
+def codes(state: State, seat: int) -> list[str]:
+    return [o.code for o in RULES.options(state, seat)]
+
+
+def play(state: State, seat: int, *lines: str) -> None:
+    for line in lines:
+        RULES.apply(state, seat, RULES.parse(line, state, seat))
+
+
+# ---- setup ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_it_sets_up_money_cards_display_and_buildings_as_the_rulebook_says(n: int) -> None:
+    state = setup(n)
+    assert [p["d"] for p in state["p"]] == [8, 9, 10, 11][:n]
+    assert all(len(p["setup"]["dealt"]) == 8 for p in state["p"])
+    assert len(state["deck"]) == len(C.A_CARDS) - 8 * n + 40 - 4  # 4 of them in the display
+    assert len(state["display"]) == 4
+    assert [b["up"] for b in state["prestige"]] == [True, False, False, False]
+    assert all(sum(p["discs"].values()) == 24 for p in state["p"])
+    assert all((p["cp"], p["inc_d"], p["inc_vp"], p["fig"], p["at"]) == (1, 8, 0, 2, "H") for p in state["p"])
+    assert len(state["tquests"]) == 3 and [len(x) for x in state["piles"]] == [13, 12]
+    tiles = [C.CITY_TILE[t] for t in state["tiles"].values()]
+    assert sorted(state["tiles"]) == ["13", "14", "4", "5"]
+    assert sum(t["helm"] for t in tiles) == 2 and all(n in t["players"] for t in tiles)
+
+
+def test_it_places_card_75_round_one_quests_at_6_and_12_plus_16_with_three_or_four() -> None:
+    assert sorted(setup(2)["quests"]) == ["12", "6"]
+    assert sorted(setup(3)["quests"]) == ["12", "16", "6"]
+    assert sorted(setup(4)["quests"]) == ["12", "16", "6"]
+
+
+def test_it_preannexes_san_juan_st_kitts_and_martinique_with_two_players() -> None:
+    state = setup(2)
+    assert state["markers"] == {"6": "spain", "7": "england", "8": "france"}
+    assert all(state["supply"][n][0] == 0 for n in C.NATIONS)  # the left-most marker is taken first
+    assert setup(3)["markers"] == {}
+
+
+def test_it_lets_each_player_plan_one_and_keep_four_of_eight_at_once() -> None:
+    state = setup(2)
+    assert RULES.pending(state) == [0, 1]
+    state = started(2)
+    assert all(len(p["hand"]) == 4 and len(p["plan"]) == 1 for p in state["p"])
+    assert len(state["deck"]) == len(C.A_CARDS) - 16 + 40 - 4 + 6
+    assert R.stack(state).top()["kind"] == "sail" and RULES.pending(state) == [0]
+
+
+def test_it_gives_the_medium_and_hard_scenarios_cards_90_to_99() -> None:
+    for scen, wanted in (("75", False), ("76", True), ("77", True)):
+        state = setup(3, scenario=scen)
+        pool = set(state["deck"]) | set(state["box"]) | set(state["display"])
+        assert (set(C.NUMBERED) <= pool) is wanted
+
+
+# ---- sailing and village actions ----------------------------------------------------------------------
+
+def test_it_sails_one_to_seven_and_stops_at_homeward_bound_spaces() -> None:
+    state = started()
+    targets = dict(R.sail_targets(state, 0))
+    assert max(targets.values()) == 7 and min(targets.values()) == 1
+    state["p"][0]["at"] = "17"
+    assert dict(R.sail_targets(state, 0)) == {"18": 1, "19": 2, "20": 3}  # 20 cannot be skipped
+    state["p"][0]["at"] = "20"
+    assert dict(R.sail_targets(state, 0)) == {"21a": 1, "21b": 1}  # the round ends at 21 in rounds I-III
+
+
+def test_it_goes_on_to_22_in_the_last_round() -> None:
+    state = started(rounds=1)
+    state["p"][0]["at"] = "21a"
+    assert dict(R.sail_targets(state, 0)) == {"22": 1}
+
+
+@pytest.mark.parametrize(("spent", "actions", "upgraded"), [(1, 1, 1), (2, 1, 2), (3, 1, 2), (4, 2, 2), (5, 2, 3),
+                                                              (6, 2, 3), (7, 3, 3)])
+def test_it_gives_village_actions_by_movement_spent(spent: int, actions: int, upgraded: int) -> None:
+    p: dict[str, Any] = {"areas": []}
+    assert R.village_count(p, spent) == actions
+    p["areas"] = ["U1"]
+    assert R.village_count(p, spent) == upgraded
+
+
+def test_it_takes_two_village_actions_after_four_moves() -> None:
+    state = started()
+    play(state, 0, "sail 4")
+    assert state["p"][0]["at"] == "4"
+    state = started()
+    # Nassau (2) is a village two spaces away; Martinique (8) ... choose San Juan, 6 spaces: two actions
+    play(state, 0, "sail to 6")
+    assert R.stack(state).top()["kind"] == "main"
+    d = state["p"][0]["d"]
+    play(state, 0, "vd")
+    assert R.stack(state).top()["data"]["left"] == 1
+    play(state, 0, "vd")
+    assert state["p"][0]["d"] == d + 2 and R.stack(state).top()["kind"] == "free"
+
+
+# ---- income --------------------------------------------------------------------------------------
+
+def test_it_pays_alexs_income_of_12_doubloons_and_3_vp_at_interim_scoring() -> None:
+    state = started(2)
+    p = state["p"][0]
+    p["inc_d"], p["inc_vp"] = 12, 3
+    d, vp = p["d"], p["vp"]
+    state["stack"] = [R.frame("scoring", 0, mode="interim")]
+    R.stack(state).settle(Rng(state))
+    assert (p["d"], p["vp"]) == (d + 12, vp + 3)
+
+
+def test_it_turns_doubloon_income_past_34_into_vp_income() -> None:
+    state = started(2)
+    p = state["p"][0]
+    p["inc_d"] = 33
+    add_income_d(state, p, 3, [], 0)
+    assert (p["inc_d"], p["inc_vp"]) == (34, 2)
+
+
+def test_it_scores_20_vp_per_remaining_scoring_when_vp_income_reaches_20() -> None:
+    state = started(2)  # round I of IV: interim I, II, III and final remain
+    p = state["p"][0]
+    p["inc_vp"] = 19
+    add_income_vp(state, p, 2, [], 0)
+    assert (p["vp"], p["inc_vp"]) == (80, 1)
+
+
+# ---- combat ----------------------------------------------------------------------------------------
+
+def test_it_applies_the_most_and_fewest_marker_modifiers_but_not_on_ties() -> None:
+    state = started(3)
+    p = state["p"][0]
+    most = next(t for t in C.TOKEN.values() if t["mod"] == "most")
+    fewest = next(t for t in C.TOKEN.values() if t["mod"] == "fewest")
+    assert R.fight_value(state, most["id"], "spain", p) == most["value"]["spain"]  # all tied at 0
+    state["markers"] = {"1": "spain", "2": "spain", "3": "england"}
+    assert R.fight_value(state, most["id"], "spain", p) == most["value"]["spain"] - 2
+    assert R.fight_value(state, fewest["id"], "france", p) == fewest["value"]["france"] + 3
+    assert R.fight_value(state, None, "france", p) == 3  # both piles empty
+
+
+def test_it_runs_a_combat_with_each_action_once_and_paid_combat_points() -> None:
+    state = started(3)
+    p = state["p"][0]
+    p["cp"] = 3
+    state["stack"] = [R.frame("combat", 0, nation="france", value=5, used=[], token="T1")]
+    assert {"ci1", "ci2", "ca1", "cend"} <= set(codes(state, 0))
+    assert "cd1" not in codes(state, 0)
+    play(state, 0, "annex 1")  # value 5 - 4 = 1
+    assert state["markers"]["1"] == "france" and p["inf"]["france"] == 1
+    assert not any(c.startswith("ca") for c in codes(state, 0))  # annex is used
+    play(state, 0, "influence 2")  # costs 5: 1 left, 4 paid with combat points... only 3, so a figure too
+    assert p["inf"]["france"] == 3 and p["cp"] == 0 and p["fig"] == 1
+    assert R.stack(state).top() is None  # only "end" was left: it ended by itself
+    assert p["tokens"] == 1
+
+
+def test_it_displaces_another_nations_marker_for_6_and_removes_it_from_the_game() -> None:
+    state = started(3)
+    state["markers"]["2"] = "spain"
+    state["stack"] = [R.frame("combat", 0, nation="england", value=6, used=[], token=None)]
+    assert "cd2" in codes(state, 0)
+    play(state, 0, "displace 2")
+    assert state["markers"]["2"] == "england"
+    assert sum(state["supply"]["spain"]) == 13 and sum(state["supply"]["england"]) == 12
+
+
+# ---- influence and nations ------------------------------------------------------------------------
+
+def test_it_scores_2_vp_for_each_space_past_the_end_of_an_influence_track() -> None:
+    state = started(2)
+    p = state["p"][0]
+    p["inf"]["spain"] = C.INFLUENCE_MAX - 1
+    gain_influence(state, 0, "spain", 3, [])
+    assert p["inf"]["spain"] == C.INFLUENCE_MAX and p["vp"] == 4
+
+
+def test_it_computes_multipliers_from_emptied_spaces_and_majority_bonus_with_ties() -> None:
+    state = started(3)
+    for loc, nation in {"1": "spain", "2": "spain", "3": "england", "6": "england", "7": "france"}.items():
+        R.take_marker(state, nation)
+        state["markers"][loc] = nation
+    # spain and england tie for first (2 each): both +2, france third: nothing
+    assert R.multiplier(state) == {"spain": 1 + 2, "england": 1 + 2, "france": 1}
+    R.take_marker(state, "spain")
+    state["markers"]["9"] = "spain"
+    assert R.multiplier(state) == {"spain": 2 + 2, "england": 1 + 1, "france": 1}
+
+
+def test_it_scores_most_influence_and_noble_ranks_at_the_end() -> None:
+    state = started(2)
+    state["p"][0]["inf"] = {"france": 6, "england": 0, "spain": 0}
+    state["p"][1]["inf"] = {"france": 6, "england": 3, "spain": 0}
+    s = R.final_scores(state)
+    mult = R.multiplier(state)
+    assert s[0]["nations"] == 3 + 2 * mult["france"]
+    assert s[1]["nations"] == 3 + 3 + 2 * mult["france"] + 1 * mult["england"]
+
+
+# ---- explorer --------------------------------------------------------------------------------------
+
+def test_it_skips_occupied_explorer_spaces_without_counting_them() -> None:
+    state = started(3)
+    state["p"][1]["explorer"] = 1
+    assert R.explore_targets(state, 0, 1) == [2]
+
+
+def test_it_rewards_the_barriers_and_the_end_of_the_track() -> None:
+    state = started(3)
+    rng = Rng(state)
+    frames = R.do_explore(state, 0, 7, rng, [])
+    assert frames[0]["kind"] == "nation" and frames[0]["data"]["n"] == 3  # red: 3 influence
+    vp = state["p"][0]["vp"]
+    state["p"][0]["explorer"] = 12
+    R.do_explore(state, 0, 13, rng, [])
+    state["p"][1]["explorer"] = 12
+    R.do_explore(state, 1, 14, rng, [])
+    assert state["p"][0]["vp"] - vp == 4 and state["p"][1]["vp"] >= 2  # first 4, then 2
+    ends = []
+    for seat in (0, 1, 2):
+        state["p"][seat]["explorer"] = C.END_SPACE - 1
+        before = state["p"][seat]["vp"]
+        frames = R.do_explore(state, seat, C.END_SPACE, rng, [])
+        ends.append(state["p"][seat]["vp"] - before)
+        assert any(f["kind"] == "village" for f in frames)
+    assert ends == [10, 8, 6]
+    assert R.explore_targets(state, 0, 3) == []  # further movement is lost
+
+
+# ---- cards, synergy, quests, careers -----------------------------------------------------------------
+
+def test_it_activates_synergy_gated_income_retroactively() -> None:
+    state = started(2)
+    gated = next(c for c in C.CARD.values() if any(e["t"] == "income" and e.get("needs") for e in c["effects"])
+                 and not c.get("synergy") and not c.get("assist") and not c.get("figure"))
+    symbol = next(e["needs"] for e in gated["effects"] if e["t"] == "income")
+    p = state["p"][0]
+    p["hand"].append(gated["id"])
+    p["d"] = 50
+    R.do_buy(state, 0, gated["id"], Rng(state), [])
+    assert p["inc_d"] == 8
+    R.take_synergy(state, 0, symbol, [])
+    assert p["inc_d"] == 8 + next(e["d"] for e in gated["effects"] if e["t"] == "income")
+
+
+def test_it_multiplies_a_quest_reward_by_the_compasses() -> None:
+    state = started(2)
+    p = state["p"][0]
+    q = next(q for q in C.QUEST.values() if set(q["cost"]) == {"d"} and "vp" in q["per"])
+    p["d"] = 20
+    vp = p["vp"]
+    R.do_quest(state, 0, q["id"], Rng(state), [])
+    assert p["vp"] - vp == q["per"]["vp"] + q["fixed"].get("vp", 0)
+    compass_card = next(c["id"] for c in C.CARD.values() if any(e.get("k") == "compass" for e in c["effects"]))
+    p["display"].append(compass_card)
+    vp = p["vp"]
+    R.do_quest(state, 0, q["id"], Rng(state), [])
+    assert p["vp"] - vp == 2 * q["per"]["vp"] + q["fixed"].get("vp", 0)
+
+
+def test_it_pays_career_tasks_upper_or_lower_and_the_admiral_bonus() -> None:
+    state = started(2)
+    p = state["p"][0]
+    for key in ("quests", "tokens", "explorer"):
+        p[key] = 20
+    p["areas"] = [u["id"] for u in C.UPGRADES]
+    p["display"] = list(C.CARD)[:10]
+    p["inf"] = dict.fromkeys(C.NATIONS, 5)
+    p["assist"] = [{"loc": "2", "card": 1, "since": 0}] * 2
+    p["synergy"] = list(C.SYNERGIES)
+    d, vp = p["d"], p["vp"]
+    R.do_career(state, 0, "k1u", [])
+    assert p["d"] == d + C.CAREER[p["careers"][0]["id"]]["tasks"][0]["d"] and p["vp"] == vp
+    R.do_career(state, 0, "k2l", [])
+    R.do_career(state, 0, "k3l", [])
+    tasks = C.CAREER[p["careers"][0]["id"]]["tasks"]
+    assert p["vp"] == vp + tasks[1]["vp"] + tasks[2]["vp"] + 2  # the Admiral's 2 VP
+
+
+def test_it_keeps_ship_area_order_conditions() -> None:
+    p: dict[str, Any] = {"discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": []}
+    assert "U5" not in R.disc_areas(p) and "U10" not in R.disc_areas(p) and "U12" not in R.disc_areas(p)
+    p["areas"] = ["U3", "U1", "U2", "U4"]
+    areas = R.disc_areas(p)
+    assert "U5" in areas and "U10" in areas and "U12" not in areas
+
+
+# ---- rounds and scoring ---------------------------------------------------------------------------------
+
+def test_it_ends_the_round_at_21_then_scores_and_returns_every_ship_to_havana() -> None:
+    state = started(3)
+    state["p"][1]["at"] = "20"
+    state["p"][2]["at"] = "11"
+    state["turn"] = 1
+    state["stack"] = []
+    R.start_turn(state, 1, [])
+    play(state, 1, "sail to 21a")
+    assert state["trigger"] == 1
+    while R.stack(state).top()["kind"] != "score":
+        seat = RULES.pending(state)[0]
+        play(state, seat, RULES.options(state, seat)[-1].code)
+    assert RULES.pending(state) == [1]  # the player who ended the round chooses first
+    for seat in (1, 2, 0):
+        assert RULES.pending(state) == [seat]
+        play(state, seat, "vp2")
+    assert state["round"] == 2 and all(p["at"] == "H" for p in state["p"])
+    assert RULES.pending(state) == [2]  # the next player after the one who ended the round
+    assert [b["up"] for b in state["prestige"]] == [True, True, False, False]
+    assert sorted(state["quests"]) >= ["17", "3", "9"][:0] and "9" in state["quests"]
+
+
+def test_it_refuses_without_changing_the_state() -> None:
+    state = started(2)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMove):
+        RULES.apply(state, 0, {"code": "buy everything"})
+    assert state == before
