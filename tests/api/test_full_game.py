@@ -1,4 +1,4 @@
-"""Complete games (Maretta on both sides, Caravelas II) played only through the REST API.
+"""Complete games (Maretta on both sides, Caravelas II, Maracaibo) played only through the REST API.
 
 Three clients, each with its own token. A client knows only what the API tells
 it: its own /options/ and /view/, the game's public detail and log. It posts
@@ -43,6 +43,8 @@ GAMES = [
     pytest.param("maretta", {"side": "B"}, ("Ana", "Bruno", "Carla"), id="maretta-B"),
     # Why a lower target: the same rules end sooner, which keeps the suite quick.
     pytest.param("caravelas", {"target": 25}, ("Ana", "Bruno"), id="caravelas"),
+    # Maracaibo: one round (the game's own option) ends at the homeward spaces whatever one plays.
+    pytest.param("maracaibo", {"rounds": 1}, ("Ana", "Bruno"), id="maracaibo"),
 ]
 
 
