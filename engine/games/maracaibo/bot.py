@@ -44,11 +44,11 @@ def card_value(state: State, p: dict[str, Any], cid: int) -> float:
     return v - 0.25 * card_cost(p, cid)
 
 
-def _score(state: State, seat: int, o: Option) -> float:
+def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
     p = player(state, seat)
     code = o.code
     if code.startswith("s") and code[1:] in C.LOC:
-        return _sail_score(state, seat, code[1:])
+        return _sail_score(state, seat, code[1:], steps[code[1:]])
     if code.startswith("b") and code[1:].isdigit():
         return 5 + card_value(state, p, int(code[1:]))
     if code.startswith("i"):
@@ -101,9 +101,8 @@ def _score(state: State, seat: int, o: Option) -> float:
     return 0.5
 
 
-def _sail_score(state: State, seat: int, loc: str) -> float:
+def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
     p = player(state, seat)
-    steps = next(s for target, s in _targets(state, seat) if target == loc)
     kind = loc_kind(state, loc)
     v = -0.3 * abs(steps - 3)
     if C.LOC[loc]["kind"] == "home":
@@ -130,5 +129,6 @@ def _targets(state: State, seat: int) -> list[tuple[str, int]]:
 
 
 def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
-    best = max(options, key=lambda o: _score(state, seat, o) + rnd.random() * 0.5)
+    steps = dict(_targets(state, seat)) if options[0].code.startswith("s") else {}
+    best = max(options, key=lambda o: _score(state, seat, o, steps) + rnd.random() * 0.5)
     return best

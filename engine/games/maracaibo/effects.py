@@ -61,14 +61,19 @@ def add_income_d(state: State, p: P, n: int, ev: list[Event], seat: int) -> None
         add_income_vp(state, p, n - room, ev, seat)  # doubloon income past 34 becomes VP income
 
 
-def compass(p: P) -> int:
-    return 1 + sum(int(e["n"]) for cid in p["display"] for e in C.CARD[cid]["effects"]
-                   if e["t"] == "perm" and e["k"] == "compass")
+#: card id -> {permanent effect kind: amount}, for the cards that have one
+_PERMS: dict[int, dict[str, int]] = {
+    cid: {e["k"]: int(e["n"]) for e in c["effects"] if e["t"] == "perm"}
+    for cid, c in C.CARD.items() if any(e["t"] == "perm" for e in c["effects"])
+}
 
 
 def perm(p: P, kind: str) -> int:
-    return sum(int(e["n"]) for cid in p["display"] for e in C.CARD[cid]["effects"]
-               if e["t"] == "perm" and e["k"] == kind)
+    return sum(_PERMS[cid].get(kind, 0) for cid in p["display"] if cid in _PERMS)
+
+
+def compass(p: P) -> int:
+    return 1 + perm(p, "compass")
 
 
 def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -> None:
