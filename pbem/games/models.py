@@ -147,6 +147,13 @@ class Move(models.Model):
     class Meta:
         ordering = ["game_id", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="move_number_unique")]
+        # Why these: "since your last mail" reads the moves after a version, and the undos
+        # after it; with only game_id indexed both read the game's whole log, which grows.
+        indexes = [
+            models.Index(fields=["game", "version"], name="move_game_version"),
+            models.Index(fields=["game", "undone_version"], name="move_game_undone",
+                         condition=models.Q(undone_version__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"move {self.number} of game {self.game_id} (seat {self.seat})"

@@ -376,7 +376,9 @@ def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
 
 
 def _record(game: Game, applied: list[Applied], source: str) -> None:
-    number = game.moves.count()
+    # Why the last number, not COUNT(*): the count reads the game's whole log at every move;
+    # the newest row is one step down the (game, number) unique index, however long the log.
+    number = Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first() or 0
     version = game.version + 1
     rows = []
     for a in applied:

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -147,24 +146,36 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
 # ---- game updates ------------------------------------------------------------------------------
 
 
+#: At most this many game versions are told in one mail; older ones are on the game page.
+#: Why a bound: a mail (a digest, a seat back from a long absence) must not read a log that grows.
+MAX_SINCE_VERSIONS = 200
+
+
 def _events_since(game: Game, seat: Seat) -> list[Event]:
     """What happened after the seat's last mail, in order; moves taken back are not shown as
     having happened: an undo after that mail is mentioned instead, at the version it happened."""
     since = seat.last_mailed_version
-    rows = Move.objects.filter(game=game).filter(
-        Q(version__gt=since, undone_at__isnull=True) | Q(undone_version__gt=since)).order_by("number")
+    floor = max(since, game.version - MAX_SINCE_VERSIONS)
+    # Two index range scans, (game, version) and the partial (game, undone_version): each
+    # reads only the rows after ``floor``, not the whole log.
+    live = Move.objects.filter(game=game, version__gt=floor, undone_at__isnull=True).only(
+        "version", "number", "events")
+    undone = Move.objects.filter(game=game, undone_version__gt=floor).only("seat", "undone_version")
     timeline: list[tuple[int, int, Event]] = []
+    for row in live:
+        timeline.extend((row.version, row.number, Event.from_dict(e)) for e in row.events)
     undos: dict[int, int] = {}  # version of the undo -> seat that took its move back
-    for row in rows:
-        if row.undone_at is None:
-            timeline.extend((row.version, row.number, Event.from_dict(e)) for e in row.events)
-        elif row.undone_version is not None:
+    for row in sorted(undone, key=lambda r: r.number):
+        if row.undone_version is not None:
             undos.setdefault(row.undone_version, row.seat)
     names = list((game.state or {}).get("players", []))
     for version, who in undos.items():
         name = str(names[who]) if 0 <= who < len(names) else f"seat {who}"
         timeline.append((version, 0, Event("undo", f"{name} took back their last move")))
     timeline.sort(key=lambda t: (t[0], t[1]))
+    if floor > since:
+        timeline.insert(0, (floor, -1, Event("omitted", "Older moves are not repeated here: "
+                                                        "the game page has the whole log.")))
     return visible_events([e for _v, _n, e in timeline], seat.index)
 
 
