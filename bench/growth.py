@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> list[str]:
     from pbem.games import dispatch, services
     from pbem.games.models import Game, Move, OutboundMessage, Seat
 
-    dispatch.enqueue = lambda name, *a: None  # type: ignore[assignment]  # sends are not measured here
+    dispatch.enqueue = lambda name, *a: None  # sends are not measured here
     rules = engine.get("caravelas")
 
     def new_game(tag: str) -> int:
@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> list[str]:
         for p in players[1:]:
             services.do_join_game(game.pk, p)
         game.refresh_from_db()
+        assert game.state is not None
         # Why reseed: both games must deal the same way so their positions can be made equal.
         game.seed = args.seed
         game.state = rules.setup(list(game.state["players"]), game.options, args.seed)
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> list[str]:
         return game.pk
 
     def next_command(game_id: int, rnd: random.Random) -> tuple[int, Any]:
-        state = Game.objects.values_list("state", flat=True).get(pk=game_id)
+        state: dict[str, Any] = Game.objects.values_list("state", flat=True).get(pk=game_id) or {}
         seat = rules.pending(state)[0]
         opt = choose(rules, state, seat, rules.options(state, seat), rnd)
         return seat, services.Command(code=opt.code)
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> list[str]:
     for _ in range(args.early):
         one_move(short_id, rnd_short)
 
-    def reset(game_id: int, version: int, log_rows: int, mailed: dict[int, int], watermark: int) -> None:
+    def reset(game_id: int, version: int, log_rows: int, mailed: dict[Any, int], watermark: int) -> None:
         Move.objects.filter(game_id=game_id, number__gt=log_rows).delete()
         OutboundMessage.objects.filter(game_id=game_id, pk__gt=watermark).delete()
         Game.objects.filter(pk=game_id).update(state=state, version=version, status=Game.Status.RUNNING)
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> list[str]:
 
     short = Game.objects.get(pk=short_id)
     short_rows = Move.objects.filter(game_id=short_id).count()
-    short_mailed = {i: short.version for i in range(args.players)}
+    short_mailed = dict.fromkeys(range(args.players), short.version)
     watermark = OutboundMessage.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
     ratios: list[float] = []
