@@ -153,10 +153,11 @@ class DecisionStack:
         if not top["seats"]:
             self.pop()
 
-    def choose(self, seat: int, move: Move, rng: Rng) -> list[Event]:
+    def choose(self, seat: int, move: Move, rng: Rng, options: list[Option] | None = None) -> list[Event]:
         """Validate ``move`` against the top frame's options, resolve it, then settle.
 
-        Nothing changes when the move is refused.
+        ``options``: the seat's options just listed for this very state, when the caller has
+        them (saves listing them again). Nothing changes when the move is refused.
         """
         top = self.top()
         if top is None:
@@ -164,7 +165,7 @@ class DecisionStack:
         if seat not in self.pending():
             raise NotYourTurn("it is not your decision now")
         mine = self._for_seat(top, seat)
-        opts = self.handler(mine).options(self.state, mine)
+        opts = options if options is not None else self.handler(mine).options(self.state, mine)
         if not opts:
             raise IllegalMove("there is nothing to choose here")
         option = option_by_code(opts, move)

@@ -55,6 +55,15 @@ from .effects import (
 P = dict[str, Any]
 
 
+def _copy(v: Any) -> Any:
+    """A deep copy of JSON data, quicker than copy.deepcopy (no memo: JSON has no cycles)."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
 def opt(code: str, label: str) -> Option:
     return Option(code, label, {"code": code})
 
@@ -1283,7 +1292,7 @@ class Maracaibo(Rules):
             "prestige": [{"id": b, "up": i == 0, "investors": []} for i, b in enumerate(prestige[:4])],
             "pbox": sorted(prestige[4:]),
             "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
-            "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [],
+            "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
         })
         for space in C.QUEST_SPACES:
             state["tquests"][str(space)] = state["qpile"].pop(0)
@@ -1309,11 +1318,21 @@ class Maracaibo(Rules):
             return []
         return stack(state).pending()
 
+    #: (state object, its version, seat, options): the last options listed, which the next apply
+    #: of that very state and seat takes instead of listing them again (and forgets)
+    _ocache: tuple[Any, int, int, list[Option] | None] = (None, -1, -1, None)
+
     def _options(self, state: State, seat: int) -> list[Option]:
-        return stack(state).options(seat)
+        opts = stack(state).options(seat)
+        self._ocache = (state, state["v"], seat, opts)
+        return opts
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
-        events = stack(state).choose(seat, move, rng)
+        cached = self._ocache
+        listed = cached[3] if cached[0] is state and cached[1] == state["v"] and cached[2] == seat else None
+        self._ocache = (None, -1, -1, None)
+        events = stack(state).choose(seat, move, rng, listed)
+        state["v"] += 1
         for i, e in enumerate(events):
             if e.reveals:
                 # what follows a reveal in the same move may depend on it: it commits too
@@ -1340,10 +1359,31 @@ class Maracaibo(Rules):
 
     # ---- views ------------------------------------------------------------------------------
 
+    #: (state object, its version "v", the public part of its views), swapped as one tuple. Only
+    #: apply changes a state in play (and bumps "v"), so a cached part is never stale; code that
+    #: edits a state by hand must bump "v" itself. Views share the public part: treat them as read-only.
+    _vcache: tuple[Any, int, Any] = (None, -1, None)
+
     def _view(self, state: State, seat: int | None) -> View:
+        cached = self._vcache
+        if cached[0] is state and cached[1] == state["v"]:
+            public = cached[2]
+        else:
+            public = self._public(state)
+            self._vcache = (state, state["v"], public)
+        view = dict(public)
+        view["seat"] = seat
+        if seat is not None:
+            me = state["p"][seat]
+            view["me"] = {"hand": list(me["hand"]),
+                          "setup": copy.deepcopy(me["setup"]) if me["setup"] else None}
+        return view
+
+    def _public(self, state: State) -> View:
+        """What everybody sees, the same for every seat."""
         top = state["stack"][-1] if state["stack"] else None
         view: View = {
-            "game": "maracaibo", "label": C.LABEL, "players": list(state["players"]), "seat": seat,
+            "game": "maracaibo", "label": C.LABEL, "players": list(state["players"]), "seat": None,
             "options": dict(state["options"]), "round": state["round"], "rounds": state["rounds"],
             "turn": state["turn"], "turns": state["turns"], "trigger": state["trigger"],
             "step": None if top is None else {"kind": top["kind"], "seat": top.get("seat"),
@@ -1351,8 +1391,8 @@ class Maracaibo(Rules):
             "deck": len(state["deck"]), "discard": list(state["discard"]), "display": list(state["display"]),
             "piles": [len(x) for x in state["piles"]], "quest_top": state["qpile"][0] if state["qpile"] else None,
             "quest_pile": len(state["qpile"]), "quests": dict(state["quests"]), "tquests": dict(state["tquests"]),
-            "markers": dict(state["markers"]), "supply": copy.deepcopy(state["supply"]),
-            "tiles": dict(state["tiles"]), "market": copy.deepcopy(state["market"]),
+            "markers": dict(state["markers"]), "supply": _copy(state["supply"]),
+            "tiles": dict(state["tiles"]), "market": _copy(state["market"]),
             "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": list(b["investors"])}
                          for b in state["prestige"]],
             "first": dict(state["first"]), "ended": state["ended"], "over": state["over"],
@@ -1362,15 +1402,11 @@ class Maracaibo(Rules):
             view["step"]["data"] = copy.deepcopy(top["data"])
         ps = []
         for p in state["p"]:
-            pub = {k: copy.deepcopy(v) for k, v in p.items() if k not in ("hand", "setup")}
+            pub = {k: _copy(v) for k, v in p.items() if k not in ("hand", "setup")}
             pub["hand"] = len(p["hand"])
             pub["choosing"] = p["setup"] is not None
             ps.append(pub)
         view["p"] = ps
-        if seat is not None:
-            me = state["p"][seat]
-            view["me"] = {"hand": list(me["hand"]),
-                          "setup": copy.deepcopy(me["setup"]) if me["setup"] else None}
         if state["over"]:
             out = self._outcome(state)
             assert out is not None
