@@ -83,7 +83,11 @@ if not DATABASE_URL:
     # Why here: SQLite creates the file but not its folder, and a fresh checkout has no var/.
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASE_URL = f"sqlite:///{VAR_DIR / 'pbem.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Why persistent connections with health checks: a web request and a worker task would
+# otherwise each pay a new PostgreSQL connection; a connection that died (a server restart,
+# a failover) is noticed before its next use instead of failing that request or task.
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+                                              conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Why: SQLite has no row locks; IMMEDIATE transactions take the write lock at
     # BEGIN so two writers queue on the busy timeout instead of losing an update.

@@ -140,3 +140,29 @@ def test_it_drops_a_message_that_keeps_coming_back(db, caplog):
     assert "dropped as a poison message" in caplog.text
     # Another id is not affected.
     assert worker_tasks.process_move_request.apply(args=[987654321], task_id=f"{task_id}-other").failed()
+
+
+@pytest.mark.postgres
+def test_it_keeps_one_database_connection_across_tasks(transactional_db):
+    """Celery's Django fixup, as the worker installs it, no longer closes the connection
+    around every task (issue 12: four new PostgreSQL connections per move)."""
+    from celery.fixups.django import DjangoWorkerFixup
+    from celery.signals import task_postrun as post
+    from celery.signals import task_prerun as pre
+
+    fixup = DjangoWorkerFixup(app)
+    task = app.tasks["pbem.send_outbound"]
+
+    def backend() -> int:
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            return int(cur.fetchone()[0])
+
+    first = backend()
+    for _ in range(3):
+        fixup.on_task_prerun(sender=task)
+        pre.send(sender=task, task_id="t", task=task, args=(), kwargs={})
+        backend()
+        post.send(sender=task, task_id="t", task=task, args=(), kwargs={})
+        fixup.on_task_postrun(sender=task)
+    assert backend() == first
