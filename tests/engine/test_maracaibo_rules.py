@@ -346,3 +346,71 @@ def test_it_refuses_without_changing_the_state() -> None:
     with pytest.raises(IllegalMove):
         RULES.apply(state, 0, {"code": "buy everything"})
     assert state == before
+
+
+# ---- the city actions of the guide ---------------------------------------------------------------------
+
+def _at_city_with(action: str) -> State:
+    state = started(3)
+    p = state["p"][0]
+    if action == "combat":
+        p["at"] = "11"
+    else:
+        p["at"] = "4"
+        state["tiles"]["4"] = next(t["id"] for t in C.TILES["city_tiles"] if t["action"] == action)
+    state["stack"] = [R.frame("main", 0, spent=3)]
+    return state
+
+
+@pytest.mark.parametrize(("action", "cp", "d", "next_kinds"), [
+    ("inf_village", 0, 0, ["nation", "village"]),
+    ("cp_disc", 1, 0, ["disc"]),
+    ("cp3", 3, 0, []),
+    ("d2_village", 0, 2, ["village"]),
+    ("cp_inf", 1, 0, ["nation"]),
+    ("compass", 0, 0, ["village"]),
+    ("combat", 0, 0, ["pile"]),
+])
+def test_it_performs_each_city_action(action: str, cp: int, d: int, next_kinds: list[str]) -> None:
+    state = _at_city_with(action)
+    p = state["p"][0]
+    before = (p["cp"], p["d"])
+    RULES.apply(state, 0, {"code": "city"})
+    assert (p["cp"] - before[0], p["d"] - before[1]) == (cp, d)
+    kinds = [f["kind"] for f in reversed(state["stack"])][:len(next_kinds)]
+    assert kinds == next_kinds
+
+
+def test_it_pays_2_combat_points_for_influence_and_6_doubloons() -> None:
+    state = _at_city_with("pay_cp")
+    p = state["p"][0]
+    p["cp"] = 3
+    d = p["d"]
+    play(state, 0, "city", "yes", "ns")
+    assert (p["cp"], p["d"] - d, p["inf"]["spain"]) == (1, 6, 1)
+
+
+def test_it_scores_combat_tokens_and_may_trade_the_hand_for_4_doubloons() -> None:
+    state = _at_city_with("tokens_discard")
+    p = state["p"][0]
+    p["tokens"] = 3
+    vp, d = p["vp"], p["d"]
+    play(state, 0, "city", "yes")
+    assert (p["vp"] - vp, p["d"] - d, p["hand"]) == (3, 4, [])
+
+
+def test_it_pays_4_doubloons_or_2_vp_per_assistant() -> None:
+    state = _at_city_with("assistants")
+    p = state["p"][0]
+    p["assist"] = [{"loc": "2", "card": 1, "since": 0}, {"loc": "5", "card": 2, "since": 0}]
+    d = p["d"]
+    play(state, 0, "city", "yes")
+    assert p["d"] - d == 8
+
+
+def test_it_gives_one_village_action_per_compass_in_maracaibo_style_cities() -> None:
+    state = _at_city_with("compass")
+    p = state["p"][0]
+    p["display"].append(next(c["id"] for c in C.CARD.values() if any(e.get("k") == "compass" for e in c["effects"])))
+    RULES.apply(state, 0, {"code": "city"})
+    assert state["stack"][-1]["data"]["left"] == 2
