@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from engine import notation
@@ -192,6 +192,8 @@ class Rules:
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: A short paragraph for mails and the API: how to write moves.
     notation_help: ClassVar[str] = ""
+    #: What the words of this game mean (verbs, names, fillers): see :mod:`engine.notation`.
+    vocabulary: ClassVar[notation.Vocabulary] = notation.Vocabulary()
 
     # ---- contract -----------------------------------------------------------------
 
@@ -250,12 +252,19 @@ class Rules:
 
     def parse(self, text: str, state: State, seat: int) -> Move:
         """Turn a line a player typed into a move (or raise Malformed/IllegalMove)."""
+        return self.read(text, state, seat).move
+
+    def read(self, text: str, state: State, seat: int) -> notation.Reading:
+        """Read a whole line as one of the seat's options, saying what was guessed; or refuse it.
+
+        The move is a fresh copy; ``notes`` ("read `karla` as Carla") are for the answer.
+        """
         opts = self.options(state, seat)
         if not opts:
             if self.outcome(state) is not None:
                 raise GameOver("the game is over; no more moves are taken")
             raise NotYourTurn("it is not your turn: there is nothing for you to decide now")
-        return self._parse(text, state, seat, opts)
+        return self._read(text, state, seat, opts)
 
     def outcome(self, state: State) -> Outcome | None:
         return self._outcome(state)
@@ -306,9 +315,33 @@ class Rules:
     def _view(self, state: State, seat: int | None) -> View:
         raise NotImplementedError
 
-    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
-        """Default notation: option codes and labels, forgiving. Games extend it."""
-        return notation.match_option(text, options).move
+    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> notation.Reading:
+        """The shared notation with this game's vocabulary, readings and explanations."""
+        return notation.read_line(
+            text, options, self._vocabulary(state, seat),
+            readings=lambda o: self._readings(state, seat, o),  # type: ignore[arg-type]
+            explain=lambda line: self._explain(state, seat, line, options),
+        )
+
+    def _vocabulary(self, state: State, seat: int) -> notation.Vocabulary:
+        """The game's vocabulary plus the players' names (each name, and each word of it)."""
+        written: dict[str, list[str]] = {}
+        display: dict[str, str] = {}
+        for i, name in enumerate(state.get("players") or ()):
+            term = f"seat{i}"
+            for w in {str(name), *notation.tokens(str(name))}:
+                written.setdefault(w, []).append(term)
+            display[term] = str(name)
+        players = notation.Vocabulary.build(words=written, display=display)
+        return self.vocabulary.merged(replace(players, names=frozenset(display)))
+
+    def _readings(self, state: State, seat: int, option: Option) -> Sequence[str]:
+        """The texts that name an option (its label by default); ``(...)`` parts are optional."""
+        return [option.label]
+
+    def _explain(self, state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
+        """Why a line whose words are all understood fits no option now (None: no particular reason)."""
+        return None
 
     def _outcome(self, state: State) -> Outcome | None:
         raise NotImplementedError

@@ -1,30 +1,105 @@
-"""Forgiving reading of what players type, shared by every game.
+"""Reading what players type, shared by every game: a line is understood whole, or refused.
 
-Case and accents are folded, punctuation is loose, option codes and labels
-both work, and any unambiguous prefix of a label's words is enough. When
-nothing matches, the error lists what would have been understood.
+The contract
+------------
+A line names one of the current options (the legal choices of the seat now) or it is refused.
+Every word of the line must be *accounted for* by the option it is read as: a word is either a
+filler (``the``, ``a``, ``please``, ``my``, ``card``, ``o``, ``os`` ...), or it means something
+(a verb, a number, a name) that the option's reading contains. A line with a word left over,
+or one that fits two different moves equally well, is refused with the candidates listed. The
+engine never acts on a prefix of a line.
+
+How a line is read
+------------------
+1. Option codes and whole labels match first, exactly (after folding case and accents).
+2. Otherwise the line is *lexed*: folded, arrows and dashes (``→``, ``->``, `` - ``) read as
+   "to", ``don't``/``não`` as "not", hyphens and ``3wood``-style run-ons split, then cut into
+   lexemes by the game's :class:`Vocabulary`: the longest phrase first (``cabo verde``,
+   ``troop of monkeys``), then single words (plurals folded: ``ropes`` is ``rope``), numbers
+   (``3``, ``three``, ``3rd``, ``três``), fillers, unambiguous abbreviations (``giv``, ``aco``)
+   and, last, fuzzy guesses (rapidfuzz) for typos (``Karla``, ``guinee``, ``st tome``,
+   ``SerraLeoa``). A guess is taken only when one meaning is clearly closest; the answer then
+   says what it was read as ("read `karla` as Carla", :attr:`Reading.notes`).
+3. Each option has one or more *readings*: texts lexed the same way into *slots* (by default
+   its label; a game may give others, such as ``keep 1 3`` beside ``keep Guiné, Malaca``).
+   A slot is a term; numbers and names (places, players, cards) are *required* (leaving one
+   out makes a weaker match), other words (verbs, nouns) are optional and may be repeated;
+   words in ``(...)`` or ``[...]`` are *weak*: allowed, never needed. A word preceded by
+   ``not``/``no``/``don't`` is accounted for by an option that does *not* contain it
+   (``no steal, move``).
+4. The options whose reading accounts for every word compete: the fewest required slots left
+   out wins, then the fewest weak words used. One winner: that move. Several different moves
+   tied: refused as ambiguous, listing them. None: refused, listing the closest options, with
+   the game's own explanation when it has one (``2 Food shares a suit with ...``).
+
+Adding a game
+-------------
+A game states its vocabulary as data and gets all of the above::
+
+    VOCABULARY = Vocabulary.build(
+        verbs={"sail": ["move", "go", "navegar"], "buy": ["purchase", "comprar"],
+               "deliver": ["entregar"], "fight": ["attack", "combat"], "career": ["advance"],
+               "draw": ["take"]},
+        names={"tobacco": ["tabaco"], "france": ["franca", "french"],
+               "display": ["market"], "upper": ["top"], "lower": ["bottom"]},
+        fillers=["for", "into"],
+        display={"tobacco": "Tobacco", "france": "France"},
+    )
+
+With option labels such as ``sail 5``, ``buy Tobacco Plantation``, ``fight France``,
+``career 2 upper`` and ``draw 2 display``, players may write ``sail to 5``, ``buy tobacco
+plantation``, ``fight the french``, ``career 2 top``, or the codes; words of a label that
+the vocabulary does not list (``plantation``) are understood as themselves. Players' names are
+added by :meth:`engine.core.Rules._vocabulary`. A game overrides ``Rules._readings`` for other
+ways of naming an option, and ``Rules._explain`` to say why a line that names nothing legal
+is refused.
+
+This module knows nothing of :mod:`engine.core`: options are anything with ``code``,
+``label`` and ``move`` (:class:`Choice`).
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from engine.errors import Malformed
+from rapidfuzz import fuzz
 
-if TYPE_CHECKING:
-    from engine.core import Option
+from engine.errors import IllegalMove, Malformed
 
-_SPACE = re.compile(r"[\s,;:.!?()\[\]\"']+")
+_SPACE = re.compile(r"[\s,;:.!?()\[\]{}\"'`´’‘“”*_=<>|+&]+")
 
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "um": 1, "uma": 1, "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5,
+    "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "primeiro": 1, "primeira": 1, "segundo": 2, "segunda": 2, "terceiro": 3, "terceira": 3,
 }
+
+#: words that carry no meaning in any game (English and Portuguese articles, politeness, glue)
+FILLERS = frozenset("""
+    the a an this that these those some any my your his her their our its
+    please pls thanks thank kindly ok okay i ill id want wish would like let lets me
+    card cards carta cartas with of and then also just here
+    to from into onto on in at by for
+    o os as uns umas da do das dos de para pra com e ao aos na nas em
+    minha meu minhas meus sua seu por favor
+    s
+""".split())
+#: words that negate the word after them
+NEGATIONS = frozenset({"not", "never", "without", "nao", "no", "nunca", "sem"})
+
+_ARROWS = re.compile(r"\s*(?:→|⇒|⟶|->|=>|-->|—|–|\s-\s)\s*")
+_NEG = re.compile(r"\b(?:don'?t|do not|dont|não|nao|won'?t|no)\b")
+_RUN_ON = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")
+_ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|o|a|º|ª)")
+_QUOTE = re.compile(r"(?<=[a-z])['’](?=s\b)")
 
 
 def fold(text: str) -> str:
@@ -42,9 +117,9 @@ def tokens(text: str) -> list[str]:
 def number(token: str) -> int | None:
     """``3``, ``#3``, ``three``, ``3rd`` -> 3; anything else -> None."""
     t = token.lstrip("#")
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         return int(t)
-    m = re.fullmatch(r"(\d+)(st|nd|rd|th|o|a)", t)
+    m = _ORDINAL.fullmatch(t)
     if m:
         return int(m.group(1))
     return NUMBER_WORDS.get(t)
@@ -69,36 +144,433 @@ def resolve(word: str, names: Iterable[str], what: str) -> str:
     raise Malformed(f"{word!r} is not a {what}; the {what}s are: {listing}", names)
 
 
-def _words_match(typed: Sequence[str], label: Sequence[str]) -> bool:
-    """Every typed word is a prefix of the label word in the same place."""
-    if not typed or len(typed) > len(label):
-        return False
-    return all(lw.startswith(tw) for tw, lw in zip(typed, label))
+def singular(word: str) -> list[str]:
+    """Forms a plural may come from: ``ropes`` -> rope, ``boxes`` -> box, ``açores`` stays too."""
+    out = []
+    if len(word) > 3 and word.endswith("es"):
+        out.append(word[:-2])
+    if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+    return out
 
 
-def match_option(text: str, options: Sequence[Option]) -> Option:
-    """The option a line names: its code, its label, or an unambiguous abbreviation."""
+# ---- vocabulary ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What the words of a game mean: data, merged per decision with the names in play.
+
+    ``words``: a folded word or phrase a player may type -> the terms it may mean (a synonym
+    may mean several: ``put`` is give or play). ``names``: the terms that name one thing (a
+    place, a player, a card, a suit): required in a reading, one word each. ``fillers``:
+    words that mean nothing in this game, on top of :data:`FILLERS`. ``display``: how a term
+    reads to a person, for "read `karla` as Carla".
+    """
+
+    words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    names: frozenset[str] = frozenset()
+    fillers: frozenset[str] = frozenset()
+    display: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, *, verbs: Mapping[str, Iterable[str]] | None = None,
+              names: Mapping[str, Iterable[str]] | None = None,
+              words: Mapping[str, Iterable[str]] | None = None,
+              fillers: Iterable[str] = (), display: Mapping[str, str] | None = None) -> Vocabulary:
+        """``verbs``/``names``: term -> other ways to write it (the term itself is one of them);
+        ``words``: a written form -> the several terms it may mean."""
+        table: dict[str, set[str]] = {}
+
+        def add(written: str, term: str) -> None:
+            table.setdefault(" ".join(tokens(written.replace("-", " "))), set()).add(term)
+
+        for term, synonyms in (verbs or {}).items():
+            for w in (term, *synonyms):
+                add(w, term)
+        for term, aliases in (names or {}).items():
+            for w in (term, *aliases):
+                add(w, term)
+        for written, terms in (words or {}).items():
+            for term in terms:
+                add(written, term)
+        return cls({k: tuple(sorted(v)) for k, v in table.items() if k},
+                   frozenset(names or {}), frozenset(fold(f) for f in fillers), dict(display or {}))
+
+    def merged(self, other: Vocabulary) -> Vocabulary:
+        words: dict[str, tuple[str, ...]] = dict(self.words)
+        for k, v in other.words.items():
+            words[k] = tuple(sorted(set(words.get(k, ())) | set(v)))
+        return Vocabulary(words, self.names | other.names, self.fillers | other.fillers,
+                          {**self.display, **other.display})
+
+    def show(self, term: str) -> str:
+        return self.display.get(term, term)
+
+
+# ---- lexing -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Lexeme:
+    """One meaningful piece of a line: the words typed, the terms they may mean."""
+
+    text: str
+    terms: frozenset[str]
+    negated: bool = False
+    #: set when the words were a fuzzy guess: what they were read as
+    guess: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A lexed line: its lexemes, the words nobody understood, the guesses made."""
+
+    text: str
+    lexemes: tuple[Lexeme, ...]
+    unknown: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def numbers(self) -> list[int]:
+        return [int(t) for x in self.lexemes if not x.negated for t in x.terms if t.isdigit()]
+
+    def terms(self) -> set[str]:
+        return {t for x in self.lexemes if not x.negated for t in x.terms}
+
+
+def _words_of(text: str, vocab: Vocabulary) -> list[str]:
+    """Folded, normalised words: arrows and dashes read as 'to', negations as 'not', run-ons split."""
+    t = fold(text)
+    t = _ARROWS.sub(" to ", f" {t} ")
+    t = _QUOTE.sub(" ", t)
+    t = _NEG.sub(" not ", t)
+    out: list[str] = []
+    for raw in _SPACE.split(t):
+        for w in raw.replace("/", " ").split("-"):
+            if not w:
+                continue
+            if w in vocab.words or _ORDINAL.fullmatch(w) or not any(c.isdigit() for c in w):
+                out.append(w)
+            else:
+                out.extend(p for p in _RUN_ON.split(w) if p)
+    return out
+
+
+def _fuzzy(typed: str, vocab: Vocabulary) -> tuple[str, frozenset[str]] | None:
+    """The one vocabulary entry ``typed`` is clearly a typo of, or None (none close, or two close)."""
+    if len(typed.replace(" ", "")) < 3:
+        return None
+    best: dict[frozenset[str], tuple[float, str]] = {}
+    squeezed = typed.replace(" ", "")
+    for key, terms in vocab.words.items():
+        if len(key) < 3:
+            continue
+        score = max(fuzz.ratio(typed, key), fuzz.ratio(squeezed, key.replace(" ", "")))
+        t = frozenset(terms)
+        if score > best.get(t, (0.0, ""))[0]:
+            best[t] = (score, key)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
+    if not ranked:
+        return None
+    (terms, (score, key)) = ranked[0]
+    cutoff = 80.0 if len(squeezed) < 6 else 75.0
+    if score < cutoff:
+        return None
+    if len(ranked) > 1 and ranked[1][1][0] > score - 8:  # two close candidates: never pick
+        return None
+    return key, terms
+
+
+def lex(text: str, vocab: Vocabulary) -> Line:
+    """Cut a line into lexemes (see the module docstring); nothing is dropped silently."""
+    words = _words_of(text, vocab)
+    fillers = FILLERS | vocab.fillers  # for deciding where a phrase may start
+    table = vocab.words
+    lexemes: list[Lexeme] = []
+    unknown: list[str] = []
+    notes: list[str] = []
+    negate = False
+    i, n = 0, len(words)
+
+    def emit(span: str, terms: Iterable[str], guess: str | None = None) -> None:
+        nonlocal negate
+        lexemes.append(Lexeme(span, frozenset(terms), negate, guess))
+        negate = False
+
+    def exact(key: str) -> tuple[str, ...] | None:
+        if key in table:
+            return table[key]
+        head, _, last = key.rpartition(" ")
+        for s in singular(last):
+            k = f"{head} {s}" if head else s
+            if k in table:
+                return table[k]
+        return None
+
+    while i < n:
+        w = words[i]
+        hit = None
+        for j in range(min(n, i + 5), i + 1, -1):  # the longest phrase first
+            terms = exact(" ".join(words[i:j]))
+            if terms is not None:
+                hit = (j, terms)
+                break
+        if hit is None and i + 1 < n and number(w) is None and w not in fillers:
+            for j in range(min(n, i + 4), i + 1, -1):  # a phrase abbreviated word by word
+                span = words[i:j]
+                if any(number(x) is not None for x in span):
+                    continue
+                found = {t for key, terms in table.items() if len(key.split()) == len(span)
+                         and all(kw.startswith(tw) for tw, kw in zip(span, key.split())) for t in terms}
+                if found:
+                    hit = (j, tuple(found))
+                    break
+        if hit is not None:
+            j, terms = hit
+            emit(" ".join(words[i:j]), terms)
+            i = j
+            continue
+        if w in NEGATIONS or w == "not":
+            negate = True
+            i += 1
+            continue
+        if w in vocab.fillers:
+            i += 1
+            continue
+        k = number(w)
+        if k is not None:
+            emit(w, [str(k)])
+            i += 1
+            continue
+        terms = exact(w)
+        if terms is None and w in FILLERS:
+            i += 1
+            continue
+        if terms is None:
+            pre = {t for key, ts in table.items() if key.startswith(w) for t in ts}
+            if pre:
+                emit(w, pre)
+                i += 1
+                continue
+            guess = None
+            if i + 1 < n and words[i + 1] not in fillers and number(words[i + 1]) is None:
+                two = f"{w} {words[i + 1]}"
+                g2 = _fuzzy(two, vocab)
+                if g2 is not None and len(g2[0].split()) > 1:
+                    guess = (2, two, g2)
+            if guess is None:
+                g1 = _fuzzy(w, vocab)
+                if g1 is not None:
+                    guess = (1, w, g1)
+            if guess is not None:
+                width, typed, (key, gterms) = guess
+                shown = " or ".join(sorted({vocab.show(t) for t in gterms}))
+                note = f"read `{typed}` as {shown}"
+                emit(typed, gterms, note)
+                notes.append(note)
+                i += width
+                continue
+            unknown.append(w)
+            i += 1
+            continue
+        emit(w, terms)
+        i += 1
+    return Line(text, tuple(lexemes), tuple(unknown), tuple(notes))
+
+
+# ---- readings and matching ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One thing a reading contains. Required slots are numbers and names; weak ones are extras."""
+
+    terms: frozenset[str]
+    required: bool
+    weak: bool
+
+
+def slots_of(reading: str, vocab: Vocabulary) -> tuple[Slot, ...]:
+    """The slots of a reading text: lexed like a typed line; ``(...)``/``[...]`` parts are weak."""
+    out: list[Slot] = []
+    for part, weak in _weak_parts(reading):
+        line = lex(part, vocab)
+        for x in line.lexemes:
+            if x.guess is not None or x.negated:
+                continue
+            named = any(t.isdigit() or t in vocab.names for t in x.terms)
+            out.append(Slot(x.terms, named and not weak, weak))
+        for w in line.unknown:
+            out.append(Slot(frozenset([w]), False, weak))
+    return tuple(out)
+
+
+def _weak_parts(text: str) -> list[tuple[str, bool]]:
+    parts: list[tuple[str, bool]] = []
+    for m in re.finditer(r"[(\[]([^)\]]*)[)\]]|([^(\[]+)", text):
+        if m.group(1) is not None:
+            parts.append((m.group(1), True))
+        elif m.group(2).strip():
+            parts.append((m.group(2), False))
+    return parts
+
+
+def _label_words(readings: Iterable[str]) -> Vocabulary:
+    """Words of the readings that the vocabulary does not list: each means itself."""
+    table: dict[str, tuple[str, ...]] = {}
+    for r in readings:
+        for w in tokens(r.replace("-", " ")):
+            if number(w) is None and w not in FILLERS and w not in NEGATIONS:
+                table[w] = (w,)
+    return Vocabulary(table)
+
+
+def fit(line: Line, slots: Sequence[Slot]) -> tuple[int, int] | None:
+    """How well a reading accounts for a line: None if a word is left over, else
+    (required slots left out, weak slots used). Each required slot takes one word."""
+    present = {t for s in slots for t in s.terms}
+    positive: list[Lexeme] = []
+    for x in line.lexemes:
+        if x.negated:
+            if x.terms & present:
+                return None
+        else:
+            positive.append(x)
+    single = [s for s in slots if s.required]
+    best: list[tuple[int, int]] = []
+
+    def go(k: int, used: frozenset[int], weak: int) -> None:
+        if k == len(positive):
+            score = (len(single) - len(used), weak)
+            if not best or score < best[0]:
+                best[:] = [score]
+            return
+        x = positive[k]
+        for idx, s in enumerate(single):
+            if idx not in used and s.terms & x.terms:
+                go(k + 1, used | {idx}, weak)
+        strong_free = any(not s.required and not s.weak and s.terms & x.terms for s in slots)
+        if strong_free:
+            go(k + 1, used, weak)
+        elif any(s.weak and s.terms & x.terms for s in slots):
+            go(k + 1, used, weak + 1)
+
+    go(0, frozenset(), 0)
+    return best[0] if best else None
+
+
+class Choice(Protocol):
+    """An option as this module sees it (``engine.core.Option`` is one)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def move(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a line was read as: the move (a fresh copy), the option's label, and any guesses."""
+
+    move: dict[str, Any]
+    label: str
+    code: str
+    #: "read `karla` as Carla": shown to the player beside the move
+    notes: tuple[str, ...] = ()
+
+
+def listing(options: Sequence[Choice]) -> list[str]:
+    return [f"{o.code}: {o.label}" for o in options]
+
+
+def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = None,
+              readings: Callable[[Choice], Sequence[str]] | None = None,
+              explain: Callable[[Line], str | None] | None = None) -> Reading:
+    """The one option a whole line names, or Malformed/IllegalMove listing what would be understood.
+
+    ``readings(option)``: the texts that name an option (default: its label).
+    ``explain(line)``: why a line whose words are all understood fits no option (or None).
+    """
+    vocab = vocab or Vocabulary()
+    allowed = listing(options)
     typed = tokens(text)
+    shown = text.strip()
     if not typed:
-        raise Malformed("the line is empty", [f"{o.code}: {o.label}" for o in options])
+        raise Malformed("the line is empty", allowed)
     folded = " ".join(typed)
     for o in options:
-        if fold(o.code) == folded:
-            return o
+        if fold(o.code) == folded or fold(o.code) == fold(text.strip()):
+            return _reading(o, ())
     for o in options:
         if " ".join(tokens(o.label)) == folded:
+            return _reading(o, ())
+    texts = {id(o): list(readings(o)) if readings else [o.label] for o in options}
+    vocab = _label_words(t for ts in texts.values() for t in ts).merged(vocab)
+    line = lex(text, vocab)
+    if line.unknown:
+        words = ", ".join(f"'{u}'" for u in line.unknown)
+        what = "the word" if len(line.unknown) == 1 else "the words"
+        raise Malformed(f"{shown!r} is not understood: I do not know {what} {words} here. "
+                        "Write one of the options below, or its code.", allowed)
+    if not line.lexemes:
+        raise Malformed(f"{shown!r} names no move. Write one of the options below, or its code.", allowed)
+    scored: list[tuple[tuple[int, int], Choice]] = []
+    for o in options:
+        fits = [f for t in texts[id(o)] if (f := fit(line, slots_of(t, vocab))) is not None]
+        if fits:
+            scored.append((min(fits), o))
+    if scored:
+        top = min(s for s, _ in scored)
+        winners = [o for s, o in scored if s == top]
+        if all(w.move == winners[0].move for w in winners):
+            return _reading(winners[0], line.notes)
+        which = "; ".join(o.label for o in winners[:8]) + ("; ..." if len(winners) > 8 else "")
+        raise Malformed(f"{shown!r} is ambiguous: it fits several moves: {which}. Say which one.",
+                        listing(winners) + [a for a in allowed if a not in listing(winners)])
+    why = explain(line) if explain else None
+    near = _closest(line, options, texts, vocab)
+    msg = f"{shown!r} is not allowed now"
+    if why:
+        msg += f": {why}"
+    else:
+        msg += ": no move uses all of " + ", ".join(f"'{x.text}'" for x in line.lexemes)
+    if near:
+        msg += ". Closest: " + "; ".join(o.label for o in near)
+    raise IllegalMove(msg + ". Write one of the options below, or its code.", allowed)
+
+
+def _closest(line: Line, options: Sequence[Choice], texts: Mapping[int, list[str]],
+             vocab: Vocabulary) -> list[Choice]:
+    """Options that account for the most words of the line (at least one), best first."""
+    scored = []
+    for o in options:
+        present = {term for t in texts[id(o)] for s in slots_of(t, vocab) for term in s.terms}
+        hits = sum(1 for x in line.lexemes if (not x.negated) and x.terms & present)
+        if hits:
+            scored.append((hits, o))
+    if not scored:
+        return []
+    most = max(h for h, _ in scored)
+    return [o for h, o in scored if h == most][:4]
+
+
+def _reading(o: Choice, notes: tuple[str, ...]) -> Reading:
+    # a fresh copy: games hand out shared, precomputed option objects
+    return Reading(copy.deepcopy(dict(o.move)), o.label, o.code, notes)
+
+
+def match_option(text: str, options: Sequence[Choice]) -> Choice:
+    """The option a whole line names, read with no game vocabulary (codes, labels, abbreviations)."""
+    r = read_line(text, options)
+    for o in options:
+        if o.code == r.code:
             return o
-    candidates = [o for o in options if _words_match(typed, tokens(o.label))]
-    if len(candidates) == 1:
-        return candidates[0]
-    allowed = [f"{o.code}: {o.label}" for o in options]
-    if len(candidates) > 1:
-        which = "; ".join(o.label for o in candidates[:6])
-        raise Malformed(f"{text.strip()!r} is ambiguous: it could be {which}", allowed)
-    raise Malformed(f"{text.strip()!r} is not understood here", allowed)
+    raise AssertionError(r.code)
 
 
-def format_options(options: Sequence[Option]) -> str:
+def format_options(options: Sequence[Choice]) -> str:
     """The option list as it appears in a mail: one per line, code first."""
     width = max((len(o.code) for o in options), default=0)
     return "\n".join(f"  {o.code.ljust(width)}  {o.label}" for o in options)

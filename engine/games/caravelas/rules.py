@@ -24,13 +24,11 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from itertools import combinations
 from typing import Any
 
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
-from engine.errors import IllegalMove, Malformed
 from engine.rng import Rng, seed_to_state
 
 from . import board as B
@@ -64,22 +62,35 @@ DELIVER = Option("deliver", "deliver cargo and recover caravelas (ends the turn)
 END = Option("end", "end the turn", {"act": "end"})
 KEEP_CARDS = Option("keep", "keep cards", {"act": "cards", "return": []})
 
-#: folded alias -> circle id, for reading destinations
-ALIASES: dict[str, str] = {}
-for _n in B.MAP["nodes"]:
-    for _alias in [_n["id"], _n["id"].replace("-", " "), _n["name"], *_n.get("aliases", [])]:
-        ALIASES.setdefault(" ".join(notation.tokens(_alias)), _n["id"])
+def _place_names() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for n in B.MAP["nodes"]:
+        out[n["id"]] = [n["id"].replace("-", " "), n["name"], *n.get("aliases", [])]
+    return out
 
-_SEPARATORS = re.compile(r"\s*(?:,|;|&|\+|/|\band\b|\be\b)\s*")
-MOVE_VERBS = {"move", "card", "play", "use", "sail", "go", "m", "c", "mover", "carta", "jogar", "usar"}
-TO_WORDS = {"to", "para", "a", "ao", "até", "ate", "->", "towards", "into", "till", "until"}
-DRAW_WORDS = {"draw", "draws", "tirar", "comprar", "pick", "take"}
-DELIVER_WORDS = {"deliver", "entregar", "unload", "descarregar", "recover", "trade", "exchange"}
-END_WORDS = {"end", "done", "pass", "stop", "fim", "finish", "terminar"}
-KEEP_WORDS = {"keep", "save", "guardar", "ficar", "k"}
-RETURN_WORDS = {"return", "devolver", "discard", "r"}
-SINK_WORDS = {"sink", "afundar", "sunk", "s"}
-ALL_WORDS = {"all", "todas", "todos", "tudo", "cards", "card", "cartas"}
+
+#: the words of the game: verbs with their synonyms (English and Portuguese), the places by all their names
+VOCABULARY = notation.Vocabulary.build(
+    verbs={
+        "move": ["play", "use", "sail", "go", "m", "mover", "jogar", "usar", "navegar", "ir", "vai", "send"],
+        "draw": ["tirar", "comprar", "pick", "take", "puxar", "buy"],
+        "deliver": ["entregar", "unload", "descarregar", "trade", "exchange", "sell", "vender"],
+        "recover": ["recuperar", "repair"],
+        "end": ["done", "pass", "stop", "finish", "fim", "terminar", "acabar", "passar", "over", "finished"],
+        "turn": ["vez", "turno", "jogada", "round"],
+        "keep": ["save", "guardar", "ficar", "k", "hold", "manter", "ficar com"],
+        "return": ["devolver", "discard", "r", "descartar", "give back", "put back", "throw"],
+        "sink": ["afundar", "sunk", "lose", "perder", "scuttle"],
+        "caravela": ["caravel", "caravelas", "caravels", "ship", "ships", "boat", "navio", "barco"],
+        "all": ["todas", "todos", "tudo", "everything", "both", "ambas", "ambos", "every"],
+        "none": ["nothing", "nenhuma", "nenhum", "nada", "neither", "no cards"],
+        "discovery": ["discoveries", "descoberta", "descobertas"],
+        "cargo": ["cubes", "cube", "goods", "carga", "cubos"],
+        "loses": ["losing", "perde"],
+    },
+    names=_place_names(),
+    display={n["id"]: n["name"] for n in B.MAP["nodes"]},
+)
 
 
 def _caravela_of(colour: str) -> int:
@@ -569,104 +580,10 @@ class Caravelas(Rules):
         return s
 
     # ---- notation -----------------------------------------------------------------------------------
+    # The shared layer (engine.notation) reads whole lines against the options; this game gives it
+    # its words (VOCABULARY), other ways to name an option (_readings) and its refusals (_explain).
 
-    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
-        move = self._read(text, state, seat, options)
-        # a fresh copy: the options' moves are shared, precomputed objects
-        return {k: list(v) if isinstance(v, list) else v for k, v in move.items()}
-
-    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
-        typed = notation.tokens(text)
-        allowed = [f"{o.code}: {o.label}" for o in options]
-        if not typed:
-            raise Malformed("the line is empty", allowed)
-        folded = " ".join(typed)
-        for o in options:
-            if notation.fold(o.code) == folded:
-                return o.move
-        for o in options:
-            if " ".join(notation.tokens(o.label)) == folded:
-                return o.move
-        k = state["stack"][-1]["k"]
-        f = state["fleets"][seat]
-        if k == "move":
-            move = self._parse_move(typed, state, f, options)
-        elif k == "sink":
-            move = self._parse_sink(typed, options)
-        elif k == "keep":
-            move = self._parse_keep(text, typed, state["stack"][-1]["drawn"], options)
-        else:
-            move = self._parse_cards(typed, f["hand"], options)
-        if move is not None:
-            return move
-        return notation.match_option(text, options).move
-
-    @staticmethod
-    def _find(options: list[Option], move: Move) -> Move | None:
-        for o in options:
-            if o.move == move:
-                return o.move
-        return None
-
-    def _parse_move(self, typed: list[str], state: State, f: Fleet, options: list[Option]) -> Move | None:
-        allowed = [f"{o.code}: {o.label}" for o in options]
-        head = typed[0]
-        if head in DRAW_WORDS:
-            if DRAW in options:
-                return DRAW.move
-            raise IllegalMove(self._why_no_draw(state, f), allowed)
-        if head in DELIVER_WORDS:
-            if DELIVER in options:
-                return DELIVER.move
-            why = ("you can deliver only in Lisboa" if f["at"] != B.LISBON
-                   else "you have no cargo and no sunk caravela to deliver or recover")
-            raise IllegalMove(why, allowed)
-        if head in END_WORDS:
-            return END.move
-        words = list(typed)
-        if words and words[0] in MOVE_VERBS and len(words) > 1:
-            words = words[1:]
-        value = notation.number(words[0]) if words else None
-        if value is not None:
-            words = words[1:]
-        while words and words[0] in TO_WORDS:
-            words = words[1:]
-        if not words:
-            if value is not None:
-                reach = list(B.REACH[f["at"]][value]) if 0 < value <= B.VMAX else []
-                raise Malformed(f"name the place to move to with the {value}, e.g. 'move {value} to "
-                                f"{B.name(reach[0]) if reach else 'guine'}'", allowed)
-            return None
-        dest_text = " ".join(words)
-        at = f["at"]
-        if value is not None:
-            if value not in f["hand"]:
-                raise IllegalMove(f"you have no {value} card; your movement cards are "
-                                  f"{', '.join(map(str, f['hand'])) or 'none'}", allowed)
-            reachable = B.REACH[at][value]
-            dest = self._resolve_place(dest_text, list(reachable))
-            if dest is None:
-                known = self._resolve_place(dest_text, B.ORDER)
-                places = ", ".join(B.name(d) for d in reachable)
-                if known is None:
-                    raise Malformed(f"{dest_text!r} is not a place on the map; with the {value} you can reach: "
-                                    f"{places}", allowed)
-                raise IllegalMove(f"{B.name(known)} cannot be reached with the {value} from {B.name(at)} "
-                                  f"(the whole value must be used, without passing a circle twice, stopping "
-                                  f"at the Cape); with the {value} you can reach: {places}", allowed)
-            return self._find(options, {"act": "move", "card": value, "to": dest})
-        # a destination alone: fine when exactly one card value reaches it
-        values = sorted(set(f["hand"]))
-        reachable = {v: B.REACH[at][v] for v in values}
-        all_dests = [d for v in values for d in reachable[v]]
-        dest = self._resolve_place(dest_text, all_dests)
-        if dest is None:
-            return None
-        which = [v for v in values if dest in reachable[v]]
-        if len(which) > 1:
-            raise Malformed(f"{B.name(dest)} can be reached with the {' or the '.join(map(str, which))}: "
-                            f"say which, e.g. 'move {which[0]} to {B.name(dest)}'", allowed)
-        return self._find(options, {"act": "move", "card": which[0], "to": dest})
+    vocabulary = VOCABULARY
 
     @staticmethod
     def _why_no_draw(state: State, f: Fleet) -> str:
@@ -678,108 +595,89 @@ class Caravelas(Rules):
             return f"you already hold {B.MAX_DISC} discovery cards, the most allowed"
         return "the discovery pile is empty"
 
-    @staticmethod
-    def _resolve_place(text: str, candidates: list[str]) -> str | None:
-        """The one candidate circle ``text`` names (exactly, else by an unambiguous prefix)."""
-        key = " ".join(notation.tokens(text))
-        cand = set(candidates)
-        exact = ALIASES.get(key)
-        if exact is not None:
-            return exact if exact in cand else None
-        hits = {nid for alias, nid in ALIASES.items() if nid in cand and alias.startswith(key)}
-        if len(hits) == 1:
-            return hits.pop()
-        if len(hits) > 1:
-            raise Malformed(f"{text!r} could be {', '.join(sorted(B.name(h) for h in hits))}: write more of the name",
-                            sorted(B.name(h) for h in hits))
-        return None
-
-    def _parse_sink(self, typed: list[str], options: list[Option]) -> Move | None:
-        nums = [notation.number(t) for t in typed]
-        nums = [x for x in nums if x is not None]
-        if not nums:
-            return None
-        move = self._find(options, {"act": "sink", "caravela": nums[0]})
-        if move is None:
-            raise IllegalMove(f"caravela {nums[0]} cannot be sunk now", [f"{o.code}: {o.label}" for o in options])
-        return move
-
-    def _parse_keep(self, text: str, typed: list[str], drawn: list[str], options: list[Option]) -> Move | None:
-        allowed = [f"{o.code}: {o.label}" for o in options]
-        body = notation.fold(text)
-        words = notation.tokens(body)
-        if words and words[0] in KEEP_WORDS:
-            body = body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else ""
-        words = notation.tokens(body)
-        if not words:
-            return None
-        if all(w in ALL_WORDS for w in words):
-            chosen = list(drawn)
-        else:
-            chosen = []
-            for chunk in _SEPARATORS.split(body):
-                cw = notation.tokens(chunk)
-                i = 0
-                while i < len(cw):
-                    n = notation.number(cw[i])
-                    if n is not None:
-                        if not 1 <= n <= len(drawn):
-                            raise IllegalMove(f"there is no card {n}: you drew {len(drawn)}", allowed)
-                        chosen.append(drawn[n - 1])
-                        i += 1
-                        continue
-                    for j in range(len(cw), i, -1):  # the longest run of words naming a drawn card
-                        try:
-                            hit = self._resolve_place(" ".join(cw[i:j]), drawn)
-                        except Malformed:
-                            hit = None
-                            if j == i + 1:
-                                raise
-                        if hit is not None:
-                            chosen.append(hit)
-                            i = j
-                            break
-                    else:
-                        raise Malformed(f"{cw[i]!r} is not one of the cards you drew: "
-                                        f"{', '.join(B.name(c) for c in drawn)}", allowed)
-        cards = [c for c in drawn if c in chosen]
-        move = self._find(options, {"act": "keep", "cards": cards})
-        if move is None:
-            raise IllegalMove(f"you may keep between 1 and {max(len(o.move['cards']) for o in options)} "
-                              "of the cards you drew", allowed)
-        return move
-
-    def _parse_cards(self, typed: list[str], hand: list[int], options: list[Option]) -> Move | None:
-        allowed = [f"{o.code}: {o.label}" for o in options]
-        head, rest = typed[0], typed[1:]
-        nums = [notation.number(t) for t in rest]
-        if any(x is None for x in nums):
-            if all(t in ALL_WORDS for t in rest) or (rest and rest[0] in ALL_WORDS):
-                nums = []
-            else:
-                return None
-        values = [x for x in nums if x is not None]
-        if head in KEEP_WORDS:
-            if not values:
-                return KEEP_CARDS.move
-            remaining = list(hand)
-            for v in values:
-                if v not in remaining:
-                    raise IllegalMove(f"you have no {v} card to keep; your cards: {', '.join(map(str, hand))}",
-                                      allowed)
-                remaining.remove(v)
-            return self._find(options, {"act": "cards", "return": remaining}) or KEEP_CARDS.move
-        if head in RETURN_WORDS:
-            if not values:
-                return {"act": "cards", "return": list(hand)}
-            ret = sorted(values)
-            left = list(hand)
+    def _readings(self, state: State, seat: int, option: Option) -> list[str]:
+        m = option.move
+        act = m["act"]
+        if act == "deliver":
+            return ["deliver cargo recover caravelas"]
+        if act == "keep":
+            drawn = state["stack"][-1]["drawn"]
+            out = [option.label, "keep " + " ".join(str(drawn.index(c) + 1) for c in m["cards"])]
+            if len(m["cards"]) == len(drawn):
+                out.append("keep all")
+            return out
+        if act == "cards":
+            hand = state["fleets"][seat]["hand"]
+            ret = m["return"]
+            kept = list(hand)
             for v in ret:
-                if v not in left:
-                    raise IllegalMove(f"you have no {v} card to return; your cards: {', '.join(map(str, hand))}",
-                                      allowed)
-                left.remove(v)
-            return self._find(options, {"act": "cards", "return": ret})
+                kept.remove(v)
+            out = [option.label]
+            if not ret:
+                out += ["keep all", "return none", "keep " + " ".join(map(str, hand))]
+            elif not kept:
+                out += ["return all", "keep none", "return " + " ".join(map(str, hand))]
+            else:
+                out.append("keep " + " ".join(map(str, kept)))
+            return out
+        return [option.label]
+
+    def _explain(self, state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
+        f = state["fleets"][seat]
+        k = state["stack"][-1]["k"]
+        terms = line.terms()
+        nums = line.numbers()
+        places = [t for t in terms if t in B.NODES]
+        if k == "move":
+            if "draw" in terms and DRAW not in options:
+                return self._why_no_draw(state, f)
+            if "deliver" in terms and DELIVER not in options:
+                return ("you can deliver only in Lisboa" if f["at"] != B.LISBON
+                        else "you have no cargo and no sunk caravela to deliver or recover")
+            hand = ", ".join(map(str, f["hand"])) or "none"
+            for v in nums:
+                if v not in f["hand"]:
+                    return f"you have no {v} card; your movement cards are {hand}"
+            at = f["at"]
+            if len(nums) == 1 and len(places) == 1:
+                v, dest = nums[0], places[0]
+                reach = ", ".join(B.name(d) for d in B.REACH[at][v])
+                return (f"{B.name(dest)} cannot be reached with the {v} from {B.name(at)} (the whole value must "
+                        f"be used, without passing a circle twice, stopping at the Cape); with the {v} you can "
+                        f"reach: {reach}")
+            if not nums and len(places) == 1:
+                return f"{B.name(places[0])} cannot be reached from {B.name(at)} with your cards ({hand})"
+            return None
+        if k == "sink":
+            for c in nums:
+                if c in f["sunk"]:
+                    return f"caravela {c} is already sunk"
+                if c not in B.CARAVELAS:
+                    return f"there is no caravela {c}: they are numbered {B.CARAVELAS[0]} to {B.CARAVELAS[-1]}"
+            return None
+        if k == "keep":
+            drawn = state["stack"][-1]["drawn"]
+            room = min(B.MAX_DISC - len(f["disc"]), len(drawn))
+            for n in nums:
+                if not 1 <= n <= len(drawn):
+                    return f"there is no card {n}: you drew {len(drawn)}"
+            shown = ", ".join(B.name(c) for c in drawn)
+            for p in places:
+                if p not in drawn:
+                    return f"{B.name(p)} is not one of the cards you drew ({shown})"
+            if "all" in terms or len(nums) + len(places) > room:
+                held = len(f["disc"])
+                if room == 1:
+                    return f"you can keep only one more discovery card (you hold {held} of {B.MAX_DISC})"
+                return f"you can keep at most {room} of the cards you drew (you hold {held} of {B.MAX_DISC})"
+            return None
+        hand = ", ".join(map(str, f["hand"]))
+        counts = {v: nums.count(v) for v in nums}
+        for v, c in counts.items():
+            if f["hand"].count(v) < c:
+                have = f["hand"].count(v)
+                return (f"you have no {v} card; your cards: {hand}" if not have
+                        else f"you have only {have} card{'s' if have > 1 else ''} of {v}; your cards: {hand}")
         return None
 
     # ---- bot ---------------------------------------------------------------------------------------------

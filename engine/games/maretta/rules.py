@@ -29,14 +29,13 @@ value then suit code, and ``"ss"`` for a steamship card):
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
-from engine.errors import IllegalMove, Malformed, SetupError
+from engine.errors import SetupError
 from engine.rng import Rng
 
 DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text("utf-8"))
@@ -109,6 +108,38 @@ class _Events(list[Event]):
         if reveals:
             self.revealed = True
         self.append(Event(kind, text, data, to, self.revealed))
+
+
+#: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
+VOCABULARY = notation.Vocabulary.build(
+    verbs={
+        "play": [], "give": [], "put": [], "steal": ["roubar", "rob", "nick"], "take": [],
+        "move": ["go", "sail", "walk", "advance", "run", "row", "mover", "andar", "avancar"],
+        "barrel": ["barrels", "open", "pick", "choose", "barril", "barris"],
+        "discard": ["drop", "lose", "throw", "bin", "descartar", "throw away"],
+        "look": ["peek", "pelican", "see", "view", "inspect", "olhar", "ver"],
+        "swap": ["spear", "switch", "exchange", "trade", "trocar"],
+        "own": ["me", "myself", "self", "mine", "yourself", "keep", "own raft", "own minecart"],
+        "facedown": ["face down", "hidden", "unknown", "covered", "virada", "escondida", "closed", "secret"],
+        "position1": ["position 1", "pos 1", "p1", "posicao 1", "slot 1", "first position"],
+        "position2": ["position 2", "pos 2", "p2", "posicao 2", "slot 2", "second position"],
+        "spaces": ["space", "steps", "step", "casas", "casa"],
+    },
+    words={
+        **dict.fromkeys(("play", "lay", "jogar", "give", "place", "put", "send", "dar", "colocar", "por"),
+                        ("give", "play", "put")),
+        **dict.fromkeys(("take", "get", "grab", "pegar", "tirar"), ("barrel", "steal", "take")),
+    },
+    names={
+        **{su: [name, su, {"wo": "madeira", "ro": "corda", "fi": "fogo", "wa": "agua", "fo": "comida"}[su]]
+           for su, name in SUITS.items()},
+        SHIP: ["steamship", "ship", "steamer", "boat", "steam ship", "navio", "vapor", "steamship card"],
+        **{k: [v] for k, v in BARREL_NAMES.items()},
+    },
+    fillers=["raft", "minecart", "cart", "hand", "stock", "instead", "stealing", "position", "pos", "places",
+             "i", "jangada", "vagoneta", "mao"],
+    display={**SUITS, SHIP: "Steamship", **BARREL_NAMES, "facedown": "face down"},
+)
 
 
 class Maretta(Rules):
@@ -841,140 +872,69 @@ class Maretta(Rules):
             for f in todo[mark:]:
                 f["h"] = 1
 
-    # ---- parsing ---------------------------------------------------------------------------
+    # ---- notation ---------------------------------------------------------------------------
+    # The shared layer (engine.notation) reads whole lines against the options; this game gives it
+    # its words (VOCABULARY), other ways to name an option (_readings) and its refusals (_explain).
 
-    _VERBS: dict[str, frozenset[str]] = {
-        **dict.fromkeys(("play", "lay"), frozenset({"play", "give"})),
-        **dict.fromkeys(("give", "place", "put", "send"), frozenset({"give", "play"})),
-        "keep": frozenset({"give", "play"}),
-        "steal": frozenset({"steal"}),
-        **dict.fromkeys(("take", "get", "grab"), frozenset({"take", "steal", "barrel"})),
-        **dict.fromkeys(("move", "go", "sail", "walk", "advance", "run", "row"), frozenset({"move"})),
-        **dict.fromkeys(("barrel", "barrels", "open", "pick", "choose"), frozenset({"barrel"})),
-        **dict.fromkeys(("discard", "drop", "lose", "throw", "bin"), frozenset({"discard"})),
-        **dict.fromkeys(("look", "peek", "pelican", "see", "view", "inspect"), frozenset({"look"})),
-        **dict.fromkeys(("swap", "spear", "switch", "exchange", "trade"), frozenset({"swap"})),
-    }
-    _STOP = frozenset(["to", "from", "on", "onto", "in", "into", "the", "a", "an", "card", "cards", "of", "s",
-                       "raft", "minecart", "cart", "with", "at", "my", "your", "hand", "stock", "please", "and",
-                       "space", "spaces", "instead", "stealing", "position", "pos", "places", "i", "by", "for"])
-    _SELF = frozenset(["me", "myself", "yourself", "own", "self", "mine"])
-    _SUIT_WORDS = {"wood": "wo", "rope": "ro", "fire": "fi", "water": "wa", "food": "fo", "steamship": SHIP,
-                   "ship": SHIP, "ss": SHIP, "steamer": SHIP, "boat": SHIP}
-    _KIND_WORDS = {notation.fold(v).split()[0]: k for k, v in BARREL_NAMES.items()}
+    vocabulary = VOCABULARY
 
-    def _parse(self, text: str, st: State, seat: int, options: list[Option]) -> Move:
-        typed = notation.tokens(text)
-        allowed = [f"{o.code}: {o.label}" for o in options]
-        if not typed:
-            raise Malformed("the line is empty", allowed)
-        joined = " ".join(typed)
-        for o in options:
-            if notation.fold(o.code) == joined or " ".join(notation.tokens(o.label)) == joined:
-                return o.move
-        preds: list[tuple[str, list[Callable[[Move], bool]]]] = []
-        unknown: list[str] = []
-        for i, tok in enumerate(typed):
-            p = self._interpret(tok, typed[i - 1] if i else "", st, seat)
-            if p is None:
-                unknown.append(tok)
-            elif p:
-                preds.append((tok, p))
-        if not unknown:
-            hits = [o for o in options if all(any(fn(o.move) for fn in fns) for _, fns in preds)]
-            if len(hits) == 1:
-                return hits[0].move
-            if len(hits) > 1:
-                which = "; ".join(o.label for o in hits[:8])
-                raise Malformed(f"{text.strip()!r} could mean several moves: {which}. Say which one.", allowed)
-        try:
-            return notation.match_option(text, options).move
-        except Malformed:
-            pass
-        if unknown:
-            raise Malformed(f"{text.strip()!r}: I do not understand {', '.join(repr(u) for u in unknown)}. "
-                            "You can write one of the options below, or its code.", allowed)
-        why = ""
-        named = self._named_card(typed)
-        if named and not any(o.move.get("c") == named for o in options):
-            why = f" {card_name(named)[0].upper()}{card_name(named)[1:]} is not a card you can use now."
-        raise IllegalMove(f"{text.strip()!r} is not allowed now.{why} You can write one of the options below, "
-                          "or its code.", allowed)
+    def _readings(self, st: State, seat: int, option: Option) -> list[str]:
+        t = st["todo"][-1]["t"]
+        m = option.move
+        if t == "p1":
+            return [option.label + " [facedown] [position1]"]
+        if t == "play":
+            return [option.label + " [position1]"]
+        if t == "place":
+            return [option.label + (" [own]" if m["p"] == seat else "") + " [position2]"]
+        if t == "steal" and m["a"] == "move":
+            return ["move 2 [spaces] [instead]"]
+        return [option.label]
 
-    def _named_card(self, typed: list[str]) -> str | None:
-        """The one card a line names by number and suit (``3 wood``, ``3wood``), if it names one."""
-        for i, tok in enumerate(typed):
-            m = re.fullmatch(r"(\d)([a-z]+)", tok)
-            if m:
-                num, rest = notation.number(m.group(1)), m.group(2)
-            else:
-                num = notation.number(tok)
-                rest = typed[i + 1] if i + 1 < len(typed) else ""
-            suits = self._suits_for(rest) if num is not None and rest else set()
-            if len(suits) == 1 and 1 <= (num or 0) <= 5 and SHIP not in suits:
-                return f"{num}{suits.pop()}"
-        return None
-
-    def _interpret(self, tok: str, prev: str, st: State, seat: int) -> list[Callable[[Move], bool]] | None:
-        """Predicates a token puts on a move; [] = a filler word; None = not understood."""
-        if tok in self._STOP:
-            return []
-        if tok in self._VERBS:
-            acts = self._VERBS[tok]
-            if tok == "keep":
-                return [lambda m: m["a"] in acts and m.get("p") == seat]
-            return [lambda m: m["a"] in acts]
-        if tok in self._SELF:
-            return [lambda m: m.get("p") == seat]
-        m = re.fullmatch(r"b(\d)", tok)
-        if m:
-            b = int(m.group(1))
-            return [lambda mv: mv.get("b") == b]
-        num = notation.number(tok)
-        if num is not None:
-            if prev in ("barrel", "b"):
-                return [lambda mv: mv.get("b") == num]
-            return [lambda mv: "c" in mv and value(mv["c"]) == num and mv["c"] != SHIP,
-                    lambda mv: mv.get("b") == num,
-                    lambda mv: mv["a"] == "move" and num == 2]
-        m = re.fullmatch(r"(\d)([a-z]+)", tok)
-        if m:
-            v = int(m.group(1))
-            suits = self._suits_for(m.group(2))
-            if suits:
-                return [lambda mv: "c" in mv and mv["c"] != SHIP and value(mv["c"]) == v and mv["c"][1:] in suits]
-        preds: list[Callable[[Move], bool]] = []
-        suits = self._suits_for(tok)
-        if suits:
-            preds.append(lambda mv: "c" in mv and (SHIP if mv["c"] == SHIP else mv["c"][1:]) in suits)
-        for p, name in enumerate(st["players"]):
-            words = notation.tokens(str(name))
-            if words and any(w == tok or (len(tok) >= 2 and w.startswith(tok)) for w in words):
-                preds.append(_names_seat(p))
-        for word, k in self._KIND_WORDS.items():
-            if len(tok) >= 3 and word.startswith(tok):
-                preds.append(self._barrel_is(st, k))
-        if tok in ("face", "down", "hidden", "unknown"):
-            preds.append(self._barrel_is(st, "?"))
-        return preds or None
-
-    def _suits_for(self, word: str) -> set[str]:
-        if word in self._SUIT_WORDS:
-            return {self._SUIT_WORDS[word]}
-        if word in SUITS:
-            return {word}
-        return {code for w, code in self._SUIT_WORDS.items() if len(word) >= 1 and w.startswith(word)}
-
-    @staticmethod
-    def _barrel_is(st: State, kind: str) -> Callable[[Move], bool]:
-        """A predicate: the move takes a barrel that everybody sees is ``kind`` ("?" = face down)."""
+    def _explain(self, st: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
         f = st["todo"][-1]
-        shown = st["barv"].get(str(f.get("at"))) or []
-
-        def pred(mv: Move) -> bool:
-            i = mv.get("b", 0) - 1
-            return bool(mv["a"] == "barrel" and 0 <= i < len(shown) and shown[i] == kind)
-        return pred
+        t = f["t"]
+        nums = [n for n in line.numbers() if 1 <= n <= 5]
+        terms = line.terms()
+        suits = [su for su in SUITS if su in terms]
+        seats = [int(x[4:]) for x in terms if x.startswith("seat") and x[4:].isdigit()]
+        names = st["players"]
+        card = f"{nums[0]}{suits[0]}" if len(nums) == 1 and len(suits) == 1 else None
+        if card is not None and not any(o.move.get("c") == card for o in options):
+            shown = card_name(card)
+            shown = shown[0].upper() + shown[1:]
+            why = f"{shown} is not a card you can use now"
+            if t in ("p1", "place", "play"):
+                if card not in st["hand"][seat]:
+                    return f"{why}: it is not in your hand"
+                c2 = st["p2"][seat]
+                if t == "play" and c2 is not None:
+                    rule = "the card in position 1 may share neither suit nor number with the card in position 2"
+                    if c2 != SHIP and card[1:] == c2[1:]:
+                        return f"{why}: it shares a suit with the card in position 2 ({card_name(c2)}); {rule}"
+                    if c2 != SHIP and card[0] == c2[0]:
+                        return f"{why}: it shares a number with the card in position 2 ({card_name(c2)}); {rule}"
+            if t == "steal":
+                return f"{why}: {names[f['r']]}'s stock has no {card_name(card)}"
+            if t == "discard":
+                return f"{why}: your stock has no {card_name(card)}"
+            if t in ("monkey", "troop"):
+                return f"{why}: no stock you may take from has {card_name(card)}"
+            return why
+        if t == "place" and len(seats) == 1 and not any(o.move.get("p") == seats[0] for o in options):
+            p = seats[0]
+            where = "raft" if st["side"] == "A" else "minecart"
+            if p == seat:
+                return f"you may put a card on your own {where} only when every opponent's position 2 is taken"
+            if st["p2"][p] is not None:
+                return f"{names[p]}'s {where} already has a card in position 2"
+            return f"{names[p]} cannot take a card now"
+        if t in ("pelican", "spear") and len(seats) == 1 and not any(o.move.get("p") == seats[0] for o in options):
+            p = seats[0]
+            if t == "spear":
+                return f"{names[p]} is not the nearest player in front of you"
+            return f"{names[p]} is not an opponent you can look at"
+        return None
 
     # ---- outcome ------------------------------------------------------------------------
 
