@@ -264,7 +264,11 @@ class Rules:
             if self.outcome(state) is not None:
                 raise GameOver("the game is over; no more moves are taken")
             raise NotYourTurn("it is not your turn: there is nothing for you to decide now")
-        return self._read(text, state, seat, opts)
+        parse = self._parse
+        if getattr(parse, "__func__", None) is not Rules._parse:  # a game with a parser of its own
+            move = parse(text, state, seat, opts)
+            return notation.Reading(move, self.describe_move(state, seat, move), str(move.get("code", "")))
+        return self._read_line(text, state, seat, opts)
 
     def outcome(self, state: State) -> Outcome | None:
         return self._outcome(state)
@@ -315,7 +319,12 @@ class Rules:
     def _view(self, state: State, seat: int | None) -> View:
         raise NotImplementedError
 
-    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> notation.Reading:
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
+        """A game with a parser of its own overrides this (then no notes, no shared rules apply):
+        prefer stating a vocabulary, readings and explanations for the shared layer."""
+        return self._read_line(text, state, seat, options).move
+
+    def _read_line(self, text: str, state: State, seat: int, options: list[Option]) -> notation.Reading:
         """The shared notation with this game's vocabulary, readings and explanations."""
         return notation.read_line(
             text, options, self._vocabulary(state, seat),

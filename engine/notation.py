@@ -65,13 +65,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rapidfuzz import fuzz
 
 from engine.errors import IllegalMove, Malformed
 
-_SPACE = re.compile(r"[\s,;:.!?()\[\]{}\"'`´’‘“”*_=<>|+&]+")
+_SPACE = re.compile("[\\s,;:.!?()\\[\\]{}\"'`\u00b4\u2019\u2018\u201c\u201d*_=<>|+&]+")
 
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -83,7 +83,7 @@ NUMBER_WORDS = {
 }
 
 #: words that carry no meaning in any game (English and Portuguese articles, politeness, glue)
-FILLERS = frozenset("""
+_FILLER_TEXT = """
     the a an this that these those some any my your his her their our its
     please pls thanks thank kindly ok okay i ill id want wish would like let lets me
     card cards carta cartas with of and then also just here
@@ -91,15 +91,16 @@ FILLERS = frozenset("""
     o os as uns umas da do das dos de para pra com e ao aos na nas em
     minha meu minhas meus sua seu por favor
     s
-""".split())
+"""
+FILLERS = frozenset(_FILLER_TEXT.split())
 #: words that negate the word after them
 NEGATIONS = frozenset({"not", "never", "without", "nao", "no", "nunca", "sem"})
 
-_ARROWS = re.compile(r"\s*(?:→|⇒|⟶|->|=>|-->|—|–|\s-\s)\s*")
+_ARROWS = re.compile("\\s*(?:\u2192|\u21d2|\u27f6|->|=>|-->|\u2014|\u2013|\\s-\\s)\\s*")
 _NEG = re.compile(r"\b(?:don'?t|do not|dont|não|nao|won'?t|no)\b")
 _RUN_ON = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])")
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th|o|a|º|ª)")
-_QUOTE = re.compile(r"(?<=[a-z])['’](?=s\b)")
+_QUOTE = re.compile("(?<=[a-z])['\u2019](?=s\\b)")
 
 
 def fold(text: str) -> str:
@@ -272,13 +273,13 @@ def _fuzzy(typed: str, vocab: Vocabulary) -> tuple[str, frozenset[str]] | None:
     ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
     if not ranked:
         return None
-    (terms, (score, key)) = ranked[0]
+    (found, (score, _key)) = ranked[0]
     cutoff = 80.0 if len(squeezed) < 6 else 75.0
     if score < cutoff:
         return None
     if len(ranked) > 1 and ranked[1][1][0] > score - 8:  # two close candidates: never pick
         return None
-    return key, terms
+    return _key, found
 
 
 def lex(text: str, vocab: Vocabulary) -> Line:
@@ -363,7 +364,7 @@ def lex(text: str, vocab: Vocabulary) -> Line:
                 if g1 is not None:
                     guess = (1, w, g1)
             if guess is not None:
-                width, typed, (key, gterms) = guess
+                width, typed, (_matched, gterms) = guess
                 shown = " or ".join(sorted({vocab.show(t) for t in gterms}))
                 note = f"read `{typed}` as {shown}"
                 emit(typed, gterms, note)
@@ -470,6 +471,9 @@ class Choice(Protocol):
     def move(self) -> Mapping[str, Any]: ...
 
 
+C = TypeVar("C", bound=Choice)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What a line was read as: the move (a fresh copy), the option's label, and any guesses."""
@@ -531,7 +535,7 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
                         listing(winners) + [a for a in allowed if a not in listing(winners)])
     why = explain(line) if explain else None
     near = _closest(line, options, texts, vocab)
-    msg = f"{shown!r} is not allowed now"
+    msg = f"{shown!r} is not a legal move now"
     if why:
         msg += f": {why}"
     else:
@@ -561,7 +565,7 @@ def _reading(o: Choice, notes: tuple[str, ...]) -> Reading:
     return Reading(copy.deepcopy(dict(o.move)), o.label, o.code, notes)
 
 
-def match_option(text: str, options: Sequence[Choice]) -> Choice:
+def match_option(text: str, options: Sequence[C]) -> C:
     """The option a whole line names, read with no game vocabulary (codes, labels, abbreviations)."""
     r = read_line(text, options)
     for o in options:

@@ -61,7 +61,7 @@ def test_it_explains_a_move_it_cannot_take() -> None:
     state = put(game(), 0, hand=[1, 3])
     with pytest.raises(IllegalMove, match="no 5 card; your movement cards are 1, 3"):
         parsed("move 5 to acores", state)
-    with pytest.raises(Malformed, match="do not know the word .atlantis."):
+    with pytest.raises(Malformed, match=r"do not know the word .atlantis."):
         parsed("move 3 to atlantis", state)
     with pytest.raises(IllegalMove, match="Guiné cannot be reached with the 3 from Lisboa") as exc:
         parsed("move 3 to guine", state)

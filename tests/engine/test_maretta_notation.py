@@ -122,7 +122,7 @@ def test_it_explains_what_it_did_not_understand_and_what_is_allowed() -> None:
         R.parse("   ", st, PURPLE)
     with pytest.raises(IllegalMove) as err2:
         R.parse("play 5 water", st, PURPLE)
-    assert not isinstance(err2.value, Malformed) and "not allowed now" in str(err2.value)
+    assert not isinstance(err2.value, Malformed) and "not a legal move now" in str(err2.value)
     assert "5 Water is not a card you can use now" in str(err2.value)
     with pytest.raises(Malformed, match="several"):
         R.parse("play f", st, PURPLE)  # 3 Fire or 4 Food

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
 from engine.errors import Malformed, SetupError
-from engine.notation import Reading, number, tokens
+from engine.notation import number, tokens
 from engine.rng import Rng
 
 
@@ -96,11 +96,11 @@ class Guess(Rules):
             view["target"] = state["target"]
         return view
 
-    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> Reading:
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
         words = [w for w in tokens(text) if w != "pick"]
         if len(words) == 1 and (n := number(words[0])) is not None:
-            return Reading({"pick": n}, f"pick {n}", str(n))
-        return super()._read(text, state, seat, options)
+            return {"pick": n}
+        return super()._parse(text, state, seat, options)
 
     def _outcome(self, state: State) -> Outcome | None:
         if state["round"] <= state["options"]["rounds"]:
@@ -226,24 +226,24 @@ class UnparsableLabel(Guess):
         return [Option(o.code, f"choose the number {o.move['pick']} please", o.move)
                 for o in super()._options(state, seat)]
 
-    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> Reading:
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
         words = [w for w in tokens(text) if w != "pick"]
         if len(words) == 1 and (n := number(words[0])) is not None:
-            return Reading({"pick": n}, f"pick {n}", str(n))
+            return {"pick": n}
         for o in options:
             if o.code == text.strip():
-                return Reading(dict(o.move), o.label, o.code)
+                return o.move
         raise Malformed(f"{text!r} is not a number", [o.code for o in options])
 
 
 class MisreadLabel(Guess):
     """Reads "pick N" as N - 1: the label parses, but to another option."""
 
-    def _read(self, text: str, state: State, seat: int, options: list[Option]) -> Reading:
+    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
         words = tokens(text)
         if words[:1] == ["pick"] and len(words) == 2 and (n := number(words[1])) is not None:
-            return Reading({"pick": n - 1}, f"pick {n - 1}", str(n - 1))
-        return super()._read(text, state, seat, options)
+            return {"pick": n - 1}
+        return super()._parse(text, state, seat, options)
 
 
 class EventForStranger(Guess):

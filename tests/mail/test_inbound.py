@@ -421,7 +421,7 @@ def test_it_answers_once_and_stops_when_judging_hits_a_bug(bids_game: Game, ana:
         raise ZeroDivisionError("a bug in the rules")
 
     # Why a patch: the point is an unexpected bug, which no real game has on cue.
-    monkeypatch.setattr(fakegame.RULES, "_read", buggy)
+    monkeypatch.setattr(fakegame.RULES, "_parse", buggy)
     before = len(sent_messages())
     ana.reply(ana.latest(), "c1")
     row = only_row()
