@@ -21,7 +21,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import engine
-from engine import IllegalMove, Rules, SetupError, UnknownGame
+from engine import IllegalMove, Rules, SetupError, UnknownGame, notation
+from engine import batch as engine_batch
 from pbem.games import dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
@@ -122,6 +123,8 @@ class BatchResult:
     game: Game
     version: int
     applied: list[Applied]
+    #: Trailing lines not taken as commands (a sign-off such as "Thanks!"): see _split_signoff.
+    ignored: list[str] = field(default_factory=list)
 
 
 def rules_for(game: Game) -> Rules:
@@ -135,28 +138,98 @@ def normalize_email(email: str) -> str:
     return email.strip().lower()
 
 
+#: Longest display name kept.
+NAME_LENGTH = 60
+
+
+def default_name(email: str) -> str:
+    """The name of a player who never chose one: their address's local part."""
+    return normalize_email(email).split("@", 1)[0][:NAME_LENGTH]
+
+
+def check_display_name(name: str) -> str:
+    """A name a player chose (or their mail program's ``From`` name), cleaned; raises ServiceError.
+
+    Why no digits: moves name cards and places by number ("give 1 water to anna"), so a
+    name holding a number would make such a line ambiguous.
+    """
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split()).strip(" \"'<>,;")
+    if not cleaned:
+        raise ServiceError("the display name cannot be empty")
+    if len(cleaned) > NAME_LENGTH:
+        raise ServiceError(f"a name has at most {NAME_LENGTH} characters")
+    if "@" in cleaned:
+        raise ServiceError("a name cannot be an address")
+    if any(ch.isdigit() for ch in cleaned):
+        raise ServiceError("a name cannot hold digits (moves name cards and places by number)")
+    return cleaned
+
+
+def _usable_name(name: str) -> str | None:
+    try:
+        return check_display_name(name) if name else None
+    except ServiceError:
+        return None
+
+
 def do_create_player(email: str, display_name: str = "") -> Player:
     email = normalize_email(email)
     if "@" not in email or len(email) > 254:
         raise ServiceError(f"{email!r} is not an email address")
     if Player.objects.filter(email=email).exists():
         raise Conflict(f"a player with address {email} exists already")
-    name = (display_name or email.split("@", 1)[0]).strip()[:60]
+    name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
     user = get_user_model().objects.create_user(username=email[:150], email=email)
     return Player.objects.create(user=user, email=email, display_name=name)
 
 
-def do_get_or_create_player(email: str) -> Player:
+def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
+    """The player of ``email``; a new one is named ``mail_name`` (the From name of their mail) if usable."""
     existing = Player.objects.filter(email=normalize_email(email)).first()
-    return existing or do_create_player(email)
+    return existing or do_create_player(email, _usable_name(mail_name) or "")
 
 
+def do_adopt_mail_name(email: str, mail_name: str) -> Player | None:
+    """A player who never chose a name (still their address's local part) takes their mail's From name.
+
+    Why only then: a name chosen with ``name ...``, the API or the admin is never overwritten
+    by whatever a mail program puts in From.
+    """
+    player = Player.objects.filter(email=normalize_email(email)).first()
+    name = _usable_name(mail_name)
+    if player is None or name is None or player.display_name != default_name(player.email):
+        return player
+    player.display_name = name
+    player.save(update_fields=["display_name"])
+    return player
+
+
+def unique_seat_names(names: Sequence[str]) -> list[str]:
+    """The names of a game's seats, unique within it (ignoring case and accents).
+
+    A repeated name gets a letter, like a surname initial: Anna, Anna B, Anna C. Why a letter
+    and not a number: moves name cards by number ("give 1 water to anna 2" would be read as a
+    card). Why it matters: options such as "give 1 water to Anna" must name one seat.
+    """
+    taken: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        candidate, letter = name, ord("B")
+        while notation.fold(candidate) in taken:
+            candidate = f"{name} {chr(letter)}"
+            letter += 1
+        taken.add(notation.fold(candidate))
+        out.append(candidate)
+    return out
+
+
+@transaction.atomic
 def do_update_preferences(player: Player, *, display_name: str | None = None, mail_mode: str | None = None,
                           vacation_until: Any = ...) -> Player:
+    """Change a player's name, mail mode or vacation. A new name also shows in their running games."""
     if display_name is not None:
-        if not display_name.strip():
-            raise ServiceError("the display name cannot be empty")
-        player.display_name = display_name.strip()[:60]
+        player.display_name = check_display_name(display_name)
+        _rename_in_running_games(player)
     if mail_mode is not None:
         if mail_mode not in Player.MailMode.values:
             raise ServiceError(f"mail mode must be one of {', '.join(Player.MailMode.values)}")
@@ -165,6 +238,25 @@ def do_update_preferences(player: Player, *, display_name: str | None = None, ma
         player.vacation_until = vacation_until
     player.save()
     return player
+
+
+def _rename_in_running_games(player: Player) -> None:
+    """The player's seats in games under way take the new name (unique within each game).
+
+    Why this is safe: the rules keep names only in ``state["players"]``, and a replay starts
+    from the stored names; mails already sent keep the old name, as history does.
+    """
+    seats = Seat.objects.filter(player=player, index__isnull=False,
+                                game__status__in=[Game.Status.RUNNING, Game.Status.PAUSED])
+    for game_id, index in seats.values_list("game_id", "index"):
+        game = access_game_for_update(game_id)
+        assert game.state is not None and index is not None
+        names = list(game.state["players"])
+        others = [n for i, n in enumerate(names) if i != index]
+        names[index] = unique_seat_names([*others, player.display_name])[-1]
+        if names[index] != game.state["players"][index]:
+            game.state["players"] = names
+            game.save(update_fields=["state"])
 
 
 def do_issue_api_token(player: Player, *, rotate: bool = False) -> str:
@@ -309,7 +401,8 @@ def do_start_game(game: Game) -> None:
         seat.save(update_fields=["index"])
     game.seed = secrets.token_hex(16)
     game.seed_hash = hashlib.sha256(game.seed.encode()).hexdigest()
-    game.state = rules.setup([s.player.display_name for s in seats if s.player], game.options, game.seed)
+    game.state = rules.setup(unique_seat_names([s.player.display_name for s in seats if s.player]),
+                             game.options, game.seed)
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     game.version = 1
@@ -406,12 +499,49 @@ def _reset_deadline(game: Game) -> None:
     game.reminded_at = None
 
 
+def _reads_as_a_command(rules: Rules, state: dict[str, Any], seat: int, command: Command) -> bool:
+    if command.text is None:
+        return True
+    try:
+        rules.parse(command.text, state, seat)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
+                   commands: Sequence[Command]) -> tuple[Sequence[Command], list[str]]:
+    """The commands to apply, and the trailing lines to ignore as a sign-off ("Thanks!", "Cheers, Anna").
+
+    Trailing lines are ignored only when the game cannot read any of them in the state the
+    batch starts from, and the lines before them, applied, leave the seat nothing to decide.
+    Otherwise the batch is judged whole, as written. Why the state the batch starts from:
+    it is what the player saw, so whether a line reads as a command there tells nothing new;
+    the trial of the lines before runs on a copy and is only used to pick the split, which
+    the real application then repeats exactly (the rules are deterministic).
+    """
+    if len(commands) < 2:
+        return commands, []
+    start = len(commands)
+    while start > 1 and not _reads_as_a_command(rules, state, seat, commands[start - 1]):
+        start -= 1
+    if start == len(commands):
+        return commands, []
+    trial = _json_copy(state)
+    steps = [engine_batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
+    if not engine_batch.apply_batch(rules, trial, seat, steps).ok or rules.options(trial, seat):
+        return commands, []
+    return commands[:start], [c.shown for c in commands[start:]]
+
+
 @transaction.atomic
 def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Command], *, source: str,
-                    expected_version: int | None = None, seat_index: int | None = None) -> BatchResult:
+                    expected_version: int | None = None, seat_index: int | None = None,
+                    signoff: bool = False) -> BatchResult:
     """Apply a batch of commands for one seat atomically, under the game's row lock.
 
     ``player`` None means a moderator or the deadline policy acting for ``seat_index``.
+    ``signoff``: a mail's trailing sign-off lines are ignored (:func:`_split_signoff`).
     """
     if not commands:
         raise ServiceError("no commands were given")
@@ -427,6 +557,10 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
         seat_index = access_seat(game, player).index
     assert seat_index is not None
     rules = rules_for(game)
+    ignored: list[str] = []
+    if signoff:
+        assert game.state is not None
+        commands, ignored = _split_signoff(rules, game.state, seat_index, commands)
     applied = _apply_commands(game, rules, seat_index, commands)
     _autoplay(game, rules, applied)
     _record(game, applied, source)
@@ -434,7 +568,7 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     _finish_if_over(game, rules)
     game.save()
     outbox.queue_game_update(game)
-    return BatchResult(game, game.version, applied)
+    return BatchResult(game, game.version, applied, ignored)
 
 
 # ---- replay and undo ----------------------------------------------------------------------------

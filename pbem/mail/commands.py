@@ -1,7 +1,8 @@
 """Account commands sent to the general address (``pbem@<domain>``), one a line.
 
 ``help``, ``games``, ``new GAME with ADDRESS... [key=value ...]``, ``join [#N]``,
-``decline [#N]``, ``resign #N``. Each line is independent (one failing line does
+``decline [#N]``, ``resign #N``, ``name NEW NAME``, ``mode turn|all|digest`` (also
+spelled ``mail turns|all|digest``). Each line is independent (one failing line does
 not undo the others) and the sender gets one mail with the result of every
 line, in the shape of Mailman's command results.
 """
@@ -49,7 +50,10 @@ def help_text(general: str) -> str:
         "                            deadline=HOURS, open=N (seats anyone may join), anysender=yes\n"
         "  join [#N]                 accept your invitation (or take an open seat of game N)\n"
         "  decline [#N]              decline your invitation to game N\n"
-        "  resign #N                 give up game N (your seat then plays its first option)\n\n"
+        "  resign #N                 give up game N (your seat then plays its first option)\n"
+        "  name NEW NAME             how the other players see you (no digits)\n"
+        "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
+        "                            every move, or one daily digest per game (also: mail turns)\n\n"
         "Moves are not sent here: reply to the last mail of the game, which goes to your own\n"
         "secret address for that game. A reply holding only the word undo takes back your\n"
         "last move, while nobody has moved since and it showed nothing new (no card drawn,\n"
@@ -103,7 +107,7 @@ def cmd_games(player: Player | None) -> str:
     return "Your games:\n" + "\n".join(f"  {line}" for line in lines) if lines else "You have no games yet."
 
 
-def cmd_new(sender: str, args: Sequence[str]) -> str:
+def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
     if not args:
         raise ServiceError("new needs a game name, like: new maretta with bruno@example.org")
     rules_name, rest = args[0], list(args[1:])
@@ -127,7 +131,7 @@ def cmd_new(sender: str, args: Sequence[str]) -> str:
     except ValueError:
         raise ServiceError("open and deadline take whole numbers") from None
     any_sender = (service.get("anysender") or service.get("any_sender") or "no").lower() in ("yes", "true", "1", "on")
-    creator = game_services.do_get_or_create_player(sender)
+    creator = game_services.do_get_or_create_player(sender, mail_name)
     game = game_services.do_create_game(creator, rules_name, options=options, invite=invite, open_seats=open_seats,
                                         title=service.get("title", ""), deadline_hours=deadline,
                                         allow_any_sender=any_sender)
@@ -152,10 +156,10 @@ def _pending_invitation(player: Player | None, verb: str) -> int:
     return ids[0]
 
 
-def cmd_join(sender: str, player: Player | None, game_id: int | None) -> str:
+def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name: str = "") -> str:
     if game_id is None:
         game_id = _pending_invitation(player, "join")
-    player = player or game_services.do_get_or_create_player(sender)
+    player = player or game_services.do_get_or_create_player(sender, mail_name)
     game_services.do_join_game(game_id, player)
     game = Game.objects.get(pk=game_id)
     if game.status == Game.Status.RUNNING:
@@ -182,8 +186,55 @@ def cmd_resign(player: Player | None, game_id: int | None) -> str:
     return f"You resigned from game #{game_id}. Your seat now plays its first option each turn."
 
 
-def run_line(sender: str, line: str, general: str) -> Result:
-    """One account command for the player writing from ``sender``."""
+#: What ``mode``/``mail`` take, folded and without spaces -> the mail mode.
+MAIL_MODE_WORDS = {
+    "turn": Player.MailMode.MY_TURN, "turns": Player.MailMode.MY_TURN, "myturn": Player.MailMode.MY_TURN,
+    "all": Player.MailMode.EVERY_MOVE, "every": Player.MailMode.EVERY_MOVE,
+    "everymove": Player.MailMode.EVERY_MOVE, "moves": Player.MailMode.EVERY_MOVE,
+    "digest": Player.MailMode.DIGEST, "daily": Player.MailMode.DIGEST, "dailydigest": Player.MailMode.DIGEST,
+}
+#: Verbs that set a preference; a seat address takes them too (see pbem.mail.services).
+PREFERENCE_VERBS = ("name", "mode", "mail")
+
+
+def _mode_text(mode: str) -> str:
+    texts: dict[str, str] = {
+        Player.MailMode.MY_TURN: "a mail when it is your turn (and when a game ends)",
+        Player.MailMode.EVERY_MOVE: "a mail after every move",
+        Player.MailMode.DIGEST: "one digest mail a day per game, and the mails that need you "
+                                "(invitations, answers, reminders, the end)",
+    }
+    return texts.get(mode, mode)
+
+
+def cmd_name(sender: str, player: Player | None, args: Sequence[str], mail_name: str) -> str:
+    player = player or game_services.do_get_or_create_player(sender, mail_name)
+    if not args:
+        return f"Your name is {player.display_name}. To change it: name Anna Silva"
+    game_services.do_update_preferences(player, display_name=" ".join(args))
+    return (f"Your name is now {player.display_name}. Your games show it from now on (where another "
+            "player of a game has the same name, a letter is added: Anna B).")
+
+
+def cmd_mode(sender: str, player: Player | None, args: Sequence[str], verb: str, mail_name: str) -> str:
+    player = player or game_services.do_get_or_create_player(sender, mail_name)
+    if not args:
+        return f"Your mail mode is {player.mail_mode}: {_mode_text(player.mail_mode)}. Change it with: {verb} digest"
+    mode = MAIL_MODE_WORDS.get("".join(notation.fold(a) for a in args))
+    if mode is None:
+        raise ServiceError(f"{verb} takes turn, all or digest, like: {verb} digest")
+    game_services.do_update_preferences(player, mail_mode=mode)
+    return f"Your mail mode is now {mode}: {_mode_text(mode)}."
+
+
+def is_preference_line(line: str) -> bool:
+    """A line that sets a preference (``name ...``, ``mode ...``, ``mail ...``)."""
+    words = line.split()
+    return bool(words) and notation.fold(words[0]) in PREFERENCE_VERBS
+
+
+def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Result:
+    """One account command for the player writing from ``sender`` (``mail_name``: their From name)."""
     try:
         words = shlex.split(line)
     except ValueError:
@@ -199,13 +250,18 @@ def run_line(sender: str, line: str, general: str) -> Result:
         if verb in ("games", "list", "status"):
             return Result(line, True, cmd_games(player))
         if verb == "new":
-            return Result(line, True, cmd_new(sender, args))
+            return Result(line, True, cmd_new(sender, args, mail_name))
         if verb == "join":
-            return Result(line, True, cmd_join(sender, player, _game_number(args, "join")))
+            return Result(line, True, cmd_join(sender, player, _game_number(args, "join"), mail_name))
+        if verb == "name":
+            return Result(line, True, cmd_name(sender, player, args, mail_name))
+        if verb in ("mode", "mail"):
+            return Result(line, True, cmd_mode(sender, player, args, verb, mail_name))
         if verb == "decline":
             return Result(line, True, cmd_decline(player, _game_number(args, "decline")))
         if verb == "resign":
             return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
     except ServiceError as exc:
         return Result(line, False, exc.message)
-    return Result(line, False, f"{words[0]!r} is not a command here (help, games, new, join, decline, resign)")
+    return Result(line, False, f"{words[0]!r} is not a command here "
+                               "(help, games, new, join, decline, resign, name, mode)")

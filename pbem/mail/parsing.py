@@ -77,6 +77,18 @@ def address_of(value: str) -> str:
     return ""
 
 
+def sender_name(msg: Message) -> str:
+    """The display name of the From header ("Anna Silva" of ``Anna Silva <anna@...>``), or ""."""
+    try:
+        pairs = getaddresses([header(msg, "From")])
+    except Exception:  # noqa: BLE001
+        return ""
+    for name, addr in pairs:
+        if "@" in addr:
+            return " ".join(name.split())
+    return ""
+
+
 def sender_address(msg: Message, mail_from: str) -> str:
     """Who wrote the mail: the From header, else the envelope sender."""
     return address_of(header(msg, "From")) or address_of(mail_from or "")

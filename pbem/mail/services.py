@@ -143,6 +143,8 @@ class Incoming:
     subject: str
     message_id: str
     references: str = ""
+    #: The From display name ("Anna Silva"), "" if none.
+    sender_name: str = ""
 
     @property
     def reply_subject(self) -> str:
@@ -208,7 +210,8 @@ def _judge(row: InboundMessage) -> Verdict:
     kind, token = target
     incoming = Incoming(row=row, msg=msg, sender=parsing.sender_address(msg, row.mail_from),
                         subject=parsing.header(msg, "Subject"), message_id=parsing.message_id_of(msg, raw),
-                        references=" ".join([parsing.header(msg, "In-Reply-To"), parsing.header(msg, "References")]))
+                        references=" ".join([parsing.header(msg, "In-Reply-To"), parsing.header(msg, "References")]),
+                        sender_name=parsing.sender_name(msg))
     if not incoming.sender:
         return Verdict(Status.REJECTED, "no sender address to answer")
     if kind == "general":
@@ -269,7 +272,8 @@ def _judge_general(incoming: Incoming) -> Verdict:
         _reply(incoming, "Your mail held no command, so here is the help.\n\n" + account.help_text(general),
                to=player)
         return Verdict(Status.REJECTED, "no command")
-    results = [account.run_line(incoming.sender, line, general) for _pos, line in extracted.commands]
+    results = [account.run_line(incoming.sender, line, general, incoming.sender_name)
+               for _pos, line in extracted.commands]
     parts = []
     for r in results:
         mark = "done" if r.ok else "not done"
@@ -321,6 +325,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
             "Please send your reply from the address the game's mails are sent to. If you changed address, "
             "ask the game's creator or an administrator to update it."), game=None)
         return Verdict(Status.REJECTED, "wrong sender", game)
+    # Why only here and at creation: the secret seat address vouches for the writer; the
+    # general address would let anyone rename a player by writing a From in their name.
+    game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name)
     body = parsing.body_text(incoming.msg)
     if not body.kind:
         _reply(incoming, _unreadable_text(body.problems), to=player, game=game, reply_to=seat_reply_to)
@@ -330,6 +337,8 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     if game.state is not None and seat.index is not None and game.status == Game.Status.RUNNING:
         listed = [(o.code, o.label) for o in rules.options(game.state, seat.index)]
     extracted = parsing.extract_commands(body.text, listed)
+    if extracted.commands and all(account.is_preference_line(line) for _pos, line in extracted.commands):
+        return _judge_preferences(incoming, seat, extracted)
     if game.status == Game.Status.OPEN:
         return _judge_invitation(incoming, seat, extracted)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
@@ -358,7 +367,7 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return _judge_undo(incoming, seat, len(extracted.commands))
     cmds = [Command(text=line) for _pos, line in extracted.commands]
     try:
-        result = game_services.do_submit_moves(game.pk, player, cmds, source="mail")
+        result = game_services.do_submit_moves(game.pk, player, cmds, source="mail", signoff=True)
     except MoveRejected as exc:
         _reply_rejected(incoming, seat, extracted.commands, exc)
         return Verdict(Status.REJECTED, f"line {exc.line_no}: {exc.error.code}", game)
@@ -367,7 +376,37 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         _reply(incoming, f"Your mail to game #{game.pk} was not taken: {exc.message}\nNothing was changed.",
                to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, exc.code, game)
+    if result.ignored:
+        _reply_signoff(incoming, seat, result)
+        return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}; "
+                                       f"{len(result.ignored)} trailing line(s) ignored", game)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchResult) -> None:
+    """Moves applied and a sign-off ignored: say what was taken and what was not."""
+    game = result.game
+    mine = [a for a in result.applied if a.seat == seat.index and a.source is None]
+    taken = "\n".join(f"  {a.label}" for a in mine)
+    ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
+    _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
+                      "(After the lines before, you had nothing left to decide, and the game reads no "
+                      "command in these lines.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+
+
+def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:
+    """A reply to a game mail holding only ``name ...`` / ``mode ...`` lines: the player's preferences."""
+    game = seat.game
+    results = [account.run_line(incoming.sender, line, outbox.general_address(), incoming.sender_name)
+               for _pos, line in extracted.commands]
+    parts = [f"> {r.line}\n{'done' if r.ok else 'not done'}: {r.text}" for r in results]
+    seat.refresh_from_db()
+    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts) + "\n\nNo move was made; "
+           + (_options_block(game, seat) if game.status == Game.Status.RUNNING else ""),
+           to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+    ok = all(r.ok for r in results)
+    return Verdict(Status.APPLIED if ok else Status.REJECTED,
+                   "; ".join(f"{r.line.split()[0]}: {'ok' if r.ok else 'refused'}" for r in results), game)
 
 
 def is_undo_line(line: str) -> bool:

@@ -130,3 +130,29 @@ def test_a_rejected_move_request_keeps_the_reason(fake_game, alice, bob, django_
     assert req.status == MoveRequest.Status.REJECTED
     assert req.reason["code"] == "malformed" and req.reason["line"] == 1
     assert "not understood" in req.reason["message"]
+
+
+def test_a_trailing_line_is_judged_as_written_while_the_seat_still_has_a_decision(alice, bob):
+    # Caravelas: a movement step leaves the turn open, so "Thanks!" after it is not a sign-off.
+    game = start_game("caravelas", alice, [bob])
+    rules = engine.get("caravelas")
+    assert game.state is not None
+    seat = rules.pending(game.state)[0]
+    mover = player_at(game, seat)
+    first = rules.options(game.state, seat)[0]
+    with pytest.raises(services.MoveRejected) as refused:
+        services.do_submit_moves(game.pk, mover, [Command(code=first.code), Command(text="Thanks!")],
+                                 source=Source.MAIL, signoff=True)
+    assert refused.value.line_no == 2
+
+
+def test_a_trailing_sign_off_is_ignored_once_the_seat_has_nothing_to_decide(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    card = _hand(game, seat_of(game, alice))[0]
+    result = services.do_submit_moves(game.pk, alice, [Command(text=f"c{card}"), Command(text="Thanks!"),
+                                                       Command(text="Alice")], source=Source.MAIL, signoff=True)
+    assert result.ignored == ["Thanks!", "Alice"]
+    assert [a.move for a in result.applied] == [{"code": f"c{card}"}]
+    with pytest.raises(services.MoveRejected):  # the API and other doors judge every line
+        services.do_submit_moves(game.pk, bob, [Command(text=f"c{_hand(game, seat_of(game, bob))[0]}"),
+                                                Command(text="Thanks!")], source=Source.API)
