@@ -194,6 +194,7 @@ class Rules:
     notation_help: ClassVar[str] = ""
     #: What the words of this game mean (verbs, names, fillers): see :mod:`engine.notation`.
     vocabulary: ClassVar[notation.Vocabulary] = notation.Vocabulary()
+    _vocab_cache: tuple[Any, notation.Vocabulary] | None = None
 
     # ---- contract -----------------------------------------------------------------
 
@@ -334,6 +335,10 @@ class Rules:
 
     def _vocabulary(self, state: State, seat: int) -> notation.Vocabulary:
         """The game's vocabulary plus the players' names (each name, and each word of it)."""
+        key = (type(self).vocabulary, tuple(state.get("players") or ()))
+        cached = self._vocab_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
         written: dict[str, list[str]] = {}
         display: dict[str, str] = {}
         for i, name in enumerate(state.get("players") or ()):
@@ -342,7 +347,9 @@ class Rules:
                 written.setdefault(w, []).append(term)
             display[term] = str(name)
         players = notation.Vocabulary.build(words=written, display=display)
-        return self.vocabulary.merged(replace(players, names=frozenset(display)))
+        vocab = self.vocabulary.merged(replace(players, names=frozenset(display)))
+        self._vocab_cache = (key, vocab)  # one tuple, swapped whole: safe between threads
+        return vocab
 
     def _readings(self, state: State, seat: int, option: Option) -> Sequence[str]:
         """The texts that name an option (its label by default); ``(...)`` parts are optional."""

@@ -27,8 +27,10 @@ How a line is read
    words in ``(...)`` or ``[...]`` are *weak*: allowed, never needed. A word preceded by
    ``not``/``no``/``don't`` is accounted for by an option that does *not* contain it
    (``no steal, move``).
-4. The options whose reading accounts for every word compete: the fewest required slots left
-   out wins, then the fewest weak words used. One winner: that move. Several different moves
+4. The options whose reading accounts for every word compete: one that leaves no required
+   slot out wins over those that do, then the fewest weak words used; a line that leaves
+   something out (an abbreviation, ``steal rope``) is taken only when no other move fits it.
+   One winner: that move. Several different moves
    tied: refused as ambiguous, listing them. None: refused, listing the closest options, with
    the game's own explanation when it has one (``2 Food shares a suit with ...``).
 
@@ -61,6 +63,7 @@ This module knows nothing of :mod:`engine.core`: options are anything with ``cod
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -158,7 +161,7 @@ def singular(word: str) -> list[str]:
 # ---- vocabulary ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: readings are cached per vocabulary
 class Vocabulary:
     """What the words of a game mean: data, merged per decision with the names in play.
 
@@ -173,6 +176,15 @@ class Vocabulary:
     names: frozenset[str] = frozenset()
     fillers: frozenset[str] = frozenset()
     display: Mapping[str, str] = field(default_factory=dict)
+    #: first letter -> (key, its words, terms): what abbreviations are looked up in
+    by_first: Mapping[str, tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...]]]] = {}
+        for key, terms in self.words.items():
+            index.setdefault(key[:1], []).append((key, tuple(key.split()), terms))
+        object.__setattr__(self, "by_first", {k: tuple(v) for k, v in index.items()})
 
     @classmethod
     def build(cls, *, verbs: Mapping[str, Iterable[str]] | None = None,
@@ -257,13 +269,37 @@ def _words_of(text: str, vocab: Vocabulary) -> list[str]:
     return out
 
 
-def _fuzzy(typed: str, vocab: Vocabulary) -> tuple[str, frozenset[str]] | None:
+class _Union(Mapping[str, tuple[str, ...]]):
+    """Two word tables read as one (a word in both means what it means in either)."""
+
+    def __init__(self, a: Mapping[str, tuple[str, ...]], b: Mapping[str, tuple[str, ...]]) -> None:
+        self.a, self.b = a, b
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        x, y = self.a.get(key), self.b.get(key)
+        if x is None and y is None:
+            raise KeyError(key)
+        return tuple(sorted(set(x or ()) | set(y or ())))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.a or key in self.b
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        yield from self.a
+        yield from (k for k in self.b if k not in self.a)
+
+    def __len__(self) -> int:
+        return len(set(self.a) | set(self.b))
+
+
+def _fuzzy(typed: str, vocab: Vocabulary, extra: Vocabulary | None = None) -> tuple[str, frozenset[str]] | None:
     """The one vocabulary entry ``typed`` is clearly a typo of, or None (none close, or two close)."""
     if len(typed.replace(" ", "")) < 3:
         return None
     best: dict[frozenset[str], tuple[float, str]] = {}
     squeezed = typed.replace(" ", "")
-    for key, terms in vocab.words.items():
+    items = list(vocab.words.items()) + (list(extra.words.items()) if extra else [])
+    for key, terms in items:
         if len(key) < 3:
             continue
         score = max(fuzz.ratio(typed, key), fuzz.ratio(squeezed, key.replace(" ", "")))
@@ -282,11 +318,16 @@ def _fuzzy(typed: str, vocab: Vocabulary) -> tuple[str, frozenset[str]] | None:
     return _key, found
 
 
-def lex(text: str, vocab: Vocabulary) -> Line:
-    """Cut a line into lexemes (see the module docstring); nothing is dropped silently."""
+def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: bool = False) -> Line:
+    """Cut a line into lexemes (see the module docstring); nothing is dropped silently.
+
+    ``extra``: more words (those of the option labels now). ``strict``: no abbreviations and no
+    guesses (for reading labels, whose unknown words simply mean themselves).
+    """
     words = _words_of(text, vocab)
     fillers = FILLERS | vocab.fillers  # for deciding where a phrase may start
-    table = vocab.words
+    vocabs = (vocab,) if extra is None else (vocab, extra)
+    table: Mapping[str, tuple[str, ...]] = vocab.words if extra is None else _Union(vocab.words, extra.words)
     lexemes: list[Lexeme] = []
     unknown: list[str] = []
     notes: list[str] = []
@@ -316,13 +357,14 @@ def lex(text: str, vocab: Vocabulary) -> Line:
             if terms is not None:
                 hit = (j, terms)
                 break
-        if hit is None and i + 1 < n and number(w) is None and w not in fillers:
+        if (hit is None and not strict and i + 1 < n and number(w) is None and w not in fillers and exact(w) is None
+                and w not in NEGATIONS):
             for j in range(min(n, i + 4), i + 1, -1):  # a phrase abbreviated word by word
                 span = words[i:j]
-                if any(number(x) is not None for x in span):
+                if any(number(x) is not None or x in fillers for x in span[1:]):
                     continue
-                found = {t for key, terms in table.items() if len(key.split()) == len(span)
-                         and all(kw.startswith(tw) for tw, kw in zip(span, key.split())) for t in terms}
+                found = {t for v in vocabs for _key, kws, terms in v.by_first.get(w[:1], ()) if len(kws) == len(span)
+                         and all(kw.startswith(tw) for tw, kw in zip(span, kws)) for t in terms}
                 if found:
                     hit = (j, tuple(found))
                     break
@@ -347,20 +389,36 @@ def lex(text: str, vocab: Vocabulary) -> Line:
         if terms is None and w in FILLERS:
             i += 1
             continue
+        if terms is None and not strict and i + 1 < n and number(words[i + 1]) is None \
+                and words[i + 1] not in fillers:
+            two = f"{w} {words[i + 1]}"
+            g2 = _fuzzy(two, vocab, extra)
+            if g2 is not None and len(g2[0].split()) > 1:  # "st tome": a phrase mistyped, not an abbreviation
+                shown = " or ".join(sorted({vocab.show(t) for t in g2[1]}))
+                note = f"read `{two}` as {shown}"
+                emit(two, g2[1], note)
+                notes.append(note)
+                i += 2
+                continue
         if terms is None:
-            pre = {t for key, ts in table.items() if key.startswith(w) for t in ts}
+            pre = set() if strict else {t for v in vocabs for key, _kws, ts in v.by_first.get(w[:1], ())
+                                        if key.startswith(w) for t in ts}
             if pre:
                 emit(w, pre)
                 i += 1
                 continue
             guess = None
+            if strict:
+                unknown.append(w)
+                i += 1
+                continue
             if i + 1 < n and words[i + 1] not in fillers and number(words[i + 1]) is None:
                 two = f"{w} {words[i + 1]}"
-                g2 = _fuzzy(two, vocab)
+                g2 = _fuzzy(two, vocab, extra)
                 if g2 is not None and len(g2[0].split()) > 1:
                     guess = (2, two, g2)
             if guess is None:
-                g1 = _fuzzy(w, vocab)
+                g1 = _fuzzy(w, vocab, extra)
                 if g1 is not None:
                     guess = (1, w, g1)
             if guess is not None:
@@ -391,11 +449,13 @@ class Slot:
     weak: bool
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def slots_of(reading: str, vocab: Vocabulary) -> tuple[Slot, ...]:
-    """The slots of a reading text: lexed like a typed line; ``(...)``/``[...]`` parts are weak."""
+    """The slots of a reading text: lexed like a typed line, but its words unknown to the
+    vocabulary simply mean themselves; ``(...)``/``[...]`` parts are weak."""
     out: list[Slot] = []
     for part, weak in _weak_parts(reading):
-        line = lex(part, vocab)
+        line = lex(part, vocab, strict=True)
         for x in line.lexemes:
             if x.guess is not None or x.negated:
                 continue
@@ -416,14 +476,19 @@ def _weak_parts(text: str) -> list[tuple[str, bool]]:
     return parts
 
 
-def _label_words(readings: Iterable[str]) -> Vocabulary:
+def _label_words(readings: Iterable[str], vocab: Vocabulary) -> Vocabulary:
     """Words of the readings that the vocabulary does not list: each means itself."""
     table: dict[str, tuple[str, ...]] = {}
     for r in readings:
-        for w in tokens(r.replace("-", " ")):
-            if number(w) is None and w not in FILLERS and w not in NEGATIONS:
-                table[w] = (w,)
+        for w in _unknown_words(r, vocab):
+            table[w] = (w,)
     return Vocabulary(table)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _unknown_words(reading: str, vocab: Vocabulary) -> tuple[str, ...]:
+    return lex(reading.replace("(", " ").replace(")", " ").replace("[", " ").replace("]", " "), vocab,
+               strict=True).unknown
 
 
 def fit(line: Line, slots: Sequence[Slot]) -> tuple[int, int] | None:
@@ -511,8 +576,8 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
         if " ".join(tokens(o.label)) == folded:
             return _reading(o, ())
     texts = {id(o): list(readings(o)) if readings else [o.label] for o in options}
-    vocab = _label_words(t for ts in texts.values() for t in ts).merged(vocab)
-    line = lex(text, vocab)
+    extra = _label_words((t for ts in texts.values() for t in ts), vocab)
+    line = lex(text, vocab, extra)
     if line.unknown:
         words = ", ".join(f"'{u}'" for u in line.unknown)
         what = "the word" if len(line.unknown) == 1 else "the words"
@@ -520,21 +585,24 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
                         "Write one of the options below, or its code.", allowed)
     if not line.lexemes:
         raise Malformed(f"{shown!r} names no move. Write one of the options below, or its code.", allowed)
+    slots = {id(o): [slots_of(t, vocab) for t in texts[id(o)]] for o in options}
     scored: list[tuple[tuple[int, int], Choice]] = []
     for o in options:
-        fits = [f for t in texts[id(o)] if (f := fit(line, slots_of(t, vocab))) is not None]
+        fits = [f for sl in slots[id(o)] if (f := fit(line, sl)) is not None]
         if fits:
             scored.append((min(fits), o))
     if scored:
         top = min(s for s, _ in scored)
-        winners = [o for s, o in scored if s == top]
+        # A line that leaves something out (``play`` for ``play 3 Wood``) is an abbreviation:
+        # taken only when no other move fits it at all, never by counting what is missing.
+        winners = [o for s, o in scored if s == top] if top[0] == 0 else [o for _, o in scored]
         if all(w.move == winners[0].move for w in winners):
             return _reading(winners[0], line.notes)
         which = "; ".join(o.label for o in winners[:8]) + ("; ..." if len(winners) > 8 else "")
         raise Malformed(f"{shown!r} is ambiguous: it fits several moves: {which}. Say which one.",
                         listing(winners) + [a for a in allowed if a not in listing(winners)])
     why = explain(line) if explain else None
-    near = _closest(line, options, texts, vocab)
+    near = _closest(line, options, slots)
     msg = f"{shown!r} is not a legal move now"
     if why:
         msg += f": {why}"
@@ -545,12 +613,11 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
     raise IllegalMove(msg + ". Write one of the options below, or its code.", allowed)
 
 
-def _closest(line: Line, options: Sequence[Choice], texts: Mapping[int, list[str]],
-             vocab: Vocabulary) -> list[Choice]:
+def _closest(line: Line, options: Sequence[Choice], slots: Mapping[int, list[tuple[Slot, ...]]]) -> list[Choice]:
     """Options that account for the most words of the line (at least one), best first."""
     scored = []
     for o in options:
-        present = {term for t in texts[id(o)] for s in slots_of(t, vocab) for term in s.terms}
+        present = {term for sl in slots[id(o)] for s in sl for term in s.terms}
         hits = sum(1 for x in line.lexemes if (not x.negated) and x.terms & present)
         if hits:
             scored.append((hits, o))

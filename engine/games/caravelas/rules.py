@@ -82,13 +82,13 @@ VOCABULARY = notation.Vocabulary.build(
         "return": ["devolver", "discard", "r", "descartar", "give back", "put back", "throw"],
         "sink": ["afundar", "sunk", "lose", "perder", "scuttle"],
         "caravela": ["caravel", "caravelas", "caravels", "ship", "ships", "boat", "navio", "barco"],
-        "all": ["todas", "todos", "tudo", "everything", "both", "ambas", "ambos", "every"],
-        "none": ["nothing", "nenhuma", "nenhum", "nada", "neither", "no cards"],
         "discovery": ["discoveries", "descoberta", "descobertas"],
         "cargo": ["cubes", "cube", "goods", "carga", "cubos"],
         "loses": ["losing", "perde"],
     },
-    names=_place_names(),
+    # "all" and "none" name a set: a reading that has them needs them typed
+    names={**_place_names(), "all": ["todas", "todos", "tudo", "everything", "both", "ambas", "ambos", "every"],
+           "none": ["nothing", "nenhuma", "nenhum", "nada", "neither"]},
     display={n["id"]: n["name"] for n in B.MAP["nodes"]},
 )
 

@@ -1,0 +1,73 @@
+"""A line is understood whole, or refused: never acted on by a prefix, for every registered game.
+
+Each option's label, fed with one extra meaningful word (a place, a number, a verb, a name:
+the words of the other options now, a number and the players' names), must be refused or
+read as the same move, never as a different one. The one exception is a choice of a set
+(keep these cards, return these cards), where an extra item names a bigger set: there the
+line must still be read as a move whose own label names every word typed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import notation, registry
+from engine.errors import IllegalMove
+
+#: games, options and player counts to walk; a few hundred decisions each
+WALKS = {
+    "maretta": [({"side": "A"}, 3), ({"side": "B"}, 4)],
+    "caravelas": [({}, 2), ({}, 3)],
+    "maracaibo": [({}, 2)],
+}
+
+
+def _extra_words(labels: list[str], players: list[str], rnd: random.Random) -> list[str]:
+    words = sorted({w for label in labels for w in notation.tokens(label.replace("-", " "))
+                    if w not in notation.FILLERS and notation.number(w) is None})
+    pool = [*rnd.sample(words, min(3, len(words))), "2", "7", "end", "move", players[1]]
+    return pool
+
+
+def _set_like(move: dict, other: dict) -> bool:
+    """Both moves choose a set of things, and differ only in that set (keep/return cards)."""
+    lists = [k for k, v in move.items() if isinstance(v, list)]
+    return bool(lists) and {k: v for k, v in move.items() if k not in lists} == \
+        {k: v for k, v in other.items() if k not in lists}
+
+
+@pytest.mark.parametrize("game", [g for g in registry.names() if g in WALKS])
+def test_it_never_reads_a_label_with_an_extra_word_as_another_move(game: str) -> None:
+    rules = registry.get(game)
+    rnd = random.Random(f"whole-line-{game}")
+    checked = 0
+    for options, n in WALKS[game]:
+        players = ["Ana", "Bruno", "Carla", "Duarte", "Eva"][:n]
+        state = rules.setup(players, options, f"whole-{game}-{n}")
+        for _step in range(25):
+            pending = rules.pending(state)
+            if not pending:
+                break
+            seat = pending[0]
+            opts = rules.options(state, seat)
+            labels = [o.label for o in opts]
+            for o in rnd.sample(opts, min(3, len(opts))):
+                for word in _extra_words(labels, players, rnd):
+                    for line in (f"{o.label} {word}", f"{word} {o.label}"):
+                        try:
+                            got = rules.parse(line, state, seat)
+                        except IllegalMove:
+                            continue
+                        checked += 1
+                        if got == o.move:
+                            continue
+                        assert _set_like(dict(o.move), got), (
+                            f"{game}: {line!r} was read as {got}, not {o.label!r} ({o.move}) nor refused")
+                        other = next(x for x in opts if x.move == got)
+                        typed = {w for w in notation.tokens(line) if w not in notation.FILLERS}
+                        named = set(notation.tokens(" ".join(rules._readings(state, seat, other))))
+                        assert typed <= named | set(notation.tokens(other.code)), (line, other.label)
+            rules.apply(state, seat, rnd.choice(opts).move)
+    assert checked > 50  # the walk did read lines (same-move readings), not only refuse them
