@@ -10,6 +10,7 @@ redelivery after a lost worker safe.
 from __future__ import annotations
 
 import logging
+import smtplib
 from typing import Any
 
 from celery import Task
@@ -23,7 +24,7 @@ from workers.celery import app
 log = logging.getLogger(__name__)
 
 #: How often one task id may start (first run, retries and redeliveries together)
-#: before it is dropped. Above send_outbound's 6 retries, so only a poison message hits it.
+#: before it is dropped. Only a poison message hits it (retries are the sweepers' job).
 MAX_STARTS = 10
 
 
@@ -67,12 +68,14 @@ def process_move_request(request_id: int) -> Any:
     return dispatch.service_for("pbem.process_move_request")(request_id)
 
 
-@app.task(base=GuardedTask, name="pbem.send_outbound", autoretry_for=(Exception,),
-          retry_backoff=True, retry_backoff_max=600,
-          retry_jitter=True, max_retries=6)
+@app.task(base=GuardedTask, name="pbem.send_outbound", throws=(OSError, smtplib.SMTPException),
+          time_limit=35, soft_time_limit=30)
 def send_outbound(outbound_id: int) -> Any:
-    """Sends one outbox row. A failure puts the row back to pending and raises, so Celery retries
-    with exponential backoff; after the last retry the outbox sweeper picks the row up again."""
+    """Sends one outbox row. A transient failure puts the row back to pending and raises; the
+    outbox sweeper (every 15 s) sends it again after its backoff (at most 2 minutes), so pending
+    mail leaves within minutes of a relay coming back. Why no Celery retries: they were spent in
+    a minute, then the mail waited an hour. Why the short time limits: a row in ``sending``
+    longer than ``sending.SEND_DEADLINE`` is taken to be a dead worker's and is sent again."""
     return dispatch.service_for("pbem.send_outbound")(outbound_id)
 
 

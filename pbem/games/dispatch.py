@@ -8,12 +8,14 @@ runs in this process right after commit.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,44 @@ def _celery_client() -> Any:
         # with the task bodies lives in workers/ which pbem must not import.
         _client = Celery("pbem-client", broker=settings.CELERY_BROKER_URL)
         _client.conf.task_serializer = "json"
+        # Why short: with the broker down, the caller's work is committed already and the
+        # sweepers hand it on later; a publish must fail fast, not hold an SMTP session.
+        _client.conf.broker_connection_timeout = 2
+        _client.conf.broker_connection_retry = False
+        _client.conf.task_publish_retry_policy = {
+            "max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
     return _client
+
+
+#: A task handed on this recently is not handed on again by a sweeper (see :func:`recently_queued`).
+QUEUED_MARK_SECONDS = 20
+
+
+def _mark_key(name: str, args: tuple[Any, ...]) -> str:
+    return f"pbem:queued:{name}:{':'.join(str(a) for a in args)}"
+
+
+def recently_queued(name: str, *args: Any) -> bool:
+    """Whether this task was handed to the broker within :data:`QUEUED_MARK_SECONDS`.
+
+    Why a mark in the shared cache (Redis in a deployment): the sweepers may then run
+    every few seconds without flooding the queue, and when Redis is wiped (broker and
+    queue gone) the marks go with it, so the lost work is handed on at the next sweep.
+    """
+    try:
+        return cache.get(_mark_key(name, args)) is not None
+    except Exception:  # noqa: BLE001 - no cache: hand it on again (the services are idempotent)
+        return False
+
+
+def _send(name: str, args: tuple[Any, ...]) -> None:
+    try:
+        _celery_client().send_task(name, args=list(args))
+    except Exception as exc:  # noqa: BLE001 - the work is committed; a sweeper hands it on later
+        log.warning("task %s not handed to the broker (%s); the sweeper will", name, type(exc).__name__)
+        return
+    with contextlib.suppress(Exception):
+        cache.set(_mark_key(name, args), 1, timeout=QUEUED_MARK_SECONDS)
 
 
 def _run_now(name: str, args: tuple[Any, ...]) -> None:
@@ -60,4 +99,4 @@ def enqueue(name: str, *args: Any) -> None:
     if settings.PBEM_TASKS_IN_PROCESS:
         transaction.on_commit(lambda: _run_now(name, args))
     else:
-        transaction.on_commit(lambda: _celery_client().send_task(name, args=list(args)))
+        transaction.on_commit(lambda: _send(name, args))

@@ -29,9 +29,12 @@ JOBS: tuple[Job, ...] = (
     # Reminders, then the no-move policy, for games whose deadline passed.
     Job("pbem.sweep_deadlines", "pbem.games.services:do_sweep_deadlines", 300.0),
     # Outbox rows claimed by a worker that died go back to pending and are sent.
-    Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 60.0),
+    # Why this often: a stuck row is resent within a minute of its worker's death, and pending
+    # mail leaves soon after a relay outage; a sweep that finds nothing costs one indexed query.
+    Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 15.0),
     # Mails stored but never judged (their task was lost in a crash) are queued again.
-    Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 120.0),
+    # Why every 10 s: inbound work lost with a worker or a wiped broker is judged within 30 s.
+    Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 10.0),
     # Daily digests: the service decides who is due (one mail a day per game at most).
     Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 3600.0),
 )

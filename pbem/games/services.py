@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -26,6 +27,7 @@ from engine import batch as engine_batch
 from pbem.games import dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
+from pbem.mail.parsing import deliverable_address
 
 
 class ServiceError(Exception):
@@ -172,10 +174,18 @@ def _usable_name(name: str) -> str | None:
         return None
 
 
+def check_title(title: str) -> None:
+    """A game title goes into every mail's subject: no control characters (tab, line breaks...)."""
+    bad = sorted({f"U+{ord(c):04X}" for c in title if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")})
+    if bad:
+        raise ServiceError(f"the title holds control characters ({', '.join(bad)}); "
+                           "use letters, digits, spaces and punctuation only")
+
+
 def do_create_player(email: str, display_name: str = "") -> Player:
     email = normalize_email(email)
-    if "@" not in email or len(email) > 254:
-        raise ServiceError(f"{email!r} is not an email address")
+    if "@" not in email or len(email) > 254 or not deliverable_address(email):
+        raise ServiceError(f"{email!r} is not an email address we can send to")
     if Player.objects.filter(email=email).exists():
         raise Conflict(f"a player with address {email} exists already")
     name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
@@ -307,6 +317,7 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         raise ServiceError(str(exc)) from None
     if not 1 <= deadline_hours <= 24 * 60:
         raise ServiceError("the deadline must be between 1 hour and 60 days")
+    check_title(title)
     game = Game.objects.create(
         rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,

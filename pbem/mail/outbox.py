@@ -27,7 +27,7 @@ from engine.core import Event, Option, visible_events
 from engine.notation import format_options
 from pbem.games import dispatch
 from pbem.games.models import Game, InboundMessage, Move, OutboundMessage, Player, Seat
-from pbem.mail.parsing import REPLY_MARKER
+from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
 
 __all__ = [
     "REPLY_MARKER",
@@ -78,7 +78,7 @@ def game_url(game: Game) -> str:
 
 def subject_for(game: Game, what: str = "") -> str:
     """Constant per game, so every client threads the game's mails (``what`` is kept for callers)."""
-    return f"[pbem #{game.pk}] {game.title}"
+    return f"[pbem #{game.pk}] {' '.join(without_controls(game.title).split())}"
 
 
 def _thread_headers(game: Game) -> dict[str, str]:
@@ -96,6 +96,9 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
            to_email: str | None = None, thread: bool = True) -> OutboundMessage:
     address = to_email or (to.email if to is not None else "")
     assert address, "a mail needs a recipient"
+    # Why cleaned here as well as where the text comes from: a control character in any
+    # header (a game title, an echoed subject) makes the mail unsendable at the relay.
+    subject = " ".join(without_controls(subject).split())
     headers: dict[str, str] = {
         "Auto-Submitted": "auto-generated",
         # Why: asks Exchange/Outlook not to answer us with out-of-office mail.
@@ -108,6 +111,14 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
     if reply_to:
         headers["Reply-To"] = reply_to
     headers.update(extra_headers or {})
+    headers = {k: " ".join(without_controls(str(v)).split()) for k, v in headers.items()}
+    if not deliverable_address(address):
+        # Why recorded, not queued: no relay will ever take it; retrying would only delay the
+        # rest. The row says what happened (an operator sees it as failed, never retried).
+        return OutboundMessage.objects.create(
+            game=game, player=to, to_email=without_controls(address)[:254], subject=subject[:255],
+            body_text=body, body_html=html, headers=headers, svg=svg, status=OutboundMessage.Status.FAILED,
+            last_error="undeliverable: the address cannot be sent to; dropped before queueing")
     row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],
                                          body_text=body, body_html=html, headers=headers, svg=svg)
     dispatch.enqueue("pbem.send_outbound", row.pk)

@@ -14,12 +14,13 @@ import functools
 import hashlib
 import logging
 import re
+import smtplib
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import BadHeaderError, EmailMultiAlternatives
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -28,11 +29,19 @@ from pbem.games.models import OutboundMessage
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 8
-#: A row claimed longer ago than this is taken to belong to a dead worker.
-STUCK_AFTER = timedelta(minutes=10)
+#: A row still not delivered this long after it was written is given up (``failed``).
+#: Why by age, not by a count of attempts: a relay outage of an hour or a day spends any
+#: number of attempts, and a mail that could still go out must not be given up for that.
+GIVE_UP_AFTER = timedelta(days=5)
+#: The longest wait between two attempts, so that pending mail leaves soon after the relay is back.
+MAX_BACKOFF = timedelta(minutes=2)
+#: A send never takes longer than this: the socket timeout (``EMAIL_TIMEOUT``) and the task's
+#: hard time limit (``workers/celery.py``) both stay under it, so a row claimed longer ago
+#: belongs to a dead worker and is sent again.
+SEND_DEADLINE = timedelta(seconds=40)
+STUCK_AFTER = SEND_DEADLINE
 #: A pending row never tried this long after it was written lost its task.
-LOST_AFTER = timedelta(minutes=2)
+LOST_AFTER = timedelta(seconds=15)
 #: Content-ID of the board picture inside a mail.
 BOARD_CID = "board"
 
@@ -40,8 +49,18 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def backoff(attempts: int) -> timedelta:
-    """Wait before the next try after ``attempts`` failures: 1, 2, 4 ... minutes, at most 2 hours."""
-    return timedelta(minutes=min(2 ** max(attempts - 1, 0), 120))
+    """Wait before the next try after ``attempts`` failures: 5, 10, 20 ... seconds, at most 2 minutes."""
+    return min(timedelta(seconds=5 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF) if attempts < 20 else MAX_BACKOFF
+
+
+def is_permanent(exc: BaseException) -> bool:
+    """A failure that no retry can cure: the relay refused the address or the mail (5xx), or the
+    mail cannot even be written (a header or address that cannot be encoded)."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(500 <= code < 600 for code, _msg in exc.recipients.values())
+    if isinstance(exc, (smtplib.SMTPSenderRefused, smtplib.SMTPDataError)):
+        return 500 <= exc.smtp_code < 600
+    return isinstance(exc, (UnicodeError, BadHeaderError, ValueError)) and not isinstance(exc, OSError)
 
 
 #: A font that Debian and most Linux servers ship; without any font the picture has no labels
@@ -123,8 +142,9 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
 def do_send_outbound(row_id: int) -> bool:
     """Send one row if it is still pending; True when this call sent it.
 
-    False: another worker holds it, or it was sent or given up already.
-    Raises on a transport failure (the row is pending again, for the retry).
+    False: another worker holds it, or it was sent or given up already, or it can never be
+    delivered (then it is ``failed`` with the reason, at once, never retried).
+    Raises on a transient transport failure (the row is pending again, for the retry).
     """
     claimed = OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.PENDING).update(
         status=OutboundMessage.Status.SENDING, claimed_at=timezone.now(), attempts=F("attempts") + 1)
@@ -134,10 +154,15 @@ def do_send_outbound(row_id: int) -> bool:
     try:
         build_message(row).send()
     except Exception as exc:
-        failed = row.attempts >= MAX_ATTEMPTS
+        permanent = is_permanent(exc)
+        expired = row.created_at < timezone.now() - GIVE_UP_AFTER
+        error = f"{'undeliverable: ' if permanent else ''}{type(exc).__name__}: {exc}"
         OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
-            status=OutboundMessage.Status.FAILED if failed else OutboundMessage.Status.PENDING,
-            last_error=f"{type(exc).__name__}: {exc}"[:2000])
+            status=OutboundMessage.Status.FAILED if permanent or expired else OutboundMessage.Status.PENDING,
+            last_error=error[:2000])
+        if permanent:
+            log.warning("outbound %s: undeliverable, dropped (%s)", row_id, type(exc).__name__)
+            return False
         log.warning("sending outbound %s failed (attempt %s): %s", row_id, row.attempts, type(exc).__name__)
         raise
     OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
@@ -164,8 +189,10 @@ def do_requeue_stuck(now: datetime | None = None) -> int:
         log.warning("outbox sweeper: %s row(s) stuck in sending went back to pending", reset)
     due = OutboundMessage.objects.filter(status=OutboundMessage.Status.PENDING).filter(
         Q(attempts=0, created_at__lt=now - LOST_AFTER) | Q(attempts__gt=0) | Q(pk__in=stuck_ids))
-    for pk, attempts, claimed_at in due.values_list("pk", "attempts", "claimed_at"):
+    for pk, attempts, claimed_at in due.order_by("pk").values_list("pk", "attempts", "claimed_at"):
         if attempts and pk not in stuck_ids and claimed_at is not None and claimed_at > now - backoff(attempts):
             continue  # still backing off
+        if pk not in stuck_ids and dispatch.recently_queued("pbem.send_outbound", pk):
+            continue  # its task is in the queue
         dispatch.enqueue("pbem.send_outbound", pk)
     return reset

@@ -40,7 +40,10 @@ from pbem.mail import outbox, parsing
 log = logging.getLogger(__name__)
 
 #: A received mail still unprocessed after this long lost its task; the sweeper hands it on again.
-INBOUND_LOST_AFTER = timedelta(minutes=5)
+INBOUND_LOST_AFTER = timedelta(seconds=10)
+#: At most this many answers to one address an hour: a responder we did not recognise
+#: (no standard header) cannot loop with us for longer than that.
+REPLIES_PER_HOUR = 5
 #: At most one digest mail per game and player in this period.
 DIGEST_PERIOD = timedelta(hours=24)
 
@@ -80,15 +83,29 @@ def check_recipient(address: str) -> bool:
 
 
 def _choose_recipient(rcpt_tos: list[str]) -> str:
-    """One row per mail: the seat address if any, else the general address, else postmaster."""
+    """What one row records as its recipient: every seat address (space separated), else the
+    general address, else postmaster.
+
+    Why every seat address: a mail to another player's seat and to one's own is judged for
+    each seat the sender holds (see :func:`_judge`); the column holds up to 255 characters,
+    about five seat addresses, far more than anyone writes to at once.
+    """
     ranked = {"seat": 0, "general": 1, "postmaster": 2}
+    clean = [parsing.without_controls(r).strip() for r in rcpt_tos]
+    seats = [r for r in clean if (recipient_kind(r) or ("",))[0] == "seat"]
+    if seats:
+        chosen: list[str] = []
+        for rcpt in dict.fromkeys(seats):
+            if len(" ".join(chosen + [rcpt])) <= 255:
+                chosen.append(rcpt)
+        return " ".join(chosen)
     best: tuple[int, str] | None = None
-    for rcpt in rcpt_tos:
+    for rcpt in clean:
         kind = recipient_kind(rcpt)
         rank = ranked[kind[0]] if kind else 3
         if best is None or rank < best[0]:
             best = (rank, rcpt)
-    return best[1] if best else ""
+    return best[1][:255] if best else ""
 
 
 def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundMessage:
@@ -105,8 +122,8 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
     try:
         with transaction.atomic():
             row = InboundMessage.objects.create(
-                message_id=message_id, raw=raw, mail_from=(mail_from or "")[:255],
-                rcpt_to=_choose_recipient(list(rcpt_tos))[:255])
+                message_id=message_id, raw=raw, mail_from=parsing.without_controls(mail_from or "")[:255],
+                rcpt_to=_choose_recipient(list(rcpt_tos)))
             dispatch.enqueue("pbem.process_inbound", row.pk)
     except IntegrityError:
         # Why: two deliveries of one mail raced; the other one stored it.
@@ -116,13 +133,22 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
 
 
 def do_requeue_inbound(now: datetime | None = None) -> int:
-    """The inbound sweeper: mails stored but never judged (their task was lost) are queued again."""
+    """The inbound sweeper: mails stored but not judged whose task is not known to be queued.
+
+    Why so eager: a task is lost with a worker killed while holding it (late acks on Redis
+    give it back only after the visibility timeout) or with a wiped or unreachable broker.
+    A task handed on in the last seconds is left alone (``dispatch.recently_queued``);
+    any extra task is harmless, the judging is idempotent.
+    """
     now = now or timezone.now()
     ids = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=now - INBOUND_LOST_AFTER)
-               .values_list("pk", flat=True))
+               .order_by("pk").values_list("pk", flat=True))
+    queued = 0
     for pk in ids:
-        dispatch.enqueue("pbem.process_inbound", pk)
-    return len(ids)
+        if not dispatch.recently_queued("pbem.process_inbound", pk):
+            dispatch.enqueue("pbem.process_inbound", pk)
+            queued += 1
+    return queued
 
 
 # ---- judging one mail --------------------------------------------------------------------------
@@ -167,38 +193,66 @@ def do_process_inbound(inbound_id: int) -> str:
                 processed_at=timezone.now())
     except OperationalError:
         raise  # the database is unwell: let the task retry
-    except Exception as exc:  # noqa: BLE001 - a bug must not make the mail loop forever
+    except Exception as exc:  # a bug must not make the mail loop forever
         # Why not log.exception: a traceback may quote a seat address; redact it first.
         trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        if parsing.is_time_limit(exc):
+            log.error("inbound %s: judging it took too long; refused", inbound_id)
+            _fail_internal(inbound_id, "took too long to read", (
+                "Your mail took too long to read (it is very large or oddly built), so it was not taken; "
+                "nothing was changed. Please send your commands again in a short plain-text mail."))
+            raise  # never swallow the worker's time limit
         log.error("inbound %s: internal error while judging it: %s", inbound_id, parsing.redact(trace))
-        _fail_internal(inbound_id, exc)
+        _fail_internal(inbound_id, f"internal error: {type(exc).__name__}", (
+            "Something went wrong on our side while reading your mail; nothing was changed. "
+            "The administrators can see what happened. Please send it again later."))
         return str(Status.REJECTED)
     log.info("inbound %s: %s", inbound_id, verdict.status)
     return verdict.status
 
 
-def _fail_internal(inbound_id: int, exc: Exception) -> None:
+def _fail_internal(inbound_id: int, result: str, text: str) -> None:
+    """Judge a row that could not be judged: rejected first (committed alone), then a reply if one can go.
+
+    Why two steps: the reply itself may be what failed (an address or header that cannot
+    be stored); the row must be decided all the same, or it would be swept up for ever.
+    """
     with transaction.atomic():
-        row = InboundMessage.objects.select_for_update().filter(pk=inbound_id, status=Status.RECEIVED).first()
-        if row is None:
-            return
-        InboundMessage.objects.filter(pk=row.pk, status=Status.RECEIVED).update(
-            status=Status.REJECTED, result=f"internal error: {type(exc).__name__}", processed_at=timezone.now())
-        msg = parsing.parse_message(bytes(row.raw))
-        if parsing.automatic_reason(msg, row.mail_from):
-            return
-        sender = parsing.sender_address(msg, row.mail_from)
-        if sender:
-            outbox.queue_reply(None, "Re: your mail", (
-                f"{parsing.REPLY_MARKER}\n\nSomething went wrong on our side while reading your mail; "
-                "nothing was changed. The administrators can see what happened. Please send it again later.\n"),
-                to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
+        updated = InboundMessage.objects.filter(pk=inbound_id, status=Status.RECEIVED).update(
+            status=Status.REJECTED, result=result[:4000], processed_at=timezone.now())
+    if not updated:
+        return
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.get(pk=inbound_id)
+            msg = parsing.parse_message(bytes(row.raw))
+            if parsing.automatic_reason(msg, row.mail_from):
+                return
+            sender = parsing.sender_address(msg, row.mail_from)
+            if sender and _may_answer(sender):
+                outbox.queue_reply(None, "Re: your mail", f"{parsing.REPLY_MARKER}\n\n{text}\n",
+                                   to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
+    except Exception as exc:  # the row is decided; only the courtesy reply is lost
+        if parsing.is_time_limit(exc):
+            raise
+        log.error("inbound %s: the reply about its failure could not be queued either: %s",
+                  inbound_id, type(exc).__name__)
+
+
+def _may_answer(address: str, now: datetime | None = None) -> bool:
+    """Whether we may answer ``address`` again: at most :data:`REPLIES_PER_HOUR` answers an hour."""
+    now = now or timezone.now()
+    recent = (OutboundMessage.objects.filter(to_email=address, created_at__gte=now - timedelta(hours=1))
+              .filter(headers__has_key="In-Reply-To")
+              .exclude(**{"headers__In-Reply-To__startswith": "<pbem.game"}).count())
+    return recent < REPLIES_PER_HOUR
 
 
 def _judge(row: InboundMessage) -> Verdict:
     raw = bytes(row.raw)
     msg = parsing.parse_message(raw)
-    target = recipient_kind(row.rcpt_to)
+    rcpts = row.rcpt_to.split() or [""]
+    target = recipient_kind(rcpts[0])
     # Why before the machine check: bounces and reports are exactly what a postmaster reads.
     if target is not None and target[0] == "postmaster":
         return _forward_to_postmaster(row, msg)
@@ -216,6 +270,9 @@ def _judge(row: InboundMessage) -> Verdict:
         return Verdict(Status.REJECTED, "no sender address to answer")
     if kind == "general":
         return _judge_general(incoming)
+    tokens = [k[1] for k in (recipient_kind(r) for r in rcpts) if k is not None and k[0] == "seat"]
+    if len(tokens) > 1:
+        return _judge_seats(incoming, tokens)
     return _judge_seat(incoming, token)
 
 
@@ -239,9 +296,38 @@ def _forward_to_postmaster(row: InboundMessage, msg: Message) -> Verdict:
     return Verdict(Status.IGNORED, f"for the postmaster: forwarded to {len(to)} operator address(es)")
 
 
+def _judge_seats(incoming: Incoming, tokens: list[str]) -> Verdict:
+    """A mail to several seat addresses: judged for each addressed seat the sender holds.
+
+    Why: a player who writes to their own seat and, by mistake or on purpose, to
+    another's must have their own move judged, and nothing done for the other seat. When
+    the sender holds none of them, it is judged for the first (the wrong-sender answer).
+    """
+    own = []
+    for token in tokens:
+        seat = _seat_for_token(token)
+        if seat is not None and seat.player is not None and seat.player.email == incoming.sender:
+            own.append(token)
+    verdicts: list[Verdict] = []
+    for token in own or tokens[:1]:
+        with transaction.atomic():  # each seat's judgement stands or falls alone
+            verdicts.append(_judge_seat(incoming, token))
+    applied = [v for v in verdicts if v.status == Status.APPLIED]
+    status = Status.APPLIED if applied else verdicts[0].status
+    others = len(tokens) - len(own or tokens[:1])
+    result = "; ".join(f"game #{v.game.pk if v.game else '?'}: {v.result}" for v in verdicts)
+    if others:
+        result += f"; {others} seat address(es) not the sender's: ignored"
+    return Verdict(status, result, (applied or verdicts)[0].game)
+
+
 def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
            reply_to: str | None = None) -> None:
-    """An answer to the sender of ``incoming``, and to nobody else."""
+    """An answer to the sender of ``incoming``, and to nobody else (at most a few an hour)."""
+    if not _may_answer(incoming.sender):
+        log.warning("inbound %s: not answered, its sender had %s answers this hour", incoming.row.pk,
+                    REPLIES_PER_HOUR)
+        return
     subject = outbox.subject_for(game) if game is not None else incoming.reply_subject
     if game is not None:
         subject = f"Re: {subject}"

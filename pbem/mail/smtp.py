@@ -117,6 +117,11 @@ class PbemHandler:
             return "451 4.3.0 Requested action aborted: local error in processing"
         return f"250 2.0.0 Message accepted as {row_id}"
 
+    async def handle_exception(self, error: Exception) -> str:
+        """aiosmtpd's default answers a 500 quoting the exception; ours is a temporary failure, logged."""
+        _log_error("SMTP session error", error)
+        return "451 4.3.0 Temporary failure, try again later"
+
 
 def parse_addr(addr: str) -> tuple[str, int]:
     host, _, port = addr.rpartition(":")
@@ -129,8 +134,21 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+#: Longest line taken in DATA. Why above RFC 5321's 1,000: aiosmtpd answered longer lines
+#: (long encoded-word headers, unwrapped HTML) with "500 Line too long", a refusal the sender
+#: cannot cure by retrying and never meant; the mail size limit still bounds the memory.
+MAX_LINE_LENGTH = 1024 * 1024
+
+
+class PbemSMTP(SMTP):
+    line_length_limit = MAX_LINE_LENGTH
+
+
 class PbemController(Controller):
     """aiosmtpd's threaded controller; on stop it also closes the database connection it used."""
+
+    def factory(self) -> SMTP:
+        return PbemSMTP(self.handler, **self.SMTP_kwargs)
 
     def stop(self, no_assert: bool = False) -> None:
         if self._thread is not None and self.loop.is_running():
