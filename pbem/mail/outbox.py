@@ -116,7 +116,7 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
         # Why recorded, not queued: no relay will ever take it; retrying would only delay the
         # rest. The row says what happened (an operator sees it as failed, never retried).
         return OutboundMessage.objects.create(
-            game=game, player=to, to_email=without_controls(address)[:254], subject=subject[:255],
+            game=game, player=to, to_email=re.sub(r"[\x00-\x1f\x7f]", " ", address)[:254], subject=subject[:255],
             body_text=body, body_html=html, headers=headers, svg=svg, status=OutboundMessage.Status.FAILED,
             last_error="undeliverable: the address cannot be sent to; dropped before queueing")
     row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],

@@ -309,6 +309,13 @@ def decode_text(payload: bytes, declared: str | None) -> str:
                 return payload.decode(declared)
         except (LookupError, UnicodeDecodeError, ValueError):
             pass
+    if len(payload) < 400:
+        # Why before guessing: on a few words the guesser picks exotic charsets (Big5 for a
+        # latin-1 "Bíd 7"); short mislabelled mail is nearly always Windows' western charset.
+        try:
+            return payload.decode("cp1252")
+        except UnicodeDecodeError:
+            pass
     try:
         from charset_normalizer import from_bytes
 

@@ -262,7 +262,7 @@ def test_it_retries_a_failed_send_with_backoff_then_gives_up_only_when_old(ana: 
     assert "Error" in row.last_error
     # The sweeper waits for the backoff before trying again.
     assert row.claimed_at is not None
-    sending.do_requeue_stuck(now=row.claimed_at + timedelta(seconds=10))
+    sending.do_requeue_stuck(now=row.claimed_at + sending.backoff(1) - timedelta(seconds=1))
     row.refresh_from_db()
     assert row.attempts == 1
     sending.do_requeue_stuck(now=row.claimed_at + sending.backoff(1) + timedelta(seconds=1))
