@@ -25,9 +25,10 @@ GAMES ?= 200
 SEED ?= 1
 OPTIONS ?=
 BENCH_ARGS ?=
+CHAOS_ARGS ?=
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: help install run test lint format typecheck contracts schema simulate bench check clean distclean
+.PHONY: help install run test lint format typecheck contracts schema simulate bench chaos check clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -38,6 +39,7 @@ help:
 	@echo "make schema     validate the OpenAPI schema (drf-spectacular, warnings are errors)"
 	@echo "make simulate   random games: GAME=$(GAME) PLAYERS=$(PLAYERS) GAMES=$(GAMES) OPTIONS='k=v ...'"
 	@echo "make bench      engine benchmark (bench/engine.py $(BENCH_ARGS))"
+	@echo "make chaos      the fault suite: own PostgreSQL + Redis, workers killed, relay down (CHAOS_ARGS='--seconds 300')"
 	@echo "make check      everything CI runs"
 	@echo "make install    only create .venv and install"
 
@@ -92,6 +94,10 @@ simulate: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py $(BENCH_ARGS)
+
+# Starts its own PostgreSQL cluster and Redis on free ports (needs their server binaries).
+chaos: $(STAMP)
+	$(PY) bench/chaos.py $(CHAOS_ARGS)
 
 check: lint typecheck contracts schema test
 

@@ -7,8 +7,11 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from pbem.web import views as web_views
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="web:game-list", permanent=False)),
+    path("healthz", web_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -35,7 +35,10 @@ app.conf.update(
     broker_transport_options={"visibility_timeout": 3600},
     task_time_limit=300,
     task_soft_time_limit=240,
-    worker_cancel_long_running_tasks_on_connection_loss=True,
+    # Why not cancel: a send cancelled after the relay took the mail but before the row was
+    # marked sent is sent again (a duplicate). Every task is idempotent, so one that runs on
+    # while the broker is away (and is delivered again later) only finds its work done.
+    worker_cancel_long_running_tasks_on_connection_loss=False,
     # Why: Celery's Django fixup closes every database connection before and after each
     # task unless this is set, so each task paid a new PostgreSQL connection (a backend
     # fork, about 5 ms of server CPU, 4 per move). With it the fixup closes them only

@@ -15,12 +15,14 @@ import hashlib
 import logging
 import re
 import smtplib
+import time
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import BadHeaderError, EmailMultiAlternatives
+from django.db import InterfaceError, OperationalError, connection
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -165,9 +167,32 @@ def do_send_outbound(row_id: int) -> bool:
             return False
         log.warning("sending outbound %s failed (attempt %s): %s", row_id, row.attempts, type(exc).__name__)
         raise
-    OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
-        status=OutboundMessage.Status.SENT, sent_at=timezone.now())
+    _mark_sent(row_id)
     return True
+
+
+#: How long the ``sent`` mark is retried after the relay took the mail (a database restart).
+MARK_SENT_FOR = 20.0
+
+
+def _mark_sent(row_id: int) -> None:
+    """Mark a row sent, retrying across a database hiccup.
+
+    Why retry here: the relay has the mail; if this update is lost the row stays ``sending``
+    and the sweeper sends it again (a duplicate with the same Message-ID). A restart of the
+    database was the usual cause in the fault suite (bench/chaos.py).
+    """
+    deadline = time.monotonic() + MARK_SENT_FOR
+    while True:
+        try:
+            OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
+                status=OutboundMessage.Status.SENT, sent_at=timezone.now())
+            return
+        except (OperationalError, InterfaceError):
+            if time.monotonic() > deadline:
+                raise
+            connection.close()
+            time.sleep(0.5)
 
 
 def do_requeue_stuck(now: datetime | None = None) -> int:

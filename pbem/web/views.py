@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
 from pbem.api.errors import json_404, json_500
 from pbem.games import selectors
+from pbem.games.health import health_report
 from pbem.games.models import Game, Player
 from pbem.games.services import ServiceError
 
@@ -75,3 +76,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return json_500(request)
     return HttpResponse("<h1>Server error</h1><p>The error has been logged.</p>", status=500)
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and broker answer and no mail waits too long; 503 otherwise."""
+    report = health_report()
+    return JsonResponse(report, status=200 if report["ok"] else 503)

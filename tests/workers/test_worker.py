@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from pbem.games import dispatch, periodic
 from pbem.games.models import MoveRequest, OutboundMessage
+from pbem.mail import sending
+from pbem.mail import services as mail_services
 from tests.factories import seat_of, start_game, token_client
 from workers import app
 from workers import tasks as worker_tasks
@@ -43,9 +45,12 @@ def test_redelivery_settings_are_on_the_app():
     assert conf.task_serializer == "json" and conf.accept_content == ["json"]
     visibility = conf.broker_transport_options["visibility_timeout"]
     send = app.tasks["pbem.send_outbound"]
-    # A late-acked message must not be redelivered while it is legitimately retrying or running.
-    assert visibility > send.retry_backoff_max and visibility > conf.task_time_limit
-    assert send.max_retries and send.retry_backoff and send.autoretry_for == (Exception,)
+    # A late-acked message must not be redelivered while it is legitimately running.
+    assert visibility > conf.task_time_limit
+    # A send ends (or its worker is killed) before the sweeper takes its row for a dead worker's.
+    assert send.time_limit < sending.SEND_DEADLINE.total_seconds()
+    # Retries are the sweeper's: none spent in a minute by Celery, then an hour's wait.
+    assert not getattr(send, "autoretry_for", ())
     for name in ("pbem.process_move_request", "pbem.process_inbound"):
         assert app.tasks[name].max_retries  # finite: never an endless retry loop
 
@@ -59,7 +64,9 @@ def test_the_beat_schedule_is_static_and_runs_the_periodic_services():
         assert entry["options"]["expires"] < j.every  # a backlog of sweeps is dropped, not piled up
     assert periodic.job("pbem.sweep_deadlines").service == "pbem.games.services:do_sweep_deadlines"
     assert periodic.job("pbem.requeue_stuck_outbound").service == "pbem.mail.sending:do_requeue_stuck"
-    assert schedule["pbem.requeue_stuck_outbound"]["schedule"] == 60.0
+    # Stuck rows resent within a minute of their worker's death; lost inbound work within 30 s.
+    assert schedule["pbem.requeue_stuck_outbound"]["schedule"] + sending.STUCK_AFTER.total_seconds() <= 60
+    assert schedule["pbem.requeue_inbound"]["schedule"] + mail_services.INBOUND_LOST_AFTER.total_seconds() <= 30
     assert periodic.job("pbem.requeue_inbound").service == "pbem.mail.services:do_requeue_inbound"
     assert periodic.job("pbem.send_digests").service == "pbem.mail.services:do_send_digests"
     for j in periodic.JOBS:  # every scheduled service exists and takes ``now``
