@@ -215,7 +215,7 @@ def automatic_reason(msg: Message, mail_from: str) -> str | None:
             return f"list mail: {name}"
     for name in _AUTO_HEADERS:
         if header(msg, name):
-            return f"automatic: {name} header"
+            return f"automatic: auto-reply header ({name})"
     if _OUT_OF_OFFICE_RE.search(header(msg, "Subject")):
         return "automatic: out-of-office subject"
     if header(msg, "Return-Path").replace(" ", "") == "<>":
