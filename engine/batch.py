@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Event, Move, Option, Rules, State, visible_events
+from engine.core import Event, Move, Option, Rules, State, note_events, visible_events
 from engine.errors import IllegalMove, Malformed
 
 __all__ = [
@@ -180,7 +180,8 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
         try:
             move = read(rules, state, seat, command)
             label = rules.describe_move(state, seat, move)
-            events = rules.apply(state, seat, move)
+            # a guessed word ("read `karla` as Carla") is said to the seat that typed it
+            events = [*note_events(move, seat), *rules.apply(state, seat, move)]
         except IllegalMove as exc:
             _restore(state, saved)
             options = tuple(rules.options(state, seat))

@@ -252,8 +252,15 @@ class Rules:
         return self._view(state, seat)
 
     def parse(self, text: str, state: State, seat: int) -> Move:
-        """Turn a line a player typed into a move (or raise Malformed/IllegalMove)."""
-        return self.read(text, state, seat).move
+        """Turn a line a player typed into a move (or raise Malformed/IllegalMove).
+
+        The move is a :class:`engine.notation.Noted` dict: its ``notes`` say what was guessed
+        ("read `karla` as Carla"); :func:`note_events` makes them events for the seat.
+        """
+        reading = self.read(text, state, seat)
+        move = notation.Noted(reading.move)
+        move.notes = reading.notes
+        return move
 
     def read(self, text: str, state: State, seat: int) -> notation.Reading:
         """Read a whole line as one of the seat's options, saying what was guessed; or refuse it.
@@ -367,6 +374,13 @@ class Rules:
 
     def _render_svg(self, view: View) -> str:
         raise NotImplementedError
+
+
+def note_events(move: Move, seat: int) -> list[Event]:
+    """What a line was read as, when a word was guessed: events for the seat that typed it only."""
+    notes = getattr(move, "notes", ())
+    return [Event("read_as", f"Your line was understood by a guess: {note}.", {"note": note}, to=(seat,))
+            for note in notes]
 
 
 def option_by_code(options: Sequence[Option], move: Move) -> Option:

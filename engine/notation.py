@@ -550,6 +550,16 @@ class Reading:
     notes: tuple[str, ...] = ()
 
 
+class Noted(dict[str, Any]):
+    """A move read from a line, carrying what was guessed (``notes``) to whoever applies it.
+
+    It is a plain dict for everyone else (equality, JSON); ``engine.core.note_events`` turns
+    the notes into events for the seat that typed the line.
+    """
+
+    notes: tuple[str, ...] = ()
+
+
 def listing(options: Sequence[Choice]) -> list[str]:
     return [f"{o.code}: {o.label}" for o in options]
 

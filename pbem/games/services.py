@@ -456,7 +456,8 @@ def _apply_commands(game: Game, rules: Rules, seat: int, commands: Sequence[Comm
         try:
             move = _to_move(rules, state, seat, command)
             label = rules.describe_move(state, seat, move)
-            events = rules.apply(state, seat, move)
+            # a guessed word ("read `karla` as Carla") is said to the seat that typed it
+            events = [*engine.note_events(move, seat), *rules.apply(state, seat, move)]
         except IllegalMove as exc:
             raise MoveRejected(i, command.shown, exc, rules.options(state, seat)) from None
         applied.append(Applied(seat, move, label, events))
