@@ -93,6 +93,11 @@ def requeue_stuck_outbound() -> Any:
     return _periodic("pbem.requeue_stuck_outbound")
 
 
+@app.task(name="pbem.requeue_move_requests")
+def requeue_move_requests() -> Any:
+    return _periodic("pbem.requeue_move_requests")
+
+
 @app.task(name="pbem.requeue_inbound")
 def requeue_inbound() -> Any:
     return _periodic("pbem.requeue_inbound")

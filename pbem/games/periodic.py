@@ -35,6 +35,8 @@ JOBS: tuple[Job, ...] = (
     # Mails stored but never judged (their task was lost in a crash) are queued again.
     # Why every 10 s: inbound work lost with a worker or a wiped broker is judged within 30 s.
     Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 10.0),
+    # API move requests made while the broker was away (or whose worker died) are handed on.
+    Job("pbem.requeue_move_requests", "pbem.games.services:do_requeue_move_requests", 10.0),
     # Daily digests: the service decides who is due (one mail a day per game at most).
     Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 3600.0),
 )

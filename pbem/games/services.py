@@ -13,7 +13,7 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -703,9 +703,32 @@ def do_request_move(game_id: int, player: Player, commands: Sequence[Command],
     return req
 
 
+#: A move request still pending this long after it was made lost its task; the sweeper hands it on.
+MOVE_REQUEST_LOST_AFTER = timedelta(seconds=10)
+
+
+def do_requeue_move_requests(now: datetime | None = None) -> int:
+    """The move-request sweeper: requests made while the broker was away, or whose worker died."""
+    now = now or timezone.now()
+    ids = list(MoveRequest.objects.filter(status=MoveRequest.Status.PENDING,
+                                          created_at__lt=now - MOVE_REQUEST_LOST_AFTER)
+               .order_by("pk").values_list("pk", flat=True))
+    queued = 0
+    for pk in ids:
+        if not dispatch.recently_queued("pbem.process_move_request", pk):
+            dispatch.enqueue("pbem.process_move_request", pk)
+            queued += 1
+    return queued
+
+
+@transaction.atomic
 def do_process_move_request(request_id: int) -> None:
-    """Idempotent: a request already decided is left alone."""
-    req = MoveRequest.objects.select_related("player").get(pk=request_id)
+    """Idempotent: a request already decided is left alone.
+
+    Why the row lock: the sweeper may hand a request on while its first task still runs;
+    the second waits here and then finds it decided, so a batch is never applied twice.
+    """
+    req = MoveRequest.objects.select_for_update(of=("self",)).select_related("player").get(pk=request_id)
     if req.status != MoveRequest.Status.PENDING:
         return
     commands = [Command.from_dict(c) for c in req.commands]

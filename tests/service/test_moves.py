@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 import engine
 from engine.testing import replay
@@ -156,3 +158,24 @@ def test_a_trailing_sign_off_is_ignored_once_the_seat_has_nothing_to_decide(fake
     with pytest.raises(services.MoveRejected):  # the API and other doors judge every line
         services.do_submit_moves(game.pk, bob, [Command(text=f"c{_hand(game, seat_of(game, bob))[0]}"),
                                                 Command(text="Thanks!")], source=Source.API)
+
+
+def test_a_move_request_whose_task_was_lost_is_decided_by_the_sweeper(fake_game, alice, bob,
+                                                                      django_capture_on_commit_callbacks):
+    game = start_game(fake_game, alice, [bob])
+    bid = f"c{_hand(game, seat_of(game, alice))[0]}"
+    with django_capture_on_commit_callbacks(execute=False):  # the broker was away: the task never ran
+        req = services.do_request_move(game.pk, alice, [Command(code=bid)])
+    req.refresh_from_db()
+    assert req.status == MoveRequest.Status.PENDING
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.do_requeue_move_requests() == 0  # young: its task may still be queued
+    with django_capture_on_commit_callbacks(execute=True):
+        later = timezone.now() + services.MOVE_REQUEST_LOST_AFTER + timedelta(seconds=1)
+        assert services.do_requeue_move_requests(later) == 1
+    req.refresh_from_db()
+    assert req.status == MoveRequest.Status.ACCEPTED
+    with django_capture_on_commit_callbacks(execute=True):
+        services.do_requeue_move_requests(later)
+        services.do_process_move_request(req.pk)
+    assert Move.objects.filter(game=game).count() == 1
