@@ -487,8 +487,10 @@ def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extrac
                for _pos, line in extracted.commands]
     parts = [f"> {r.line}\n{'done' if r.ok else 'not done'}: {r.text}" for r in results]
     seat.refresh_from_db()
-    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts) + "\n\nNo move was made; "
-           + (_options_block(game, seat) if game.status == Game.Status.RUNNING else ""),
+    tail = ["No move was made."]
+    if game.status == Game.Status.RUNNING:
+        tail.append(_options_block(game, seat))
+    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts + tail),
            to=seat.player, game=game, reply_to=outbox.reply_address(seat))
     ok = all(r.ok for r in results)
     return Verdict(Status.APPLIED if ok else Status.REJECTED,
