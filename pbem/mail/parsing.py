@@ -95,7 +95,9 @@ def parse_message(raw: bytes) -> Message:
 
             return BytesParser(_HeadersOnly, policy=email.policy.default).parsebytes(raw, headersonly=True)
         return email.message_from_bytes(raw, policy=email.policy.default)
-    except Exception:  # noqa: BLE001 - fall back to the lenient legacy policy, headers only
+    except Exception as exc:  # fall back to the lenient legacy policy, headers only
+        if is_time_limit(exc):
+            raise
         from email.parser import BytesParser
 
         return BytesParser().parsebytes(raw, headersonly=True)
@@ -284,8 +286,9 @@ def html_to_text(html: str) -> str:
     try:
         parser.feed(html)
         parser.close()
-    except Exception:  # noqa: BLE001 - whatever was read before the error is kept
-        pass
+    except Exception as exc:  # whatever was read before the error is kept
+        if is_time_limit(exc):
+            raise
     return parser.text()
 
 
@@ -322,8 +325,9 @@ def decode_text(payload: bytes, declared: str | None) -> str:
         best = from_bytes(payload[:200_000]).best()
         if best is not None:
             return str(best)
-    except Exception:  # noqa: BLE001 - a guesser failing leaves the last resort
-        pass
+    except Exception as exc:  # a guesser failing leaves the last resort
+        if is_time_limit(exc):
+            raise
     return payload.decode("latin-1")
 
 

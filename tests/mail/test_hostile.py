@@ -232,3 +232,27 @@ def test_it_marks_a_permanent_relay_refusal_failed_at_once(ana: Persona, setting
         assert row.last_error.startswith("undeliverable")
     finally:
         relay.stop()
+
+
+def test_it_decides_a_mail_whose_judging_hits_the_time_limit_and_lets_the_limit_through(
+        bids_game: Game, ana: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    from billiard.exceptions import SoftTimeLimitExceeded
+
+    from pbem.mail import parsing
+
+    def too_slow(*args: object, **kwargs: object) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(parsing.ReplyParserMessage, "read", too_slow)
+    raw = fill((CORPUS / "blank_lines_100k.eml").read_bytes(), ana, bids_game)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr("pbem.games.dispatch.settings.PBEM_TASKS_IN_PROCESS", False)
+        m.setattr("pbem.games.dispatch._send", lambda name, args: None)  # no broker: judged below
+        row = mail_services.do_receive_mail(raw, ana.email, [outbox.reply_address(seat_of(bids_game, ana))])
+    before = len(ana.inbox())
+    with pytest.raises(SoftTimeLimitExceeded):
+        mail_services.do_process_inbound(row.pk)
+    row.refresh_from_db()
+    assert row.status == InboundMessage.Status.REJECTED and row.result == "took too long to read"
+    assert "took too long to read" in str(ana.inbox()[before:][0].get_body(preferencelist=("plain",)))
+    assert not Move.objects.exists()

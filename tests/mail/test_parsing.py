@@ -184,3 +184,22 @@ def test_it_keeps_a_line_ending_in_a_colon_that_opens_no_quote() -> None:
 def test_it_drops_the_signature_below_a_bottom_posted_answer() -> None:
     text = f"On Mon, pbem wrote:\n> {REPLY_MARKER}\n\nc3\n\n-- \nAna Silva\nc7 is my lucky number\n"
     assert [c for _p, c in parsing.extract_commands(text, OPTIONS).commands] == ["c3"]
+
+
+def test_it_never_swallows_the_workers_soft_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Celery's SoftTimeLimitExceeded derives from Exception: the reader's fallbacks must let it through."""
+    from billiard.exceptions import SoftTimeLimitExceeded
+
+    def slow(*args: object, **kwargs: object) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(parsing.ReplyParserMessage, "read", slow)
+    with pytest.raises(SoftTimeLimitExceeded):
+        parsing.extract_commands("c3\n\nthanks")
+    assert parsing.is_time_limit(SoftTimeLimitExceeded()) and not parsing.is_time_limit(ValueError())
+
+
+def test_it_reads_a_hundred_thousand_blank_lines_quickly_enough_to_stay_within_a_task() -> None:
+    got = parsing.extract_commands("c3\n" + "\n" * 100_000 + "thanks\n")
+    assert [c for _p, c in got.commands][:1] == ["c3"]
+    assert len(parsing._bounded("x\n" + "\n" * 100_000)) <= parsing.MAX_STRIP_CHARS
