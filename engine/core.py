@@ -297,6 +297,20 @@ class Rules:
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["players"][seat])
 
+    def default_move(self, state: State, seat: int) -> Option | None:
+        """The game's declared safe move for ``seat``'s current decision, played by the
+        service's "default move" no-move policy when a player misses a deadline.
+
+        Each game names one per decision kind (the least committal choice: end the turn,
+        move rather than steal, keep cards...), never simply the first option listed.
+        None when the seat has nothing to decide, or the game declares no default for
+        this kind of decision (the service then waits and tells the moderator).
+        """
+        options = self.options(state, seat)
+        if not options:
+            return None
+        return self._default_move(state, seat, options)
+
     # ---- testing hook ---------------------------------------------------------------
 
     def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
@@ -320,6 +334,10 @@ class Rules:
 
     def _options(self, state: State, seat: int) -> list[Option]:
         raise NotImplementedError
+
+    def _default_move(self, state: State, seat: int, options: list[Option]) -> Option | None:
+        """One of ``options``: the safe default of this kind of decision (see default_move)."""
+        return None
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         raise NotImplementedError

@@ -47,6 +47,9 @@ class BlindBids(Rules):
     def _options(self, state: State, seat: int) -> list[Option]:
         return [Option(f"c{card}", f"bid {card}", {"code": f"c{card}"}) for card in state["hands"][seat]]
 
+    def _default_move(self, state: State, seat: int, options: list[Option]) -> Option | None:
+        return min(options, key=lambda o: int(o.code[1:]))  # the lowest bid risks least
+
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         opt = option_by_code(self._options(state, seat), move)
         card = int(opt.code[1:])

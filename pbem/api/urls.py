@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pbem.api import views
+from pbem.api import moderation_views, views
 
 app_name = "api"
 
@@ -20,6 +20,17 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", views.GameResumeApi.as_view(), name="game-resume"),
     path("games/<int:game_id>/replace/", views.GameReplaceApi.as_view(), name="game-replace"),
     path("games/<int:game_id>/audit/", views.GameAuditApi.as_view(), name="game-audit"),
+    path("games/<int:game_id>/extend-deadline/", moderation_views.GameExtendDeadlineApi.as_view(),
+         name="game-extend-deadline"),
+    path("games/<int:game_id>/message/", moderation_views.GameMessageApi.as_view(), name="game-message"),
+    path("games/<int:game_id>/move-for-seat/", moderation_views.GameMoveForSeatApi.as_view(),
+         name="game-move-for-seat"),
+    path("games/<int:game_id>/rollback/", moderation_views.GameRollbackApi.as_view(), name="game-rollback"),
+    path("games/<int:game_id>/abort/", moderation_views.GameAbortApi.as_view(), name="game-abort"),
+    path("games/<int:game_id>/policy/", moderation_views.GamePolicyApi.as_view(), name="game-policy"),
+    path("games/<int:game_id>/late/", moderation_views.GameLateApi.as_view(), name="game-late"),
+    path("games/<int:game_id>/extend/", moderation_views.GameExtendApi.as_view(), name="game-extend"),
+    path("me/vacation/", moderation_views.VacationApi.as_view(), name="me-vacation"),
     path("games/<int:game_id>/view/", views.GameViewApi.as_view(), name="game-view"),
     path("games/<int:game_id>/board.svg", views.GameBoardSvgApi.as_view(), name="game-board-svg"),
     path("games/<int:game_id>/options/", views.GameOptionsApi.as_view(), name="game-options"),

@@ -27,7 +27,7 @@ from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
 from pbem.api.permissions import HasPlayer, IsStaff, player_of
 from pbem.api.renderers import PlainTextRenderer, SVGRenderer
-from pbem.games import selectors, services
+from pbem.games import moderation, selectors, services
 from pbem.games.models import MoveRequest, Player, Seat
 
 #: Largest primary key a path may name; beyond it the database would fail, not answer 404.
@@ -168,7 +168,7 @@ class GameJoinApi(_GameActionApi):
     @extend_schema(operation_id="games_join", summary="Join a game (a free seat or your invitation)",
                    request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        services.do_join_game(game_id, self.require_player())
+        moderation.do_join(game_id, self.require_player())
         return _game_response(request, game_id, self.player)
 
 
@@ -227,7 +227,7 @@ class GamePauseApi(_ModeratorApi):
     def post(self, request: Request, game_id: int) -> Response:
         body = s.ReasonIn(data=request.data)
         body.is_valid(raise_exception=True)
-        services.do_pause_game(game_id, self.player, body.validated_data["reason"])
+        moderation.do_pause_game(game_id, self.player, body.validated_data["reason"])
         return _game_response(request, game_id, self.player)
 
 
@@ -239,7 +239,7 @@ class GameResumeApi(_ModeratorApi):
     def post(self, request: Request, game_id: int) -> Response:
         body = s.ReasonIn(data=request.data)
         body.is_valid(raise_exception=True)
-        services.do_resume_game(game_id, self.player, body.validated_data["reason"])
+        moderation.do_resume_game(game_id, self.player, body.validated_data["reason"])
         return _game_response(request, game_id, self.player)
 
 
@@ -253,7 +253,7 @@ class GameReplaceApi(_ModeratorApi):
         body = s.ReplaceIn(data=request.data)
         body.is_valid(raise_exception=True)
         d = body.validated_data
-        services.do_replace_player_by_address(game_id, self.player, d["seat"], d["email"], d["reason"])
+        moderation.do_replace_player_by_address(game_id, self.player, d["seat"], d["email"], d["reason"])
         return _game_response(request, game_id, self.player)
 
 

@@ -19,9 +19,10 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from rest_framework.authtoken.models import TokenProxy
 
-from pbem.games import services
+from pbem.games import moderation, selectors, services
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -84,16 +85,71 @@ class ReplacePlayerForm(forms.Form):
         self.fields["seat"].choices = seats  # type: ignore[attr-defined]
 
 
+def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
+    """One moderator tool from the moderator page's forms; returns what to tell the moderator."""
+    tool = post.get("tool", "")
+    reason = post.get("reason", "")
+    if tool == "pause":
+        moderation.do_pause_game(game.pk, moderator, reason)
+        return "Paused; the players were told."
+    if tool == "resume":
+        moderation.do_resume_game(game.pk, moderator, reason)
+        return "Resumed; the players got their options."
+    if tool == "extend":
+        moderation.do_extend_deadline(game.pk, moderator, int(post.get("hours", "0")), reason)
+        return "Deadline extended; the players were told."
+    if tool == "message":
+        moderation.do_message_players(game.pk, moderator, post.get("text", ""))
+        return "Message sent to every player."
+    if tool == "move":
+        line = post.get("line", "").strip()
+        moderation.do_move_for_seat(game.pk, moderator, int(post.get("seat", "-1")),
+                                    [services.Command(text=line)], reason)
+        return f"Moved for seat {post.get('seat')}: {line}"
+    if tool == "rollback":
+        moderation.do_rollback(game.pk, moderator, int(post.get("to_move", "-1")), reason)
+        return f"Game taken back to move {post.get('to_move')}; every player got a mail."
+    if tool == "abort":
+        moderation.do_abort_game(game.pk, moderator, reason)
+        return "Game aborted; the players were told."
+    if tool == "policy":
+        changes: dict[str, Any] = {"no_move_policy": post.get("no_move_policy", game.no_move_policy)}
+        for name in ("deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours"):
+            if post.get(name, "").strip():
+                changes[name] = int(post[name])
+        moderation.do_set_game_policy(game.pk, moderator, changes, reason)
+        return "Deadline rules changed; the players were told."
+    raise ValueError(f"unknown tool {tool!r}")
+
+
+class OverdueFilter(admin.SimpleListFilter):
+    """Games a moderator should look at: past a deadline, waiting on a moderator, or with an open seat."""
+
+    title = "needs a moderator"
+    parameter_name = "overdue"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "late or waiting")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "yes":
+            return queryset.filter(pk__in=selectors.overdue_games().values("pk"))
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ("id", "title", "rules", "status", "version", "created_by", "deadline_at", "created_at")
-    list_filter = ("status", "rules")
+    list_display = ("id", "title", "rules", "status", "version", "created_by", "deadline_at", "no_move_policy",
+                    "moderate_link")
+    list_filter = (OverdueFilter, "status", "rules", "no_move_policy")
     search_fields = ("=id", "title", "seats__player__email", "seats__player__display_name")
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     readonly_fields = ("rules", "title", "options", "status", "version", "seed_hash", "revealed_seed", "created_by",
                        "campaign", "allow_any_sender", "deadline_hours", "deadline_at", "reminded_at", "outcome",
-                       "created_at", "started_at", "finished_at", "page", "replace_link")
+                       "created_at", "started_at", "finished_at", "page", "replace_link", "moderate_link",
+                       "no_move_policy", "vacation_cap_days", "extensions_allowed", "extension_hours", "warned_at",
+                       "moderator_told_at")
     exclude = ("seed", "state")
     actions = ["pause_games", "resume_games"]
 
@@ -110,10 +166,42 @@ class GameAdmin(ReadOnlyAdmin):
         url = reverse("admin:games_game_replace", args=[game.pk])
         return format_html('<a href="{}">Replace a player…</a>', url)
 
+    @admin.display(description="moderate")
+    def moderate_link(self, game: Game) -> str:
+        url = reverse("admin:games_game_moderate", args=[game.pk])
+        return format_html('<a href="{}">Moderator page…</a>', url)
+
     def get_urls(self) -> list[URLPattern]:
         own = [path("<int:game_id>/replace/", self.admin_site.admin_view(self.replace_view),
-                    name="games_game_replace")]
+                    name="games_game_replace"),
+               path("<int:game_id>/moderate/", self.admin_site.admin_view(self.moderate_view),
+                    name="games_game_moderate")]
         return own + super().get_urls()
+
+    def moderate_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        """Whose turn, since when, the last moves, the board, and every moderator tool as a form.
+        Each form is one service call (pbem/games/moderation.py), audited there."""
+        game = get_object_or_404(Game, pk=game_id)
+        if not request.user.is_staff:
+            return HttpResponse(status=403)
+        if request.method == "POST":
+            try:
+                done = _run_tool(game, _moderator(request), request.POST)
+            except (services.ServiceError, ValueError) as exc:
+                self.message_user(request, getattr(exc, "message", str(exc)), messages.ERROR)
+            else:
+                self.message_user(request, done, messages.SUCCESS)
+            return HttpResponseRedirect(reverse("admin:games_game_moderate", args=[game.pk]))
+        context = {
+            **self.admin_site.each_context(request), "title": f"Moderate game #{game.pk}: {game.title}",
+            "game": game, "opts": self.model._meta, "late": selectors.late_seats(game),
+            "moves": selectors.recent_moves(game), "audit": list(selectors.audit_log(game)[:20]),
+            # the spectator's board: the engine's own SVG, every text in it escaped there
+            "svg": mark_safe(selectors.game_view_svg(game, None)) if game.state is not None else "",
+            "seats": list(game.seats.select_related("player").exclude(index__isnull=True)),
+            "policies": Game.NoMovePolicy.choices, "policy_text": moderation.policy_text(game),
+        }
+        return TemplateResponse(request, "admin/games/moderate.html", context)
 
     def replace_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """Hand a seat to someone else (an absent player): one service call, audited there."""
@@ -125,7 +213,7 @@ class GameAdmin(ReadOnlyAdmin):
         form = ReplacePlayerForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
             try:
-                services.do_replace_player_by_address(game.pk, _moderator(request), int(form.cleaned_data["seat"]),
+                moderation.do_replace_player_by_address(game.pk, _moderator(request), int(form.cleaned_data["seat"]),
                                                       form.cleaned_data["email"], form.cleaned_data["reason"])
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -151,11 +239,11 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Pause the selected games")
     def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, services.do_pause_game, "paused")
+        self._each(request, queryset, moderation.do_pause_game, "paused")
 
     @admin.action(description="Resume the selected games")
     def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, services.do_resume_game, "resumed")
+        self._each(request, queryset, moderation.do_resume_game, "resumed")
 
 
 @admin.register(Player)
@@ -222,10 +310,14 @@ class OutboundMessageAdmin(ReadOnlyAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ("id", "created_at", "game", "actor", "action")
+    list_display = ("id", "created_at", "game", "actor", "action", "reason")
     list_filter = ("action",)
     search_fields = ("=game__id", "actor__email", "action")
     readonly_fields = ("game", "actor", "action", "details", "created_at")
+
+    @admin.display(description="reason")
+    def reason(self, entry: AuditEntry) -> str:
+        return str((entry.details or {}).get("reason", ""))
 
 
 @admin.register(Campaign)

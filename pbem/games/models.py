@@ -63,10 +63,27 @@ class Game(models.Model):
     campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
     #: Whether a seat's token alone is enough, whatever address the reply comes from.
     allow_any_sender = models.BooleanField(default=False)
+    class NoMovePolicy(models.TextChoices):
+        WAIT = "wait", "wait: remind the player, then tell the moderator"
+        DEFAULT = "default", "play the game's safe default move"
+        BOT = "bot", "the game's bot plays the seat"
+        REPLACE = "replace", "offer the seat to a replacement"
+
     #: Hours a seat has to move before reminders and the no-move policy.
     deadline_hours = models.PositiveIntegerField(default=72)
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: When the "N hours left" mail went out for the current deadline.
+    warned_at = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    #: What happens when a seat lets a reminded deadline pass too.
+    no_move_policy = models.CharField(max_length=10, choices=NoMovePolicy.choices, default=NoMovePolicy.DEFAULT)
+    #: When the moderator was told that the game waits on a late seat ("wait" policy).
+    moderator_told_at = models.DateTimeField(null=True, blank=True)
+    #: Days of vacation a seat may stop its clock for over the whole game.
+    vacation_cap_days = models.PositiveIntegerField(default=14)
+    #: How many times a seat may ask for more time (``extend``), and how much each gives.
+    extensions_allowed = models.PositiveSmallIntegerField(default=2)
+    extension_hours = models.PositiveIntegerField(default=48)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -90,6 +107,8 @@ class Seat(models.Model):
         DECLINED = "declined", "declined"
         LEFT = "left", "left"
         RESIGNED = "resigned", "resigned"
+        #: Offered for replacement after its player went missing: the next to join takes it.
+        OPEN = "open", "open for a replacement"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     #: Seat number in the engine (clockwise order), fixed when the game starts.
@@ -101,6 +120,10 @@ class Seat(models.Model):
     #: The game version the player's last mail showed; "since your last mail" starts after it.
     last_mailed_version = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
+    #: Times this seat asked for more time (``extend``); capped by Game.extensions_allowed.
+    extensions_used = models.PositiveSmallIntegerField(default=0)
+    #: Hours of deadline this seat's vacations have postponed; capped by Game.vacation_cap_days.
+    vacation_hours_used = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["game_id", "index", "id"]
@@ -244,6 +267,8 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
         return f"{self.action} on game {self.game_id}"

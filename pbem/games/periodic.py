@@ -27,7 +27,7 @@ class Job:
 
 JOBS: tuple[Job, ...] = (
     # Reminders, then the no-move policy, for games whose deadline passed.
-    Job("pbem.sweep_deadlines", "pbem.games.services:do_sweep_deadlines", 300.0),
+    Job("pbem.sweep_deadlines", "pbem.games.moderation:do_sweep_deadlines", 300.0),
     # Outbox rows claimed by a worker that died go back to pending and are sent.
     # Why this often: a stuck row is resent within a minute of its worker's death, and pending
     # mail leaves soon after a relay outage; a sweep that finds nothing costs one indexed query.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 import engine
 from engine import Rules
@@ -220,3 +221,52 @@ def wait_for_decision(request_id: int, timeout: float, poll: float = 0.05) -> Mo
         poll = min(poll * 1.5, 0.5)
         req = MoveRequest.objects.get(pk=request_id)
     return req
+
+
+# ---- moderation ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LateSeat:
+    seat: int
+    name: str
+    email: str
+    #: When the game started waiting for this seat (its last move, or the game's start).
+    waiting_since: Any
+    deadline_at: Any
+    reminded: bool
+    on_vacation_until: Any
+    extensions_used: int
+    status: str
+
+
+def late_seats(game: Game, now: Any = None) -> list[LateSeat]:
+    """The seats the game waits on, oldest wait first, with their deadline and absence."""
+    now = now or timezone.now()
+    if game.state is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return []
+    rules = engine.get(game.rules)
+    pending = rules.pending(game.state)
+    last = Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number").first()
+    since = last.created_at if last is not None else game.started_at
+    out = []
+    for seat in game.seats.select_related("player").filter(index__in=pending).order_by("index"):
+        assert seat.index is not None
+        player = seat.player
+        away = player.vacation_until if player is not None and player.vacation_until and \
+            player.vacation_until > now else None
+        out.append(LateSeat(seat.index, rules.seat_name(game.state, seat.index), player.email if player else "",
+                            since, game.deadline_at, game.reminded_at is not None, away, seat.extensions_used,
+                            seat.status))
+    return sorted(out, key=lambda s: (s.waiting_since or now, s.seat))
+
+
+def overdue_games(now: Any = None) -> QuerySet[Game]:
+    """Running games past a deadline or waiting on a moderator, for the admin's list."""
+    now = now or timezone.now()
+    return Game.objects.filter(status=Game.Status.RUNNING).filter(
+        Q(deadline_at__lte=now) | Q(moderator_told_at__isnull=False) | Q(seats__status=Seat.Status.OPEN)).distinct()
+
+
+def recent_moves(game: Game, limit: int = 20) -> list[Move]:
+    return list(Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number")[:limit])[::-1]

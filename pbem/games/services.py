@@ -509,6 +509,8 @@ def _finish_if_over(game: Game, rules: Rules) -> None:
 def _reset_deadline(game: Game) -> None:
     game.deadline_at = timezone.now() + timedelta(hours=game.deadline_hours)
     game.reminded_at = None
+    game.warned_at = None
+    game.moderator_told_at = None
 
 
 def _reads_as_a_command(rules: Rules, state: dict[str, Any], seat: int, command: Command) -> bool:
@@ -559,7 +561,8 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
         raise ServiceError("no commands were given")
     game = access_game_for_update(game_id)
     if game.status == Game.Status.PAUSED:
-        raise Conflict(f"game #{game.pk} is paused by a moderator; moves are not taken until it resumes")
+        raise Conflict(f"game #{game.pk} is paused by a moderator; moves are not taken until it resumes, "
+                       "and you will get a mail with your options then")
     if game.status != Game.Status.RUNNING:
         raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no moves")
     if expected_version is not None and expected_version != game.version:
@@ -777,91 +780,4 @@ def do_log(game: Game | None, actor: Player | None, action: str, details: dict[s
     return AuditEntry.objects.create(game=game, actor=actor, action=action, details=details)
 
 
-@transaction.atomic
-def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
-    game = access_game_for_update(game_id)
-    if game.status != Game.Status.RUNNING:
-        raise Conflict(f"game #{game.pk} is not running")
-    game.status = Game.Status.PAUSED
-    game.deadline_at = None
-    game.save(update_fields=["status", "deadline_at"])
-    do_log(game, moderator, "pause", {"reason": reason})
-    return game
-
-
-@transaction.atomic
-def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
-    game = access_game_for_update(game_id)
-    if game.status != Game.Status.PAUSED:
-        raise Conflict(f"game #{game.pk} is not paused")
-    game.status = Game.Status.RUNNING
-    _reset_deadline(game)
-    game.save(update_fields=["status", "deadline_at", "reminded_at"])
-    do_log(game, moderator, "resume", {"reason": reason})
-    return game
-
-
-@transaction.atomic
-def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, new_player: Player,
-                      reason: str) -> Seat:
-    """A new person takes over a seat; the old reply address stops working."""
-    game = access_game_for_update(game_id)
-    seat = game.seats.filter(index=seat_index).first()
-    if seat is None:
-        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
-    if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
-        raise Conflict(f"{new_player.email} plays in game #{game.pk} already")
-    old = seat.player
-    seat.player = new_player
-    seat.status = Seat.Status.JOINED
-    seat.token = secrets.token_urlsafe(18)
-    seat.last_mailed_version = 0
-    seat.save()
-    do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
-                                        "new": new_player.email, "reason": reason})
-    outbox.queue_game_update(game, only_seats=[seat_index])
-    return seat
-
-
-@transaction.atomic
-def do_replace_player_by_address(game_id: int, moderator: Player | None, seat_index: int, email: str,
-                                 reason: str) -> Seat:
-    """A moderator hands a seat to whoever has ``email`` (a new player account if none has it yet)."""
-    return do_replace_player(game_id, moderator, seat_index, do_get_or_create_player(email), reason)
-
-
-def do_sweep_deadlines(now: Any = None) -> int:
-    """Remind seats whose deadline passed once; after a second period, the no-move policy
-    plays their first option. Returns how many games were touched."""
-    now = now or timezone.now()
-    touched = 0
-    for game_id in Game.objects.filter(status=Game.Status.RUNNING, deadline_at__lte=now).values_list("pk", flat=True):
-        with transaction.atomic():
-            game = access_game_for_update(game_id)
-            if game.status != Game.Status.RUNNING or game.deadline_at is None or game.deadline_at > now:
-                continue
-            touched += 1
-            rules = rules_for(game)
-            assert game.state is not None
-            late = rules.pending(game.state)
-            if game.reminded_at is None:
-                game.reminded_at = now
-                game.deadline_at = now + timedelta(hours=game.deadline_hours)
-                game.save(update_fields=["reminded_at", "deadline_at"])
-                outbox.queue_reminders(game, late)
-                do_log(game, None, "remind", {"seats": late})
-                continue
-            applied: list[Applied] = []
-            state = game.state
-            for seat in late:
-                opts = rules.options(state, seat)
-                if opts and seat in rules.pending(state):
-                    applied.append(Applied(seat, opts[0].move, opts[0].label,
-                                           rules.apply(state, seat, opts[0].move)))
-            _record(game, applied, Source.DEADLINE)
-            _reset_deadline(game)
-            _finish_if_over(game, rules)
-            game.save()
-            do_log(game, None, "deadline", {"seats": late, "moves": [a.label for a in applied]})
-            outbox.queue_game_update(game)
-    return touched
+# Pause, resume, replacement, deadlines and the moderator's tools: pbem/games/moderation.py.

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import engine
 from engine import notation
+from pbem.games import moderation
 from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.games.services import ServiceError
+from pbem.mail import absence_commands
 
 #: Keys of ``new`` that belong to the game, not to the rules' option schema.
 SERVICE_KEYS = {"title", "deadline", "open", "anysender", "any_sender"}
@@ -160,7 +162,7 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     if game_id is None:
         game_id = _pending_invitation(player, "join")
     player = player or game_services.do_get_or_create_player(sender, mail_name)
-    game_services.do_join_game(game_id, player)
+    moderation.do_join(game_id, player)
     game = Game.objects.get(pk=game_id)
     if game.status == Game.Status.RUNNING:
         return f"You joined game #{game_id} ({game.title}). Every seat is taken: the game starts now."
@@ -261,7 +263,12 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
             return Result(line, True, cmd_decline(player, _game_number(args, "decline")))
         if verb == "resign":
             return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
+        if absence_commands.is_absence_line(line):
+            if player is None:
+                return Result(line, False, "you play no game here yet, so there is no deadline to hold")
+            answer = absence_commands.run(line, player, None)
+            return Result(line, answer.ok, answer.text)
     except ServiceError as exc:
         return Result(line, False, exc.message)
     return Result(line, False, f"{words[0]!r} is not a command here "
-                               "(help, games, new, join, decline, resign, name, mode)")
+                               "(help, games, new, join, decline, resign, name, mode, vacation, extend)")

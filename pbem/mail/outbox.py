@@ -393,3 +393,49 @@ def queue_reply(to: Player | None, subject: str, body: str, game: Game | None = 
     row = _queue(to=to, subject=subject, body=body, game=headers_game, reply_to=reply_to, to_email=to_email,
                  extra_headers=extra, thread=in_reply_to == "")
     return row
+
+
+# ---- moderation and deadline notices ------------------------------------------------------------
+
+
+def _seated(game: Game, seats: Iterable[int] | None) -> list[Seat]:
+    """The seats with a player who still follows the game (resigned ones hear only the end)."""
+    wanted = set(seats) if seats is not None else None
+    out = []
+    for seat in game.seats.select_related("player").exclude(index__isnull=True).order_by("index"):
+        if seat.player is None or (wanted is not None and seat.index not in wanted):
+            continue
+        if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
+            continue
+        out.append(seat)
+    return out
+
+
+def queue_updates(game: Game, seats: Iterable[int] | None, intro: str) -> None:
+    """A full update mail (view, story, options) to each of ``seats`` (None: everyone),
+    whatever their mail mode: used when a moderator or the deadline changed the game."""
+    for seat in _seated(game, seats):
+        _queue_update_for(game, seat, intro=intro)
+
+
+def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None) -> None:
+    """A short mail to the players of ``seats`` (None: everyone) that needs no board: a pause,
+    a moderator's message, a player's vacation. Replies go to the seat's own address."""
+    for seat in _seated(game, seats):
+        body = f"{REPLY_MARKER}\n\n{text.rstrip()}\n\nGame page: {game_url(game)}\n"
+        _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat))
+
+
+def queue_welcome(game: Game, seat: Seat, intro: str) -> OutboundMessage:
+    """The newcomer's first mail: the game so far told in the third person (what a spectator
+    saw), then their own view and options. Their "since your last mail" starts now."""
+    seat.last_mailed_version = game.version
+    seat.save(update_fields=["last_mailed_version"])
+    return _queue_update_for(game, seat, intro=intro)
+
+
+def queue_to_moderators(game: Game, emails: Sequence[str], text: str) -> None:
+    for address in emails:
+        admin = f"{settings.PBEM_PUBLIC_URL}/admin/games/game/{game.pk}/moderate/"
+        body = f"{text.rstrip()}\n\nGame page: {game_url(game)}\nModerator page: {admin}\n"
+        _queue(to=None, to_email=address, subject=subject_for(game), body=body, game=game)

@@ -34,8 +34,8 @@ from pbem.games import dispatch
 from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
+from pbem.mail import absence_commands, outbox, parsing
 from pbem.mail import commands as account
-from pbem.mail import outbox, parsing
 
 log = logging.getLogger(__name__)
 
@@ -451,6 +451,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     undo_lines = [line for _pos, line in extracted.commands if is_undo_line(line)]
     if undo_lines:
         return _judge_undo(incoming, seat, len(extracted.commands))
+    absence = [line for _pos, line in extracted.commands if absence_commands.is_absence_line(line)]
+    if absence:
+        return _judge_absence(incoming, seat, absence[0], len(extracted.commands))
     cmds = [Command(text=line) for _pos, line in extracted.commands]
     try:
         result = game_services.do_submit_moves(game.pk, player, cmds, source="mail", signoff=True)
@@ -523,6 +526,22 @@ def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
                           f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, f"undo: {exc.code}", game)
     return Verdict(Status.APPLIED, f"undo of move(s) {result.undone}, now version {result.version}", game)
+
+
+def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> Verdict:
+    """``extend`` or ``vacation ...`` alone in a reply to a game's mail (see absence_commands)."""
+    game = seat.game
+    player = seat.player
+    assert player is not None
+    seat_reply_to = outbox.reply_address(seat)
+    if n_lines > 1:
+        _reply(incoming, (f"Your mail to game #{game.pk} mixes `{line}` with other lines, so nothing was taken. "
+                          "Send it alone in a mail, and your move in another.\n\n"
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+        return Verdict(Status.REJECTED, "absence command mixed with other lines", game)
+    answer = absence_commands.run(line, player, game.pk)
+    _reply(incoming, answer.text, to=player, game=game, reply_to=seat_reply_to)
+    return Verdict(Status.APPLIED if answer.ok else Status.REJECTED, f"{line.split()[0]}: {answer.ok}", game)
 
 
 def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:

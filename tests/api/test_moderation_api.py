@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.games import services
+from pbem.games import moderation, services
 from pbem.games.models import AuditEntry, Game, Move
 from tests.factories import seat_of, start_game, token_client
 
@@ -82,7 +82,7 @@ def test_a_moderator_pauses_resumes_replaces_and_reads_the_audit_log(fake_game, 
                                      "reason": "Bob is away"}
     assert entries[0]["actor"] == moderator.email
     assert staff.get(f"{GAMES}999999/audit/").status_code == 404
-    services.do_pause_game(game.pk, None, "by hand")  # a staff account without a player profile works too
+    moderation.do_pause_game(game.pk, None, "by hand")  # a staff account without a player profile works too
 
 
 def test_a_staff_account_without_a_player_profile_can_moderate(fake_game, alice, bob):

@@ -13,6 +13,7 @@ import threading
 import pytest
 from django.db import connections
 
+from pbem.games import moderation
 from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, Move, OutboundMessage
 from pbem.mail import services as mail_services
@@ -257,7 +258,7 @@ def test_it_refuses_the_old_token_of_a_replaced_seat(bids_game: Game, ana: Perso
                                                      smtp_server: SmtpServer) -> None:
     old_mail = ana.latest()
     newcomer = game_services.do_get_or_create_player(mallory.email)
-    game_services.do_replace_player(bids_game.pk, None, 0, newcomer, "Ana left")
+    moderation.do_replace_player(bids_game.pk, None, 0, newcomer, "Ana left")
     card = hand(bids_game, 0)[0]
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         ana.reply(old_mail, f"c{card}")

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 import engine
 from engine.rng import Rng, seed_to_state
+from pbem.games import moderation
 from pbem.games import services as game_services
 from pbem.games.models import Game, OutboundMessage, Player, Seat
 from pbem.games.services import Command
@@ -296,7 +297,7 @@ def test_it_sends_pending_rows_whose_task_was_lost(ana: Persona) -> None:
 
 def test_it_mails_the_new_player_of_a_replaced_seat(bids_game: Game, mallory: Persona) -> None:
     newcomer = game_services.do_get_or_create_player(mallory.email)
-    game_services.do_replace_player(bids_game.pk, None, 1, newcomer, "Bruno vanished")
+    moderation.do_replace_player(bids_game.pk, None, 1, newcomer, "Bruno vanished")
     m = mallory.latest()
     assert "It is your turn" in text_of(m)
     assert str(m["Reply-To"]) == f"seat-{Seat.objects.get(game=bids_game, index=1).token}@pbem.localhost"

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from pbem.games import services
+from pbem.games import moderation, services
 from pbem.games.models import AuditEntry, Game, Move, OutboundMessage, Seat, Source
 from pbem.games.services import Command
 from tests.factories import make_player, seat_of, start_game
@@ -42,14 +42,14 @@ def test_a_resigned_seat_plays_its_first_option_so_the_game_goes_on(fake_game, a
 
 def test_pause_and_resume_are_audited_and_a_paused_game_takes_no_moves(fake_game, alice, bob, moderator):
     game = start_game(fake_game, alice, [bob])
-    services.do_pause_game(game.pk, moderator, "dispute about a card")
+    moderation.do_pause_game(game.pk, moderator, "dispute about a card")
     game.refresh_from_db()
     assert game.status == Game.Status.PAUSED and game.deadline_at is None
     with pytest.raises(services.Conflict, match="paused"):
         services.do_submit_moves(game.pk, alice, [_bid(game, seat_of(game, alice))], source=Source.API)
     with pytest.raises(services.Conflict):
-        services.do_pause_game(game.pk, moderator, "twice")
-    services.do_resume_game(game.pk, moderator, "settled")
+        moderation.do_pause_game(game.pk, moderator, "twice")
+    moderation.do_resume_game(game.pk, moderator, "settled")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.deadline_at is not None
     actions = list(AuditEntry.objects.filter(game=game, actor=moderator).values_list("action", "details__reason"))
@@ -61,7 +61,7 @@ def test_replacing_a_player_hands_over_the_seat_with_a_new_token(fake_game, alic
     seat = game.seats.get(player=bob)
     old_token = seat.token
     newcomer = make_player("nina@example.org", "Nina")
-    services.do_replace_player(game.pk, moderator, seat.index, newcomer, "Bob moved abroad")
+    moderation.do_replace_player(game.pk, moderator, seat.index, newcomer, "Bob moved abroad")
     seat.refresh_from_db()
     assert seat.player == newcomer and seat.token != old_token
     entry = AuditEntry.objects.get(game=game, action="replace")
@@ -81,19 +81,23 @@ def test_the_deadline_sweep_reminds_first_then_plays_for_the_late_seats(fake_gam
     start = game.deadline_at
     assert start is not None
 
+    with time_machine.travel(start - timedelta(hours=13), tick=False):
+        assert moderation.do_sweep_deadlines() == 0  # a 24-hour deadline warns 12 hours before
+
     with time_machine.travel(start - timedelta(minutes=1), tick=False):
-        assert services.do_sweep_deadlines() == 0
+        assert moderation.do_sweep_deadlines() == 1  # "Less than an hour left"
+        assert moderation.do_sweep_deadlines() == 0
 
     with time_machine.travel(start + timedelta(minutes=1), tick=False):
-        assert services.do_sweep_deadlines() == 1
-        assert services.do_sweep_deadlines() == 0  # a second sweep in the same period does nothing
+        assert moderation.do_sweep_deadlines() == 1
+        assert moderation.do_sweep_deadlines() == 0  # a second sweep in the same period does nothing
     game.refresh_from_db()
     assert game.reminded_at is not None and game.version == 2
     assert AuditEntry.objects.filter(game=game, action="remind", details__seats=[late]).exists()
     assert OutboundMessage.objects.filter(game=game, to_email=bob.email, body_text__contains="Reminder").exists()
 
     with time_machine.travel(start + timedelta(hours=24, minutes=2), tick=False):
-        assert services.do_sweep_deadlines(timezone.now()) == 1
+        assert moderation.do_sweep_deadlines(timezone.now()) == 1
     game.refresh_from_db()
     assert game.version == 3 and game.state["round"] == 2
     move = Move.objects.get(game=game, seat=late)
@@ -104,8 +108,9 @@ def test_the_deadline_sweep_reminds_first_then_plays_for_the_late_seats(fake_gam
 
 def test_the_sweep_leaves_paused_and_finished_games_alone(fake_game, alice, bob, moderator):
     game = start_game(fake_game, alice, [bob], deadline_hours=1)
-    services.do_pause_game(game.pk, moderator, "holiday")
+    moderation.do_pause_game(game.pk, moderator, "holiday")
     with time_machine.travel(timezone.now() + timedelta(days=30), tick=False):
-        assert services.do_sweep_deadlines() == 0
+        assert moderation.do_sweep_deadlines() == 0
     game.refresh_from_db()
-    assert game.version == 1 and game.status == Game.Status.PAUSED
+    # the pause itself moved the version on (ETags change), the sweep did nothing
+    assert game.version == 2 and game.status == Game.Status.PAUSED

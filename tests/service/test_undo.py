@@ -13,7 +13,7 @@ import engine.registry
 from engine.core import Event, Move, State
 from engine.rng import Rng
 from engine.testing import replay
-from pbem.games import selectors, services
+from pbem.games import moderation, selectors, services
 from pbem.games.models import AuditEntry, Game, OutboundMessage, Player, Source
 from pbem.games.models import Move as MoveRow
 from pbem.games.services import Command
@@ -103,7 +103,7 @@ def test_it_refuses_when_the_game_is_paused_or_nobody_has_moved(fake_game, alice
     with pytest.raises(services.Conflict, match="nobody has moved"):
         services.do_undo_last_move(game.pk, alice)
     game = _move(game, alice)
-    services.do_pause_game(game.pk, moderator, "lunch")
+    moderation.do_pause_game(game.pk, moderator, "lunch")
     with pytest.raises(services.Conflict, match="paused"):
         services.do_undo_last_move(game.pk, alice)
 
@@ -199,5 +199,5 @@ def test_it_takes_back_a_face_down_card_but_not_the_last_one_that_turns_them_all
 
 def test_replacing_a_player_by_address_creates_the_account(fake_game, alice, bob, moderator):
     game = start_game(fake_game, alice, [bob])
-    seat = services.do_replace_player_by_address(game.pk, moderator, seat_of(game, bob), "Nina@Example.org", "away")
+    seat = moderation.do_replace_player_by_address(game.pk, moderator, seat_of(game, bob), "Nina@Example.org", "away")
     assert seat.player is not None and seat.player.email == "nina@example.org"

@@ -62,7 +62,7 @@ def test_the_beat_schedule_is_static_and_runs_the_periodic_services():
         entry = schedule[j.task]
         assert entry["task"] in app.tasks and entry["schedule"] == j.every
         assert entry["options"]["expires"] < j.every  # a backlog of sweeps is dropped, not piled up
-    assert periodic.job("pbem.sweep_deadlines").service == "pbem.games.services:do_sweep_deadlines"
+    assert periodic.job("pbem.sweep_deadlines").service == "pbem.games.moderation:do_sweep_deadlines"
     assert periodic.job("pbem.requeue_stuck_outbound").service == "pbem.mail.sending:do_requeue_stuck"
     # Stuck rows resent within a minute of their worker's death; lost inbound work within 30 s.
     assert schedule["pbem.requeue_stuck_outbound"]["schedule"] + sending.STUCK_AFTER.total_seconds() <= 60
@@ -75,7 +75,7 @@ def test_the_beat_schedule_is_static_and_runs_the_periodic_services():
 
 def test_periodic_tasks_call_their_service_with_now(monkeypatch):
     seen: list[Any] = []
-    monkeypatch.setattr("pbem.games.services.do_sweep_deadlines", lambda now: seen.append(now) or 3)
+    monkeypatch.setattr("pbem.games.moderation.do_sweep_deadlines", lambda now: seen.append(now) or 3)
     assert worker_tasks.sweep_deadlines.run() == 3
     assert abs((seen[0] - timezone.now()).total_seconds()) < 5
 

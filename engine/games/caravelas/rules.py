@@ -213,6 +213,23 @@ class Caravelas(Rules):
                                   {"act": "cards", "return": list(sub)}))
         return out
 
+    def _default_move(self, state: State, seat: int, options: list[Option]) -> Option | None:
+        """The safe move a missed deadline plays, per kind of decision (docs/rules/caravelas.md,
+        Assumptions): bring cargo home when in Lisboa, else end the turn without sailing; sink the
+        caravela that loses least; keep as many discovery cards as fit; keep movement cards."""
+        k = state["stack"][-1]["k"]
+        codes = {o.code: o for o in options}
+        if k == "move":
+            return codes.get("deliver") or codes["end"]
+        if k == "sink":
+            f = state["fleets"][seat]
+            return min(options, key=lambda o: (sum(1 for col in f["cargo"]
+                                                   if _caravela_of(col) == o.move["caravela"]),
+                                               o.move["caravela"]))
+        if k == "keep":
+            return max(options, key=lambda o: len(o.move["cards"]))  # the first of the largest
+        return codes.get("keep") or options[0]
+
     # ---- moves ---------------------------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:

@@ -657,6 +657,32 @@ class Maretta(Rules):
             return [(f"swap-{p + 1}", {"a": "swap", "p": p}) for p in self._ahead(st, s)]
         raise AssertionError(f"no options for step {t}")
 
+    def _default_move(self, st: State, seat: int, options: list[Option]) -> Option | None:
+        """The safe move a missed deadline plays, per kind of step (docs/rules/maretta.md,
+        Assumptions): keep the most choices for later, help no opponent, take no risk."""
+        t = st["todo"][-1]["t"]
+
+        def most(cards: list[str]) -> Callable[[Option], tuple[int, int]]:
+            # the card held in most copies (ties: the earliest listed), so the seat keeps variety
+            order = {o.code: i for i, o in enumerate(options)}
+            return lambda o: (-cards.count(o.move.get("c", "")), order[o.code])
+
+        if t in ("p1", "play"):
+            return min(options, key=most(st["hand"][seat]))
+        if t == "place":
+            own = [o for o in options if o.move["p"] == seat]
+            return min(own or options, key=most(st["hand"][seat]))
+        if t == "steal":
+            return next(o for o in options if o.move["a"] == "move")  # no interaction
+        if t == "barrel":
+            bs = st["bar"].get(str(st["todo"][-1]["at"])) or ()
+            up = [o for o in options if bs[o.move["b"] - 1][1]]
+            return (up or options)[0]  # a known effect rather than a gamble
+        if t == "discard":
+            return min(options, key=most(st["stock"][seat]))
+        # monkey, troop, pelican, spear: every choice is forced in kind; the nearest opponent
+        return options[0]
+
     def _labeller(self, st: State, f: Frame) -> Callable[[Move], str]:
         """How the moves of this step read to a person (unique within the step)."""
         t = f["t"]

@@ -1,0 +1,201 @@
+"""The API's doors to moderation and absence: one service call per view (pbem/games/moderation.py).
+
+Staff only: extend a deadline, message the players, move for a seat, roll back, abort, set a
+game's deadline policy, list late players. Players: ask for an extension, set a vacation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from pbem.api import serializers as s
+from pbem.api.views import GAME_ID, BaseApi, _errors, _game_response, _GameActionApi, _ModeratorApi
+from pbem.games import moderation, selectors
+from pbem.games.models import Game
+from pbem.games.services import Command
+
+# ---- serializers -------------------------------------------------------------------------------
+
+
+class ExtendDeadlineIn(s.ReasonIn):
+    hours = serializers.IntegerField(min_value=1, max_value=24 * 90, help_text="hours added to the deadline")
+
+
+class MessageIn(serializers.Serializer):
+    text = serializers.CharField(max_length=5000, help_text="mailed to every player of the game; audited")
+
+
+class MoveForSeatIn(s.ReasonIn):
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat to move for")
+    commands = s.CommandIn(many=True, help_text="applied in order, as the seat's own batch would be")
+
+    def validate_commands(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if not value or len(value) > 50:
+            raise serializers.ValidationError("between 1 and 50 commands")
+        return value
+
+
+class RollbackIn(s.ReasonIn):
+    to_move = serializers.IntegerField(min_value=0, help_text="the game is taken back to just after this move "
+                                                              "number of /log/ (0: the start)")
+
+
+class PolicyIn(serializers.Serializer):
+    no_move_policy = serializers.ChoiceField(choices=Game.NoMovePolicy.choices, required=False)
+    deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 60, required=False)
+    vacation_cap_days = serializers.IntegerField(min_value=0, max_value=365, required=False)
+    extensions_allowed = serializers.IntegerField(min_value=0, max_value=50, required=False)
+    extension_hours = serializers.IntegerField(min_value=1, max_value=24 * 30, required=False)
+    reason = serializers.CharField(max_length=500)
+
+
+class LateSeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    email = serializers.CharField(help_text="staff only")
+    waiting_since = serializers.DateTimeField(allow_null=True)
+    deadline_at = serializers.DateTimeField(allow_null=True)
+    reminded = serializers.BooleanField()
+    on_vacation_until = serializers.DateTimeField(allow_null=True)
+    extensions_used = serializers.IntegerField()
+    status = serializers.CharField(help_text="joined, or open (offered for a replacement)")
+
+
+class LateListOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    no_move_policy = serializers.CharField()
+    results = LateSeatOut(many=True)
+
+
+class ExtensionOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    deadline_at = serializers.DateTimeField()
+    extensions_left = serializers.IntegerField()
+
+
+class VacationIn(serializers.Serializer):
+    until = serializers.DateTimeField(allow_null=True, help_text="when you are back (ISO 8601); null ends it")
+
+
+class VacationOut(serializers.Serializer):
+    vacation_until = serializers.DateTimeField(allow_null=True)
+    games = serializers.ListField(child=serializers.IntegerField(), help_text="running games that were told")
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    body = serializer_class(data=request.data)
+    body.is_valid(raise_exception=True)
+    return dict(body.validated_data)
+
+
+# ---- staff ---------------------------------------------------------------------------------------
+
+
+class GameExtendDeadlineApi(_ModeratorApi):
+    @extend_schema(operation_id="games_extend_deadline", summary="Moderators: extend the running deadline",
+                   description="Every player is told the new deadline and the reason. Audited.",
+                   request=ExtendDeadlineIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(ExtendDeadlineIn, request)
+        moderation.do_extend_deadline(game_id, self.player, d["hours"], d["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameMessageApi(_ModeratorApi):
+    @extend_schema(operation_id="games_message", summary="Moderators: a message to every player",
+                   request=MessageIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        moderation.do_message_players(game_id, self.player, _valid(MessageIn, request)["text"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameMoveForSeatApi(_ModeratorApi):
+    @extend_schema(operation_id="games_move_for_seat", summary="Moderators: make a move for a seat",
+                   description="Applied at once like the seat's own batch (422 with the options when refused); "
+                               "the seat's player is told. Audited with the reason.",
+                   request=MoveForSeatIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(MoveForSeatIn, request)
+        commands = [Command.from_dict(c) for c in d["commands"]]
+        moderation.do_move_for_seat(game_id, self.player, d["seat"], commands, d["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameRollbackApi(_ModeratorApi):
+    @extend_schema(operation_id="games_rollback", summary="Moderators: take the game back to an earlier move",
+                   description="Replayed from the seed; later moves stay in the database marked undone. Running "
+                               "or paused games only. Every player gets a mail. Audited.",
+                   request=RollbackIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(RollbackIn, request)
+        moderation.do_rollback(game_id, self.player, d["to_move"], d["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GameAbortApi(_ModeratorApi):
+    @extend_schema(operation_id="games_abort", summary="Moderators: end a game without a result",
+                   request=s.ReasonIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        moderation.do_abort_game(game_id, self.player, _valid(s.ReasonIn, request)["reason"])
+        return _game_response(request, game_id, self.player)
+
+
+class GamePolicyApi(_ModeratorApi):
+    @extend_schema(operation_id="games_policy", summary="Moderators: the game's deadline, policy and allowances",
+                   description="The no-move policy (wait, default, bot, replace), the deadline period, the vacation "
+                               "cap and the players' extensions. Players are told. Audited.",
+                   request=PolicyIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(PolicyIn, request)
+        reason = d.pop("reason")
+        moderation.do_set_game_policy(game_id, self.player, d, reason)
+        return _game_response(request, game_id, self.player)
+
+
+class GameLateApi(_ModeratorApi):
+    @extend_schema(operation_id="games_late", summary="Moderators: the seats the game waits on",
+                   description="Oldest wait first, with deadline, reminder, vacation and extensions.",
+                   parameters=[GAME_ID], responses={200: LateListOut, **_errors(401, 403, 404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.get_game(game_id)
+        rows = [vars(r) for r in selectors.late_seats(game)]
+        return Response(LateListOut({"game": game.pk, "no_move_policy": game.no_move_policy, "results": rows}).data)
+
+
+# ---- players ----------------------------------------------------------------------------------------
+
+
+class GameExtendApi(_GameActionApi):
+    @extend_schema(operation_id="games_extend", summary="Ask for more time on your turn",
+                   description="Adds the game's extension hours to the deadline, a few times per game (the game "
+                               "sets how many). The others are told. 409 when the game does not wait for you, "
+                               "403 when your extensions are used up.",
+                   request=None, parameters=[GAME_ID], responses={200: ExtensionOut, **_errors(401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        ext = moderation.do_request_extension(game_id, self.require_player(), via="api")
+        return Response(ExtensionOut({"game": ext.game.pk, "deadline_at": ext.until,
+                                      "extensions_left": ext.left}).data)
+
+
+class VacationApi(BaseApi):
+    permission_classes = _GameActionApi.permission_classes
+
+    @extend_schema(operation_id="me_vacation", summary="Set or end your vacation",
+                   description="While it lasts, a deadline on your turn waits until you are back plus a day, up "
+                               "to each game's vacation cap. The other players of your running games are told.",
+                   request=VacationIn, responses={200: VacationOut, **_errors(400, 401)})
+    def post(self, request: Request) -> Response:
+        until = _valid(VacationIn, request)["until"]
+        games = moderation.do_set_vacation(self.require_player(), until, via="api")
+        return Response(VacationOut({"vacation_until": until, "games": [g.pk for g in games]}).data)

@@ -1,0 +1,607 @@
+"""Moderating long games: deadlines, absence, and the moderator's tools.
+
+Every function here is a service (the admin, the API, the mail commands and the
+beat schedule only call them), runs under the game's row lock, writes an audit
+entry with its actor and reason, and tells the players by mail in the same
+transaction. See docs/moderation.md for what each tool does and what players read.
+
+The deadline sweep, in order, for a running game whose deadline is near or past:
+
+1. a late seat whose player is on vacation: the deadline moves to the end of the
+   vacation plus a day, as long as the seat's vacation allowance in this game lasts;
+2. ``PBEM_WARN_HOURS`` before the deadline: "N hours left" to the seats to move;
+3. at the deadline: a reminder, and one more period;
+4. at the second deadline: the game's no-move policy (wait, default move, bot, open seat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from engine.core import Event, visible_events
+from pbem.games.models import Game, Move, Player, Seat, Source
+from pbem.games.services import (
+    Applied,
+    BatchResult,
+    Command,
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    _autoplay,
+    _finish_if_over,
+    _record,
+    _reset_deadline,
+    access_game_for_update,
+    access_seat,
+    do_get_or_create_player,
+    do_join_game,
+    do_log,
+    do_submit_moves,
+    live_moves,
+    replay_state,
+    rules_for,
+)
+from pbem.mail import outbox
+
+#: A vacation that covers a deadline moves it to the vacation's end plus this much.
+VACATION_GRACE = timedelta(hours=24)
+
+
+def warn_hours(game: Game) -> float:
+    """How long before its deadline a seat hears "N hours left" (half a short period)."""
+    return float(min(getattr(settings, "PBEM_WARN_HOURS", 24), game.deadline_hours / 2))
+
+
+def when_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%a %d %b %Y %H:%M UTC")
+
+
+def _names(game: Game) -> list[str]:
+    return [str(n) for n in (game.state or {}).get("players", [])]
+
+
+def _name(game: Game, index: int) -> str:
+    names = _names(game)
+    return names[index] if 0 <= index < len(names) else f"seat {index}"
+
+
+def moderator_emails() -> list[str]:
+    """Who hears that a game waits on a late player: ``PBEM_MODERATOR_EMAILS`` and staff accounts."""
+    emails = [e for e in getattr(settings, "PBEM_MODERATOR_EMAILS", []) if e]
+    staff = get_user_model().objects.filter(is_staff=True, is_active=True).exclude(email="")
+    emails += [u.email for u in staff]
+    return sorted(set(emails))
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("a moderator's action needs a reason (players and the audit log see it)")
+    return reason[:500]
+
+
+# ---- pause, resume, abort --------------------------------------------------------------------
+
+
+@transaction.atomic
+def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"game #{game.pk} is not running")
+    game.status = Game.Status.PAUSED
+    game.deadline_at = None
+    game.version += 1  # the game's public state changed: ETags and pages must see it
+    game.save(update_fields=["status", "deadline_at", "version"])
+    do_log(game, moderator, "pause", {"reason": reason})
+    outbox.queue_notice(game, f"A moderator paused game #{game.pk}: {reason}\n\n"
+                              "No moves are taken and no deadline runs until it resumes; "
+                              "you will get a mail with your options then.")
+    return game
+
+
+@transaction.atomic
+def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.PAUSED:
+        raise Conflict(f"game #{game.pk} is not paused")
+    game.status = Game.Status.RUNNING
+    _reset_deadline(game)
+    game.warned_at = None
+    rules = rules_for(game)
+    # Why: a seat resigned while paused would otherwise wait two deadlines for its autoplay.
+    applied: list[Applied] = []
+    _autoplay(game, rules, applied)
+    if applied:
+        _record(game, applied, Source.BOT)
+        _finish_if_over(game, rules)
+    game.version += 0 if applied else 1
+    game.save()
+    do_log(game, moderator, "resume", {"reason": reason})
+    outbox.queue_updates(game, None, intro=f"A moderator resumed game #{game.pk}: {reason}")
+    return game
+
+
+@transaction.atomic
+def do_abort_game(game_id: int, moderator: Player | None, reason: str) -> Game:
+    reason = _reason(reason)
+    game = access_game_for_update(game_id)
+    if game.status not in (Game.Status.OPEN, Game.Status.RUNNING, Game.Status.PAUSED):
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()} already")
+    game.status = Game.Status.ABORTED
+    game.deadline_at = None
+    game.finished_at = timezone.now()
+    game.version += 1
+    game.save()
+    do_log(game, moderator, "abort", {"reason": reason})
+    if game.state is not None:
+        outbox.queue_notice(game, f"A moderator ended game #{game.pk} without a result: {reason}\n\n"
+                                  f"No more moves are taken. The seed was {game.seed}, so anyone can "
+                                  "replay and check the moves made.")
+    return game
+
+
+# ---- replacement -----------------------------------------------------------------------------
+
+
+def _unique_name(game: Game, wanted: str, index: int) -> str:
+    taken = {n.casefold() for i, n in enumerate(_names(game)) if i != index}
+    name = (wanted or "player").strip() or "player"
+    candidate, n = name, 2
+    while candidate.casefold() in taken:
+        candidate, n = f"{name} {n}", n + 1
+    return candidate
+
+
+def _story_so_far(game: Game, limit: int = 40) -> list[str]:
+    """What a spectator saw of the game so far, in the third person, newest last."""
+    lines: list[str] = []
+    for row in live_moves(game):
+        lines.extend(e.text for e in visible_events([Event.from_dict(d) for d in row.events], None))
+    if len(lines) > limit:
+        lines = [f"({len(lines) - limit} earlier events are on the game page)"] + lines[-limit:]
+    return lines
+
+
+def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str) -> Player | None:
+    """Give ``seat`` to ``new_player``: a new reply address, the seat renamed in the game state
+    (the board, the mails and the result name the newcomer), a welcome telling the game so far,
+    and a notice to the others. The caller holds the row lock and writes the audit entry."""
+    assert game.state is not None and seat.index is not None
+    old = seat.player
+    old_name = _name(game, seat.index)
+    new_name = _unique_name(game, new_player.display_name, seat.index)
+    game.state["players"][seat.index] = new_name
+    game.version += 1
+    game.save(update_fields=["state", "version"])
+    seat.player = new_player
+    seat.status = Seat.Status.JOINED
+    seat.token = Seat._meta.get_field("token").get_default()  # the old reply address stops working
+    seat.joined_at = timezone.now()
+    seat.extensions_used = 0
+    seat.vacation_hours_used = 0
+    seat.save()
+    story = _story_so_far(game)
+    intro = (f"Welcome to game #{game.pk} ({game.title}): you take over {old_name}'s seat ({why}). "
+             f"You play as {new_name}.")
+    if story:
+        intro += "\n\nThe game so far:\n" + "\n".join(f"  - {line}" for line in story)
+    outbox.queue_welcome(game, seat, intro)
+    others = [s.index for s in game.seats.exclude(pk=seat.pk).exclude(index__isnull=True) if s.index is not None]
+    outbox.queue_notice(game, f"{new_name} takes over {old_name}'s seat in game #{game.pk} ({why}).",
+                        seats=others)
+    return old
+
+
+@transaction.atomic
+def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, new_player: Player,
+                      reason: str) -> Seat:
+    """A new person takes over a seat; the old reply address stops working."""
+    game = access_game_for_update(game_id)
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
+        raise Conflict(f"game #{game.pk} is not running")
+    seat = game.seats.filter(index=seat_index).first()
+    if seat is None:
+        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
+    if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
+        raise Conflict(f"{new_player.email} plays in game #{game.pk} already")
+    old = hand_seat_over(game, seat, new_player, why="a moderator's replacement")
+    do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
+                                        "new": new_player.email, "reason": reason})
+    return seat
+
+
+@transaction.atomic
+def do_replace_player_by_address(game_id: int, moderator: Player | None, seat_index: int, email: str,
+                                 reason: str) -> Seat:
+    """A moderator hands a seat to whoever has ``email`` (a new player account if none has it yet)."""
+    return do_replace_player(game_id, moderator, seat_index, do_get_or_create_player(email), reason)
+
+
+@transaction.atomic
+def do_join(game_id: int, player: Player) -> Seat:
+    """``join`` by mail or API: a seat of an open game, or a running game's seat offered for replacement."""
+    if Seat.objects.filter(game_id=game_id, status=Seat.Status.OPEN).exists():
+        return do_take_open_seat(game_id, player)
+    return do_join_game(game_id, player)
+
+
+@transaction.atomic
+def do_take_open_seat(game_id: int, player: Player) -> Seat:
+    """Someone joins a running game whose seat was offered for replacement."""
+    game = access_game_for_update(game_id)
+    seat = game.seats.filter(status=Seat.Status.OPEN).order_by("index").first()
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or seat is None:
+        raise Conflict(f"game #{game.pk} has no seat open for a replacement")
+    if game.seats.filter(player=player).exclude(pk=seat.pk).exists():
+        raise Conflict(f"you play in game #{game.pk} already")
+    old = hand_seat_over(game, seat, player, why="the seat was open after missed deadlines")
+    _reset_deadline(game)
+    game.save(update_fields=["deadline_at", "reminded_at"])
+    do_log(game, player, "take-seat", {"seat": seat.index, "old": old.email if old else None})
+    return seat
+
+
+# ---- deadlines: moderators, players, vacations -------------------------------------------------
+
+
+@transaction.atomic
+def do_extend_deadline(game_id: int, moderator: Player | None, hours: int, reason: str) -> Game:
+    reason = _reason(reason)
+    if not 1 <= hours <= 24 * 90:
+        raise ServiceError("an extension is between 1 hour and 90 days")
+    game = access_game_for_update(game_id)
+    if game.status != Game.Status.RUNNING or game.deadline_at is None:
+        raise Conflict(f"game #{game.pk} has no running deadline")
+    game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=hours)
+    game.warned_at = None
+    game.save(update_fields=["deadline_at", "warned_at"])
+    do_log(game, moderator, "extend", {"hours": hours, "reason": reason, "until": game.deadline_at.isoformat()})
+    outbox.queue_notice(game, f"A moderator extended the deadline of game #{game.pk} by {hours} hours, "
+                              f"until {when_text(game.deadline_at)}: {reason}")
+    return game
+
+
+@dataclass(frozen=True)
+class Extension:
+    game: Game
+    until: datetime
+    left: int
+
+
+@transaction.atomic
+def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Extension:
+    """A player asks for more time on their own turn (``extend``), a few times per game."""
+    game = access_game_for_update(game_id)
+    seat = access_seat(game, player)
+    if game.status != Game.Status.RUNNING or game.deadline_at is None or game.state is None:
+        raise Conflict(f"game #{game.pk} has no running deadline")
+    if seat.index not in rules_for(game).pending(game.state):
+        raise Conflict("the game is not waiting for you, so your deadline does not run")
+    if seat.extensions_used >= game.extensions_allowed:
+        raise Forbidden(f"you have used all {game.extensions_allowed} extensions of game #{game.pk}; "
+                        "a moderator can still give more time")
+    seat.extensions_used += 1
+    seat.save(update_fields=["extensions_used"])
+    game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=game.extension_hours)
+    game.warned_at = None
+    game.save(update_fields=["deadline_at", "warned_at"])
+    left = game.extensions_allowed - seat.extensions_used
+    do_log(game, player, "extension", {"seat": seat.index, "hours": game.extension_hours, "via": via,
+                                       "until": game.deadline_at.isoformat()})
+    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    outbox.queue_notice(game, f"{_name(game, seat.index or 0)} took {game.extension_hours} more hours "
+                              f"in game #{game.pk}; the deadline is now {when_text(game.deadline_at)}.",
+                        seats=others)
+    return Extension(game, game.deadline_at, left)
+
+
+@transaction.atomic
+def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") -> list[Game]:
+    """Start (or end, with None) a player's vacation. Their running games are told; a game
+    that waits on them now moves its deadline at once (within the game's allowance)."""
+    now = timezone.now()
+    if until is not None and until <= now:
+        raise ServiceError("a vacation must end in the future")
+    if until is not None and until > now + timedelta(days=365):
+        raise ServiceError("a vacation can last a year at most")
+    player.vacation_until = until
+    player.save(update_fields=["vacation_until"])
+    games: list[Game] = []
+    for seat in player.seats.filter(game__status=Game.Status.RUNNING, status=Seat.Status.JOINED):
+        game = access_game_for_update(seat.game_id)
+        games.append(game)
+        do_log(game, player, "vacation", {"seat": seat.index, "until": until.isoformat() if until else None,
+                                          "via": via})
+        name = _name(game, seat.index or 0)
+        others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+        if until is None:
+            outbox.queue_notice(game, f"{name} is back from vacation.", seats=others)
+            continue
+        cap = game.vacation_cap_days
+        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. Deadlines on "
+                                  f"{name}'s turns wait meanwhile (up to {cap} days in this game).", seats=others)
+        _postpone_for_vacation(game, [seat], now)
+    return games
+
+
+def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> bool:
+    """Move the deadline past the vacation of a late seat, within its allowance. True if moved."""
+    if game.deadline_at is None:
+        return False
+    best: datetime | None = None
+    for seat in late:
+        away = seat.player.vacation_until if seat.player is not None else None
+        if away is None or away <= now:
+            continue
+        wanted = away + VACATION_GRACE
+        if wanted <= game.deadline_at:
+            continue
+        allowance = timedelta(days=game.vacation_cap_days) - timedelta(hours=seat.vacation_hours_used)
+        extra = min(wanted - game.deadline_at, allowance)
+        hours = int(extra.total_seconds() // 3600)
+        if hours <= 0:
+            continue
+        seat.vacation_hours_used += hours
+        seat.save(update_fields=["vacation_hours_used"])
+        moved = game.deadline_at + timedelta(hours=hours)
+        best = moved if best is None or moved > best else best
+    if best is None:
+        return False
+    do_log(game, None, "vacation-wait", {"until": best.isoformat()})
+    game.deadline_at = best
+    game.warned_at = None
+    game.reminded_at = None
+    game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
+    return True
+
+
+def _late_seats(game: Game, rules: Any) -> list[Seat]:
+    assert game.state is not None
+    pending = set(rules.pending(game.state))
+    return list(game.seats.select_related("player").filter(index__in=list(pending))
+            .exclude(status=Seat.Status.RESIGNED))
+
+
+def do_sweep_deadlines(now: Any = None) -> int:
+    """Warnings, reminders, vacations and the no-move policy (see the module docstring).
+    Returns how many games were touched. Safe to run twice: each game is judged under its lock."""
+    now = now or timezone.now()
+    horizon = now + timedelta(hours=float(getattr(settings, "PBEM_WARN_HOURS", 24)))
+    touched = 0
+    candidates = Game.objects.filter(status=Game.Status.RUNNING, deadline_at__lte=horizon)
+    for game_id in candidates.values_list("pk", flat=True):
+        with transaction.atomic():
+            game = access_game_for_update(game_id)
+            if game.status != Game.Status.RUNNING or game.deadline_at is None or game.state is None:
+                continue
+            if _sweep_one(game, now):
+                touched += 1
+    return touched
+
+
+def _sweep_one(game: Game, now: datetime) -> bool:
+    assert game.deadline_at is not None
+    rules = rules_for(game)
+    late = _late_seats(game, rules)
+    if not late:
+        return False
+    if game.deadline_at - timedelta(hours=warn_hours(game)) > now:
+        return False
+    if _postpone_for_vacation(game, late, now):
+        return True
+    seats = [s.index for s in late if s.index is not None]
+    if game.deadline_at > now:
+        if game.warned_at is not None or game.reminded_at is not None:
+            return False
+        game.warned_at = now
+        game.save(update_fields=["warned_at"])
+        left = game.deadline_at - now
+        outbox.queue_updates(game, seats, intro=f"{_duration(left)} left to move in game #{game.pk}: the deadline "
+                                                f"is {when_text(game.deadline_at)}. {policy_text(game)}")
+        do_log(game, None, "warn", {"seats": seats})
+        return True
+    if game.reminded_at is None:
+        game.reminded_at = now
+        game.deadline_at = now + timedelta(hours=game.deadline_hours)
+        game.save(update_fields=["reminded_at", "deadline_at"])
+        outbox.queue_updates(game, seats, intro=f"Reminder: game #{game.pk} waits for your move since its deadline "
+                                                f"passed. New deadline: {when_text(game.deadline_at)}. "
+                                                f"{policy_text(game)}")
+        do_log(game, None, "remind", {"seats": seats})
+        return True
+    _apply_policy(game, rules, late, now)
+    return True
+
+
+def _duration(delta: timedelta) -> str:
+    hours = max(0, int(delta.total_seconds() // 3600))
+    if hours == 0:
+        return "Less than an hour"
+    days, hours = divmod(hours, 24)
+    parts = ([f"{days} day{'s' if days != 1 else ''}"] if days else []) + \
+        ([f"{hours} hour{'s' if hours != 1 else ''}"] if hours or not days else [])
+    return " ".join(parts)
+
+
+def policy_text(game: Game) -> str:
+    """What happens to a seat that lets its reminded deadline pass, in the players' words."""
+    p = Game.NoMovePolicy
+    return {
+        p.WAIT: "If you still do not move, the game waits and a moderator is told.",
+        p.DEFAULT: "If you still do not move by then, the game plays its safe default move for you.",
+        p.BOT: "If you still do not move by then, the game's bot plays your seat.",
+        p.REPLACE: "If you still do not move by then, your seat is offered to a replacement player.",
+    }[Game.NoMovePolicy(game.no_move_policy)]
+
+
+def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> None:
+    policy = game.no_move_policy
+    seats = [s.index for s in late if s.index is not None]
+    if policy in (Game.NoMovePolicy.DEFAULT, Game.NoMovePolicy.BOT):
+        applied = _play_for(game, rules, seats, bot=policy == Game.NoMovePolicy.BOT)
+        if applied:
+            _record(game, applied, Source.BOT if policy == Game.NoMovePolicy.BOT else Source.DEADLINE)
+            _autoplay(game, rules, applied)
+            _reset_deadline(game)
+            game.warned_at = None
+            _finish_if_over(game, rules)
+            game.save()
+            do_log(game, None, "deadline", {"policy": policy, "seats": seats, "moves": [a.label for a in applied]})
+            outbox.queue_game_update(game, applied)
+            return
+        policy = Game.NoMovePolicy.WAIT  # the game declares no default here: a person must decide
+    if policy == Game.NoMovePolicy.REPLACE:
+        for seat in late:
+            seat.status = Seat.Status.OPEN
+            seat.save(update_fields=["status"])
+        game.deadline_at = None
+        game.version += 1
+        game.save(update_fields=["deadline_at", "version"])
+        names = ", ".join(_name(game, i) for i in seats)
+        do_log(game, None, "open-seat", {"seats": seats})
+        outbox.queue_notice(game, f"{names} missed two deadlines in game #{game.pk}, so the seat is open for a "
+                                  f"replacement: anyone may take it by mailing {outbox.general_address()} the "
+                                  f"line `join {game.pk}` (or POST /api/v1/games/{game.pk}/join/). Until then "
+                                  f"{names} may still move.")
+        return
+    game.deadline_at = None
+    game.moderator_told_at = now
+    game.save(update_fields=["deadline_at", "moderator_told_at"])
+    names = ", ".join(_name(game, i) for i in seats)
+    do_log(game, None, "late", {"seats": seats})
+    outbox.queue_to_moderators(game, moderator_emails(),
+                               f"Game #{game.pk} ({game.title}) waits for {names}, who missed two deadlines. "
+                               "Its no-move policy is to wait: replace the player, move for the seat, extend "
+                               "the deadline or pause the game from its moderator page.")
+
+
+def _play_for(game: Game, rules: Any, seats: list[int], *, bot: bool) -> list[Applied]:
+    state = game.state
+    assert state is not None
+    applied: list[Applied] = []
+    # Why a Random seeded from the game: the bot's choice is recorded in the log anyway, but a
+    # seeded one makes a sweep that is re-run after a crash choose the same way.
+    rnd = random.Random(f"{game.pk}:{game.version}")
+    chooser = getattr(rules, "bot_choice", None) if bot else None
+    for seat in seats:
+        if seat not in rules.pending(state):
+            continue
+        options = rules.options(state, seat)
+        opt = chooser(state, seat, options, rnd) if chooser is not None else rules.default_move(state, seat)
+        if opt is None:
+            continue
+        applied.append(Applied(seat, opt.move, opt.label, rules.apply(state, seat, opt.move)))
+    return applied
+
+
+# ---- acting for players -------------------------------------------------------------------------
+
+
+def do_move_for_seat(game_id: int, moderator: Player | None, seat_index: int, commands: Sequence[Command],
+                     reason: str) -> BatchResult:
+    """A moderator makes a move for a seat (a player who sent it another way, say)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        result = do_submit_moves(game_id, None, commands, source=Source.MODERATOR, seat_index=seat_index)
+        game = result.game
+        do_log(game, moderator, "move-for-seat", {"seat": seat_index, "reason": reason,
+                                                  "moves": [a.label for a in result.applied]})
+        outbox.queue_notice(game, f"A moderator moved for you in game #{game.pk} "
+                                  f"({'; '.join(a.label for a in result.applied if a.seat == seat_index)}): {reason}",
+                            seats=[seat_index])
+    return result
+
+
+@transaction.atomic
+def do_message_players(game_id: int, moderator: Player | None, text: str) -> Game:
+    text = (text or "").strip()
+    if not text or len(text) > 5000:
+        raise ServiceError("a message to the players needs between 1 and 5,000 characters")
+    game = access_game_for_update(game_id)
+    if game.state is None:
+        raise Conflict(f"game #{game.pk} has not started")
+    do_log(game, moderator, "message", {"text": text})
+    outbox.queue_notice(game, f"A message from the moderator of game #{game.pk}:\n\n{text}")
+    return game
+
+
+@transaction.atomic
+def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: str) -> Game:
+    """Take the game back to just after move ``to_move`` (0: the start), replayed from the seed.
+
+    The later moves stay in the log, marked undone like an undo's. Finished games are not
+    rolled back: their seed is public, so every later draw would be known."""
+    reason = _reason(reason)
+    game = access_game_for_update(game_id)
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; only a running or paused game rolls back")
+    rows = list(live_moves(game))
+    keep = [r for r in rows if r.number <= to_move]
+    drop = [r for r in rows if r.number > to_move]
+    if to_move < 0 or not drop:
+        raise ServiceError(f"move {to_move} is not before the last move of game #{game.pk}")
+    if keep and keep[-1].version == drop[0].version:
+        raise ServiceError(f"move {to_move} is inside a batch; roll back to move {_batch_start(rows, drop[0]) - 1}")
+    state = replay_state(game, keep)
+    state["players"] = list(game.state["players"])  # replacements keep their names
+    game.state = state
+    game.version += 1
+    now = timezone.now()
+    Move.objects.filter(pk__in=[r.pk for r in drop]).update(undone_at=now, undone_version=game.version)
+    if game.status == Game.Status.RUNNING:
+        _reset_deadline(game)
+        game.warned_at = None
+    game.save()
+    do_log(game, moderator, "rollback", {"to_move": to_move, "moves": [r.number for r in drop], "reason": reason})
+    # Why: "since your last mail" would tell the undone moves as each player's own undo; the
+    # intro says what happened instead, and the story starts again from here.
+    game.seats.update(last_mailed_version=game.version)
+    outbox.queue_updates(game, None, intro=f"A moderator took game #{game.pk} back to move {to_move} "
+                                           f"({len(drop)} later moves are undone): {reason}")
+    return game
+
+
+def _batch_start(rows: list[Move], row: Move) -> int:
+    return min(r.number for r in rows if r.version == row.version)
+
+
+POLICY_FIELDS = ("no_move_policy", "deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours")
+
+
+@transaction.atomic
+def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str, Any], reason: str) -> Game:
+    """A moderator sets how the game treats time: the no-move policy, the deadline period, the
+    vacation cap and the players' extensions. The players are told what changed."""
+    reason = _reason(reason)
+    unknown = sorted(set(changes) - set(POLICY_FIELDS))
+    if unknown or not changes:
+        raise ServiceError(f"nothing to change (known: {', '.join(POLICY_FIELDS)})")
+    if "no_move_policy" in changes and changes["no_move_policy"] not in Game.NoMovePolicy.values:
+        raise ServiceError(f"no_move_policy is one of {', '.join(Game.NoMovePolicy.values)}")
+    game = access_game_for_update(game_id)
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict(f"game #{game.pk} is over")
+    before = {f: getattr(game, f) for f in changes}
+    for field_name, value in changes.items():
+        setattr(game, field_name, value)
+    game.save(update_fields=list(changes))
+    do_log(game, moderator, "policy", {"before": before, "after": changes, "reason": reason})
+    if game.state is not None:
+        lines = [f"A moderator changed how game #{game.pk} treats time ({reason}):",
+                 f"  - deadline: {game.deadline_hours} hours a turn",
+                 f"  - {policy_text(game)}",
+                 f"  - vacations may hold your deadlines for up to {game.vacation_cap_days} days",
+                 f"  - you may ask for {game.extensions_allowed} extensions of {game.extension_hours} hours "
+                 "(reply `extend`)"]
+        outbox.queue_notice(game, "\n".join(lines))
+    return game
