@@ -162,8 +162,12 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     if game_id is None:
         game_id = _pending_invitation(player, "join")
     player = player or game_services.do_get_or_create_player(sender, mail_name)
-    moderation.do_join(game_id, player)
+    was_running = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).exists()
+    seat = moderation.do_join(game_id, player)
     game = Game.objects.get(pk=game_id)
+    if was_running:
+        return (f"You took over seat {seat.index} of game #{game_id} ({game.title}), which was open for a "
+                "replacement. Your welcome mail, with the game so far and your options, is on its way.")
     if game.status == Game.Status.RUNNING:
         return f"You joined game #{game_id} ({game.title}). Every seat is taken: the game starts now."
     free = game.seats.exclude(status=Seat.Status.JOINED).count()
