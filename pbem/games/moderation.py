@@ -457,7 +457,7 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             _finish_if_over(game, rules)
             game.save()
             do_log(game, None, "deadline", {"policy": policy, "seats": seats, "moves": [a.label for a in applied]})
-            outbox.queue_game_update(game, applied)
+            outbox.queue_game_update(game)
             return
         policy = Game.NoMovePolicy.WAIT  # the game declares no default here: a person must decide
     if policy == Game.NoMovePolicy.REPLACE:

@@ -1,0 +1,48 @@
+"""The admin's moderator page: what a moderator sees of a game, and its tools as forms."""
+
+from __future__ import annotations
+
+from pbem.games import services
+from pbem.games.models import AuditEntry, Game, Move, Source
+from tests.factories import seat_of, start_game
+
+
+def test_it_shows_whose_turn_the_board_and_the_tools(fake_game, alice, bob, moderator, client):
+    game = start_game(fake_game, alice, [bob])
+    card = game.state["hands"][seat_of(game, alice)][0]
+    services.do_submit_moves(game.pk, alice, [services.Command(code=f"c{card}")], source="api")
+    client.force_login(moderator.user)
+    r = client.get(f"/admin/games/game/{game.pk}/moderate/")
+    assert r.status_code == 200
+    page = r.content.decode()
+    assert "Whose turn" in page and "Bob" in page and bob.email in page
+    assert "<svg" in page and "Last moves" in page
+    assert 'value="rollback"' in page and 'value="pause"' in page
+    # the admin's game list links the page and filters games that need a moderator
+    listing = client.get("/admin/games/game/?overdue=yes")
+    assert listing.status_code == 200
+    assert "Audit entries" in client.get("/admin/").content.decode()
+
+
+def test_it_runs_a_tool_from_its_form_and_shows_the_services_refusal(fake_game, alice, bob, moderator, client):
+    game = start_game(fake_game, alice, [bob])
+    client.force_login(moderator.user)
+    url = f"/admin/games/game/{game.pk}/moderate/"
+    r = client.post(url, {"tool": "move", "seat": seat_of(game, bob), "line": "bid 999", "reason": "phone"},
+                    follow=True)
+    assert r.status_code == 200 and not Move.objects.filter(game=game).exists()
+    assert "999" in r.content.decode()  # the refusal is shown, nothing applied
+    card = game.state["hands"][seat_of(game, bob)][0]
+    client.post(url, {"tool": "move", "seat": seat_of(game, bob), "line": f"c{card}", "reason": "phone"})
+    assert Move.objects.get(game=game).source == Source.MODERATOR
+    client.post(url, {"tool": "pause", "reason": "dispute"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.PAUSED
+    assert AuditEntry.objects.get(game=game, action="pause").details["reason"] == "dispute"
+
+
+def test_it_keeps_the_page_from_players(fake_game, alice, bob, client):
+    game = start_game(fake_game, alice, [bob])
+    client.force_login(alice.user)
+    r = client.get(f"/admin/games/game/{game.pk}/moderate/")
+    assert r.status_code in (302, 403)
