@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from pbem.web import views as web_views
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="web:game-list", permanent=False)),
     path("healthz", web_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/v1/auth/", include("rest_framework.urls")),
+    path("api/v1/", web_views.api_index, name="api-index"),
     path("api/v1/", include("pbem.api.urls")),
     path("", include("pbem.web.urls")),
 ]

@@ -14,14 +14,18 @@ def new_token() -> str:
 
 class Player(models.Model):
     class MailMode(models.TextChoices):
-        EVERY_MOVE = "every", "every move"
-        MY_TURN = "turn", "only my turn"
-        DIGEST = "digest", "daily digest"
+        # Why the values stay "every"/"turn": stored rows and the API keep them; the mail
+        # commands call them all/turns/digest.
+        EVERY_MOVE = "every", "after every turn"
+        MY_TURN = "turn", "only when the game waits for me"
+        DIGEST = "digest", "one mail a day"
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     email = models.EmailField(unique=True)
     display_name = models.CharField(max_length=60)
-    mail_mode = models.CharField(max_length=8, choices=MailMode.choices, default=MailMode.EVERY_MOVE)
+    #: Why "turn" by default: a slow-mail player wants a mail when the game needs them and
+    #: when it ends, not one for each step of the others (issue 10).
+    mail_mode = models.CharField(max_length=8, choices=MailMode.choices, default=MailMode.MY_TURN)
     vacation_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -119,6 +123,13 @@ class Seat(models.Model):
     token = models.CharField(max_length=40, unique=True, default=new_token)
     #: The game version the player's last mail showed; "since your last mail" starts after it.
     last_mailed_version = models.PositiveIntegerField(default=0)
+    #: A digest of the options the player's last mail listed ("" if none): never two mails in
+    #: a row with the same options, unless the player moved in between.
+    last_mailed_options = models.CharField(max_length=32, blank=True, default="")
+    #: The newest table message (``ChatMessage.pk``) the player's mails have shown.
+    last_mailed_chat = models.PositiveIntegerField(default=0)
+    #: Secret part of the seat's personal page link (signed); a new value revokes old links.
+    page_key = models.CharField(max_length=40, default=new_token)
     joined_at = models.DateTimeField(null=True, blank=True)
     #: Times this seat asked for more time (``extend``); capped by Game.extensions_allowed.
     extensions_used = models.PositiveSmallIntegerField(default=0)
@@ -254,6 +265,24 @@ class OutboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"outbound {self.pk} ({self.status})"
+
+
+class ChatMessage(models.Model):
+    """A message to the table (``say ...`` by mail, or the box on the personal page)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    text = models.TextField()
+    #: The game version when it was said, to place it among the moves.
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "id"]
+
+    def __str__(self) -> str:
+        return f"message {self.pk} in game {self.game_id}"
 
 
 class AuditEntry(models.Model):

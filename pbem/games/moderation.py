@@ -186,6 +186,7 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str) -> P
     seat.player = new_player
     seat.status = Seat.Status.JOINED
     seat.token = Seat._meta.get_field("token").get_default()  # the old reply address stops working
+    seat.page_key = Seat._meta.get_field("page_key").get_default()  # and the old personal page link
     seat.joined_at = timezone.now()
     seat.extensions_used = 0
     seat.vacation_hours_used = 0

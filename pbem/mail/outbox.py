@@ -13,6 +13,7 @@ mail showed, so a late reply can be told that the game moved on.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from collections.abc import Iterable, Sequence
@@ -20,13 +21,14 @@ from typing import Any
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils import timezone
 
 import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
-from pbem.games import dispatch
-from pbem.games.models import Game, InboundMessage, Move, OutboundMessage, Player, Seat
+from pbem.games import dispatch, wording
+from pbem.games.links import seat_page_url
+from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
 
 __all__ = [
@@ -217,14 +219,39 @@ def _outcome_lines(game: Game) -> list[str]:
     return lines
 
 
+MODE_NOTE = {
+    Player.MailMode.MY_TURN: ("Mail mode: turns. You get a mail when the game waits for you and when it ends; "
+                              "what the others did is told in your next mail. Reply with mail all to hear "
+                              "after every turn, or mail digest for one mail a day."),
+    Player.MailMode.EVERY_MOVE: ("Mail mode: all. You get a mail when the game waits for you and after every "
+                                 "turn. Reply with mail turns for fewer mails."),
+    Player.MailMode.DIGEST: ("Mail mode: digest. You get one mail a day with everything that happened, and "
+                             "one when the game ends. Reply with mail turns to hear whenever it is your turn."),
+}
+
+
+def options_signature(options: Sequence[Option]) -> str:
+    """A short digest of a list of options; "" for none."""
+    if not options:
+        return ""
+    text = "\n".join(f"{o.code}\t{o.label}" for o in options)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
+    return list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
+
+
 def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "") -> dict[str, Any]:
     """Everything one player's update mail shows, from their own view only."""
     rules = engine.get(game.rules)
-    assert game.state is not None and seat.index is not None
+    assert game.state is not None and seat.index is not None and seat.player is not None
     view = rules.view(game.state, seat.index)
     options: list[Option] = rules.options(game.state, seat.index)
     pending = rules.pending(game.state)
     finished = game.status == Game.Status.FINISHED
+    deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
+    you = rules.seat_name(game.state, seat.index)
     if finished:
         headline = f"Game #{game.pk} ({game.title}) is over."
     elif options:
@@ -233,23 +260,31 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         waiting = ", ".join(_names(game, pending)) or "nobody"
         headline = f"Game #{game.pk} ({game.title}): waiting for {waiting}."
     others_waiting = [s for s in pending if s != seat.index]
+    first = seat.last_mailed_version == 0
+    chat = [(rules.seat_name(game.state, m.seat) if m.seat != seat.index else "You", m.text)
+            for m in _chat_since(game, seat)]
     return {
         "game": game,
         "intro": intro,
         "headline": headline,
+        "deadline": deadline if options or first else "",
         "options": options,
         "options_text": format_options(options) if options else "",
-        "events": [e.text for e in events],
+        "examples": wording.notation_examples(options),
+        "events": wording.story(events, seat.index, you),
+        "chat": chat,
         "state_text": rules.render_text(view),
-        "svg": rules.render_svg(view),
+        # Why only then: the picture is the heaviest part of a mail; it goes with a mail that
+        # asks for a decision (and the first one), every other mail links the page instead.
+        "svg": rules.render_svg(view) if (options or first) and not finished else "",
         "waiting": _names(game, others_waiting),
         "players": _names(game, range(len(game.state.get("players", [])))),
-        "you": rules.seat_name(game.state, seat.index),
+        "you": you,
         "finished": finished,
         "outcome": _outcome_lines(game) if finished else [],
-        "url": game_url(game),
+        "url": seat_page_url(seat),
         "marker": REPLY_MARKER,
-        "notation_help": getattr(rules, "notation_help", ""),
+        "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first else "",
         "general": general_address(),
     }
 
@@ -259,18 +294,19 @@ def render_text_body(c: dict[str, Any]) -> str:
     parts = [c["marker"], ""]
     if c["intro"]:
         parts += [c["intro"], ""]
-    parts += [c["headline"], ""]
+    parts += [c["headline"]]
+    if c["deadline"]:
+        parts.append(f"Deadline: {c['deadline']}.")
+    parts.append("")
     if c["options"]:
         parts += [
             "Your options:",
             c["options_text"],
             "",
-            "Reply above the marker line with a code (or the words of an option), one command a line;",
-            "several lines are applied in order, all or nothing.",
+            c["examples"],
+            "One command a line, above the marker line; several lines are applied in order.",
+            "",
         ]
-        if c["notation_help"]:
-            parts.append(c["notation_help"])
-        parts.append("")
     elif not c["finished"]:
         parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
                   "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
@@ -279,6 +315,8 @@ def render_text_body(c: dict[str, Any]) -> str:
         parts += c["outcome"] + [""]
     if c["events"]:
         parts += ["Since your last mail:"] + [f"  - {t}" for t in c["events"]] + [""]
+    if c["chat"]:
+        parts += ["Messages:"] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
     parts += [c["state_text"].rstrip(), ""]
     parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
     if c["waiting"] and not c["finished"]:
@@ -288,13 +326,16 @@ def render_text_body(c: dict[str, Any]) -> str:
                      "so anyone can replay and check the game.")
     else:
         parts.append(f"Seed commitment (SHA-256): {game.seed_hash}")
-    parts += [f"Game page: {c['url']}", f"Account commands: mail {c['general']} with the word help.", ""]
+    parts += ["", f"Your game page (your personal link, do not share it): {c['url']}",
+              "To write to the other players, reply with: say your message"]
+    if c["mode_note"]:
+        parts.append(c["mode_note"])
+    parts += [f"Account commands: mail {c['general']} with the word help.", ""]
     return "\n".join(parts)
 
 
 def render_html_body(c: dict[str, Any]) -> str:
     ctx = dict(c)
-    ctx["svg"] = mark_safe(c["svg"])  # our engine's own SVG; every text in it is escaped there
     ctx["option_rows"] = [{"code": o.code, "label": o.label} for o in c["options"]]
     return render_to_string("mail/game_update.html", ctx)
 
@@ -311,39 +352,68 @@ def _queue_update_for(game: Game, seat: Seat, *, intro: str = "") -> OutboundMes
     row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
                  reply_to=reply_address(seat), svg=c["svg"], html=render_html_body(c))
     seat.last_mailed_version = game.version
-    seat.save(update_fields=["last_mailed_version"])
+    seat.last_mailed_options = options_signature(c["options"])
+    seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
+    seat.save(update_fields=["last_mailed_version", "last_mailed_options", "last_mailed_chat"])
     return row
 
 
-def _wants_mail(seat: Seat, game: Game, has_options: bool) -> bool:
+def _moved_since_last_mail(game: Game, seat: Seat) -> bool:
+    assert seat.index is not None
+    return Move.objects.filter(game=game, seat=seat.index, version__gt=seat.last_mailed_version,
+                               undone_at__isnull=True).exists()
+
+
+def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int], pending: set[int]) -> bool:
+    """Whether this change is something the player needs to hear about now.
+
+    - the first mail of a game and the game-over mail always go;
+    - a decision waits for them: unless their last mail listed the very same options and
+      they have not moved since (then that mail still says all: no second one);
+    - in mode "all", also when a turn ended, theirs or another's (one mail per turn, not per
+      step), even when their options did not change: that is what they asked for;
+    - in mode "digest", nothing else: the daily digest tells it.
+    """
     assert seat.player is not None
-    mode = seat.player.mail_mode
-    if game.status == Game.Status.FINISHED or mode == Player.MailMode.EVERY_MOVE:
+    if game.status == Game.Status.FINISHED or seat.last_mailed_version == 0:
         return True
-    if mode == Player.MailMode.MY_TURN:
-        return has_options
-    return False  # digest: do_send_digests sends it
+    mode = seat.player.mail_mode
+    if mode == Player.MailMode.DIGEST:
+        return False
+    if mode == Player.MailMode.EVERY_MOVE and movers - pending:
+        return True  # they asked to hear after every turn
+    if options:
+        if options_signature(options) != seat.last_mailed_options:
+            return True
+        return _moved_since_last_mail(game, seat)
+    return False
 
 
 def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) -> None:
-    """After a state change: each seated player's own mail, as their mail mode asks.
+    """After a state change: each seated player's own mail, when they need one (see ``_mail_due``).
 
     Called by the game services inside the transaction of the change, so the outbox rows
     commit with it or not at all. Why no list of the moves just applied: each mail is made
     of the move log since that seat's last mail (:func:`_events_since`), which also covers
     the moves of the changes it was not mailed about. That is also why this module never
     imports the services: the services call down into the outbox, never the other way.
+
+    ``only_seats``: those seats get a mail whatever their mode (an undo, a moderator's act).
     """
     wanted = set(only_seats) if only_seats is not None else None
     rules = engine.get(game.rules)
+    assert game.state is not None
+    pending = set(rules.pending(game.state)) if game.status != Game.Status.FINISHED else set()
+    # Who moved in the change just made (its moves carry the game's new version).
+    movers = set(Move.objects.filter(game=game, version=game.version, undone_at__isnull=True)
+                 .values_list("seat", flat=True))
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
         if seat.player is None or (wanted is not None and seat.index not in wanted):
             continue
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
             continue  # a resigned player still hears how the game ended
-        assert game.state is not None and seat.index is not None
-        has_options = bool(rules.options(game.state, seat.index))
-        if wanted is None and not _wants_mail(seat, game, has_options):
+        assert seat.index is not None
+        if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending):
             continue
         _queue_update_for(game, seat)
 

@@ -68,34 +68,37 @@ def is_permanent(exc: BaseException) -> bool:
 #: A font that Debian and most Linux servers ship; without any font the picture has no labels
 #: (the text part of the mail still says everything).
 PNG_FONT = "DejaVu Sans"
-PNG_MAX_WIDTH = 900
+#: Widths tried for the small picture in a mail, widest first; the first that fits the budget
+#: goes. Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
+PNG_WIDTHS = (560, 440, 340)
+PNG_MAX_BYTES = 12_000
 
 
-def _png_width(svg: str) -> int | None:
+def _png_width(svg: str, limit: int = PNG_WIDTHS[0]) -> int | None:
     match = re.search(r'<svg[^>]*\swidth="(\d+)', svg[:400])
     if match is None:
         return None
-    return min(int(match.group(1)), PNG_MAX_WIDTH)
+    return min(int(match.group(1)), limit)
 
 
-def svg_to_png(svg: str) -> bytes:
+def svg_to_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
     """The board as PNG, through the shared cache.
 
     Why a shared cache: the players of one game often see the same picture (in Maretta
     everything on the board is public), and the render is the dearest step of a send;
     with Redis as the cache every worker profits from the first one's render.
     """
-    key = f"pbem:png:{hashlib.sha256(svg.encode()).hexdigest()}"
+    key = f"pbem:png:{width}:{hashlib.sha256(svg.encode()).hexdigest()}"
     png = cache.get(key)
     if isinstance(png, bytes) and png.startswith(PNG_MAGIC):
         return png
-    png = _render_png(svg)
+    png = _render_png(svg, width)
     cache.set(key, png, timeout=24 * 3600)
     return png
 
 
 @functools.lru_cache(maxsize=64)
-def _render_png(svg: str) -> bytes:
+def _render_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG."""
     import resvg_py
 
@@ -103,7 +106,7 @@ def _render_png(svg: str) -> bytes:
     # labels vanished; and a mail is read at about 900 px, where a wider board only costs
     # render time (Caravelas' map took 110 ms at full size, 35 ms like this).
     data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", sans_serif_family=PNG_FONT,
-                                 font_family=PNG_FONT, width=_png_width(svg),
+                                 font_family=PNG_FONT, width=_png_width(svg, width),
                                  shape_rendering="optimize_speed")
     png = bytes(data)
     if not png.startswith(PNG_MAGIC):
@@ -114,11 +117,17 @@ def _render_png(svg: str) -> bytes:
 def _board_image(row: OutboundMessage) -> MIMEImage | None:
     if not row.svg:
         return None
+    png = b""
     try:
-        png = svg_to_png(row.svg)
+        for width in PNG_WIDTHS:
+            png = svg_to_png(row.svg, width)
+            if len(png) <= PNG_MAX_BYTES:
+                break
     except Exception as exc:  # noqa: BLE001 - a bad picture must not stop the mail
         log.warning("outbound %s: board picture not rendered (%s)", row.pk, type(exc).__name__)
         return None
+    if len(png) > PNG_MAX_BYTES:
+        return None  # too big even small: the mail links the game page's picture instead
     image = MIMEImage(png, "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")
     name = f"board-{row.game_id}.png" if row.game_id else "board.png"

@@ -2,11 +2,20 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pbem.web import views
+from pbem.web import personal, views
 
 app_name = "web"
 
 urlpatterns = [
+    path("", views.home, name="home"),
+    path("favicon.ico", views.favicon),
+    path("favicon.svg", views.favicon, name="favicon"),
+    path("p/<str:token>/", personal.seat_page, name="seat"),
+    path("p/<str:token>/say/", personal.seat_say, name="seat-say"),
+    path("p/<str:token>/revoke/", personal.seat_revoke, name="seat-revoke"),
+    path("p/<str:token>/board.svg", personal.seat_board, name="seat-board"),
+    path("p/<str:token>/version", personal.seat_version, name="seat-version"),
+    path("p/<str:token>/games/", personal.seat_dashboard, name="seat-games"),
     path("games/", views.game_list, name="game-list"),
     path("games/<int:game_id>/", views.game_page, name="game"),
 ]

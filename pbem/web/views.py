@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -19,6 +20,39 @@ def _player(request: HttpRequest) -> Player | None:
     if not request.user.is_authenticated:
         return None
     return Player.objects.filter(user=request.user).first()
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    titles = [r.title for r in selectors.rules_catalog()]
+    return render(request, "web/home.html", {"games": titles, "general": settings.PBEM_FROM_EMAIL})
+
+
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" '
+           'fill="#0b5394"/><path d="M12 44h40l-6 8H18z" fill="#fff"/><path d="M31 10v30H16z" fill="#fff"/>'
+           '<path d="M34 16v24h14z" fill="#cfe2f3"/></svg>')
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(FAVICON, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+#: What /api/v1/ answers: where everything is (a plain index, like DRF's API root).
+API_INDEX = {
+    "games": "/api/v1/games/",
+    "rules": "/api/v1/rules/",
+    "me": "/api/v1/me/",
+    "move_requests": "/api/v1/move-requests/{id}/",
+    "auth_token": "/api/v1/auth/token/",
+    "schema": "/api/v1/schema/",
+    "docs": "/api/v1/docs/",
+    "redoc": "/api/v1/redoc/",
+}
+
+
+def api_index(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"name": "pbem REST API", "version": "v1", "links": API_INDEX})
 
 
 def game_list(request: HttpRequest) -> HttpResponse:

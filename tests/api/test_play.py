@@ -222,7 +222,7 @@ def test_the_rules_catalogue_lists_option_schemas_and_notation(fake_game, db):
 def test_me_shows_and_updates_preferences(alice):
     client = token_client(alice)
     me = client.get("/api/v1/me/").json()
-    assert me["email"] == "alice@example.org" and me["mail_mode"] == "every"
+    assert me["email"] == "alice@example.org" and me["mail_mode"] == "turn"
     r = client.patch("/api/v1/me/", {"mail_mode": "digest", "display_name": "Alice B."}, format="json")
     assert r.status_code == 200 and r.json()["mail_mode"] == "digest" and r.json()["display_name"] == "Alice B."
     r = client.patch("/api/v1/me/", {"vacation_until": "2030-01-01T00:00:00Z"}, format="json")

@@ -211,11 +211,13 @@ def mallory(smtp_server: SmtpServer) -> Persona:
 
 
 def start_game(rules: str, people: list[Persona], *, options: dict[str, object] | None = None,
-               allow_any_sender: bool = False) -> Game:
-    """A running game with ``people`` seated in order (seat i = people[i]), started directly."""
+               allow_any_sender: bool = False, mail_mode: str | None = None) -> Game:
+    """A running game with ``people`` seated in order (seat i = people[i]), started directly.
+
+    ``mail_mode``: everyone's mode (None: the default a new player has)."""
     players = [game_services.do_get_or_create_player(p.email) for p in people]
     for p, pl in zip(people, players):
-        game_services.do_update_preferences(pl, display_name=p.name)
+        game_services.do_update_preferences(pl, display_name=p.name, mail_mode=mail_mode)
     game = game_services.do_create_game(players[0], rules, options=options or {},
                                         invite=[p.email for p in people[1:]], allow_any_sender=allow_any_sender)
     for pl in players[1:]:
@@ -231,5 +233,7 @@ def seat_of(game: Game, person: Persona) -> Seat:
 
 @pytest.fixture
 def bids_game(blindbids: str, ana: Persona, bruno: Persona, carla: Persona) -> Game:
-    """A running Blind Bids game of Ana, Bruno and Carla (seats 0, 1, 2); the start mails are sent."""
-    return start_game(blindbids, [ana, bruno, carla])
+    """A running Blind Bids game of Ana, Bruno and Carla (seats 0, 1, 2); the start mails are sent.
+
+    Everyone is in mail mode "all" (a mail after every turn), so each move mails everyone."""
+    return start_game(blindbids, [ana, bruno, carla], mail_mode=Player.MailMode.EVERY_MOVE)

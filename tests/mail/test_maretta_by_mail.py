@@ -22,6 +22,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
+from tests.mail.volume import check_mail_volume
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -128,9 +129,12 @@ def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
                    if "[pbem #" in str(x["Subject"]) and not str(x["Subject"]).startswith("Re:"))
     assert first_texts  # each had mail from the start
     print(f"maretta side {side}: {replies} replies by mail")
+    game = Game.objects.get(rules="maretta", options__side=side)
+    counts = check_mail_volume(game, people, {p.persona.email: p.answered for p in players})
+    print(f"maretta side {side}: game mails per player {counts}, "
+          f"largest {max(len(m.as_bytes()) for p in people for m in p.inbox())} bytes")
 
     # ---- what the server recorded -------------------------------------------------------------------
-    game = Game.objects.get(rules="maretta", options__side=side)
     assert game.status == Game.Status.FINISHED
     moves = list(Move.objects.filter(game=game))
     assert moves and {m.source for m in moves} == {"mail"}

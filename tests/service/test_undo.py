@@ -63,9 +63,11 @@ def test_it_takes_back_a_hidden_bid_and_restores_the_exact_previous_state(fake_g
     new_mails = OutboundMessage.objects.filter(game=game).order_by("id")[mails_before:]
     latest = {m.to_email: m.body_text for m in new_mails}
     assert set(latest) == {alice.email, bob.email, carol.email}
-    for body in latest.values():
+    for to, body in latest.items():
         since = body.split("Since your last mail:\n")[1].split("\n\n")[0]
-        assert since == "  - Alice took back their last move"
+        # Told as a story: to Alice in the second person, to the others by her name.
+        assert since == ("  - You took back your last move" if to == alice.email
+                         else "  - Alice took back their last move")
 
 
 def test_it_refuses_to_take_back_someone_elses_move(fake_game, alice, bob, carol):

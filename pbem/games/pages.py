@@ -1,0 +1,179 @@
+"""Reads for a player's personal pages (their game page and their dashboard).
+
+Like every reader, these start from the seat's own view and its redacted events: the
+page shows a player exactly what their mail would, never another seat's secrets.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+import engine
+from engine import IllegalMove
+from engine.core import Event, Option, visible_events
+from pbem.games import links, wording
+from pbem.games.models import ChatMessage, Game, Move, Seat
+
+
+@dataclass
+class HistoryLine:
+    number: int
+    who: str
+    at: datetime
+    source: str
+    lines: list[str]
+
+
+@dataclass
+class ResultRow:
+    place: int
+    name: str
+    score: Any
+    winner: bool
+
+
+@dataclass
+class SeatPage:
+    game: Game
+    seat: Seat
+    you: str
+    headline: str
+    my_turn: bool
+    deadline: str
+    options: list[Option]
+    examples: str
+    notation_help: str
+    state_text: str
+    svg: str
+    players: list[dict[str, Any]]
+    history: list[HistoryLine] = field(default_factory=list)
+    chat: list[tuple[str, datetime, str]] = field(default_factory=list)
+    results: list[ResultRow] = field(default_factory=list)
+    reason: str = ""
+    finished: bool = False
+
+
+def _names(game: Game) -> list[str]:
+    return [str(n) for n in (game.state or {}).get("players", [])]
+
+
+def seat_page(seat: Seat) -> SeatPage:
+    """Everything the seat's personal page shows."""
+    game = Game.objects.get(pk=seat.game_id)
+    rules = engine.get(game.rules)
+    assert game.state is not None and seat.index is not None
+    state = game.state
+    names = _names(game)
+    you = rules.seat_name(state, seat.index)
+    finished = game.status == Game.Status.FINISHED
+    running = game.status == Game.Status.RUNNING
+    options = rules.options(state, seat.index) if running else []
+    pending = rules.pending(state) if running else []
+    others = [rules.seat_name(state, s) for s in pending if s != seat.index]
+    if finished:
+        winners = [names[int(s)] for s in (game.outcome or {}).get("winners", []) if int(s) < len(names)]
+        headline = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) if winners else "Game over"
+    elif game.status == Game.Status.PAUSED:
+        headline = "The game is paused by a moderator"
+    elif options:
+        headline = "Your turn" + (f" (also waiting for {', '.join(others)})" if others else "")
+    else:
+        headline = f"Waiting for {', '.join(others) or 'nobody'}"
+    view = rules.view(state, seat.index)
+    page = SeatPage(
+        game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
+        deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),
+        options=options, examples=wording.notation_examples(options), notation_help=rules.notation_help,
+        state_text=rules.render_text(view), svg=rules.render_svg(view), finished=finished,
+        players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
+    )
+    page.history = history(game, seat.index, you)
+    page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text)
+                 for m in ChatMessage.objects.filter(game=game).order_by("pk")]
+    if finished:
+        out = game.outcome or {}
+        scores = out.get("scores") or {}
+        best = {int(s) for s in out.get("winners") or []}
+        for place, group in enumerate(out.get("ranking") or [], start=1):
+            for s in group:
+                i = int(s)
+                page.results.append(ResultRow(place, names[i] if i < len(names) else f"player {i + 1}",
+                                              scores.get(str(s), "-"), i in best))
+        page.reason = str(out.get("reason") or "")
+    return page
+
+
+def history(game: Game, seat: int, you: str) -> list[HistoryLine]:
+    """The whole move log as this seat may see it, newest first, told to them."""
+    names = _names(game)
+    out = []
+    for row in Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number"):
+        events = visible_events([Event.from_dict(e) for e in row.events], seat)
+        who = "You" if row.seat == seat else (names[row.seat] if row.seat < len(names) else "?")
+        out.append(HistoryLine(row.number, who, row.created_at, row.get_source_display(),
+                               wording.story(events, seat, you)))
+    return out
+
+
+def needs_confirm(game: Game, seat: int, code: str) -> bool:
+    """Whether a move deserves a second click: it ends the turn or shows something hidden.
+
+    Why on a copy: the move is tried on a throwaway copy of the state; only this yes/no
+    leaves this function (never an event or a state computed from it), and it depends on
+    what kind of move it is and on public facts (whose turn it is), not on hidden cards.
+    """
+    if game.state is None:
+        return False
+    rules = engine.get(game.rules)
+    move = next((o.move for o in rules.options(game.state, seat) if o.code == code), None)
+    if move is None:
+        return False
+    trial = copy.deepcopy(game.state)
+    try:
+        events = rules.apply(trial, seat, move)
+    except IllegalMove:
+        return False
+    return any(e.reveals for e in events) or seat not in rules.pending(trial)
+
+
+@dataclass
+class DashboardRow:
+    game: Game
+    url: str
+    waiting_for_me: bool
+    status: str
+    deadline: str
+
+
+def dashboard(seat: Seat) -> list[DashboardRow]:
+    """The games of the seat's player, the ones waiting for them first."""
+    player = seat.player
+    assert player is not None
+    now = timezone.now()
+    rows = []
+    for s in Seat.objects.filter(player=player, index__isnull=False).select_related("game", "player"):
+        game = s.game
+        mine = False
+        status = game.get_status_display()
+        if game.status == Game.Status.RUNNING and game.state is not None:
+            rules = engine.get(game.rules)
+            mine = s.index in rules.pending(game.state)
+            status = "your turn" if mine else "waiting for " + ", ".join(
+                rules.seat_name(game.state, p) for p in rules.pending(game.state))
+        rows.append(DashboardRow(game, links.seat_page_url(s), mine, status,
+                                 wording.deadline_words(game.deadline_at, now) if mine else ""))
+    order = {Game.Status.RUNNING: 0, Game.Status.PAUSED: 1, Game.Status.OPEN: 2}
+    rows.sort(key=lambda r: (not r.waiting_for_me, order.get(Game.Status(r.game.status), 3), -r.game.pk))
+    return rows
+
+
+def page_version(seat: Seat) -> dict[str, int]:
+    """A fingerprint of what the seat's page shows: the game's version and the newest message."""
+    game = Game.objects.only("version").get(pk=seat.game_id)
+    last = ChatMessage.objects.filter(game_id=seat.game_id).order_by("-pk").values_list("pk", flat=True).first()
+    return {"version": game.version, "chat": last or 0}

@@ -1,0 +1,111 @@
+"""How mails and pages say things to a person: deadlines in words, plurals, the story of
+what happened told to one reader (their own moves in the second person)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from engine.core import Event, Option
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def time_left(deadline: datetime, now: datetime) -> str:
+    """'2 days 23 hours left', '5 hours 10 minutes left', 'past due'; the two largest units only."""
+    seconds = int((deadline - now).total_seconds())
+    if seconds <= 0:
+        return "past due"
+    minutes = seconds // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        parts = [plural(days, "day")] + ([plural(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [plural(hours, "hour")] + ([plural(mins, "minute")] if mins else [])
+    else:
+        parts = [plural(max(mins, 1), "minute")]
+    return " ".join(parts) + " left"
+
+
+def when(moment: datetime) -> str:
+    """'Thu 3 Dec 14:00 UTC' (the server's times are UTC; a year only when it is not this one)."""
+    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+
+
+def deadline_words(deadline: datetime | None, now: datetime) -> str:
+    """'2 days 23 hours left, until Thu 3 Dec 14:00 UTC', or '' without a deadline."""
+    if deadline is None:
+        return ""
+    return f"{time_left(deadline, now)}, until {when(deadline)}"
+
+
+def notation_examples(options: Sequence[Option]) -> str:
+    """Two ways to answer, taken from the options the reader has now."""
+    if not options:
+        return ""
+    first = options[0]
+    words = options[1].label if len(options) > 1 else first.label
+    return f"Reply with a code or the words of an option, for example {first.code} or {words}."
+
+
+# ---- the story ------------------------------------------------------------------------------
+
+_IRREGULAR = {"has": "have", "is": "are", "does": "do", "goes": "go", "was": "were"}
+
+
+def _second_person_verb(word: str) -> str:
+    low = word.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if re.search(r"[^aeiou]ies$", low):
+        return word[:-3] + "y"
+    if re.search(r"(ss|sh|ch|x|z|o)es$", low):
+        return word[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def to_reader(text: str, name: str) -> str:
+    """An event about ``name`` retold to ``name``: 'Ana plays a 4' -> 'You play a 4'."""
+    if not name:
+        return text
+    n = re.escape(name)
+    text = re.sub(rf"^{n}'s\b", "Your", text)
+    text = re.sub(rf"\b{n}'s\b", "your", text)
+
+    def start(m: re.Match[str]) -> str:
+        return f"You {_second_person_verb(m.group(1))}"
+
+    text = re.sub(rf"^{n} (\w+)", start, text)
+    if text.startswith("You "):
+        text = re.sub(r"\btheir (own|last)\b", r"your \1", text)
+    text = re.sub(rf"(?<=[\s(]){n}\b", "you", text)
+    return text
+
+
+def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
+    """What happened, told to one seat: each thing once, their own moves as 'you'.
+
+    Why drop some lines: when a move has a line for the reader alone ('You put 1 Water
+    face down'), the public line just before it that tells the same thing about them
+    ('Ana has chosen a card') would only repeat it.
+    """
+    def private(e: Event | None) -> bool:
+        return e is not None and e.to == (reader,) and e.text.startswith("You ")
+
+    out: list[str] = []
+    for i, e in enumerate(events):
+        prev = events[i - 1] if i else None
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        about_me = bool(name) and e.to is None and e.text.startswith(f"{name} ")
+        if about_me and (private(prev) or private(nxt)):
+            continue
+        line = to_reader(e.text, name)
+        if not out or out[-1] != line:
+            out.append(line)
+    return out

@@ -1,0 +1,82 @@
+"""A player's personal pages, opened by the signed link in their mails (the link is the
+credential: no password, no login). Each view makes one service or selector call."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_http_methods
+
+from pbem.games import links, pages, personal
+from pbem.games.models import Seat
+from pbem.games.services import ServiceError
+
+
+def _seat(token: str) -> Seat:
+    seat = links.seat_for_page_token(token)
+    if seat is None:
+        raise Http404("this link is not valid (any more): use the link in your newest mail")
+    return seat
+
+
+def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
+    page = pages.seat_page(seat)
+    context: dict[str, object] = {
+        "page": page, "token": token, "game": page.game,
+        # The SVG comes from the engine's svg helpers, which escape every text they draw.
+        "svg": mark_safe(page.svg), **extra,
+    }
+    response = render(request, "web/seat.html", context, status=status)
+    # Why: the link is a credential; keep it out of other sites' Referer headers.
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def seat_page(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat(token)
+    if request.method == "GET":
+        return _render(request, token, seat, notice=request.GET.get("done", "") == "1")
+    version = request.POST.get("version", "")
+    result = personal.do_play_from_page(seat, request.POST.get("code", ""),
+                                        version=int(version) if version.isdigit() else None,
+                                        confirmed=request.POST.get("confirm") == "yes")
+    if result.applied:
+        return redirect(f"/p/{token}/?done=1")
+    if result.confirm:
+        return _render(request, token, seat, confirm_code=request.POST.get("code", ""),
+                       confirm_label=result.confirm)
+    return _render(request, token, seat, status=409, error=result.error)
+
+
+@require_http_methods(["POST"])
+def seat_say(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat(token)
+    try:
+        personal.do_say(seat, request.POST.get("text", ""))
+    except ServiceError as exc:
+        return _render(request, token, seat, status=400, say_error=exc.message)
+    return redirect(f"/p/{token}/#messages")
+
+
+@require_http_methods(["POST"])
+def seat_revoke(request: HttpRequest, token: str) -> HttpResponse:
+    seat = personal.do_revoke_page_link(_seat(token))
+    return render(request, "web/revoked.html", {"game": seat.game}, status=200)
+
+
+def seat_board(request: HttpRequest, token: str) -> HttpResponse:
+    page = pages.seat_page(_seat(token))
+    return HttpResponse(page.svg, content_type="image/svg+xml")
+
+
+def seat_version(request: HttpRequest, token: str) -> JsonResponse:
+    """What the page's light poll asks: has the game moved (or has someone spoken)?"""
+    return JsonResponse(pages.page_version(_seat(token)))
+
+
+def seat_dashboard(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat(token)
+    return render(request, "web/dashboard.html", {"rows": pages.dashboard(seat), "player": seat.player,
+                                                  "token": token})

@@ -1,0 +1,122 @@
+"""The personal game page opened by the signed link in each mail (Django's test client;
+the browser tests in tests/browser play whole games on it)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+import engine
+from pbem.games import links
+from pbem.games.models import Game, Move
+from tests.mail.conftest import Persona, seat_of, start_game, text_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LINK = re.compile(r"http://pbem\.test(/p/[^/\s]+/)")
+
+
+def link_in(person: Persona) -> str:
+    found = LINK.search(text_of(person.latest()))
+    assert found, "every game mail carries the personal link"
+    return found.group(1)
+
+
+def test_it_opens_each_players_own_view_from_the_link_in_their_mail(blindbids: str, ana: Persona, bruno: Persona,
+                                                                    carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    client = Client()
+    pages = {p.name: client.get(link_in(p)) for p in (ana, bruno, carla)}
+    assert all(r.status_code == 200 for r in pages.values())
+    assert len({link_in(p) for p in (ana, bruno, carla)}) == 3, "a link per seat"
+    rules = engine.get(blindbids)
+    assert game.state is not None
+    for i, p in enumerate((ana, bruno, carla)):
+        html = pages[p.name].content.decode()
+        assert "you are " + p.name in html and "Your turn" in html
+        mine = {o.label for o in rules.options(game.state, i)}
+        assert all(f">{label}</button>" in html for label in mine)
+        others = {o.label for j in range(3) if j != i for o in rules.options(game.state, j)} - mine
+        assert not any(f">{label}</button>" in html for label in others), "another's hand leaked"
+        assert "Deadline:" in html and " left, until " in html
+        assert pages[p.name]["Referrer-Policy"] == "no-referrer"
+
+
+def test_it_makes_the_move_of_a_button_after_a_confirm_step(blindbids: str, ana: Persona, bruno: Persona,
+                                                            carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    client = Client()
+    url = link_in(ana)
+    assert game.state is not None
+    code = engine.get(blindbids).options(game.state, 0)[0].code
+    first = client.post(url, {"code": code, "version": game.version})
+    assert first.status_code == 200 and "cannot be taken back" in first.content.decode()
+    assert not Move.objects.filter(game=game).exists(), "a bid ends the turn: it waits for the confirm"
+    done = client.post(url, {"code": code, "version": game.version, "confirm": "yes"})
+    assert done.status_code == 302
+    move = Move.objects.get(game=game)
+    assert move.seat == 0 and move.source == "web"
+    page = client.get(done["Location"]).content.decode()
+    assert "Your move was taken." in page and "Waiting for Bruno, Carla" in page
+    stale = client.post(url, {"code": code, "version": game.version, "confirm": "yes"})
+    assert stale.status_code == 409 and "moved on" in stale.content.decode()
+
+
+def test_it_refuses_a_forged_mangled_or_revoked_link(blindbids: str, ana: Persona, bruno: Persona,
+                                                     carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    client = Client()
+    url = link_in(ana)
+    seat = seat_of(game, bruno)
+    forged = f"/p/{seat.pk}.{seat_of(game, ana).page_key}:AAAA/"
+    assert client.get(forged).status_code == 404
+    assert client.get(url[:-3] + "x/").status_code == 404
+    assert client.post(url + "revoke/").status_code == 200
+    assert client.get(url).status_code == 404, "a stopped link opens nothing"
+    fresh = links.seat_page_url(seat_of(game, ana)).removeprefix("http://pbem.test")
+    assert fresh != url and client.get(fresh).status_code == 200
+
+
+def test_it_delivers_a_message_on_the_page_and_in_each_next_mail(blindbids: str, ana: Persona, bruno: Persona,
+                                                                 carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    client = Client()
+    assert client.post(link_in(ana) + "say/", {"text": "Good luck,   all!"}).status_code == 302
+    assert "Good luck, all!" in client.get(link_in(bruno)).content.decode()
+    assert client.post(link_in(ana) + "say/", {"text": "  "}).status_code == 400
+    rules = engine.get(blindbids)
+    for i, p in enumerate((ana, bruno, carla)):
+        game.refresh_from_db()
+        assert game.state is not None
+        code = rules.options(game.state, i)[0].code
+        client.post(link_in(p), {"code": code, "version": game.version, "confirm": "yes"})
+    for p in (ana, bruno, carla):
+        body = text_of(p.latest())
+        who = "You" if p is ana else "Ana"
+        assert f"Messages:\n  {who}: Good luck, all!" in body
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_it_lists_my_games_waiting_for_me_first(blindbids: str, ana: Persona, bruno: Persona,
+                                                carla: Persona) -> None:
+    first = start_game(blindbids, [ana, bruno, carla])
+    second = start_game(blindbids, [bruno, ana, carla])
+    client = Client()
+    url = link_in(ana)
+    assert first.state is not None
+    code = engine.get(blindbids).options(first.state, 0)[0].code
+    client.post(links.seat_page_url(seat_of(first, ana)).removeprefix("http://pbem.test"),
+                {"code": code, "version": first.version, "confirm": "yes"})
+    html = client.get(url + "games/").content.decode()
+    assert html.index(f"#{second.pk} ") < html.index(f"#{first.pk} "), "the game waiting for Ana comes first"
+
+
+def test_it_answers_the_home_page_the_api_index_and_a_favicon(client: Client) -> None:
+    home = client.get("/").content.decode()
+    assert "by email" in home and "/api/v1/" in home
+    index = client.get("/api/v1/")
+    assert index.status_code == 200 and index.json()["links"]["games"] == "/api/v1/games/"
+    assert client.get("/favicon.ico")["Content-Type"] == "image/svg+xml"
