@@ -28,7 +28,7 @@ BENCH_ARGS ?=
 CHAOS_ARGS ?=
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: help install run test lint format typecheck contracts schema simulate bench chaos check clean distclean
+.PHONY: screenshots help install run test lint format typecheck contracts schema simulate bench chaos check clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -41,6 +41,7 @@ help:
 	@echo "make bench      engine benchmark (bench/engine.py $(BENCH_ARGS))"
 	@echo "make chaos      the fault suite: own PostgreSQL + Redis, workers killed, relay down (CHAOS_ARGS='--seconds 300')"
 	@echo "make check      everything CI runs"
+	@echo "make screenshots  docs/screenshots: mail and pages in headless Chromium at 1280 and 390 px"
 	@echo "make install    only create .venv and install"
 
 # The virtual environment, made with the first Python that is new enough.
@@ -100,6 +101,11 @@ chaos: $(STAMP)
 	$(PY) bench/chaos.py $(CHAOS_ARGS)
 
 check: lint typecheck contracts schema test
+
+# The screenshots in docs/screenshots (mail and pages, 1280 and 390 px), made by the browser
+# tests in headless Chromium (Debian's chromium package).
+screenshots: $(STAMP)
+	PBEM_SCREENSHOTS=docs/screenshots $(PY) -m pytest -n 0 -q tests/browser
 
 clean:
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build dist

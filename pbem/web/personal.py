@@ -28,8 +28,9 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
         "svg": mark_safe(page.svg), **extra,
     }
     response = render(request, "web/seat.html", context, status=status)
-    # Why: the link is a credential; keep it out of other sites' Referer headers.
-    response["Referrer-Policy"] = "no-referrer"
+    # Why: the link is a credential; keep it out of other sites' Referer headers ("same-origin",
+    # not "no-referrer": with that, the browser posts our own forms with Origin: null and CSRF refuses them).
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

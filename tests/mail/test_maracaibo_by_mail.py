@@ -16,6 +16,7 @@ import pytest
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
 from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, listed_options, play_until_over
+from tests.mail.volume import check_mail_volume
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -68,3 +69,6 @@ def test_it_plays_a_complete_game_of_maracaibo_by_mail_whole_turns_in_one_mail(a
     # whole turns in one mail: many more moves than mails
     assert len(moves) >= 2 * (applied - 1)
     assert replies < 60
+    counts = check_mail_volume(game, [ana, bruno], {p.persona.email: p.answered for p in players})
+    print(f"maracaibo: game mails per player {counts}, "
+          f"largest {max(len(m.as_bytes()) for p in (ana, bruno) for m in p.inbox())} bytes")

@@ -41,7 +41,7 @@ def test_it_opens_each_players_own_view_from_the_link_in_their_mail(blindbids: s
         others = {o.label for j in range(3) if j != i for o in rules.options(game.state, j)} - mine
         assert not any(f">{label}</button>" in html for label in others), "another's hand leaked"
         assert "Deadline:" in html and " left, until " in html
-        assert pages[p.name]["Referrer-Policy"] == "no-referrer"
+        assert pages[p.name]["Referrer-Policy"] == "same-origin"
 
 
 def test_it_makes_the_move_of_a_button_after_a_confirm_step(blindbids: str, ana: Persona, bruno: Persona,

@@ -1,0 +1,144 @@
+"""Playing from the personal pages alone, in headless Chromium, as three people would.
+
+Each person opens the link in their own first mail, in their own browser context (no
+shared cookies), and from then on only clicks what the page shows them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.games.models import Game, Move
+from tests.mail.conftest import Persona, html_of, start_game, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def people() -> list[Persona]:
+    return [Persona("ana@example.org", "Ana"), Persona("bruno@example.net", "Bruno"),
+            Persona("carla@example.com", "Carla")]
+
+
+def link_of(person: Persona, site: str) -> str:
+    pattern = re.compile(rf"{re.escape(site)}/p/[^/\s]+/")
+    found = next((m for m in (pattern.search(text_of(x)) for x in person.inbox()) if m), None)
+    assert found, f"{person.name}'s first game mail carries a personal link"
+    return found.group(0)
+
+
+def open_page(page: Any, url: str) -> None:
+    """Go to ``url``; why the retry: the page updates itself, and its own reload (after another
+    player's move) may cut our navigation short."""
+    from playwright.sync_api import Error
+
+    for attempt in range(3):
+        try:
+            page.goto(url)
+            return
+        except Error:
+            if attempt == 2:
+                raise
+
+
+def act(page: Any, url: str, rnd: random.Random) -> bool:
+    """Open the page; if it offers options, press one (and confirm it). True if a move went in."""
+    open_page(page, url)
+    buttons = page.locator("#options button")
+    n = buttons.count()
+    if n == 0:
+        page.goto("about:blank")
+        return False
+    buttons.nth(rnd.randrange(n)).click()
+    page.wait_for_load_state()
+    if page.locator("#confirm").count():
+        page.locator("#confirm button").click()
+        page.wait_for_load_state()
+    page.goto("about:blank")  # why: a page left open reloads itself when others move, racing our next visit
+    return True
+
+
+def fits_the_phone(page: Any) -> None:
+    """Nothing wider than the screen; the board is on it, whole."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"
+    box = page.locator("#board svg").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
+    assert box["height"] > 100, "the board is drawn big enough to see"
+
+
+def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any, site: str, shots: Path) -> None:
+    folk = people()
+    game = start_game("maretta", folk, options={"side": "A"})
+    urls = [link_of(p, site) for p in folk]
+    pages = [new_page(PHONE if i == 0 else DESKTOP) for i in range(3)]
+    rnd = random.Random(5)
+
+    # The page updates itself: Bruno watches while Ana plays, and never reloads.
+    pages[1].goto(urls[1])
+    assert "Ana has chosen" not in pages[1].content()
+    assert act(pages[0], urls[0], rnd)
+    pages[1].wait_for_selector("text=Ana has chosen", timeout=15_000)
+
+    # A running game on a phone: headline, board and options all there, nothing too wide.
+    pages[0].goto(urls[0])
+    turn_shot = False
+    moves = 1
+    while Game.objects.get(pk=game.pk).status != Game.Status.FINISHED:
+        acted = False
+        for i in range(3):
+            if i == 0 and not turn_shot:
+                open_page(pages[0], urls[0])
+                if pages[0].locator("#options button").count():
+                    fits_the_phone(pages[0])
+                    assert pages[0].locator("#options button").first.is_visible()
+                    pages[0].screenshot(path=str(shots / "page-running-390.png"), full_page=True)
+                    turn_shot = True
+            if act(pages[i], urls[i], rnd):
+                acted = True
+                moves += 1
+        assert acted, "nobody's page offers a move, but the game is not over"
+        assert moves < 400, "the game does not end"
+    assert turn_shot
+
+    # Finished: the winner on top, the results, the seed; on a phone too.
+    game.refresh_from_db()
+    assert game.outcome is not None
+    open_page(pages[0], urls[0])
+    headline = pages[0].locator("#headline h1")
+    assert headline.inner_text().startswith("Winner")
+    assert headline.bounding_box()["y"] < 150
+    assert pages[0].locator("table.results tr").count() == 4
+    assert game.seed in pages[0].content()
+    fits_the_phone(pages[0])
+    pages[0].screenshot(path=str(shots / "page-finished-390.png"), full_page=True)
+    open_page(pages[1], urls[1])
+    pages[1].screenshot(path=str(shots / "page-finished-1280.png"), full_page=True)
+    assert {m.source for m in Move.objects.filter(game=game)} == {"web"}
+
+
+def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: str, shots: Path) -> None:
+    folk = people()
+    start_game("maretta", folk, options={"side": "A"})
+    mail_html = html_of(folk[0].latest())
+    url = link_of(folk[0], site)
+    for name, viewport in (("1280", DESKTOP), ("390", PHONE)):
+        page = new_page(viewport)
+        page.set_content(mail_html)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.screenshot(path=str(shots / f"mail-turn-{name}.png"), full_page=True)
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.screenshot(path=str(shots / f"page-turn-{name}.png"), full_page=True)
+        page.goto(url + "games/")
+        page.screenshot(path=str(shots / f"dashboard-{name}.png"), full_page=True)
+        page.goto(site + "/")
+        assert "by email" in page.content()
+        page.screenshot(path=str(shots / f"home-{name}.png"), full_page=True)
