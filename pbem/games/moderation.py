@@ -50,6 +50,7 @@ from pbem.games.services import (
     live_moves,
     replay_state,
     rules_for,
+    unique_seat_names,
 )
 from pbem.mail import outbox
 
@@ -154,12 +155,10 @@ def do_abort_game(game_id: int, moderator: Player | None, reason: str) -> Game:
 
 
 def _unique_name(game: Game, wanted: str, index: int) -> str:
-    taken = {n.casefold() for i, n in enumerate(_names(game)) if i != index}
-    name = (wanted or "player").strip() or "player"
-    candidate, n = name, 2
-    while candidate.casefold() in taken:
-        candidate, n = f"{name} {n}", n + 1
-    return candidate
+    """The newcomer's name, unique in the game by the same rule as at the start (Anna, Anna B)."""
+    names = _names(game)
+    others = [n for i, n in enumerate(names) if i != index]
+    return unique_seat_names([*others, (wanted or "player").strip() or "player"])[-1]
 
 
 def _story_so_far(game: Game, limit: int = 40) -> list[str]:

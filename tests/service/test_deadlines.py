@@ -234,7 +234,7 @@ def test_it_renames_a_newcomer_whose_name_is_taken(late_game, bob, moderator):
     other_alice = make_player("alice2@example.org", "Alice")
     moderation.do_replace_player(late_game.pk, moderator, seat_of(late_game, bob), other_alice, "swap")
     late_game.refresh_from_db()
-    assert late_game.state["players"] == ["Alice", "Alice 2"]
+    assert late_game.state["players"] == ["Alice", "Alice B"]  # a letter: numbers name cards
 
 
 def test_it_extends_messages_rolls_back_and_aborts_for_the_moderator(late_game, alice, bob, moderator):
