@@ -32,7 +32,7 @@ def card_value(state: State, p: dict[str, Any], cid: int) -> float:
         elif t == "now":
             g = e["gain"]
             v += g.get("vp", 0) + g.get("d", 0) * 0.4 + g.get("cp", 0) * 0.5 + g.get("inf", 0) * 1.2 \
-                + g.get("explore", 0) * 0.8 + g.get("disc", 0) * 1.5
+                + g.get("explore", 0) * 1.2 + g.get("disc", 0) * 1.5
             if "per" in g:
                 v += 1.5
         elif t in ("village", "assistant", "combat"):
@@ -61,8 +61,10 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
         return 3.0 if city_action(state, p["at"]) != "pay_cp" or p["cp"] >= 2 else 0.5
     if code.startswith("a") and code[1:].isdigit():
         return 8.0
-    if code in ("hfight", "hexplore"):
+    if code == "hfight":
         return 4.0
+    if code == "hexplore":
+        return 4.5
     if code.startswith("v"):
         return 2.0 if code == "vd" else 4.0
     if code in ("pass", "done", "no", "end"):

@@ -91,7 +91,7 @@ _qcosts: list[dict[str, Any]] = [
     {"goods": ["cotton"], "cp": 1},
 ]
 _qper: list[dict[str, Any]] = [{"vp": 2}, {"d": 2}, {"vp": 1, "d": 1}, {"cp": 1, "vp": 1}]
-_qfixed: list[dict[str, Any]] = [{"inf": 1}, {"d": 2}, {"explore": 1}, {"vp": 2}, {"disc": 1}, {"cp": 1}]
+_qfixed: list[dict[str, Any]] = [{"inf": 1}, {"d": 2}, {"explore": 2}, {"vp": 2}, {"disc": 1}, {"explore": 1}]
 for i, cost in enumerate(_qcosts):
     heavy = len(cost.get("goods", [])) + len(cost.get("objects", [])) + cost.get("d", 0) // 2 + cost.get("cp", 0) \
         + 2 * cost.get("fig", 0)
@@ -203,14 +203,14 @@ def _template(i: int, deck: str) -> dict[str, Any]:
         card.update(cost=3 + (2 if b else 0), vp=1,
                     effects=[{"t": "income", "d": 2 + (1 if b else 0), "needs": syn}])
     elif kind == 3:  # immediate
-        gains = [{"vp": 3}, {"explore": 2}, {"inf": 2}, {"cp": 3}, {"d": 5}, {"disc": 1}][(i // 10) % 6]
+        gains = [{"vp": 3}, {"explore": 3}, {"inf": 2}, {"cp": 3}, {"d": 5}, {"disc": 1}][(i // 10) % 6]
         if b:
             gains = {k: v + 1 for k, v in gains.items()}
         card.update(cost=3 + (2 if b else 0), vp=1, effects=[{"t": "now", "gain": gains}])
     elif kind == 4:  # end VP
         card.update(cost=4 + (3 if b else 0), vp=3 + (2 if b else 0))
     elif kind == 5:  # new village action
-        gains = [{"d": 2}, {"cp": 1, "d": 1}, {"vp": 1, "d": 1}, {"explore": 1}][(i // 10) % 4]
+        gains = [{"d": 2}, {"cp": 1, "d": 1}, {"vp": 1, "d": 1}, {"explore": 2}][(i // 10) % 4]
         card.update(cost=4 + (1 if b else 0), vp=1, effects=[{"t": "village", "gain": gains}])
     elif kind == 6:  # new combat action
         cost = 3 + (i // 10) % 2
