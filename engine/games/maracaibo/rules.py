@@ -1466,7 +1466,13 @@ class Maracaibo(Rules):
         found = self._read(notation.tokens(text), options)
         if found is not None:
             return found.move
-        return notation.match_option(text, options).move
+        chosen = notation.match_option(text, options)
+        # Why this check: the shared layer reads loosely (weak words, guesses); a line here is
+        # taken only when every word it has is the beginning of a word of that option.
+        words = notation.tokens(chosen.label) + [notation.fold(chosen.code)]
+        if all(any(w.startswith(t) for w in words) for t in notation.tokens(text)):
+            return chosen.move
+        raise Malformed(f"{text.strip()!r} is not understood here", [f"{o.code}: {o.label}" for o in options])
 
     @staticmethod
     def _read(words: list[str], options: list[Option]) -> Option | None:
