@@ -30,7 +30,7 @@ from django.utils import timezone
 import engine
 from engine import notation
 from engine.notation import format_options
-from pbem.games import dispatch
+from pbem.games import dispatch, personal
 from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
@@ -448,6 +448,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
                           "none of them was applied. Nothing was changed.\n\n"
                           f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, "too many lines", game)
+    first = extracted.commands[0][1].strip()
+    if notation.fold(first.split(" ", 1)[0]) == "say":
+        return _judge_say(incoming, seat, [line for _pos, line in extracted.commands])
     undo_lines = [line for _pos, line in extracted.commands if is_undo_line(line)]
     if undo_lines:
         return _judge_undo(incoming, seat, len(extracted.commands))
@@ -470,6 +473,22 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}; "
                                        f"{len(result.ignored)} trailing line(s) ignored", game)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
+    """A reply starting with ``say``: the whole text is a message to the other players,
+    delivered in their next mails and on the page; no move is made."""
+    game = seat.game
+    text = " ".join([lines[0].strip()[3:].strip(), *lines[1:]])
+    try:
+        personal.do_say(seat, text)
+    except ServiceError as exc:
+        _reply(incoming, f"Your message was not delivered: {exc.message}", to=seat.player, game=game,
+               reply_to=outbox.reply_address(seat))
+        return Verdict(Status.REJECTED, "say: " + exc.code, game)
+    _reply(incoming, "Your message goes to the other players with their next mail, and is on the game page "
+                     "now. No move was made.", to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+    return Verdict(Status.APPLIED, "say", game)
 
 
 def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchResult) -> None:

@@ -120,3 +120,17 @@ def test_it_answers_the_home_page_the_api_index_and_a_favicon(client: Client) ->
     index = client.get("/api/v1/")
     assert index.status_code == 200 and index.json()["links"]["games"] == "/api/v1/games/"
     assert client.get("/favicon.ico")["Content-Type"] == "image/svg+xml"
+
+
+def test_it_takes_say_by_mail_and_delivers_it_in_the_next_mails(bids_game: Game, ana: Persona, bruno: Persona,
+                                                                 carla: Persona) -> None:
+    ana.reply(ana.latest(), "say Who bids high\nthis time?")
+    answer = text_of(ana.latest())
+    assert "Your message goes to the other players" in answer and "No move was made." in answer
+    assert not Move.objects.filter(game=bids_game).exists()
+    assert "Who bids high this time?" in Client().get(link_in(bruno)).content.decode()
+    rules = engine.get(bids_game.rules)
+    bids_game.refresh_from_db()
+    assert bids_game.state is not None
+    bruno.reply(bruno.latest(), rules.options(bids_game.state, 1)[0].code)
+    assert "Messages:\n  Ana: Who bids high this time?" in text_of(carla.latest())
