@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -51,6 +52,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pbem.headers.ContentSecurityPolicyMiddleware",
+    # Why before CommonMiddleware: a CORS preflight is answered here, before any
+    # authentication or redirect, as browsers require.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -60,6 +65,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "pbem.urls"
+#: After the browsable API's log-in (Django's default, /accounts/profile/, does not exist here).
+LOGIN_REDIRECT_URL = "/api/v1/me/"
+LOGIN_URL = "/api/v1/auth/login/"
 WSGI_APPLICATION = "pbem.wsgi.application"
 
 TEMPLATES = [
@@ -76,6 +84,36 @@ TEMPLATES = [
         },
     },
 ]
+
+# ---- HTTPS and browsers -----------------------------------------------------------
+#: Served over HTTPS (by default: when the public URL is https://, as in any real deployment):
+#: HSTS, secure cookies, and plain-HTTP requests redirected. A TLS-terminating proxy in front
+#: must set X-Forwarded-Proto.
+PBEM_HTTPS = env_bool("PBEM_HTTPS", os.environ.get("PBEM_PUBLIC_URL", "").startswith("https://"))
+if PBEM_HTTPS:
+    SECURE_SSL_REDIRECT = env_bool("PBEM_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("PBEM_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("PBEM_HSTS_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("PBEM_HSTS_PRELOAD", False)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # Why silenced unless chosen: check --deploy asks for HSTS preload, a decision for the domain's owner.
+    SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+#: Browser front ends on other origins (comma-separated, e.g. https://app.example.org) may call
+#: the API with a token; a preflight is answered without authentication.
+CORS_ALLOWED_ORIGINS = [o.strip() for o in os.environ.get("PBEM_CORS_ORIGINS", "").split(",") if o.strip()]
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = ("accept", "authorization", "content-type", "if-match", "if-none-match", "idempotency-key",
+                      "last-event-id", "user-agent", "x-requested-with")
+CORS_EXPOSE_HEADERS = ("etag", "location", "retry-after", "ratelimit-limit", "ratelimit-remaining",
+                       "ratelimit-reset", "idempotency-replayed")
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 # ---- database --------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
@@ -152,6 +190,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Why JSON only, through our parser: a size and depth bound at the door (see pbem/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["pbem.api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.URLPathVersioning",
     "ALLOWED_VERSIONS": ["v1"],
@@ -168,6 +208,10 @@ REST_FRAMEWORK = {
         "auth": "30/min",
     },
 }
+#: Largest API request body in bytes (a move batch is a few KB): larger ones get a 413.
+PBEM_API_MAX_BODY = int(os.environ.get("PBEM_API_MAX_BODY", str(64 * 1024)))
+#: Longest ``?wait=`` a request may hold a web worker (seconds); past it, 202 + Location + Retry-After.
+PBEM_API_MAX_WAIT = float(os.environ.get("PBEM_API_MAX_WAIT", "2"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "pbem API",
     "DESCRIPTION": "Create, join, watch and play asynchronous board games.",

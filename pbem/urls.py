@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from pbem.web import views as web_views
 
@@ -12,9 +12,9 @@ urlpatterns = [
     path("healthz", web_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
-    path("api/v1/auth/", include("rest_framework.urls")),
+    path("api/v1/auth/", include("pbem.api.auth_urls")),
     path("api/v1/", web_views.api_index, name="api-index"),
     path("api/v1/", include("pbem.api.urls")),
     path("", include("pbem.web.urls")),

@@ -16,6 +16,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from engine import EngineError, IllegalMove
+from pbem.api.parsers import PayloadTooLarge
 from pbem.games.services import MoveRejected, ServiceError
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ _CODES = {
     exceptions.NotAcceptable: "not_acceptable",
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
+    PayloadTooLarge: "too_large",
 }
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 
 
@@ -17,3 +20,12 @@ class MoveLogPagination(CursorPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def decode_cursor(self, request: Any) -> Any:
+        cursor = super().decode_cursor(request)
+        # Why: DRF trusts the position inside a (base64, unsigned) cursor; a forged
+        # "p=abc" would reach the database as a move number and fail there (a 500).
+        if cursor is not None and cursor.position is not None and not (str(cursor.position).isdigit()
+                                                                        and len(str(cursor.position)) < 10):
+            raise NotFound(self.invalid_cursor_message)
+        return cursor

@@ -15,6 +15,12 @@ from rest_framework import serializers
 
 from pbem.games.models import Game, MoveRequest, Player, Seat, Source
 
+#: Bounds at the door: a rejected request keeps its commands, so they must stay small.
+MAX_COMMANDS = 32
+MAX_MOVE_BYTES = 2_000
+MAX_BATCH_BYTES = 16_000
+
+
 # ---- errors ---------------------------------------------------------------------------------
 
 
@@ -162,7 +168,7 @@ class CommandIn(serializers.Serializer):
     move = serializers.DictField(required=False, help_text="a structured move, as in an option's move")
 
     def validate_move(self, value: dict[str, Any]) -> dict[str, Any]:
-        return _json_safe(value, "move")
+        return _json_safe(value, "move", MAX_MOVE_BYTES)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [k for k in ("code", "text", "move") if k in attrs]
@@ -172,13 +178,14 @@ class CommandIn(serializers.Serializer):
 
 
 class MovesIn(serializers.Serializer):
-    commands = CommandIn(many=True, help_text="applied in order, all or nothing")
+    commands = CommandIn(many=True, min_length=1, max_length=MAX_COMMANDS, allow_empty=False,  # type: ignore[call-arg]
+                         help_text=f"applied in order, all or nothing; 1 to {MAX_COMMANDS} commands, "
+                                   f"{MAX_BATCH_BYTES} bytes of JSON at most")
 
     def validate_commands(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        if not value:
-            raise serializers.ValidationError("send at least one command")
-        if len(value) > 50:
-            raise serializers.ValidationError("at most 50 commands in one batch")
+        if len(json.dumps(value)) > MAX_BATCH_BYTES:
+            raise serializers.ValidationError(f"the commands are too large together (at most {MAX_BATCH_BYTES} "
+                                              "bytes of JSON)")
         return value
 
 
@@ -282,14 +289,43 @@ class TokenOut(serializers.Serializer):
     token = serializers.CharField(help_text="send it as: Authorization: Token <token>")
 
 
-def _json_safe(value: Any, what: str) -> Any:
-    """Reject what JSONB cannot store: NaN or infinite numbers, NUL characters, silly depths."""
+def _bad_text(text: str) -> str | None:
+    """Why ``text`` cannot be stored (PostgreSQL and SQLite both refuse some), or None."""
+    if "\x00" in text:
+        return "contains a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"contains a lone surrogate ({text[exc.start]!r} at {exc.start})"
+    return None
+
+
+def _check_text(value: Any, path: str) -> None:
+    """Every key and string of a JSON value is storable text; the error names where it is not."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            problem = _bad_text(item)
+            if problem:
+                raise serializers.ValidationError(f"{where} {problem}")
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                problem = _bad_text(str(key))
+                if problem:
+                    raise serializers.ValidationError(f"a key of {where} {problem}")
+                stack.append((sub, f"{where}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
+
+
+def _json_safe(value: Any, what: str, max_bytes: int = 20_000) -> Any:
+    """Reject what JSONB cannot store: NaN or infinite numbers, NUL characters, lone surrogates, silly sizes."""
+    _check_text(value, what)
     try:
         dumped = json.dumps(value, allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         raise serializers.ValidationError(f"{what} must be plain JSON without NaN or infinite numbers") from None
-    if "\\u0000" in dumped:
-        raise serializers.ValidationError(f"{what} must not contain NUL characters")
-    if len(dumped) > 20_000:
-        raise serializers.ValidationError(f"{what} is too large")
+    if len(dumped) > max_bytes:
+        raise serializers.ValidationError(f"{what} is too large (at most {max_bytes} bytes of JSON)")
     return value

@@ -7,8 +7,12 @@ gets the spectator's. Errors are shaped by :mod:`pbem.api.errors`.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
@@ -68,6 +72,7 @@ class BaseApi(APIView):
                 getattr(request, "accepted_renderer", None), (JSONRenderer, BrowsableAPIRenderer)):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = "application/json"
+        response = _conditional(request, response)
         return super().finalize_response(request, response, *args, **kwargs)
 
     @property
@@ -84,7 +89,42 @@ class BaseApi(APIView):
 
 
 def _with_etag(response: Response, etag: str) -> Response:
+    """Mark a read of one game: ``etag`` is the game's version tag; see :func:`_conditional`."""
     response["ETag"] = etag
+    return response
+
+
+_TAG = re.compile(r'^"(?P<game>\d+)-(?P<version>\d+)(?:-[0-9a-f]+)?"$')
+
+
+def _conditional(request: Request, response: Any) -> Any:
+    """Per-answer ETags, ``Cache-Control`` and ``If-None-Match``.
+
+    Why a digest of the body in the tag: what a read shows depends on who asks (their
+    seat's view, ``you`` in the seats) and on more than the version (a deadline set by
+    a reminder), so the version alone would let a cache serve one seat another's view
+    or a stale page. The tag still starts with the game's ``"id-version``, which is all
+    that ``If-Match`` compares.
+    """
+    base = response.get("ETag") if hasattr(response, "get") else None
+    if not base or request.method not in ("GET", "HEAD") or response.status_code != 200:
+        return response
+    body = json.dumps(response.data, sort_keys=True, default=str, ensure_ascii=False)
+    digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    tag = f'{base[:-1]}-{digest}"'
+    response["ETag"] = tag
+    authenticated = bool(request.user and request.user.is_authenticated)
+    response["Cache-Control"] = "private, no-cache" if authenticated else "public, no-cache"
+    response["Vary"] = "Accept, Authorization, Cookie"
+    wanted = request.headers.get("If-None-Match")
+    if wanted is not None:
+        # Weak comparison (RFC 9110 13.1.2): W/"x" matches "x".
+        tags = {t.strip().removeprefix("W/") for t in wanted.split(",")}
+        if "*" in tags or tag in tags:
+            not_modified = Response(status=status.HTTP_304_NOT_MODIFIED)
+            for header in ("ETag", "Cache-Control", "Vary"):
+                not_modified[header] = response[header]
+            return not_modified
     return response
 
 
@@ -328,17 +368,24 @@ class GameOptionsApi(BaseApi):
 
 
 def _expected_version(request: Request, game_id: int) -> int | None:
-    """The version an ``If-Match`` header names; 412 when it is not the current one."""
+    """The version an ``If-Match`` header names; 412 when it is not the current one.
+
+    Any ETag this API gave for the game at its current version matches (the game's,
+    or a read's with its digest); a weak tag never does (RFC 9110 13.1.1: If-Match
+    compares strongly).
+    """
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":
         return None
     game = selectors.get_game(game_id)
-    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
-    if game.etag not in tags:
-        response_tag = game.etag
-        raise services.StaleVersion(f"the game has moved on: its ETag is {response_tag}, you sent {header.strip()}; "
-                                    "look at the new state and send your move again")
-    return game.version
+    tags = [t.strip() for t in header.split(",") if t.strip()]
+    for tag in tags:
+        m = _TAG.match(tag)
+        if m and int(m["game"]) == game.pk and int(m["version"]) == game.version:
+            return game.version
+    weak = " (weak tags, W/..., never match If-Match)" if any(t.startswith("W/") for t in tags) else ""
+    raise services.StaleVersion(f"the game has moved on: its ETag is {game.etag}, you sent {header.strip()}{weak}; "
+                                "look at the new state and send your move again")
 
 
 class GameMovesApi(BaseApi):
@@ -352,8 +399,11 @@ class GameMovesApi(BaseApi):
         description="The commands (option codes, notation lines or structured moves) are applied in order, all or "
                     "nothing, by a worker, exactly like a mail. Answers 202 with the move request's URL in "
                     "`Location`; its status becomes `accepted` or `rejected` (with the reason). `?wait=N` waits up "
-                    "to N seconds (max 10) for the decision and answers 200 (accepted) or 422 (rejected). "
-                    "`If-Match` with the game's ETag makes a move sent against an old version fail with 412.",
+                    "to N seconds for the decision, but never longer than the server's cap (2 s by default, "
+                    "`PBEM_API_MAX_WAIT`), and answers 200 (accepted), 422 (rejected) or 412 (the version named "
+                    "by If-Match was gone when the worker judged it); still undecided: 202 with `Location` and "
+                    "`Retry-After`. `If-Match` with the game's ETag (strong tags only) makes a move sent "
+                    "against an old version fail with 412.",
         parameters=[GAME_ID, s.MovesQueryIn,
                     OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                      description="the game's ETag as you last saw it")],
@@ -371,7 +421,7 @@ class GameMovesApi(BaseApi):
         expected = _expected_version(request, game_id)
         commands = [services.Command.from_dict(c) for c in body.validated_data["commands"]]
         req = services.do_request_move(game_id, player, commands, expected_version=expected)
-        wait = query.validated_data["wait"]
+        wait = min(query.validated_data["wait"], settings.PBEM_API_MAX_WAIT)
         if wait > 0:
             req = selectors.wait_for_decision(req.pk, wait)
         else:
@@ -379,13 +429,18 @@ class GameMovesApi(BaseApi):
         data = presenters.move_request_data(request, req)
         headers = {"Location": data["url"]}
         if wait <= 0 or req.status == MoveRequest.Status.PENDING:
+            # Why a short cap: a waiting request holds a web worker; past it, poll Location.
+            headers["Retry-After"] = "1"
             return Response(s.MoveRequestOut(data).data, status=status.HTTP_202_ACCEPTED, headers=headers)
         if req.status == MoveRequest.Status.ACCEPTED:
             headers["ETag"] = selectors.get_game(game_id).etag
             return Response(s.MoveRequestOut(data).data, status=status.HTTP_200_OK, headers=headers)
         reason = req.reason or {}
         data |= {"code": reason.get("code", "rejected"), "message": reason.get("message", "rejected")}
-        return Response(s.MoveRequestOut(data).data, status=status.HTTP_422_UNPROCESSABLE_ENTITY, headers=headers)
+        # Why 412 for stale: the worker found the If-Match version gone, as the door would have.
+        code = status.HTTP_412_PRECONDITION_FAILED if data["code"] == "stale" else \
+            status.HTTP_422_UNPROCESSABLE_ENTITY
+        return Response(s.MoveRequestOut(data).data, status=code, headers=headers)
 
 
 class MoveRequestDetailApi(BaseApi):

@@ -27,7 +27,7 @@ def test_a_player_sees_their_own_view_and_everyone_else_the_spectators(fake_game
     game = start_game(fake_game, alice, [bob])
     a = seat_of(game, alice)
     mine = token_client(alice).get(f"{GAMES}{game.pk}/view/")
-    assert mine.status_code == 200 and mine["ETag"] == game.etag
+    assert mine.status_code == 200 and mine["ETag"].startswith(game.etag[:-1] + "-")
     body = mine.json()
     assert body["seat"] == a and body["view"]["hand"] == _hand(game, a)
     assert "Your hand: " in body["text"]
@@ -122,7 +122,7 @@ def test_if_match_guards_against_stale_moves(fake_game, alice, bob, transactiona
     assert r.status_code == 412 and r.json()["code"] == "stale"
     assert not MoveRequest.objects.filter(player=alice).exists()
     game.refresh_from_db()
-    r = _post_moves(token_client(alice), game, [{"code": bid_a}], "?wait=3", **{"If-Match": f"W/{game.etag}"})
+    r = _post_moves(token_client(alice), game, [{"code": bid_a}], "?wait=3", **{"If-Match": game.etag})
     assert r.status_code == 200 and r.json()["result_version"] == 3
     r = _post_moves(token_client(bob), game, [{"code": f"c{_hand(game, 1 - seat_of(game, alice))[0]}"}],
                     "?wait=3", **{"If-Match": "*"})
@@ -131,15 +131,15 @@ def test_if_match_guards_against_stale_moves(fake_game, alice, bob, transactiona
 
 @pytest.mark.parametrize(("body", "message"), [
     ({}, "commands: This field is required."),
-    ({"commands": []}, "commands: send at least one command"),
+    ({"commands": []}, "commands: This list may not be empty."),
     ({"commands": "c1"}, "commands: Expected a list of items"),
     ({"commands": [{}]}, "each command needs exactly one of code, text or move"),
     ({"commands": [{"code": "c1", "text": "bid 1"}]}, "exactly one of code, text or move"),
     ({"commands": [{"code": 5}]}, ""),
     ({"commands": [{"move": "c1"}]}, "commands[0].move: Expected a dictionary"),
-    ({"commands": [{"move": {"code": "c\u0000"}}]}, "move must not contain NUL characters"),
+    ({"commands": [{"move": {"code": "c\u0000"}}]}, "move.code contains a NUL character"),
     ({"commands": [{"text": "x" * 501}]}, "no more than 500 characters"),
-    ({"commands": [{"code": "c1"}] * 51}, "at most 50 commands"),
+    ({"commands": [{"code": "c1"}] * 33}, "no more than 32 elements"),
 ])
 def test_malformed_move_bodies_are_a_400(fake_game, alice, bob, body, message):
     game = start_game(fake_game, alice, [bob])
@@ -180,7 +180,7 @@ def test_the_log_is_redacted_per_seat_and_cursor_paginated(fake_game, alice, bob
         services.do_submit_moves(game.pk, bob, [services.Command(code=f"c{_hand(game, b)[0]}")], source="mail")
     url = f"{GAMES}{game.pk}/log/"
     first = token_client(alice).get(url, {"page_size": 3})
-    assert first.status_code == 200 and first["ETag"] == Game.objects.get(pk=game.pk).etag
+    assert first.status_code == 200 and first["ETag"].startswith(Game.objects.get(pk=game.pk).etag[:-1] + "-")
     page = first.json()
     assert [e["number"] for e in page["results"]] == [1, 2, 3] and page["previous"] is None
     rest = token_client(alice).get(page["next"]).json()

@@ -1,0 +1,241 @@
+"""What the API refuses at the door: bad text, deep or huge bodies, forged cursors, long waits,
+stale or weak ETags, names that could forge a line, and log-in floods. Never a 500."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from django.db import connection
+from django.test import Client, override_settings
+
+from pbem.games import dispatch, services
+from pbem.games.models import Game, Move, MoveRequest
+from tests.factories import make_player, seat_of, start_game, token_client
+
+GAMES = "/api/v1/games/"
+
+
+def _hand(game: Game, seat: int) -> list[int]:
+    game.refresh_from_db()
+    return list(game.state["hands"][seat])
+
+
+def _raw_post(client, url: str, raw: str | bytes, **headers):
+    body = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    return client.generic("POST", url, body, content_type="application/json", headers=headers)
+
+
+# ---- text ---------------------------------------------------------------------------------------------
+
+
+def test_it_refuses_a_lone_surrogate_in_a_structured_move_naming_the_field(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    code = f"c{_hand(game, seat_of(game, alice))[0]}"
+    raw = '{"commands": [{"move": {"code": "CODE", "x": "\\udead"}}]}'.replace("CODE", code)
+    r = _raw_post(token_client(alice), f"{GAMES}{game.pk}/moves/", raw)
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid" and "commands[0].move: move.x contains a lone surrogate" in r.json()["message"]
+    assert not MoveRequest.objects.exists() and not Move.objects.exists()
+    assert token_client(alice).get(f"{GAMES}{game.pk}/log/").status_code == 200
+
+
+@pytest.mark.parametrize(("url", "raw", "field"), [
+    ("games/", '{"rules": "%s", "title": "a\\ud800b"}', "title"),
+    ("games/", '{"rules": "%s", "options": {"\\udfff": 1}}', "options"),
+    ("games/", '{"rules": "%s", "options": {"rounds": ["\\udead"]}}', "options.rounds[0]"),
+    ("me/", '{"display_name": "x\\udead"}', "display_name"),
+])
+def test_it_refuses_unstorable_text_anywhere_in_a_body(fake_game, alice, url, raw, field):
+    body = raw % fake_game if "%s" in raw else raw
+    client = token_client(alice)
+    method = "PATCH" if url == "me/" else "POST"
+    r = client.generic(method, f"/api/v1/{url}", body.encode("utf-8", "surrogatepass"),
+                       content_type="application/json")
+    assert r.status_code == 400, r.content
+    assert field in r.json()["message"]
+    assert Game.objects.count() == 0
+
+
+# ---- bodies, cursors ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["games/", "auth/token/", "games/1/moves/"])
+def test_it_answers_400_to_json_nested_5000_deep(alice, url):
+    raw = "[" * 5000 + "]" * 5000
+    for client in (token_client(alice), token_client()):
+        r = _raw_post(client, f"/api/v1/{url}", raw)
+        assert r.status_code in (400, 401), r.content
+        if r.status_code == 400:
+            assert r.json()["code"] == "malformed_request" and "nested too deep" in r.json()["message"]
+
+
+def test_it_answers_413_to_a_body_over_the_limit(alice):
+    raw = json.dumps({"rules": "x", "title": "t" * 100_000})
+    r = _raw_post(token_client(alice), f"{GAMES}", raw)
+    assert r.status_code == 413 and r.json()["code"] == "too_large"
+    r = _raw_post(token_client(), "/api/v1/auth/token/", raw)
+    assert r.status_code == 413
+
+
+@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD0tMQ==", "cD0xMjM0NTY3ODkwMTIzNDU2Nzg5", "bz14"])
+def test_a_forged_log_cursor_is_a_404(fake_game, alice, bob, cursor):
+    game = start_game(fake_game, alice, [bob])
+    r = token_client().get(f"{GAMES}{game.pk}/log/", {"cursor": cursor})
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(("commands", "message"), [
+    ([{"code": "c1"}] * 33, "no more than 32"),
+    ([{"move": {"code": "c1", "pad": "x" * 3000}}], "move is too large"),
+    ([{"text": "bid 1 " + "x" * 490}] * 32, "too large together"),
+])
+def test_it_bounds_the_commands_of_a_request(fake_game, alice, bob, commands, message):
+    game = start_game(fake_game, alice, [bob])
+    r = token_client(alice).post(f"{GAMES}{game.pk}/moves/", {"commands": commands}, format="json")
+    assert r.status_code == 400 and message in r.json()["message"], r.json()
+    assert not MoveRequest.objects.exists()
+
+
+# ---- ?wait and stale decisions ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def broker_without_worker(redis_url, settings):
+    """Moves go to a real broker that no worker reads: they stay pending."""
+    settings.PBEM_TASKS_IN_PROCESS = False
+    settings.CELERY_BROKER_URL = redis_url
+    dispatch._client = None
+    yield
+    dispatch._client = None
+
+
+@override_settings(PBEM_API_MAX_WAIT=0.2)
+def test_a_long_wait_is_capped_and_answers_where_to_poll(fake_game, alice, bob, broker_without_worker,
+                                                          transactional_db):
+    game = start_game(fake_game, alice, [bob])
+    code = f"c{_hand(game, seat_of(game, alice))[0]}"
+    r = token_client(alice).post(f"{GAMES}{game.pk}/moves/?wait=10", {"commands": [{"code": code}]}, format="json")
+    assert r.status_code == 202 and r.json()["status"] == "pending"
+    assert r["Retry-After"] == "1" and r["Location"].endswith(f"/move-requests/{r.json()['id']}/")
+
+
+@override_settings(PBEM_API_MAX_WAIT=8)
+def test_a_move_the_worker_finds_stale_answers_412(fake_game, alice, bob, broker_without_worker, transactional_db):
+    game = start_game(fake_game, alice, [bob])
+    etag = token_client(alice).get(f"{GAMES}{game.pk}/").json()["etag"]
+    answer = {}
+
+    def post() -> None:
+        code = f"c{_hand(game, seat_of(game, alice))[0]}"
+        try:
+            answer["r"] = token_client(alice).post(f"{GAMES}{game.pk}/moves/?wait=8",
+                                                   {"commands": [{"code": code}]}, format="json",
+                                                   headers={"If-Match": etag})
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=post)
+    thread.start()
+    for _ in range(200):
+        req = MoveRequest.objects.filter(player=alice).first()
+        if req is not None:
+            break
+        time.sleep(0.02)
+    assert req is not None
+    # Bob moves first; then the worker judges Alice's request against the new version.
+    services.do_submit_moves(game.pk, bob, [services.Command(code=f"c{_hand(game, seat_of(game, bob))[0]}")],
+                             source="mail")
+    services.do_process_move_request(req.pk)
+    thread.join(10)
+    r = answer["r"]
+    assert r.status_code == 412 and r.json()["code"] == "stale" and r.json()["status"] == "rejected"
+
+
+# ---- ETags ---------------------------------------------------------------------------------------------------
+
+
+def test_pause_resume_and_replace_change_the_etag(fake_game, alice, bob, dave, moderator):
+    game = start_game(fake_game, alice, [bob])
+    staff = token_client(moderator)
+    url = f"{GAMES}{game.pk}/"
+    tags = [token_client().get(url)["ETag"]]
+    assert staff.post(f"{url}pause/", {"reason": "r"}, format="json").status_code == 200
+    tags.append(token_client().get(url)["ETag"])
+    assert staff.post(f"{url}resume/", {"reason": "r"}, format="json").status_code == 200
+    tags.append(token_client().get(url)["ETag"])
+    r = staff.post(f"{url}replace/", {"reason": "r", "seat": seat_of(game, bob), "email": dave.email}, format="json")
+    assert r.status_code == 200, r.json()
+    tags.append(token_client().get(url)["ETag"])
+    assert len(set(tags)) == 4, tags
+
+
+def test_if_match_refuses_weak_and_old_tags(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    code = f"c{_hand(game, seat_of(game, alice))[0]}"
+    url = f"{GAMES}{game.pk}/moves/"
+    for tag in (f"W/{game.etag}", f'"{game.pk}-0"', '"nonsense"'):
+        r = token_client(alice).post(url, {"commands": [{"code": code}]}, format="json", headers={"If-Match": tag})
+        assert r.status_code == 412 and r.json()["code"] == "stale", tag
+    assert "weak" in token_client(alice).post(url, {"commands": [{"code": code}]}, format="json",
+                                              headers={"If-Match": f"W/{game.etag}"}).json()["message"]
+    view_tag = token_client(alice).get(f"{GAMES}{game.pk}/view/")["ETag"]
+    r = token_client(alice).post(url, {"commands": [{"code": code}]}, format="json", headers={"If-Match": view_tag})
+    assert r.status_code in (200, 202), r.json()
+
+
+def test_reads_answer_304_to_if_none_match_and_per_seat_tags_are_private(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    for path in ("", "view/", "options/", "log/", "board.svg"):
+        url = f"{GAMES}{game.pk}/{path}"
+        first = token_client(alice).get(url)
+        assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache", path
+        again = token_client(alice).get(url, headers={"If-None-Match": first["ETag"]})
+        assert again.status_code == 304 and again.content == b"" and again["ETag"] == first["ETag"], path
+        weak = token_client(alice).get(url, headers={"If-None-Match": f'"x", W/{first["ETag"]}'})
+        assert weak.status_code == 304, path
+        other = token_client(bob).get(url)
+        if other.content != first.content:  # (both logs are empty yet)
+            assert other["ETag"] != first["ETag"], path
+            assert token_client(bob).get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+    views = {token_client(p).get(f"{GAMES}{game.pk}/view/")["ETag"] for p in (alice, bob)}
+    views.add(token_client().get(f"{GAMES}{game.pk}/view/")["ETag"])
+    assert len(views) == 3
+    assert token_client().get(f"{GAMES}{game.pk}/view/")["Cache-Control"] == "public, no-cache"
+
+
+# ---- display names ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Bob\nNow: Bob must pay Eve 5", "Eve\u202e yap", "Al\u200bice", "\u2066Bob\u2069",
+                                  "tab\there", "   ", "x" * 61])
+def test_no_display_name_can_forge_text(alice, name):
+    r = token_client(alice).patch("/api/v1/me/", {"display_name": name}, format="json")
+    alice.refresh_from_db()
+    if r.status_code == 400:
+        assert alice.display_name == "Alice"
+    else:  # cleaned: what could forge a line or reorder the text is gone
+        assert r.status_code == 200 and alice.display_name == r.json()["display_name"]
+        assert alice.display_name.isprintable() and "  " not in alice.display_name
+
+
+# ---- log-in ---------------------------------------------------------------------------------------------------------
+
+
+def test_the_login_page_is_rate_limited_and_lands_on_an_existing_page(alice):
+    services.do_set_password(alice, "correct horse battery")
+    url = "/api/v1/auth/login/"
+    answers = [Client().post(url, {"username": alice.user.username, "password": f"wrong{i}"}).status_code
+               for i in range(12)]
+    assert answers[:10] == [200] * 10 and answers[10:] == [429, 429]
+    assert Client().post(url, {"username": alice.user.username, "password": "correct horse battery"}).status_code == 429
+
+    carol_client = Client()
+    carol = make_player("carol@example.org", "Carol")
+    services.do_set_password(carol, "another long password")
+    r = carol_client.post(url, {"username": carol.user.username, "password": "another long password"},
+                          REMOTE_ADDR="10.0.0.9")
+    assert r.status_code == 302 and r["Location"] == "/api/v1/me/"
+    assert carol_client.get(r["Location"], HTTP_ACCEPT="application/json").status_code == 200
