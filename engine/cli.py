@@ -1,8 +1,9 @@
-"""``python -m engine simulate|play|games``: random simulation and hot-seat play."""
+"""``python -m engine simulate|play|games|replay``: random simulation, hot-seat play, replaying an export."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 import traceback
@@ -135,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
         else:
             p.add_argument("--names", help="comma-separated player names")
+    rep = sub.add_parser("replay", help="replay an exported game (pbem-game/1 JSON) and check its outcome")
+    rep.add_argument("file", help="the export, as GET /api/v1/games/{id}/export/ gives it ('-': standard input)")
+    rep.set_defaults(fn=replay)
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(fn=lambda a: _list_games())
     args = parser.parse_args(argv)
@@ -143,6 +147,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:  # a bad --option or player count: the game's own message, no traceback
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
+
+
+#: The export format this command reads (pbem's GET /api/v1/games/{id}/export/).
+EXPORT_FORMAT = "pbem-game/1"
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Setup from the export's players, options and seed, then every move in order; the outcome
+    must be the one recorded. Exit 0 when it is, 1 when it is not or a move is refused."""
+    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    data = json.loads(text)
+    if data.get("format") != EXPORT_FORMAT:
+        print(f"not a {EXPORT_FORMAT} export (format: {data.get('format')!r})", file=sys.stderr)
+        return 2
+    rules = registry.get(data["rules"])
+    names = [p["name"] for p in sorted(data["players"], key=lambda p: p["seat"])]
+    state = rules.setup(names, data.get("options") or {}, data["seed"])
+    moves = data.get("moves") or []
+    for entry in moves:
+        try:
+            rules.apply(state, entry["seat"], entry["move"])
+        except IllegalMove as exc:
+            print(f"move {entry.get('number', '?')} (seat {entry['seat']}) is refused: {exc.message}", file=sys.stderr)
+            return 1
+    outcome = rules.outcome(state)
+    got = outcome.as_dict() if outcome is not None else None
+    expected = data.get("outcome")
+    print(f"{rules.title}: {len(moves)} moves replayed; "
+          + (f"finished ({got['reason']}), winners {got['winners']}" if got else "not finished"))
+    if expected is not None and json.loads(json.dumps(got)) != expected:
+        print(f"the outcome differs from the recorded one: {expected}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _list_games() -> int:

@@ -217,6 +217,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Create, join, watch and play asynchronous board games.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pbem.api.schema.postprocess"],
     "COMPONENT_SPLIT_REQUEST": True,
     # Why: the docs pages must work on a machine with no internet access.
     "SWAGGER_UI_DIST": "SIDECAR",

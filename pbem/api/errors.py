@@ -64,7 +64,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, MoveRejected):
         return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc.message), status=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        return Response(error_body(exc.code, exc.message), status=exc.status,
+                        headers={"Retry-After": str(retry)} if retry is not None else None)
     if isinstance(exc, IllegalMove):
         return Response(exc.as_dict() | {"message": exc.message}, status=422)
     if isinstance(exc, EngineError):

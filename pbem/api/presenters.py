@@ -13,11 +13,22 @@ from rest_framework.request import Request
 
 from engine import Option, Rules
 from pbem.games import selectors
-from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player
+from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
 
 
 def _url(request: Request, name: str, **kwargs: Any) -> str:
     return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+def _invitation_hidden(game: Game, seat: Seat, viewer: Player | None) -> bool:
+    """An unanswered invitation's name is the creator's and the invited player's business only.
+
+    Why: an address invited before it has an account is named after its local part
+    (``john.smith.1984``), which the public lobby must not publish.
+    """
+    if seat.status != Seat.Status.INVITED:
+        return False
+    return viewer is None or viewer.pk not in (game.created_by_id, seat.player_id)
 
 
 def game_data(request: Request, game: Game, viewer: Player | None) -> dict[str, Any]:
@@ -32,7 +43,7 @@ def game_data(request: Request, game: Game, viewer: Player | None) -> dict[str, 
             your_seat = seat.index
         seats.append({
             "index": seat.index,
-            "name": seat.player.display_name if seat.player else None,
+            "name": seat.player.display_name if seat.player and not _invitation_hidden(game, seat, viewer) else None,
             "status": seat.status,
             "you": you,
             "waiting": seat.index is not None and seat.index in waiting,

@@ -118,6 +118,11 @@ class GameFilterIn(serializers.Serializer):
     joinable = serializers.BooleanField(required=False, default=False)
 
 
+class MyGamesFilterIn(serializers.Serializer):
+    my_turn = serializers.BooleanField(required=False, default=False,
+                                       help_text="only running games waiting for your decision now")
+
+
 class GameCreateIn(serializers.Serializer):
     rules = serializers.CharField(max_length=40, help_text="a name from /api/v1/rules/")
     options = serializers.DictField(required=False, default=dict, help_text="game options, see the rules' schema")
@@ -234,6 +239,33 @@ class LogPageOut(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LogEntryOut(many=True)
+
+
+class ExportPlayerOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ExportMoveOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.DictField()
+    source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # a field
+
+
+class GameExportOut(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["pbem-game/1"])
+    game = serializers.IntegerField()
+    rules = serializers.CharField()
+    title = serializers.CharField()
+    options = serializers.DictField()
+    seed = serializers.CharField()
+    seed_hash = serializers.CharField()
+    players = ExportPlayerOut(many=True)
+    moves = ExportMoveOut(many=True, help_text="every move that counts, in replay order")
+    outcome = serializers.DictField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 # ---- moderation ---------------------------------------------------------------------------------------

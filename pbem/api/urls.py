@@ -36,9 +36,11 @@ urlpatterns = [
     path("games/<int:game_id>/options/", views.GameOptionsApi.as_view(), name="game-options"),
     path("games/<int:game_id>/moves/", views.GameMovesApi.as_view(), name="game-moves"),
     path("games/<int:game_id>/log/", views.GameLogApi.as_view(), name="game-log"),
+    path("games/<int:game_id>/export/", views.GameExportApi.as_view(), name="game-export"),
     path("move-requests/<int:request_id>/", views.MoveRequestDetailApi.as_view(), name="move-request-detail"),
     path("rules/", views.RulesListApi.as_view(), name="rules-list"),
     path("rules/<str:name>/", views.RulesDetailApi.as_view(), name="rules-detail"),
     path("me/", views.MeApi.as_view(), name="me"),
+    path("me/games/", views.MyGamesApi.as_view(), name="me-games"),
     path("auth/token/", views.TokenApi.as_view(), name="auth-token"),
 ]

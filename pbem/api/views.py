@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from pbem.api import presenters
+from pbem.api import idempotency, presenters
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
@@ -51,6 +51,11 @@ def _errors(*codes: int) -> dict[int, Any]:
     return {c: OpenApiResponse(s.ErrorOut, description=texts[c]) for c in codes}
 
 
+def _json_errors(*codes: int) -> dict[Any, Any]:
+    """Errors of an endpoint that answers SVG or text: they still come as JSON (see finalize_response)."""
+    return {(c, "application/json"): r for c, r in _errors(*codes).items()}
+
+
 GAME_ID = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="the game's id")
 
 
@@ -60,12 +65,6 @@ class BaseApi(APIView):
     def get_exception_handler(self) -> Any:
         return api_exception_handler
 
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        for key, value in kwargs.items():
-            if isinstance(value, int) and value > MAX_ID:
-                raise exceptions.NotFound(f"there is no object with {key} {value}")
-        super().initial(request, *args, **kwargs)
-
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         # Why: an error met while rendering an SVG or text resource is still reported as JSON.
         if getattr(response, "exception", False) and not isinstance(
@@ -73,7 +72,37 @@ class BaseApi(APIView):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = "application/json"
         response = _conditional(request, response)
+        key = getattr(self, "_idempotency_key", None)
+        if key:
+            idempotency.finish(key, request, response)
+        _rate_limit_headers(response, getattr(self, "_rate_throttles", []))
         return super().finalize_response(request, response, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        for key, value in kwargs.items():
+            if isinstance(value, int) and value > MAX_ID:
+                raise exceptions.NotFound(f"there is no object with {key} {value}")
+        super().initial(request, *args, **kwargs)
+        self._idempotency_key = idempotency.cache_key(request)
+        if self._idempotency_key is not None:
+            earlier = idempotency.begin(request, self._idempotency_key)
+            if earlier is not None:
+                self._idempotency_key = None
+                # Why an instance attribute: DRF's dispatch looks the handler up after initial();
+                # this way the view's own post() never runs a second time.
+                self.post = lambda *a, **k: earlier
+
+    def check_throttles(self, request: Request) -> None:
+        """DRF's, keeping the throttles consulted so the answer can tell the client its budget."""
+        self._rate_throttles: list[Any] = []
+        waits = []
+        for throttle in self.get_throttles():
+            if not throttle.allow_request(request, self):
+                waits.append(throttle.wait())
+            self._rate_throttles.append(throttle)
+        if waits:
+            known = [w for w in waits if w is not None]
+            self.throttled(request, max(known, default=None))  # type: ignore[arg-type]  # DRF takes None
 
     @property
     def player(self) -> Player | None:
@@ -86,6 +115,24 @@ class BaseApi(APIView):
         if player is None:
             raise exceptions.NotAuthenticated()
         return player
+
+
+def _rate_limit_headers(response: Any, throttles: list[Any]) -> None:
+    """``RateLimit-Limit``/``-Remaining``/``-Reset`` of the tightest limit this request counted against
+    (the IETF httpapi rate-limit header fields, as GitHub and others send them)."""
+    budgets = []
+    for throttle in throttles:
+        history = getattr(throttle, "history", None)
+        if history is None or not getattr(throttle, "num_requests", None):
+            continue  # this throttle does not apply to this client (anonymous-only, say)
+        remaining = max(throttle.num_requests - len(history), 0)
+        reset = throttle.duration - (throttle.timer() - history[-1]) if history else throttle.duration
+        budgets.append((remaining, throttle.num_requests, max(int(reset + 0.999), 0)))
+    if budgets:
+        remaining, limit, reset = min(budgets)
+        response["RateLimit-Limit"] = str(limit)
+        response["RateLimit-Remaining"] = str(remaining)
+        response["RateLimit-Reset"] = str(reset)
 
 
 def _with_etag(response: Response, etag: str) -> Response:
@@ -322,7 +369,7 @@ class GameViewApi(BaseApi):
         responses={(200, "application/json"): s.GameViewOut,
                    (200, "image/svg+xml"): OpenApiTypes.STR,
                    (200, "text/plain"): OpenApiTypes.STR,
-                   **_errors(404, 409)},
+                   **_json_errors(404, 409)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.get_game(game_id)
@@ -342,7 +389,7 @@ class GameBoardSvgApi(BaseApi):
 
     @extend_schema(operation_id="games_board_svg", summary="The board picture of your view, as SVG",
                    parameters=[GAME_ID],
-                   responses={(200, "image/svg+xml"): OpenApiTypes.STR, **_errors(404, 409)})
+                   responses={(200, "image/svg+xml"): OpenApiTypes.STR, **_json_errors(404, 409)})
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.get_game(game_id)
         seat = selectors.viewer_seat(game, self.player)
@@ -479,6 +526,18 @@ class GameLogApi(BaseApi):
         return _with_etag(paginator.get_paginated_response(s.LogEntryOut(data, many=True).data), game.etag)
 
 
+class GameExportApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="games_export", summary="A finished game in one call, to replay or archive",
+                   description="Players, options, seed and every move, in the `pbem-game/1` JSON that "
+                               "`python -m engine replay FILE` replays (it checks the outcome). 409 until the "
+                               "game is finished.",
+                   parameters=[GAME_ID], responses={200: s.GameExportOut, **_errors(404, 409)})
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(s.GameExportOut(selectors.game_export(game_id)).data)
+
+
 # ---- rules ------------------------------------------------------------------------------------------
 
 
@@ -525,6 +584,30 @@ class MeApi(BaseApi):
             self.require_player(), display_name=d.get("display_name"), mail_mode=d.get("mail_mode"),
             vacation_until=d.get("vacation_until", ...))
         return Response(s.MeOut(presenters.me_data(player)).data)
+
+
+class MyGamesApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(
+        operation_id="me_games_list",
+        summary="Your games, newest first",
+        description="Every game you hold a seat in (invitations included). `my_turn=1`: only the running games "
+                    "that wait for your decision now.",
+        parameters=[s.MyGamesFilterIn,
+                    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (max 200)"),
+                    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts")],
+        responses={200: s.GamePageOut, **_errors(400, 401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = s.MyGamesFilterIn(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        player = self.require_player()
+        games = selectors.my_games(player, my_turn=filters.validated_data["my_turn"])
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self) or []
+        data = [presenters.game_data(request, g, player) for g in page]
+        return paginator.get_paginated_response(s.GameOut(data, many=True).data)
 
 
 class TokenApi(BaseApi):

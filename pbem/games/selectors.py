@@ -51,6 +51,23 @@ def games_for_player(player: Player) -> QuerySet[Game]:
     return game_list(viewer=player, mine=True)
 
 
+def my_games(player: Player, *, my_turn: bool = False) -> list[Game]:
+    """The games ``player`` holds a seat in, newest first; ``my_turn``: only the running ones
+    that wait for their decision now (lichess's ``isMyTurn``)."""
+    games = list(games_for_player(player).prefetch_related("seats__player"))
+    if not my_turn:
+        return games
+    out = []
+    for game in games:
+        if game.status != Game.Status.RUNNING or game.state is None:
+            continue
+        seat = next((s.index for s in game.seats.all() if s.player_id == player.pk and s.index is not None
+                     and s.status != Seat.Status.RESIGNED), None)
+        if seat is not None and seat in rules_for(game).pending(game.state):
+            out.append(game)
+    return out
+
+
 def open_games(*, viewer: Player | None = None) -> QuerySet[Game]:
     """Games waiting for players that ``viewer`` may join: a free seat, or a seat they are invited to."""
     free = Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True))
@@ -175,6 +192,31 @@ def visible_move(game: Game, row: Move, seat: int | None) -> dict[str, Any] | No
     if game.status == Game.Status.FINISHED or (seat is not None and row.seat == seat):
         return row.move
     return None
+
+
+def game_export(game_id: int) -> dict[str, Any]:
+    """A finished game in the standard ``pbem-game/1`` JSON that ``python -m engine replay`` reads:
+    players, options, seed and every move that counts, in order. Only once it is finished:
+    before that the seed and other seats' moves are secret."""
+    game = get_game(game_id)
+    if game.status != Game.Status.FINISHED or game.state is None:
+        raise Conflict(f"game #{game.pk} is not finished; it can be exported once it is")
+    return {
+        "format": "pbem-game/1",
+        "game": game.pk,
+        "rules": game.rules,
+        "title": game.title,
+        "options": game.options,
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        # Why the names from the state: setup was called with them (a replacement renames no seat).
+        "players": [{"seat": i, "name": name} for i, name in enumerate(game.state["players"])],
+        "moves": [{"number": m.number, "seat": m.seat, "move": m.move, "source": m.source}
+                  for m in move_log(game)],
+        "outcome": game.outcome,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+    }
 
 
 # ---- the catalogue -------------------------------------------------------------------------------

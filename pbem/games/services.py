@@ -61,6 +61,17 @@ class StaleVersion(ServiceError):
     status = 412
 
 
+class TooManyRequests(ServiceError):
+    """A limit on how often something may be done; ``retry_after`` seconds until it may again."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class MoveRejected(ServiceError):
     """One command of a batch was refused; nothing of the batch was applied."""
 
@@ -311,6 +322,7 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     if open_seats < 0:
         raise ServiceError("open seats cannot be negative")
     n_players = 1 + len(emails) + open_seats
+    check_invitation_limits(creator, emails)
     try:
         checked = rules.check_options(n_players, options or {})
     except SetupError as exc:
@@ -332,6 +344,30 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     do_log(game, creator, "create", {"rules": rules.name, "players": n_players, "options": checked})
     _start_if_full(game)
     return game
+
+
+#: Invitations one player may send in an hour, and unanswered invitations one address may
+#: receive in a day (from everyone together). Why: each one is a mail with the creator's
+#: name and title sent to an address of their choosing; unbounded, that is a spam relay.
+INVITATIONS_PER_CREATOR_PER_HOUR = 20
+INVITATIONS_PER_ADDRESS_PER_DAY = 3
+
+
+def check_invitation_limits(creator: Player, emails: Sequence[str]) -> None:
+    if not emails:
+        return
+    now = timezone.now()
+    sent = (Seat.objects.filter(game__created_by=creator, game__created_at__gte=now - timedelta(hours=1))
+            .exclude(player=creator).exclude(player__isnull=True).count())
+    if sent + len(emails) > INVITATIONS_PER_CREATOR_PER_HOUR:
+        raise TooManyRequests(f"you may invite {INVITATIONS_PER_CREATOR_PER_HOUR} players an hour and have "
+                              f"invited {sent} in the last hour; try again later", retry_after=3600)
+    for email in emails:
+        pending = Seat.objects.filter(player__email=email, status=Seat.Status.INVITED,
+                                      game__created_at__gte=now - timedelta(days=1)).count()
+        if pending >= INVITATIONS_PER_ADDRESS_PER_DAY:
+            raise TooManyRequests(f"{email} has {pending} unanswered invitations from the last day; "
+                                  "invite them again tomorrow", retry_after=24 * 3600)
 
 
 def access_game_for_update(game_id: int) -> Game:

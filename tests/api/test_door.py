@@ -239,3 +239,116 @@ def test_the_login_page_is_rate_limited_and_lands_on_an_existing_page(alice):
                           REMOTE_ADDR="10.0.0.9")
     assert r.status_code == 302 and r["Location"] == "/api/v1/me/"
     assert carol_client.get(r["Location"], HTTP_ACCEPT="application/json").status_code == 200
+
+
+# ---- invitations ------------------------------------------------------------------------------------------------
+
+
+def test_invitations_are_limited_per_creator_per_hour(fake_game, alice):
+    client = token_client(alice)
+    answers = []
+    for g in range(7):
+        invite = [f"p{g}.{i}@example.org" for i in range(3)]
+        answers.append(client.post(GAMES, {"rules": fake_game, "invite": invite}, format="json"))
+    assert [r.status_code for r in answers] == [201] * 6 + [429]
+    assert answers[-1]["Retry-After"] == "3600" and answers[-1].json()["code"] == "throttled"
+    assert Game.objects.count() == 6
+
+
+def test_unanswered_invitations_to_one_address_are_limited(fake_game, alice, bob, carol, dave):
+    target = "someone.new@example.org"
+    codes = [token_client(p).post(GAMES, {"rules": fake_game, "invite": [target]}, format="json").status_code
+             for p in (alice, bob, carol, dave)]
+    assert codes == [201, 201, 201, 429]
+
+
+def test_the_lobby_never_shows_an_unanswered_invitations_name(fake_game, alice, dave):
+    created = token_client(alice).post(GAMES, {"rules": fake_game, "invite": ["john.smith.1984@example.org"]},
+                                       format="json").json()
+    for client in (token_client(), token_client(dave)):
+        for body in (client.get(f"{GAMES}{created['id']}/").json(), client.get(GAMES).json()["results"][0]):
+            assert [s["name"] for s in body["seats"]] == ["Alice", None]
+            assert "john.smith" not in json.dumps(body)
+    assert [s["name"] for s in created["seats"]] == ["Alice", "john.smith.1984"]  # the creator typed it
+
+
+# ---- what front ends expect --------------------------------------------------------------------------------------
+
+
+def test_my_games_with_my_turn_lists_the_games_waiting_for_me(fake_game, alice, bob, carol):
+    waiting = start_game(fake_game, alice, [bob])
+    moved = start_game(fake_game, alice, [carol])
+    services.do_submit_moves(moved.pk, alice, [services.Command(code=f"c{_hand(moved, seat_of(moved, alice))[0]}")],
+                             source="api")
+    open_one = services.do_create_game(alice, fake_game, open_seats=1)
+    mine = token_client(alice).get("/api/v1/me/games/").json()
+    assert [g["id"] for g in mine["results"]] == [open_one.pk, moved.pk, waiting.pk]
+    turn = token_client(alice).get("/api/v1/me/games/", {"my_turn": "1"})
+    assert turn.status_code == 200 and [g["id"] for g in turn.json()["results"]] == [waiting.pk]
+    assert [g["id"] for g in token_client(carol).get("/api/v1/me/games/?my_turn=1").json()["results"]] == [moved.pk]
+    assert token_client().get("/api/v1/me/games/").status_code == 401
+
+
+def test_every_answer_tells_the_rate_limit(fake_game, alice):
+    first = token_client(alice).get("/api/v1/me/")
+    second = token_client(alice).get("/api/v1/me/")
+    assert first["RateLimit-Limit"] == "3000"
+    assert int(second["RateLimit-Remaining"]) == int(first["RateLimit-Remaining"]) - 1
+    assert 0 < int(second["RateLimit-Reset"]) <= 60
+    anon = token_client().get("/api/v1/rules/")
+    assert anon["RateLimit-Limit"] == "600" and anon["RateLimit-Remaining"] == "599"
+    missing = token_client().get("/api/v1/games/999/")
+    assert missing.status_code == 404 and "RateLimit-Remaining" in missing
+
+
+def test_an_idempotency_key_answers_the_first_result_and_never_applies_twice(fake_game, alice, bob, transactional_db):
+    client = token_client(alice)
+    body = {"rules": fake_game, "invite": [bob.email]}
+    first = client.post(GAMES, body, format="json", headers={"Idempotency-Key": "create-1"})
+    again = client.post(GAMES, body, format="json", headers={"Idempotency-Key": "create-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json()["id"] == first.json()["id"] and again["Idempotency-Replayed"] == "true"
+    assert again["Location"] == first["Location"] and Game.objects.count() == 1
+    other = client.post(GAMES, body | {"title": "another"}, format="json", headers={"Idempotency-Key": "create-1"})
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+    # Keys are per account: Bob's "create-1" is his own.
+    assert token_client(bob).post(GAMES, {"rules": fake_game, "open_seats": 1}, format="json",
+                                  headers={"Idempotency-Key": "create-1"}).status_code == 201
+
+    game = start_game(fake_game, alice, [bob])
+    move = {"commands": [{"code": f"c{_hand(game, seat_of(game, alice))[0]}"}]}
+    url = f"{GAMES}{game.pk}/moves/?wait=2"
+    answers = [client.post(url, move, format="json", headers={"Idempotency-Key": "m1"}) for _ in range(2)]
+    assert answers[0].status_code == 200 and answers[1].status_code == 200, answers[0].json()
+    assert answers[0].json()["id"] == answers[1].json()["id"]
+    assert MoveRequest.objects.filter(game=game).count() == 1 and Move.objects.filter(game=game).count() == 1
+    assert client.post(url, move, format="json", headers={"Idempotency-Key": ""}).status_code == 400
+
+
+def test_a_finished_game_exports_in_one_call_and_replays_with_the_engine(fake_game, alice, bob, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.factories import play_first_options
+
+    game = start_game(fake_game, alice, [bob], options={"rounds": 2})
+    assert token_client().get(f"{GAMES}{game.pk}/export/").status_code == 409  # the seed is still secret
+    play_first_options(game.pk)
+    r = token_client().get(f"{GAMES}{game.pk}/export/")
+    assert r.status_code == 200, r.json()
+    body = r.json()
+    game.refresh_from_db()
+    assert body["format"] == "pbem-game/1" and body["seed"] == game.seed and body["outcome"] == game.outcome
+    assert [p["name"] for p in body["players"]] == game.state["players"]
+    assert len(body["moves"]) == Move.objects.filter(game=game).count()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(body))
+    # The replay command runs the test-only game too: register it the way the fixture does.
+    code = ("import sys; from engine import registry; registry._MODULES['blindbids'] = 'tests.fakegame'; "
+            "from engine.cli import main; sys.exit(main(['replay', sys.argv[1]]))")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(body['moves'])} moves replayed; finished" in done.stdout
+    body["moves"] = body["moves"][:-1]
+    path.write_text(json.dumps(body))
+    assert subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, timeout=60).returncode == 1

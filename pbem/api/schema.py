@@ -1,0 +1,88 @@
+"""OpenAPI post-processing: what drf-spectacular cannot infer from the serializers.
+
+* ``429`` on every operation (every view is throttled) with its ``Retry-After``;
+* the ``RateLimit-*`` headers on every answer; ``Idempotency-Key`` on every POST;
+* an ``enum`` of the installed games for ``rules``; ``oneOf`` for the three kinds of command,
+  and ``minItems``/``maxItems`` for a batch;
+* examples for the bodies a front end sends most.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from pbem.api.serializers import MAX_COMMANDS
+
+_RATE_HEADERS = {
+    "RateLimit-Limit": {"schema": {"type": "integer"}, "description": "requests allowed in the current window"},
+    "RateLimit-Remaining": {"schema": {"type": "integer"}, "description": "requests left in the current window"},
+    "RateLimit-Reset": {"schema": {"type": "integer"}, "description": "seconds until the window resets"},
+}
+
+_IDEMPOTENCY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "any unique string (a UUID): sending the same request again with the same key answers the "
+                   "first result (with `Idempotency-Replayed: true`) and never applies it twice; kept for a day",
+}
+
+_COMMAND_KINDS = {
+    "code": {"type": "string", "minLength": 1, "maxLength": 100, "description": "an option code from /options/"},
+    "text": {"type": "string", "minLength": 1, "maxLength": 500, "description": "a line of the game's notation"},
+    "move": {"type": "object", "additionalProperties": {},
+             "description": "a structured move, as in an option's `move`"},
+}
+
+
+def _installed_rules() -> list[str]:
+    names = []
+    for name in engine.names():
+        try:
+            engine.get(name)
+        except ModuleNotFoundError:
+            continue
+        names.append(name)
+    return names
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for path in result.get("paths", {}).values():
+        for method, operation in path.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            responses.setdefault("429", {
+                "description": "too many requests; wait `Retry-After` seconds",
+                "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+            })
+            for answer in responses.values():
+                answer.setdefault("headers", {}).update(_RATE_HEADERS)
+            if method == "post":
+                params = operation.setdefault("parameters", [])
+                if not any(p.get("name") == "Idempotency-Key" for p in params):
+                    params.append(dict(_IDEMPOTENCY))
+                responses.setdefault("422", {
+                    "description": "the Idempotency-Key was used before for another request (or the batch was "
+                                   "rejected, for moves)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                })
+    rules = schemas.get("GameCreateInRequest", {}).get("properties", {}).get("rules")
+    if rules is not None:
+        rules["enum"] = _installed_rules()
+        schemas["GameCreateInRequest"]["example"] = {
+            "rules": "maretta", "options": {"side": "A"}, "invite": ["bob@example.org"], "open_seats": 1,
+            "title": "Friday game", "deadline_hours": 48}
+    if "CommandInRequest" in schemas:
+        schemas["CommandInRequest"] = {
+            "oneOf": [{"type": "object", "title": kind, "properties": {kind: spec}, "required": [kind]}
+                      for kind, spec in _COMMAND_KINDS.items()],
+            "description": "exactly one of `code`, `text` or `move`",
+        }
+    commands = schemas.get("MovesInRequest", {}).get("properties", {}).get("commands")
+    if commands is not None:
+        commands |= {"minItems": 1, "maxItems": MAX_COMMANDS}
+        schemas["MovesInRequest"]["example"] = {"commands": [{"code": "p2"}, {"text": "take barrel 3"}]}
+    return result
