@@ -156,7 +156,11 @@ EXPORT_FORMAT = "pbem-game/1"
 def replay(args: argparse.Namespace) -> int:
     """Setup from the export's players, options and seed, then every move in order; the outcome
     must be the one recorded. Exit 0 when it is, 1 when it is not or a move is refused."""
-    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
     data = json.loads(text)
     if data.get("format") != EXPORT_FORMAT:
         print(f"not a {EXPORT_FORMAT} export (format: {data.get('format')!r})", file=sys.stderr)

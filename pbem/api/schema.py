@@ -64,14 +64,22 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                 params = operation.setdefault("parameters", [])
                 if not any(p.get("name") == "Idempotency-Key" for p in params):
                     params.append(dict(_IDEMPOTENCY))
+                responses.setdefault("400", {
+                    "description": "the request is malformed or invalid (a bad Idempotency-Key, say)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                })
                 responses.setdefault("422", {
                     "description": "the Idempotency-Key was used before for another request (or the batch was "
                                    "rejected, for moves)",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 })
+    names = _installed_rules()
+    for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
+        if param.get("name") == "rules":
+            param["schema"] = {"type": "string", "enum": names}
     rules = schemas.get("GameCreateInRequest", {}).get("properties", {}).get("rules")
     if rules is not None:
-        rules["enum"] = _installed_rules()
+        rules["enum"] = names
         schemas["GameCreateInRequest"]["example"] = {
             "rules": "maretta", "options": {"side": "A"}, "invite": ["bob@example.org"], "open_seats": 1,
             "title": "Friday game", "deadline_hours": 48}
