@@ -159,6 +159,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # ---- mail ---------------------------------------------------------------------------
 PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
+#: Days a sent mail's bodies (and a judged mail's raw bytes) are kept; see pbem/mail/retention.py.
+PBEM_MAIL_BODY_DAYS = float(os.environ.get("PBEM_MAIL_BODY_DAYS", "7"))
 PBEM_FROM_EMAIL = os.environ.get("PBEM_FROM_EMAIL", f"pbem@{PBEM_MAIL_DOMAIN}")
 PBEM_PUBLIC_URL = os.environ.get("PBEM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
 PBEM_HTTP_ADDR = os.environ.get("PBEM_HTTP_ADDR", "127.0.0.1:8000")

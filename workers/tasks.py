@@ -106,3 +106,8 @@ def requeue_inbound() -> Any:
 @app.task(name="pbem.send_digests")
 def send_digests() -> Any:
     return _periodic("pbem.send_digests")
+
+
+@app.task(name="pbem.prune_mail_bodies")
+def prune_mail_bodies() -> Any:
+    return _periodic("pbem.prune_mail_bodies")

@@ -232,6 +232,12 @@ class InboundMessage(models.Model):
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="inbound")
     received_at = models.DateTimeField(auto_now_add=True)
     processed_at = models.DateTimeField(null=True, blank=True)
+    #: When the raw mail was dropped (pbem.mail.retention); the Message-ID stays for deduplication.
+    pruned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["processed_at"], name="inbound_to_prune",
+                                condition=models.Q(pruned_at__isnull=True, processed_at__isnull=False))]
 
     def __str__(self) -> str:
         return f"inbound {self.pk} ({self.status})"
@@ -239,6 +245,10 @@ class InboundMessage(models.Model):
 
 class OutboundMessage(models.Model):
     """The outbox: written in the same transaction as the change it reports."""
+
+    #: Where the HTML body shows the board inline: the SVG is stored once, in ``svg``, and
+    #: put back here when the mail is built for sending (it was stored twice before).
+    BOARD_SLOT = "<!--pbem:board-svg-->"
 
     class Status(models.TextChoices):
         PENDING = "pending", "pending"
@@ -262,6 +272,13 @@ class OutboundMessage(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: When the bodies and picture of a sent mail were dropped (pbem.mail.retention): the row
+    #: stays as the record of what was sent to whom and when (headers, subject, status).
+    pruned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["sent_at"], name="outbound_to_prune",
+                                condition=models.Q(status="sent", pruned_at__isnull=True))]
 
     def __str__(self) -> str:
         return f"outbound {self.pk} ({self.status})"

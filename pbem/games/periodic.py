@@ -39,6 +39,8 @@ JOBS: tuple[Job, ...] = (
     Job("pbem.requeue_move_requests", "pbem.games.services:do_requeue_move_requests", 10.0),
     # Daily digests: the service decides who is due (one mail a day per game at most).
     Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 3600.0),
+    # Bodies of mails sent (and raw mails judged) longer ago than the retention are dropped.
+    Job("pbem.prune_mail_bodies", "pbem.mail.retention:do_prune_mail_bodies", 3600.0),
 )
 
 

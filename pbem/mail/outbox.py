@@ -349,8 +349,11 @@ def turn_mail_body(game: Game, seat: Seat, events: Sequence[Event]) -> tuple[str
 def _queue_update_for(game: Game, seat: Seat, *, intro: str = "") -> OutboundMessage:
     assert seat.player is not None
     c = _mail_content(game, seat, _events_since(game, seat), intro=intro)
+    html = render_html_body(c)
+    if c["svg"]:
+        html = html.replace(c["svg"], OutboundMessage.BOARD_SLOT, 1)  # stored once, in the svg column
     row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
-                 reply_to=reply_address(seat), svg=c["svg"], html=render_html_body(c))
+                 reply_to=reply_address(seat), svg=c["svg"], html=html)
     seat.last_mailed_version = game.version
     seat.last_mailed_options = options_signature(c["options"])
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])

@@ -72,6 +72,8 @@ PNG_FONT = "DejaVu Sans"
 #: goes. Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
 PNG_WIDTHS = (560, 440, 340)
 PNG_MAX_BYTES = 12_000
+#: How long a rendered board stays in the shared cache.
+PNG_CACHE_SECONDS = 15 * 60
 
 
 def _png_width(svg: str, limit: int = PNG_WIDTHS[0]) -> int | None:
@@ -93,7 +95,9 @@ def svg_to_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
     if isinstance(png, bytes) and png.startswith(PNG_MAGIC):
         return png
     png = _render_png(svg, width)
-    cache.set(key, png, timeout=24 * 3600)
+    # Why minutes, not a day: the players of one move are mailed within seconds of each other;
+    # a day of every game's pictures would be ~150 GB of Redis for a million active games.
+    cache.set(key, png, timeout=PNG_CACHE_SECONDS)
     return png
 
 
@@ -143,7 +147,7 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     msg = EmailMultiAlternatives(subject=row.subject, body=row.body_text, from_email=from_email,
                                  to=[row.to_email], reply_to=[reply_to] if reply_to else None, headers=headers)
     if row.body_html:
-        msg.attach_alternative(row.body_html, "text/html")
+        msg.attach_alternative(row.body_html.replace(OutboundMessage.BOARD_SLOT, row.svg, 1), "text/html")
     image = _board_image(row)
     if image is not None:
         msg.attach(image)

@@ -1,0 +1,56 @@
+"""How long mail bodies are kept: as long as retry and audit need them, then pruned.
+
+A sent mail's text, HTML and board picture are most of what the service stores (33-93 KB a
+move before this). The outbox keeps them while the row may still be sent (pending, sending,
+failed: the sweeper and an operator's resend need them) and for ``PBEM_MAIL_BODY_DAYS``
+after it was sent, so that a player's "what did your mail say?" can be answered; then the
+beat schedule empties them. The row itself stays: to whom, when, subject and headers
+(Message-ID, threading) are the audit record, and the game's state and move log can compose
+the mail again. Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a
+moderator may read it), then only the Message-ID stays, which is all deduplication needs.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from pbem.games.models import InboundMessage, OutboundMessage
+
+log = logging.getLogger(__name__)
+
+#: Rows pruned per statement: keeps each UPDATE's locks and WAL short on a big table.
+BATCH = 500
+
+
+def keep_for() -> timedelta:
+    return timedelta(days=float(getattr(settings, "PBEM_MAIL_BODY_DAYS", 7)))
+
+
+def do_prune_mail_bodies(now: datetime | None = None) -> int:
+    """Empty the bodies of mails sent, and the raw bytes of mails judged, before ``now`` minus
+    the retention. Returns how many rows were pruned. Safe to run twice at once (each batch
+    is a conditional update on rows not pruned yet)."""
+    now = now or timezone.now()
+    cutoff = now - keep_for()
+    pruned = 0
+    while True:
+        ids = list(OutboundMessage.objects.filter(status=OutboundMessage.Status.SENT, pruned_at__isnull=True,
+                                                  sent_at__lt=cutoff).values_list("pk", flat=True)[:BATCH])
+        if not ids:
+            break
+        pruned += OutboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(
+            body_text="", body_html="", svg="", pruned_at=now)
+    while True:
+        ids = list(InboundMessage.objects.filter(pruned_at__isnull=True, processed_at__lt=cutoff)
+                   .filter(~Q(status=InboundMessage.Status.RECEIVED)).values_list("pk", flat=True)[:BATCH])
+        if not ids:
+            break
+        pruned += InboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(raw=b"", pruned_at=now)
+    if pruned:
+        log.info("mail retention: %s bodies pruned", pruned)
+    return pruned

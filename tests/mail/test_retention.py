@@ -1,0 +1,51 @@
+"""Mail bodies are kept as long as retry and audit need them, then pruned by the beat schedule;
+the board picture is stored once (issue 12: the outbox was 97-99 % of the storage)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from pbem.games.models import Game, InboundMessage, OutboundMessage
+from pbem.mail import retention, sending
+from tests.mail.conftest import Persona, html_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_it_stores_the_board_once_and_sends_it_inline(bids_game: Game, ana: Persona) -> None:
+    row = OutboundMessage.objects.filter(to_email=ana.email).latest("pk")
+    assert row.svg.startswith("<svg")
+    assert row.svg not in row.body_html and OutboundMessage.BOARD_SLOT in row.body_html
+    html = html_of(ana.latest())
+    assert row.svg in html and OutboundMessage.BOARD_SLOT not in html
+
+
+def test_it_prunes_only_sent_bodies_older_than_the_retention(bids_game: Game, ana: Persona,
+                                                             bruno: Persona) -> None:
+    now = timezone.now()
+    old = now - retention.keep_for() - timedelta(hours=1)
+    sent_old, sent_new, failed_old = OutboundMessage.objects.filter(game=bids_game).order_by("pk")[:3]
+    OutboundMessage.objects.filter(pk=sent_old.pk).update(status="sent", sent_at=old)
+    OutboundMessage.objects.filter(pk=sent_new.pk).update(status="sent", sent_at=now - timedelta(hours=1))
+    OutboundMessage.objects.filter(pk=failed_old.pk).update(status="failed", sent_at=None, created_at=old)
+    inbound_done = InboundMessage.objects.create(message_id="<done@x>", raw=b"raw mail", mail_from="a@x",
+                                                 rcpt_to="b@x", status="applied", processed_at=old)
+    inbound_waiting = InboundMessage.objects.create(message_id="<wait@x>", raw=b"raw mail", mail_from="a@x",
+                                                    rcpt_to="b@x", status="received")
+
+    assert retention.do_prune_mail_bodies(now) >= 2
+    pruned = OutboundMessage.objects.get(pk=sent_old.pk)
+    assert (pruned.body_text, pruned.body_html, pruned.svg) == ("", "", "")
+    assert pruned.pruned_at is not None
+    # The record of what was sent stays: to whom, subject, threading headers, when.
+    assert pruned.to_email == sent_old.to_email and pruned.headers["Message-ID"] == sent_old.headers["Message-ID"]
+    assert OutboundMessage.objects.get(pk=sent_new.pk).body_text == sent_new.body_text
+    assert OutboundMessage.objects.get(pk=failed_old.pk).body_text == failed_old.body_text  # may still be resent
+    assert bytes(InboundMessage.objects.get(pk=inbound_done.pk).raw) == b""
+    assert bytes(InboundMessage.objects.get(pk=inbound_waiting.pk).raw) == b"raw mail"
+    # Twice is harmless, and a pruned row builds no mail body by accident: it is never sent again.
+    assert retention.do_prune_mail_bodies(now) == 0
+    assert not sending.do_send_outbound(pruned.pk)
