@@ -79,6 +79,15 @@ def send_outbound(outbound_id: int) -> Any:
     return dispatch.service_for("pbem.send_outbound")(outbound_id)
 
 
+@app.task(base=GuardedTask, name="pbem.send_outbound_batch", autoretry_for=(Exception,),
+          retry_backoff=True, retry_backoff_max=600,
+          retry_jitter=True, max_retries=6)
+def send_outbound_batch(outbound_ids: list[int]) -> Any:
+    """Sends the outbox rows of one move over one SMTP connection; retried like send_outbound
+    (each row keeps its own claim, so a retry sends only what is still pending)."""
+    return dispatch.service_for("pbem.send_outbound_batch")(outbound_ids)
+
+
 def _periodic(task_name: str) -> Any:
     return periodic.run_job(periodic.job(task_name), timezone.now())
 

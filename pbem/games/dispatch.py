@@ -26,6 +26,7 @@ TASKS: dict[str, str] = {
     "pbem.process_inbound": "pbem.mail.services:do_process_inbound",
     "pbem.process_move_request": "pbem.games.services:do_process_move_request",
     "pbem.send_outbound": "pbem.mail.sending:do_send_outbound",
+    "pbem.send_outbound_batch": "pbem.mail.sending:do_send_outbound_batch",
 }
 
 _client: Any = None

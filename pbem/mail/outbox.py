@@ -95,7 +95,8 @@ def _thread_headers(game: Game) -> dict[str, str]:
 
 def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = None, reply_to: str | None = None,
            svg: str = "", html: str = "", extra_headers: dict[str, str] | None = None,
-           to_email: str | None = None, thread: bool = True) -> OutboundMessage:
+           to_email: str | None = None, thread: bool = True, send: bool = True) -> OutboundMessage:
+    """One outbox row; ``send`` False: the caller hands it to the queue with others (see _send_batch)."""
     address = to_email or (to.email if to is not None else "")
     assert address, "a mail needs a recipient"
     # Why cleaned here as well as where the text comes from: a control character in any
@@ -123,8 +124,21 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
             last_error="undeliverable: the address cannot be sent to; dropped before queueing")
     row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],
                                          body_text=body, body_html=html, headers=headers, svg=svg)
-    dispatch.enqueue("pbem.send_outbound", row.pk)
+    if send:
+        dispatch.enqueue("pbem.send_outbound", row.pk)
     return row
+
+
+def _send_batch(rows: Sequence[OutboundMessage]) -> None:
+    """The mails of one change as one task over one SMTP connection, instead of one task each.
+
+    Why it keeps reliability: every row is still claimed, counted and retried on its own by
+    the send service, and the outbox sweeper requeues any row a lost batch left pending.
+    """
+    if len(rows) == 1:
+        dispatch.enqueue("pbem.send_outbound", rows[0].pk)
+    elif rows:
+        dispatch.enqueue("pbem.send_outbound_batch", [r.pk for r in rows])
 
 
 # ---- invitations -------------------------------------------------------------------------------
@@ -346,14 +360,14 @@ def turn_mail_body(game: Game, seat: Seat, events: Sequence[Event]) -> tuple[str
     return render_text_body(c), c["svg"], c["options"]
 
 
-def _queue_update_for(game: Game, seat: Seat, *, intro: str = "") -> OutboundMessage:
+def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True) -> OutboundMessage:
     assert seat.player is not None
     c = _mail_content(game, seat, _events_since(game, seat), intro=intro)
     html = render_html_body(c)
     if c["svg"]:
         html = html.replace(c["svg"], OutboundMessage.BOARD_SLOT, 1)  # stored once, in the svg column
     row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
-                 reply_to=reply_address(seat), svg=c["svg"], html=html)
+                 reply_to=reply_address(seat), svg=c["svg"], html=html, send=send)
     seat.last_mailed_version = game.version
     seat.last_mailed_options = options_signature(c["options"])
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
@@ -410,6 +424,7 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) ->
     # Who moved in the change just made (its moves carry the game's new version).
     movers = set(Move.objects.filter(game=game, version=game.version, undone_at__isnull=True)
                  .values_list("seat", flat=True))
+    rows: list[OutboundMessage] = []
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
         if seat.player is None or (wanted is not None and seat.index not in wanted):
             continue
@@ -418,7 +433,8 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) ->
         assert seat.index is not None
         if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending):
             continue
-        _queue_update_for(game, seat)
+        rows.append(_queue_update_for(game, seat, send=False))
+    _send_batch(rows)
 
 
 def queue_digest(game: Game, seat: Seat) -> OutboundMessage:
