@@ -59,6 +59,124 @@ class Sink:
         return "250 OK"
 
 
+# ---- CPU per process (from /proc: Linux only) ----------------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """User + system CPU of a process (and its reaped children when asked), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / TICK
+
+
+def tree_cpu(pid: int) -> float:
+    """A process and its live descendants (a Celery worker is a parent and its pool child)."""
+    total = cpu_seconds(pid, children=True)
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        kids = []
+    return total + sum(tree_cpu(int(k)) for k in kids)
+
+
+def thread_cpu(tids: list[int]) -> float:
+    total = 0.0
+    for tid in tids:
+        try:
+            fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def pg_backends(database_url: str, db_name: str) -> list[int]:
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                            [db_name]).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def redis_server_pid(url: str) -> int | None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("server")["process_id"])
+    except Exception:  # noqa: BLE001 - another machine: not measurable here
+        return None
+    finally:
+        client.close()
+
+
+# ---- the raw parts, each measured alone in this run ------------------------------------------------
+
+
+def part_smtp_in(n: int) -> float:
+    """Seconds per mail received by a bare aiosmtpd server over one kept connection."""
+    from aiosmtpd.controller import Controller
+
+    sink = Sink()
+    port = free_port()
+    ctl = Controller(sink, hostname="127.0.0.1", port=port)
+    ctl.start()
+    try:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "a@bench.example", "seat-x@bench.example", "move"
+        msg.set_content("a1")
+        with smtplib.SMTP("127.0.0.1", port) as smtp:
+            started = time.perf_counter()
+            for _ in range(n):
+                smtp.send_message(msg)
+            return (time.perf_counter() - started) / n
+    finally:
+        ctl.stop()
+
+
+def part_task(broker: str, n: int) -> float:
+    """Seconds per Celery task through the broker to a worker and done: a send task for a row that
+    does not exist (one conditional UPDATE, then nothing), drained by the running workers."""
+    import redis
+
+    from pbem.games.dispatch import _celery_client
+
+    client = redis.Redis.from_url(broker)
+    started = time.perf_counter()
+    for i in range(n):
+        _celery_client().send_task("pbem.send_outbound", args=[10**9 + i])
+    while client.llen("celery") and time.perf_counter() - started < 120:
+        time.sleep(0.02)
+    client.close()
+    return (time.perf_counter() - started) / n
+
+
+def part_mails(game_id: int, sink_port: int, rounds: int) -> tuple[float, int]:
+    """Seconds to build and send one move's mails (its last outbox rows) over one kept SMTP connection."""
+    from django.core.mail import get_connection
+
+    from pbem.games.models import OutboundMessage
+    from pbem.mail.sending import build_message
+
+    version_rows = list(OutboundMessage.objects.filter(game_id=game_id).order_by("-pk")[:3])
+    started = time.perf_counter()
+    for _ in range(rounds):
+        with get_connection(host="127.0.0.1", port=sink_port, use_tls=False) as conn:
+            for row in version_rows:
+                m = build_message(row)
+                m.connection = conn
+                m.send()
+    return (time.perf_counter() - started) / rounds, len(version_rows)
+
+
 def baseline(pg_db: str, state: dict, seconds: float) -> float:
     """Transactions per second: lock a row, update its JSON state, insert a log row."""
     import psycopg
@@ -150,6 +268,9 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
     done = [0]
     elapsed = 0.0
     raw = 0.0
+    t_smtp = t_task = t_mails = 0.0
+    mails_per_move = 0
+    cpu: dict[str, float] = {}
     state: dict = {}
     try:
         time.sleep(3.0)  # workers connect to the broker
@@ -163,6 +284,7 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
             games.append(game.pk)
         rules = engine.get("maretta")
         lock = threading.Lock()
+        own0 = os.times().user + os.times().system
         stop_at = time.monotonic() + args.max_seconds
 
         def through(game_id: int, version: int) -> bool:
@@ -216,14 +338,33 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                 connection.close()
 
         threads = [threading.Thread(target=drive, args=(gid,)) for gid in games]
+        db_name = database_url.rsplit("/", 1)[1]
+        redis_pid = redis_server_pid(broker)
+        ingress_tids = [t.native_id for t in threading.enumerate()
+                        if t.native_id is not None and t is not threading.current_thread()]
+        cpu0 = {"workers": sum(tree_cpu(w.pid) for w in workers), "smtpd+sink": thread_cpu(ingress_tids),
+                "redis (shared server)": cpu_seconds(redis_pid) if redis_pid else 0.0}
+        pg0 = {pid: cpu_seconds(pid) for pid in pg_backends(database_url, db_name)}
         start = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         elapsed = time.perf_counter() - start
+        cpu = {"workers": sum(tree_cpu(w.pid) for w in workers) - cpu0["workers"],
+               "smtpd+sink": thread_cpu(ingress_tids) - cpu0["smtpd+sink"],
+               "redis (shared server)": (cpu_seconds(redis_pid) if redis_pid else 0.0)
+               - cpu0["redis (shared server)"]}
+        # Backends that started during the run count whole; those before, their increase.
+        cpu["postgresql (this database)"] = sum(cpu_seconds(pid) - pg0.get(pid, 0.0)
+                                                for pid in pg_backends(database_url, db_name))
+        # The drivers' threads are gone by now: they are this process's CPU less the SMTP threads'.
+        cpu["bench drivers"] = max(0.0, (os.times().user + os.times().system) - own0 - cpu["smtpd+sink"])
         state = Game.objects.get(pk=games[0]).state or {}
         raw = baseline(database_url, state, seconds=5.0)
+        t_smtp = part_smtp_in(200)
+        t_task = part_task(broker, 200)
+        t_mails, mails_per_move = part_mails(games[0], sink_port, 20)
     finally:
         for w in workers:
             w.terminate()
@@ -237,13 +378,21 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
         worker_log.close()
 
     rate = done[0] / elapsed if elapsed else 0.0
+    t_tx = 1 / raw if raw else 0.0
+    t_ceiling = t_smtp + t_task + t_tx + t_mails
+    ceiling = 1 / t_ceiling if t_ceiling else 0.0
+    moves = max(done[0], 1)
     lines = [
         f"machine: {machine_note()}",
         f"pipeline: {done[0]} moves in {elapsed:.1f}s over {args.games} games, {args.workers} workers "
         f"= {rate:.1f} moves/s (SMTP in -> worker -> every mail accepted; {sink.count} mails delivered)",
-        f"baseline: {raw:.0f} transactions/s (lock row + update JSON state of {len(json.dumps(state))} bytes "
-        "+ insert row, one connection)",
-        f"ratio pipeline/baseline: {rate / raw if raw else 0.0:.3f}",
+        "raw parts, one after the other, this run: "
+        f"aiosmtpd receive {t_smtp * 1e3:.2f} ms + Celery task {t_task * 1e3:.2f} ms + move transaction "
+        f"{t_tx * 1e3:.2f} ms (state {len(json.dumps(state))} bytes) + {mails_per_move} mails over one SMTP "
+        f"connection {t_mails * 1e3:.2f} ms = {t_ceiling * 1e3:.2f} ms: ceiling {ceiling:.1f} moves/s",
+        "CPU per move (ms): " + ", ".join(f"{k} {v / moves * 1e3:.1f}" for k, v in cpu.items()),
+        f"ratio pipeline/raw transaction: {rate / raw if raw else 0.0:.3f}",
+        f"ratio pipeline/ceiling of its raw parts: {rate / ceiling if ceiling else 0.0:.3f}  target >= 0.25",
     ]
     return lines + [f"error: {e}" for e in errors]
 
