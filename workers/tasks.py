@@ -79,12 +79,12 @@ def send_outbound(outbound_id: int) -> Any:
     return dispatch.service_for("pbem.send_outbound")(outbound_id)
 
 
-@app.task(base=GuardedTask, name="pbem.send_outbound_batch", autoretry_for=(Exception,),
-          retry_backoff=True, retry_backoff_max=600,
-          retry_jitter=True, max_retries=6)
+@app.task(base=GuardedTask, name="pbem.send_outbound_batch", throws=(OSError, smtplib.SMTPException),
+          time_limit=35, soft_time_limit=30)
 def send_outbound_batch(outbound_ids: list[int]) -> Any:
-    """Sends the outbox rows of one move over one SMTP connection; retried like send_outbound
-    (each row keeps its own claim, so a retry sends only what is still pending)."""
+    """Sends the outbox rows of one move over one SMTP connection, under the same policy as
+    send_outbound: no Celery retries, the outbox sweeper sends again what is left pending (each
+    row keeps its own claim and ``claimed_at``, so a row is never sent twice)."""
     return dispatch.service_for("pbem.send_outbound_batch")(outbound_ids)
 
 

@@ -85,6 +85,9 @@ def _send(name: str, args: tuple[Any, ...]) -> None:
         return
     with contextlib.suppress(Exception):
         cache.set(_mark_key(name, args), 1, timeout=QUEUED_MARK_SECONDS)
+        if name == "pbem.send_outbound_batch":
+            # Its rows are queued too: the outbox sweeper asks about each row by the single-send name.
+            cache.set_many({_mark_key("pbem.send_outbound", (pk,)): 1 for pk in args[0]}, timeout=QUEUED_MARK_SECONDS)
 
 
 def _run_now(name: str, args: tuple[Any, ...]) -> None:

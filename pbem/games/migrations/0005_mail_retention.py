@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_move_log_indexes'),
+        ('games', '0004_moderation'),
     ]
 
     operations = [
