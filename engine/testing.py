@@ -137,11 +137,61 @@ def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Rand
         a, b = copy.deepcopy(state), other
         ev_a = rules.apply(a, seat, move)
         ev_b = rules.apply(b, seat, move)
-        seen_a = [e.as_dict() for e in visible_events(ev_a, seat) if not e.reveals]
-        seen_b = [e.as_dict() for e in visible_events(ev_b, seat) if not e.reveals]
+        seen_a = seen_without_reveals(ev_a, seat, stop_at_private_reveal=True)
+        seen_b = seen_without_reveals(ev_b, seat, stop_at_private_reveal=True)
         if seen_a != seen_b:
             raise _fail(f"seat {seat}'s events depend on information hidden from it:\n{seen_a}\n{seen_b}",
                         seed, step)
+
+
+def seen_without_reveals(events: Sequence[Event], seat: int | None, *,
+                         stop_at_private_reveal: bool = False) -> list[dict[str, Any]]:
+    """The events ``seat`` sees, reveals left out (they may differ: that is what they are for).
+
+    With ``stop_at_private_reveal``, nothing after a reveal to some seats only counts either:
+    what follows it (the effect of a barrel its taker looked at) may differ by its visible
+    consequences, which the caller has not compared.
+    """
+    out = []
+    for e in events:
+        if e.reveals and e.to is not None and stop_at_private_reveal:
+            break
+        if e.visible_to(seat) and not e.reveals:
+            out.append(e.as_dict())
+    return out
+
+
+def _check_observers(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
+                     step: int) -> None:
+    """What another seat sees of a move must not depend on what that seat cannot know, beyond
+    the move's visible consequences.
+
+    One pending seat t moves; for one other seat s (or a spectator), its hidden information
+    is resampled and t makes the same move there. When s's views afterwards are identical
+    (the move's consequences look the same to s), the events s is shown must be identical
+    too, reveals to s excepted. This is what catches a face-down barrel whose "no effect"
+    line, shown to the table, names it.
+    """
+    t = pending[rnd.randrange(len(pending))]
+    opts = rules.options(state, t)
+    if not opts:
+        return
+    move = rnd.choice(opts).move
+    n = len(state["players"])
+    s = rnd.choice([None, *(u for u in range(n) if u != t)])
+    holder = {"rng": seed_to_state(str(rnd.random()))}
+    other = rules.resample_hidden(copy.deepcopy(state), s, Rng(holder))
+    a = copy.deepcopy(state)
+    ev_a = rules.apply(a, t, move)
+    try:
+        ev_b = rules.apply(other, t, move)
+    except IllegalMove:
+        return  # t's choices depend on what s cannot see (t's own hand): nothing to compare
+    if rules.view(a, s) != rules.view(other, s):
+        return
+    seen_a, seen_b = seen_without_reveals(ev_a, s), seen_without_reveals(ev_b, s)
+    if seen_a != seen_b:
+        raise _fail(f"seat {t}'s move shows seat {s} something its view hides:\n{seen_a}\n{seen_b}", seed, step)
 
 
 def _check_others_moves(rules: Rules, state: State, pending: list[int], rnd: random.Random, seed: Any,
@@ -229,6 +279,7 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
                 if seat is not None and seat not in pending and rules.options(state, seat):
                     raise _fail(f"seat {seat} has options but is not pending", seed, step)
                 _check_hidden(rules, state, seat, rnd, seed, step, report)
+            _check_observers(rules, state, pending, rnd, seed, step)
             if len(pending) > 1:
                 _check_others_moves(rules, state, pending, rnd, seed, step)
                 _check_simultaneous(rules, state, pending, rnd, seed, step)

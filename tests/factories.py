@@ -73,6 +73,35 @@ def play_first_options(game_id: int, until_finished: bool = True, limit: int = 1
     return moves
 
 
+def set_state(game: Game, state: dict[str, Any]) -> Game:
+    """Store a state arranged by hand (the engine tests' helpers build them)."""
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    return game
+
+
+def caravelas_ready_to_draw(game: Game) -> int:
+    """The pending seat of a Caravelas game holds one discovery card in Lisboa, so it may draw. Its index."""
+    from engine.games.caravelas import board
+    from tests.engine.test_caravelas_rules import put
+
+    assert game.state is not None
+    seat = engine.get("caravelas").pending(game.state)[0]
+    set_state(game, put(game.state, seat, at=board.LISBON, disc=["guine"]))
+    return seat
+
+
+def maretta_at_barrels(game: Game, seat: int, barrels: list[tuple[str, bool]]) -> None:
+    """``seat`` of a Maretta game has just stopped on ``barrels`` ([kind, face up]) and must take one."""
+    from tests.engine.test_maretta_rules import at_barrel, edit
+
+    assert game.state is not None
+    state = game.state
+    edit(state, pos=[4] * len(state["pos"]))
+    at_barrel(state, seat, barrels)
+    set_state(game, state)
+
+
 # ---- fixtures ---------------------------------------------------------------------------------
 
 

@@ -200,6 +200,8 @@ class MoveRequest(models.Model):
         PENDING = "pending", "pending"
         ACCEPTED = "accepted", "accepted"
         REJECTED = "rejected", "rejected"
+        #: Refused at a command after a reveal: the commands up to that reveal stand (see engine.batch).
+        PARTIAL = "partial", "partial"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="move_requests")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="move_requests")

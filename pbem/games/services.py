@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import unicodedata
 from collections.abc import Sequence
@@ -17,18 +18,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 import engine
-from engine import IllegalMove, Rules, SetupError, UnknownGame, notation
-from engine import batch as engine_batch
+from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from pbem.games import dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
 
+log = logging.getLogger(__name__)
 
 class ServiceError(Exception):
     """A request the service refuses; ``code`` for the API, message for people."""
@@ -73,18 +74,36 @@ class TooManyRequests(ServiceError):
 
 
 class MoveRejected(ServiceError):
-    """One command of a batch was refused; nothing of the batch was applied."""
+    """One command of a batch was refused.
+
+    A reveal is a commit point (see ``engine.batch``): the commands up to the batch's last
+    reveal before the refused one stand (``applied``, ``version`` the game version they
+    produced); the others were rolled back with it. With nothing applied, nothing changed.
+    ``options`` are the seat's options in the game as it now stands, never those of a
+    rolled-back state.
+    """
 
     code = "rejected"
     status = 422
 
-    def __init__(self, line_no: int, line: str, error: IllegalMove, options: Sequence[engine.Option]) -> None:
+    def __init__(self, line_no: int, line: str, error: IllegalMove, options: Sequence[engine.Option], *,
+                 seat: int | None = None, applied: Sequence[Applied] = (), version: int | None = None,
+                 rolled_back: Sequence[int] = ()) -> None:
         where = f"line {line_no} ({line!r})" if line else f"command {line_no}"
         super().__init__(f"{where}: {error.message}")
         self.line_no = line_no
         self.line = line
         self.error = error
         self.options = list(options)
+        self.seat = seat
+        self.applied = list(applied)
+        self.version = version
+        self.rolled_back = list(rolled_back)
+
+    @property
+    def partial(self) -> bool:
+        """Some commands before the refused one stand (they revealed something)."""
+        return bool(self.applied)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -94,16 +113,15 @@ class MoveRejected(ServiceError):
             "text": self.line,
             "allowed": list(self.error.allowed),
             "options": [o.as_dict() for o in self.options],
+            "applied": [a.as_seen(self.seat) for a in self.applied],
+            "rolled_back": list(self.rolled_back),
+            "version": self.version,
         }
 
 
 @dataclass(frozen=True)
-class Command:
+class Command(batch.Command):
     """One thing a player asked for: an option code, a line of notation, or a structured move."""
-
-    code: str | None = None
-    text: str | None = None
-    move: dict[str, Any] | None = None
 
     @property
     def shown(self) -> str:
@@ -129,6 +147,15 @@ class Applied:
     events: list[engine.Event] = field(default_factory=list)
     #: None: the batch's source; "bot" for moves played for a resigned seat.
     source: str | None = None
+    #: The command's position in its batch (from 1) and as written; 0 and "" for moves not sent.
+    line: int = 0
+    shown: str = ""
+
+    def as_seen(self, seat: int | None) -> dict[str, Any]:
+        """This move as ``seat`` is told it: its line, what it was read as, the events it may see."""
+        return {"line": self.line, "text": self.shown, "label": self.label, "move": self.move,
+                "events": [{"kind": e.kind, "text": e.text, "reveals": e.reveals}
+                           for e in visible_events(self.events, seat)]}
 
 
 @dataclass
@@ -472,32 +499,21 @@ def access_seat(game: Game, player: Player) -> Seat:
     return seat
 
 
-def _to_move(rules: Rules, state: dict[str, Any], seat: int, command: Command) -> dict[str, Any]:
-    if command.move is not None:
-        return command.move
-    if command.code is not None:
-        for opt in rules.options(state, seat):
-            if opt.code == command.code:
-                return opt.move
-        return {"code": command.code}
-    return rules.parse(command.text or "", state, seat)
+def _apply_commands(game: Game, rules: Rules, seat: int,
+                    commands: Sequence[Command]) -> tuple[list[Applied], batch.Refusal | None]:
+    """Apply in order on the game's in-memory state, under the commit-point rule of ``engine.batch``.
 
-
-def _apply_commands(game: Game, rules: Rules, seat: int, commands: Sequence[Command]) -> list[Applied]:
-    """Apply in order on the game's in-memory state; raise MoveRejected on the first refusal."""
+    Returns the moves that stand (the batch up to its refused command's last reveal, or all of
+    it) and the refusal, if any. The state is left as those moves leave it.
+    """
     state = game.state
     assert state is not None
-    applied: list[Applied] = []
-    for i, command in enumerate(commands, start=1):
-        try:
-            move = _to_move(rules, state, seat, command)
-            label = rules.describe_move(state, seat, move)
-            # a guessed word ("read `karla` as Carla") is said to the seat that typed it
-            events = [*engine.note_events(move, seat), *rules.apply(state, seat, move)]
-        except IllegalMove as exc:
-            raise MoveRejected(i, command.shown, exc, rules.options(state, seat)) from None
-        applied.append(Applied(seat, move, label, events))
-    return applied
+    result = batch.apply_batch(rules, state, seat, commands)
+    # a guessed word ("read `karla` as Carla") is said to the seat that typed it
+    applied = [Applied(seat, step.move, step.label, [*engine.note_events(step.move, seat), *step.events],
+                       line=step.number, shown=step.shown)
+               for step in result.steps]
+    return applied, result.refused
 
 
 def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
@@ -578,21 +594,33 @@ def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
     if start == len(commands):
         return commands, []
     trial = _json_copy(state)
-    steps = [engine_batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
-    if not engine_batch.apply_batch(rules, trial, seat, steps).ok or rules.options(trial, seat):
+    steps = [batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
+    if not batch.apply_batch(rules, trial, seat, steps).ok or rules.options(trial, seat):
         return commands, []
     return commands[:start], [c.shown for c in commands[start:]]
 
 
-@transaction.atomic
 def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Command], *, source: str,
                     expected_version: int | None = None, seat_index: int | None = None,
                     signoff: bool = False) -> BatchResult:
-    """Apply a batch of commands for one seat atomically, under the game's row lock.
+    """Apply a batch of commands for one seat under the game's row lock; a reveal is a commit point.
 
     ``player`` None means a moderator or the deadline policy acting for ``seat_index``.
     ``signoff``: a mail's trailing sign-off lines are ignored (:func:`_split_signoff`).
+    A refused command raises MoveRejected. Nothing changed when its ``applied`` is empty;
+    otherwise those moves were recorded (the transaction committed) before it was raised.
     """
+    result, refusal = _submit_moves(game_id, player, commands, source=source, expected_version=expected_version,
+                                    seat_index=seat_index, signoff=signoff)
+    if refusal is not None:
+        raise refusal
+    return result
+
+
+@transaction.atomic
+def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Command], *, source: str,
+                  expected_version: int | None, seat_index: int | None,
+                  signoff: bool) -> tuple[BatchResult, MoveRejected | None]:
     if not commands:
         raise ServiceError("no commands were given")
     game = access_game_for_update(game_id)
@@ -612,14 +640,24 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     if signoff:
         assert game.state is not None
         commands, ignored = _split_signoff(rules, game.state, seat_index, commands)
-    applied = _apply_commands(game, rules, seat_index, commands)
-    _autoplay(game, rules, applied)
-    _record(game, applied, source)
-    _reset_deadline(game)
-    _finish_if_over(game, rules)
-    game.save()
-    outbox.queue_game_update(game)
-    return BatchResult(game, game.version, applied, ignored)
+    applied, refused = _apply_commands(game, rules, seat_index, commands)
+    mine = list(applied)
+    if applied:
+        _autoplay(game, rules, applied)
+        _record(game, applied, source)
+        _reset_deadline(game)
+        _finish_if_over(game, rules)
+        game.save()
+        outbox.queue_game_update(game)
+    refusal = None
+    if refused is not None:
+        assert game.state is not None
+        # Why the options of the game as saved: they are what the player may act on now,
+        # and the only ones computed from a state that was not rolled back.
+        refusal = MoveRejected(refused.number, commands[refused.number - 1].shown, refused.error,
+                               rules.options(game.state, seat_index), seat=seat_index, applied=mine,
+                               version=game.version if mine else None, rolled_back=refused.rolled_back)
+    return BatchResult(game, game.version, applied, ignored), refusal
 
 
 # ---- replay and undo ----------------------------------------------------------------------------
@@ -762,7 +800,8 @@ def do_requeue_move_requests(now: datetime | None = None) -> int:
 
 @transaction.atomic
 def do_process_move_request(request_id: int) -> None:
-    """Idempotent: a request already decided is left alone.
+    """Idempotent: a request already decided is left alone. Every request gets a decision:
+    one the service cannot judge (a bug) is rejected as an internal error, never left pending.
 
     Why the row lock: the sweeper may hand a request on while its first task still runs;
     the second waits here and then finds it decided, so a batch is never applied twice.
@@ -770,14 +809,24 @@ def do_process_move_request(request_id: int) -> None:
     req = MoveRequest.objects.select_for_update(of=("self",)).select_related("player").get(pk=request_id)
     if req.status != MoveRequest.Status.PENDING:
         return
-    commands = [Command.from_dict(c) for c in req.commands]
     try:
+        commands = [Command.from_dict(c) for c in req.commands]
         result = do_submit_moves(req.game_id, req.player, commands, source=Source.API,
                                  expected_version=req.expected_version)
     except MoveRejected as exc:
-        _decide(req, MoveRequest.Status.REJECTED, reason=exc.as_dict())
+        status = MoveRequest.Status.PARTIAL if exc.partial else MoveRequest.Status.REJECTED
+        _decide(req, status, reason=exc.as_dict(), version=exc.version)
     except ServiceError as exc:
         _decide(req, MoveRequest.Status.REJECTED, reason={"code": exc.code, "message": exc.message})
+    except (OperationalError, InterfaceError):
+        raise  # the database is unwell: the task retries
+    except Exception:  # a bug must not leave the request pending for ever
+        # Why no details in the answer: they may come from the game's hidden state.
+        log.exception("move request %s: internal error while judging it", request_id)
+        _decide(req, MoveRequest.Status.REJECTED, reason={
+            "code": "internal_error",
+            "message": "something went wrong on our side while judging these moves; nothing was changed. "
+                       "The administrators can see what happened; please send them again later."})
     else:
         _decide(req, MoveRequest.Status.ACCEPTED, version=result.version)
 

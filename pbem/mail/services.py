@@ -462,6 +462,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         result = game_services.do_submit_moves(game.pk, player, cmds, source="mail", signoff=True)
     except MoveRejected as exc:
         _reply_rejected(incoming, seat, extracted.commands, exc)
+        if exc.partial:
+            return Verdict(Status.APPLIED, f"partly: {len(exc.applied)} line(s) applied, line {exc.line_no}: "
+                                           f"{exc.error.code}, now version {exc.version}", game)
         return Verdict(Status.REJECTED, f"line {exc.line_no}: {exc.error.code}", game)
     except ServiceError as exc:
         game.refresh_from_db()
@@ -564,23 +567,49 @@ def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> V
 
 
 def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:
+    """The answer to a mail with a refused line. A reveal is a commit point (engine.batch): the lines
+    up to the last reveal before the refused one stand, and the answer says what they showed this
+    seat; it never shows anything of the lines that were rolled back (no "options after them")."""
     game = Game.objects.get(pk=seat.game_id)
     seat.game = game
     n = len(lines)
-    failed = lines[exc.line_no - 1][1] if 0 < exc.line_no <= n else exc.line
-    parts = [f"Your move in game #{game.pk} ({game.title}) was not accepted; nothing was changed.", ""]
+
+    def line_text(no: int, fallback: str) -> str:
+        return lines[no - 1][1] if 0 < no <= n else fallback
+
+    failed = line_text(exc.line_no, exc.line)
+    if exc.partial:
+        last = exc.applied[-1].line
+        which = f"line 1 of {n}" if last == 1 else f"lines 1 to {last} of {n}"
+        parts = [f"Your mail to game #{game.pk} ({game.title}) was applied in part: {which} stand, "
+                 f"line {exc.line_no} was refused.", "", "Applied:"]
+        for a in exc.applied:
+            parts.append(f"  {a.line}. {line_text(a.line, a.shown)}  (read as: {a.label})")
+            parts += [f"       - {e['text']}" for e in a.as_seen(seat.index)["events"]]
+        parts += ["", "Why they stand: a line that reveals something (a card drawn or looked at, a die rolled) "
+                      "cannot be taken back, so it and the lines before it count even though a later line "
+                      "was refused."]
+    else:
+        parts = [f"Your move in game #{game.pk} ({game.title}) was not accepted; nothing was changed."]
+    parts.append("")
     parts.append(f"Line {exc.line_no} of {n}: {failed}" if n > 1 else f"Your line: {failed}")
     parts.append(f"  -> {exc.error.message}")
-    if exc.line_no > 1:
-        parts += ["", "The lines before it were fine, but a mail's lines apply all together or not at all, "
-                      "so they were not applied either."]
-        if exc.options:
-            parts += ["After them, the options would have been:", format_options(exc.options)]
+    if exc.rolled_back:
+        undone = ", ".join(str(no) for no in exc.rolled_back)
+        parts += ["", f"Line{'s' if len(exc.rolled_back) > 1 else ''} {undone} before it "
+                      f"{'were' if len(exc.rolled_back) > 1 else 'was'} fine but revealed nothing, and a mail's "
+                      "lines between two reveals apply all together or not at all, so "
+                      f"{'they were' if len(exc.rolled_back) > 1 else 'it was'} not applied either."]
+    if n > exc.line_no:
+        rest = n - exc.line_no
+        parts += ["", f"{rest} line{'s' if rest > 1 else ''} after the refused one {'were' if rest > 1 else 'was'} "
+                      "not read."]
     seen = outbox.version_answered(incoming.references, game.pk)
-    if seen is not None and seen < game.version:
+    before = exc.version - 1 if exc.partial and exc.version is not None else game.version
+    if seen is not None and seen < before:
         parts += ["", f"Note: the game has moved on since the mail you answered (that mail showed it at "
-                      f"version {seen}; it is now at version {game.version}). Your move was judged against "
-                      "the game as it is now."]
+                      f"version {seen}; it was at version {before} when your mail arrived). Your mail was "
+                      "judged against the game as it was then."]
     parts += ["", _options_block(game, seat), "",
               "Reply to this mail with your commands, one a line, above the marker line.",
               f"Game page: {outbox.game_url(game)}"]

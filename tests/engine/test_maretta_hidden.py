@@ -274,3 +274,54 @@ def test_it_resamples_a_barrel_another_seat_took_face_down_but_keeps_the_ones_a_
     assert {k[0] for k in purple} == {"cu"} and len({k[2] for k in purple}) > 1
     assert {k[2] for k in yellow} == {"mo"} and len({k[0] for k in yellow}) > 1
     assert len({k[0] for k in spectator}) > 1 and len({k[2] for k in spectator}) > 1
+
+
+# ---- a face-down barrel shows the table its visible consequences only ------------------------------
+
+#: With every stock empty and everybody on one space, each of these barrels does nothing visible.
+QUIET_KINDS = ["mo", "sp", "sh", "an", "sx", "tr", "cu", "sc"]
+
+
+def quiet_barrel(kind: str) -> tuple[dict[str, Any], list[Any]]:
+    st = side_a_turn([["1wo", "2wo", "3wo", "4wo"]] * 3, pos=[4, 4, 4], stock=[[], [], []])
+    at_barrel(st, PURPLE, [(kind, False), ("an", True)])
+    return st, play(st, PURPLE, "b1")
+
+
+@pytest.mark.parametrize("kind", QUIET_KINDS[1:])
+def test_it_shows_the_table_the_same_whichever_face_down_barrel_did_nothing(kind: str) -> None:
+    monkey, ev_monkey = quiet_barrel("mo")
+    other, ev_other = quiet_barrel(kind)
+    for seat in (None, PINK, YELLOW):
+        assert [e.as_dict() for e in visible_events(ev_other, seat)] == \
+               [e.as_dict() for e in visible_events(ev_monkey, seat)], (kind, seat)
+        assert R.view(other, seat) == R.view(monkey, seat), (kind, seat)
+    # the taker alone is told what it was and why it did nothing
+    mine = " ".join(e.text for e in visible_events(ev_other, PURPLE))
+    assert BARREL_NAMES[kind] in mine
+
+
+def test_it_tells_the_taker_alone_why_a_face_down_barrel_did_nothing() -> None:
+    _st, ev = quiet_barrel("sp")
+    lines = [e for e in ev if e.kind == "no_effect"]
+    assert len(lines) == 1 and lines[0].to == (PURPLE,) and "Fishing Spear has no effect" in lines[0].text
+    _st, ev = quiet_barrel("an")
+    assert [e.to for e in ev if e.kind == "no_effect"] == [(PURPLE,), (PURPLE,)]
+
+
+def test_it_keeps_the_visible_consequences_of_a_face_down_barrel_public() -> None:
+    st = side_a_turn([["1wo", "2wo", "3wo", "4wo"]] * 3, pos=[4, 4, 4], stock=[["1fi"], ["3fo"], []])
+    at_barrel(st, PURPLE, [("mo", False), ("an", True)])
+    ev = play(st, PURPLE, "b1")  # one card in any opponent's stock: the Monkey takes it at once
+    taken = [e for e in ev if e.kind == "take"]
+    assert len(taken) == 1 and taken[0].to is None and "Monkey" not in taken[0].text
+    assert "Monkey" not in " ".join(e.text for e in visible_events(ev, PINK))
+
+
+def test_it_announces_a_face_down_cuttlefish_to_the_table_only_when_its_turn_comes() -> None:
+    st, ev = quiet_barrel("sc")
+    assert R.view(st, PINK)["cuttlefish_next"] == [False] * 3
+    assert R.view(st, PURPLE)["cuttlefish_next"] == [True] * 3
+    assert not [e for e in visible_events(ev, PINK) if e.kind == "cuttlefish"]
+    # resampling what Pink cannot know keeps Pink's view: the checker's tool agrees
+    assert R.view(resample(st, PINK), PINK) == R.view(st, PINK)

@@ -605,8 +605,11 @@ def test_it_shows_a_face_down_barrel_only_to_its_taker_when_it_is_taken() -> Non
     looked = [e for e in ev if e.kind == "barrel_look"]
     assert len(looked) == 1 and looked[0].to == (PURPLE,) and looked[0].reveals
     assert "Cuttlefish" in looked[0].text and looked[0].data["barrel"] == "cu"
-    # its consequence is public: Purple plays face down next turn
-    assert st["cutn"] == [True, False, False] and R.view(st, YELLOW)["cuttlefish_next"] == [True, False, False]
+    # only its taker knows that Purple plays face down next turn; the table sees it when that turn comes
+    assert st["cutn"] == [True, False, False] and R.view(st, PURPLE)["cuttlefish_next"] == [True, False, False]
+    assert R.view(st, YELLOW)["cuttlefish_next"] == [False] * 3 and R.view(st, None)["cuttlefish_next"] == [False] * 3
+    announced = [e for e in ev if e.kind == "cuttlefish"]
+    assert len(announced) == 1 and announced[0].to == (PURPLE,)
     assert R.view(st, PURPLE)["barrels_used"] == ["cu"]
     assert R.view(st, YELLOW)["barrels_used"] == ["?"] and R.view(st, None)["barrels_used"] == ["?"]
 

@@ -78,7 +78,7 @@ def test_it_applies_several_lines_atomically_or_not_at_all(bids_game: Game, ana:
     assert "nothing was changed" in body
     assert f"Line 2 of 2: c{second}" in body
     assert "not your turn" in body
-    assert "were not applied either" in body
+    assert "not applied either" in body
 
 
 def test_it_rejects_an_illegal_move_with_the_line_the_reason_and_the_options(bids_game: Game,

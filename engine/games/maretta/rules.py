@@ -19,6 +19,8 @@ value then suit code, and ``"ss"`` for a steamship card):
 ``bdv``         the same as everybody sees them: "?" for one taken face down
 ``bseen``       per seat: None, or once it took a barrel face down (it alone knows it), ``bdv`` as it sees it
 ``cut`` ``cutn``   cuttlefish: first card face down this turn / next turn
+``cutp`` ``cutk``  what the table knows of ``cutn`` (face-up cuttlefish only), and per seat None or what
+                it knows of ``cutn`` (its own face-down cuttlefish too): a face-down barrel is not announced
 ``known``       per seat: {"other seat": [cards]} still known from a pelican look
 ``out``         side B: the turn a seat was caught by the lava, or None
 ``lava`` ``lspd``   side B: lava position and current speed
@@ -98,16 +100,26 @@ def _names_seat(p: int) -> Callable[[Move], bool]:
 
 
 class _Events(list[Event]):
-    """Events of one apply. Everything after a reveal is marked as revealing too,
-    because what follows (a move by a hidden number, a barrel's effect) may depend on it."""
+    """Events of one apply. An event after a reveal its audience saw is marked as revealing too,
+    because it may depend on what was revealed (a move by a hidden number, a barrel's effect).
 
-    revealed = False
+    Why only for that audience: what follows a reveal to one seat (a barrel it looked at) and
+    is shown to the table must not depend on it beyond its visible consequences, and the
+    hidden-information checks compare exactly the events that are not marked.
+    """
+
+    revealed = False  # to everybody
+    revealed_to: frozenset[int] = frozenset()  # to these seats only
 
     def add(self, kind: str, text: str, to: tuple[int, ...] | None = None, reveals: bool = False,
             **data: Any) -> None:
         if reveals:
-            self.revealed = True
-        self.append(Event(kind, text, data, to, self.revealed))
+            if to is None:
+                self.revealed = True
+            else:
+                self.revealed_to = self.revealed_to | set(to)
+        follows = self.revealed or (to is not None and set(to) <= self.revealed_to)
+        self.append(Event(kind, text, data, to, reveals or follows))
 
 
 #: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
@@ -231,7 +243,7 @@ class Maretta(Rules):
             "p1": [None] * n, "p1d": [False] * n, "p2": [None] * n, "mv": [0] * n,
             "bar": bar, "bbox": kinds[2 * len(spots):], "bdisc": [], "bdv": [], "bseen": [None] * n,
             "barv": {k: [b[0] if b[1] else "?" for b in v] for k, v in bar.items()},
-            "cut": [False] * n, "cutn": [False] * n,
+            "cut": [False] * n, "cutn": [False] * n, "cutp": [False] * n, "cutk": [None] * n,
             "known": [{} for _ in range(n)],
             "out": [None] * n,
             "lava": -opts["lava_start"] if side == "B" else None,
@@ -331,18 +343,27 @@ class Maretta(Rules):
     def _nothing(self, st: State, f: Frame, ev: _Events) -> None:
         t = f["t"]
         who = self._name(st, f["s"])
-        hidden = "h" in f  # the effect of a barrel taken face down: do not name it
         msg = {
             "barrel": f"the barrels at space {f.get('at')} are gone",
-            "monkey": (f"no opponent of {who} has a card in stock to take" if hidden
-                       else f"no opponent of {who} has a card in stock: the Monkey finds nothing"),
+            "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
             "troop": f"{self._name(st, f['v'] if 'v' in f else f['s'])}'s stock is empty: {who} takes nothing",
             "discard": f"{who} has no card in stock to discard",
-            "pelican": f"{who} has no opponent to look at",
-            "spear": (f"nobody is in front of {who} to swap places with" if hidden
-                      else f"nobody is in front of {who}: the Fishing Spear has no effect"),
+            "pelican": f"{who} has no opponent to look at: the Pelican has no effect",
+            "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
         }[t]
+        if "h" in f:
+            # A barrel taken face down that does nothing leaves nothing the table can see: why it
+            # did nothing would name it (a Monkey, a Spear; one discard line or two), so only its
+            # taker is told.
+            ev.add("no_effect", msg, to=(self._taker(f),), seat=f["s"])
+            return
         ev.add("no_effect", msg, seat=f["s"])
+
+    @staticmethod
+    def _taker(f: Frame) -> int:
+        """Who took the face-down barrel whose effect this step is (older states: the step's seat)."""
+        by = f.get("by")
+        return int(by) if by is not None else int(f["s"])
 
     # turn structure ---------------------------------------------------------------------
 
@@ -357,6 +378,8 @@ class Maretta(Rules):
         if st["side"] == "A":
             st["cut"] = st["cutn"]
             st["cutn"] = [False] * n
+            st["cutp"] = [False] * n
+            st["cutk"] = [None] * n
             ev.add("turn", f"Turn {st['turn']} begins; {self._name(st, st['start'])} is the starting player. "
                    "Phase one: everybody puts a card face down in position 1.", turn=st["turn"])
             todo.append({"t": "p1"})
@@ -876,10 +899,13 @@ class Maretta(Rules):
                 todo.append({"t": "troop", "s": p, "v": s})
         elif kind == "cu":
             st["cutn"][s] = True
-            ev.add("cuttlefish", f"Next turn {names[s]} plays their first card face down", seat=s)
+            self._announce_cuttlefish(st, s, [s], hidden)
+            ev.add("cuttlefish", f"Next turn {names[s]} plays their first card face down",
+                   to=(s,) if hidden else None, seat=s)
         elif kind == "sc":
             st["cutn"] = [True] * n
-            ev.add("cuttlefish", "Next turn everybody plays their first card face down")
+            self._announce_cuttlefish(st, s, list(range(n)), hidden)
+            ev.add("cuttlefish", "Next turn everybody plays their first card face down", to=(s,) if hidden else None)
         elif kind == "sh":
             todo.append({"t": "discard", "s": s})
         elif kind == "sx":
@@ -897,6 +923,26 @@ class Maretta(Rules):
         if hidden:
             for f in todo[mark:]:
                 f["h"] = 1
+                f["by"] = s
+
+    @staticmethod
+    def _announce_cuttlefish(st: State, s: int, seats: list[int], hidden: bool) -> None:
+        """Who knows that ``seats`` play their first card face down next turn: the table
+        (``cutp``) for a face-up barrel, only its taker (``cutk``) for one taken face down."""
+        n = len(st["pos"])
+        public = st.setdefault("cutp", list(st["cutn"]))
+        known = st.setdefault("cutk", [None] * n)
+        if not hidden:
+            for t in seats:
+                public[t] = True
+        for u in range(n):
+            if hidden and u != s:
+                continue
+            if known[u] is not None or hidden:
+                mine = list(known[u] or public)
+                for t in seats:
+                    mine[t] = True
+                known[u] = mine
 
     # ---- notation ---------------------------------------------------------------------------
     # The shared layer (engine.notation) reads whole lines against the options; this game gives it
@@ -999,6 +1045,9 @@ class Maretta(Rules):
             seen = st["bseen"][seat]
             if seen is not None:  # with the barrels you took face down and looked at
                 view["barrels_used"] = seen
+            cutk = st.get("cutk")
+            if cutk and cutk[seat] is not None:  # with the cuttlefish you took face down
+                view["cuttlefish_next"] = list(cutk[seat])
         return view
 
     def _public(self, st: State) -> View:
@@ -1030,13 +1079,15 @@ class Maretta(Rules):
             "waiting": self._pending(st),
             "decision": self._describe(st),
             "known_hands": {},
+            # who has looked at whose hand with a Pelican: the table sees a hand being shown
+            "pelican_looks": [[u, int(p)] for u, k in enumerate(st["known"]) for p in sorted(k, key=int)],
             "over": None if over is None else {"winners": list(over["winners"]), "reason": over["reason"],
                                                "ranking": [list(g) for g in over["ranking"]],
                                                "scores": list(over["scores"])},
         }
         if st["side"] == "A":
             view["cuttlefish"] = list(st["cut"])
-            view["cuttlefish_next"] = list(st["cutn"])
+            view["cuttlefish_next"] = list(st.get("cutp", st["cutn"]))
             view["removed_at_setup"] = len(st["box"])
         else:
             view["lava"] = st["lava"]
@@ -1143,6 +1194,9 @@ class Maretta(Rules):
                 if other is not None and other[i] != "?":
                     other[i] = k
         st["bbox"] = kinds[len(slots) + len(used):]
+        if "cutp" in st:  # a face-down cuttlefish the seat did not take: as if it were another barrel
+            cutk: list[bool] | None = st["cutk"][seat] if seat is not None else None
+            st["cutn"] = list(st["cutp"] if cutk is None else cutk)
         st["rng"] = format((rng.below(1 << 32) << 32) | rng.below(1 << 32), "016x")
         return st
 

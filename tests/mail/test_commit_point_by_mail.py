@@ -1,0 +1,72 @@
+"""A reveal is a commit point, by mail: the two attacks of issue 7 give nothing away.
+
+``draw`` then a bad line in Caravelas used to show the four cards a draw reveals and change
+nothing, so the peek could be repeated; ``b1`` or ``b2`` then a bad line in Maretta told which
+face-down barrel is which. Now the draw or the look stands, the answer says so, and a mail
+refused before any reveal shows only the options as they were before it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games.caravelas import board
+from pbem.games.models import Game, InboundMessage, Move
+from tests.factories import caravelas_ready_to_draw, maretta_at_barrels
+from tests.mail.conftest import Persona, sent_messages, start_game, text_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def answer(person: Persona, text: str) -> str:
+    """Reply to one's latest mail; the server's answer to that reply."""
+    before = len(sent_messages())
+    person.reply(person.latest(), text)
+    mine = [m for m in sent_messages()[before:] if person.email in str(m["To"]) and "In-Reply-To" in m
+            and "Re:" in str(m["Subject"]) and "Line" in text_of(m)]
+    assert len(mine) == 1, [text_of(m) for m in sent_messages()[before:]]
+    return text_of(mine[0])
+
+
+def test_it_keeps_a_draw_by_mail_and_says_what_it_showed(ana: Persona, bruno: Persona) -> None:
+    game = start_game("caravelas", [ana, bruno])
+    seat = caravelas_ready_to_draw(game)
+    drawer, other = (ana, bruno) if seat == 0 else (bruno, ana)
+    pile = list(game.state["dpile"][:4])
+    mails_to_other = len(other.inbox())
+    body = answer(drawer, "draw\nbogus")
+    assert "was applied in part: line 1 of 2 stand, line 2 was refused" in body
+    assert "1. draw" in body and all(board.name(c) in body for c in pile)
+    assert "Line 2 of 2: bogus" in body and "Your options now:" in body and "keep" in body
+    row = InboundMessage.objects.latest("id")
+    assert row.status == InboundMessage.Status.APPLIED and row.result.startswith("partly")
+    assert [m.move for m in Move.objects.filter(game=game)] == [{"act": "draw"}]
+    drawn_line = next(line for line in body.splitlines() if "You draw" in line).split("- ", 1)[1]
+    for m in other.inbox()[mails_to_other:]:
+        assert drawn_line not in text_of(m) and "You draw" not in text_of(m)
+    again = answer(drawer, "draw\nbogus")
+    assert "nothing was changed" in again and "Line 1 of 2: draw" in again
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_it_keeps_a_face_down_barrel_taken_by_mail(ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = start_game("maretta", [ana, bruno, carla])
+    maretta_at_barrels(game, 0, [("mo", False), ("sp", False)])
+    body = answer(ana, "b2\nbogus")
+    assert "applied in part" in body and "look at it: Fishing Spear" in body
+    assert [m.move for m in Move.objects.filter(game=game)] == [{"a": "barrel", "b": 2}]
+    for person in (bruno, carla):
+        assert not any("Fishing Spear" in text_of(m) or "Monkey" in text_of(m) for m in person.inbox())
+
+
+def test_it_answers_the_same_whichever_barrel_a_refused_mail_took_first(ana: Persona, bruno: Persona,
+                                                                        carla: Persona) -> None:
+    game = start_game("maretta", [ana, bruno, carla])
+    maretta_at_barrels(game, 0, [("mo", True), ("sp", True)])
+    one = answer(ana, "b1\nbogus")
+    two = answer(ana, "b2\nbogus")
+    assert one == two and "nothing was changed" in one and "not applied either" in one
+    game.refresh_from_db()
+    assert game.version == 1 and not Move.objects.filter(game=game).exists()
+    assert Game.objects.get(pk=game.pk).state["todo"][-1]["t"] == "barrel"
