@@ -1087,7 +1087,7 @@ class Maretta(Rules):
         }
         if st["side"] == "A":
             view["cuttlefish"] = list(st["cut"])
-            view["cuttlefish_next"] = list(st.get("cutp", st["cutn"]))
+            view["cuttlefish_next"] = list(st.get("cutp") or st["cutn"])
             view["removed_at_setup"] = len(st["box"])
         else:
             view["lava"] = st["lava"]
