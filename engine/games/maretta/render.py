@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import svg
-from engine.games.maretta.rules import BARREL_NAMES, DATA, SUITS, card_key, card_name
+from engine.games.maretta.cards import BARREL_NAMES, DATA, SUITS, card_key, card_name
 
 _SHORT = {"mo": "Mk", "tr": "Tr", "cu": "Cu", "sc": "Sc", "sh": "Sh", "sx": "Sx", "sp": "Sp", "an": "An",
           "pe": "Pe", "?": "?"}

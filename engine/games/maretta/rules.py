@@ -32,50 +32,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
 from engine.errors import SetupError
+from engine.games.maretta import render
+from engine.games.maretta.cards import (
+    BARREL_NAMES,
+    DATA,
+    HAND,
+    SHIP,
+    SUIT_ORDER,
+    SUITS,
+    all_resource_cards,
+    card_key,
+    card_name,
+    suit,
+    value,
+)
 from engine.rng import Rng
 
-DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text("utf-8"))
+__all__ = [
+    "BARREL_NAMES", "DATA", "HAND", "SHIP", "SUITS", "SUIT_ORDER", "Maretta", "all_resource_cards", "card_key",
+    "card_name", "suit", "value",
+]
 
-SUITS: dict[str, str] = DATA["suits"]
-SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
-BARREL_NAMES: dict[str, str] = DATA["barrel_names"]
-HAND = DATA["hand_size"]
-SHIP = "ss"
 Frame = dict[str, Any]
 
 # decisions that are resolved automatically when they offer a single choice (or skipped with none)
 _AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
-
-
-_VALUES = {f"{v}{s}": v for v in range(1, 6) for s in SUITS} | {SHIP: 0}
-_NAMES = {f"{v}{s}": f"{v} {name}" for v in range(1, 6) for s, name in SUITS.items()} | {SHIP: "the Steamship card"}
-
-
-def value(card: str) -> int:
-    """A card's number; the steamship card counts 0."""
-    return _VALUES[card]
-
-
-def suit(card: str) -> str | None:
-    return None if card == SHIP else card[1:]
-
-
-def card_name(card: str) -> str:
-    return _NAMES[card]
-
-
-def card_key(card: str) -> tuple[int, int]:
-    return (99, 0) if card == SHIP else (SUIT_ORDER[card[1:]], int(card[0]))
-
-
-def all_resource_cards() -> list[str]:
-    return [f"{v}{s}" for s in SUITS for v, k in DATA["copies_per_value"].items() for _ in range(k)]
 
 
 def _distinct(cards: list[str]) -> list[str]:
@@ -1203,9 +1189,7 @@ class Maretta(Rules):
     # ---- rendering ------------------------------------------------------------------------------
 
     def _render_text(self, view: View) -> str:
-        from engine.games.maretta.render import render_text
-        return render_text(view)
+        return render.render_text(view)
 
     def _render_svg(self, view: View) -> str:
-        from engine.games.maretta.render import render_svg
-        return render_svg(view)
+        return render.render_svg(view)

@@ -1,0 +1,42 @@
+"""Maretta's cards and barrels: the data file and the small helpers that name and order them.
+
+Apart from the rules so that the renderer can use them without importing the rules
+(which use the renderer): no import circle.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text("utf-8"))
+
+SUITS: dict[str, str] = DATA["suits"]
+SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+BARREL_NAMES: dict[str, str] = DATA["barrel_names"]
+HAND = DATA["hand_size"]
+SHIP = "ss"
+_VALUES = {f"{v}{s}": v for v in range(1, 6) for s in SUITS} | {SHIP: 0}
+_NAMES = {f"{v}{s}": f"{v} {name}" for v in range(1, 6) for s, name in SUITS.items()} | {SHIP: "the Steamship card"}
+
+
+def value(card: str) -> int:
+    """A card's number; the steamship card counts 0."""
+    return _VALUES[card]
+
+
+def suit(card: str) -> str | None:
+    return None if card == SHIP else card[1:]
+
+
+def card_name(card: str) -> str:
+    return _NAMES[card]
+
+
+def card_key(card: str) -> tuple[int, int]:
+    return (99, 0) if card == SHIP else (SUIT_ORDER[card[1:]], int(card[0]))
+
+
+def all_resource_cards() -> list[str]:
+    return [f"{v}{s}" for s in SUITS for v, k in DATA["copies_per_value"].items() for _ in range(k)]
