@@ -720,3 +720,12 @@ def test_it_keeps_the_board_data_consistent_with_the_rulebook() -> None:
         ends = route["path"][0], route["path"][-1]
         assert all(B.NODES[e]["kind"] not in ("white", "blue") for e in ends)
         assert any(B.NODES[p]["kind"] == "blue" for p in route["path"])
+
+
+@pytest.mark.parametrize("code", ["\u00b2s2", "\u00b9lisboa", "\u2460s1"])
+def test_it_refuses_a_move_code_whose_digit_is_not_an_ascii_digit(code: str) -> None:
+    state = game()
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove, match="not a legal choice"):
+        RULES.apply(state, 0, {"code": code})
+    assert json.dumps(state, sort_keys=True) == before

@@ -283,7 +283,8 @@ class Caravelas(Rules):
             return None
         code = move.get("code")
         if code is not None:
-            if len(move) != 1 or not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+            # Why "in": str.isdigit() is true for "²" and other digits int() cannot read.
+            if len(move) != 1 or not isinstance(code, str) or len(code) < 2 or code[0] not in "0123456789":
                 return None
             v, dest = int(code[0]), code[1:]
         else:
