@@ -104,12 +104,19 @@ def game_seats(game: Game) -> list[Seat]:
 def viewer_seat(game: Game, player: Player | None) -> int | None:
     """The engine seat whose view ``player`` gets: their own once the game is dealt, else None.
 
-    A player who resigned still sees their own seat's view: it shows them nothing
-    they did not know when they left.
+    A player who resigned gets the spectator's view (None) until the game is over: what their
+    seat learns after they left (the cards autoplay draws, a hand it looks at) is not theirs.
+    A replaced player no longer holds the seat, so they are a spectator too.
     """
     if player is None or game.state is None:
         return None
-    return game.seats.filter(player=player, index__isnull=False).values_list("index", flat=True).first()
+    row = game.seats.filter(player=player, index__isnull=False).values_list("index", "status").first()
+    if row is None:
+        return None
+    index, status = row
+    if status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
+        return None
+    return index
 
 
 def player_seat(game: Game, player: Player | None) -> Seat | None:

@@ -203,7 +203,14 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     if floor > since:
         timeline.insert(0, (floor, -1, Event("omitted", "Older moves are not repeated here: "
                                                         "the game page has the whole log.")))
-    return visible_events([e for _v, _n, e in timeline], seat.index)
+    # Why a resigned player reads the spectator's events: from the moment they left, what their
+    # seat's autoplay saw (its new cards, a hand it looked at) is no longer theirs to know.
+    return visible_events([e for _v, _n, e in timeline], _viewer(seat))
+
+
+def _viewer(seat: Seat) -> int | None:
+    """The seat whose events a seat's player is shown: their own, or the spectator's once they resigned."""
+    return None if seat.status == Seat.Status.RESIGNED else seat.index
 
 
 def _names(game: Game, seats: Iterable[int]) -> list[str]:
@@ -260,10 +267,12 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     """Everything one player's update mail shows, from their own view only."""
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None and seat.player is not None
-    view = rules.view(game.state, seat.index)
-    options: list[Option] = rules.options(game.state, seat.index)
-    pending = rules.pending(game.state)
     finished = game.status == Game.Status.FINISHED
+    gone = _viewer(seat) is None
+    # A resigned player sees the spectator's view while the game runs, their own seat's at the end.
+    view = rules.view(game.state, None if gone and not finished else seat.index)
+    options: list[Option] = [] if gone else rules.options(game.state, seat.index)
+    pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
     you = rules.seat_name(game.state, seat.index)
     if finished:

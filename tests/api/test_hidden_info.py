@@ -79,3 +79,29 @@ def test_games_differing_only_in_hidden_information_answer_the_same(fake_game, a
             if seat is None:  # an outsider with a token is a spectator too
                 assert _answers(twin, dave) | {"options": None} == _answers(game, dave) | {"options": None}
     assert changed > 0, "resample_hidden never changed a state: the property proved nothing"
+
+
+def test_a_resigned_or_replaced_player_sees_what_a_spectator_sees_until_the_end(alice, bob, carol, dave,
+                                                                               moderator):
+    from pbem.games import services
+    from pbem.mail import outbox
+
+    game = start_game("maretta", alice, [bob, carol], options={"side": "B"})
+    play_first_options(game.pk, limit=4, rnd=random.Random(3))
+    services.do_resign(game.pk, bob)
+    services.do_replace_player(game.pk, moderator, 2, dave, "carol is away")
+    play_first_options(game.pk, limit=6, rnd=random.Random(4))
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    seen = ("view", "text", "svg", "board")
+    spectator = {k: v for k, v in _answers(game, None).items() if k in seen}
+    for gone in (bob, carol):
+        assert {k: v for k, v in _answers(game, gone).items() if k in seen} == spectator
+        log = token_client(gone).get(f"/api/v1/games/{game.pk}/log/").json()
+        assert log == token_client(None).get(f"/api/v1/games/{game.pk}/log/").json()
+    # Bob's seat, played for him since, has seen cards of its own: his mail shows none of them.
+    seat = game.seats.get(player=bob)
+    private = [e for row in game.moves.all() for e in row.events if e.get("to") == [seat.index]]
+    assert private, "the autoplay should have drawn or seen something for Bob's seat"
+    events = [e.text for e in outbox._events_since(game, seat)]
+    assert not {e["text"] for e in private} & set(events)
