@@ -101,7 +101,8 @@ def test_it_keeps_a_face_down_barrel_so_its_look_cannot_be_taken_back(alice, bob
     # Nobody else learns which barrel it was from the log.
     log = token_client(player_at(game, 1)).get(f"/api/v1/games/{game.pk}/log/").json()
     seen = " ".join(e["text"] for row in log["results"] for e in row["events"])
-    assert "Monkey" not in seen and "Fishing Spear" not in seen
+    assert "takes a face-down barrel" in seen
+    assert "look at it" not in seen and "has no effect" not in seen and "finds nothing" not in seen
 
 
 def test_it_shows_nothing_of_face_up_barrels_taken_in_a_refused_batch(alice, bob, carol, decide):
