@@ -279,7 +279,8 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
                 if seat is not None and seat not in pending and rules.options(state, seat):
                     raise _fail(f"seat {seat} has options but is not pending", seed, step)
                 _check_hidden(rules, state, seat, rnd, seed, step, report)
-            _check_observers(rules, state, pending, rnd, seed, step)
+            # Why its own generator: adding this check must not change the games the others play.
+            _check_observers(rules, state, pending, random.Random(f"{seed}-observers-{step}"), seed, step)
             if len(pending) > 1:
                 _check_others_moves(rules, state, pending, rnd, seed, step)
                 _check_simultaneous(rules, state, pending, rnd, seed, step)
