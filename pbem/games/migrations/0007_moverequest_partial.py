@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_experience'),
+        ('games', '0006_mail_retention'),
     ]
 
     operations = [
