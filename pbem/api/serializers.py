@@ -34,7 +34,15 @@ class RejectionOut(ErrorOut):
     line = serializers.IntegerField(required=False, help_text="the command (from 1) that was refused")
     text = serializers.CharField(required=False, help_text="that command as sent")
     allowed = serializers.ListField(child=serializers.CharField(), required=False)
-    options = serializers.ListField(child=serializers.DictField(), required=False)
+    options = serializers.ListField(child=serializers.DictField(), required=False,
+                                    help_text="your options in the game as it stands now")
+    applied = serializers.ListField(child=serializers.DictField(), required=False,
+                                    help_text="commands before the refused one that stand because one of them "
+                                              "revealed something (line, text, label, move, the events you see)")
+    rolled_back = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        help_text="commands that were fine but were undone with the refused one")
+    version = serializers.IntegerField(required=False, allow_null=True,
+                                       help_text="the game version the applied commands produced (null: none)")
 
 
 # ---- rules -----------------------------------------------------------------------------------
