@@ -379,6 +379,16 @@ def _judge_general(incoming: Incoming) -> Verdict:
 # ---- a seat's address --------------------------------------------------------------------------
 
 
+def _paused_options(game: Game, seat: Seat) -> str:
+    """Why: a player who moves into a paused game should still see what they will decide."""
+    if game.status != Game.Status.PAUSED or game.state is None or seat.index is None:
+        return ""
+    opts = engine.get(game.rules).options(game.state, seat.index)
+    if not opts:
+        return ""
+    return f"\n\nYour options when the game resumes (send them then):\n{format_options(opts)}"
+
+
 def _options_block(game: Game, seat: Seat, heading: str = "Your options now:") -> str:
     rules = engine.get(game.rules)
     if game.state is None or seat.index is None or game.status != Game.Status.RUNNING:
@@ -468,8 +478,8 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return Verdict(Status.REJECTED, f"line {exc.line_no}: {exc.error.code}", game)
     except ServiceError as exc:
         game.refresh_from_db()
-        _reply(incoming, f"Your mail to game #{game.pk} was not taken: {exc.message}\nNothing was changed.",
-               to=player, game=game, reply_to=seat_reply_to)
+        _reply(incoming, f"Your mail to game #{game.pk} was not taken: {exc.message}\nNothing was changed."
+                         f"{_paused_options(game, seat)}", to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, exc.code, game)
     if result.ignored:
         _reply_signoff(incoming, seat, result)

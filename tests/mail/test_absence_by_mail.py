@@ -103,3 +103,15 @@ def test_it_offers_a_missing_players_seat_and_a_newcomer_takes_it_by_mail(
     welcome_mail = next(m for m in reversed(mallory.inbox()) if "Welcome" in text_of(m))
     mallory.reply(welcome_mail, f"c{game.state['hands'][seat.index][0]}")
     assert last_row().status == InboundMessage.Status.APPLIED
+
+
+def test_it_lists_my_options_when_i_move_into_a_paused_game(bids_game: Game, ana: Persona, bruno: Persona) -> None:
+    moderation.do_pause_game(bids_game.pk, None, "a dispute")
+    assert "paused" in text_of(ana.latest()) and "a dispute" in text_of(ana.latest())
+    game = Game.objects.get(pk=bids_game.pk)
+    card = game.state["hands"][0][0]
+    ana.reply(ana.latest(), f"c{card}")
+    assert last_row().status == InboundMessage.Status.REJECTED
+    answer = text_of(ana.latest())
+    assert "paused" in answer and "Your options when the game resumes" in answer and f"c{card}" in answer
+    assert Game.objects.get(pk=bids_game.pk).version == game.version
