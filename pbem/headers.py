@@ -14,8 +14,10 @@ from django.http import HttpRequest, HttpResponse
 POLICY = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
           "script-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; "
           "form-action 'self'; frame-ancestors 'none'")
-#: Pages that need inline scripts: ReDoc's start-up script (drf-spectacular's template).
+#: Pages that need inline scripts: ReDoc's start-up script (drf-spectacular's template) and the
+#: personal game page's self-update poll (templates/web/seat.html), which works without it too.
 INLINE_SCRIPT_PATHS = ("/api/v1/redoc/",)
+INLINE_SCRIPT_PREFIXES = ("/p/",)
 
 
 class ContentSecurityPolicyMiddleware:
@@ -26,7 +28,7 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
             policy = POLICY
-            if request.path in INLINE_SCRIPT_PATHS:
+            if request.path in INLINE_SCRIPT_PATHS or request.path.startswith(INLINE_SCRIPT_PREFIXES):
                 policy = policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
             response["Content-Security-Policy"] = policy
         return response

@@ -509,8 +509,9 @@ def _apply_commands(game: Game, rules: Rules, seat: int,
     state = game.state
     assert state is not None
     result = batch.apply_batch(rules, state, seat, commands)
-    # a guessed word ("read `karla` as Carla") is said to the seat that typed it
-    applied = [Applied(seat, step.move, step.label, [*engine.note_events(step.move, seat), *step.events],
+    # a guessed word ("read `karla` as Carla") is said to the seat that typed it: apply_batch
+    # puts that note among the step's events already
+    applied = [Applied(seat, step.move, step.label, list(step.events),
                        line=step.number, shown=step.shown)
                for step in result.steps]
     return applied, result.refused

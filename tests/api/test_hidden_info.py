@@ -16,6 +16,7 @@ import pytest
 
 import engine
 from engine.rng import Rng
+from pbem.games import moderation
 from pbem.games.models import Game, Player
 from tests.factories import play_first_options, player_at, start_game, token_client
 
@@ -89,7 +90,7 @@ def test_a_resigned_or_replaced_player_sees_what_a_spectator_sees_until_the_end(
     game = start_game("maretta", alice, [bob, carol], options={"side": "B"})
     play_first_options(game.pk, limit=4, rnd=random.Random(3))
     services.do_resign(game.pk, bob)
-    services.do_replace_player(game.pk, moderator, 2, dave, "carol is away")
+    moderation.do_replace_player(game.pk, moderator, 2, dave, "carol is away")
     play_first_options(game.pk, limit=6, rnd=random.Random(4))
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, Move
 from pbem.mail import outbox
 from tests.mail.conftest import Persona, SmtpServer, seat_of, start_game
@@ -132,7 +133,9 @@ def mails(draw: Any) -> tuple[bytes, Tree, bool]:
 @given(mail=mails())
 def test_it_judges_every_generated_mail_and_moves_only_on_the_senders_own_command(
         mail: tuple[bytes, Tree, bool], blindbids: str, ana: Persona, bruno: Persona, carla: Persona,
-        smtp_server: SmtpServer) -> None:
+        smtp_server: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why: every example starts a game of Ana's; the hourly invitation limit is not under test here
+    monkeypatch.setattr(game_services, "INVITATIONS_PER_CREATOR_PER_HOUR", 10_000)
     head, tree, own_command = mail
     game = start_game(blindbids, [ana, bruno, carla])
     assert game.state is not None
