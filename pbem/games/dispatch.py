@@ -9,6 +9,7 @@ runs in this process right after commit.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import logging
 from collections.abc import Callable
@@ -61,7 +62,10 @@ QUEUED_MARK_SECONDS = 20
 
 
 def _mark_key(name: str, args: tuple[Any, ...]) -> str:
-    return f"pbem:queued:{name}:{':'.join(str(a) for a in args)}"
+    # Why a digest: the arguments may be lists ("[356, 357]"), and spaces or brackets in a
+    # cache key are not portable between cache backends (Django warns about memcached).
+    digest = hashlib.sha1(repr(args).encode(), usedforsecurity=False).hexdigest()[:20]
+    return f"pbem:queued:{name}:{digest}"
 
 
 def recently_queued(name: str, *args: Any) -> bool:

@@ -70,13 +70,17 @@ def my_games(player: Player, *, my_turn: bool = False) -> list[Game]:
 
 def open_games(*, viewer: Player | None = None) -> QuerySet[Game]:
     """Games waiting for players that ``viewer`` may join: a free seat, or a seat they are invited to."""
-    free = Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True))
-    cond = Q(free)
+    free = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True)), status=Game.Status.OPEN)
+    # A running game's seat offered for a replacement (the no-move policy "replace") is joinable too.
+    offered = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), status=Seat.Status.OPEN)),
+                status__in=(Game.Status.RUNNING, Game.Status.PAUSED))
+    cond = free | offered
     if viewer is not None:
-        invited = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.INVITED))
+        invited = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.INVITED)),
+                    status=Game.Status.OPEN)
         joined = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.JOINED))
-        cond = (Q(free) & ~Q(joined)) | Q(invited)
-    return Game.objects.select_related("created_by").filter(cond, status=Game.Status.OPEN).order_by("-id")
+        cond = ((free | offered) & ~Q(joined)) | invited
+    return Game.objects.select_related("created_by").filter(cond).order_by("-id")
 
 
 def finished_games() -> QuerySet[Game]:

@@ -98,3 +98,32 @@ def test_it_answers_400_for_a_bad_policy_and_409_for_an_abort_twice(game, modera
     client.post(f"{GAMES}{game.pk}/abort/", {"reason": "gone"}, format="json")
     again = client.post(f"{GAMES}{game.pk}/abort/", {"reason": "gone"}, format="json")
     assert again.status_code == 409
+
+
+def test_it_lets_anyone_take_a_seat_opened_for_replacement_through_the_api(game, moderator, alice, bob, dave):
+    from datetime import timedelta as _td
+
+    import time_machine
+
+    from pbem.games import moderation
+    from pbem.games.models import Seat
+
+    token_client(moderator).post(f"{GAMES}{game.pk}/policy/", {"no_move_policy": "replace", "reason": "league"},
+                                 format="json")
+    game.refresh_from_db()
+    for _ in range(2):  # the first sweep warns and gives a second deadline, the next applies the policy
+        game.refresh_from_db()
+        with time_machine.travel(game.deadline_at + _td(minutes=1), tick=False):
+            moderation.do_sweep_deadlines()
+    seat = game.seats.get(player=bob)
+    assert seat.status == Seat.Status.OPEN
+    listed = token_client(dave).get(f"{GAMES}?joinable=1").json()
+    assert game.pk in [g["id"] for g in listed["results"]]
+    assert game.pk not in [g["id"] for g in token_client(alice).get(f"{GAMES}?joinable=1").json()["results"]]
+    r = token_client(dave).post(f"{GAMES}{game.pk}/join/")
+    assert r.status_code == 200, r.json()
+    seat.refresh_from_db()
+    assert seat.player == dave and seat.status == Seat.Status.JOINED
+    mine = token_client(dave).get("/api/v1/me/games/?my_turn=1").json()
+    assert game.pk in [g["id"] for g in mine["results"]]
+    assert token_client(dave).post(f"{GAMES}{game.pk}/join/").status_code == 409  # no second seat
