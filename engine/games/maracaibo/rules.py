@@ -64,6 +64,36 @@ def _copy(v: Any) -> Any:
     return v
 
 
+#: the player keys holding lists of numbers or strings, dicts of numbers, and the hidden ones
+_SCALAR_LISTS = ("plan", "display", "bought", "areas", "synergy", "gated")
+_SCALAR_DICTS = ("inf", "discs", "src")
+_SHAPED = frozenset((*_SCALAR_LISTS, *_SCALAR_DICTS, "assist", "careers", "hand", "setup"))
+
+
+def _public_player(p: P) -> P:
+    """A player's public part, copied (the view must not share lists with the state).
+
+    Why by shape: this runs for every player at every move, and slicing a list of numbers
+    is several times quicker than copying it element by element. Keys of other shapes
+    (added later) are copied the generic way.
+    """
+    pub = p.copy()
+    for k in _SCALAR_LISTS:
+        pub[k] = p[k][:]
+    for k in _SCALAR_DICTS:
+        pub[k] = p[k].copy()
+    pub["assist"] = [a.copy() for a in p["assist"]]
+    pub["careers"] = [{**c, "done": c["done"][:]} for c in p["careers"]]
+    for k in p.keys() - _SHAPED:
+        v = p[k]
+        if isinstance(v, (dict, list)):
+            pub[k] = _copy(v)
+    del pub["setup"]
+    pub["hand"] = len(p["hand"])
+    pub["choosing"] = p["setup"] is not None
+    return pub
+
+
 def opt(code: str, label: str) -> Option:
     return Option(code, label, {"code": code})
 
@@ -1376,7 +1406,7 @@ class Maracaibo(Rules):
         if seat is not None:
             me = state["p"][seat]
             view["me"] = {"hand": list(me["hand"]),
-                          "setup": copy.deepcopy(me["setup"]) if me["setup"] else None}
+                          "setup": _copy(me["setup"]) if me["setup"] else None}
         return view
 
     def _public(self, state: State) -> View:
@@ -1399,14 +1429,8 @@ class Maracaibo(Rules):
             "multiplier": multiplier(state),
         }
         if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
-            view["step"]["data"] = copy.deepcopy(top["data"])
-        ps = []
-        for p in state["p"]:
-            pub = {k: _copy(v) for k, v in p.items() if k not in ("hand", "setup")}
-            pub["hand"] = len(p["hand"])
-            pub["choosing"] = p["setup"] is not None
-            ps.append(pub)
-        view["p"] = ps
+            view["step"]["data"] = _copy(top["data"])
+        view["p"] = [_public_player(p) for p in state["p"]]
         if state["over"]:
             out = self._outcome(state)
             assert out is not None
