@@ -414,3 +414,115 @@ def test_it_gives_one_village_action_per_compass_in_maracaibo_style_cities() -> 
     p["display"].append(next(c["id"] for c in C.CARD.values() if any(e.get("k") == "compass" for e in c["effects"])))
     RULES.apply(state, 0, {"code": "city"})
     assert state["stack"][-1]["data"]["left"] == 2
+
+
+# ---- payment choices, free actions inside sub-decisions, default moves ----------------------------------
+
+def _cards(kind: str, value: str, n: int) -> list[int]:
+    return sorted((c for c in C.CARD.values() if c[kind] == value), key=lambda c: (c["cost"], c["id"]))[:n]
+
+
+def _at_quest(state: State, qid: str, hand: list[int]) -> dict[str, Any]:
+    p: dict[str, Any] = state["p"][0]
+    p["hand"] = hand
+    p["at"] = "6"
+    state["quests"]["6"] = qid
+    state["stack"] = [R.frame("main", 0, spent=3)]
+    return p
+
+
+def test_it_lets_the_player_choose_which_cards_pay_a_quest() -> None:
+    state = started(3)
+    cheap, dear = (c["id"] for c in _cards("good", "tobacco", 2))
+    p = _at_quest(state, "Q1", [cheap, dear])  # Q1: one tobacco
+    play(state, 0, "quest")
+    assert state["stack"][-1]["kind"] == "pay"
+    assert [c for c in codes(state, 0) if c.startswith("y")] == [f"y{cheap}", f"y{dear}"]  # the cheapest first
+    play(state, 0, f"y{dear}")
+    assert p["hand"] == [cheap] and dear in state["discard"] and p["quests"] == 1
+
+
+def test_it_pays_a_quest_without_asking_when_only_one_set_of_cards_fits() -> None:
+    state = started(3)
+    (only,) = (c["id"] for c in _cards("good", "tobacco", 1))
+    p = _at_quest(state, "Q1", [only])
+    play(state, 0, "quest")
+    assert p["hand"] == [] and p["quests"] == 1 and state["stack"][-1]["kind"] != "pay"
+
+
+def test_it_finds_the_payment_a_cheapest_first_choice_would_miss() -> None:
+    # Q20 wants tobacco and a book: a tobacco-and-book card must pay the book when the other card has no book
+    state = started(3)
+    both = next(c["id"] for c in C.CARD.values() if c["good"] == "tobacco" and c["object"] == "book")
+    other = next(c["id"] for c in C.CARD.values() if c["good"] == "tobacco" and c["object"] != "book")
+    p = _at_quest(state, "Q20", [both, other])
+    assert R.can_pay_quest(p, "Q20")
+    assert R.quest_payments(p, C.QUEST["Q20"]["cost"]) == [sorted([both, other])]
+
+
+def test_it_lets_the_player_choose_which_card_makes_a_delivery() -> None:
+    state = _at_city_with("cp3")
+    p = state["p"][0]
+    goods = C.LOC["4"]["market"]["goods"]
+    cheap, dear = (c["id"] for c in _cards("good", goods[0], 2))
+    p["hand"] = [cheap, dear]
+    play(state, 0, f"d{goods[0]}")
+    assert state["stack"][-1]["kind"] == "pay" and RULES.pending(state) == [0]
+    play(state, 0, f"y{dear}")
+    assert p["hand"] == [cheap] and state["market"]["4"] == [0] and state["stack"][-1]["kind"] == "disc"
+
+
+def test_it_offers_free_actions_inside_a_combat_and_comes_back_to_it() -> None:
+    state = started(3)
+    p = state["p"][0]
+    p["cp"] = 3
+    state["stack"] = [R.frame("combat", 0, nation="france", value=5, used=[], token="T1")]
+    card = p["hand"][0]
+    assert f"p{card}" in codes(state, 0)
+    play(state, 0, f"p{card}")
+    assert card in p["plan"] and state["stack"][-1]["kind"] == "combat"
+    assert state["stack"][-1]["data"]["value"] == 5
+
+
+def test_it_does_not_stop_a_forced_sub_decision_for_free_actions() -> None:
+    state = started(3)
+    state["stack"] = [R.frame("combat", 0, nation="france", value=0, used=["inf", "annex"], token=None)]
+    assert codes(state, 0) == ["cend"]
+
+
+def test_it_declares_a_safe_default_move_for_every_decision() -> None:
+    import random
+
+    from engine.testing import choose
+
+    rnd = random.Random(3)
+    kinds: set[str] = set()
+    state = setup(3, "defaults", rounds=1)
+    while pending := RULES.pending(state):
+        seat = pending[0]
+        opts = RULES.options(state, seat)
+        default = RULES.default_move(state, seat)
+        kind = state["stack"][-1]["kind"]
+        kinds.add(kind)
+        assert default in opts
+        if kind != "setup":
+            assert not R._is_free(default.code)
+        expected = {"main": "pass", "free": "end", "score": "vp2", "combat": "cend", "village": "done"}.get(kind)
+        if expected:
+            assert default.code == expected
+        if kind == "sail":
+            assert default.label.startswith("sail 1 ")
+        RULES.apply(state, seat, choose(RULES, state, seat, opts, rnd).move)
+    assert {"setup", "sail", "main", "free", "score"} <= kinds
+
+
+def test_it_finishes_a_game_played_by_default_moves_only() -> None:
+    state = setup(2, "absent", rounds=1)
+    for _ in range(5000):
+        pending = RULES.pending(state)
+        if not pending:
+            break
+        default = RULES.default_move(state, pending[0])
+        assert default is not None
+        RULES.apply(state, pending[0], default.move)
+    assert RULES.outcome(state) is not None

@@ -67,6 +67,10 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
         return 4.5
     if code.startswith("v"):
         return 2.0 if code == "vd" else 4.0
+    if code == "ypay":
+        return 0.0
+    if code.startswith("y") and code[1:2].isdigit():  # pay with the cards worth least to keep
+        return -sum(card_value(state, p, int(c)) for c in code[1:].split("-"))
     if code in ("pass", "done", "no", "end"):
         return 0.0
     if code == "vp2":

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View
@@ -400,29 +400,50 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> l
 # ---- quests ---------------------------------------------------------------------------------------
 
 def quest_cards(p: P, cost: dict[str, Any]) -> list[int] | None:
-    """The hand cards paying a quest's goods and objects (the cheapest first), or None."""
-    chosen: list[int] = []
-    for kind, wanted in (("good", cost.get("goods", [])), ("object", cost.get("objects", []))):
-        for w in wanted:
-            matches = sorted((c for c in p["hand"] if C.CARD[c][kind] == w and c not in chosen),
-                             key=lambda c: (C.CARD[c]["cost"], c))
-            if not matches:
-                return None
-            chosen.append(matches[0])
-    return chosen
+    """The cheapest hand cards paying a quest's goods and objects, or None."""
+    ways = quest_payments(p, cost)
+    return ways[0] if ways else None
+
+
+def quest_payments(p: P, cost: dict[str, Any]) -> list[list[int]]:
+    """Every set of hand cards that pays a quest's goods and objects, each sorted, cheapest first.
+
+    Why sets: two assignments of the same cards to the wanted goods are one payment.
+    """
+    wanted = [("good", w) for w in cost.get("goods", [])] + [("object", w) for w in cost.get("objects", [])]
+    found: set[tuple[int, ...]] = set()
+
+    def walk(i: int, chosen: list[int]) -> None:
+        if i == len(wanted):
+            found.add(tuple(sorted(chosen)))
+            return
+        kind, w = wanted[i]
+        for c in p["hand"]:
+            if C.CARD[c][kind] == w and c not in chosen:
+                walk(i + 1, [*chosen, c])
+
+    walk(0, [])
+    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+
+
+def pay_label(cards: list[int]) -> str:
+    return ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['good']}, {C.CARD[c]['object']})" for c in cards)
 
 
 def can_pay_quest(p: P, qid: str) -> bool:
     cost = C.QUEST[qid]["cost"]
-    return (quest_cards(p, cost) is not None and p["d"] >= cost.get("d", 0) and p["cp"] >= cost.get("cp", 0)
-            and p["fig"] >= cost.get("fig", 0))
+    return (p["d"] >= cost.get("d", 0) and p["cp"] >= cost.get("cp", 0) and p["fig"] >= cost.get("fig", 0)
+            and quest_cards(p, cost) is not None)
 
 
-def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
+             cards: list[int] | None = None) -> list[Frame]:
+    """Fulfil a quest paying with ``cards`` (by default the cheapest matching hand cards)."""
     p = player(state, seat)
     q = C.QUEST[qid]
     cost = q["cost"]
-    cards = quest_cards(p, cost) or []
+    if cards is None:
+        cards = quest_cards(p, cost) or []
     for c in cards:
         p["hand"].remove(c)
         state["discard"].append(c)
@@ -590,6 +611,12 @@ def free_options(state: State, seat: int) -> list[Option]:
         for cid in p["hand"]:
             out.append(opt(f"p{cid}", f"plan {C.CARD[cid]['name']}"))
     return out + career_options(state, seat)
+
+
+def _is_free(code: str) -> bool:
+    """A free action's code: plan a card (p12) or a career task (k2u)."""
+    return (code[:1] == "p" and code[1:].isdigit()) or (code[:1] == "k" and code[1:-1].isdigit()
+                                                         and code[-1:] in ("u", "l"))
 
 
 def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
@@ -767,8 +794,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     if code == "pass":
         ev.append(Event("pass", f"{who(state, seat)} takes no main action.", {"seat": seat}))
     elif code == "quest":
-        q = state["quests"].pop(loc)
-        frames = do_quest(state, seat, q, rng, ev)
+        frames = [frame("pay", seat, what="quest", quest=state["quests"].pop(loc))]
     elif code.startswith("a") and code[1:].isdigit():
         cid = int(code[1:])
         e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "assistant")
@@ -780,18 +806,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     elif code == "hexplore":
         frames = [frame("explore", seat, n=2)]
     elif code.startswith("d") and code[1:] in C.GOODS:
-        good = code[1:]
-        cid = min((c for c in p["hand"] if C.CARD[c]["good"] == good), key=lambda c: (C.CARD[c]["cost"], c))
-        p["hand"].remove(cid)
-        state["discard"].append(cid)
-        market = state["market"][loc]
-        reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
-        market.append(seat)
-        p["d"] += reward
-        p["delivered"] += 1
-        ev.append(Event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
-                        f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
-        frames = [frame("disc", seat, n=1), frame("city", seat)]
+        frames = [frame("pay", seat, what="deliver", good=code[1:]), frame("disc", seat, n=1), frame("city", seat)]
     elif code == "city":
         frames = [frame("city", seat)]
     else:
@@ -956,8 +971,48 @@ def _tquest_options(state: State, f: Frame) -> list[Option]:
 def _tquest_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     if o.code == "quest":
-        q = state["tquests"].pop(str(f["data"]["space"]))
-        stack(state).push_all(do_quest(state, seat, q, rng, ev))
+        stack(state).push(frame("pay", seat, what="quest", quest=state["tquests"].pop(str(f["data"]["space"]))))
+    return ev
+
+
+def deliver(state: State, seat: int, cid: int, ev: list[Event]) -> None:
+    """Discard ``cid`` and put a disc on the market of the ship's city for its doubloons."""
+    p = player(state, seat)
+    loc = p["at"]
+    good = C.CARD[cid]["good"]
+    p["hand"].remove(cid)
+    state["discard"].append(cid)
+    market = state["market"][loc]
+    reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
+    market.append(seat)
+    p["d"] += reward
+    p["delivered"] += 1
+    ev.append(Event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
+                    f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
+
+
+def _pay_options(state: State, f: Frame) -> list[Option]:
+    """Which hand cards pay a quest or a delivery; a frame with one way to pay resolves itself."""
+    p = player(state, f["seat"])
+    d = f["data"]
+    if d["what"] == "deliver":
+        cards = sorted((c for c in p["hand"] if C.CARD[c]["good"] == d["good"]),
+                       key=lambda c: (C.CARD[c]["cost"], c))
+        return [opt(f"y{c}", f"deliver {d['good']} with {pay_label([c])}") for c in cards]
+    ways = quest_payments(p, C.QUEST[d["quest"]]["cost"])
+    if ways == [[]]:
+        return [opt("ypay", f"pay {C.cost_text(C.QUEST[d['quest']]['cost'])}")]
+    return [opt("y" + "-".join(map(str, cs)), f"pay quest {d['quest']} with {pay_label(cs)}") for cs in ways]
+
+
+def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    d = f["data"]
+    cards = [int(c) for c in o.code[1:].split("-")] if o.code != "ypay" else []
+    if d["what"] == "deliver":
+        deliver(state, seat, cards[0], ev)
+        return ev
+    stack(state).push_all(do_quest(state, seat, d["quest"], rng, ev, cards))
     return ev
 
 
@@ -1240,6 +1295,32 @@ def final_scoring(state: State, ev: list[Event]) -> None:
     state["over"] = True
 
 
+def with_free_actions(h: FunctionHandler) -> FunctionHandler:
+    """A sub-decision that also offers the free actions (plan a card, a career task) while it asks.
+
+    The rulebook allows free actions "before, during, or after your main action". A frame that
+    resolves itself (one forced choice) does not stop for them: the next asking step offers them.
+    """
+    def options(state: State, f: Frame) -> list[Option]:
+        real = h.options(state, f)
+        if len(real) >= 2 or (real and f.get("ask")):
+            return real + free_options(state, f["seat"])
+        return real
+
+    def resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+        ev: list[Event] = []
+        if do_free(state, seat, o.code, ev):
+            stack(state).push(f)  # the same decision again, after the free action
+            return ev
+        return h.resolve(state, f, seat, o, rng)
+
+    return FunctionHandler(options, resolve)
+
+
+#: the sub-decisions of a turn that offer the free actions too
+SUB_DECISIONS = ("village", "city", "yesno", "disc", "nation", "explore", "tquest", "pile", "fight", "combat", "u11",
+                 "rankup")
+
 HANDLERS = {
     "setup": FunctionHandler(_setup_options, _setup_resolve),
     "sail": FunctionHandler(_sail_options, _sail_resolve),
@@ -1251,6 +1332,7 @@ HANDLERS = {
     "nation": FunctionHandler(_nation_options, _nation_resolve),
     "explore": FunctionHandler(_explore_options, _explore_resolve),
     "tquest": FunctionHandler(_tquest_options, _tquest_resolve),
+    "pay": FunctionHandler(_pay_options, _pay_resolve),
     "pile": FunctionHandler(_pile_options, _pile_resolve),
     "fight": FunctionHandler(_fight_options, _fight_resolve),
     "combat": FunctionHandler(_combat_options, _combat_resolve),
@@ -1262,6 +1344,10 @@ HANDLERS = {
     "score": FunctionHandler(_score_options, _score_resolve),
     "scoring": FunctionHandler(_scoring_options, _scoring_resolve),
 }
+
+
+for _kind in SUB_DECISIONS:
+    HANDLERS[_kind] = with_free_actions(HANDLERS[_kind])
 
 
 def stack(state: State) -> DecisionStack:
@@ -1356,6 +1442,28 @@ class Maracaibo(Rules):
         opts = stack(state).options(seat)
         self._ocache = (state, state["v"], seat, opts)
         return opts
+
+    #: per frame kind, the safe code a missed deadline plays (docs/rules/maracaibo.md, Assumptions)
+    DEFAULTS: ClassVar[dict[str, str]] = {"main": "pass", "free": "end", "village": "done", "combat": "cend",
+                                          "tquest": "no", "yesno": "no", "u11": "money", "score": "vp2",
+                                          "draw": "pile"}
+
+    def _default_move(self, state: State, seat: int, options: list[Option]) -> Option | None:
+        """The least committal choice: no main action, no more village actions, end the combat,
+        leave a quest, keep the hand, 2 VP at scoring, draw from the pile; sail the shortest way;
+        where something must be chosen (a disc, a nation, a space, the cards that pay), the first
+        listed (the cheapest payment, the nearest space). Never a free action; in the setup choice,
+        plan and keep the cards in the order dealt."""
+        top = state["stack"][-1]
+        kind = top["kind"]
+        if kind == "setup":
+            return options[0]
+        real = [o for o in options if not _is_free(o.code)]
+        by_code = {o.code: o for o in real}
+        wanted = self.DEFAULTS.get(kind)
+        if wanted in by_code:
+            return by_code[wanted]
+        return real[0] if real else None
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         cached = self._ocache
