@@ -10,12 +10,19 @@ seat, under one rule that every door shares:
 - When a step is refused, the steps since the last commit point are rolled back
   with it (they revealed nothing, so nothing is lost), and the batch stops there.
   A batch refused before any commit point leaves the state exactly as it was.
-- Nothing computed from a rolled-back state leaves this module except the
-  refused step's own error message (its judgement of that line, after the
-  earlier rolled-back lines, which by the hidden-information contract depends
-  only on what the seat may know). Its ``allowed`` list, which would show the
-  options of the rolled-back state, is replaced by the options of the state
-  that stands (:attr:`Refusal.options`).
+- Nothing computed from a rolled-back state leaves this module: not the refused
+  step's reason, not its ``allowed`` list, not an exception. When steps were
+  rolled back with the refused one, the refused line is judged again, alone,
+  against the state that stands: if it is refused there too, that judgement is
+  the reason given (and says it was judged without the undone lines); if it
+  would be allowed there, the reason is a generic :class:`NotAfterUndone` ("it
+  cannot follow line 2, undone with it"). Either way the reason is a function
+  of the standing state and the lines as written. A bug (any other exception)
+  after rolled-back steps is treated the same way: the line is run again alone
+  on the standing state, and what propagates is that run's exception or a
+  :class:`BatchCrash` naming the line, never the exception raised in the
+  rolled-back state (nor as the ``__context__`` of another one), so a traceback
+  in a log carries nothing of it either.
 
 Usage (any door; the service's ``do_submit_moves`` is one)::
 
@@ -43,8 +50,22 @@ from engine.core import Event, Move, Option, Rules, State, note_events, visible_
 from engine.errors import IllegalMove, Malformed
 
 __all__ = [
-    "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move", "is_commit_point", "read_command",
+    "BatchCrash", "BatchResult", "Command", "NotAfterUndone", "Refusal", "Step", "apply_batch", "canonical_move",
+    "is_commit_point", "read_command",
 ]
+
+
+class NotAfterUndone(IllegalMove):
+    """A line refused only after earlier lines that were undone with it: alone, as the game stands,
+    it would be allowed. Its message names those lines and nothing they computed."""
+
+    code = "not_after_undone"
+
+
+class BatchCrash(RuntimeError):
+    """A bug while applying a line that came after rolled-back lines, which does not recur when the
+    line is applied alone to the state that stands. The original exception is dropped on purpose:
+    it was raised in (and may quote) a rolled-back state. Reproduce it from the move log and the batch."""
 
 
 @dataclass(frozen=True)
@@ -165,18 +186,22 @@ def _restore(state: State, saved: State) -> None:
 
 
 def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Command], *,
-                read: Callable[[Rules, State, int, Command], Move] = read_command) -> BatchResult:
+                read: Callable[[Rules, State, int, Command], Move] = read_command,
+                first_number: int = 1) -> BatchResult:
     """Apply ``commands`` in order for ``seat``; commit at every reveal; stop at the first refusal.
 
     ``read`` turns a command into a move (the default reads codes, notation and
     structured moves). Any exception other than IllegalMove (a bug) restores the
-    state of the last commit point before it propagates.
+    state of the last commit point before it propagates (see the module's docstring
+    for what propagates after rolled-back steps). ``first_number`` is the number of
+    the first command (a door that continues a batch counts on).
     """
     saved = _copy(state)  # the state at the last commit point
     stood: list[Step] = []
     since: list[Step] = []  # applied after the last commit point: rolled back on a refusal
-    for number, command in enumerate(commands, start=1):
+    for number, command in enumerate(commands, start=first_number):
         rng_before = state.get("rng")
+        crashed = False
         try:
             move = read(rules, state, seat, command)
             label = rules.describe_move(state, seat, move)
@@ -185,18 +210,71 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
         except IllegalMove as exc:
             _restore(state, saved)
             options = tuple(rules.options(state, seat))
-            # Why a new error: its allowed list was made from the rolled-back state.
-            error = _with_allowed(exc, [f"{o.code}: {o.label}" for o in options]) if since else exc
-            return BatchResult(tuple(stood), Refusal(number, command.shown, error, options,
-                                                     tuple(s.number for s in since)))
-        except BaseException:
+            undone = tuple(s.number for s in since)
+            # Why judged again: exc was computed from the rolled-back state (its message and its
+            # allowed list), and nothing computed there may reach the player.
+            error = _judged_alone(rules, state, seat, command, undone, options, read) if since else exc
+            return BatchResult(tuple(stood), Refusal(number, command.shown, error, options, undone))
+        except BaseException as exc:
+            if not since or not isinstance(exc, Exception):
+                _restore(state, saved)
+                raise
+            crashed = True  # raised below, outside this handler, so the exception is not its __context__
+        if crashed:
             _restore(state, saved)
-            raise
+            _crash_alone(rules, state, seat, command, number, tuple(s.number for s in since), read)
         step = Step(number, command.shown, move, label, tuple(events), is_commit_point(rng_before, state, events))
         since.append(step)
         if step.commit:
             stood.extend(since)
             since = []
-            if number < len(commands):
+            if number < first_number + len(commands) - 1:
                 saved = _copy(state)
     return BatchResult(tuple(stood + since), None)
+
+
+def _lines(numbers: Sequence[int]) -> str:
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    return "lines " + ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}"
+
+
+def _judged_alone(rules: Rules, standing: State, seat: int, command: Command, undone: Sequence[int],
+                  options: Sequence[Option], read: Callable[[Rules, State, int, Command], Move]) -> IllegalMove:
+    """The reason a line refused after the rolled-back lines ``undone`` is given: its judgement alone
+    against the state that stands (on a copy), or a generic one when it would be allowed there."""
+    allowed = [f"{o.code}: {o.label}" for o in options]
+    trial = _copy(standing)
+    try:
+        rules.apply(trial, seat, read(rules, trial, seat, command))
+    except IllegalMove as exc:
+        # (the undone lines are named by number only: nothing of their effect is said)
+        judged = _with_allowed(exc, allowed)
+        judged.message = (f"{exc.message} (judged as the game stands, without {_lines(undone)}, "
+                          f"undone with it)")
+        judged.args = (judged.message,)
+        return judged
+    except Exception:  # noqa: BLE001 - a bug on the standing state: only the generic reason is given
+        alone = "it could not be judged on its own either"
+    else:
+        alone = "as the game stands, it would be allowed on its own"
+    were = "was" if len(undone) == 1 else "were"
+    return NotAfterUndone(f"it cannot follow {_lines(undone)}, which revealed nothing and {were} undone "
+                          f"with it; {alone}. Send {_lines(undone)} alone first, then this line, to see "
+                          f"why it is refused after {'it' if len(undone) == 1 else 'them'}", allowed)
+
+
+def _crash_alone(rules: Rules, standing: State, seat: int, command: Command, number: int, undone: Sequence[int],
+                 read: Callable[[Rules, State, int, Command], Move]) -> None:
+    """A bug after rolled-back lines: rerun the line alone on a copy of the standing state and raise
+    what that run raises (computed from the standing state only), else a :class:`BatchCrash`."""
+    trial = _copy(standing)
+    try:
+        rules.apply(trial, seat, read(rules, trial, seat, command))
+    except IllegalMove:
+        pass
+    # any other exception propagates from here: it was raised on the standing state
+    raise BatchCrash(f"line {number} of a batch failed with an internal error after {_lines(undone)} "
+                     "(rolled back with it); it does not fail alone on the standing state. The error is "
+                     "not shown because it was raised in a rolled-back state: replay the move log and "
+                     "apply the batch to reproduce it")

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 import engine
-from engine.batch import BatchResult, Command, apply_batch, canonical_move, is_commit_point
-from engine.core import Event, Rules, visible_events
+from engine.batch import BatchCrash, BatchResult, Command, NotAfterUndone, apply_batch, canonical_move, is_commit_point
+from engine.core import Event, Move, Option, Outcome, Rules, State as EngineState, View, option_by_code, visible_events
+from engine.errors import IllegalMove
 from engine.games.caravelas import RULES as CARAVELAS
 from engine.rng import Rng, seed_to_state
 from engine.testing import choose, player_names
@@ -123,6 +124,121 @@ def test_it_stores_the_matched_options_move_without_extra_keys() -> None:
     assert result.steps[0].move == opt.move
 
 
+# ---- nothing computed from a rolled-back state: a game that would tell ------------------------
+
+
+class Telltale(Rules):
+    """One seat, one hidden number. ``arm`` is quiet (no reveal, no random numbers); once armed,
+    every refusal and every crash quotes the hidden number. Judged in the state that stands
+    (unarmed), the same lines say nothing of it. The batch must never pass on the armed words."""
+
+    name = "telltale"
+    title = "Telltale"
+    min_players = 1
+    max_players = 1
+
+    def _setup(self, state: EngineState, rng: Any) -> None:
+        state["secret"] = 1000 + rng.die(8999)
+        state["armed"] = False
+
+    def _pending(self, state: EngineState) -> list[int]:
+        return [0]
+
+    def _options(self, state: EngineState, seat: int) -> list[Option]:
+        if state["armed"]:
+            return [Option("disarm", f"disarm (secret {state['secret']})", {"code": "disarm"})]
+        return [Option("arm", "arm", {"code": "arm"}), Option("wait", "wait", {"code": "wait"})]
+
+    def _apply(self, state: EngineState, seat: int, move: Move, rng: Any) -> list[Event]:
+        code = move.get("code")
+        tail = f" (secret {state['secret']})" if state["armed"] else ""
+        if code == "crash" and state["armed"]:
+            raise RuntimeError(f"a bug{tail}")
+        if code == "explode":
+            raise RuntimeError(f"a bug everywhere{tail}")
+        try:
+            opt = option_by_code(self._options(state, seat), move)
+        except IllegalMove as exc:
+            raise IllegalMove(f"{code} is not an option here{tail}", exc.allowed) from None
+        state["armed"] = opt.code == "arm"
+        return [Event("did", opt.code)]
+
+    def _view(self, state: EngineState, seat: int | None) -> View:
+        return {"armed": state["armed"]}
+
+    def _outcome(self, state: EngineState) -> Outcome | None:
+        return None
+
+    def _render_text(self, view: View) -> str:
+        return ""
+
+    def _render_svg(self, view: View) -> str:
+        return "<svg/>"
+
+
+TELLTALE = Telltale()
+
+
+def telltale() -> State:
+    return TELLTALE.setup(["ann"], {}, 7)
+
+
+def no_secret(state: State, *texts: str) -> None:
+    for text in texts:
+        assert str(state["secret"]) not in text and "secret" not in text, text
+
+
+def test_it_judges_the_refused_line_alone_on_the_state_that_stands_when_lines_were_undone() -> None:
+    state = telltale()
+    before = snapshot(state)
+    result = apply_batch(TELLTALE, state, 0, [Command(code="arm"), Command(code="bogus")])
+    assert snapshot(state) == before
+    r = result.refused
+    assert r is not None and r.number == 2 and r.rolled_back == (1,)
+    assert r.error.message == "bogus is not an option here (judged as the game stands, without line 1, undone with it)"
+    assert list(r.error.allowed) == ["arm: arm", "wait: wait"]
+    no_secret(state, r.error.message, str(r.error), *r.error.allowed, *(o.label for o in r.options))
+
+
+def test_it_gives_a_generic_reason_when_the_line_is_wrong_only_after_the_undone_lines() -> None:
+    state = telltale()
+    result = apply_batch(TELLTALE, state, 0, [Command(code="wait"), Command(code="arm"), Command(code="wait")])
+    r = result.refused
+    assert r is not None and r.number == 3 and r.rolled_back == (1, 2)
+    assert isinstance(r.error, NotAfterUndone) and r.error.code == "not_after_undone"
+    assert "cannot follow lines 1 and 2" in r.error.message and "allowed on its own" in r.error.message
+    no_secret(state, r.error.message, *r.error.allowed)
+
+
+def test_it_keeps_the_engines_own_reason_when_nothing_was_undone() -> None:
+    state = telltale()
+    result = apply_batch(TELLTALE, state, 0, [Command(code="bogus")])
+    assert result.refused is not None and result.refused.error.message == "bogus is not an option here"
+
+
+def test_it_never_lets_a_crash_in_a_rolled_back_state_out_not_even_as_context() -> None:
+    import traceback
+
+    state = telltale()
+    before = snapshot(state)
+    with pytest.raises(BatchCrash) as info:
+        apply_batch(TELLTALE, state, 0, [Command(code="arm"), Command(code="crash")])
+    assert snapshot(state) == before
+    assert info.value.__context__ is None and info.value.__cause__ is None
+    assert "line 2" in str(info.value) and "after line 1" in str(info.value)
+    no_secret(state, "".join(traceback.format_exception(info.value)))
+
+
+def test_it_lets_a_crash_out_as_it_happens_on_the_state_that_stands() -> None:
+    import traceback
+
+    state = telltale()
+    with pytest.raises(RuntimeError, match="a bug everywhere") as info:
+        apply_batch(TELLTALE, state, 0, [Command(code="arm"), Command(code="explode")])
+    assert str(info.value) == "a bug everywhere"
+    no_secret(state, "".join(traceback.format_exception(info.value)))
+
+
 # ---- the property, for every registered game ------------------------------------------------------
 
 
@@ -202,11 +318,34 @@ def _id(v: Any) -> str:
     return ",".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else str(v)
 
 
+def refusal_text(result: BatchResult) -> tuple[Any, ...]:
+    r = result.refused
+    assert r is not None
+    return (r.number, r.shown, r.error.code, r.error.message, r.error.allowed,
+            [(o.code, o.label) for o in r.options], r.rolled_back)
+
+
+def check_refusal_after_commit(rules: Rules, state: State, seat: int, batch: list[Command], a: BatchResult,
+                               rnd: random.Random) -> int:
+    """After a commit point, the refusal (its reason and allowed list included) must be the same
+    whatever the seat cannot know of the state that stands: resample that state and send the
+    lines after the last one that stood again. Returns 1 when compared."""
+    standing = copy.deepcopy(state)
+    apply_batch(rules, standing, seat, batch)
+    last = a.steps[-1].number
+    other = rules.resample_hidden(copy.deepcopy(standing), seat, Rng({"rng": seed_to_state(rnd.random())}))
+    b = apply_batch(rules, other, seat, batch[last:], first_number=last + 1)
+    if b.committed:  # a line after it revealed something in that world (a public skip): nothing to compare
+        return 0
+    assert refusal_text(a) == refusal_text(b), [c.shown for c in batch]
+    return 1
+
+
 @pytest.mark.parametrize(("name", "n", "options"), list(configurations()), ids=_id)
 def test_it_gives_the_same_refusal_whatever_the_seat_cannot_see(name: str, n: int, options: dict[str, Any]) -> None:
     rules = engine.get(name)
     rnd = random.Random(f"{name}-{n}-{options}")
-    tried = committed = 0
+    tried = committed = tails = 0
     for seed in range(3):
         for state in sample_states(rules, n, options, seed, count=12):
             seat = rnd.choice(rules.pending(state))
@@ -216,6 +355,8 @@ def test_it_gives_the_same_refusal_whatever_the_seat_cannot_see(name: str, n: in
             b = apply_batch(rules, other, seat, batch)
             assert a.refused is not None and b.refused is not None
             fa, fb = first_commit(a), first_commit(b)
+            if a.committed:
+                tails += check_refusal_after_commit(rules, state, seat, batch, a, rnd)
             if fa == fb:
                 assert as_seen(a, seat, fa) == as_seen(b, seat, fb), f"{name} seed {seed}: {[c.shown for c in batch]}"
             else:
@@ -227,3 +368,4 @@ def test_it_gives_the_same_refusal_whatever_the_seat_cannot_see(name: str, n: in
             tried += 1
             committed += a.committed
     assert tried >= 10 and committed >= 1  # the property was exercised both ways
+    assert tails >= 1  # and the refusal's text after a commit point was compared too
