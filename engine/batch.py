@@ -41,6 +41,7 @@ without any extra keys that were sent), so a log of them replays exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -269,10 +270,8 @@ def _crash_alone(rules: Rules, standing: State, seat: int, command: Command, num
     """A bug after rolled-back lines: rerun the line alone on a copy of the standing state and raise
     what that run raises (computed from the standing state only), else a :class:`BatchCrash`."""
     trial = _copy(standing)
-    try:
+    with contextlib.suppress(IllegalMove):
         rules.apply(trial, seat, read(rules, trial, seat, command))
-    except IllegalMove:
-        pass
     # any other exception propagates from here: it was raised on the standing state
     raise BatchCrash(f"line {number} of a batch failed with an internal error after {_lines(undone)} "
                      "(rolled back with it); it does not fail alone on the standing state. The error is "

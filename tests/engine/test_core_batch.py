@@ -18,7 +18,8 @@ import pytest
 
 import engine
 from engine.batch import BatchCrash, BatchResult, Command, NotAfterUndone, apply_batch, canonical_move, is_commit_point
-from engine.core import Event, Move, Option, Outcome, Rules, State as EngineState, View, option_by_code, visible_events
+from engine.core import Event, Move, Option, Outcome, Rules, View, option_by_code, visible_events
+from engine.core import State as EngineState
 from engine.errors import IllegalMove
 from engine.games.caravelas import RULES as CARAVELAS
 from engine.rng import Rng, seed_to_state
