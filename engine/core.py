@@ -83,23 +83,33 @@ def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Final result. ``ranking`` lists groups of tied seats, best first."""
+    """Final result. ``ranking`` lists groups of tied seats, best first.
+
+    A solo game against an automa (which is no seat) gives its score in ``automa`` (name ->
+    score); ``seats_won`` is False when the automa beat the seats: the ranking still places
+    every seat, and nobody is a winner.
+    """
 
     scores: Mapping[int, float]
     ranking: tuple[tuple[int, ...], ...]
     reason: str
+    automa: Mapping[str, float] = field(default_factory=dict)
+    seats_won: bool = True
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return self.ranking[0] if self.ranking else ()
+        return self.ranking[0] if self.ranking and self.seats_won else ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "scores": {str(k): v for k, v in self.scores.items()},
             "ranking": [list(g) for g in self.ranking],
             "winners": list(self.winners),
             "reason": self.reason,
         }
+        if self.automa:
+            d["automa"] = dict(self.automa)
+        return d
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from engine.testing import check_conformance, run_game
 
 def test_it_is_registered_as_maracaibo() -> None:
     assert registry.get("maracaibo") is RULES
-    assert (RULES.min_players, RULES.max_players) == (2, 4)
+    assert (RULES.min_players, RULES.max_players) == (1, 4)  # 1: solo against Jean
     assert "SUBSTITUTE" in RULES.view(RULES.setup(["A", "B"], {}, 1), 0)["label"]
 
 

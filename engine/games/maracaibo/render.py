@@ -64,6 +64,10 @@ def text(view: View) -> str:
     out.append("Players:")
     for i, p in enumerate(view["p"]):
         out.append(_player_line(view, i, p))
+    if view.get("jean"):
+        from .jean import text_line
+
+        out.append(text_line(view))
     me = view.get("me")
     if me:
         out.append("Your hand:")
@@ -74,8 +78,9 @@ def text(view: View) -> str:
             for cid in me["setup"]["dealt"]:
                 out.append(f"  {C.card_text(cid)}")
     if view.get("outcome"):
-        out.append("Final scores: " + ", ".join(f"{view['players'][int(k)]} {v:g}"
-                                                for k, v in view["outcome"]["scores"].items()))
+        out.append("Final scores: " + ", ".join([*(f"{view['players'][int(k)]} {v:g}"
+                                                  for k, v in view["outcome"]["scores"].items()),
+                                                *(f"{k} {v:g}" for k, v in view["outcome"].get("automa", {}).items())]))
     return "\n".join(out)
 
 

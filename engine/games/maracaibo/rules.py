@@ -37,6 +37,7 @@ from engine.rng import Rng
 from engine.stack import DecisionStack, Frame, FunctionHandler, frame
 
 from . import content as C
+from . import jean
 from .effects import (
     add_vp,
     apply_income,
@@ -110,7 +111,7 @@ def last_round(state: State) -> bool:
 
 def loc_kind(state: State, loc: str) -> str:
     kind = str(C.LOC[loc]["kind"])
-    if kind == "city" and C.LOC[loc].get("two_player") and len(state["players"]) == 2:
+    if kind == "city" and C.LOC[loc].get("two_player") and len(state["players"]) <= 2:  # solo: as with 2
         return "village"  # the 2-player Maracaibo city tile covers the city
     return kind
 
@@ -346,7 +347,7 @@ def explore_targets(state: State, seat: int, n: int) -> list[int]:
     p = player(state, seat)
     if p["explorer"] == C.END_SPACE:
         return []
-    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat}
+    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
     found: set[int] = set()
 
     def walk(space: int, steps: int) -> None:
@@ -1169,7 +1170,10 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     n = len(state["players"])
     trigger = state["trigger"]
     if trigger is None:
-        start_turn(state, (seat + 1) % n, ev)
+        if jean.playing(state):
+            stack(state).push(frame("jean", seat))  # her turn, resolved by the stack itself
+        else:
+            start_turn(state, (seat + 1) % n, ev)
         return ev
     kind = "final" if last_round(state) else "interim"
     ev.append(Event("round_end", f"{who(state, trigger)} ended round {state['round']}: "
@@ -1212,6 +1216,8 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
         add_vp(p, p["inc_vp"], "income")
         ev.append(Event("income", f"{who(state, i)} receives {p['inc_d']} doubloons and {p['inc_vp']} VP.",
                         {"seat": i}))
+    if jean.playing(state):
+        jean.interim(state, ev)
     for loc in state["market"]:
         state["market"][loc] = []
     state["discard"].extend(state["display"])
@@ -1230,7 +1236,10 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     state["trigger"] = None
     ev.append(Event("round", f"Round {state['round']} begins; every ship is back in Havana.",
                     {"round": state["round"]}))
-    start_turn(state, (seat + 1) % len(state["players"]), ev)
+    if jean.playing(state) and not f["data"].get("jean"):
+        stack(state).push(frame("jean", seat))  # the player ended the round: Jean begins the next
+    else:
+        start_turn(state, (seat + 1) % len(state["players"]), ev)
     return ev
 
 
@@ -1268,7 +1277,7 @@ def final_scores(state: State) -> list[dict[str, int]]:
     """Every scoring source of final scoring steps 2-5, per seat (not yet added)."""
     mult = multiplier(state)
     out = []
-    most = {n: max(p["inf"][n] for p in state["p"]) for n in C.NATIONS}
+    most = {n: max(p["inf"][n] for p in [*state["p"], *jean.rivals(state)]) for n in C.NATIONS}
     for p in state["p"]:
         s: dict[str, int] = {}
         s["income"] = p["inc_vp"] + (p["inc_d"] - C.INCOME_D_MIN) // 2
@@ -1292,6 +1301,8 @@ def final_scoring(state: State, ev: list[Event]) -> None:
             add_vp(p, v, src)
         ev.append(Event("final", f"{who(state, i)} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
                         + f": {p['vp']} VP.", {"seat": i}))
+    if jean.playing(state):
+        jean.final(state, ev)
     state["over"] = True
 
 
@@ -1321,6 +1332,23 @@ def with_free_actions(h: FunctionHandler) -> FunctionHandler:
 SUB_DECISIONS = ("village", "city", "yesno", "disc", "nation", "explore", "tquest", "pile", "fight", "combat", "u11",
                  "rankup")
 
+
+def _jean_options(state: State, f: Frame) -> list[Option]:
+    return [opt("jean", f"{jean.NAME}'s turn")]
+
+
+def _jean_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    """Jean's whole turn; then the player's turn, or the end of the round she triggered."""
+    ev: list[Event] = [Event("jean_turn", f"{jean.NAME}'s turn (round {state['round']}).", {})]
+    if not jean.play_turn(state, rng, ev):
+        start_turn(state, seat, ev)
+        return ev
+    kind = "final" if last_round(state) else "interim"
+    ev.append(Event("round_end", f"{jean.NAME} ended round {state['round']}: {kind} scoring.", {"jean": True}))
+    stack(state).push_all([frame("score", seat, mode=kind, ask=True), frame("scoring", seat, mode=kind, jean=True)])
+    return ev
+
+
 HANDLERS = {
     "setup": FunctionHandler(_setup_options, _setup_resolve),
     "sail": FunctionHandler(_sail_options, _sail_resolve),
@@ -1343,6 +1371,7 @@ HANDLERS = {
     "next": FunctionHandler(_next_options, _next_resolve),
     "score": FunctionHandler(_score_options, _score_resolve),
     "scoring": FunctionHandler(_scoring_options, _scoring_resolve),
+    "jean": FunctionHandler(_jean_options, _jean_resolve),
 }
 
 
@@ -1359,12 +1388,14 @@ def stack(state: State) -> DecisionStack:
 class Maracaibo(Rules):
     name = "maracaibo"
     title = "Maracaibo (substitute content)"
-    min_players = 2
+    min_players = 1  # one player plays against Jean, the automa (jean.py)
     max_players = 4
     option_specs = (
         OptionSpec("scenario", "choice", "75", "scenario card without story: 75 easy, 76 medium, 77 hard",
                    choices=("75", "76", "77")),
         OptionSpec("rounds", "int", 4, "rounds to play (4 in the rulebook; fewer for a short game)", min=1, max=4),
+        OptionSpec("difficulty", "int", 3, "solo only: Jean's difficulty, 1 very easy to 5 very hard", min=1, max=5),
+        OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U"),
     )
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
@@ -1375,6 +1406,7 @@ class Maracaibo(Rules):
 
     def _setup(self, state: State, rng: Rng) -> None:
         n = len(state["players"])
+        table = max(n, 2)  # solo is set up as a 2-player game (Jean's ship is the second)
         opts = state["options"]
         scen = C.SCENARIOS[str(opts["scenario"])]
         a_cards = list(C.A_CARDS)
@@ -1389,8 +1421,8 @@ class Maracaibo(Rules):
         rng.shuffle(tokens)
         quests = [q["id"] for q in C.TILES["quests"]]
         rng.shuffle(quests)
-        tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and n in t["players"]]
-        tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and n in t["players"]]
+        tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and table in t["players"]]
+        tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and table in t["players"]]
         rng.shuffle(tiles_other)
         chosen = tiles_helm + tiles_other[:2]
         rng.shuffle(chosen)
@@ -1415,7 +1447,7 @@ class Maracaibo(Rules):
         ev: list[Event] = []
         place_quests(state, ev)
         refill_display(state, rng, ev)
-        if n == 2:
+        if table == 2:
             for loc, nation in C.MAP["two_player_annexed"].items():
                 take_marker(state, nation)
                 state["markers"][loc] = nation
@@ -1428,6 +1460,8 @@ class Maracaibo(Rules):
             "setup": {"dealt": sorted(dealt[i]), "plan": None}, "src": {},
         } for i in range(n)]
         state["stack"] = [frame("setup", seats=range(n))]
+        if n == 1:
+            jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)
 
     def _pending(self, state: State) -> list[int]:
         if state["over"]:
@@ -1483,6 +1517,10 @@ class Maracaibo(Rules):
     def _outcome(self, state: State) -> Outcome | None:
         if not state["over"]:
             return None
+        if jean.playing(state):
+            won, reason = jean.outcome_reason(state)
+            return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
+                           automa={jean.NAME: float(state["jean"]["vp"])}, seats_won=won)
         scores = {i: float(p["vp"]) for i, p in enumerate(state["p"])}
         # tie-break (an assumption): more doubloons, then shared
         keyed = sorted(range(len(scores)), key=lambda i: (-scores[i], -state["p"][i]["d"]))
@@ -1539,6 +1577,8 @@ class Maracaibo(Rules):
         if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
             view["step"]["data"] = _copy(top["data"])
         view["p"] = [_public_player(p) for p in state["p"]]
+        if jean.playing(state):
+            view["jean"] = jean.public(state)
         if state["over"]:
             out = self._outcome(state)
             assert out is not None
@@ -1586,6 +1626,8 @@ class Maracaibo(Rules):
         rest = s["qpile"][1:]
         rng.shuffle(rest)
         s["qpile"] = s["qpile"][:1] + rest
+        if jean.playing(s):
+            jean.resample(s, rng)
         return s
 
     # ---- notation ---------------------------------------------------------------------------
