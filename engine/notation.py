@@ -357,14 +357,25 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
             if terms is not None:
                 hit = (j, terms)
                 break
-        if (hit is None and not strict and i + 1 < n and number(w) is None and w not in fillers and exact(w) is None
-                and w not in NEGATIONS):
-            for j in range(min(n, i + 4), i + 1, -1):  # a phrase abbreviated word by word
+        # A phrase abbreviated word by word (``c verde``, ``cabo v``, ``s. tomé``, ``cabo boa esp``): each
+        # typed word starts the phrase's word (the phrase's fillers may be left out). A first word that
+        # means something alone (``cabo``: the Cape) or a one-letter filler (``s``) starts one only when
+        # the words after it mean nothing alone; after a filler, those words must be whole.
+        head_known = exact(w) is not None
+        head_filler = w in fillers
+        if (hit is None and not strict and i + 1 < n and number(w) is None and w not in NEGATIONS
+                and (not head_filler or len(w) == 1)):
+            for j in range(min(n, i + 4), i + 1, -1):
                 span = words[i:j]
                 if any(number(x) is not None or x in fillers for x in span[1:]):
                     continue
-                found = {t for v in vocabs for _key, kws, terms in v.by_first.get(w[:1], ()) if len(kws) == len(span)
-                         and all(kw.startswith(tw) for tw, kw in zip(span, kws)) for t in terms}
+                if (head_known or head_filler) and any(exact(x) is not None for x in span[1:]):
+                    continue
+                found = {t for v in vocabs for _key, kws, terms in v.by_first.get(w[:1], ())
+                         for ks in {kws, tuple(k for k in kws if k not in fillers)} if len(ks) == len(span)
+                         and all(kw.startswith(tw) for tw, kw in zip(span, ks))
+                         and (not head_filler or all(kw == tw for tw, kw in zip(span[1:], ks[1:])))
+                         for t in terms}
                 if found:
                     hit = (j, tuple(found))
                     break
