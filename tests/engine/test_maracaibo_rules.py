@@ -526,3 +526,92 @@ def test_it_finishes_a_game_played_by_default_moves_only() -> None:
         assert default is not None
         RULES.apply(state, pending[0], default.move)
     assert RULES.outcome(state) is not None
+
+
+# ---- legacy tiles of scenarios 76 and 77 (substitute content) -------------------------------------------
+
+def test_it_places_the_legacy_tiles_of_scenarios_76_and_77() -> None:
+    assert setup(3, scenario="75")["legacy"] == []
+    assert setup(3, scenario="76")["legacy"] == ["L1", "L4", "L5", "L6"]
+    state = setup(3, scenario="77")
+    assert state["legacy"] == ["L1", "L4", "L5", "L6", "L7", "L8", "L9"]
+    assert state["markers"] == {"12": "spain"} and state["supply"]["spain"][0] == 0  # L9
+    assert RULES.view(state, 0)["legacy"] == state["legacy"]
+    assert R.loc_kind(setup(3, scenario="75"), "9a") == "off" and R.loc_kind(state, "9a") == "city"
+
+
+def test_it_makes_puerto_cabezas_a_city_whose_action_fulfils_the_top_quest() -> None:
+    state = started(3, scenario="76")
+    assert R.loc_kind(state, "17") == "city" and R.loc_kind(started(3), "17") == "village"
+    p = state["p"][0]
+    state["qpile"][0:0] = ["Q13"]  # pay 3 doubloons
+    nxt = state["qpile"][1]
+    p["at"], p["d"] = "17", 5
+    state["quests"].pop("17", None)
+    state["stack"] = [R.frame("main", 0, spent=3)]
+    assert "city" in codes(state, 0)
+    events = RULES.apply(state, 0, {"code": "city"})
+    assert p["quests"] == 1 and p["d"] == 2 and state["qpile"][0] == nxt
+    assert any(e.reveals for e in events)  # the next quest of the pile is turned face up
+    p["d"] = 0
+    state["qpile"][0:0] = ["Q13"]
+    state["stack"] = [R.frame("main", 0, spent=3)]
+    assert "city" not in codes(state, 0)  # an unpayable top quest: no city action
+
+
+def test_it_opens_the_legacy_city_9a_once_the_explorer_has_reached_space_6() -> None:
+    state = started(3, scenario="76")
+    p = state["p"][0]
+    p["at"] = "8"
+    assert "9a" not in dict(R.sail_targets(state, 0))
+    p["explorer"] = 6
+    targets = dict(R.sail_targets(state, 0))
+    assert targets["9"] == 1 and targets["9a"] == 3 and targets["11"] == 2  # in: 2 movement, out: 1
+    p["at"] = "9a"
+    assert dict(R.sail_targets(state, 0))["11"] == 1
+    assert "9a" not in dict(R.sail_targets(started(3, scenario="75"), 0))
+    d, vp = p["d"], p["vp"]
+    state["stack"] = [R.frame("main", 0, spent=3)]
+    RULES.apply(state, 0, {"code": "city"})
+    assert (p["d"] - d, p["vp"] - vp) == (4, 2)
+
+
+def test_it_annexes_a_legacy_city_only_when_it_is_open_to_the_fighter() -> None:
+    state = started(3, scenario="76")
+    p = state["p"][0]
+    state["stack"] = [R.frame("combat", 0, nation="france", value=4, used=[], token=None)]
+    assert "ca9a" not in codes(state, 0) and "ca16a" not in codes(state, 0)
+    p["explorer"] = 6
+    assert "ca9a" in codes(state, 0) and "ca16a" not in codes(state, 0)  # 16a is scenario 77's (L7)
+
+
+def test_it_rewards_stopping_at_tortuga_and_charges_for_belize() -> None:
+    state = started(3, scenario="77")
+    p = state["p"][0]
+    cp = p["cp"]
+    play(state, 0, "sail to 3")
+    assert p["cp"] == cp + 1  # L5
+    state = started(3, scenario="77")
+    p = state["p"][0]
+    p["at"], p["d"] = "17", 5
+    state["stack"] = [R.frame("sail", 0, ask=True), R.frame("main", 0, spent=0)][::-1]
+    play(state, 0, "sail to 18")
+    assert p["d"] == 3  # L8
+    state = started(3, scenario="75")
+    cp = state["p"][0]["cp"]
+    play(state, 0, "sail to 3")
+    assert state["p"][0]["cp"] == cp
+
+
+def test_it_adds_the_treasure_fleet_combat_actions_each_once() -> None:
+    state = started(3, scenario="76")
+    p = state["p"][0]
+    p["cp"] = 0
+    state["stack"] = [R.frame("combat", 0, nation="spain", value=5, used=["inf", "annex"], token=None)]
+    assert {"cxL6a", "cxL6b"} <= set(codes(state, 0))
+    d = p["d"]
+    play(state, 0, "cxL6a")
+    assert p["d"] == d + 4 and "cxL6a" not in codes(state, 0)
+    state = started(3, scenario="75")
+    state["stack"] = [R.frame("combat", 0, nation="spain", value=5, used=[], token=None)]
+    assert not any(c.startswith("cx") for c in codes(state, 0))

@@ -121,10 +121,15 @@ def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
         n = village_count(p, steps)
         v += min(len(affordable), n) * 3 + n
     elif kind == "city":
-        m = C.LOC[loc]["market"]
-        if len(state["market"][loc]) < len(m["rewards"]) and any(C.CARD[c]["good"] in m["goods"] for c in p["hand"]):
+        m = C.LOC[loc].get("market")
+        if m and len(state["market"][loc]) < len(m["rewards"]) and any(C.CARD[c]["good"] in m["goods"]
+                                                                        for c in p["hand"]):
             v += 5
-        v += 2.5 if city_action(state, loc) == "combat" else 1.5
+        action = city_action(state, loc)
+        if action == "top_quest":
+            v += 6 if state["qpile"] and can_pay_quest(p, state["qpile"][0]) else -2
+        else:
+            v += {"combat": 2.5, "gain": 3.5}.get(action, 1.5)
     return v
 
 

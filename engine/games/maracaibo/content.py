@@ -52,6 +52,7 @@ CAREER: dict[str, dict[str, Any]] = {c["id"]: c for c in TILES["careers"]}
 UPGRADES: list[dict[str, Any]] = TILES["upgrades"]
 UPGRADE: dict[str, dict[str, Any]] = {u["id"]: u for u in UPGRADES}
 SCENARIOS: dict[str, dict[str, Any]] = TILES["scenarios"]
+LEGACY: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["legacy"]}
 
 #: influence track 0..15; noble ranks at the red bands
 INFLUENCE_MAX = 15
@@ -74,6 +75,8 @@ CITY_ACTION_TEXT = {
     "assistants": "4 doubloons or 2 VP for each of your assistants in the Caribbean",
     "pay_cp": "you may pay 2 combat points for 1 influence and 6 doubloons",
     "combat": "a combat action",
+    "top_quest": "fulfil the face-up top quest of the quest pile (legacy tile L1)",
+    "gain": "the legacy city's own reward (legacy tiles L4, L7)",
 }
 
 

@@ -186,7 +186,9 @@ def destination(state: State, steps: int, route: str) -> str:
     loc = str(state["jean"]["at"])
     counted = 0
     while True:
-        nxt = [n for n in C.LOC[loc]["next"] if n != "22" or last_round(state)]
+        # Why no legacy places: her route cards know the branches of the printed map only; she
+        # sails past the legacy cities 9a/16a (an assumption, docs/rules/maracaibo.md)
+        nxt = [n for n in C.LOC[loc]["next"] if (n != "22" or last_round(state)) and "legacy" not in C.LOC[n]]
         if not nxt:
             return loc
         loc = ROUTES[loc][route] if len(nxt) > 1 else nxt[0]
@@ -243,9 +245,9 @@ def play_turn(state: State, rng: Rng, ev: list[Event]) -> bool:
 def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
     """A disc into the city's next free market space (one more off her board), else the display card removed."""
     j = state["jean"]
-    market = state["market"][loc]
+    market = state["market"].get(loc, [])  # a legacy city has no market: as a full one
     name = C.LOC[loc]["name"]
-    if len(market) < len(C.LOC[loc]["market"]["rewards"]):
+    if len(market) < len(C.LOC[loc].get("market", {"rewards": []})["rewards"]):
         market.append("jean")
         j["discs"] += 1
         ev.append(Event("jean_disc", f"{NAME} puts a disc from her automa board on the market of {name} "
@@ -432,7 +434,12 @@ def choose_nation(state: State, token: str | None) -> str:
 
 def annex_target(state: State, *, villages_only: bool = False) -> str | None:
     """The lowest-numbered empty city, else the lowest-numbered empty village (None: all are held)."""
-    empty = sorted((loc for loc in C.FLAGS if loc not in state["markers"]), key=int)
+    from .rules import loc_kind
+
+    # a legacy city (9a, 16a) only in play and once her explorer has reached its space
+    empty = sorted((loc for loc in C.FLAGS if loc not in state["markers"] and loc_kind(state, loc) != "off"
+                    and int(state["jean"]["explorer"]) >= C.LOC[loc].get("explorer", 0)),
+                   key=lambda loc: (int(loc.rstrip("ab")), loc))
     if not villages_only:
         cities = [loc for loc in empty if _is_city(state, loc)]
         if cities:

@@ -109,17 +109,43 @@ def last_round(state: State) -> bool:
     return int(state["round"]) >= int(state["rounds"])
 
 
+def legacy(state: State, kind: str) -> list[dict[str, Any]]:
+    """The legacy tiles of this kind in play (scenarios 76, 77)."""
+    return [C.LEGACY[t] for t in state.get("legacy", ()) if C.LEGACY[t]["kind"] == kind]
+
+
 def loc_kind(state: State, loc: str) -> str:
-    kind = str(C.LOC[loc]["kind"])
-    if kind == "city" and C.LOC[loc].get("two_player") and len(state["players"]) <= 2:  # solo: as with 2
+    """village, city, home or start; "off" for a legacy location whose tile is not in play."""
+    info = C.LOC[loc]
+    if "legacy" in info and info["legacy"] not in state.get("legacy", ()):
+        return "off"
+    kind = str(info["kind"])
+    if kind == "city" and info.get("two_player") and len(state["players"]) <= 2:  # solo: as with 2
         return "village"  # the 2-player Maracaibo city tile covers the city
+    if kind == "village" and any(t["loc"] == loc for t in legacy(state, "city")):
+        return "city"  # legacy tile L1: Puerto Cabezas becomes a city
     return kind
+
+
+def open_to(state: State, p: P, loc: str) -> bool:
+    """A legacy city may be entered (and annexed) once the player's explorer has got far enough."""
+    return loc_kind(state, loc) != "off" and p["explorer"] >= C.LOC[loc].get("explorer", 0)
 
 
 def city_action(state: State, loc: str) -> str:
     if loc in state["tiles"]:
         return str(C.CITY_TILE[state["tiles"][loc]]["action"])
+    for t in legacy(state, "city"):
+        if t["loc"] == loc:
+            return str(t["action"])
     return str(C.LOC[loc]["action"])
+
+
+def city_action_text(state: State, loc: str) -> str:
+    action = city_action(state, loc)
+    if action == "gain":
+        return C.gain_text(C.LOC[loc]["gain"])
+    return C.CITY_ACTION_TEXT[action]
 
 
 def markers_on_board(state: State) -> dict[str, int]:
@@ -493,7 +519,7 @@ def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option
                 out.append(opt(f"ci{n}", f"influence {n} with {nation.title()} (value {cost})"))
     if "annex" not in used and has_marker(state, nation):
         for loc in C.FLAGS:
-            if loc_kind(state, loc) not in ("village", "city"):
+            if loc_kind(state, loc) not in ("village", "city") or not open_to(state, p, loc):
                 continue
             here = state["markers"].get(loc)
             name = f"{loc} {C.LOC[loc]['name']}"
@@ -513,6 +539,10 @@ def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "combat" and f"c{cid}" not in used and e["cost"] <= budget:
                 out.append(opt(f"cc{cid}", f"{C.CARD[cid]['name']}: {C.gain_text(e['gain'])} (value {e['cost']})"))
+    for t in legacy(state, "combat"):
+        for a in t["actions"]:
+            if a["id"] not in used and a["cost"] <= budget:
+                out.append(opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})"))
     out.append(opt("cend", "end the combat"))
     return out
 
@@ -545,6 +575,12 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         gain_influence(state, seat, nation, 1, ev)
         if code[:2] in ("ca", "cd"):
             frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
+    elif code.startswith("cx"):
+        a = next(a for t in legacy(state, "combat") for a in t["actions"] if a["id"] == code[2:])
+        cost = a["cost"]
+        used.append(a["id"])
+        ev.append(Event("combat_legacy", f"{who(state, seat)} raids the treasure fleet.", {"seat": seat}))
+        frames += gain(state, seat, a["gain"], rng, ev, "nations")
     else:
         cid = int(code[2:])
         e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "combat")
@@ -638,24 +674,33 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
 # ---- sailing ------------------------------------------------------------------------------------------
 
 def sail_targets(state: State, seat: int) -> list[tuple[str, int]]:
+    """(location, movement spent) for every location the ship may sail to, nearest first.
+
+    Every step costs 1 movement, except entering a legacy city (its "enter"); a location
+    reached two ways counts the cheaper one.
+    """
     p = player(state, seat)
     out: list[tuple[str, int]] = []
-    frontier = [p["at"]]
-    for steps in range(1, 8):
-        nxt = []
-        for loc in frontier:
-            if C.LOC[loc]["kind"] == "home" and loc != p["at"]:
-                continue  # homeward-bound spaces cannot be skipped
+    seen: set[str] = set()
+    levels: dict[int, list[str]] = {0: [p["at"]]}
+    for steps in range(8):
+        for loc in levels.get(steps, ()):
+            if steps:
+                if loc in seen:
+                    continue
+                seen.add(loc)
+                out.append((loc, steps))
+                if C.LOC[loc]["kind"] == "home":
+                    continue  # homeward-bound spaces cannot be skipped
             for n in C.LOC[loc]["next"]:
                 if n == "22" and not last_round(state):
                     continue
-                if n not in nxt:
-                    nxt.append(n)
-        for n in nxt:
-            out.append((n, steps))
-        frontier = nxt
-        if not frontier:
-            break
+                info = C.LOC[n]
+                if "legacy" in info and not open_to(state, p, n):
+                    continue
+                cost = steps + int(info.get("enter", 1))
+                if cost <= 7 and n not in levels.setdefault(cost, []):
+                    levels[cost].append(n)
     return out
 
 
@@ -734,6 +779,11 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     top = stack(state).top()
     assert top is not None and top["kind"] == "main"
     top["data"]["spent"] = steps
+    for t in legacy(state, "stop"):
+        if t["loc"] == loc:
+            ev.append(Event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {t['text']}.",
+                            {"seat": seat, "tile": t["id"]}))
+            stack(state).push_all(gain(state, seat, t["gain"], rng, ev, "city"))
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")
@@ -757,8 +807,8 @@ def _main_options(state: State, f: Frame) -> list[Option]:
         n = village_count(p, f["data"]["spent"])
         out += [opt(o.code, f"{o.label} (1 of {n} village actions)") for o in village_options(state, seat, [])]
     elif kind == "city":
-        market = state["market"][loc]
-        m = C.LOC[loc]["market"]
+        market = state["market"].get(loc, [])
+        m = C.LOC[loc].get("market", {"goods": [], "rewards": []})
         if len(market) < len(m["rewards"]) and disc_areas(p):
             seen = set()
             for cid in p["hand"]:
@@ -766,7 +816,9 @@ def _main_options(state: State, f: Frame) -> list[Option]:
                 if g in m["goods"] and g not in seen:
                     seen.add(g)
                     out.append(opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action"))
-        out.append(opt("city", f"city action without delivery: {C.CITY_ACTION_TEXT[city_action(state, loc)]}"))
+        action = city_action(state, loc)
+        if action != "top_quest" or (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
+            out.append(opt("city", f"city action without delivery: {city_action_text(state, loc)}"))
     elif C.LOC[loc].get("home") == 1:
         out += [opt("hfight", "combat action"), opt("hexplore", "explore 2")]
     q = state["quests"].get(loc)
@@ -839,17 +891,27 @@ def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
 
 
 def _city_options(state: State, f: Frame) -> list[Option]:
-    action = city_action(state, player(state, f["seat"])["at"])
-    return [opt("go", f"city action: {C.CITY_ACTION_TEXT[action]}")]
+    p = player(state, f["seat"])
+    if city_action(state, p["at"]) == "top_quest" and not (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
+        return []  # after a delivery the top quest may no longer be payable: nothing to do
+    return [opt("go", f"city action: {city_action_text(state, p['at'])}")]
 
 
 def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     action = city_action(state, p["at"])
-    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: {C.CITY_ACTION_TEXT[action]}.",
+    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: {city_action_text(state, p['at'])}.",
                              {"seat": seat})]
     frames: list[Frame] = []
-    if action == "inf_village":
+    if action == "gain":
+        frames = gain(state, seat, C.LOC[p["at"]]["gain"], rng, ev, "city")
+    elif action == "top_quest":
+        q = state["qpile"].pop(0)
+        frames = [frame("pay", seat, what="quest", quest=q)]
+        if state["qpile"]:
+            ev.append(Event("quest_top", f"The next quest of the pile is {state['qpile'][0]}.",
+                            {"quest": state["qpile"][0]}, reveals=True))
+    elif action == "inf_village":
         frames = [frame("nation", seat, n=1), frame("village", seat, left=1, used=[])]
     elif action == "cp_disc":
         frames = [*gain(state, seat, {"cp": 1}, rng, ev, "city"), frame("disc", seat, n=1)]
@@ -1441,7 +1503,11 @@ class Maracaibo(Rules):
             "pbox": sorted(prestige[4:]),
             "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
             "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
+            "legacy": list(scen.get("legacy", [])),
         })
+        for t in legacy(state, "marker"):
+            take_marker(state, t["nation"])
+            state["markers"][t["loc"]] = t["nation"]
         for space in C.QUEST_SPACES:
             state["tquests"][str(space)] = state["qpile"].pop(0)
         ev: list[Event] = []
@@ -1572,7 +1638,7 @@ class Maracaibo(Rules):
             "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": list(b["investors"])}
                          for b in state["prestige"]],
             "first": dict(state["first"]), "ended": state["ended"], "over": state["over"],
-            "multiplier": multiplier(state),
+            "multiplier": multiplier(state), "legacy": list(state.get("legacy", ())),
         }
         if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
             view["step"]["data"] = _copy(top["data"])

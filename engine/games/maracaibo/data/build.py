@@ -38,7 +38,10 @@ LOCS: list[dict[str, Any]] = [
     {"id": "6", "name": "San Juan", "kind": "village", "next": ["7"], "flag": {"d": 2}},
     {"id": "7", "name": "St. Kitts", "kind": "village", "next": ["8"], "flag": {"vp": 2}},
     {"id": "8", "name": "Martinique", "kind": "village", "next": ["9", "10"], "flag": {"cp": 2}},
-    {"id": "9", "name": "Barbados", "kind": "village", "next": ["11"], "flag": {"d": 2}},
+    {"id": "9", "name": "Barbados", "kind": "village", "next": ["11", "9a"], "flag": {"d": 2}},
+    # legacy tile L4 (scenarios 76, 77): a city off Barbados; entering costs 2 movement, leaving 1
+    {"id": "9a", "name": "Isla Margarita", "kind": "city", "legacy": "L4", "enter": 2, "explorer": 6,
+     "next": ["11"], "flag": {"vp": 3}, "action": "gain", "gain": {"d": 4, "vp": 2}},
     {"id": "10", "name": "Maracaibo", "kind": "city", "action": "compass", "next": ["11"], "flag": {"vp": 3},
      "market": {"goods": ["tobacco", "corn"], "rewards": [4, 3]}, "two_player": "village"},
     {"id": "11", "name": "Cumana", "kind": "city", "action": "combat", "next": ["12"], "flag": {"d": 4},
@@ -49,7 +52,10 @@ LOCS: list[dict[str, Any]] = [
     {"id": "14", "name": "Cartagena", "kind": "city", "tile": True, "next": ["15", "16"], "flag": {"d": 4},
      "market": {"goods": ["corn", "sugar"], "rewards": [3, 2, 2]}},
     {"id": "15", "name": "Portobelo", "kind": "village", "next": ["17"], "flag": {"cp": 2}},
-    {"id": "16", "name": "San Andres", "kind": "village", "next": ["17"], "flag": {"d": 2}},
+    {"id": "16", "name": "San Andres", "kind": "village", "next": ["17", "16a"], "flag": {"d": 2}},
+    # legacy tile L7 (scenario 77): a city off San Andres, like 9a but further on the explorer track
+    {"id": "16a", "name": "Providencia", "kind": "city", "legacy": "L7", "enter": 2, "explorer": 12,
+     "next": ["17"], "flag": {"d": 4}, "action": "gain", "gain": {"vp": 4, "cp": 1}},
     {"id": "17", "name": "Puerto Cabezas", "kind": "village", "next": ["18"], "flag": {"vp": 2}},
     {"id": "18", "name": "Belize", "kind": "village", "next": ["19"], "flag": {"cp": 2}},
     {"id": "19", "name": "Campeche", "kind": "city", "action": "pay_cp", "next": ["20"], "flag": {"vp": 3},
@@ -168,16 +174,42 @@ UPGRADES = [
 
 # ---- scenario cards 75 / 76 / 77: quest locations by round (extra with 3-4 players) ------------
 SCENARIOS = {
-    "75": {"name": "Without story (easy)", "cards": [],
+    "75": {"name": "Without story (easy)", "cards": [], "legacy": [],
            "quests": {"1": {"all": ["6", "12"], "three": ["16"]}, "2": {"all": ["3", "9"], "three": ["17"]},
                       "3": {"all": ["7", "15"], "three": ["2"]}, "4": {"all": ["1", "18"], "three": ["8"]}}},
-    "76": {"name": "Without story (medium): cards 90-99", "cards": list(range(90, 100)),
+    "76": {"name": "Without story (medium): cards 90-99, legacy tiles L1, L4, L5, L6", "cards": list(range(90, 100)),
+           "legacy": ["L1", "L4", "L5", "L6"],
            "quests": {"1": {"all": ["3", "12"], "three": ["16"]}, "2": {"all": ["7", "17"], "three": ["9"]},
                       "3": {"all": ["2", "15"], "three": ["18"]}, "4": {"all": ["6", "16"], "three": ["1"]}}},
-    "77": {"name": "Without story (hard): cards 90-99, fewer quests", "cards": list(range(90, 100)),
+    "77": {"name": "Without story (hard): cards 90-99, fewer quests, legacy tiles L1, L4-L9",
+           "cards": list(range(90, 100)), "legacy": ["L1", "L4", "L5", "L6", "L7", "L8", "L9"],
            "quests": {"1": {"all": ["12"], "three": ["6"]}, "2": {"all": ["17"], "three": ["3"]},
                       "3": {"all": ["9"], "three": ["15"]}, "4": {"all": ["18"], "three": ["2"]}}},
 }
+
+# ---- legacy tiles L1, L4-L9 of scenarios 76 / 77 ---------------------------------------------------
+# Kinds the rules interpret: "city" (a village becomes a city with this action), "place" (a new
+# location of the map, see LOCS "legacy"), "stop" (a gain for ending the sailing there), "combat"
+# (new combat actions in every combat, each once), "marker" (a nation's marker there at setup).
+LEGACY = [
+    {"id": "L1", "name": "Puerto Cabezas harbour", "kind": "city", "loc": "17", "action": "top_quest",
+     "text": "Puerto Cabezas (17) is a city; its city action: fulfil the face-up top quest of the quest pile"},
+    {"id": "L4", "name": "Isla Margarita", "kind": "place", "loc": "9a",
+     "text": "a city at 9a off Barbados, open once your explorer has reached space 6; sailing in costs 2 "
+             "movement, out 1; city action: 4 doubloons and 2 VP"},
+    {"id": "L5", "name": "Tortuga informants", "kind": "stop", "loc": "3", "gain": {"cp": 1},
+     "text": "ending your sailing at Tortuga (3): 1 combat point"},
+    {"id": "L6", "name": "The treasure fleet", "kind": "combat",
+     "actions": [{"id": "L6a", "cost": 3, "gain": {"d": 4}}, {"id": "L6b", "cost": 5, "gain": {"vp": 3, "d": 1}}],
+     "text": "two new combat actions: raid the treasure fleet (value 3: 4 doubloons; value 5: 3 VP and 1 doubloon)"},
+    {"id": "L7", "name": "Providencia", "kind": "place", "loc": "16a",
+     "text": "a city at 16a off San Andres, open once your explorer has reached space 12; sailing in costs 2 "
+             "movement, out 1; city action: 4 VP and 1 combat point"},
+    {"id": "L8", "name": "Pirate waters", "kind": "stop", "loc": "18", "gain": {"d": -2},
+     "text": "ending your sailing at Belize (18) costs 2 doubloons (or all you have)"},
+    {"id": "L9", "name": "Spanish garrison", "kind": "marker", "loc": "12", "nation": "spain",
+     "text": "a Spanish ownership marker on Santa Marta (12) from the start"},
+]
 
 # ---- project cards -------------------------------------------------------------------------------
 _ADJ = ["Old", "Brave", "Cunning", "Wealthy", "Silent", "Red", "Lucky", "Loyal", "Grim", "Swift", "Pious", "Bold"]
@@ -268,7 +300,7 @@ def build() -> dict[str, Any]:
                        "cards": _cards()},
         "tiles.json": {"label": LABEL, "quests": QUESTS, "combat": COMBAT, "city_tiles": CITY_TILES,
                        "city_actions": CITY_ACTIONS, "prestige": PRESTIGE, "careers": CAREERS,
-                       "upgrades": UPGRADES, "scenarios": SCENARIOS},
+                       "upgrades": UPGRADES, "scenarios": SCENARIOS, "legacy": LEGACY},
     }
 
 
