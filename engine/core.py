@@ -291,6 +291,12 @@ class Rules:
     def outcome(self, state: State) -> Outcome | None:
         return self._outcome(state)
 
+    def score_breakdown(self, state: State) -> dict[int, dict[str, float]]:
+        """Once the game is over, where each seat's score came from, in the order to show
+        it: ``{seat: {"discoveries": 40, "deliveries": 21, ...}}``; ``{}`` when a game has no
+        parts to show. Public facts only: results tables print it for everyone."""
+        return {}
+
     def render_text(self, view: View) -> str:
         return self._render_text(view)
 

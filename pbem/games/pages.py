@@ -35,6 +35,7 @@ class ResultRow:
     name: str
     score: Any
     winner: bool
+    parts: list[str] = field(default_factory=list)  # the breakdown, in the order of SeatPage.result_parts
 
 
 @dataclass
@@ -54,6 +55,7 @@ class SeatPage:
     history: list[HistoryLine] = field(default_factory=list)
     chat: list[tuple[str, datetime, str]] = field(default_factory=list)
     results: list[ResultRow] = field(default_factory=list)
+    result_parts: list[str] = field(default_factory=list)  # the breakdown's column headings
     reason: str = ""
     finished: bool = False
 
@@ -96,16 +98,29 @@ def seat_page(seat: Seat) -> SeatPage:
     page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text)
                  for m in ChatMessage.objects.filter(game=game).order_by("pk")]
     if finished:
-        out = game.outcome or {}
-        scores = out.get("scores") or {}
-        best = {int(s) for s in out.get("winners") or []}
-        for place, group in enumerate(out.get("ranking") or [], start=1):
-            for s in group:
-                i = int(s)
-                page.results.append(ResultRow(place, names[i] if i < len(names) else f"player {i + 1}",
-                                              scores.get(str(s), "-"), i in best))
-        page.reason = str(out.get("reason") or "")
+        page.results, page.result_parts = results(game.outcome or {}, names)
+        page.reason = str((game.outcome or {}).get("reason") or "")
     return page
+
+
+def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow], list[str]]:
+    """The results table of a finished game, best first: place, name, each part of the
+    score (the engine's breakdown, when it has one) and the score."""
+    scores = outcome.get("scores") or {}
+    breakdown: dict[str, dict[str, Any]] = outcome.get("breakdown") or {}
+    heads: list[str] = []
+    for parts in breakdown.values():
+        heads += [k for k in parts if k not in heads]
+    best = {int(s) for s in outcome.get("winners") or []}
+    rows = []
+    for place, group in enumerate(outcome.get("ranking") or [], start=1):
+        for s in group:
+            i = int(s)
+            parts = breakdown.get(str(i), {})
+            rows.append(ResultRow(place, names[i] if i < len(names) else f"player {i + 1}",
+                                  wording.number(scores.get(str(i), "-")), i in best,
+                                  [wording.number(parts.get(h, "-")) for h in heads]))
+    return rows, heads
 
 
 def history(game: Game, seat: int, you: str) -> list[HistoryLine]:

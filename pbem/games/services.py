@@ -554,6 +554,9 @@ def _finish_if_over(game: Game, rules: Rules) -> None:
         return
     game.status = Game.Status.FINISHED
     game.outcome = outcome.as_dict()
+    breakdown = rules.score_breakdown(game.state)
+    if breakdown:
+        game.outcome["breakdown"] = {str(s): parts for s, parts in breakdown.items()}
     game.finished_at = timezone.now()
     game.deadline_at = None
     do_log(game, None, "finish", {"outcome": game.outcome})

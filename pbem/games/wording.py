@@ -14,6 +14,13 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def number(value: object) -> str:
+    """A score as people write it: 12, not 12.0; 2.5 stays; anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def time_left(deadline: datetime, now: datetime) -> str:
     """'2 days 23 hours left', '5 hours 10 minutes left', 'past due'; the two largest units only."""
     seconds = int((deadline - now).total_seconds())

@@ -26,7 +26,7 @@ from django.utils import timezone
 import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
-from pbem.games import dispatch, wording
+from pbem.games import dispatch, pages, wording
 from pbem.games.links import seat_page_url
 from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
@@ -220,21 +220,17 @@ def _names(game: Game, seats: Iterable[int]) -> list[str]:
 
 
 def _outcome_lines(game: Game) -> list[str]:
+    """The result in a text mail: the winner first, then each place with its score's parts."""
     out = game.outcome or {}
+    names = [str(n) for n in (game.state or {}).get("players", [])]
+    rows, heads = pages.results(out, names)
+    winners = [r.name for r in rows if r.winner]
     lines: list[str] = []
-    names = list((game.state or {}).get("players", []))
-
-    def name(seat: Any) -> str:
-        i = int(seat)
-        return str(names[i]) if 0 <= i < len(names) else f"seat {i}"
-
-    winners = out.get("winners") or []
     if winners:
-        lines.append("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(name(s) for s in winners))
-    for place, group in enumerate(out.get("ranking") or [], start=1):
-        scores = out.get("scores") or {}
-        shown = ", ".join(f"{name(s)} ({scores.get(str(s), '-')})" for s in group)
-        lines.append(f"  {place}. {shown}")
+        lines.append("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(winners))
+    for r in rows:
+        parts = "; ".join(f"{h} {v}" for h, v in zip(heads, r.parts, strict=True) if v != "-")
+        lines.append(f"  {r.place}. {r.name}: {r.score}" + (f" ({parts})" if parts else ""))
     if out.get("reason"):
         lines.append(f"Why it ended: {out['reason']}")
     return lines
@@ -276,7 +272,10 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
     you = rules.seat_name(game.state, seat.index)
     if finished:
-        headline = f"Game #{game.pk} ({game.title}) is over."
+        winners = [r.name for r in pages.results(game.outcome or {}, [str(n) for n in game.state["players"]])[0]
+                   if r.winner]
+        won = (f": {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "")
+        headline = f"Game #{game.pk} ({game.title}) is over{won}."
     elif options:
         headline = f"It is your turn in game #{game.pk} ({game.title})."
     else:
@@ -305,6 +304,8 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "you": you,
         "finished": finished,
         "outcome": _outcome_lines(game) if finished else [],
+        "results": pages.results(game.outcome or {}, [str(n) for n in game.state.get("players", [])])
+        if finished else ([], []),
         "url": seat_page_url(seat),
         "marker": REPLY_MARKER,
         "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first else "",

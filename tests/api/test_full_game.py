@@ -130,7 +130,10 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     names = [s["name"] for s in sorted(final["seats"], key=lambda s: s["index"])]
     rules = engine.get(rules_name)
     state = replay(rules, names, final["options"], seed, [(e["seat"], e["move"]) for e in log])
-    assert _json(rules.outcome(state).as_dict()) == outcome
+    replayed = rules.outcome(state)
+    assert replayed is not None
+    breakdown = {str(s): parts for s, parts in rules.score_breakdown(state).items()}
+    assert _json(replayed.as_dict() | ({"breakdown": breakdown} if breakdown else {})) == outcome
     assert _json(rules.view(state, None)) == anon.get(f"{game_url}view/").json()["view"]
     for seat, name in enumerate(names):
         assert _json(rules.view(state, seat)) == clients[name].get(f"{game_url}view/").json()["view"]

@@ -336,4 +336,4 @@ def test_it_tells_a_resigned_player_how_the_game_ended(blindbids: str, ana: Pers
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert len(bruno.inbox()) == n + 1
-    assert "is over." in text_of(bruno.latest())
+    assert "is over" in text_of(bruno.latest())

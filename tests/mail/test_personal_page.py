@@ -3,6 +3,7 @@ the browser tests in tests/browser play whole games on it)."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -11,7 +12,8 @@ from django.test import Client
 import engine
 from pbem.games import links
 from pbem.games.models import Game, Move
-from tests.mail.conftest import Persona, seat_of, start_game, text_of
+from tests.factories import play_first_options
+from tests.mail.conftest import Persona, html_of, seat_of, start_game, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -134,3 +136,28 @@ def test_it_takes_say_by_mail_and_delivers_it_in_the_next_mails(bids_game: Game,
     assert bids_game.state is not None
     bruno.reply(bruno.latest(), rules.options(bids_game.state, 1)[0].code)
     assert "Messages:\n  Ana: Who bids high this time?" in text_of(carla.latest())
+
+
+def test_it_shows_the_winner_on_top_and_each_score_by_its_parts_when_the_game_ends(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    play_first_options(game.pk, rnd=random.Random(2))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome is not None
+    names = ["Ana", "Bruno", "Carla"]
+    winners = [names[s] for s in game.outcome["winners"]]
+    parts = game.outcome["breakdown"]
+    assert set(parts) == {"0", "1", "2"} and all("space reached" in p for p in parts.values())
+    html = Client().get(link_in(bruno)).content.decode()
+    body = html.split("<body>", 1)[1]
+    assert body.index("Winner") < body.index('id="results"') < body.index('id="board"'), "the winner comes first"
+    table = html.split('id="results"', 1)[1].split("</table>", 1)[0]
+    assert "<th>Space reached</th>" in table and "<th>Resource types in stock</th>" in table
+    assert table.count("<tr") == 4
+    first = table.split("</tr>", 2)[1]
+    assert any(f"{w} (winner)" in first for w in winners)
+    final = text_of(bruno.latest())
+    headline = final.split("\n\n", 2)[1]
+    assert "is over: " in headline and all(w in headline for w in winners)
+    assert "space reached " in final and "resource types in stock " in final
+    assert "Space reached</th>" in html_of(bruno.latest())

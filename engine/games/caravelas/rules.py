@@ -491,6 +491,17 @@ class Caravelas(Rules):
         return [f["score"] + B.END_CUBE_POINTS * len(f["cargo"]) + B.END_CARD_POINTS * len(f["disc"])
                 for f in state["fleets"]]
 
+    def score_breakdown(self, state: State) -> dict[int, dict[str, float]]:
+        if not state["over"]:
+            return {}
+        out: dict[int, dict[str, float]] = {}
+        for s, f in enumerate(state["fleets"]):
+            found = sum(B.DISCOVERIES[c]["points"] for c in f["found"])
+            out[s] = {"discoveries": found, "deliveries in Lisboa": f["score"] - found,
+                      "cubes still aboard": B.END_CUBE_POINTS * len(f["cargo"]),
+                      "unfulfilled discovery cards": B.END_CARD_POINTS * len(f["disc"])}
+        return out
+
     def _outcome(self, state: State) -> Outcome | None:
         if not state["over"]:
             return None

@@ -1580,6 +1580,23 @@ class Maracaibo(Rules):
 
     # ---- outcome ----------------------------------------------------------------------------
 
+    #: the order the results table lists Maracaibo's sources of victory points in
+    SOURCES = ("scoring", "nations", "careers", "explorer", "homeward", "income", "cards", "prestige")
+
+    def score_breakdown(self, state: State) -> dict[int, dict[str, float]]:
+        if not state["over"]:
+            return {}
+        out: dict[int, dict[str, float]] = {}
+        for i, p in enumerate(state["p"]):
+            src = p.get("src") or {}
+            known = [k for k in self.SOURCES if k in src] + sorted(k for k in src if k not in self.SOURCES)
+            parts = {k: float(src[k]) for k in known}
+            rest = float(p["vp"]) - sum(parts.values())
+            if rest:
+                parts["other"] = rest
+            out[i] = parts
+        return out
+
     def _outcome(self, state: State) -> Outcome | None:
         if not state["over"]:
             return None

@@ -996,6 +996,22 @@ class Maretta(Rules):
 
     # ---- outcome ------------------------------------------------------------------------
 
+    def score_breakdown(self, st: State) -> dict[int, dict[str, float]]:
+        """Maretta ranks by how far one got: the space reached, and on side A the resource
+        types in stock (what a Steamship card counts); on side B when the lava caught one."""
+        if st["over"] is None:
+            return {}
+        out: dict[int, dict[str, float]] = {}
+        for s, p in enumerate(st["over"]["scores"]):
+            parts: dict[str, float] = {"space reached": float(p)}
+            if st["side"] == "A":
+                parts["movement in the last turn"] = float(st["mv"][s])
+                parts["resource types in stock"] = float(len({c[1:] for c in st["stock"][s]}))
+            elif st["out"][s] is not None:
+                parts["caught by the lava on turn"] = float(st["out"][s])
+            out[s] = parts
+        return out
+
     def _outcome(self, st: State) -> Outcome | None:
         over = st["over"]
         if over is None:
