@@ -615,3 +615,25 @@ def test_it_adds_the_treasure_fleet_combat_actions_each_once() -> None:
     state = started(3, scenario="75")
     state["stack"] = [R.frame("combat", 0, nation="spain", value=5, used=[], token=None)]
     assert not any(c.startswith("cx") for c in codes(state, 0))
+
+
+def test_it_scores_21_for_every_arrival_in_the_last_round_and_ends_at_the_first_ship_on_22() -> None:
+    state = started(3, rounds=1)
+    state["p"][1]["at"] = "20"
+    state["stack"] = []
+    R.start_turn(state, 1, [])
+    vp = state["p"][1]["vp"]
+    play(state, 1, "sail to 21a", "pass", "end")
+    assert state["p"][1]["vp"] == vp + 3 and state["trigger"] is None  # no interim scoring in the last round
+    assert RULES.pending(state) == [2]
+    state["p"][2]["at"] = "21b"  # arrived there earlier
+    play(state, 2, "sail to 22", "pass", "end")
+    assert state["trigger"] == 2
+    order = []
+    while not state["over"]:
+        seat = RULES.pending(state)[0]
+        assert state["stack"][-1]["kind"] == "score"  # nobody sails again: straight to final scoring
+        order.append(seat)
+        play(state, seat, "vp2")
+    assert order == [2, 0, 1]  # from the player who ended the game, clockwise
+    assert RULES.outcome(state) is not None
