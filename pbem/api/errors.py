@@ -59,18 +59,25 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
+def _semantic(http_status: int) -> int:
+    """400 is the door's (the request does not match the OpenAPI schema); a request that does
+    but that the rules or the service refuse (a name with digits, 2 players for a 3-5 player
+    game, a vacation in the past) is a 422, so a client can tell a bug from a refusal."""
+    return status.HTTP_422_UNPROCESSABLE_ENTITY if http_status == status.HTTP_400_BAD_REQUEST else http_status
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     headers: dict[str, str] = {}
     if isinstance(exc, MoveRejected):
         return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, ServiceError):
         retry = getattr(exc, "retry_after", None)
-        return Response(error_body(exc.code, exc.message), status=exc.status,
+        return Response(error_body(exc.code, exc.message), status=_semantic(exc.status),
                         headers={"Retry-After": str(retry)} if retry is not None else None)
     if isinstance(exc, IllegalMove):
         return Response(exc.as_dict() | {"message": exc.message}, status=422)
     if isinstance(exc, EngineError):
-        return Response(error_body("invalid", str(exc)), status=400)
+        return Response(error_body("invalid", str(exc)), status=422)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "not found")
     elif isinstance(exc, DjangoPermissionDenied):

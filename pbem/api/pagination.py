@@ -4,13 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+
+#: Furthest offset a list may start at; past it the database would fail, not answer an empty page.
+MAX_OFFSET = 10**9
+
+
+def strict_int(request: Any, name: str, default: int | None, low: int, high: int | None = None,
+               cutoff: int | None = None) -> int | None:
+    """The integer ``?name=`` holds, ``default`` when absent; 400 when it is not an integer in range.
+
+    Why not DRF's: it takes ``?limit=abc`` as no limit at all, which the schema says is an error.
+    ``cutoff``: a larger value is taken as the cutoff (as documented) rather than refused.
+    """
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12 or int(raw) < low or (high and int(raw) > high):
+        bound = f" and at most {high}" if high else ""
+        raise ValidationError({name: [f"must be an integer, at least {low}{bound}"]})
+    value = int(raw)
+    return min(value, cutoff) if cutoff else value
 
 
 class GamePagination(LimitOffsetPagination):
     default_limit = 50
     max_limit = 200
+
+    def get_limit(self, request: Any) -> int | None:
+        return strict_int(request, self.limit_query_param, self.default_limit, 1, cutoff=self.max_limit)
+
+    def get_offset(self, request: Any) -> int:
+        return strict_int(request, self.offset_query_param, 0, 0, MAX_OFFSET) or 0
 
 
 class MoveLogPagination(CursorPagination):
@@ -20,6 +47,9 @@ class MoveLogPagination(CursorPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def get_page_size(self, request: Any) -> int | None:
+        return strict_int(request, self.page_size_query_param, self.page_size, 1, cutoff=self.max_page_size)
 
     def decode_cursor(self, request: Any) -> Any:
         cursor = super().decode_cursor(request)

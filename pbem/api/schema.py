@@ -12,7 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from pbem.api.idempotency import KEY_PATTERN
+from pbem.api.pagination import MAX_OFFSET
 from pbem.api.serializers import MAX_COMMANDS
+
+#: Bounds of the paging parameters, as pbem.api.pagination enforces them.
+_PAGING = {
+    "limit": {"type": "integer", "minimum": 1},
+    "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
+    "page_size": {"type": "integer", "minimum": 1},
+}
 
 _RATE_HEADERS = {
     "RateLimit-Limit": {"schema": {"type": "integer"}, "description": "requests allowed in the current window"},
@@ -22,16 +31,18 @@ _RATE_HEADERS = {
 
 _IDEMPOTENCY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": KEY_PATTERN},
     "description": "any unique string (a UUID): sending the same request again with the same key answers the "
                    "first result (with `Idempotency-Replayed: true`) and never applies it twice; kept for a day",
 }
 
 _COMMAND_KINDS = {
-    "code": {"type": "string", "minLength": 1, "maxLength": 100, "description": "an option code from /options/"},
-    "text": {"type": "string", "minLength": 1, "maxLength": 500, "description": "a line of the game's notation"},
+    "code": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": r"\S",
+             "description": "an option code from /options/"},
+    "text": {"type": "string", "minLength": 1, "maxLength": 500, "pattern": r"\S",
+             "description": "a line of the game's notation"},
     "move": {"type": "object", "additionalProperties": {},
-             "description": "a structured move, as in an option's `move`"},
+             "description": "a structured move, as in an option's `move` (no NUL characters in its strings)"},
 }
 
 
@@ -60,6 +71,21 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             })
             for answer in responses.values():
                 answer.setdefault("headers", {}).update(_RATE_HEADERS)
+            for param in operation.get("parameters", []):
+                if param.get("in") == "query" and param.get("name") in _PAGING:
+                    param["schema"] = dict(_PAGING[param["name"]])
+            if method != "get" or any(p.get("in") != "path" for p in operation.get("parameters", [])):
+                # Why on each: 400 is the answer to anything outside this schema, 422 to a request
+                # inside it that the game or the service refuses (see errors._semantic).
+                responses.setdefault("400", {
+                    "description": "the request does not match this schema (the message names the field)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                })
+                responses.setdefault("422", {
+                    "description": "the request matches the schema but the game or the service refuses it "
+                                   "(the message says why)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+                })
             if method == "post":
                 params = operation.setdefault("parameters", [])
                 if not any(p.get("name") == "Idempotency-Key" for p in params):
@@ -73,6 +99,13 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                                    "rejected, for moves)",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 })
+    moves = result.get("paths", {}).get("/api/v1/games/{game_id}/moves/", {}).get("post", {})
+    rejected = moves.get("responses", {}).get("422", {}).get("content", {}).get("application/json")
+    if rejected is not None:
+        # Why anyOf: a batch judged and rejected answers its move request; a request refused before
+        # it is judged (an Idempotency-Key reused, a game not running) the plain error.
+        rejected["schema"] = {"anyOf": [{"$ref": "#/components/schemas/MoveRequestOut"},
+                                        {"$ref": "#/components/schemas/ErrorOut"}]}
     names = _installed_rules()
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":
@@ -85,7 +118,8 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             "title": "Friday game", "deadline_hours": 48}
     if "CommandInRequest" in schemas:
         schemas["CommandInRequest"] = {
-            "oneOf": [{"type": "object", "title": kind, "properties": {kind: spec}, "required": [kind]}
+            "oneOf": [{"type": "object", "title": kind, "properties": {kind: spec}, "required": [kind],
+                       "additionalProperties": False}
                       for kind, spec in _COMMAND_KINDS.items()],
             "description": "exactly one of `code`, `text` or `move`",
         }

@@ -183,6 +183,14 @@ class CommandIn(serializers.Serializer):
     def validate_move(self, value: dict[str, Any]) -> dict[str, Any]:
         return _json_safe(value, "move", MAX_MOVE_BYTES)
 
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            extra = sorted(str(k) for k in data if k not in self.fields)
+            if extra:
+                raise serializers.ValidationError(
+                    f"unknown key {extra[0]!r}: a command is exactly one of code, text or move")
+        return super().to_internal_value(data)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [k for k in ("code", "text", "move") if k in attrs]
         if len(given) != 1:

@@ -214,7 +214,7 @@ def test_reads_answer_304_to_if_none_match_and_per_seat_tags_are_private(fake_ga
 def test_no_display_name_can_forge_text(alice, name):
     r = token_client(alice).patch("/api/v1/me/", {"display_name": name}, format="json")
     alice.refresh_from_db()
-    if r.status_code == 400:
+    if r.status_code in (400, 422):
         assert alice.display_name == "Alice"
     else:  # cleaned: what could forge a line or reorder the text is gone
         assert r.status_code == 200 and alice.display_name == r.json()["display_name"]

@@ -51,9 +51,11 @@ INVITE = {"invite": ["b@example.org"]}
     ({"rules": ["maretta"]}, "rules: Not a valid string."),
     ({}, "rules: This field is required."),
 ])
-def test_bad_games_get_a_clear_400(fake_game, alice, payload, message):
+def test_bad_games_get_a_clear_400_or_422(fake_game, alice, payload, message):
     r = token_client(alice).post(GAMES, payload, format="json")
-    assert r.status_code == 400, r.content
+    # 422: well-formed, refused by the rules (name, players, options); 400: malformed
+    refused = message.startswith(("no game called", "Blind Bids is for", "option ", "unknown option"))
+    assert r.status_code == (422 if refused else 400), r.content
     assert r["Content-Type"] == "application/json"
     assert r.json()["code"] == "invalid"
     assert message in r.json()["message"]
@@ -115,7 +117,7 @@ def test_it_lists_and_filters_games(fake_game, alice, bob, carol, dave):
 @pytest.mark.parametrize(("query", "status", "message"), [
     ({"status": "sleeping"}, 400, "status: \"sleeping\" is not a valid choice."),
     ({"mine": "perhaps"}, 400, "mine: Must be a valid boolean."),
-    ({"rules": "chess"}, 400, "no game called 'chess'"),
+    ({"rules": "chess"}, 422, "no game called 'chess'"),
     ({"mine": "1"}, 401, "log in to list your games"),
 ])
 def test_bad_list_filters_are_explained(fake_game, db, query, status, message):

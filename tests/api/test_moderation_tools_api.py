@@ -87,7 +87,7 @@ def test_it_sets_and_ends_a_vacation(game, bob, alice):
     assert r.status_code == 200 and r.json()["games"] == [game.pk]
     assert OutboundMessage.objects.filter(to_email=alice.email, body_text__contains="Bob is on vacation").exists()
     past = client.post("/api/v1/me/vacation/", {"until": "2001-01-01T00:00:00Z"}, format="json")
-    assert past.status_code == 400 and "future" in past.json()["message"]
+    assert past.status_code == 422 and "future" in past.json()["message"]
     assert client.post("/api/v1/me/vacation/", {"until": None}, format="json").status_code == 200
 
 
