@@ -62,7 +62,7 @@ def test_it_reads_fight_influence_annex_explore_career_and_draw() -> None:
     assert parsed(state, 0, f"career {task[1:-1]} upper") == task
 
 
-@pytest.mark.parametrize("line", ["sail", "sail 5 now", "buy", "fight", "influence 9 please", "zzz"])
+@pytest.mark.parametrize("line", ["sail", "sail 5 to tortuga", "buy", "fight", "influence 9 please", "zzz"])
 def test_it_refuses_a_line_it_does_not_understand_whole(line: str) -> None:
     state = started(3)
     with pytest.raises(IllegalMove):

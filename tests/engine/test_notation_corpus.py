@@ -18,6 +18,7 @@ import pytest
 
 from engine import get
 from engine.errors import IllegalMove
+from tests.engine import maracaibo_scenarios
 from tests.engine import test_caravelas_rules as C
 from tests.engine import test_maretta_rules as M
 
@@ -231,8 +232,9 @@ SCENARIOS: dict[str, dict[str, Scenario]] = {
                   "discard": m_discard_b, "barrel": m_barrel_b},
     "caravelas": {"lisboa": c_lisboa, "hand": c_hand, "arguim": c_arguim, "deliver": c_deliver,
                   "keep": c_keep, "keep-one": c_keep_one, "sink": c_sink, "cards": c_cards},
+    "maracaibo": maracaibo_scenarios.SCENARIOS,
 }
-GAME_OF = {"maretta-A": "maretta", "maretta-B": "maretta", "caravelas": "caravelas"}
+GAME_OF = {"maretta-A": "maretta", "maretta-B": "maretta", "caravelas": "caravelas", "maracaibo": "maracaibo"}
 
 
 def load(corpus: str) -> list[tuple[str, str, str, int]]:

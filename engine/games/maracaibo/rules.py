@@ -32,12 +32,13 @@ from typing import Any, ClassVar
 
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View
-from engine.errors import IllegalMove, Malformed
+from engine.errors import IllegalMove
 from engine.rng import Rng
 from engine.stack import DecisionStack, Frame, FunctionHandler, frame
 
 from . import content as C
 from . import jean
+from . import notation as N
 from .effects import (
     add_vp,
     apply_income,
@@ -1714,91 +1715,24 @@ class Maracaibo(Rules):
         return s
 
     # ---- notation ---------------------------------------------------------------------------
+    # The shared layer (engine.notation) reads whole lines; notation.py gives it this game's words,
+    # the texts that name each option and the reasons for a refusal.
 
-    def _parse(self, text: str, state: State, seat: int, options: list[Option]) -> Move:
-        folded = " ".join(notation.tokens(text))
-        for o in options:
-            if notation.fold(o.code) == folded or " ".join(notation.tokens(o.label)) == folded:
-                return o.move
-        found = self._read(notation.tokens(text), options)
-        if found is not None:
-            return found.move
-        chosen = notation.match_option(text, options)
-        # Why this check: the shared layer reads loosely (weak words, guesses); a line here is
-        # taken only when every word it has is the beginning of a word of that option.
-        words = notation.tokens(chosen.label) + [notation.fold(chosen.code)]
-        if all(any(w.startswith(t) for w in words) for t in notation.tokens(text)):
-            return chosen.move
-        raise Malformed(f"{text.strip()!r} is not understood here", [f"{o.code}: {o.label}" for o in options])
+    vocabulary = N.VOCABULARY
 
-    @staticmethod
-    def _read(words: list[str], options: list[Option]) -> Option | None:
-        """The phrases of the notation help, each read as a whole line."""
-        if not words:
-            return None
-        by_code = {o.code: o for o in options}
-        verb, rest = words[0], words[1:]
-        num = notation.number(rest[0]) if len(rest) == 1 else None
+    def _vocabulary(self, state: State, seat: int) -> notation.Vocabulary:
+        return N.vocabulary(super()._vocabulary(state, seat), state)
 
-        def named(prefix: str, names: dict[str, str]) -> Option | None:
-            if not rest:
-                return None
-            phrase = " ".join(rest)
-            try:
-                name = notation.resolve(phrase, list(names), "name")
-            except Malformed:
-                return None
-            return by_code.get(prefix + names[name])
+    def _readings(self, state: State, seat: int, option: Option) -> list[str]:
+        return N.readings(state, seat, option)
 
-        if verb == "sail":
-            if num is not None:
-                hits = [o for o in options if o.code.startswith("s") and o.label.startswith(f"sail {num} to ")]
-                return hits[0] if len(hits) == 1 else None
-            if len(rest) >= 2 and rest[0] == "to":
-                target = " ".join(rest[1:])
-                for o in options:
-                    if o.code.startswith("s") and o.code[1:] == target:
-                        return o
-                names = {C.LOC[o.code[1:]]["name"]: o.code[1:] for o in options if o.code.startswith("s")}
-                rest = rest[1:]
-                return named("s", names)
-            return None
-        if verb in ("buy", "plan", "invest", "keep"):
-            prefix = {"buy": "b", "plan": "p", "keep": "k", "invest": "i"}[verb]
-            if verb == "invest":
-                names = {C.PRESTIGE[o.code[1:]]["name"]: o.code[1:] for o in options if o.code.startswith("i")}
-            else:
-                names = {C.CARD[int(o.code[1:])]["name"]: o.code[1:] for o in options
-                         if o.code.startswith(prefix) and o.code[1:].isdigit()}
-            return named(prefix, names)
-        if verb == "deliver" and len(rest) == 1:
-            return by_code.get("d" + rest[0])
-        if verb in ("fight", "nation") and len(rest) == 1:
-            nation = [n for n in C.NATIONS if n.startswith(rest[0])]
-            return by_code.get("f" + nation[0][0]) if len(nation) == 1 else None
-        if verb == "influence" and num is not None:
-            return by_code.get(f"ci{num}")
-        if verb in ("annex", "displace") and num is not None:
-            return by_code.get(f"ca{num}") or by_code.get(f"cd{num}") or by_code.get(f"cv{num}") or \
-                by_code.get(f"cw{num}")
-        if verb == "explore" and num is not None:
-            return by_code.get(f"e{num}")
-        if verb == "quest" and not rest:
-            return by_code.get("quest")
-        if verb == "career" and len(rest) == 2 and notation.number(rest[0]) is not None and rest[1] in (
-                "upper", "lower", "u", "l"):
-            return by_code.get(f"k{notation.number(rest[0])}{rest[1][0]}")
-        if verb == "draw":
-            if rest in (["pile"], ["deck"]):
-                return by_code.get("pile")
-            nums = [notation.number(w) for w in rest if w != "display"]
-            if "display" in rest and len(nums) == 1 and nums[0] is not None and len(rest) == 2:
-                return by_code.get(f"x{nums[0]}")
-        if verb in ("done", "end", "finish") and not rest:
-            return by_code.get("end") or by_code.get("done") or by_code.get("cend") or by_code.get("next")
-        if verb == "pile" and num is not None:
-            return by_code.get(f"t{num}")
-        return None
+    def _read_line(self, text: str, state: State, seat: int, options: list[Option]) -> notation.Reading:
+        reading = super()._read_line(text, state, seat, options)
+        N.check(text, reading, self._vocabulary(state, seat), options)
+        return reading
+
+    def _explain(self, state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
+        return N.explain(state, seat, line, options)
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         for o in self.options(state, seat):

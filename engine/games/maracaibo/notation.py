@@ -1,0 +1,520 @@
+"""How Maracaibo reads what players type: its words and readings for the shared layer.
+
+The shared layer (:mod:`engine.notation`) reads a whole line against the options now, or
+refuses it; this module gives it Maracaibo's vocabulary (verbs, nations, goods, objects, the
+places, the cards, the buildings, quests and ship areas by all their names, as data), the
+texts that name each kind of option (:func:`readings`) and why a line that names nothing legal
+is refused (:func:`explain`). The rules call it through three small hooks.
+
+Names are read forgiving: a card by its whole name (``buy bold merchant``), by one word of it
+when that picks one card among the options (``buy merchant``), with a typo (``Bold Merchnt``,
+read with a note), plural or article (``deliver the tobaccos``), a place by its number or
+name (``sail to 9``, ``sail to cartagena``). Numbers keep their meaning: ``sail 5`` is five
+locations, ``sail to 5`` is location 5 (``to N`` reads as a location only while sailing).
+
+This module knows the content (:mod:`.content`) and the frames' data in the state, never the
+rules module: the rules import it, not the other way round.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from engine import notation
+from engine.core import Option, State
+from engine.errors import IllegalMove
+
+from . import content as C
+
+# ---- the vocabulary -------------------------------------------------------------------------------
+
+
+def _words(name: str) -> list[str]:
+    """The words of a name as the lexer sees them (``Governor's Palace`` -> governor, palace)."""
+    return [w for w in notation.tokens(re.sub(r"'s\b", "", name).replace("-", " ").replace(".", " "))
+            if w not in notation.FILLERS and len(w) > 1 and notation.number(w) is None]
+
+
+# Terms are never typed: ``#`` keeps a term's own spelling from reading as words (``card 12``).
+def fold_name(loc: str) -> str:
+    """A place's name as one folded word, when it is one word (``cartagena``), else ''."""
+    words = _words(str(C.LOC[loc]["name"]).split(": ", 1)[-1])
+    return words[0] if len(words) == 1 else ""
+
+
+def _card_term(cid: int) -> str:
+    return f"c#{cid}"
+
+
+def _loc_term(loc: str) -> str:
+    return f"l#{loc}"
+
+
+def _place_aliases(loc: str) -> list[str]:
+    name = str(C.LOC[loc]["name"])
+    short = name.split(": ", 1)[-1]
+    out = [name.replace(":", ""), short, short.replace(".", "")]
+    if short.startswith("St. "):
+        out += ["saint " + short[4:], "st " + short[4:]]
+    if loc == "H":
+        out += ["habana", "la habana", "havanna", "start"]
+    return out
+
+
+def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
+    names: dict[str, list[str]] = {
+        "france": ["french", "fr", "franca", "francia", "frenchmen"],
+        "england": ["english", "britain", "british", "uk", "eng", "brits", "inglaterra"],
+        "spain": ["spanish", "espana", "spaniards", "esp", "spaniard"],
+        "tobacco": ["tabaco", "tobbaco"],
+        "corn": ["maize", "milho"],
+        "sugar": ["sugarcane", "sugar cane", "acucar"],
+        "cotton": ["algodao"],
+        "upper": ["top", "high", "higher", "u"],
+        "lower": ["bottom", "low", "l"],
+        "21a": ["21 a"],
+        "21b": ["21 b"],
+    }
+    display = {"france": "France", "england": "England", "spain": "Spain", "upper": "upper", "lower": "lower"}
+    words: dict[str, set[str]] = {}
+
+    def word(written: str, term: str) -> None:
+        words.setdefault(written, set()).add(term)
+
+    for cid, card in C.CARD.items():
+        t = _card_term(cid)
+        names[t] = [card["name"]]
+        display[t] = str(card["name"])
+        for w in _words(card["name"]) if len(_words(card["name"])) > 1 else ():
+            word(w, "w#" + w)
+            display["w#" + w] = w
+    for loc in C.LOC_ORDER:
+        t = _loc_term(loc)
+        names[t] = _place_aliases(loc)
+        display[t] = f"{loc} {C.LOC[loc]['name']}"
+        for w in {w for a in _place_aliases(loc) for w in _words(a) if len(_words(a)) > 1} - {fold_name(loc)}:
+            word(w, "w#" + w)
+            display["w#" + w] = w
+    for bid, b in C.PRESTIGE.items():
+        t = f"b#{bid}"
+        names[t] = [b["name"], re.sub(r"'s\b", "", b["name"]), re.sub(r"'s\b", "s", b["name"]), bid]
+        display[t] = str(b["name"])
+        for w in _words(b["name"]) if len(_words(b["name"])) > 1 else ():
+            word(w, "w#" + w)
+            display["w#" + w] = w
+    for qid in C.QUEST:
+        names[f"q#{qid}"] = [qid, f"quest {qid}"]
+        display[f"q#{qid}"] = qid
+    for u in C.UPGRADES:
+        names[f"u#{u['id']}"] = [u["id"], f"area {u['id']}"]
+        display[f"u#{u['id']}"] = u["id"]
+    verbs = {
+        "sail": ["go", "move", "travel", "voyage", "head", "navegar", "ir", "sailing"],
+        "buy": ["purchase", "acquire", "play", "comprar", "pay for", "bought"],
+        "invest": ["build", "fund", "finance", "investment"],
+        "plan": ["reserve", "park", "planear", "put aside", "set aside"],
+        "keep": ["choose", "select", "hold", "guardar", "ficar", "manter"],
+        "deliver": ["sell", "unload", "trade", "delivery", "entregar", "vender", "supply"],
+        "city": ["town", "cidade"],
+        "action": ["act", "acao"],
+        "quest": ["mission", "missao", "quests"],
+        "fulfil": ["fulfill", "complete", "do", "finish quest", "cumprir"],
+        "fight": ["attack", "battle", "war", "lutar", "atacar", "fights", "fighting"],
+        "influence": ["inf", "infl", "favour", "favor", "influencia"],
+        "annex": ["conquer", "occupy", "claim", "capture", "seize", "anexar", "take over"],
+        "displace": ["replace", "oust", "kick out", "remove marker"],
+        "explore": ["explorer", "expedition", "discover", "explorar"],
+        "career": ["task", "tasks", "job", "careers", "carreira"],
+        "draw": ["get", "puxar", "tirar", "draws"],
+        "display": ["market", "row", "face up", "open cards", "mostrador"],
+        "pile": ["deck", "stack", "blind", "monte", "baralho"],
+        "end": ["done", "finish", "stop", "finished", "over", "fim", "terminar", "ready"],
+        "pass": ["skip", "nothing", "none", "passar", "nada"],
+        "yes": ["y", "yep", "yeah", "sure", "sim"],
+        "vp": ["vps", "points", "point", "victory points", "victory point", "pontos", "pv"],
+        "doubloon": ["d", "money", "gold", "coins", "coin", "dubloon", "dubloons", "cash", "dobroes", "dobrao"],
+        "token": ["tokens", "ficha"],
+        "reveal": ["flip", "turn over", "open"],
+        "score": ["scoring", "pontuar"],
+        "disc": ["discs", "cube", "cubes", "remove"],
+        "area": ["areas", "space on the ship", "slot"],
+        "ship": ["boat", "board", "navio", "barco"],
+        "rank": ["noble", "title", "nobility"],
+        "assistant": ["assistants", "helper", "agent", "assistente"],
+        "village": ["villages", "aldeia", "vila"],
+        "leave": ["ignore", "decline", "refuse", "no thanks"],
+        "discard": ["throw", "dump", "throw away", "descartar"],
+        "hand": ["hands", "mao"],
+        "space": ["spaces", "step", "steps", "location", "locations", "loc", "casa", "casas"],
+        "turn": ["vez", "turno", "phase"],
+        "pay": ["pagar"],
+    }
+    # words with several meanings (``take`` a card to keep, from the display, or a doubloon)
+    several = {
+        "take": ["keep", "draw", "take"], "pick": ["keep", "draw"], "combat": ["combat", "fight"],
+        "use": ["use"], "cards": ["cards"], "next": ["end", "next"], "pass": ["pass", "end"],
+    }
+    for written, terms in several.items():
+        for term in terms:
+            word(written, term)
+    vocab = notation.Vocabulary.build(
+        verbs=verbs, names=names, words={w: sorted(t) for w, t in words.items()},
+        fillers=["each", "per", "its", "it", "now", "up", "please", "again"],
+        display=display)
+    return vocab, display
+
+
+VOCABULARY, DISPLAY = _build()
+
+#: only while sailing: ``to 9`` (and ``location 9``) is location 9, so ``sail 5`` stays five locations
+SAIL_WORDS = notation.Vocabulary.build(
+    names={f"@{loc}": [f"to {loc}", f"to location {loc}", f"to loc {loc}", f"location {loc}", f"loc {loc}",
+                       f"to space {loc}", f"to number {loc}", f"till {loc}", f"until {loc}"]
+           for loc in C.LOC_ORDER if loc != "H"},
+    display={f"@{loc}": f"location {loc}" for loc in C.LOC_ORDER})
+
+_merged: dict[int, tuple[notation.Vocabulary, notation.Vocabulary]] = {}
+
+
+def vocabulary(base: notation.Vocabulary, state: State) -> notation.Vocabulary:
+    """The vocabulary for this decision: ``base`` (the game's words and the players' names),
+    with ``to N`` meaning location N while sailing."""
+    if _top(state) != "sail":
+        return base
+    hit = _merged.get(id(base))
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    out = base.merged(SAIL_WORDS)
+    if len(_merged) > 64:
+        _merged.clear()
+    _merged[id(base)] = (base, out)
+    return out
+
+
+# ---- readings ---------------------------------------------------------------------------------------
+
+
+def _top(state: State) -> str:
+    stack = state.get("stack") or []
+    return str(stack[-1]["kind"]) if stack else ""
+
+
+def _frame_data(state: State) -> dict[str, Any]:
+    stack = state.get("stack") or []
+    return dict(stack[-1].get("data") or {}) if stack else {}
+
+
+def card_name(cid: int) -> str:
+    """A card's name with each of its words as a weak part: ``buy merchant`` names it."""
+    name = str(C.CARD[cid]["name"])
+    return name + "".join(f" ({w})" for w in _words(name))
+
+
+def place_name(loc: str) -> str:
+    name = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
+    return name + "".join(f" ({w})" for w in sorted({w for a in _place_aliases(loc) for w in _words(a)}))
+
+
+def _nation(letter: str) -> str:
+    return next(n for n in C.NATIONS if n[0] == letter)
+
+
+_SAIL = re.compile(r"sail (\d+) to ")
+_YESNO = {
+    "discard": (["discard (hand) (yes) (doubloon 4)", "discard hand for 4 doubloons"],
+                ["keep (hand) (no)", "no discard"]),
+    "assistants": (["doubloon (4) (assistant)", "4 doubloons for each assistant", "doubloons (yes)"],
+                   ["vp (2) (assistant)", "2 vp for each assistant"]),
+    "pay_cp": (["pay (yes) (2) (combat) (points) (influence) (6 doubloons)"], ["not pay", "no pay", "leave"]),
+}
+
+
+def readings(state: State, seat: int, option: Option) -> list[str]:
+    """The texts that name ``option`` (the label is matched exactly before these are tried)."""
+    out = _readings(state, seat, option)
+    if _top(state) == "main" and option.code != "pass" and not re.fullmatch(r"p\d+|k\d+[ul]", option.code):
+        # a main action is one: ``no main action tobacco`` names none of them
+        out = [f"{r} (main)" for r in out]
+    if _top(state) == "village" and option.code != "done":
+        out = [f"{r} (more)" for r in out]  # likewise ``no more village actions gravedigger``
+    return out
+
+
+def _readings(state: State, seat: int, option: Option) -> list[str]:
+    code, label = option.code, option.label
+    kind = _top(state)
+    if kind == "setup":
+        cid = int(code[1:])
+        verb = "plan (planning area)" if code[0] == "p" else "keep"
+        return [f"{verb} {card_name(cid)}"]
+    if code.startswith("p") and code[1:].isdigit():  # plan a card (a free action)
+        return [f"plan {card_name(int(code[1:]))} (planning area)"]
+    if re.fullmatch(r"k\d+[ul]", code):
+        n, which = code[1:-1], "upper" if code.endswith("u") else "lower"
+        return [f"career {n} {which}", f"career {n} {which} task", f"{which} career {n} (task) (complete)"]
+    if kind == "sail" and code.startswith("s"):
+        return _sail_readings(code[1:], label)
+    if kind == "draw":
+        if code == "pile":
+            return ["draw (pile) (cards) (top) (blind)", "pile", "draw from the pile (cards)"]
+        i = int(code[1:])
+        cid = state["display"][i - 1]
+        return [f"draw {i} (display)", f"draw {card_name(cid)} (display)", f"display {i}",
+                f"draw (display) {i} {card_name(cid)}"]
+    if code.startswith("b") and code[1:].isdigit():
+        cid = int(code[1:])
+        planned = " (planning area) (planned)" if cid in state["p"][seat]["plan"] else ""
+        extra = " (village action)" if kind in ("main", "village") else ""
+        return [f"buy {card_name(cid)}{planned}{extra}"]
+    if code.startswith("i") and code[1:] in C.PRESTIGE:
+        b = C.PRESTIGE[code[1:]]
+        return [f"invest in {b['name']} (building) (prestige)", f"buy {b['name']} (building) (prestige)"]
+    if kind in ("main", "village", "score"):
+        return _main_readings(state, seat, option)
+    if kind == "combat":
+        return _combat_readings(state, code, label)
+    if kind == "fight":
+        n = _nation(code[1])
+        return [f"fight {n}", f"fight (for) {n} (nation)", f"{n} (value)"]
+    if kind == "pile":
+        if code == "x":
+            return ["fight (without token)", "combat"]
+        no = code[1:]
+        return [f"pile {no} (reveal) (token) (combat) (draw) (from)", f"reveal (combat) token {no} (pile) (from)",
+                f"token (pile) {no} (reveal) (take) (draw)"]
+    if kind == "nation":
+        n = _nation(code[1])
+        k = _frame_data(state).get("n", 1)
+        if "place" in _frame_data(state):
+            return [f"{n} (marker) (place) (put) (influence) (1) (doubloon) (village)"]
+        return [f"{n} ({k}) (influence) (gain)", f"influence {n} ({k})"]
+    if kind == "rankup":
+        n = _nation(code[1])
+        at = re.search(r"up to (\d+)", label)
+        return [f"{n} (rank) (up) (influence) (next)" + (f" ({at.group(1)})" if at else "")]
+    if kind == "explore":
+        to = code[1:]
+        return [f"explore {to} (space)", f"explore (to) space {to}", f"space {to} (explore)"]
+    if kind == "disc":
+        n = code[1:]
+        return [f"U{n} (disc) (remove) (ship) (area) (from)", f"disc {n} (ship) (area) (remove) (from)",
+                f"area {n} (disc) (ship) (remove)"]
+    if kind == "tquest":
+        if code == "quest":
+            return ["quest (fulfil) (yes) (take) (pay)", "fulfil (quest) (yes)", "yes (quest)"]
+        return ["leave (quest) (it)", "not quest", "not fulfil", "pass", "no quest"]
+    if kind == "yesno":
+        what = _frame_data(state).get("what", "")
+        said = _YESNO.get(what, ([label], [label]))
+        return [*(said[0] if code == "yes" else said[1]), label]
+    if kind == "u11":
+        return {"explore": ["explore (3) (up)", "explore"],
+                "money": ["doubloon (4) (vp) (money)", "4 doubloons 4 vp", "doubloons and vp"],
+                "rank": ["rank (influence) (marker) (noble) (next) (up)"]}.get(code, [label])
+    if kind == "free" and code == "end":
+        return ["end (main) (phase) (turn) (action) (draw) (cards)", "pass", "end main phase draw cards"]
+    if kind == "next":
+        return ["end (turn)", "next"]
+    return [label]
+
+
+def _sail_readings(loc: str, label: str) -> list[str]:
+    m = _SAIL.match(label)
+    steps = m.group(1) if m else ""
+    name = place_name(loc)
+    by_steps = f"sail {steps} (space)"
+    to = f"to {loc}"
+    out = [by_steps, f"sail {to} (space)", f"sail {name} (space)", f"sail {steps} {to} (space)",
+           f"sail {steps} {name} (space)", f"sail {to} {name}", f"sail {steps} {to} {name}"]
+    return out if steps else out[1:3] + out[5:6]
+
+
+def _main_readings(state: State, seat: int, option: Option) -> list[str]:
+    code, label = option.code, option.label
+    if code == "vd":
+        return ["take (1) doubloon (village action)", "(1) doubloon (village action)", "money (village action)"]
+    if code.startswith("v") and code[1:].isdigit():
+        cid = int(code[1:])
+        return [f"use {card_name(cid)} (village action)", f"village action {card_name(cid)}",
+                f"{card_name(cid)} (village action) (use)"]
+    if code.startswith("vU"):
+        return [f"{code[1:]} (village action) (use) (ship) (area)", f"village action {code[1:]} (ship) (area)"]
+    if code.startswith("d") and code[1:] in C.GOODS:
+        return [f"deliver {code[1:]} (city action) (market) (then) (card)"]
+    if code == "city":
+        return ["city (action)", "city action not deliver", "(city) action not deliver", "not deliver (city action)"]
+    if code == "quest":
+        q = state["quests"].get(state["p"][seat]["at"], "")
+        return [f"quest (fulfil) ({q})", f"fulfil quest ({q})", f"{q} (quest) (fulfil)"]
+    if code.startswith("a") and code[1:].isdigit():
+        cid = int(code[1:])
+        return [f"assistant {card_name(cid)} (action) (use)", f"assistant (action) (use) (of) {card_name(cid)}",
+                "assistant (action) (use)"]
+    if code == "hfight":
+        return ["combat (action)", "fight (action) (combat)"]
+    if code == "hexplore":
+        return ["explore (2) (action)"]
+    if code == "pass":
+        return ["skip (main action)", "not main action", "not action"]
+    if code == "vp2":
+        return ["(score) 2 vp", "(score) vp", "(take) 2 vp"]
+    if code == "done":
+        return ["end (village action)", "not more village action", "stop (village action)", "pass"]
+    return [label]
+
+
+def _combat_readings(state: State, code: str, label: str) -> list[str]:
+    nation = _frame_data(state).get("nation", "")
+    if code.startswith("ci"):
+        n = code[2:]
+        return [f"influence {n} (gain) (with) (nation) ({nation})", f"{n} influence (gain) (with) ({nation})"]
+    if code[:2] in ("ca", "cd", "cv", "cw"):
+        loc = code[2:]
+        name = place_name(loc)
+        verb = {"ca": "annex", "cd": "displace", "cv": "annex village", "cw": "displace village"}[code[:2]]
+        ship = " (ship action)" if code[:2] in ("cv", "cw") else ""
+        out = [f"{verb} {loc}{ship}", f"{verb} {name}{ship}", f"{verb} {loc} {name}{ship}"]
+        if code[:2] == "cd":  # ``annex 6`` when 6 belongs to another nation: displace it
+            here = state["markers"].get(loc, "")
+            out += [f"annex {loc} (displace)", f"annex {name} (displace)", f"displace {here} (at) ({loc}) ({name})"]
+        if code[:2] == "cw":
+            out += [f"annex village {loc} (displace) (ship action)"]
+        if ship:
+            out = [*out, *(f"ship action {x}" for x in out[:3])]
+        return out
+    if code.startswith("cc"):
+        cid = int(code[2:])
+        return [f"use {card_name(cid)} (combat action)", f"{card_name(cid)} (combat action) (use)"]
+    if code == "cend":
+        return ["end (combat) (fight)", "pass", "end (the) combat", "not more (combat) (action)"]
+    return [label]
+
+
+# ---- negations --------------------------------------------------------------------------------------
+
+#: verbs that name an action: a line that negates one (``no plan X``, ``don't buy X``) is read only
+#: as one of the options that say no (``no delivery`` is the city action without one)
+ACTIONS = frozenset({"buy", "plan", "keep", "deliver", "fight", "annex", "displace", "explore", "sail", "career",
+                     "draw", "invest", "discard", "fulfil", "quest", "influence", "use", "reveal", "score"})
+SAYS_NO = frozenset({"city", "no", "pass", "done", "cend", "end"})
+
+
+def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, options: Sequence[Option]) -> None:
+    """Refuse a reading that stands on a negated action (``no plan X`` read as buying X)."""
+    if reading.code in SAYS_NO:
+        return
+    negated = {t for x in notation.lex(text, vocab, strict=True).lexemes if x.negated for t in x.terms} & ACTIONS
+    if negated:
+        raise IllegalMove(f"{text.strip()!r} says what not to do ({', '.join(sorted(negated))}); write the move "
+                          "you want instead", notation.listing(options))
+
+
+# ---- why a line names nothing legal --------------------------------------------------------------------
+
+
+def explain(state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
+    """Why a line whose words are all understood fits no option now (None: nothing particular)."""
+    kind = _top(state)
+    terms = line.terms()
+    nums = line.numbers()
+    p = state["p"][seat]
+    # cards named for certain: a lexeme that means one card only (not a guess among several)
+    cards = sorted({int(t[2:]) for x in line.lexemes if not x.negated
+                    for t in x.terms if t.startswith("c#") and sum(u.startswith("c#") for u in x.terms) == 1})
+    codes = {o.code for o in options}
+    if kind == "setup" and "plan" in terms and not any(c.startswith("p") for c in codes):
+        s = p.get("setup") or {}
+        planned = s.get("plan")
+        shown = C.CARD[planned]["name"] if planned is not None else "a card"
+        return f"you have planned {shown} already; now keep {C.HAND_LIMIT - len(p['hand'])} more of the dealt cards"
+    if kind == "setup" and "keep" in terms and any(c.startswith("p") for c in codes):
+        return "first plan one of the dealt cards ('plan <card>'); then keep four"
+    if kind == "sail" and ("sail" in terms or any(t.startswith("@") for t in terms)):
+        return _why_not_sail(state, seat, terms, nums, options)
+    if cards and "plan" in terms and kind in ("main", "village", "sail", "free"):
+        cid = cards[0]
+        if cid in p["plan"]:
+            return f"{C.CARD[cid]['name']} is in your planning area already"
+        if len(p["plan"]) >= C.PLAN_SLOTS:
+            return f"your planning area is full ({C.PLAN_SLOTS} cards)"
+    if cards and kind in ("main", "village", "score", "sail", "free"):
+        return _why_not_buy(state, seat, cards, options)
+    goods = [g for g in C.GOODS if g in terms]
+    if goods and kind == "main":
+        loc = p["at"]
+        market = C.LOC[loc].get("market")
+        if market is None:
+            return f"there is no market at {loc} {C.LOC[loc]['name']}"
+        g = goods[0]
+        if len(goods) > 1 or any(o.code == f"d{g}" for o in options):
+            return f"one good is delivered at a time, on a line of its own: 'deliver {g}'"
+        if g not in market["goods"]:
+            return f"the market of {C.LOC[loc]['name']} takes {' and '.join(market['goods'])}, not {g}"
+        if not any(C.CARD[c]["good"] == g for c in p["hand"]):
+            return f"you have no {g} card in your hand"
+        return "this market is full, or your ship board has no disc left to remove"
+    if "quest" in terms and kind == "main":
+        q = state["quests"].get(p["at"])
+        if not q:
+            return f"there is no quest at {p['at']} {C.LOC[p['at']]['name']}"
+        return f"quest {q} needs {C.cost_text(C.QUEST[q]['cost'])}, which you cannot pay"
+    if kind == "explore" and nums:
+        spaces = ", ".join(o.code[1:] for o in options)
+        return f"your explorer can move to space {spaces} now"
+    if kind == "draw" and nums:
+        return f"the display has cards 1 to {len(state['display'])}"
+    if "career" in terms and not any(c.startswith("k") for c in codes):
+        return "no career task of yours is met now"
+    return None
+
+
+def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option]) -> str | None:
+    p = state["p"][seat]
+    reach = [o.label for o in options if o.code.startswith("s")]
+    listing = "; ".join(reach)
+    steps = {m.group(1) for label in reach if (m := _SAIL.match(label))}
+    for n in nums:
+        if n > 7:
+            return (f"'sail {n}' means {n} locations, and a ship sails 1 to 7; to sail to location {n} write "
+                    f"'sail to {n}'. You can: {listing}")
+        if str(n) not in steps:
+            return f"no location is {n} steps ahead of {p['at']} this turn. You can: {listing}"
+    for t in terms:
+        loc = t[1:] if t.startswith("@") else t[2:] if t.startswith("l#") else None
+        if loc in C.LOC and f"s{loc}" not in {o.code for o in options}:
+            return f"{loc} {C.LOC[loc]['name']} cannot be reached from {p['at']} this turn. You can: {listing}"
+    return None
+
+
+def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option]) -> str | None:
+    p = state["p"][seat]
+    kind = _top(state)
+    mine = [c for c in cards if c in p["hand"] or c in p["plan"]]
+    if not mine:
+        hand = ", ".join(C.CARD[c]["name"] for c in [*p["hand"], *p["plan"]]) or "none"
+        return f"that card is not in your hand or planning area (yours: {hand})"
+    if len(mine) > 1:
+        return None
+    cid = mine[0]
+    name = C.CARD[cid]["name"]
+    if any(o.code == f"b{cid}" for o in options):
+        return f"{name} can be bought, but the line says more than that: write 'buy {name}' on a line of its own"
+    if kind in ("sail", "free"):
+        return f"a card is bought as a main action in a village, not now ({name} stays in your hand)"
+    if kind == "main" and not any(o.code.startswith("b") for o in options):
+        return f"cards are bought in a village; {p['at']} {C.LOC[p['at']]['name']} is not one"
+    if int(C.CARD[cid]["cost"]) > p["d"]:
+        return f"{name} costs {C.CARD[cid]['cost']} doubloons and you have {p['d']}"
+    return f"{name} cannot be bought now (the figures or the requirement it needs are missing)"
+
+
+def read_help() -> Sequence[str]:
+    """Lines of the mail's help: what to write at each step."""
+    return (
+        "sail 5 (five locations), sail to 9, sail to cartagena",
+        "buy <card name>, plan <card name>, deliver tobacco, city, quest, pass",
+        "fight france, influence 2, annex 6, displace 6, end the combat",
+        "explore 3 (to space 3), career 2 upper, done, draw pile, draw 2 display",
+    )

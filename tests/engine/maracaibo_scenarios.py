@@ -1,0 +1,194 @@
+"""Maracaibo states for the notation corpus (tests/engine/notation/maracaibo.txt): one per decision kind.
+
+Ana (seat 0) decides in each. Her cards are fixed so the corpus can name them:
+1 Red Gunner (cotton), 2 Pious Carpenter (sugar), 3 Wealthy Navigator (corn), 7 Bold Merchant
+(corn), 8 Silent Priest (tobacco), 14 Pious Gunner (sugar), 24 Old Scout (tobacco), 29 Brave
+Navigator (cotton), 36 Old Deserter (tobacco), 44 Silent Builder (tobacco).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import rules as R
+from engine.testing import player_names
+
+State = dict[str, Any]
+DEALT = [1, 7, 8, 14, 24, 29, 36, 44]
+
+
+def _take(state: State, cards: list[int]) -> None:
+    """Move ``cards`` out of wherever they are (deck, display, box, hands) so Ana can hold them."""
+    for c in cards:
+        for lst in (state["deck"], state["box"], state["discard"], state["display"], state.get("returned", []),
+                    *(p["hand"] for p in state["p"]), *(p["plan"] for p in state["p"]),
+                    *((p["setup"] or {}).get("dealt", []) for p in state["p"])):
+            while c in lst:
+                lst.remove(c)
+
+
+def _setup() -> State:
+    state = RULES.setup(player_names(3), {}, "corpus")
+    _take(state, DEALT)
+    state["p"][0]["setup"]["dealt"] = sorted(DEALT)
+    return state
+
+
+def _started(at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24), plan: tuple[int, ...] = (14,),
+             d: int = 20) -> State:
+    state = RULES.setup(player_names(3), {}, "corpus")
+    while state["stack"][-1]["kind"] == "setup":
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.options(state, seat)[0].move)
+    _take(state, [*hand, *plan])
+    p = state["p"][0]
+    p["hand"], p["plan"], p["d"], p["at"] = list(hand), list(plan), d, at
+    state["v"] += 1
+    return state
+
+
+def _on(state: State, *frames: R.Frame) -> tuple[State, int]:
+    state["stack"] = list(frames)
+    state["v"] += 1
+    return state, 0
+
+
+def setup_plan() -> tuple[State, int]:
+    """Dealt 1, 7, 8, 14, 24, 29, 36, 44: plan one."""
+    return _setup(), 0
+
+
+def setup_keep() -> tuple[State, int]:
+    """Brave Navigator planned: keep four of the other seven."""
+    state = _setup()
+    RULES.apply(state, 0, {"code": "p29"})
+    return state, 0
+
+
+def sail() -> tuple[State, int]:
+    """In St. Kitts (7) with 1, 7, 8, 24, Pious Gunner planned: sail 1 to 7 on (branches at 8 and 14)."""
+    state = _started(at="7")
+    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+
+
+def village() -> tuple[State, int]:
+    """In San Juan (6, a village) after sailing 4: the first of two village actions."""
+    state = _started(at="6")
+    return _on(state, R.frame("main", 0, spent=4))
+
+
+def village_more() -> tuple[State, int]:
+    """The second village action (or no more)."""
+    state = _started(at="6")
+    return _on(state, R.frame("village", 0, left=1, used=[]))
+
+
+def city() -> tuple[State, int]:
+    """In Cartagena (14: corn and sugar) with cotton, corn, sugar and tobacco cards."""
+    state = _started(at="14", hand=(1, 3, 2, 8))
+    return _on(state, R.frame("main", 0, spent=3))
+
+
+def homeward() -> tuple[State, int]:
+    """On the Yucatan Channel (20): a combat action, explore 2, or nothing."""
+    state = _started(at="20")
+    return _on(state, R.frame("main", 0, spent=2))
+
+
+def discard() -> tuple[State, int]:
+    state = _started()
+    return _on(state, R.frame("yesno", 0, what="discard", ask=True))
+
+
+def assistants() -> tuple[State, int]:
+    state = _started()
+    state["p"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
+    return _on(state, R.frame("yesno", 0, what="assistants", ask=True))
+
+
+def pay_cp() -> tuple[State, int]:
+    state = _started()
+    state["p"][0]["cp"] = 3
+    return _on(state, R.frame("yesno", 0, what="pay_cp", ask=True))
+
+
+def disc() -> tuple[State, int]:
+    """A disc off the ship board: U1-U4, U6-U8 are open (U5, U9-U12 need others first)."""
+    return _on(_started(), R.frame("disc", 0, n=1))
+
+
+def nation() -> tuple[State, int]:
+    return _on(_started(), R.frame("nation", 0, n=1))
+
+
+def nation_place() -> tuple[State, int]:
+    """Ship upgrade U10: a marker of a nation in the empty village 9 Barbados."""
+    return _on(_started(), R.frame("nation", 0, n=1, place="9", d=1))
+
+
+def explore() -> tuple[State, int]:
+    return _on(_started(), R.frame("explore", 0, n=3))
+
+
+def tquest() -> tuple[State, int]:
+    """The explorer landed on space 3, where quest Q1 (a tobacco) waits."""
+    state = _started()
+    state["tquests"]["3"] = "Q1"
+    return _on(state, R.frame("tquest", 0, space=3, ask=True))
+
+
+def pile() -> tuple[State, int]:
+    return _on(_started(), R.frame("pile", 0))
+
+
+def fight() -> tuple[State, int]:
+    """Combat token T1 revealed: France 3, England 8, Spain 7."""
+    return _on(_started(), R.frame("fight", 0, token="T1", ask=True))
+
+
+def combat() -> tuple[State, int]:
+    """Fighting for Spain with value 8; France holds 12 Santa Marta; Bold Merchant gives a combat action."""
+    state = _started()
+    state["markers"]["12"] = "france"
+    state["p"][0]["display"] = [7]
+    state["p"][0]["hand"] = [1, 8, 24]
+    return _on(state, R.frame("combat", 0, nation="spain", value=8, used=[], token="T1"))
+
+
+def u11() -> tuple[State, int]:
+    return _on(_started(), R.frame("u11", 0))
+
+
+def rankup() -> tuple[State, int]:
+    state = _started()
+    state["p"][0]["inf"] = {"france": 2, "england": 5, "spain": 15}
+    return _on(state, R.frame("rankup", 0))
+
+
+def free() -> tuple[State, int]:
+    """After the main action: plan a card, a career task, or end the main phase."""
+    state = _started()
+    p = state["p"][0]
+    p["quests"], p["tokens"] = 9, 9
+    return _on(state, R.frame("free", 0))
+
+
+def draw() -> tuple[State, int]:
+    """Two cards in hand: draw from the pile or take one of the display (1 doubloon)."""
+    state = _started(hand=(1, 7))
+    return _on(state, R.frame("draw", 0))
+
+
+def score() -> tuple[State, int]:
+    """Interim scoring: buy a card from the hand, or score 2 VP."""
+    return _on(_started(), R.frame("score", 0, mode="interim", ask=True))
+
+
+SCENARIOS = {
+    "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "village": village,
+    "village-more": village_more, "city": city, "homeward": homeward, "discard": discard,
+    "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
+    "explore": explore, "tquest": tquest, "pile": pile, "fight": fight, "combat": combat, "u11": u11,
+    "rankup": rankup, "free": free, "draw": draw, "score": score,
+}
