@@ -102,6 +102,10 @@ def redis_databases(url: str, broker_db: int | None, cache_db: int | None, flush
                 if len(claimed) == len(wanted) or db in (broker_db, cache_db):
                     continue
                 if admin.set(REDIS_CLAIM_KEY.format(db=db), me, nx=True, ex=3 * 3600):
+                    if _dbsize(url, db):
+                        # Why skip it: unclaimed keys mean someone uses it without the protocol.
+                        admin.delete(REDIS_CLAIM_KEY.format(db=db))
+                        continue
                     claimed.append(db)
             if len(claimed) < len(wanted):
                 raise SystemExit("no free Redis database: every one is claimed (give --broker-db/--cache-db)")
@@ -120,6 +124,16 @@ def redis_databases(url: str, broker_db: int | None, cache_db: int | None, flush
             if admin.get(key) == me.encode():
                 admin.delete(key)
         admin.close()
+
+
+def _dbsize(url: str, db: int) -> int:
+    import redis
+
+    client = redis.Redis.from_url(f"{url.rstrip('/')}/{db}", socket_connect_timeout=3)
+    try:
+        return int(client.dbsize())
+    finally:
+        client.close()
 
 
 def check_redis(url: str, dbs: Sequence[int], flush: bool) -> None:

@@ -10,6 +10,7 @@ are handed to the queue again. The claim makes every extra task harmless.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -119,19 +120,61 @@ def _render_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
     return png
 
 
+#: How long a game remembers the width its last picture fitted the budget at (0: none fitted).
+PNG_WIDTH_HINT_SECONDS = 3600
+
+
+def _width_hint_key(game_id: int, svg: str) -> str:
+    # Why the root element too: it tells the game's board (rules, size) apart, so a hint is
+    # never applied to another kind of picture under a reused game id.
+    root = hashlib.sha256(svg[: svg.find(">") + 1].encode()).hexdigest()[:16]
+    return f"pbem:png-width:{game_id}:{root}"
+
+
+def _widths_for(game_id: int | None, svg: str) -> tuple[int, ...]:
+    """The widths worth trying for this game's next picture, widest first.
+
+    Why a hint: a render costs 35-75 ms whatever the width (parsing the SVG dominates) and was
+    the dearest step of a move. A game's boards only grow more detailed, so a width too wide
+    for its last picture is too wide for the next: Maretta's boards fit at 440, not 560 (two
+    renders a mail without the hint); Caravelas' fit at none (three renders for no picture).
+    The hint expires, so a game whose board shrinks gets its wider picture back within the hour.
+    """
+    if game_id is None:
+        return PNG_WIDTHS
+    try:
+        hint = cache.get(_width_hint_key(game_id, svg))
+    except Exception:  # noqa: BLE001 - no cache: try every width
+        return PNG_WIDTHS
+    if hint == 0:
+        return ()
+    return PNG_WIDTHS[PNG_WIDTHS.index(hint):] if hint in PNG_WIDTHS else PNG_WIDTHS
+
+
+def _remember_width(game_id: int | None, svg: str, width: int) -> None:
+    if game_id is not None:
+        with contextlib.suppress(Exception):
+            cache.set(_width_hint_key(game_id, svg), width, timeout=PNG_WIDTH_HINT_SECONDS)
+
+
 def _board_image(row: OutboundMessage) -> MIMEImage | None:
     if not row.svg:
         return None
+    widths = _widths_for(row.game_id, row.svg)
+    if not widths:
+        return None  # this game's pictures are too big even small: the mail links the game page
     png = b""
     try:
-        for width in PNG_WIDTHS:
+        for width in widths:
             png = svg_to_png(row.svg, width)
             if len(png) <= PNG_MAX_BYTES:
+                _remember_width(row.game_id, row.svg, width)
                 break
     except Exception as exc:  # noqa: BLE001 - a bad picture must not stop the mail
         log.warning("outbound %s: board picture not rendered (%s)", row.pk, type(exc).__name__)
         return None
     if len(png) > PNG_MAX_BYTES:
+        _remember_width(row.game_id, row.svg, 0)
         return None  # too big even small: the mail links the game page's picture instead
     image = MIMEImage(png, "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")

@@ -1,0 +1,87 @@
+"""The board picture in a mail: rendered at the width that fits the mail's budget, no wider."""
+
+from __future__ import annotations
+
+import struct
+from email.message import EmailMessage
+
+import pytest
+from django.core.cache import cache
+
+import engine
+from pbem.games import services as game_services
+from pbem.games.models import Game, OutboundMessage
+from pbem.games.services import Command
+from pbem.mail import sending
+from tests.mail.conftest import Persona, start_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _png_of(msg: EmailMessage) -> bytes | None:
+    part = next((p for p in msg.walk() if p.get_content_type() == "image/png"), None)
+    return None if part is None else bytes(part.get_content())
+
+
+def _width(png: bytes) -> int:
+    return int(struct.unpack(">I", png[16:20])[0])  # the IHDR chunk's width
+
+
+def _move_until_mailed(game: Game, person: Persona, people: list[Persona]) -> EmailMessage:
+    """Moves of whoever is to move until ``person`` gets a new mail with a board; that mail."""
+    rules = engine.get(game.rules)
+
+    def boards() -> int:
+        return OutboundMessage.objects.filter(game=game, to_email=person.email).exclude(svg="").count()
+
+    before = boards()
+    for _ in range(30):
+        game.refresh_from_db()
+        assert game.state is not None
+        seat = rules.pending(game.state)[0]
+        code = rules.options(game.state, seat)[0].code
+        game_services.do_submit_moves(game.pk, people[seat].player, [Command(code=code)], source="web")
+        if boards() > before:
+            return person.latest()
+    raise AssertionError(f"{person.name} got no new mail with a board in 30 moves")
+
+
+def _record_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The widths the real renderer is asked for from now on (it still renders every one)."""
+    widths: list[int] = []
+    real = sending._render_png
+
+    def recording(svg: str, width: int = sending.PNG_WIDTHS[0]) -> bytes:
+        widths.append(width)
+        return real.__wrapped__(svg, width)
+
+    monkeypatch.setattr(sending, "_render_png", recording)
+    return widths
+
+
+def test_it_renders_later_pictures_of_a_game_only_at_the_width_that_fit(
+        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = [ana, bruno, carla]
+    cache.clear()  # no picture or width remembered from another test's game of the same id
+    game = start_game("maretta", people, mail_mode="every")
+    first = _png_of(ana.latest())
+    assert first is not None and len(first) <= sending.PNG_MAX_BYTES
+    fitted = _width(first)
+    renders = _record_renders(monkeypatch)
+    later = _png_of(_move_until_mailed(game, ana, people))
+    assert later is not None and len(later) <= sending.PNG_MAX_BYTES
+    assert renders, "the new board is rendered"
+    assert max(renders) <= fitted, f"{fitted} px fitted before: wider is not tried again ({renders})"
+
+
+def test_it_stops_rendering_for_a_game_whose_pictures_fit_no_width(
+        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = [ana, bruno, carla]
+    cache.clear()  # no picture or width remembered from another test's game of the same id
+    monkeypatch.setattr(sending, "PNG_MAX_BYTES", 200)  # no board fits in 200 bytes
+    game = start_game("maretta", people, mail_mode="every")
+    assert _png_of(ana.latest()) is None
+    renders = _record_renders(monkeypatch)
+    later = _move_until_mailed(game, ana, people)
+    assert _png_of(later) is None
+    assert renders == [], "a game's picture known to be too big at every width is not rendered again"
