@@ -47,15 +47,15 @@ def _move_until_mailed(game: Game, person: Persona, people: list[Persona]) -> Em
 
 
 def _record_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The widths the real renderer is asked for from now on (it still renders every one)."""
+    """The widths a picture is asked for from now on (the real renderer and cache still answer)."""
     widths: list[int] = []
-    real = sending._render_png
+    real = sending.svg_to_png
 
     def recording(svg: str, width: int = sending.PNG_WIDTHS[0]) -> bytes:
         widths.append(width)
-        return real.__wrapped__(svg, width)
+        return real(svg, width)
 
-    monkeypatch.setattr(sending, "_render_png", recording)
+    monkeypatch.setattr(sending, "svg_to_png", recording)
     return widths
 
 
@@ -70,7 +70,7 @@ def test_it_renders_later_pictures_of_a_game_only_at_the_width_that_fit(
     renders = _record_renders(monkeypatch)
     later = _png_of(_move_until_mailed(game, ana, people))
     assert later is not None and len(later) <= sending.PNG_MAX_BYTES
-    assert renders, "the new board is rendered"
+    assert renders, "the new board is asked for"
     assert max(renders) <= fitted, f"{fitted} px fitted before: wider is not tried again ({renders})"
 
 
