@@ -97,6 +97,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         never = [c for c in C.CARD if bought[c] == 0]
         print("least bought: " + "; ".join(f"{C.CARD[c]['name']} ({c}) {v / games:.2f}/game" for c, v in ranked[-5:])
               + f"; never bought: {len(never)} cards")
+        # Why a share: a card every winner buys may just be a card everybody buys; the share of its
+        # purchases made by the game's winners, against 1/n, says whether it wins games.
+        often = [c for c, v in ranked if v >= 0.2 * games]
+        share = sorted(often, key=lambda c: -bought_by_winners[c] / bought[c])
+        print(f"winners' share of purchases (even: {100 / n:.0f}%): " + "; ".join(
+            f"{C.CARD[c]['name']} ({c}) {100 * bought_by_winners[c] / bought[c]:.0f}%" for c in share[:5])
+              + " ... lowest " + "; ".join(f"{C.CARD[c]['name']} ({c}) {100 * bought_by_winners[c] / bought[c]:.0f}%"
+                                           for c in share[-3:]))
         kinds: Counter[str] = Counter()
         for c, v in bought.items():
             for e in C.CARD[c]["effects"] or [{"t": "end VP only"}]:

@@ -637,3 +637,14 @@ def test_it_scores_21_for_every_arrival_in_the_last_round_and_ends_at_the_first_
         play(state, seat, "vp2")
     assert order == [2, 0, 1]  # from the player who ended the game, clockwise
     assert RULES.outcome(state) is not None
+
+
+def test_its_bot_chooses_in_every_upgrade_choice() -> None:
+    import random
+
+    state = started(3)
+    state["p"][0]["inf"]["spain"] = 4
+    state["stack"] = [R.frame("u11", 0)]
+    opts = RULES.options(state, 0)
+    assert {"explore", "money", "rank"} <= {o.code for o in opts}
+    assert RULES.bot_choice(state, 0, opts, random.Random(1)) in opts

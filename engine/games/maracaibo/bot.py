@@ -89,7 +89,7 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
         return 7.0
     if code.startswith("ci"):
         return 5.0 + int(code[2:])
-    if code.startswith("cc"):
+    if code.startswith(("cc", "cx")):
         return 6.0
     if code == "cend":
         return 0.0
@@ -98,8 +98,12 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
         return 1.0 + int(p["inf"][nation]) % 3 * 0.3
     if code.startswith("f"):  # the nation with the highest value
         return float(o.label.split("value ")[1].split(")")[0].split(",")[0])
-    if code.startswith("e"):
+    if code.startswith("e") and code[1:].isdigit():
         return float(code[1:])
+    if code == "explore":  # U11: explore 3 against 4 doubloons and 4 VP
+        return 4.5
+    if code == "money":
+        return 4.0
     if code == "pile" or code.startswith("t") or code == "x":
         return 1.0
     if code.startswith("x"):
