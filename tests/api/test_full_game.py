@@ -45,6 +45,8 @@ GAMES = [
     pytest.param("caravelas", {"target": 25}, ("Ana", "Bruno"), id="caravelas"),
     # Maracaibo: one round (the game's own option) ends at the homeward spaces whatever one plays.
     pytest.param("maracaibo", {"rounds": 1}, ("Ana", "Bruno"), id="maracaibo"),
+    # Solo against Jean, the automa inside the engine: one seat, her turns played by the engine.
+    pytest.param("maracaibo", {"rounds": 1, "difficulty": 4}, ("Ana",), id="maracaibo-solo"),
 ]
 
 
@@ -119,7 +121,8 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     assert final["status"] == "finished" and final["finished_at"] and final["waiting_for"] == []
     outcome = final["outcome"]
     assert set(outcome) >= {"scores", "ranking", "winners", "reason"}
-    assert outcome["winners"] == outcome["ranking"][0] and outcome["reason"]
+    beaten = "automa" in outcome and max(outcome["automa"].values()) >= max(outcome["scores"].values())
+    assert outcome["winners"] == ([] if beaten else outcome["ranking"][0]) and outcome["reason"]
     assert sorted(s for group in outcome["ranking"] for s in group) == list(range(len(names)))
     seed = final["seed"]
     assert seed and hashlib.sha256(seed.encode()).hexdigest() == commitment == final["seed_hash"]
