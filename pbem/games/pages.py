@@ -113,13 +113,21 @@ def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow],
         heads += [k for k in parts if k not in heads]
     best = {int(s) for s in outcome.get("winners") or []}
     rows = []
+    # a solo game's automa (no seat): first when it beat the seats (nobody won), else last
+    automa: dict[str, Any] = outcome.get("automa") or {}
+    shift = 1 if automa and not best else 0
     for place, group in enumerate(outcome.get("ranking") or [], start=1):
         for s in group:
             i = int(s)
             parts = breakdown.get(str(i), {})
-            rows.append(ResultRow(place, names[i] if i < len(names) else f"player {i + 1}",
+            rows.append(ResultRow(place + shift, names[i] if i < len(names) else f"player {i + 1}",
                                   wording.number(scores.get(str(i), "-")), i in best,
                                   [wording.number(parts.get(h, "-")) for h in heads]))
+    for name, score in automa.items():
+        parts = breakdown.get(name, {})
+        rows.append(ResultRow(1 if shift else len(rows) + 1, f"{name} (automa)", wording.number(score), bool(shift),
+                              [wording.number(parts.get(h, "-")) for h in heads]))
+    rows.sort(key=lambda r: r.place)
     return rows, heads
 
 

@@ -388,10 +388,10 @@ def test_it_gives_jean_the_win_on_a_tie_and_names_nobody_winner_then() -> None:
     state["p"][0]["vp"], state["jean"]["vp"] = 90, 90
     out = RULES.outcome(state)
     assert out is not None and out.winners == () and out.ranking == ((0,),)
-    assert out.as_dict()["automa"] == {"Jean": 90.0} and "Jean wins the tie" in out.reason
+    assert out.as_dict()["automa"] == {"Jean": 90.0} and out.reason == "final scoring: Jean wins the tie"
     state["p"][0]["vp"] = 91
     out = RULES.outcome(state)
-    assert out is not None and out.winners == (0,) and "Ana beats Jean" in out.reason
+    assert out is not None and out.winners == (0,) and out.reason == "final scoring: Ana beats Jean"
 
 
 def test_it_hides_her_pile_and_resamples_it() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from pbem.games.models import Game, Move, Seat
+from pbem.games.pages import seat_page
 from tests.mail.conftest import Persona, sent_messages, text_of
 from tests.mail.test_maracaibo_by_mail import Captain
 from tests.mail.test_maretta_by_mail import GENERAL, is_game_over, play_until_over
@@ -66,7 +67,13 @@ def test_it_plays_a_complete_solo_game_of_maracaibo_against_jean_by_mail(ana: Pe
         assert f"Jean's turn (round {rnd_no})" in everything
     assert "Jean" in everything and "the automa, difficulty 2" in everything
     over = text_of(next(m for m in ana.inbox() if is_game_over(m)))
-    assert "Jean" in over and re.search(r"Jean \d+ VP", over)
+    assert re.search(r"^  Jean \(automa\): \d+", over, re.M) and "Why it ended: final scoring: " in over
+
+    # the personal page ranks Jean with the player
+    page = seat_page(game.seats.get())
+    me = ana.player.display_name
+    assert [(r.place, r.name) for r in page.results] == (
+        [(1, me), (2, "Jean (automa)")] if out["winners"] else [(1, "Jean (automa)"), (2, me)])
 
     # nobody but the player was written to about the game; every move came by mail
     assert {str(a) for m in sent_messages() for a in [m["To"]]} <= {ana.email, str(ana.latest()["To"])}

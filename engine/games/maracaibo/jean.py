@@ -536,9 +536,9 @@ def final(state: State, ev: list[Event]) -> None:
 
 
 def outcome_reason(state: State) -> tuple[bool, str]:
-    """Whether the player beat Jean (more VP; a tie is hers), and the sentence saying so."""
+    """Whether the player beat Jean (more VP; a tie is hers), and the reason the outcome gives
+    (the scores are in the outcome itself)."""
     me, her = int(state["p"][0]["vp"]), int(state["jean"]["vp"])
-    who = state["players"][0]
     if me > her:
-        return True, f"final scoring: {who} {me} VP, {NAME} {her} VP: {who} beats {NAME}"
-    return False, f"final scoring: {NAME} {her} VP, {who} {me} VP: {NAME} wins" + (" the tie" if me == her else "")
+        return True, f"final scoring: {state['players'][0]} beats {NAME}"
+    return False, f"final scoring: {NAME} wins" + (" the tie" if me == her else "")
