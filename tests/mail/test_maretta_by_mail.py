@@ -47,7 +47,7 @@ def listed_options(body: str) -> list[tuple[str, str]]:
 
 
 def is_game_over(m: EmailMessage) -> bool:
-    return bool(re.search(r"^Game #\d+ \(.*\) is over\.$", text_of(m), re.M))
+    return bool(re.search(r"^Game #\d+ \(.*\) is over(: .* wins?)?\.$", text_of(m), re.M))
 
 
 class Player:
