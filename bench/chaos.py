@@ -1,6 +1,7 @@
 """The fault suite: games played by mail while the parts of a deployment fail, then an account.
 
     python bench/chaos.py [--seconds 120] [--games 6] [--workers 2] [--settle 180] [--seed 1]
+                          [--relay-outage 180] [--burst-one 1000] [--burst-many 4000 --burst-games 50]
     make chaos CHAOS_ARGS='--seconds 300 --games 10'
 
 It starts everything itself, on free ports in a temporary folder, and touches nothing
@@ -19,13 +20,23 @@ for ``--seconds``, while on a schedule it:
   mail again in full;
 * restarts PostgreSQL (immediate stop, then start).
 
+After the play (and its settling) come the bursts, without faults: ``--burst-one`` mails
+to one game as fast as several SMTP clients can send them, then ``--burst-many`` mails
+spread over ``--burst-games`` games (every mail is a command of the seat to move, sent
+without waiting for the one before: most are judged stale or out of turn, none may be lost,
+stuck or applied twice). ``--relay-outage`` gives the relay's outage in seconds (minutes,
+say 180) instead of a share of the play; the play then lasts at least as long as it.
+
 Then it stops playing, waits until nothing is waiting (at most ``--settle`` seconds) and
 accounts from the database and the sink: mails accepted vs stored vs judged, moves lost
 or applied twice (every game's seed and log replayed to its stored state), outbound rows
 expected vs delivered vs delivered twice (by Message-ID), rows stuck, and how long each
 fault took to recover from. Figures are printed last; the exit status is 1 on any loss,
-any stuck row, any internal error, a state that does not replay, or more duplicate
-deliveries than 1 per 1,000 mails (at least 1 allowed).
+any stuck row, any internal error, a state that does not replay, more duplicate
+deliveries than 1 per 1,000 mails (at least 1 allowed), or a recovery slower than its
+goal: inbound judged within 30 s of the broker's return, outbound rows held by a killed
+worker sent within 60 s of its death, every pending mail sent within 300 s of the relay's
+return.
 """
 
 from __future__ import annotations
@@ -338,6 +349,84 @@ def kill_ingress_mid_data(procs: Processes, play: Play, seat_mail: tuple[str, st
     send_until_answered(procs.smtp_port, mail_from, rcpt, raw, mid, play, stop_at)
 
 
+@dataclass
+class Burst:
+    name: str
+    games: list[int]
+    mids: list[str] = field(default_factory=list)
+    sent_seconds: float = 0.0
+    started: datetime | None = None
+    rss_before: int = 0
+    rss_after: int = 0
+
+
+def send_burst(burst: Burst, n: int, smtp_port: int, play: Play, clients: int, rng: random.Random,
+               limit: float) -> None:
+    """``n`` mails over ``burst.games`` as fast as ``clients`` SMTP connections send them: each a
+    command of a seat to move, by what the game's row says just then (no waiting for it to apply)."""
+    from django.db import connection
+
+    import engine
+    from pbem.games.models import Game, Seat
+    from pbem.mail.outbox import reply_address
+
+    rules = engine.get("maretta")
+    seats = {(s.game_id, s.index): (s.player.email, reply_address(s)) for s in
+             Seat.objects.select_related("player").filter(game_id__in=burst.games, player__isnull=False)
+             if s.player is not None}
+    counter = iter(range(n))
+    lock = threading.Lock()
+    stop_at = time.monotonic() + limit
+
+    def client(seed: float) -> None:
+        r = random.Random(seed)
+        try:
+            while time.monotonic() < stop_at:
+                with lock:
+                    i = next(counter, None)
+                if i is None:
+                    return
+                game_id = burst.games[i % len(burst.games)]
+                state = db_retry(lambda g=game_id: Game.objects.filter(pk=g).values_list("state", flat=True).first())
+                pending = rules.pending(state) if state else []
+                seat = r.choice(pending) if pending else 0
+                options = rules.options(state, seat) if state and pending else []
+                sender, rcpt = seats[(game_id, seat)]
+                mid = f"<chaos.b{game_id}.{i}.{r.randrange(1 << 30)}@chaos.example>"
+                msg = EmailMessage()
+                msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, rcpt, "move", mid
+                msg.set_content(options[0].code if options else "help")
+                with play.lock:
+                    play.sent += 1
+                    burst.mids.append(mid)
+                send_until_answered(smtp_port, sender, rcpt, msg.as_bytes(), mid, play, stop_at)
+        finally:
+            connection.close()
+
+    burst.started = now()
+    t = time.monotonic()
+    threads = [threading.Thread(target=client, args=(rng.random(),)) for _ in range(clients)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    burst.sent_seconds = time.monotonic() - t
+
+
+def tree_rss_kb(pids: list[int]) -> int:
+    """Resident memory of processes and their children (a worker and its pool child), in KiB."""
+    total = 0
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            todo += [int(k) for k in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return total
+
+
 # ---- the run ------------------------------------------------------------------------------
 
 
@@ -347,6 +436,13 @@ class Fault:
     start: datetime
     end: datetime
     kind: str  # "inbound" (recovery: mail stored before its end judged after), "outbound", "both"
+    #: Longest recovery allowed, seconds, per kind ("inbound"/"outbound"); none: only reported.
+    goals: dict[str, float] = field(default_factory=dict)
+
+#: Recovery goals (issue 14).
+INBOUND_AFTER_BROKER = 30.0
+OUTBOUND_AFTER_WORKER_DEATH = 60.0
+OUTBOUND_AFTER_RELAY = 300.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -356,6 +452,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="Celery worker processes")
     parser.add_argument("--settle", type=float, default=180.0, help="longest wait for everything to be done")
     parser.add_argument("--relay-down", type=float, default=0.15, help="share of the play the relay is down")
+    parser.add_argument("--relay-outage", type=float, default=0.0,
+                        help="seconds the relay is down (default: --relay-down of the play)")
+    parser.add_argument("--burst-one", type=int, default=0, help="mails sent at once to one game after the play")
+    parser.add_argument("--burst-many", type=int, default=0, help="mails sent at once over --burst-games games")
+    parser.add_argument("--burst-games", type=int, default=10)
+    parser.add_argument("--burst-clients", type=int, default=8, help="SMTP clients sending a burst")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temp folder (logs, database files)")
     args = parser.parse_args(argv)
@@ -400,36 +502,37 @@ def main(argv: list[str] | None = None) -> int:
         procs.start_ingress()
         from pbem.games import services
 
-        games = []
-        for g in range(args.games):
-            players = [services.do_create_player(f"p{g}-{i}@chaos.example", f"P{g}{i}") for i in range(3)]
-            game = services.do_create_game(players[0], "maretta", options={"side": "A"},
-                                           invite=[p.email for p in players[1:]])
-            for p in players[1:]:
-                services.do_join_game(game.pk, p)
-            games.append(game.pk)
+        games = new_games(services, args.games, "p")
         setup_seconds = time.monotonic() - t0
+        relay_seconds = args.relay_outage or max(3.0, args.relay_down * args.seconds)
+        # Why: a long relay outage pushes the faults after it back; the play lasts that much longer.
+        extra = max(0.0, relay_seconds - max(3.0, args.relay_down * args.seconds))
         start = time.monotonic()
-        stop_at = start + args.seconds
+        stop_at = start + args.seconds + extra
         drivers = [threading.Thread(target=drive, args=(gid, smtp_port, play, stop_at, random.Random(rng.random())),
                                     daemon=True) for gid in games]
         for t in drivers:
             t.start()
 
         def at(share: float) -> None:
-            time.sleep(max(0.0, start + share * args.seconds - time.monotonic()))
+            shift = extra if share > 0.2 else 0.0
+            time.sleep(max(0.0, start + share * args.seconds + shift - time.monotonic()))
 
-        def outage(name: str, kind: str, begin: Any, finish: Any, seconds: float) -> None:
+        def outage(name: str, kind: str, begin: Any, finish: Any, seconds: float,
+                   goals: dict[str, float] | None = None) -> None:
             s = now()
             begin()
             time.sleep(seconds)
             finish()
-            faults.append(Fault(name, s, now(), kind))
+            faults.append(Fault(name, s, now(), kind, goals or {}))
+
+        worker_goals = {"outbound": OUTBOUND_AFTER_WORKER_DEATH}
+        broker_goals = {"inbound": INBOUND_AFTER_BROKER}
 
         at(0.10)
-        outage("worker SIGKILL", "both", lambda: procs.kill_worker(rng), procs.start_worker, 1.0)
+        outage("worker SIGKILL", "both", lambda: procs.kill_worker(rng), procs.start_worker, 1.0, worker_goals)
         at(0.20)
-        outage("relay down", "outbound", sink.stop, sink.start, max(3.0, args.relay_down * args.seconds))
+        outage("relay down", "outbound", sink.stop, sink.start, relay_seconds, {"outbound": OUTBOUND_AFTER_RELAY})
 
         def redis_down() -> None:
             play.redis_down.set()
@@ -440,9 +543,9 @@ def main(argv: list[str] | None = None) -> int:
             play.redis_down.clear()
 
         at(0.40)
-        outage("Redis down (mail keeps coming)", "inbound", redis_down, redis_up, 5.0)
+        outage("Redis down (mail keeps coming)", "inbound", redis_down, redis_up, 5.0, broker_goals)
         at(0.50)
-        outage("Redis killed and restarted empty", "both", redis.kill, redis.start, 0.5)
+        outage("Redis killed and restarted empty", "both", redis.kill, redis.start, 0.5, broker_goals)
         at(0.60)
         from pbem.games.models import Seat
         from pbem.mail.outbox import reply_address
@@ -463,12 +566,24 @@ def main(argv: list[str] | None = None) -> int:
         connection.close()
         outage("PostgreSQL restart", "both", pg.stop, pg.start, 1.0)
         at(0.85)
-        outage("worker SIGKILL", "both", lambda: procs.kill_worker(rng), procs.start_worker, 1.0)
+        outage("worker SIGKILL", "both", lambda: procs.kill_worker(rng), procs.start_worker, 1.0, worker_goals)
         for t in drivers:
             t.join()
         played = time.monotonic() - start
         settled_in = settle(args.settle)
-        lines, failures = account(games, sink, play, faults, played, settled_in, setup_seconds, args)
+        bursts: list[Burst] = []
+        for name, n, n_games in (("one game", args.burst_one, 1), ("many games", args.burst_many, args.burst_games)):
+            if n <= 0:
+                continue
+            burst = Burst(name, new_games(services, n_games, f"b{len(bursts)}"))
+            settle(args.settle)  # the new games' start mails
+            burst.rss_before = tree_rss_kb([w.pid for w in procs.workers])
+            send_burst(burst, n, smtp_port, play, args.burst_clients, rng, args.settle)
+            settle(args.settle)
+            burst.rss_after = tree_rss_kb([w.pid for w in procs.workers])
+            bursts.append(burst)
+            games += burst.games
+        lines, failures = account(games, sink, play, faults, played, settled_in, setup_seconds, args, bursts)
     finally:
         procs.stop_all()
         sink.stop()
@@ -488,6 +603,19 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failures else 0
 
 
+def new_games(services: Any, n: int, prefix: str) -> list[int]:
+    """``n`` running three-player Maretta games; their ids."""
+    games = []
+    for g in range(n):
+        players = [services.do_create_player(f"{prefix}{g}-{i}@chaos.example", f"P{g}{i}") for i in range(3)]
+        game = services.do_create_game(players[0], "maretta", options={"side": "A"},
+                                       invite=[p.email for p in players[1:]])
+        for p in players[1:]:
+            services.do_join_game(game.pk, p)
+        games.append(game.pk)
+    return games
+
+
 def settle(limit: float) -> float:
     """Wait until no mail waits (inbound unjudged, outbox unsent); the seconds it took, or -1."""
     from pbem.games.models import InboundMessage, OutboundMessage
@@ -503,7 +631,8 @@ def settle(limit: float) -> float:
 
 
 def account(games: list[int], sink: Sink, play: Play, faults: list[Fault], played: float, settled_in: float,
-            setup_seconds: float, args: argparse.Namespace) -> tuple[list[str], list[str]]:
+            setup_seconds: float, args: argparse.Namespace,
+            bursts: list[Burst] | None = None) -> tuple[list[str], list[str]]:
     from pbem.games.models import Game, InboundMessage, Move, OutboundMessage
     from pbem.games.services import live_moves, replay_state
 
@@ -512,7 +641,8 @@ def account(games: list[int], sink: Sink, play: Play, faults: list[Fault], playe
     lost_in = sorted(play.accepted - set(rows))
     stuck_in = [r.pk for r in rows.values() if r.status == "received"]
     internal = [r.pk for r in rows.values() if r.result.startswith(("internal error", "took too long"))]
-    applied_rows = sum(1 for r in rows.values() if r.status == "applied" and r.message_id.startswith("<chaos.g"))
+    applied_rows = sum(1 for r in rows.values()
+                       if r.status == "applied" and r.message_id.startswith(("<chaos.g", "<chaos.b")))
     mail_moves = Move.objects.filter(game_id__in=games, source="mail", undone_at__isnull=True).count()
     bad_replay = []
     for game in Game.objects.filter(pk__in=games):
@@ -530,13 +660,21 @@ def account(games: list[int], sink: Sink, play: Play, faults: list[Fault], playe
 
     def recovery(f: Fault) -> str:
         parts = []
+        waited: dict[str, float] = {}
         if f.kind in ("inbound", "both"):
             waits = [(r.processed_at - f.end).total_seconds() for r in rows.values()
                      if r.processed_at is not None and r.received_at < f.end < r.processed_at]
             parts.append(f"inbound judged {max(waits):.1f} s after" if waits else "no inbound mail waited")
+            waited["inbound"] = max(waits, default=0.0)
         if f.kind in ("outbound", "both"):
             waits = [(s - f.end).total_seconds() for _m, _st, c, s in out if s is not None and c < f.end < s]
             parts.append(f"outbound sent {max(waits):.1f} s after" if waits else "no outbound mail waited")
+            waited["outbound"] = max(waits, default=0.0)
+        for kind, goal in f.goals.items():
+            ok = waited.get(kind, 0.0) <= goal
+            parts.append(f"{kind} goal <= {goal:.0f} s: {'ok' if ok else 'MISSED'}")
+            if not ok:
+                failures.append(f"{f.name}: {kind} recovered {waited[kind]:.1f} s after, goal {goal:.0f} s")
         return ", ".join(parts)
 
     settled = f"in {settled_in:.0f} s" if settled_in >= 0 else "NOT within the limit"
@@ -560,6 +698,19 @@ def account(games: list[int], sink: Sink, play: Play, faults: list[Fault], playe
         f"{duplicates} delivered twice (same Message-ID; allowed {allowed_dups}), {len(not_sent)} not marked sent, "
         f"{unknown} unknown",
     ]
+    for b in bursts or []:
+        judged = [rows[m] for m in b.mids if m in rows and rows[m].processed_at is not None]
+        last = max((r.processed_at for r in judged if r.processed_at is not None), default=None)
+        took = (last - b.started).total_seconds() if last is not None and b.started is not None else 0.0
+        applied = sum(1 for r in judged if r.status == "applied")
+        lines.append(
+            f"burst to {b.name} ({len(b.games)} games): {len(b.mids)} mails sent in {b.sent_seconds:.1f} s by "
+            f"{args.burst_clients} clients, {sum(1 for m in b.mids if m in play.accepted)} accepted, "
+            f"{len(judged)} judged (last {took:.1f} s after the first was sent: "
+            f"{len(judged) / took if took else 0.0:.0f} judged/s), {applied} applied; "
+            f"worker memory {b.rss_before / 1024:.0f} -> {b.rss_after / 1024:.0f} MiB")
+        if len(judged) != len(b.mids):
+            failures.append(f"burst to {b.name}: {len(b.mids) - len(judged)} mails not judged")
     if lost_in:
         failures.append(f"{len(lost_in)} mails accepted with 250 were not stored")
     if stuck_in:

@@ -72,7 +72,7 @@ def process_move_request(request_id: int) -> Any:
           time_limit=35, soft_time_limit=30)
 def send_outbound(outbound_id: int) -> Any:
     """Sends one outbox row. A transient failure puts the row back to pending and raises; the
-    outbox sweeper (every 15 s) sends it again after its backoff (at most 2 minutes), so pending
+    outbox sweeper (every 5 s) sends it again after its backoff (at most 2 minutes), so pending
     mail leaves within minutes of a relay coming back. Why no Celery retries: they were spent in
     a minute, then the mail waited an hour. Why the short time limits: a row in ``sending``
     longer than ``sending.SEND_DEADLINE`` is taken to be a dead worker's and is sent again."""

@@ -29,9 +29,9 @@ JOBS: tuple[Job, ...] = (
     # Reminders, then the no-move policy, for games whose deadline passed.
     Job("pbem.sweep_deadlines", "pbem.games.moderation:do_sweep_deadlines", 300.0),
     # Outbox rows claimed by a worker that died go back to pending and are sent.
-    # Why this often: a stuck row is resent within a minute of its worker's death, and pending
+    # Why every 5 s: a stuck row is resent within a minute of its worker's death (40 s claim + 5 s), pending
     # mail leaves soon after a relay outage; a sweep that finds nothing costs one indexed query.
-    Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 15.0),
+    Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 5.0),
     # Mails stored but never judged (their task was lost in a crash) are queued again.
     # Why every 10 s: inbound work lost with a worker or a wiped broker is judged within 30 s.
     Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 10.0),
