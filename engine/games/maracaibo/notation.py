@@ -60,6 +60,8 @@ def _place_aliases(loc: str) -> list[str]:
         out += ["saint " + short[4:], "st " + short[4:]]
     if loc == "H":
         out += ["habana", "la habana", "havanna", "start"]
+    if not loc.isdigit() and loc != "H":  # 21a, 9a: their number is a name too
+        out += [loc, f"{loc[:-1]} {loc[-1]}"]
     return out
 
 
@@ -74,8 +76,6 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "cotton": ["algodao"],
         "upper": ["top", "high", "higher", "u"],
         "lower": ["bottom", "low", "l"],
-        "21a": ["21 a"],
-        "21b": ["21 b"],
     }
     display = {"france": "France", "england": "England", "spain": "Spain", "upper": "upper", "lower": "lower"}
     words: dict[str, set[str]] = {}
@@ -170,8 +170,9 @@ VOCABULARY, DISPLAY = _build()
 
 #: only while sailing: ``to 9`` (and ``location 9``) is location 9, so ``sail 5`` stays five locations
 SAIL_WORDS = notation.Vocabulary.build(
-    names={f"@{loc}": [f"to {loc}", f"to location {loc}", f"to loc {loc}", f"location {loc}", f"loc {loc}",
-                       f"to space {loc}", f"to number {loc}", f"till {loc}", f"until {loc}"]
+    names={f"@{loc}": [f"{to} {n}" for to in ("to", "to location", "to loc", "location", "loc", "to space",
+                                              "to number", "till", "until")
+                       for n in ({loc, f"{loc[:-1]} {loc[-1]}"} if not loc.isdigit() else {loc})]
            for loc in C.LOC_ORDER if loc != "H"},
     display={f"@{loc}": f"location {loc}" for loc in C.LOC_ORDER})
 

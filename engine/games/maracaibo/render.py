@@ -1,7 +1,17 @@
-"""Text for mails and a simple SVG, both from a view (SUBSTITUTE CONTENT is said so on both)."""
+"""Text for mails and the SVG board, both made from a view only (so nothing hidden can leak).
+
+Both say SUBSTITUTE CONTENT: the cards, map and tiles are this project's, not the published
+game's. The text is meant to be followed without the box: the map state place by place, each
+player's tracks, the reader's hand with each card's good, object, cost and effect in words, the
+display, the quests and what they need, and what a main action where the reader's ship is would
+give. The SVG (640 px wide, for mail) draws the Caribbean route with markets and their discs,
+ownership markers, ships, assistants and quests; the explorer, influence, income and VP tracks;
+the reader's ship board and display.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 from typing import Any
 
@@ -9,105 +19,478 @@ from engine.core import View
 
 from . import content as C
 
+WIDTH = 76
+SUBSTITUTE = "the cards, map and tiles are this project's own"
+NATION_COLOUR = {"france": "#2459c4", "england": "#c8102e", "spain": "#e0a800"}
+SEAT_COLOUR = ["#d9480f", "#2f9e44", "#7048e8", "#1c7ed6", "#495057"]
+JEAN_COLOUR = "#111111"
 
-def _player_line(view: View, i: int, p: dict[str, Any]) -> str:
-    name = view["players"][i]
-    inf = ", ".join(f"{n.title()} {p['inf'][n]}" for n in C.NATIONS)
-    me = "  <- you" if view["seat"] == i else ""
-    return (f"  {name}: at {p['at']} {C.LOC[p['at']]['name']}; {p['vp']} VP, {p['d']} doubloons, "
-            f"income {p['inc_d']} d / {p['inc_vp']} VP, combat {p['cp']}, figures {p['fig']}; influence {inf}; "
-            f"explorer {p['explorer']}; {p['hand']} cards in hand, planned: "
-            f"{', '.join(C.CARD[c]['name'] for c in p['plan']) or 'none'}; display: "
-            f"{', '.join(C.CARD[c]['name'] for c in p['display']) or 'none'}; quests {p['quests']}, "
-            f"combat tokens {p['tokens']}, upgrades {', '.join(p['areas']) or 'none'}{me}")
+
+# ---- the view, read ---------------------------------------------------------------------------------
+
+
+def _kind(view: View, loc: str) -> str:
+    """village, city, home, start, or "off" (a legacy place not in play): as the rules read it."""
+    info = C.LOC[loc]
+    legacy = list(view.get("legacy") or ())
+    if "legacy" in info and info["legacy"] not in legacy:
+        return "off"
+    kind = str(info["kind"])
+    if kind == "city" and info.get("two_player") and len(view["players"]) <= 2:
+        return "village"
+    if kind == "village" and any(C.LEGACY[t]["kind"] == "city" and C.LEGACY[t].get("loc") == loc for t in legacy):
+        return "city"
+    return kind
+
+
+def _city_text(view: View, loc: str) -> str:
+    if loc in view["tiles"]:
+        action = str(C.CITY_TILE[view["tiles"][loc]]["action"])
+    else:
+        found = [C.LEGACY[t] for t in view.get("legacy") or () if C.LEGACY[t]["kind"] == "city"
+                 and C.LEGACY[t].get("loc") == loc]
+        action = str(found[0]["action"]) if found else str(C.LOC[loc].get("action", ""))
+    if action == "gain":
+        return C.gain_text(C.LOC[loc].get("gain", {}))
+    return C.CITY_ACTION_TEXT.get(action, action)
+
+
+def _name(loc: str) -> str:
+    return f"{loc} {C.LOC[loc]['name']}"
+
+
+def _quest_text(qid: str) -> str:
+    q = C.QUEST[qid]
+    fixed = C.gain_text(q["fixed"]) if q["fixed"] else ""
+    return (f"quest {qid}: pay {C.cost_text(q['cost'])}; gain {C.gain_text(q['per'])} per compass"
+            + (f" and {fixed}" if fixed else ""))
+
+
+def _ships(view: View) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for i, p in enumerate(view["p"]):
+        out.setdefault(p["at"], []).append(str(view["players"][i]))
+    if view.get("jean"):
+        out.setdefault(view["jean"]["at"], []).append(str(view["jean"]["name"]))
+    return out
+
+
+def _wrap(text: str, indent: str = "  ", more: str = "    ") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more, break_on_hyphens=False)
+
+
+# ---- text -------------------------------------------------------------------------------------------
 
 
 def text(view: View) -> str:
-    out = [f"Maracaibo - {C.LABEL}",
-           f"Round {view['round']} of {view['rounds']}, scenario {view['options']['scenario']}."]
-    out.append("Map (location: owner, quest, market, ships):")
-    ships: dict[str, list[str]] = {}
+    out = [f"Maracaibo - {C.LABEL}", f"({SUBSTITUTE}.)"]
+    scen = C.SCENARIOS.get(str(view["options"].get("scenario")), {})
+    out.append(f"Round {view['round']} of {view['rounds']}, scenario {view['options'].get('scenario')}"
+               + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
+    out += ["", "THE CARIBBEAN (place: kind; owner; market; city action; quest; ships)"]
+    ships = _ships(view)
+    assistants: dict[str, list[str]] = {}
     for i, p in enumerate(view["p"]):
-        ships.setdefault(p["at"], []).append(view["players"][i])
+        for a in p.get("assist", ()):
+            assistants.setdefault(a["loc"], []).append(str(view["players"][i]))
     for loc in C.LOC_ORDER:
+        kind = _kind(view, loc)
+        if kind == "off":
+            continue
         info = C.LOC[loc]
-        bits = [f"{loc} {info['name']} ({info['kind']})"]
+        bits = [f"{_name(loc)}: {kind}"]
         if loc in view["markers"]:
-            bits.append(f"{view['markers'][loc].title()}")
-        if loc in view["quests"]:
-            q = C.QUEST[view["quests"][loc]]
-            bits.append(f"quest {q['id']}: pay {C.cost_text(q['cost'])} for {C.gain_text(q['per'])} per compass + "
-                        f"{C.gain_text(q['fixed'])}")
-        if "market" in info:
+            bits.append(f"{view['markers'][loc].title()} owns it")
+        elif "flag" in info and kind in ("village", "city"):
+            bits.append(f"unowned (annexing gives {C.gain_text(info['flag'])})")
+        if "market" in info and kind == "city":
             m = info["market"]
-            bits.append(f"market {'/'.join(m['goods'])} {len(view['market'][loc])}/{len(m['rewards'])}")
-        if loc in view["tiles"]:
-            bits.append(C.CITY_ACTION_TEXT[C.CITY_TILE[view["tiles"][loc]]["action"]])
-        elif "action" in info:
-            bits.append(C.CITY_ACTION_TEXT[info["action"]])
+            taken = view["market"].get(loc, [])
+            left = len(m["rewards"]) - len(taken)
+            nxt = f", next delivery pays {m['rewards'][len(taken)]} d" if left > 0 else ", full"
+            bits.append(f"market takes {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs{nxt}")
+        if kind == "city":
+            bits.append(f"city action: {_city_text(view, loc)}")
+        if info.get("home"):
+            bits.append({1: "combat action or explore 2", 2: "3 VP on the way home",
+                         3: "5 VP, the end of the voyage"}.get(int(info["home"]), "homeward"))
+        if loc in view["quests"]:
+            bits.append(_quest_text(view["quests"][loc]))
+        if loc in assistants:
+            bits.append("assistants: " + ", ".join(assistants[loc]))
         if loc in ships:
             bits.append("ships: " + ", ".join(ships[loc]))
-        out.append("  " + "; ".join(bits))
-    out.append("Explorer track quests: " + (", ".join(f"space {s}: {q} (pay {C.cost_text(C.QUEST[q]['cost'])})"
-                                                      for s, q in view["tquests"].items()) or "none"))
+        out += _wrap("; ".join(bits))
+    out += ["", "EXPLORER TRACK (spaces 0 to " + str(C.END_SPACE) + ")"]
+    barriers = ", ".join(f"{c} at {s}" for s, c in sorted(C.BARRIERS.items()))
+    out += _wrap(f"Barriers: {barriers} (red: 3 influence; blue and green: 4 VP first, 2 after). The end: "
+                 + "/".join(map(str, C.EXPLORER_DATA["end_vp"])) + f" VP and a village action ({view['ended']} "
+                 "there so far).")
+    for s, q in sorted(view["tquests"].items(), key=lambda kv: int(kv[0])):
+        out += _wrap(f"space {s}: {_quest_text(q)}")
+    pos = [f"{view['players'][i]} {p['explorer']}" for i, p in enumerate(view["p"])]
+    if view.get("jean"):
+        pos.append(f"{view['jean']['name']} {view['jean']['explorer']}")
+    out += _wrap("Explorers: " + ", ".join(pos))
+    out += ["", "NATIONS"]
     mult = view["multiplier"]
-    out.append("Nations: " + "; ".join(f"{n.title()} markers left {sum(view['supply'][n])}, multiplier {mult[n]}"
-                                       for n in C.NATIONS))
-    out.append("Prestige buildings: " + "; ".join(
-        (f"{C.PRESTIGE[b['id']]['name']} ({C.PRESTIGE[b['id']]['cost']} d, {C.PRESTIGE[b['id']]['vp']} VP per "
-         f"{C.PRESTIGE[b['id']]['per']}) investors {len(b['investors'])}") if b["up"] else "face down"
-        for b in view["prestige"]))
-    out.append(f"Draw pile {view['deck']}; combat piles {view['piles'][0]} and {view['piles'][1]}.")
-    out.append("Display:")
+    counts = dict.fromkeys(C.NATIONS, 0)
+    for n in view["markers"].values():
+        counts[n] += 1
+    for n in C.NATIONS:
+        out += _wrap(f"{n.title()}: {counts[n]} markers on the map, {sum(view['supply'][n])} in supply; "
+                     f"scoring multiplier {mult[n]}")
+    out += ["", "PRESTIGE BUILDINGS"]
+    for b in view["prestige"]:
+        if b["up"] and b["id"]:
+            pb = C.PRESTIGE[b["id"]]
+            who = ", ".join(str(view["players"][s]) for s in b["investors"]) or "nobody yet"
+            out += _wrap(f"{pb['name']}: {pb['cost']} d and a figure, {pb['vp']} VP per {pb['per']} at the end, "
+                         f"synergy {pb['synergy']}; invested: {who}")
+        else:
+            out.append("  (face down)")
+    top = f", the top one {_quest_text(view['quest_top'])}" if view.get("quest_top") else ""
+    out += _wrap(f"Draw pile {view['deck']} cards, discards {len(view['discard'])}; combat token piles "
+                 f"{view['piles'][0]} and {view['piles'][1]}; quest pile {view['quest_pile']}{top}.", "", "  ")
+    out += ["", "DISPLAY (draw one for 1 doubloon: 'draw 2 display')"]
     for i, cid in enumerate(view["display"]):
-        out.append(f"  {i + 1}. {C.card_text(cid)}")
-    out.append("Players:")
+        out.append(f"  {i + 1}. {C.card_text(cid)}")  # one card a line, unwrapped: names stay whole
+    out += ["", "PLAYERS"]
     for i, p in enumerate(view["p"]):
-        out.append(_player_line(view, i, p))
+        out += _player_lines(view, i, p)
     if view.get("jean"):
         from .jean import text_line
 
-        out.append(text_line(view))
+        out += _wrap(text_line(view).strip())
     me = view.get("me")
-    if me:
-        out.append("Your hand:")
+    seat = view.get("seat")
+    if me and seat is not None:
+        out += ["", "YOUR HAND (good/object, cost, effect)"]
         for cid in me["hand"]:
             out.append(f"  {C.card_text(cid)}")
+        if not me["hand"]:
+            out.append("  (empty)")
         if me.get("setup"):
-            out.append("Your dealt cards to choose from:")
+            out += ["", "YOUR DEALT CARDS TO CHOOSE FROM"]
             for cid in me["setup"]["dealt"]:
                 out.append(f"  {C.card_text(cid)}")
+        out += ["", "A MAIN ACTION HERE"]
+        out += _here(view, seat, me)
     if view.get("outcome"):
-        out.append("Final scores: " + ", ".join([*(f"{view['players'][int(k)]} {v:g}"
-                                                  for k, v in view["outcome"]["scores"].items()),
-                                                *(f"{k} {v:g}" for k, v in view["outcome"].get("automa", {}).items())]))
+        scores = [*(f"{view['players'][int(k)]} {v:g}" for k, v in view["outcome"]["scores"].items()),
+                  *(f"{k} {v:g}" for k, v in view["outcome"].get("automa", {}).items())]
+        out += ["", "Final scores: " + ", ".join(scores)]
     return "\n".join(out)
 
 
+def _player_lines(view: View, i: int, p: dict[str, Any]) -> list[str]:
+    name = view["players"][i]
+    you = " (you)" if view.get("seat") == i else ""
+    inf = ", ".join(f"{n.title()} {p['inf'][n]} (rank {C.rank(p['inf'][n])})" for n in C.NATIONS)
+    lines = _wrap(f"{name}{you}: {p['vp']} VP, {p['d']} doubloons; income {p['inc_d']} d and {p['inc_vp']} VP a "
+                  f"scoring; {p['cp']} combat points, {p['fig']} figures, {p['hand']} cards in hand; at "
+                  f"{_name(p['at'])}", "  ", "      ")
+    lines += _wrap(f"influence {inf}; explorer on space {p['explorer']}; quests {p['quests']}, combat tokens "
+                   f"{p['tokens']}, deliveries {p.get('delivered', 0)}; synergy {', '.join(p['synergy']) or 'none'}",
+                   "    ", "      ")
+    done = ", ".join(p["areas"]) or "none"
+    left = sum(p["discs"].values())
+    lines += _wrap(f"ship board: upgrades done {done}; {left} discs left", "    ", "      ")
+    for k, car in enumerate(p.get("careers", ())):
+        card = C.CAREER[car["id"]]
+        tasks = []
+        for t, task in enumerate(card["tasks"]):
+            state = car["done"][t]
+            tasks.append(f"{k * 3 + t + 1}: {task['metric']} {task['upper']} (upper) / {task['lower']} (lower)"
+                         + (f" done {state}" if state else ""))
+        lines += _wrap(f"career {car['id']}: " + "; ".join(tasks), "    ", "      ")
+    if p["plan"]:
+        lines += _wrap("planning area: " + "; ".join(C.card_text(c) for c in p["plan"]), "    ", "      ")
+    if p["display"]:
+        lines += _wrap("cards bought: " + ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['vp']} VP)"
+                                                    for c in p["display"]), "    ", "      ")
+    if p.get("assist"):
+        lines += _wrap("assistants at " + ", ".join(_name(a["loc"]) for a in p["assist"]), "    ", "      ")
+    return lines
+
+
+def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
+    """What a main action where the reader's ship is would give."""
+    p = view["p"][seat]
+    loc = p["at"]
+    kind = _kind(view, loc)
+    info = C.LOC[loc]
+    out = _wrap(f"You are at {_name(loc)} ({kind}).")
+    if kind == "village":
+        more = "2 at 2-4 movement, 3 at 5 or more" if "U1" in p["areas"] else "2 after 4-6 movement, 3 after 7"
+        out += _wrap(f"Village actions: 1 ({more}). Each is one of: buy a card from your hand or planning "
+                     "area (its cost in doubloons), invest in a face-up prestige building, take 1 doubloon, or a "
+                     "village action of your cards and ship board.")
+        budget = p["d"]
+        can = [f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in [*me["hand"], *p["plan"]]
+               if int(C.CARD[c]["cost"]) <= budget]
+        out += _wrap("You can pay for: " + (", ".join(can) or "none of your cards") + f" ({budget} doubloons).")
+        extra = [f"{C.CARD[c]['name']}: {C.gain_text(e['gain'])}" for c in p["display"]
+                 for e in C.CARD[c]["effects"] if e["t"] == "village"]
+        extra += [f"{u['id']}: {u['text']}" for u in C.UPGRADES if u.get("village") and u["id"] in p["areas"]]
+        if extra:
+            out += _wrap("Your own village actions: " + "; ".join(extra))
+    elif kind == "city":
+        m = info.get("market")
+        if m:
+            taken = view["market"].get(loc, [])
+            if len(taken) < len(m["rewards"]):
+                have = sorted({C.CARD[c]["good"] for c in me["hand"]} & set(m["goods"]))
+                out += _wrap(f"Deliver {' or '.join(m['goods'])} for {m['rewards'][len(taken)]} doubloons, a disc "
+                             f"off your ship board, then the city action. You hold: {', '.join(have) or 'none'}.")
+            else:
+                out += _wrap("The market is full: the city action only.")
+        out += _wrap(f"City action: {_city_text(view, loc)}.")
+    elif info.get("home") == 1:
+        out += _wrap("A combat action or explore 2.")
+    else:
+        out += _wrap("No main action here.")
+    if loc in view["quests"]:
+        out += _wrap(f"Here: {_quest_text(view['quests'][loc])}.")
+    mine = [a for a in p.get("assist", ()) if a["loc"] == loc]
+    for a in mine:
+        gain = [C.gain_text(e["gain"]) for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant"]
+        out += _wrap(f"Your assistant ({C.CARD[a['card']]['name']}): {', '.join(gain)}.")
+    return out
+
+
+# ---- SVG --------------------------------------------------------------------------------------------
+
+#: where each place is drawn: a sketch of the Caribbean, Havana top left, the route clockwise
+POS: dict[str, tuple[int, int]] = {
+    "H": (150, 92), "1": (212, 84), "2": (262, 50), "3": (330, 100), "4": (392, 90), "5": (428, 134),
+    "6": (492, 122), "7": (556, 132), "8": (590, 178), "9": (618, 226), "9a": (616, 290), "10": (470, 262),
+    "11": (540, 300), "12": (420, 300), "13": (340, 190), "14": (350, 312), "15": (272, 334), "16": (250, 278),
+    "16a": (300, 250), "17": (198, 254), "18": (136, 200), "19": (74, 170), "20": (84, 118), "21a": (40, 70),
+    "21b": (120, 56), "22": (82, 34),
+}
+MAP_H = 352
+
+
+def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
+       weight: str = "normal") -> str:
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
+            f'font-weight="{weight}">{escape(s)}</text>')
+
+
+def _colour(view: View, i: int) -> str:
+    return SEAT_COLOUR[i % len(SEAT_COLOUR)]
+
+
 def svg(view: View) -> str:
-    w, h = 640, 300
-    body = [f'<rect width="{w}" height="{h}" fill="#dff1fb"/>',
-            f'<text x="8" y="16" font-size="11">Maracaibo - {escape(C.LABEL)} - round {view["round"]}</text>']
-    pos: dict[str, tuple[int, int]] = {}
-    for i, loc in enumerate(C.LOC_ORDER):
-        x = 30 + (i % 12) * 50
-        y = 50 + (i // 12) * 70
-        pos[loc] = (x, y)
-        kind = C.LOC[loc]["kind"]
-        fill = {"city": "#c9a", "village": "#9c9", "home": "#aac", "start": "#fc9"}[kind]
-        owner = view["markers"].get(loc)
-        stroke = {"france": "#23c", "england": "#eee", "spain": "#c22"}.get(owner or "", "#555")
-        body.append(f'<circle cx="{x}" cy="{y}" r="14" fill="{fill}" stroke="{stroke}" stroke-width="3"/>')
-        body.append(f'<text x="{x - 8}" y="{y + 4}" font-size="10">{escape(loc)}</text>')
-        if loc in view["quests"]:
-            body.append(f'<rect x="{x + 8}" y="{y - 18}" width="8" height="8" fill="#fd3"/>')
-    colours = ["#d22", "#22d", "#2a2", "#a2a"]
-    for i, p in enumerate(view["p"]):
-        x, y = pos[p["at"]]
-        body.append(f'<rect x="{x - 12 + 6 * i}" y="{y + 16}" width="5" height="8" fill="{colours[i]}"/>')
-        body.append(f'<text x="10" y="{200 + 16 * i}" font-size="11" fill="{colours[i]}">'
-                    f'{escape(view["players"][i])}: {p["vp"]} VP, {p["d"]} d, income {p["inc_d"]}/{p["inc_vp"]}, '
-                    f'explorer {p["explorer"]}, influence '
-                    f'{"/".join(str(p["inf"][n]) for n in C.NATIONS)}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+    w = 640
+    body: list[str] = []
+    body.append(_t(6, 13, f"Maracaibo - round {view['round']} of {view['rounds']} - SUBSTITUTE CONTENT "
+                          "(not the published game's map or cards)", 10, weight="bold"))
+    body += _svg_map(view)
+    y = MAP_H + 8
+    parts, y = _svg_explorer(view, y)
+    body += parts
+    parts, y = _svg_influence(view, y)
+    body += parts
+    parts, y = _svg_players(view, y)
+    body += parts
+    seat = view.get("seat")
+    if seat is not None:
+        parts, y = _svg_ship(view, seat, y)
+        body += parts
+    parts, y = _svg_display(view, y)
+    body += parts
+    h = y + 6
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'font-family="sans-serif"><title>Maracaibo (substitute content)</title>'
+            f'<rect width="{w}" height="{h}" fill="#ffffff"/>'
             + "".join(body) + "</svg>")
+
+
+def _svg_map(view: View) -> list[str]:
+    out = [f'<rect x="0" y="18" width="640" height="{MAP_H - 18}" fill="#d7eefa"/>']
+    live = [loc for loc in C.LOC_ORDER if _kind(view, loc) != "off"]
+    for loc in live:  # the route first, under the places
+        x1, y1 = POS.get(loc, (0, 0))
+        for nx in C.LOC[loc]["next"]:
+            if nx not in live:
+                continue
+            x2, y2 = POS.get(nx, (0, 0))
+            dash = ' stroke-dasharray="4 3"' if C.LOC[loc]["kind"] == "home" or C.LOC[nx]["kind"] == "home" else ""
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#6b8fa8" stroke-width="2"{dash}/>')
+    ships: dict[str, list[str]] = {}
+    for i, p in enumerate(view["p"]):
+        ships.setdefault(p["at"], []).append(_colour(view, i))
+    if view.get("jean"):
+        ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
+    for loc in live:
+        x, y = POS.get(loc, (0, 0))
+        kind = _kind(view, loc)
+        owner = view["markers"].get(loc)
+        if kind == "city":
+            out.append(f'<rect x="{x - 13}" y="{y - 11}" width="26" height="22" rx="4" fill="#f3d9b1" '
+                       f'stroke="#8a5a2b" stroke-width="1.5"/>')
+        elif kind == "village":
+            out.append(f'<circle cx="{x}" cy="{y}" r="11" fill="#c9e8b8" stroke="#4f7a3a" stroke-width="1.5"/>')
+        else:
+            out.append(f'<circle cx="{x}" cy="{y}" r="9" fill="#e9ecef" stroke="#868e96" stroke-width="1.5"/>')
+        out.append(_t(x, y + 3.5, loc, 9, "middle", weight="bold"))
+        label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
+        out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b"))
+        if owner:
+            out.append(f'<rect x="{x + 8}" y="{y - 18}" width="10" height="8" fill="{NATION_COLOUR[owner]}" '
+                       f'stroke="#222" stroke-width="0.5"/>')
+            out.append(_t(x + 13, y - 11.5, owner[0].upper(), 6, "middle", "#fff", "bold"))
+        m = C.LOC[loc].get("market")
+        if m and kind == "city":
+            taken = view["market"].get(loc, [])
+            for k in range(len(m["rewards"])):
+                fill = _colour(view, taken[k]) if k < len(taken) and isinstance(taken[k], int) else "#fff"
+                out.append(f'<rect x="{x - 13 + 7 * k}" y="{y + 24}" width="6" height="5" fill="{fill}" '
+                           f'stroke="#8a5a2b" stroke-width="0.6"/>')
+        if loc in view["quests"]:
+            out.append(f'<rect x="{x - 22}" y="{y - 20}" width="14" height="9" rx="2" fill="#ffd43b" '
+                       f'stroke="#a07c00" stroke-width="0.6"/>')
+            out.append(_t(x - 15, y - 13, str(view["quests"][loc]), 6, "middle"))
+        for k, colour in enumerate(ships.get(loc, [])):
+            sx, sy = x - 14 + 8 * k, y - 30
+            out.append(f'<path d="M{sx} {sy} l7 0 l-1.5 4 l-4 0 z" fill="{colour}" stroke="#222" stroke-width="0.4"/>'
+                       f'<line x1="{sx + 3.5}" y1="{sy}" x2="{sx + 3.5}" y2="{sy - 5}" stroke="#222" '
+                       'stroke-width="0.6"/>')
+    for i, p in enumerate(view["p"]):
+        for k, a in enumerate(p.get("assist", ())):
+            x, y = POS.get(a["loc"], (0, 0))
+            out.append(f'<circle cx="{x + 16 + 4 * k}" cy="{y + 8 - 6 * i}" r="2.6" fill="{_colour(view, i)}" '
+                       'stroke="#222" stroke-width="0.4"/>')
+    # the legend
+    lx, ly = 384, 222
+    out.append(_t(lx, ly, "circle: village; square: city,", 6.5))
+    out.append(_t(lx, ly + 9, "its market discs below; flag: owner", 6.5))
+    out.append(_t(lx, ly + 18, "(F, E, S); Q: quest; boats: ships;", 6.5))
+    out.append(_t(lx, ly + 27, "dots: assistants", 6.5))
+    return out
+
+
+def _svg_explorer(view: View, y: int) -> tuple[list[str], int]:
+    out = [_t(6, y + 8, "Explorer track", 9, weight="bold")]
+    n = C.END_SPACE + 1
+    cw = (640 - 100) / n
+    x0 = 94
+    for s in range(n):
+        x = x0 + s * cw
+        fill = {"red": "#ffc9c9", "blue": "#a5d8ff", "green": "#b2f2bb"}.get(C.BARRIERS.get(s, ""), "#f1f3f5")
+        if s == C.END_SPACE:
+            fill = "#ffe066"
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{cw - 1:.1f}" height="14" fill="{fill}" stroke="#adb5bd" '
+                   'stroke-width="0.5"/>')
+        out.append(_t(x + cw / 2, y + 10, str(s), 6.5, "middle", "#495057"))
+        if str(s) in view["tquests"]:
+            out.append(_t(x + cw / 2, y + 22, "Q", 7, "middle", "#a07c00", "bold"))
+    pawns = [(p["explorer"], _colour(view, i)) for i, p in enumerate(view["p"])]
+    if view.get("jean"):
+        pawns.append((view["jean"]["explorer"], JEAN_COLOUR))
+    for k, (s, colour) in enumerate(pawns):
+        x = x0 + s * cw + 3 + 3 * k
+        out.append(f'<circle cx="{x:.1f}" cy="{y - 3}" r="2.8" fill="{colour}" stroke="#222" stroke-width="0.4"/>')
+    return out, y + 28
+
+
+def _svg_influence(view: View, y: int) -> tuple[list[str], int]:
+    out = [_t(6, y + 8, "Influence", 9, weight="bold")]
+    cw = (640 - 100) / (C.INFLUENCE_MAX + 1)
+    x0 = 94
+    for r, nation in enumerate(C.NATIONS):
+        yy = y + 4 + r * 15
+        out.append(_t(x0 - 4, yy + 10, f"{nation.title()} x{view['multiplier'][nation]}", 8, "end",
+                      NATION_COLOUR[nation], "bold"))
+        for v in range(C.INFLUENCE_MAX + 1):
+            x = x0 + v * cw
+            fill = "#ffe8cc" if v in C.RANK_AT else "#f8f9fa"
+            out.append(f'<rect x="{x:.1f}" y="{yy}" width="{cw - 1:.1f}" height="12" fill="{fill}" stroke="#ced4da" '
+                       'stroke-width="0.5"/>')
+            if r == 0:
+                out.append(_t(x + cw / 2, y + 1, str(v), 6, "middle", "#868e96"))
+        marks = [(p["inf"][nation], _colour(view, i)) for i, p in enumerate(view["p"])]
+        if view.get("jean"):
+            marks.append((view["jean"]["inf"][nation], JEAN_COLOUR))
+        for k, (v, colour) in enumerate(marks):
+            x = x0 + min(v, C.INFLUENCE_MAX) * cw + 3 + 4 * (k % 4)
+            out.append(f'<circle cx="{x:.1f}" cy="{yy + 6}" r="2.6" fill="{colour}" stroke="#222" stroke-width="0.4"/>')
+    return out, y + 4 + 3 * 15 + 4
+
+
+def _svg_players(view: View, y: int) -> tuple[list[str], int]:
+    out = [_t(6, y + 9, "Players: VP, doubloons, income (d / VP a scoring), combat points, figures", 9,
+              weight="bold")]
+    y += 14
+    vmax = max([p["vp"] for p in view["p"]] + [view["jean"]["vp"] if view.get("jean") else 0] + [40])
+    rows = [(str(view["players"][i]), p["vp"], p, _colour(view, i)) for i, p in enumerate(view["p"])]
+    if view.get("jean"):
+        rows.append((str(view["jean"]["name"]), view["jean"]["vp"], None, JEAN_COLOUR))
+    for name, vp, p, colour in rows:
+        you = " (you)" if p is not None and view["p"].index(p) == view.get("seat") else ""
+        out.append(_t(6, y + 9, name + you, 8.5, fill=colour, weight="bold"))
+        bar = 180 * vp / vmax
+        out.append(f'<rect x="94" y="{y + 2}" width="{max(bar, 1):.1f}" height="8" fill="{colour}"/>')
+        out.append(_t(98 + bar, y + 9, f"{vp} VP", 8))
+        if p is not None:
+            inc = 120 * (p["inc_d"] - C.INCOME_D_MIN) / (C.INCOME_D_MAX - C.INCOME_D_MIN)
+            out.append(f'<rect x="330" y="{y + 2}" width="120" height="8" fill="#f1f3f5" stroke="#ced4da" '
+                       'stroke-width="0.5"/>')
+            out.append(f'<rect x="330" y="{y + 2}" width="{max(inc, 1):.1f}" height="8" fill="#ffd43b"/>')
+            out.append(_t(454, y + 9, f"{p['d']} d; income {p['inc_d']} d / {p['inc_vp']} VP; "
+                                      f"{p['cp']} cp, {p['fig']} fig", 7.5))
+        y += 13
+    return out, y + 4
+
+
+def _svg_ship(view: View, seat: int, y: int) -> tuple[list[str], int]:
+    p = view["p"][seat]
+    out = [_t(6, y + 9, "Your ship board (discs left; filled = upgrade done)", 9, weight="bold")]
+    y += 13
+    cw = 52
+    for k, u in enumerate(C.UPGRADES):
+        x = 6 + (k % 12) * cw
+        done = u["id"] in p["areas"]
+        fill = "#b2f2bb" if done else "#f8f9fa"
+        out.append(f'<rect x="{x}" y="{y}" width="{cw - 3}" height="30" rx="3" fill="{fill}" '
+                   'stroke="#868e96" stroke-width="0.6"/>')
+        out.append(_t(x + 3, y + 10, u["id"], 8, weight="bold"))
+        for d in range(p["discs"].get(u["id"], 0)):
+            out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
+        words = str(u["text"]).split(" (")[0].replace("village action: ", "village: ")
+        for k2, line in enumerate(textwrap.wrap(words, 14)[:2]):
+            out.append(_t(x + 3, y + 20 + 7 * k2, line, 6))
+    return out, y + 36
+
+
+def _card_box(x: float, y: int, cid: int, head: str) -> list[str]:
+    c = C.CARD[cid]
+    out = [f'<rect x="{x:.0f}" y="{y}" width="154" height="44" rx="3" fill="#fff9db" stroke="#a07c00" '
+           'stroke-width="0.6"/>',
+           _t(x + 4, y + 10, f"{head}{c['name']}", 8, weight="bold"),
+           _t(x + 4, y + 20, f"{c['good']} / {c['object']} - {c['cost']} d - {c['vp']} VP", 7)]
+    effects = "; ".join(C.effect_text(e) for e in c["effects"]) or "no effect"
+    for k, line in enumerate(textwrap.wrap(effects, 38)[:2]):
+        out.append(_t(x + 4, y + 30 + 9 * k, line, 6.5))
+    return out
+
+
+def _svg_display(view: View, y: int) -> tuple[list[str], int]:
+    out = [_t(6, y + 9, "Display (draw for 1 doubloon)", 9, weight="bold")]
+    y += 13
+    for i, cid in enumerate(view["display"][:4]):
+        out += _card_box(6 + 158 * i, y, cid, f"{i + 1}. ")
+    y += 50
+    seat = view.get("seat")
+    if seat is not None:
+        p = view["p"][seat]
+        mine = [(c, "") for c in p["display"]] + [(c, "planned: ") for c in p["plan"]]
+        out.append(_t(6, y + 9, "Your cards in play" + ("" if mine else ": none"), 9, weight="bold"))
+        y += 13
+        for k, (cid, head) in enumerate(mine):
+            out += _card_box(6 + 158 * (k % 4), y + 48 * (k // 4), cid, head)
+        if mine:
+            y += 48 * ((len(mine) + 3) // 4)
+    return out, y

@@ -1,0 +1,119 @@
+"""What Maracaibo's mail text and SVG show (the map, the tracks, the reader's cards, a main action here),
+and that they show nothing hidden: both are made from a view only."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
+from engine.rng import Rng, seed_to_state
+from tests.engine import maracaibo_scenarios as S
+from tests.engine.test_maracaibo_rules import started
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def played(n: int = 3, moves: int = 60, seed: int = 3) -> dict:
+    state = started(n)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.bot_choice(state, seat, RULES.options(state, seat), rnd).move)
+    return state
+
+
+def named(text: str, cid: int) -> bool:
+    return re.search(rf"\b{re.escape(C.CARD[cid]['name'])}\b", text) is not None
+
+
+def test_it_writes_the_map_the_tracks_and_my_cards_in_words() -> None:
+    state = played()
+    view = RULES.view(state, 0)
+    text = RULES.render_text(view)
+    flat = " ".join(text.split())  # lines are wrapped at mail width
+    assert "SUBSTITUTE CONTENT" in text
+    for loc in C.LOC_ORDER:
+        if "legacy" not in C.LOC[loc]:
+            assert f"{loc} {C.LOC[loc]['name']}:" in text
+    for loc, nation in state["markers"].items():
+        assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; {nation.title()} owns it", flat)
+    for qid in state["quests"].values():
+        assert f"quest {qid}: pay {C.cost_text(C.QUEST[qid]['cost'])}" in flat
+    for cid in state["p"][0]["hand"]:
+        assert f"  {C.card_text(cid)}" in text  # good/object, cost and effect in words
+    for i, cid in enumerate(state["display"]):
+        assert f"  {i + 1}. {C.card_text(cid)}" in text
+    for i, p in enumerate(state["p"]):
+        name = state["players"][i]
+        assert f"{name}{' (you)' if i == 0 else ''}: {p['vp']} VP, {p['d']} doubloons; income {p['inc_d']} d" in flat
+        assert f"explorer on space {p['explorer']}" in flat
+        assert f"France {p['inf']['france']} (rank" in flat
+    assert "A MAIN ACTION HERE" in text
+
+
+def test_it_says_what_a_main_action_here_would_give() -> None:
+    state, seat = S.city()  # Cartagena takes corn and sugar; Ana holds cotton, corn, sugar, tobacco
+    text = RULES.render_text(RULES.view(state, seat))
+    here = " ".join(text.split("A MAIN ACTION HERE", 1)[1].split())
+    assert "You are at 14 Cartagena (city)" in here
+    assert "Deliver corn or sugar for 3 doubloons" in here and "You hold: corn, sugar" in here
+    assert "City action:" in here
+    state, seat = S.village()  # San Juan, 20 doubloons, quest Q21 there
+    here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
+    assert "(village)" in here and "You can pay for: Red Gunner (4 d)" in here
+    assert f"Here: quest {state['quests']['6']}" in here
+    state, seat = S.homeward()
+    assert "A combat action or explore 2" in " ".join(RULES.render_text(RULES.view(state, seat)).split())
+
+
+def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
+    state = played()
+    for seat in (0, None):
+        view = RULES.view(state, seat)
+        text, svg = RULES.render_text(view), RULES.render_svg(view)
+        seen = set(state["display"]) | set(state["discard"])
+        for p in state["p"]:
+            seen |= set(p["display"]) | set(p["plan"])
+        if seat is not None:
+            seen |= set(state["p"][seat]["hand"])
+        hidden = [c for c in [*state["deck"], *state["box"], *(c for i, p in enumerate(state["p"]) if i != seat
+                                                                   for c in p["hand"])] if c not in seen]
+        assert hidden
+        assert not [c for c in hidden if named(text, c) or named(svg, c)]
+        face_down = [b["id"] for b in state["prestige"] if not b["up"]] + state["pbox"]
+        assert not [b for b in face_down if C.PRESTIGE[b]["name"] in text + svg]
+        if seat is None:
+            assert "YOUR HAND" not in text and "Your ship board" not in svg
+        for trial in range(3):  # whatever is hidden, the pictures are the same
+            other = RULES.resample_hidden(state, seat, Rng({"rng": seed_to_state(trial)}))
+            assert RULES.render_text(RULES.view(other, seat)) == text
+            assert RULES.render_svg(RULES.view(other, seat)) == svg
+
+
+def test_it_draws_the_caribbean_the_tracks_my_ship_board_and_display_at_mail_width() -> None:
+    state, seat = S.combat()  # France holds 12; Bold Merchant in Ana's display
+    state["market"]["14"] = [1, 2]
+    state["p"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
+    svg = RULES.render_svg(RULES.view(state, seat))
+    root = ET.fromstring(svg)  # well formed
+    assert root.get("width") == "640"
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert any("SUBSTITUTE CONTENT" in t for t in texts)
+    for loc in C.LOC_ORDER:
+        if "legacy" not in C.LOC[loc]:
+            assert loc in texts
+    assert {"Explorer track", "Influence", "Display (draw for 1 doubloon)"} <= set(texts)
+    assert any(t.startswith("Your ship board") for t in texts)
+    assert {"U1", "U12"} <= set(texts) and "Bold Merchant" in texts
+    rects = [r.get("fill") for r in root.iter(f"{SVG}rect")]
+    assert "#2459c4" in rects  # the French marker on 12
+    ships = list(root.iter(f"{SVG}path"))
+    assert len(ships) == len(state["players"])
+    discs = [r for r in root.iter(f"{SVG}rect") if r.get("width") == "6" and r.get("fill") not in ("#fff",)]
+    assert len(discs) == 2  # two market discs in Cartagena
+    dots = [c for c in root.iter(f"{SVG}circle") if c.get("r") == "2.6"]
+    assert dots  # the assistant (and the influence markers)
+    assert all(float(t.get("font-size") or 0) >= 6 for t in root.iter(f"{SVG}text"))
