@@ -36,8 +36,8 @@ def _setup() -> State:
 
 
 def _started(at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24), plan: tuple[int, ...] = (14,),
-             d: int = 20) -> State:
-    state = RULES.setup(player_names(3), {}, "corpus")
+             d: int = 20, **options: Any) -> State:
+    state = RULES.setup(player_names(3), options, "corpus")
     while state["stack"][-1]["kind"] == "setup":
         seat = RULES.pending(state)[0]
         RULES.apply(state, seat, RULES.options(state, seat)[0].move)
@@ -69,6 +69,13 @@ def setup_keep() -> tuple[State, int]:
 def sail() -> tuple[State, int]:
     """In St. Kitts (7) with 1, 7, 8, 24, Pious Gunner planned: sail 1 to 7 on (branches at 8 and 14)."""
     state = _started(at="7")
+    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+
+
+def sail_legacy() -> tuple[State, int]:
+    """Scenario 77, in Martinique (8) with the explorer on space 12: Isla Margarita (9a) is open."""
+    state = _started(at="8", scenario="77")
+    state["p"][0]["explorer"] = 12
     return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
 
 
@@ -138,6 +145,18 @@ def tquest() -> tuple[State, int]:
     return _on(state, R.frame("tquest", 0, space=3, ask=True))
 
 
+def pay_deliver() -> tuple[State, int]:
+    """Delivering corn in Cartagena: with Wealthy Navigator or with Bold Merchant?"""
+    state = _started(at="14", hand=(3, 7, 2, 8))
+    return _on(state, R.frame("city", 0), R.frame("disc", 0, n=1), R.frame("pay", 0, what="deliver", good="corn"))
+
+
+def pay_quest() -> tuple[State, int]:
+    """Quest Q1 (a tobacco): pay with Silent Priest or with Old Scout?"""
+    state = _started(hand=(8, 24, 1))
+    return _on(state, R.frame("pay", 0, what="quest", quest="Q1"))
+
+
 def pile() -> tuple[State, int]:
     return _on(_started(), R.frame("pile", 0))
 
@@ -186,9 +205,10 @@ def score() -> tuple[State, int]:
 
 
 SCENARIOS = {
-    "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "village": village,
+    "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy, "village": village,
     "village-more": village_more, "city": city, "homeward": homeward, "discard": discard,
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
-    "explore": explore, "tquest": tquest, "pile": pile, "fight": fight, "combat": combat, "u11": u11,
+    "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
+    "pile": pile, "fight": fight, "combat": combat, "u11": u11,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
 }

@@ -20,16 +20,16 @@ from engine.errors import IllegalMove
 WALKS = {
     "maretta": [({"side": "A"}, 3), ({"side": "B"}, 4)],
     "caravelas": [({}, 2), ({}, 3)],
-    "maracaibo": [({}, 2), ({"scenario": "77"}, 3)],
+    "maracaibo": [({}, 2), ({"scenario": "77"}, 3), ({"scenario": "76"}, 1)],
 }
-#: decisions walked per game and setup (Maracaibo's setup choice alone takes 5 a seat)
+#: decisions walked per game and setup (Maracaibo's setup choice alone takes 5 a seat; 1 player: solo with Jean)
 STEPS = {"maracaibo": 70}
 
 
 def _extra_words(labels: list[str], players: list[str], rnd: random.Random) -> list[str]:
     words = sorted({w for label in labels for w in notation.tokens(label.replace("-", " "))
                     if w not in notation.FILLERS and notation.number(w) is None})
-    pool = [*rnd.sample(words, min(3, len(words))), "2", "7", "end", "move", players[1]]
+    pool = [*rnd.sample(words, min(3, len(words))), "2", "7", "end", "move", players[min(1, len(players) - 1)]]
     return pool
 
 

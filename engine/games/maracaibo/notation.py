@@ -274,6 +274,14 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [f"invest in {b['name']} (building) (prestige)", f"buy {b['name']} (building) (prestige)"]
     if kind in ("main", "village", "score"):
         return _main_readings(state, seat, option)
+    if kind == "pay":  # which hand cards pay a delivery or a quest
+        if code == "ypay":
+            return ["pay (quest) (yes)", label]
+        cards = " ".join(card_name(int(c)) for c in code[1:].split("-"))
+        data = _frame_data(state)
+        what = f"(deliver) ({data['good']}) (pay)" if data.get("what") == "deliver" else \
+            f"(pay) (quest) ({data.get('quest', '')})"
+        return [f"{what} (with) (use) (discard) {cards}", label]
     if kind == "combat":
         return _combat_readings(state, code, label)
     if kind == "fight":
@@ -461,6 +469,9 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         if not q:
             return f"there is no quest at {p['at']} {C.LOC[p['at']]['name']}"
         return f"quest {q} needs {C.cost_text(C.QUEST[q]['cost'])}, which you cannot pay"
+    if kind == "pay":
+        ways = "; ".join(o.label for o in options)
+        return f"these cards can pay: {ways}"
     if kind == "explore" and nums:
         spaces = ", ".join(o.code[1:] for o in options)
         return f"your explorer can move to space {spaces} now"
