@@ -214,6 +214,9 @@ REST_FRAMEWORK = {
 PBEM_API_MAX_BODY = int(os.environ.get("PBEM_API_MAX_BODY", str(64 * 1024)))
 #: Longest ``?wait=`` a request may hold a web worker (seconds); past it, 202 + Location + Retry-After.
 PBEM_API_MAX_WAIT = float(os.environ.get("PBEM_API_MAX_WAIT", "2"))
+#: Longest an event stream (/api/v1/games/{id}/stream/, /api/v1/me/stream/) stays open (seconds;
+#: below gunicorn's worker timeout); the client then reconnects with Last-Event-ID.
+PBEM_API_STREAM_SECONDS = float(os.environ.get("PBEM_API_STREAM_SECONDS", "20"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "pbem API",
     "DESCRIPTION": "Create, join, watch and play asynchronous board games.",

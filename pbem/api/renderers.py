@@ -23,3 +23,25 @@ class PlainTextRenderer(BaseRenderer):
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
         return str(data).encode(self.charset)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Server-sent events; the view streams the text itself (see pbem.api.streams)."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        return str(data).encode(self.charset)
+
+
+class NDJSONRenderer(BaseRenderer):
+    """One JSON object a line (lichess's ``application/x-ndjson``)."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        return str(data).encode(self.charset)

@@ -46,6 +46,19 @@ _COMMAND_KINDS = {
 }
 
 
+#: One server-sent event of a stream (pbem.api.streams): its id is the cursor to resume from.
+_SSE_EVENT = {
+    "type": "object",
+    "description": "one event; `data` is a JSON object (see the operation's description)",
+    "properties": {
+        "id": {"type": "string", "pattern": r"^[0-9]{1,18}\.[0-9]{1,18}$"},
+        "event": {"type": "string", "enum": ["state", "hello", "move", "game"]},
+        "data": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+}
+
+
 def _installed_rules() -> list[str]:
     names = []
     for name in engine.names():
@@ -106,6 +119,11 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
         # it is judged (an Idempotency-Key reused, a game not running) the plain error.
         rejected["schema"] = {"anyOf": [{"$ref": "#/components/schemas/MoveRequestOut"},
                                         {"$ref": "#/components/schemas/ErrorOut"}]}
+    for url, path in result.get("paths", {}).items():
+        if url.endswith("/stream/"):
+            content = path.get("get", {}).get("responses", {}).get("200", {}).get("content", {})
+            if "text/event-stream" in content:
+                content["text/event-stream"]["schema"] = _SSE_EVENT
     names = _installed_rules()
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":

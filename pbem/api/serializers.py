@@ -225,6 +225,16 @@ class MoveRequestOut(serializers.Serializer):
     message = serializers.CharField(required=False, help_text="with ?wait, when rejected: the reason's message")
 
 
+class StreamQueryIn(serializers.Serializer):
+    last_event_id = serializers.RegexField(r"^[0-9]{1,18}\.[0-9]{1,18}$", required=False,
+                                           help_text="resume after this event (as the Last-Event-ID header)")
+    timeout = serializers.FloatField(required=False, min_value=0.0, max_value=3600.0,
+                                     help_text="close after this many seconds (at most the server's cap, "
+                                               "PBEM_API_STREAM_SECONDS); 0: the backlog only, a poll")
+    format = serializers.ChoiceField(choices=["sse", "ndjson"], required=False,
+                                     help_text="sse (text/event-stream, the default) or ndjson; or ask with Accept")
+
+
 class MovesQueryIn(serializers.Serializer):
     wait = serializers.FloatField(required=False, default=0.0, min_value=0.0, max_value=10.0)
 

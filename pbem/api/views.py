@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
@@ -25,12 +26,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from pbem.api import idempotency, presenters
+from pbem.api import idempotency, presenters, streams
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
 from pbem.api.permissions import HasPlayer, IsStaff, player_of
-from pbem.api.renderers import PlainTextRenderer, SVGRenderer
+from pbem.api.renderers import EventStreamRenderer, NDJSONRenderer, PlainTextRenderer, SVGRenderer
 from pbem.games import moderation, selectors, services
 from pbem.games.models import MoveRequest, Player, Seat
 
@@ -556,6 +557,78 @@ class GameExportApi(BaseApi):
                    parameters=[GAME_ID], responses={200: s.GameExportOut, **_errors(404, 409)})
     def get(self, request: Request, game_id: int) -> Response:
         return Response(s.GameExportOut(selectors.game_export(game_id)).data)
+
+
+# ---- event streams --------------------------------------------------------------------------------
+
+
+_STREAM_MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    description="resume after this event id (EventSource sends it by itself when it reconnects); an id this "
+                "stream never gives (not `<n>.<n>`) is ignored, as the SSE standard has it")
+_STREAM_RESPONSES: dict[Any, Any] = {
+    (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description="server-sent events"),
+    (200, "application/x-ndjson"): OpenApiResponse(OpenApiTypes.STR, description="one JSON event a line"),
+}
+
+
+class _StreamApi(BaseApi):
+    renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # Why: DRF answers an unknown ?format= with a 404, as if the stream did not exist.
+        if not force and request.query_params.get("format", "sse") not in _STREAM_MEDIA:
+            raise exceptions.ValidationError({"format": ["sse or ndjson"]})
+        return super().perform_content_negotiation(request, force)
+
+    def stream(self, request: Request, source: Any, start: streams.Cursor) -> StreamingHttpResponse:
+        query = _query(s.StreamQueryIn, request)
+        raw = query.get("last_event_id") or streams.Cursor.recognised(request.headers.get("Last-Event-ID"))
+        cursor = streams.Cursor.parse(raw) if raw else start
+        fmt = "sse" if getattr(request.accepted_renderer, "format", "sse") == "sse" else "ndjson"
+        body = streams.run(source, self.player, cursor, streams.lifetime(query.get("timeout")), fmt)
+        response = StreamingHttpResponse(body, content_type=f"{_STREAM_MEDIA[fmt]}; charset=utf-8")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+        return response
+
+
+class GameStreamApi(_StreamApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="games_stream",
+        summary="The game's events as they happen (server-sent events or ndjson)",
+        description="First a `state` event (status, version, whose decision it waits for, yours), then every "
+                    "`move` of the log from the start (or after `Last-Event-ID`) redacted for your seat exactly "
+                    "like /log/, and `game` events (start, pause, undo, finish...). The stream closes after at "
+                    "most `PBEM_API_STREAM_SECONDS` (20 s by default): reconnect with the last id. "
+                    "`Accept: application/x-ndjson` or `?format=ndjson` for one JSON object a line.",
+        parameters=[GAME_ID, s.StreamQueryIn, LAST_EVENT_ID],
+        responses={**_STREAM_RESPONSES, **_json_errors(400, 404, 429)},
+    )
+    def get(self, request: Request, game_id: int) -> StreamingHttpResponse:
+        game = selectors.get_game(game_id)
+        return self.stream(request, streams.GameSource(game), streams.Cursor(0, 0))
+
+
+class MyStreamApi(_StreamApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(
+        operation_id="me_stream",
+        summary="Your account's events: every game you hold a seat in (as lichess's /api/stream/event)",
+        description="First a `hello` event (`my_turn`: the games waiting for you now), then, from now on (or "
+                    "after `Last-Event-ID`), the `move` and `game` events of all your games, each redacted for "
+                    "your seat in it; `your_turn` says when a game waits for you. Same lifetime and formats as "
+                    "a game's stream.",
+        parameters=[s.StreamQueryIn, LAST_EVENT_ID],
+        responses={**_STREAM_RESPONSES, **_json_errors(400, 401, 429)},
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        player = self.require_player()
+        return self.stream(request, streams.AccountSource(player), streams.latest_cursor())
 
 
 # ---- rules ------------------------------------------------------------------------------------------
