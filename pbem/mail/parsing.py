@@ -234,6 +234,8 @@ class _TextExtractor(HTMLParser):
     _BLOCK = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol", "hr"}
     _SKIP = {"style", "script", "head", "title", "blockquote"}
     _QUOTE_CLASSES = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote", "divRplyFwdMsg")
+    #: Outlook (web, new Outlook, mobile) puts the copied mail after these, unquoted: reading stops there.
+    _COPY_STARTS = ("appendonsend", "divRplyFwdMsg", "mail-editor-reference-message-container")
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -245,6 +247,10 @@ class _TextExtractor(HTMLParser):
         if self._done:
             return
         attr = {k: (v or "") for k, v in attrs}
+        if not self._skip_stack and any(c == attr.get("id", "") or c in attr.get("class", "").split()
+                                        for c in self._COPY_STARTS):
+            self._done = True
+            return
         quoted = any(c in attr.get("class", "") or c == attr.get("id", "") for c in self._QUOTE_CLASSES)
         if self._skip_stack:
             if tag not in ("br", "hr", "img", "meta", "link", "input"):
@@ -257,6 +263,8 @@ class _TextExtractor(HTMLParser):
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if self._done:
+            return
         if self._skip_stack:
             # Pop back to the matching tag; tolerate sloppy HTML.
             while self._skip_stack:
@@ -479,6 +487,82 @@ def _bounded(text: str) -> str:
     return _BLANK_RUN_RE.sub("\n\n", text[: MAX_STRIP_CHARS * 20])[:MAX_STRIP_CHARS]
 
 
+#: A line that opens a copy of an earlier mail, in the words of the common clients and languages:
+#: Outlook's "-----Original Message-----", forwarding lines (Gmail, Apple Mail, Thunderbird).
+_ORIGINAL_RE = re.compile(
+    r"^\s*(?:-{2,}\s*(?:original message|mensagem original|mensaje original|ursprüngliche nachricht"
+    r"|message d'origine|messaggio originale|oorspronkelijk bericht|forwarded message|mensagem encaminhada"
+    r"|mensaje reenviado|weitergeleitete nachricht|message transféré|messaggio inoltrato)\s*-{2,}"
+    r"|(?:begin forwarded message|início da mensagem encaminhada|inicio del mensaje reenviado)\s*:)\s*$",
+    re.IGNORECASE)
+#: Outlook's rule above its header block (underscores, sometimes hyphens or a long dash run).
+_RULE_RE = re.compile(r"^\s*(?:_{10,}|-{10,})\s*$")
+_HEADER_KEYS = (
+    "from|sent|date|to|cc|bcc|subject|reply-to"  # English (Outlook, Apple Mail, Outlook for Mac)
+    "|de|enviado|enviada|enviada em|enviado el|data|para|assunto|asunto|fecha|cc|cco"  # Portuguese, Spanish
+    "|von|gesendet|an|betreff|datum"  # German
+    "|envoyé|envoyé le|à|objet|date"  # French
+    "|da|inviato|a|oggetto"  # Italian
+    "|van|verzonden|aan|onderwerp"  # Dutch
+)
+#: One line of a copied mail's header block: ``From: ...``, ``*Sent:* ...``, ``De : ...``.
+_HEADER_RE = re.compile(rf"^\s*\*?(?:{_HEADER_KEYS})\*?\s*:\*?(?:\s|$)", re.IGNORECASE)
+_FROM_RE = re.compile(r"^\s*\*?(?:from|de|von|da|van)\*?\s*:\*?\s*\S", re.IGNORECASE)
+#: "On <date>, <who> wrote:" and its usual translations (possibly wrapped over two lines).
+_WROTE_RE = re.compile(r"^\s*(?:on|em|el|am|le|il|op)\b.*\b(?:wrote|escreveu|escribió|schrieb|a écrit"
+                       r"|ha scritto|schreef)\b.*:\s*$", re.IGNORECASE)
+
+
+def _next_unquoted(lines: list[str], i: int, within: int = 4) -> list[str]:
+    """The next few non-blank lines after ``lines[i]``, stopping at a quoted one."""
+    out = []
+    for line in lines[i + 1:]:
+        if not line.strip():
+            continue
+        if _is_quoted(line) or len(out) >= within:
+            break
+        out.append(line)
+    return out
+
+
+def _header_block_at(lines: list[str], i: int) -> bool:
+    """Whether an Outlook-style header block (a From line, then another header line within two
+    lines: a long From may wrap) starts at ``lines[i]``."""
+    if not _FROM_RE.match(lines[i]):
+        return False
+    return any(_HEADER_RE.match(line) for line in _next_unquoted(lines, i, within=3))
+
+
+def cut_copied_original(lines: list[str]) -> list[str]:
+    """The lines above the first unquoted copy of an earlier mail.
+
+    Outlook (desktop and web), and some Apple Mail and webmail settings, copy the mail answered
+    without ``>`` under a header block (``From: ... Sent: ... To: ... Subject: ...``), an
+    ``-----Original Message-----`` line or a rule of underscores; an attribution line ("On ...
+    wrote:", "Em ... escreveu:") may open it too. Everything from there on is that copy (our own
+    mail, when it is a reply to us): never the writer's. Quoted lines (``>``) are left alone: a
+    quote, with the writer's text below or between it, is read by :func:`strip_reply`.
+    """
+    for i, line in enumerate(lines):
+        if _is_quoted(line) or not line.strip():
+            continue
+        if _ORIGINAL_RE.match(line) or _header_block_at(lines, i):
+            return lines[:i]
+        if _RULE_RE.match(line):
+            after = _next_unquoted(lines, i, within=1)
+            if after and (_FROM_RE.match(after[0]) or _HEADER_RE.match(after[0])):
+                return lines[:i]
+        wrote = _WROTE_RE.match(line) or (i > 0 and not _is_quoted(lines[i - 1]) and line.rstrip().endswith(":")
+                                          and _WROTE_RE.match(f"{lines[i - 1].rstrip()} {line.strip()}"))
+        if wrote:
+            after = _next_unquoted(lines, i, within=1)
+            following = next((n for n in lines[i + 1:] if n.strip()), "")
+            if after and not _is_quoted(following):  # an attribution over an unquoted copy
+                start = i - 1 if not _WROTE_RE.match(line) else i
+                return lines[:start]
+    return lines
+
+
 def strip_reply(text: str) -> str:
     """What the writer wrote in this reply: quotes, attributions, signatures and copies of our mail removed.
 
@@ -493,7 +577,7 @@ def strip_reply(text: str) -> str:
         if REPLY_MARKER in line and not _is_quoted(line):
             break
         kept.append(line)
-    text = _bounded("\n".join(kept))
+    text = _bounded("\n".join(cut_copied_original(kept)))
     try:
         parsed = ReplyParserMessage(text=text, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True).read()
     except Exception as exc:  # fall back on our own guards alone
