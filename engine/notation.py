@@ -98,6 +98,11 @@ _FILLER_TEXT = """
 FILLERS = frozenset(_FILLER_TEXT.split())
 #: words that negate the word after them
 NEGATIONS = frozenset({"not", "never", "without", "nao", "no", "nunca", "sem"})
+#: words that are commands in themselves somewhere (a turn's end, a door's own commands): where a
+#: game does not know one, it is an unknown word, never an abbreviation or a typo of another
+#: (``end`` is not ``send``: ``play 3 fire end`` must not be read as ``play 3 fire``)
+RESERVED = frozenset({"end", "done", "pass", "stop", "finish", "fim", "undo", "join", "skip", "next", "resign",
+                      "quit", "say"})
 
 _ARROWS = re.compile("\\s*(?:\u2192|\u21d2|\u27f6|->|=>|-->|\u2014|\u2013|\\s-\\s)\\s*")
 _NEG = re.compile(r"\b(?:don'?t|do not|dont|não|nao|won'?t|no)\b")
@@ -411,6 +416,10 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
                 notes.append(note)
                 i += 2
                 continue
+        if terms is None and w in RESERVED:
+            unknown.append(w)
+            i += 1
+            continue
         if terms is None:
             pre = set() if strict else {t for v in vocabs for key, _kws, ts in v.by_first.get(w[:1], ())
                                         if key.startswith(w) for t in ts}
@@ -445,6 +454,15 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
             continue
         emit(w, terms)
         i += 1
+    if negate:  # a "not" with nothing after it ("end not"): it negates nothing, so the line is not understood
+        unknown.append(next(w for w in reversed(words) if w in NEGATIONS or w == "not"))
+    # A guess that only repeats a meaning typed in so many words elsewhere in the line adds nothing the
+    # line did not say: it is a word left over, not a typo (``play 3 fire end``: ``end`` is not ``send``).
+    typed = {t for x in lexemes if x.guess is None and not x.negated for t in x.terms}
+    for x in [x for x in lexemes if x.guess is not None and x.terms & typed]:
+        lexemes.remove(x)
+        unknown.append(x.text)
+        notes.remove(x.guess or "")
     return Line(text, tuple(lexemes), tuple(unknown), tuple(notes))
 
 

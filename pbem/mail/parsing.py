@@ -555,9 +555,8 @@ def cut_copied_original(lines: list[str]) -> list[str]:
         wrote = _WROTE_RE.match(line) or (i > 0 and not _is_quoted(lines[i - 1]) and line.rstrip().endswith(":")
                                           and _WROTE_RE.match(f"{lines[i - 1].rstrip()} {line.strip()}"))
         if wrote:
-            after = _next_unquoted(lines, i, within=1)
             following = next((n for n in lines[i + 1:] if n.strip()), "")
-            if after and not _is_quoted(following):  # an attribution over an unquoted copy
+            if not _is_quoted(following):  # an attribution over an unquoted copy (or over our cut marker)
                 start = i - 1 if not _WROTE_RE.match(line) else i
                 return lines[:start]
     return lines

@@ -148,3 +148,31 @@ def test_format_options_aligns_codes() -> None:
     text = format_options(OPTIONS[:3])
     assert text.splitlines() == ["  p3w  play 3 wood", "  p3r  play 3 rope", "  b2   barrel 2"]
     assert format_options([]) == ""
+
+
+# ---- nothing left over: a dangling "not", a reserved word, a guess that only repeats ----------------
+
+
+def test_it_refuses_a_not_that_negates_nothing() -> None:
+    from engine.notation import Vocabulary, lex
+
+    vocab = Vocabulary.build(verbs={"end": ["done"]})
+    assert lex("end not", vocab).unknown == ("not",)
+    assert lex("not end", vocab).unknown == () and lex("not end", vocab).lexemes[0].negated
+
+
+def test_it_never_guesses_a_reserved_command_word_into_another_word() -> None:
+    from engine.notation import Vocabulary, lex
+
+    vocab = Vocabulary.build(verbs={"send": ["give"], "play": []})
+    line = lex("play 3 end", vocab)
+    assert line.unknown == ("end",) and line.notes == ()
+
+
+def test_it_takes_a_guess_that_only_repeats_a_typed_word_as_a_word_left_over() -> None:
+    from engine.notation import Vocabulary, lex
+
+    vocab = Vocabulary.build(verbs={"play": ["put"]}, names={"wood": []})
+    assert lex("play 3 wod", vocab).notes == ("read `wod` as wood",)  # a typo of a word not typed: guessed
+    line = lex("play wood wod", vocab)
+    assert line.unknown == ("wod",) and line.notes == ()
