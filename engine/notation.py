@@ -458,8 +458,8 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
         unknown.append(next(w for w in reversed(words) if w in NEGATIONS or w == "not"))
     # A guess that only repeats a meaning typed in so many words elsewhere in the line adds nothing the
     # line did not say: it is a word left over, not a typo (``play 3 fire end``: ``end`` is not ``send``).
-    typed = {t for x in lexemes if x.guess is None and not x.negated for t in x.terms}
-    for x in [x for x in lexemes if x.guess is not None and x.terms & typed]:
+    said = {t for x in lexemes if x.guess is None and not x.negated for t in x.terms}
+    for x in [x for x in lexemes if x.guess is not None and x.terms & said]:
         lexemes.remove(x)
         unknown.append(x.text)
         notes.remove(x.guess or "")

@@ -515,7 +515,7 @@ _WROTE_RE = re.compile(r"^\s*(?:on|em|el|am|le|il|op)\b.*\b(?:wrote|escreveu|esc
 
 def _next_unquoted(lines: list[str], i: int, within: int = 4) -> list[str]:
     """The next few non-blank lines after ``lines[i]``, stopping at a quoted one."""
-    out = []
+    out: list[str] = []
     for line in lines[i + 1:]:
         if not line.strip():
             continue
