@@ -426,3 +426,37 @@ def test_it_passes_the_conformance_checker_for_a_whole_solo_game() -> None:
 def test_it_finishes_whole_solo_games_with_the_bot(level: int) -> None:
     report = run_game(RULES, 1, {"difficulty": level, "scenario": "76"}, f"solo-sim-{level}", checks=False)
     assert report.finished == 1
+
+
+# ---- the legacy tiles of scenarios 76 and 77 ----------------------------------------------------------
+
+def test_it_sails_her_to_a_legacy_city_only_once_her_explorer_has_reached_its_space() -> None:
+    state = started(scenario="76")  # L1, L4, L5, L6
+    state["quests"] = {}
+    state["jean"]["at"] = "8"
+    assert J.destination(state, 1, "upper") == "11"  # explorer at 0: 9a (L4, space 6) is closed
+    state["jean"]["explorer"] = 6
+    assert J.destination(state, 1, "upper") == "9a" and J.destination(state, 1, "lower") == "11"
+    shown = list(state["display"])
+    turn(state, "A1", at="8")  # 9a has no market: she removes display card 3
+    assert state["jean"]["at"] == "9a" and state["jean"]["cards"] == [shown[2]]
+    state["jean"]["at"] = "16"
+    assert J.destination(state, 1, "upper") == "17"  # L7 is not in scenario 76; 17 is a city (L1)
+
+
+def test_it_lets_her_annex_a_legacy_city_only_once_her_explorer_has_reached_its_space() -> None:
+    state = started(scenario="76")
+    for loc in ("4", "5"):
+        state["markers"][loc] = "spain"
+    assert J.annex_target(state) == "11"
+    state["jean"]["explorer"] = 6
+    assert J.annex_target(state) == "9a"
+
+
+def test_it_ignores_the_stop_and_combat_legacy_tiles_and_counts_the_garrison() -> None:
+    state = started(scenario="77")
+    assert state["markers"].get("12") == "spain"  # L9's garrison is an ownership marker like any other
+    state["quests"] = {}
+    d, cp = state["p"][0]["d"], state["p"][0]["cp"]
+    turn(state, "A2", at="17")  # from 17: 18 (L8, Belize) is a village she does not count; on to 19
+    assert state["jean"]["at"] == "19" and (state["p"][0]["d"], state["p"][0]["cp"]) == (d, cp)

@@ -173,6 +173,17 @@ def _is_city(state: State, loc: str) -> bool:
     return loc_kind(state, loc) == "city"
 
 
+def open_to_her(state: State, loc: str) -> bool:
+    """A legacy city (L4 at 9a, L7 at 16a) only when its tile is in play and her explorer has
+    reached its space; every other location always."""
+    from .rules import loc_kind
+
+    info = C.LOC[loc]
+    if "legacy" not in info:
+        return True
+    return loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
+
+
 def counts_as_stop(state: State, loc: str) -> bool:
     """Jean counts cities and locations with a quest; every other village is not counted."""
     return _is_city(state, loc) or loc in state["quests"]
@@ -186,9 +197,7 @@ def destination(state: State, steps: int, route: str) -> str:
     loc = str(state["jean"]["at"])
     counted = 0
     while True:
-        # Why no legacy places: her route cards know the branches of the printed map only; she
-        # sails past the legacy cities 9a/16a (an assumption, docs/rules/maracaibo.md)
-        nxt = [n for n in C.LOC[loc]["next"] if (n != "22" or last_round(state)) and "legacy" not in C.LOC[n]]
+        nxt = [n for n in C.LOC[loc]["next"] if (n != "22" or last_round(state)) and open_to_her(state, n)]
         if not nxt:
             return loc
         loc = ROUTES[loc][route] if len(nxt) > 1 else nxt[0]
@@ -434,11 +443,8 @@ def choose_nation(state: State, token: str | None) -> str:
 
 def annex_target(state: State, *, villages_only: bool = False) -> str | None:
     """The lowest-numbered empty city, else the lowest-numbered empty village (None: all are held)."""
-    from .rules import loc_kind
-
     # a legacy city (9a, 16a) only in play and once her explorer has reached its space
-    empty = sorted((loc for loc in C.FLAGS if loc not in state["markers"] and loc_kind(state, loc) != "off"
-                    and int(state["jean"]["explorer"]) >= C.LOC[loc].get("explorer", 0)),
+    empty = sorted((loc for loc in C.FLAGS if loc not in state["markers"] and open_to_her(state, loc)),
                    key=lambda loc: (int(loc.rstrip("ab")), loc))
     if not villages_only:
         cities = [loc for loc in empty if _is_city(state, loc)]
