@@ -94,3 +94,38 @@ def test_it_renders_text_with_the_hand_in_words_and_an_svg() -> None:
         assert C.card_text(cid) in text
     svg = RULES.render_svg(view)
     assert svg.startswith("<svg") and "SUBSTITUTE" in svg
+
+
+def test_it_reads_a_label_with_a_typo_or_a_word_left_out_as_itself_or_refuses_it() -> None:
+    """Lines a hurried player makes of the options: never read as a different move."""
+    from engine import notation
+
+    rnd = random.Random(5)
+    checked = 0
+
+    def typo(w: str) -> str:
+        if len(w) < 5 or not w.isalpha():
+            return w
+        i = rnd.randrange(1, len(w) - 1)
+        return w[:i] + w[i + 1:] if rnd.random() < 0.5 else w[:i] + w[i + 1] + w[i] + w[i + 2:]
+
+    for g in range(3):
+        state = RULES.setup(["Ana", "Bruno", "Carla", "Duarte"][:2 + g], {}, f"hurried-{g}")
+        for _ in range(80):
+            seat = RULES.pending(state)[0]
+            opts = RULES.options(state, seat)
+            for o in rnd.sample(opts, min(3, len(opts))):
+                words = notation.tokens(o.label.replace("(", " ").replace(")", " "))
+                lines = [" ".join(typo(w) for w in words), " ".join(words[:2])]
+                k = rnd.randrange(len(words))
+                if words[k] not in notation.NEGATIONS:  # leaving out a "no" says the opposite
+                    lines.append(" ".join(words[:k] + words[k + 1:]))
+                for line in lines:
+                    try:
+                        got = RULES.parse(line, state, seat)
+                    except IllegalMove:
+                        continue
+                    checked += 1
+                    assert got == o.move, (line, o.label, got)
+            RULES.apply(state, seat, RULES.bot_choice(state, seat, opts, rnd).move)
+    assert checked > 300

@@ -343,7 +343,8 @@ def _sail_readings(loc: str, label: str) -> list[str]:
 def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     code, label = option.code, option.label
     if code == "vd":
-        return ["take (1) doubloon (village action)", "(1) doubloon (village action)", "money (village action)"]
+        # the 1 is needed (a required slot): ``village action`` alone names none of the village actions
+        return ["take 1 doubloon (village action)", "1 doubloon (village action)"]
     if code.startswith("v") and code[1:].isdigit():
         cid = int(code[1:])
         return [f"use {card_name(cid)} (village action)", f"village action {card_name(cid)}",
@@ -353,7 +354,7 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     if code.startswith("d") and code[1:] in C.GOODS:
         return [f"deliver {code[1:]} (city action) (market) (then) (card)"]
     if code == "city":
-        return ["city (action)", "city action not deliver", "(city) action not deliver", "not deliver (city action)"]
+        return ["city (action)", "city (action) not deliver", "not deliver (city) (action)"]
     if code == "quest":
         q = state["quests"].get(state["p"][seat]["at"], "")
         return [f"quest (fulfil) ({q})", f"fulfil quest ({q})", f"{q} (quest) (fulfil)"]
@@ -366,11 +367,12 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     if code == "hexplore":
         return ["explore (2) (action)"]
     if code == "pass":
-        return ["skip (main action)", "not main action", "not action"]
+        # no word of "main action" alone: ``main action`` names no move (the label is read whole first)
+        return ["skip", "not action"]
     if code == "vp2":
         return ["(score) 2 vp", "(score) vp", "(take) 2 vp"]
     if code == "done":
-        return ["end (village action)", "not more village action", "stop (village action)", "pass"]
+        return ["end", "stop", "pass"]  # as for pass: ``village action`` alone names none
     return [label]
 
 
