@@ -15,7 +15,12 @@ def player_of(request: Request) -> Player | None:
     user = request.user
     if not user or not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    try:
+        # Why the relation, not a query: it is free when the authentication loaded the player
+        # with the user (select_related), and one query otherwise, as before.
+        return user.player
+    except Player.DoesNotExist:
+        return None
 
 
 class HasPlayer(BasePermission):

@@ -1,0 +1,216 @@
+"""The API under gunicorn on PostgreSQL, against a DRF endpoint reading 10 KB of JSONB, same run.
+
+    python bench/api.py [--games 60] [--rounds 3] [--seconds 3] [--clients 4] [--gunicorn-workers 2]
+                        [--pg URL] [--db-name NAME] [--redis URL] [--cache-db N]
+
+It fills its own scratch database (see ``bench/common.py``: created under a name of this
+run, refused if it exists, dropped at the end) with ``--games`` running three-player
+Maretta games a few moves in, each player with an API token, starts gunicorn
+(``pbem.wsgi``, sync workers, pbem's settings with one extra URL: ``bench/api_settings.py``)
+on a free port with the shared cache in a claimed Redis database, and then, in each round,
+drives each endpoint for ``--seconds`` with ``--clients`` concurrent clients (every request
+with a player's token, so authentication and throttles are paid alike):
+
+* baseline: ``GET /bench/blob/``, a DRF ``APIView`` that reads one 10 KB JSONB value;
+* view: ``GET /api/v1/games/<id>/view/``, the player's own view of one of their games;
+* lobby: ``GET /api/v1/games/``, the first page (50 games).
+
+Ratios are requests/s of an endpoint over the baseline's in the same round; the median of
+the rounds is the figure (goals: view >= 0.5, lobby >= 0.25). Figures are printed last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.common import (  # noqa: E402
+    add_service_arguments,
+    free_port,
+    machine_note,
+    redis_databases,
+    scratch_database,
+    setup_django,
+)
+
+GOALS = {"view": 0.5, "lobby": 0.25}
+
+
+def fill(n_games: int, moves: int) -> tuple[list[tuple[str, int]], int]:
+    """Running games and a token per player: [(token, one of their game ids)], the blob's size."""
+    import json as _json
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    import engine
+    from pbem.games import services
+    from pbem.games.models import Game
+    from pbem.games.services import Command
+
+    rules = engine.get("maretta")
+    rng = random.Random(1)
+    users = get_user_model()
+    clients: list[tuple[str, int]] = []
+    for g in range(n_games):
+        players = [services.do_create_player(f"a{g}-{i}@bench.example", f"A{g}{i}") for i in range(3)]
+        game = services.do_create_game(players[0], "maretta", options={"side": "A"},
+                                       invite=[p.email for p in players[1:]])
+        for p in players[1:]:
+            services.do_join_game(game.pk, p)
+        for _ in range(moves):
+            game = Game.objects.get(pk=game.pk)
+            if game.state is None or game.status != Game.Status.RUNNING:
+                break
+            seat = rules.pending(game.state)[0]
+            code = rng.choice(rules.options(game.state, seat)).code
+            services.do_submit_moves(game.pk, players[seat], [Command(code=code)], source="web")
+        for p in players:
+            p.refresh_from_db()
+            user = p.user if p.user_id else users.objects.create_user(username=p.email, email=p.email)
+            if not p.user_id:
+                p.user = user
+                p.save(update_fields=["user"])
+            token, _created = Token.objects.get_or_create(user=user)
+            clients.append((token.key, game.pk))
+    blob = {f"k{i:04d}": {"n": i, "text": "x" * 60, "flags": [i % 2 == 0, i % 3 == 0]} for i in range(100)}
+    payload = _json.dumps(blob)
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE bench_blob (id int PRIMARY KEY, data jsonb NOT NULL)")
+        cursor.execute("INSERT INTO bench_blob VALUES (1, %s::jsonb)", [payload])
+    return clients, len(payload)
+
+
+def get(port: int, path: str, token: str) -> tuple[int, int]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Token {token}", "Accept": "application/json"})
+        response = conn.getresponse()
+        return response.status, len(response.read())
+    finally:
+        conn.close()
+
+
+def drive(port: int, paths: list[tuple[str, str]], clients: int, seconds: float) -> tuple[float, int, int]:
+    """Requests per second over ``paths`` [(path, token)] for ``seconds``; (rate, bytes of one, errors)."""
+    stop = time.monotonic() + seconds
+    counts = [0] * clients
+    errors = [0]
+    size = [0]
+
+    def client(i: int) -> None:
+        r = random.Random(i)
+        while time.monotonic() < stop:
+            path, token = r.choice(paths)
+            code, n = get(port, path, token)
+            if code != 200:
+                errors[0] += 1
+            size[0] = n
+            counts[i] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - start), size[0], errors[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=60, help="running games (the lobby shows 50)")
+    parser.add_argument("--moves", type=int, default=4, help="moves played into each game")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per endpoint and round")
+    parser.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
+    parser.add_argument("--gunicorn-workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port (0: a free one)")
+    add_service_arguments(parser)
+    args = parser.parse_args(argv)
+    with (redis_databases(args.redis, args.cache_db, None, args.flush_redis) as (cache_db, _spare),
+          scratch_database(args.pg, args.db_name, args.keep_db) as db_name):
+        database_url = f"{args.pg}/{db_name}"
+        cache_url = f"{args.redis.rstrip('/')}/{cache_db}"
+        setup_django(database_url, {"CELERY_BROKER_URL": "", "REDIS_URL": cache_url})
+        lines = run(args, database_url, cache_url)
+    for line in lines:
+        print(line)
+    return 1 if any(line.startswith("error") for line in lines) else 0
+
+
+def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str]:
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"  # filling sends nothing
+    clients, blob_size = fill(args.games, args.moves)
+    port = args.port or free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": cache_url, "CELERY_BROKER_URL": "",
+           "DJANGO_SETTINGS_MODULE": "bench.api_settings", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "pbem.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.gunicorn_workers),
+         "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines = [f"machine: {machine_note()}"]
+    errors: list[str] = []
+    rounds: list[dict[str, float]] = []
+    sizes: dict[str, int] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get(port, "/bench/blob/", clients[0][0])
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("api bench: gunicorn did not start") from None
+                time.sleep(0.3)
+        endpoints = {
+            "baseline": [("/bench/blob/", token) for token, _g in clients],
+            "view": [(f"/api/v1/games/{game}/view/", token) for token, game in clients],
+            "lobby": [("/api/v1/games/", token) for token, _g in clients],
+        }
+        for paths in endpoints.values():  # warm every worker
+            drive(port, paths, args.clients, 0.5)
+        for _ in range(args.rounds):
+            rates: dict[str, float] = {"load": os.getloadavg()[0]}
+            for name, paths in endpoints.items():
+                rate, size, failed = drive(port, paths, args.clients, args.seconds)
+                rates[name] = rate
+                sizes[name] = size
+                if failed:
+                    errors.append(f"{name}: {failed} answers were not 200")
+            rounds.append(rates)
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    for i, r in enumerate(rounds, 1):
+        lines.append(f"round {i} (load {r['load']:.1f}): baseline {r['baseline']:.0f} req/s, view {r['view']:.0f} "
+                     f"req/s ({r['view'] / r['baseline']:.3f}), lobby {r['lobby']:.0f} req/s "
+                     f"({r['lobby'] / r['baseline']:.3f})")
+    lines.append(f"answers: baseline {sizes.get('baseline', 0)} bytes (JSONB value {blob_size} bytes), "
+                 f"view {sizes.get('view', 0)} bytes, lobby {sizes.get('lobby', 0)} bytes (page of 50); "
+                 f"gunicorn {args.gunicorn_workers} sync workers, {args.clients} clients")
+    for name, goal in GOALS.items():
+        ratios = [r[name] / r["baseline"] for r in rounds if r["baseline"]]
+        value = statistics.median(ratios) if ratios else 0.0
+        lines.append(f"ratio {name}/baseline (median of {len(ratios)} rounds): {value:.3f}  target >= {goal}")
+    return lines + [f"error: {e}" for e in errors]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
