@@ -16,7 +16,6 @@ from engine import Option, Rules
 from pbem.games import selectors
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
 
-
 #: Stands for an id while a route is reversed once (see :func:`_url`); no real id is this large.
 _ID_MARK = 987654321987
 
