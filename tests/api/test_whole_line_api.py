@@ -33,8 +33,8 @@ def test_it_refuses_a_caravelas_line_with_words_its_move_does_not_account_for(al
                if o.code[0].isdigit() and not o.code[1:].startswith("s") and " via " not in o.label)
     value, place = opt.label.removeprefix("move ").split(" to ", 1)
     state_before = dict(game.state)
-    for text in (f"{opt.label} end", f"{opt.label} not", f"pick {value} to {place}", f"stop at {place} with the {value}",
-                 f"end and {opt.label}", f"{opt.label} and draw"):
+    for text in (f"{opt.label} end", f"{opt.label} not", f"pick {value} to {place}",
+                 f"stop at {place} with the {value}", f"end and {opt.label}", f"{opt.label} and draw"):
         body = post(game, seat, [{"text": text}])
         assert body["status"] == "rejected", (text, body)
         assert body["reason"]["line"] == 1 and body["reason"]["applied"] == []
