@@ -48,3 +48,31 @@ def document(width: int, height: int, body: list[str], title: str = "") -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}">{head}<rect width="100%" height="100%" fill="#fbf7ee"/>'
             + "".join(body) + "</svg>")
+
+
+def _luminance(colour: str) -> float:
+    c = colour.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+
+    def lin(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(int(c[i:i + 2], 16) / 255) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink_on(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (a letter on a pawn, a number on a chip)."""
+    return "#ffffff" if contrast("#ffffff", fill) >= contrast("#111111", fill) else "#111111"
+
+
+def text_width(s: str, size: float, bold: bool = False) -> float:
+    """A generous estimate of a sans-serif text's width, for laying labels out."""
+    return len(s) * size * (0.68 if bold else 0.62)

@@ -72,7 +72,7 @@ def is_permanent(exc: BaseException) -> bool:
 PNG_FONT = "DejaVu Sans"
 #: Widths tried for the small picture in a mail, widest first; the first that fits the budget
 #: goes. Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
-PNG_WIDTHS = (560, 440, 340)
+PNG_WIDTHS = (560, 440, 340, 300)
 PNG_MAX_BYTES = 12_000
 #: How long a rendered board stays in the shared cache.
 PNG_CACHE_SECONDS = 15 * 60

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from itertools import pairwise
 from typing import Any
@@ -11,7 +12,7 @@ from engine import svg
 from . import board as B
 
 #: the four fleets of the box: yellow, red, green, blue (seat order)
-FLEET_COLOURS = (("yellow", "#d9a400"), ("red", "#c0392b"), ("green", "#2e8b57"), ("blue", "#2f6fd0"))
+FLEET_COLOURS = (("yellow", "#d9a400"), ("red", "#c0392b"), ("green", "#23744a"), ("blue", "#2f6fd0"))
 CUBE_FILL = {"red": "#c0392b", "black": "#222222", "yellow": "#f1c40f", "brown": "#8b5a2b",
              "white": "#ffffff", "pink": "#f39ac7", "blue": "#2f6fd0", "green": "#27ae60"}
 STEP_TEXT = {"move": "sailing", "sink": "choosing a caravela to sink", "keep": "choosing discovery cards to keep",
@@ -91,132 +92,296 @@ def render_text(view: dict[str, Any]) -> str:
 
 # ---- SVG -------------------------------------------------------------------------------------------
 
+SEA = "#dcecf5"
+INK = "#3b2a14"
+WIND = "#1b4f9c"
+#: the sea-circle numbers: 4.5:1 on the sea (WCAG AA)
+SPACE_INK = "#3f5a68"
+PLACE_SIZE, SPACE_SIZE, ROUTE_SIZE = 13, 10, 12
+#: the strip under the map: the legend and the players' boards
+STRIP = 200
+#: around each circle, room kept free of labels for the fleets drawn on it
+RESERVE = 17
+CUBE = 8
+
+
 def _xy(nid: str) -> tuple[float, float]:
     node = B.NODES[nid]
     return float(node["x"]), float(node["y"])
 
 
+def _radius(kind: str) -> int:
+    return 14 if kind in ("lisbon", "calecute", "cape") else 11 if kind == "place" else 6
+
+
 def _polyline(ids: list[str], stroke: str, width: int, dash: str | None = None, cls: str | None = None) -> str:
     pts = " ".join(f"{x:g},{y:g}" for x, y in map(_xy, ids))
     return svg.el("polyline", class_=cls, points=pts, fill="none", stroke=stroke, stroke_width=width,
-                  stroke_dasharray=dash)
+                  stroke_dasharray=dash, stroke_linejoin="round")
 
 
 def _arrowhead(a: str, b: str, colour: str) -> str:
     (x1, y1), (x2, y2) = _xy(a), _xy(b)
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     ang = math.atan2(y2 - y1, x2 - x1)
-    size = 7
+    size = 8
     pts = []
     for da, r in ((0, size), (2.5, size), (-2.5, size)):
         pts.append(f"{mx + r * math.cos(ang + da):.1f},{my + r * math.sin(ang + da):.1f}")
     return svg.el("polygon", points=" ".join(pts), fill=colour)
 
 
-def render_svg(view: dict[str, Any]) -> str:
+Box = tuple[float, float, float, float]
+
+
+def _hit(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _cube_box(nid: str) -> Box:
+    x, y = _xy(nid)
+    r = _radius(B.NODES[nid]["kind"])
+    rows = (B.CUBES_PER_COLOUR + 2) // 3
+    return (x + r + 2, y - 9, x + r + 4 + 3 * (CUBE + 2), y - 9 + rows * (CUBE + 2) + 1)
+
+
+def _static_obstacles() -> list[Box]:
+    boxes: list[Box] = []
+    for node in B.MAP["nodes"]:
+        x, y = float(node["x"]), float(node["y"])
+        room = max(RESERVE, _radius(node["kind"]) + 3)
+        boxes.append((x - room, y - room, x + room, y + room))
+    boxes += [_cube_box(nid) for nid in B.CUBE_AT]
+    mon = B.MAP["monastery"]
+    boxes.append((mon["x"] - 12, mon["y"] - 30, mon["x"] + 32 + 24 * 6, mon["y"] + 18))
+    return boxes
+
+
+def _candidates(x: float, y: float, w: float, h: float, d: float, prefer: str) -> list[tuple[float, float, str]]:
+    """Where a label of w x h may go around (x, y) at distance d: (left x, baseline y, anchor)."""
+    spots = {
+        "below": (x - w / 2, y + d + h * 0.8), "above": (x - w / 2, y - d - h * 0.25),
+        "right": (x + d, y + h * 0.35), "left": (x - d - w, y + h * 0.35),
+        "below-right": (x + d * 0.6, y + d * 0.6 + h * 0.8), "below-left": (x - d * 0.6 - w, y + d * 0.6 + h * 0.8),
+        "above-right": (x + d * 0.6, y - d * 0.6 - h * 0.25), "above-left": (x - d * 0.6 - w, y - d * 0.6 - h * 0.25),
+    }
+    order = [prefer] + [k for k in spots if k != prefer]
+    out = []
+    for grow in (0, 8, 16, 26):
+        for k in order:
+            sx, sy = spots[k]
+            dx = {"right": grow, "left": -grow}.get(k.split("-")[-1], 0)
+            dy = grow if k.startswith("below") else -grow if k.startswith("above") else 0
+            out.append((sx + dx, sy + dy, k))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def label_layout() -> tuple[tuple[str, float, float, int, str, str, str], ...]:
+    """Every fixed label of the map, placed once so that none overlaps another, a circle
+    (with the room for the fleets on it), a cube row or the monastery:
+    (text, left x, baseline y, size, colour, weight, style)."""
     width, height = B.MAP["width"], B.MAP["height"]
+    taken = _static_obstacles()
+    placed: list[tuple[str, float, float, int, str, str, str]] = []
+
+    def put(text: str, x: float, y: float, size: int, colour: str, d: float, prefer: str,
+            weight: str = "normal", style: str = "normal", own: Box | None = None) -> None:
+        w = svg.text_width(text, size, weight == "bold")
+        h = float(size)
+        others = [b for b in taken if b != own]
+        best = None
+        for lx, base, _k in _candidates(x, y, w, h, d, prefer):
+            box = (lx - 1, base - 0.78 * h - 1, lx + w + 1, base + 0.25 * h + 1)
+            if box[0] < 2 or box[2] > width - 2 or box[1] < 2 or box[3] > height - 2:
+                continue
+            if not any(_hit(box, b) for b in others):
+                best = (lx, base, box)
+                break
+        if best is None:  # crowded everywhere: the first spot (the test would say so)
+            lx, base, _k = _candidates(x, y, w, h, d, prefer)[0]
+            best = (lx, base, (lx, base - 0.78 * h, lx + w, base + 0.25 * h))
+        taken.append(best[2])
+        placed.append((text, round(best[0], 1), round(best[1], 1), size, colour, weight, style))
+
+    for node in B.MAP["nodes"]:
+        if node["kind"] in ("white", "blue"):
+            continue
+        nid = node["id"]
+        label = node["name"] + (f" ({B.DISCOVERIES[nid]['points']})" if nid in B.DISCOVERIES else "")
+        x, y = float(node["x"]), float(node["y"])
+        room = max(RESERVE, _radius(node["kind"]) + 3)
+        own = (x - room, y - room, x + room, y + room)
+        put(label, x, y, PLACE_SIZE, INK, room - 3, node.get("label") or "above", "bold", own=own)
+    for route in B.MAP["arrows"]:
+        path = route["path"]
+        k = len(path) // 2
+        (x1, y1), (x2, y2) = _xy(path[k - 1]), _xy(path[k])
+        put(route["name"], (x1 + x2) / 2, (y1 + y2) / 2, ROUTE_SIZE, WIND, 10, "above", style="italic")
+    for node in B.MAP["nodes"]:
+        if node["kind"] not in ("white", "blue"):
+            continue
+        x, y = float(node["x"]), float(node["y"])
+        own = (x - RESERVE, y - RESERVE, x + RESERVE, y + RESERVE)
+        put(node["id"], x, y, SPACE_SIZE, SPACE_INK if node["kind"] == "white" else WIND, 8, "below", own=own)
+    return tuple(placed)
+
+
+def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "fleet") -> list[str]:
+    col = FLEET_COLOURS[s][1]
+    out = []
+    if mine:
+        out.append(svg.el("rect", class_="mine", x=round(x - 10, 1), y=round(y - 12, 1), width=20, height=24, rx=8,
+                          fill="#ffffff", stroke="#111111", stroke_width=2))
+    out.append(svg.el("rect", class_=f"{cls} seat{s}", x=round(x - 7, 1), y=round(y - 9, 1), width=14, height=18,
+                      rx=6, fill=col, stroke="#111111", stroke_width=1))
+    out.append(svg.text(x, y + 4, letter, size=11, fill=svg.ink_on(col), font_weight="bold"))
+    return out
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    width, map_h = B.MAP["width"], B.MAP["height"]
+    height = map_h + STRIP
     players = view["players"]
     seat = view["seat"]
-    body: list[str] = [svg.el("rect", x=0, y=0, width=width, height=height, fill="#dcecf5")]
-    # lines and arrow routes
+    body: list[str] = [svg.el("rect", x=0, y=0, width=width, height=map_h, fill=SEA)]
+    # lines, then the arrow routes over them: a wide sea-coloured band under each route
+    # shows that it passes over a line it crosses (no junction there)
     for line in B.MAP["lines"]:
         body.append(_polyline(line, "#ffffff", 4, None, "route"))
-        body.append(_polyline(line, "#7d98a8", 1))
+        body.append(_polyline(line, "#6f8a99", 1))
+    for route in B.MAP["arrows"]:
+        body.append(_polyline(route["path"], SEA, 9))
     for route in B.MAP["arrows"]:
         path = route["path"]
         body.append(_polyline(path, "#2f6fd0", 3, "8 4", "arrows"))
         for a, b in pairwise(path):
-            body.append(_arrowhead(a, b, "#1b4f9c"))
-        x, y = _xy(path[len(path) // 2])
-        body.append(svg.text(x, y - 12, route["name"], size=11, fill="#1b4f9c", font_style="italic"))
+            body.append(_arrowhead(a, b, WIND))
     # circles
     targets = set(view.get("me", {}).get("disc", [])) if seat is not None else set()
     for node in B.MAP["nodes"]:
         x, y, kind, nid = node["x"], node["y"], node["kind"], node["id"]
+        r = _radius(kind)
         if kind == "white":
-            body.append(svg.el("circle", cx=x, cy=y, r=6, fill="#ffffff", stroke="#7d98a8"))
-            body.append(svg.text(x, y + 16, nid, size=8, fill="#55707f"))
+            body.append(svg.el("circle", cx=x, cy=y, r=r, fill="#ffffff", stroke="#6f8a99"))
             continue
         if kind == "blue":
-            body.append(svg.el("circle", cx=x, cy=y, r=6, fill="#6aa7e8", stroke="#1b4f9c"))
-            body.append(svg.text(x, y + 16, nid, size=8, fill="#1b4f9c"))
+            body.append(svg.el("circle", cx=x, cy=y, r=r, fill="#6aa7e8", stroke=WIND))
             continue
-        r = 14 if kind in ("lisbon", "calecute", "cape") else 11
         fill = {"lisbon": "#fff3c4", "calecute": "#fff3c4", "cape": "#f2c6c0"}.get(kind, "#f5e6c8")
         if nid in targets:
-            body.append(svg.el("circle", class_="target", cx=x, cy=y, r=r + 7, fill="none",
+            body.append(svg.el("circle", class_="target", cx=x, cy=y, r=r + 5, fill="none",
                                stroke=FLEET_COLOURS[seat][1], stroke_width=3, stroke_dasharray="4 3"))
         body.append(svg.el("circle", cx=x, cy=y, r=r, fill=fill, stroke="#6b4c2a", stroke_width=2))
         body.append(svg.el("path", d=f"M{x - 4},{y}H{x + 4}M{x},{y - 5}V{y + 5}", stroke="#6b4c2a",
                            stroke_width=2))
-        label = node["name"] + (f" ({B.DISCOVERIES[nid]['points']})" if nid in B.DISCOVERIES else "")
-        where = node.get("label", "above")
         colour = B.CUBE_AT.get(nid)
-        if where == "below":
-            body.append(svg.text(x, y + r + 14, label, size=11, fill="#3b2a14", font_weight="bold"))
-        elif where == "left":
-            body.append(svg.text(x - r - 4, y + 4, label, size=11, anchor="end", fill="#3b2a14", font_weight="bold"))
-        elif where == "right":
-            dx = r + 4 + (30 if colour else 0)
-            body.append(svg.text(x + dx, y + 4, label, size=11, anchor="start", fill="#3b2a14", font_weight="bold"))
-        else:
-            body.append(svg.text(x, y - r - 5, label, size=11, fill="#3b2a14", font_weight="bold"))
         if colour:
             left = view["cubes"][colour]
+            x0, y0 = _cube_box(nid)[:2]
             for i in range(left):
-                body.append(svg.el("rect", class_=f"cube {colour}", x=x + r + 3 + (i % 3) * 9, y=y - 8 + (i // 3) * 9,
-                                   width=7, height=7, fill=CUBE_FILL[colour], stroke="#333"))
+                body.append(svg.el("rect", class_=f"cube {colour}", x=x0 + 1 + (i % 3) * (CUBE + 2),
+                                   y=y0 + 1 + (i // 3) * (CUBE + 2), width=CUBE, height=CUBE,
+                                   fill=CUBE_FILL[colour], stroke="#333333"))
             if not left:
-                body.append(svg.text(x + r + 12, y + 4, "0", size=9, fill="#333"))
+                body.append(svg.el("rect", x=x0 + 1, y=y0 + 1, width=CUBE, height=CUBE, fill="none",
+                                   stroke="#333333", stroke_dasharray="2 2"))
+    halo = {"stroke": SEA, "stroke_width": 3, "paint_order": "stroke", "stroke_linejoin": "round"}
+    for text, x, y, size, colour, weight, style in label_layout():
+        body.append(svg.text(x, y, text, size=size, anchor="start", fill=colour,
+                             font_weight=None if weight == "normal" else weight,
+                             font_style=None if style == "normal" else style, **halo))
     # the monastery
     mon = B.MAP["monastery"]
     mx, my = mon["x"], mon["y"]
     body.append(svg.el("rect", x=mx - 10, y=my - 28, width=30 + 24 * view["greens"], height=44, rx=6,
                        fill="#f7f1e3", stroke="#6b4c2a"))
-    body.append(svg.text(mx, my - 14, mon["name"], size=11, anchor="start", fill="#3b2a14"))
+    body.append(svg.text(mx, my - 13, f"{mon['name']}: {view['monastery']} of {view['greens']}", size=11,
+                         anchor="start", fill=INK))
     for i in range(view["greens"]):
         filled = i < view["monastery"]
         body.append(svg.el("circle", class_="monastery" + (" full" if filled else ""), cx=mx + 8 + 24 * i,
-                           cy=my + 2, r=8,
-                           fill=CUBE_FILL["green"] if filled else "#ffffff", stroke="#27ae60", stroke_width=2))
-    # fleets, fanned out around their circle
+                           cy=my + 4, r=7,
+                           fill=CUBE_FILL["green"] if filled else "#ffffff", stroke="#1e7a43", stroke_width=2))
+    # fleets, on their circle (up to four share one: a two by two block)
     by_place: dict[str, list[int]] = {}
     for s, f in enumerate(view["fleets"]):
         by_place.setdefault(f["at"], []).append(s)
     for nid, seats in by_place.items():
         x, y = _xy(nid)
         for i, s in enumerate(seats):
-            ang = -math.pi / 2 + 2 * math.pi * i / max(len(seats), 1) + math.pi / 4
-            fx, fy = (x + 15 * math.cos(ang), y + 15 * math.sin(ang)) if len(seats) > 1 else (x + 12, y + 12)
-            col = FLEET_COLOURS[s][1]
-            body.append(svg.el("rect", class_=f"fleet seat{s}", x=round(fx - 7, 1), y=round(fy - 9, 1), width=14,
-                               height=18, rx=6,
-                               fill=col, stroke="#111", stroke_width=2 if s == seat else 1))
-            body.append(svg.text(fx, fy + 4, players[s][:1].upper(), size=10, fill="#fff", font_weight="bold"))
-    # score panel
-    px, py = 1130, 700
-    body.append(svg.el("rect", x=px - 10, y=py - 20, width=320, height=24 + 34 * len(players), rx=6,
-                       fill="#fffdf6", stroke="#6b4c2a"))
-    body.append(svg.text(px, py - 4, f"Caravelas II - target {view['options']['target']}", size=12,
-                         anchor="start", font_weight="bold"))
-    for s, name in enumerate(players):
-        f = view["fleets"][s]
-        yy = py + 18 + 34 * s
-        turn = not view["over"] and view["turn"] == s
-        body.append(svg.el("rect", x=px, y=yy - 10, width=12, height=12, fill=FLEET_COLOURS[s][1]))
-        body.append(svg.text(px + 18, yy, f"{name}{' (to play)' if turn else ''}: {f['score']} pts, "
-                             f"{len(f['found'])} found", size=11, anchor="start",
-                             font_weight="bold" if turn else "normal"))
-        # the player board: 4 caravelas x 2 spots
-        for c in B.CARAVELAS:
-            for j, colour in enumerate(B.CARAVELA_SPOTS[c]):
-                cx = px + 18 + (c - 1) * 40 + j * 14
-                loaded = colour in f["cargo"]
-                body.append(svg.el("rect", x=cx, y=yy + 5, width=11, height=11,
-                                   fill=CUBE_FILL[colour] if loaded else "#eeeeee",
-                                   stroke=CUBE_FILL[colour] if not loaded else "#333"))
-            if c in f["sunk"]:
-                body.append(svg.el("circle", cx=px + 18 + (c - 1) * 40 + 12, cy=yy + 10, r=6, fill="#111"))
-        body.append(svg.text(px + 190, yy + 15, f"{f['hand']} mov, {f['disc']} disc", size=10, anchor="start"))
+            fx, fy = (x, y) if len(seats) == 1 else (x + (-8 if i % 2 == 0 else 8), y + (-6 if i < 2 else 6))
+            body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat)
+    body += _strip(view, map_h)
     title = f"Caravelas II - {', '.join(players)}"
     return svg.document(width, height, body, title=title)
+
+
+def _strip(view: dict[str, Any], top: int) -> list[str]:
+    """Under the map: what each symbol means, and each player's board (caravelas and cargo)."""
+    players, seat = view["players"], view["seat"]
+    ink = INK
+    out = [svg.el("rect", x=0, y=top, width=B.MAP["width"], height=STRIP, fill="#fffdf6")]
+    x, y = 14, top + 22
+    out.append(svg.text(x, y, "Legend", size=13, anchor="start", font_weight="bold", fill=ink))
+    y += 22
+    out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=9, fill="#f5e6c8", stroke="#6b4c2a", stroke_width=2))
+    out.append(svg.text(x + 24, y, "place (points of its discovery card)", size=12, anchor="start", fill=ink))
+    out.append(svg.el("circle", cx=x + 8, cy=y + 18, r=6, fill="#ffffff", stroke="#6f8a99"))
+    out.append(svg.text(x + 24, y + 22, "sea circle (its code, as in moves: 3s16)", size=12, anchor="start", fill=ink))
+    out.append(svg.el("circle", cx=x + 8, cy=y + 40, r=6, fill="#6aa7e8", stroke=WIND))
+    out.append(svg.el("polygon", points=f"{x + 16},{y + 36} {x + 22},{y + 40} {x + 16},{y + 44}", fill=WIND))
+    out.append(svg.text(x + 24, y + 44, "wind route: blue circles skipped with the arrows", size=12,
+                        anchor="start", fill=ink))
+    out.append(svg.el("circle", cx=x + 8, cy=y + 62, r=8, fill="none", stroke="#555555", stroke_width=3,
+                      stroke_dasharray="4 3"))
+    out.append(svg.text(x + 24, y + 66, "your discovery cards' places" if seat is not None
+                        else "(players see their own discovery targets ringed)", size=12, anchor="start", fill=ink))
+    out += _fleet_chip(x + 8, y + 86, 0 if seat is None else seat, "A" if seat is None else players[seat][:1].upper(),
+                       seat is not None, cls="key")
+    out.append(svg.text(x + 24, y + 90, "your fleet (white frame); others: their initial" if seat is not None
+                        else "a fleet: its player's initial", size=12, anchor="start", fill=ink))
+    # cubes: colour, points, which caravela carries it, where it is
+    cx0 = 490
+    out.append(svg.text(cx0, top + 22, "Cubes: points, the caravela that carries them",
+                        size=13, anchor="start", font_weight="bold", fill=ink))
+    for i, colour in enumerate(B.COLOURS):
+        c = B.CUBES[colour]
+        cx = cx0 + (i // 4) * 200
+        cy = top + 44 + (i % 4) * 22
+        out.append(svg.el("rect", class_="key", x=cx, y=cy - 10, width=11, height=11, fill=CUBE_FILL[colour],
+                          stroke="#333333"))
+        out.append(svg.text(cx + 16, cy, f"{colour}: {c['points']} pts, caravela {c['caravela']}", size=12,
+                            anchor="start", fill=ink))
+    out.append(svg.text(cx0, top + 44 + 4 * 22, "At the end: +2 per cube aboard,",
+                        size=12, anchor="start", fill=ink))
+    out.append(svg.text(cx0, top + 44 + 5 * 22, "-2 per unfulfilled discovery card",
+                        size=12, anchor="start", fill=ink))
+    # the players' boards
+    px = 910
+    out.append(svg.text(px, top + 22, f"Players (game ends at {view['options']['target']} points)", size=13,
+                        anchor="start", font_weight="bold", fill=ink))
+    for s, name in enumerate(players):
+        f = view["fleets"][s]
+        yy = top + 44 + 38 * s
+        turn = not view["over"] and view["turn"] == s
+        col = FLEET_COLOURS[s][1]
+        out.append(svg.el("rect", x=px, y=yy - 11, width=12, height=12, fill=col, stroke="#111111"))
+        who = name + (" (you)" if s == seat else "") + (" - to play" if turn else "")
+        out.append(svg.text(px + 18, yy, f"{who}: {f['score']} pts, {len(f['found'])} found, "
+                            f"{f['hand']} mov, {f['disc']} disc", size=12, anchor="start", fill=ink,
+                            font_weight="bold" if turn else None))
+        for n in B.CARAVELAS:
+            bx = px + 18 + (n - 1) * 130
+            sunk = n in f["sunk"]
+            out.append(svg.text(bx, yy + 17, f"caravela {n}", size=11, anchor="start", fill=ink))
+            if sunk:
+                out.append(svg.text(bx + 96, yy + 17, "sunk", size=11, anchor="start", fill="#a61b1b",
+                                    font_weight="bold"))
+            for j, colour in enumerate(B.CARAVELA_SPOTS[n]):
+                loaded = colour in f["cargo"]
+                out.append(svg.el("rect", class_="spot" + (" loaded" if loaded else ""), x=bx + 60 + j * 16,
+                                  y=yy + 7, width=12, height=12,
+                                  fill=CUBE_FILL[colour] if loaded else "#ffffff", stroke=CUBE_FILL[colour]
+                                  if colour != "white" else "#777777", stroke_width=2))
+    return out

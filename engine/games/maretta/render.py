@@ -17,6 +17,10 @@ _PHASES = {
 }
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _card(c: Any, own: bool = False) -> str:
     if c is None:
         return "-"
@@ -128,6 +132,11 @@ def _stock(cards: list[str], side: str) -> str:
 _COLS = 12
 _CELL = 58
 _MARGIN = 40
+_ROW = _CELL + 34
+_INK = "#1f1f1f"
+_PAWN_R = 9
+_BARREL_FILL = {"?": "#8a5a2b"}
+_CHIP = "#f0d9a8"
 
 
 def _xy(i: int, lo: int) -> tuple[float, float]:
@@ -135,60 +144,86 @@ def _xy(i: int, lo: int) -> tuple[float, float]:
     row, col = divmod(k, _COLS)
     if row % 2:
         col = _COLS - 1 - col
-    return _MARGIN + col * _CELL + _CELL / 2, _MARGIN + 40 + row * (_CELL + 34) + _CELL / 2
+    return _MARGIN + col * _CELL + _CELL / 2, _MARGIN + 50 + row * _ROW + _CELL / 2
+
+
+def _pawn(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "pawn") -> list[str]:
+    colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
+    out = []
+    if mine:
+        out.append(svg.el("circle", class_="mine", cx=round(x), cy=round(y), r=_PAWN_R + 3, fill="#ffffff",
+                          stroke="#111111", stroke_width=2))
+    out.append(svg.el("circle", class_=f"{cls} seat{s}", cx=round(x), cy=round(y), r=_PAWN_R, fill=colour,
+                      stroke="#222222"))
+    out.append(svg.text(round(x), round(y) + 4, letter, size=11, fill=svg.ink_on(colour), font_weight="bold"))
+    return out
 
 
 def render_svg(view: dict[str, Any]) -> str:
     side = view["side"]
     names = view["players"]
+    seat = view["seat"]
     end = view["end"]
     lo = min(0, view.get("lava_start", 0), view.get("lava", 0) or 0) if side == "B" else 0
     spaces = list(range(lo, end + 1))
     rows = (len(spaces) + _COLS - 1) // _COLS
     width = _MARGIN * 2 + _COLS * _CELL
-    height = _MARGIN + 40 + rows * (_CELL + 34) + 40 + 22 * len(names)
+    shown = sorted({b for bs in view["barrels"].values() for b in bs if b != "?"})
+    key_lines = 2 + (len(shown) + 2) // 3
+    y_key = _MARGIN + 50 + rows * _ROW + 10
+    height = y_key + 26 * len(names) + 22 * key_lines + 20
     body: list[str] = []
     title = f"Maretta side {side}: {DATA[side]['title']}, turn {view['turn']}"
-    body.append(svg.text(width / 2, 28, title, size=18, font_weight="bold"))
+    body.append(svg.text(width / 2, 28, title, size=16, font_weight="bold", fill=_INK))
     sea = "#cfe6f5" if side == "A" else "#f3dcc0"
-    # path
+    # the route: numbers inside the spaces, so no connector between two rows crosses one
     pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in (_xy(i, lo) for i in spaces))
-    body.append(svg.el("polyline", points=pts, fill="none", stroke="#9aa", stroke_width=6,
+    body.append(svg.el("polyline", points=pts, fill="none", stroke="#8a9999", stroke_width=6,
                        stroke_linejoin="round"))
     lava = view.get("lava")
     for i in spaces:
         x, y = _xy(i, lo)
-        fill = sea
-        label = str(i)
+        fill, label, name = sea, str(i), ""
         if i == 0:
-            fill, label = ("#e6d59a", "Island") if side == "A" else ("#c9b38a", "Village")
+            fill, name = ("#e6d59a", "Island") if side == "A" else ("#c9b38a", "Village")
         elif i == end:
-            fill, label = ("#7d8fa8", "Steamship") if side == "A" else ("#5aa0d8", "Sea")
+            fill, name = ("#7d8fa8", "Steamship") if side == "A" else ("#5aa0d8", "Sea")
         elif i < 0:
             fill, label = "#8a5a44", ""
         if lava is not None and i <= lava and i < end:
             fill = "#e0502a"
-        body.append(svg.el("circle", cx=round(x), cy=round(y), r=20, fill=fill, stroke="#456", stroke_width=1.5))
-        body.append(svg.text(x, y - 23, label, size=9, fill="#345"))
+        if lava is not None and i == max(lo, min(lava, end)):
+            label = "LAVA"
+        body.append(svg.el("circle", class_="space", cx=round(x), cy=round(y), r=20, fill=fill, stroke="#445566",
+                           stroke_width=1.5))
+        if label:
+            body.append(svg.text(x, y + 5, label, size=10 if label == "LAVA" else 13, fill=svg.ink_on(fill),
+                                 font_weight="bold" if label == "LAVA" else None))
+        if name:
+            body.append(svg.text(x, y + 35, name, size=11, fill=_INK))
     # reefs / crevasses: a thick bar between space r and r+1
+    barrier = "#c0405a" if side == "A" else "#3b2a20"
     for r in view["reefs"]:
         (x1, y1), (x2, y2) = _xy(r, lo), _xy(r + 1, lo)
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        colour = "#e07a8a" if side == "A" else "#3b2a20"
         if abs(y1 - y2) < 1:
-            body.append(svg.el("rect", x=round(mx - 4), y=round(my - 24), width=8, height=48, fill=colour))
+            body.append(svg.el("rect", class_="reef", x=round(mx - 4), y=round(my - 24), width=8, height=48,
+                               fill=barrier))
         else:
-            body.append(svg.el("rect", x=round(mx - 24), y=round(my - 4), width=48, height=8, fill=colour))
-    # barrels as the viewer knows them
+            body.append(svg.el("rect", class_="reef", x=round(mx - 24), y=round(my - 4), width=48, height=8,
+                               fill=barrier))
+    # barrels as the viewer knows them, under their space
     for k, bs in view["barrels"].items():
         x, y = _xy(int(k), lo)
         for j, b in enumerate(bs):
-            bx = x - 19 + j * 20
+            bx = x - 23 + j * 24 if len(bs) > 1 else x - 11
             by = y + 22
-            body.append(svg.el("rect", x=round(bx), y=round(by), width=18, height=14, rx=3,
-                               fill="#b07a3a" if b == "?" else "#f0d9a8", stroke="#5a3a1a"))
-            body.append(svg.text(bx + 9, by + 11, _SHORT.get(b, "?"), size=9))
-    # meeples
+            fill = _BARREL_FILL.get(b, _CHIP)
+            body.append(svg.el("rect", class_="barrel", x=round(bx), y=round(by), width=22, height=16, rx=3,
+                               fill=fill, stroke="#5a3a1a"))
+            body.append(svg.text(bx + 11, by + 12, _SHORT.get(b, "?"), size=11, fill=svg.ink_on(fill),
+                                 font_weight="bold"))
+    # pawns, above their space (three abreast, then a second row above)
     at: dict[int, int] = {}
     out = view.get("out") or [None] * len(names)
     for s, p in enumerate(view["pos"]):
@@ -197,24 +232,36 @@ def render_svg(view: dict[str, Any]) -> str:
         k = at.get(p, 0)
         at[p] = k + 1
         x, y = _xy(p, lo)
-        dx = (k % 3 - 1) * 11
-        dy = (k // 3) * 11 - 5
-        colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
-        body.append(svg.el("circle", cx=round(x + dx), cy=round(y + dy), r=7, fill=colour, stroke="#222"))
-        body.append(svg.text(x + dx, y + dy + 3, str(names[s])[:1].upper(), size=8, fill="#fff"))
-    if lava is not None:
-        lx, ly = _xy(max(lo, min(lava, end)), lo)
-        body.append(svg.text(lx, ly + 5, "LAVA", size=9, fill="#fff", font_weight="bold"))
-    # legend
-    y0 = _MARGIN + 40 + rows * (_CELL + 34) + 20
+        body += _pawn(x + (k % 3 - 1) * 19, y - 30 - (k // 3) * 19, s, str(names[s])[:1].upper(), s == seat)
+    # the key: players, then the symbols
+    moved = view.get("movement") or [0] * len(names)
     for s, name in enumerate(names):
-        colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
-        y = y0 + 22 * s
-        body.append(svg.el("circle", cx=_MARGIN, cy=y - 4, r=7, fill=colour))
-        state = _where(view, view["pos"][s])
+        y = y_key + 26 * s + 10
+        body += _pawn(_MARGIN, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
+        marks = ["you"] if s == seat else []
+        if s == view["start"]:
+            marks.append("starting player")
         if out[s] is not None:
-            state = "caught by the lava"
-        extra = "  (starting player)" if s == view["start"] else ""
-        stock = ", ".join(_card(c) for c in view["stock"][s]) or "empty"
-        body.append(svg.text(_MARGIN + 14, y, f"{name}: {state}{extra}; stock: {stock}", size=12, anchor="start"))
+            marks.append(f"caught by the lava on turn {out[s]}")
+        elif moved[s]:
+            marks.append(f"moved {moved[s]} this turn")
+        mark = f" ({', '.join(marks)})" if marks else ""
+        body.append(svg.text(_MARGIN + 18, y, f"{name}{mark}", size=12, anchor="start", fill=_INK))
+    y = y_key + 26 * len(names) + 12
+    body.append(svg.el("rect", x=_MARGIN - 4, y=y - 12, width=8, height=16, fill=barrier))
+    what = "Coral Reef" if side == "A" else "Crevasse"
+    body.append(svg.text(_MARGIN + 12, y, f"{what} between two spaces", size=12, anchor="start", fill=_INK))
+    body.append(svg.el("rect", x=_MARGIN + 230, y=y - 12, width=22, height=16, rx=3, fill=_BARREL_FILL["?"],
+                       stroke="#5a3a1a"))
+    body.append(svg.text(_MARGIN + 241, y, "?", size=11, fill=svg.ink_on(_BARREL_FILL["?"]), font_weight="bold"))
+    body.append(svg.text(_MARGIN + 258, y, "face-down barrel", size=12, anchor="start", fill=_INK))
+    if seat is not None:
+        body += _pawn(_MARGIN + 400, y - 4, seat, str(names[seat])[:1].upper(), True, cls="key")
+        body.append(svg.text(_MARGIN + 418, y, "your pawn (white ring)", size=12, anchor="start", fill=_INK))
+    for j, b in enumerate(shown):
+        yy = y + 22 * (1 + j // 3)
+        xx = _MARGIN - 4 + (j % 3) * 230
+        body.append(svg.el("rect", x=xx, y=yy - 12, width=22, height=16, rx=3, fill=_CHIP, stroke="#5a3a1a"))
+        body.append(svg.text(xx + 11, yy, _SHORT[b], size=11, fill=svg.ink_on(_CHIP), font_weight="bold"))
+        body.append(svg.text(xx + 28, yy, BARREL_NAMES[b], size=12, anchor="start", fill=_INK))
     return svg.document(width, height, body, title=title)

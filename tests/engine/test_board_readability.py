@@ -1,0 +1,153 @@
+"""The boards can be read (issue 10), checked on the SVG geometry of real game states:
+labels at least 10 px and never overlapping, every text at WCAG AA contrast on what it is
+drawn over, the viewer's own pieces marked, every symbol in the legend."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+import engine
+from engine import svg
+from engine.games.caravelas import board as B
+from engine.games.caravelas import render as CR
+from engine.games.maretta.cards import BARREL_NAMES
+from tests.engine import svg_checks
+from tests.engine.test_maretta_hidden import random_states
+
+MIN_SIZE = 10
+
+
+def _classes(doc: str, name: str) -> list[ET.Element]:
+    return [e for e in ET.fromstring(doc).iter() if name in (e.get("class") or "").split()]
+
+
+def _check_readable(doc: str, what: str) -> list[svg_checks.Label]:
+    found = svg_checks.labels(doc)
+    small = [(lab.text, lab.size) for lab in found if lab.size < MIN_SIZE]
+    assert not small, f"{what}: labels smaller than {MIN_SIZE} px: {small[:5]}"
+    assert not svg_checks.overlapping(found), f"{what}: labels overlap: {svg_checks.overlapping(found)[:5]}"
+    assert not svg_checks.unreadable(found), f"{what}: below WCAG AA contrast: {svg_checks.unreadable(found)[:5]}"
+    return found
+
+
+def caravelas_states(n: int, seed: int, every: int = 25) -> list[dict[str, Any]]:
+    rules = engine.get("caravelas")
+    st = rules.setup(["Ana", "Bruno", "Carla", "Duarte"][:n], {}, f"readable-{seed}")
+    rnd = random.Random(seed)
+    out, i = [], 0
+    while rules.pending(st) and len(out) < 8:
+        if i % every == 0:
+            out.append(json.loads(json.dumps(st)))
+        s = rules.pending(st)[0]
+        rules.apply(st, s, rnd.choice(rules.options(st, s)).move)
+        i += 1
+    return out
+
+
+def test_the_contrast_ratio_is_computed_as_wcag_defines_it() -> None:
+    assert svg_checks.contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert svg_checks.contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+    assert svg.contrast("#2f6fd0", "#ffffff") == pytest.approx(svg_checks.contrast("#2f6fd0", "#ffffff"))
+    assert svg.ink_on("#e0b000") == "#111111" and svg.ink_on("#7b3fa0") == "#ffffff"
+
+
+def test_the_checks_see_an_overlap_and_a_faint_label() -> None:
+    doc = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100%" height="100%" '
+           'fill="#ffffff"/><text x="10" y="20" font-size="12">Madeira</text>'
+           '<text x="30" y="22" font-size="12" fill="#bbbbbb">Arguim</text></svg>')
+    found = svg_checks.labels(doc)
+    assert svg_checks.overlapping(found) == [("Madeira", "Arguim")]
+    assert [u[0] for u in svg_checks.unreadable(found)] == ["Arguim"]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_caravelas_labels_are_big_apart_and_readable_and_my_fleet_is_marked(n: int) -> None:
+    rules = engine.get("caravelas")
+    for st in caravelas_states(n, n):
+        for seat in (None, 0, n - 1):
+            doc = rules.render_svg(rules.view(st, seat))
+            _check_readable(doc, f"caravelas {n}p seat {seat}")
+            assert len(_classes(doc, "fleet")) == n
+            assert len([e for e in _classes(doc, "mine") if "key" not in (e.get("class") or "")]) == (
+                0 if seat is None else 2), "my fleet on the map and in the legend"
+
+
+def test_caravelas_shows_cube_values_and_which_caravela_takes_each_colour() -> None:
+    rules = engine.get("caravelas")
+    doc = rules.render_svg(rules.view(caravelas_states(3, 1)[0], 0))
+    words = [e.text or "" for e in ET.fromstring(doc).iter()]
+    for colour, cube in B.CUBES.items():
+        assert f"{colour}: {cube['points']} pts, caravela {cube['caravela']}" in words
+    assert "your fleet (white frame); others: their initial" in words
+    assert sum(w == "caravela 1" for w in words) == 3, "each player's board names its caravelas"
+
+
+def test_caravelas_wind_routes_pass_over_the_lines_they_cross() -> None:
+    """Where a wind route crosses a line without a junction, a sea-coloured band under the
+    route interrupts the line, drawn after every line and before any route."""
+    rules = engine.get("caravelas")
+    doc = rules.render_svg(rules.view(caravelas_states(2, 2)[0], None))
+    polys = [e for e in ET.fromstring(doc).iter() if e.tag.endswith("polyline")]
+    bands = [i for i, e in enumerate(polys) if e.get("stroke") == CR.SEA]
+    lines = [i for i, e in enumerate(polys) if "route" in (e.get("class") or "")]
+    routes = [i for i, e in enumerate(polys) if "arrows" in (e.get("class") or "")]
+    assert len(bands) == len(B.MAP["arrows"]) and max(lines) < min(bands) and max(bands) < min(routes)
+    assert all(float(polys[i].get("stroke-width") or 0) > 3 * 2 for i in bands)
+
+
+def test_caravelas_label_layout_is_computed_once() -> None:
+    assert CR.label_layout() is CR.label_layout()
+    names = [t[0] for t in CR.label_layout()]
+    assert "Volta do Largo" in names and "Guiné (1)" in names and names.count("s16") == 1
+
+
+@pytest.mark.parametrize(("side", "n"), [("A", 3), ("A", 5), ("B", 4)])
+def test_maretta_labels_are_big_apart_and_readable_and_my_pawn_is_marked(side: str, n: int) -> None:
+    rules = engine.get("maretta")
+    for st in random_states(side, n, 7, every=6):
+        for seat in (None, 0):
+            view = rules.view(st, seat)
+            doc = rules.render_svg(view)
+            _check_readable(doc, f"maretta {side} {n}p seat {seat}")
+            words = " ".join(e.text or "" for e in ET.fromstring(doc).iter())
+            for bs in view["barrels"].values():
+                for b in bs:
+                    assert (BARREL_NAMES[b] if b != "?" else "face-down barrel") in words, "a barrel chip's legend"
+            mine = _classes(doc, "mine")
+            caught = side == "B" and seat is not None and view["out"][seat] is not None
+            assert len(mine) == (0 if seat is None else 2 + (not caught)), "on the route, by my name, in the legend"
+            if seat is not None:
+                assert f"{view['players'][seat]} (you" in words
+
+
+def test_maretta_tells_this_turns_movement_so_far() -> None:
+    rules = engine.get("maretta")
+    for st in random_states("A", 3, 5, every=2):
+        view = rules.view(st, None)
+        moved = [s for s, m in enumerate(view["movement"]) if m]
+        if moved:
+            doc = rules.render_svg(view)
+            s = moved[0]
+            assert f"moved {view['movement'][s]} this turn" in doc
+            return
+    pytest.fail("no state in the game had movement this turn")
+
+
+def test_maretta_space_numbers_sit_inside_their_spaces_so_no_connector_crosses_them() -> None:
+    rules = engine.get("maretta")
+    st = random_states("A", 3, 3, every=50)[0]
+    doc = rules.render_svg(rules.view(st, None))
+    root = ET.fromstring(doc)
+    spaces = [(float(e.get("cx") or 0), float(e.get("cy") or 0)) for e in root.iter()
+              if e.tag.endswith("circle") and e.get("class") == "space"]
+    numbers = [e for e in root.iter() if e.tag.endswith("text") and (e.text or "").isdigit()
+               and e.get("font-size") == "13"]
+    assert len(numbers) >= st["end"] - 1
+    for e in numbers:
+        x, y = float(e.get("x") or 0), float(e.get("y") or 0) - 5
+        assert any(abs(x - cx) < 1 and abs(y - cy) < 1 for cx, cy in spaces), e.text
