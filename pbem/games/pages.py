@@ -58,6 +58,7 @@ class SeatPage:
     result_parts: list[str] = field(default_factory=list)  # the breakdown's column headings
     reason: str = ""
     finished: bool = False
+    decision: str = ""  # what the reader decides now, when the game's view says it
 
 
 def _names(game: Game) -> list[str]:
@@ -91,6 +92,7 @@ def seat_page(seat: Seat) -> SeatPage:
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
         deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),
         options=options, examples=wording.notation_examples(options), notation_help=rules.notation_help,
+        decision=_decision(view) if options else "",
         state_text=rules.render_text(view), svg=rules.render_svg(view), finished=finished,
         players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
     )
@@ -101,6 +103,15 @@ def seat_page(seat: Seat) -> SeatPage:
         page.results, page.result_parts = results(game.outcome or {}, names)
         page.reason = str((game.outcome or {}).get("reason") or "")
     return page
+
+
+def _decision(view: dict[str, Any]) -> str:
+    """The current decision in the view's own words (Maretta's view names it), as a sentence."""
+    said = view.get("decision")
+    if not isinstance(said, str) or not said.strip():
+        return ""
+    said = said.strip().rstrip(".")
+    return f"now {said[:1].lower()}{said[1:]}. "
 
 
 def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow], list[str]]:

@@ -161,3 +161,19 @@ def test_it_shows_the_winner_on_top_and_each_score_by_its_parts_when_the_game_en
     assert "is over: " in headline and all(w in headline for w in winners)
     assert "space reached " in final and "resource types in stock " in final
     assert "Space reached</th>" in html_of(bruno.latest())
+
+
+def test_it_explains_mail_notation_for_the_current_decision_only_with_two_of_my_options(
+        blindbids: str, ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    rules = engine.get(blindbids)
+    assert game.state is not None
+    mine = rules.options(game.state, 0)
+    html = Client().get(link_in(ana)).content.decode()
+    by_mail = html.split('id="by-mail">', 1)[1].split("</p>", 1)[0]
+    assert f"for example {mine[0].code} or {mine[1].label}." in by_mail
+    assert rules.notation_help not in html, "not the whole game's notation, only what fits now"
+    body = text_of(ana.latest())
+    assert f"for example {mine[0].code} or {mine[1].label}." in body
+    assert re.search(r"^Deadline: \d+ (day|hour)s?( \d+ (hour|minute)s?)? left, until \w{3} \d+ \w{3} \d\d:\d\d UTC\.$",
+                     body, re.M), "the deadline in words in the turn mail"
