@@ -90,9 +90,29 @@ def to_reader(text: str, name: str) -> str:
 
     text = re.sub(rf"^{n} (\w+)", start, text)
     if text.startswith("You "):
-        text = re.sub(r"\btheir (own|last)\b", r"your \1", text)
+        # the reader is the subject: "You discard 1 Wood from their stock" -> "from your stock"
+        text = re.sub(r"\btheir\b", "your", text)
+        text = re.sub(r"\bthemselves\b", "yourself", text)
     text = re.sub(rf"(?<=[\s(]){n}\b", "you", text)
+    # "no opponent of you" -> "no opponent of yours"
+    text = re.sub(r"\b(opponents?|neighbours?) of you\b", r"\1 of yours", text)
+    # a clause of its own about the reader: "...; you becomes the starting player" -> "you become"
+    text = re.sub(r"(^|[;:,.] |\band |\bthen |\bwhile )you ([a-z]+)\b",
+                  lambda m: f"{m.group(1)}you {_second_person_verb(m.group(2))}", text)
+    # a sentence that starts with the reader: "All cards are turned over. you: 1 Wood" -> "You: 1 Wood"
+    text = re.sub(r"(^|[.!?] )you\b", lambda m: f"{m.group(1)}You", text)
     return text
+
+
+#: nouns the games count, for "1 doubloons" -> "1 doubloon"
+_COUNTED = ("card", "space", "point", "doubloon", "step", "cube", "coin", "stack", "turn", "barrel", "round")
+_ONE_PLURAL = re.compile(r"\b(?<![.,\d])1 (" + "|".join(_COUNTED) + r")s\b")
+
+
+def sentence(text: str) -> str:
+    """One line of a story as a sentence: a capital first letter, "1 card" not "1 cards"."""
+    text = _ONE_PLURAL.sub(r"1 \1", text.strip())
+    return text[:1].upper() + text[1:]
 
 
 def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
@@ -112,7 +132,7 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         about_me = bool(name) and e.to is None and e.text.startswith(f"{name} ")
         if about_me and (private(prev) or private(nxt)):
             continue
-        line = to_reader(e.text, name)
+        line = sentence(to_reader(e.text, name))
         if not out or out[-1] != line:
             out.append(line)
     return out

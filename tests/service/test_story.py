@@ -1,0 +1,75 @@
+""""Since your last mail" reads as a story told to its reader (issue 10): their own moves in
+the second person, each thing once, sentences with capitals and singulars, names not seats."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+
+from engine.core import Event
+from pbem.games import wording
+from pbem.games.models import Game, OutboundMessage
+from tests.factories import play_first_options, start_game
+
+
+@pytest.mark.parametrize(("told", "heard"), [
+    ("Everybody draws 2 cards; Ana becomes the starting player.",
+     "Everybody draws 2 cards; you become the starting player."),
+    ("Turn 2 begins; Ana is the starting player.", "Turn 2 begins; you are the starting player."),
+    ("All cards are turned over. Ana: 1 Wood; Bruno: 4 Rope", "All cards are turned over. You: 1 Wood; Bruno: 4 Rope"),
+    ("Ana discards 1 Wood from their stock", "You discard 1 Wood from your stock"),
+    ("nobody is in front of Ana: the Fishing Spear has no effect",
+     "Nobody is in front of you: the Fishing Spear has no effect"),
+    ("no opponent of Ana has a card in stock", "No opponent of yours has a card in stock"),
+    ("Bruno puts 2 Fire on Ana's raft", "Bruno puts 2 Fire on your raft"),
+    ("Ana gets 1 doubloons.", "You get 1 doubloon."),
+    ("Carla swaps places with Ana: Carla is now at space 6, Ana at space 5",
+     "Carla swaps places with you: Carla is now at space 6, you at space 5"),
+    ("Ana has chosen a card for position 1", "You have chosen a card for position 1"),
+    ("Bruno gives 11 cards to Carla", "Bruno gives 11 cards to Carla"),
+])
+def test_it_tells_each_line_to_its_reader(told: str, heard: str) -> None:
+    assert wording.sentence(wording.to_reader(told, "Ana")) == heard
+
+
+def test_it_tells_a_private_line_once_instead_of_its_public_twin() -> None:
+    events = [Event("chosen", "Ana has chosen a card for position 1"),
+              Event("play", "You put 1 Wood face down in position 1", to=(0,)),
+              Event("chosen", "Bruno has chosen a card for position 1"),
+              Event("chosen", "Bruno has chosen a card for position 1")]
+    assert wording.story(events, 0, "Ana") == ["You put 1 Wood face down in position 1",
+                                               "Bruno has chosen a card for position 1"]
+
+
+WRONG = [
+    (re.compile(r"\byou (is|has|was|does|[a-z]+[^s]s)\b"), "a verb not agreeing with you"),
+    (re.compile(r"^You .*\btheir\b"), "their for the reader's own things"),
+    (re.compile(r"(^|[.!?] )[a-z]"), "a sentence without its capital"),
+    (re.compile(r"(?<![\d.,])\b1 (card|space|point|doubloon|step|cube)s\b"), "a plural after 1"),
+    (re.compile(r"\b[Ss]eat \d"), "a seat number instead of a name"),
+]
+
+
+@pytest.mark.parametrize(("rules", "options"), [("maretta", {"side": "A"}), ("maretta", {"side": "B"}),
+                                                 ("caravelas", {}), ("maracaibo", {})])
+def test_the_stories_of_a_real_game_read_right(alice, bob, carol, rules, options) -> None:
+    game = start_game(rules, alice, [bob, carol], options=options)
+    play_first_options(game.pk, limit=60, rnd=random.Random(4))
+    told = 0
+    for m in OutboundMessage.objects.filter(game=game).order_by("pk"):
+        if "Since your last mail:" not in m.body_text:
+            continue
+        story = m.body_text.split("Since your last mail:", 1)[1].split("\n\n", 1)[0]
+        lines = [line.removeprefix("  - ") for line in story.strip("\n").splitlines()]
+        told += len(lines)
+        for line in lines:
+            for pattern, what in WRONG:
+                assert not pattern.search(line), f"{what} in a mail to {m.to_email}: {line!r}"
+        game_lines = [line for line in lines if not line.startswith("Older moves")]
+        assert all(a != b for a, b in itertools.pairwise(game_lines)), "a line told twice in a row"
+    assert told > 20
+    game.refresh_from_db()
+    assert game.status in (Game.Status.RUNNING, Game.Status.FINISHED)
