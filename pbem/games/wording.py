@@ -77,6 +77,10 @@ def _second_person_verb(word: str) -> str:
     return word
 
 
+def _you_do(m: re.Match[str]) -> str:
+    return f"you {_second_person_verb(m.group(1))}" + re.sub(r"\btheir\b", "your", m.group(2))
+
+
 def to_reader(text: str, name: str) -> str:
     """An event about ``name`` retold to ``name``: 'Ana plays a 4' -> 'You play a 4'."""
     if not name:
@@ -99,10 +103,20 @@ def to_reader(text: str, name: str) -> str:
     # a clause of its own about the reader: "...; you becomes the starting player" -> "you become"
     text = re.sub(r"(^|[;:,.] |\band |\bthen |\bwhile )you ([a-z]+)\b",
                   lambda m: f"{m.group(1)}you {_second_person_verb(m.group(2))}", text)
+    # the reader as the subject further in: "Next turn you plays their first card" -> "you play your"
+    text = re.sub(rf"\byou ({_VERBS})\b([^;:.]*)", _you_do, text)
     # a sentence that starts with the reader: "All cards are turned over. you: 1 Wood" -> "You: 1 Wood"
     text = re.sub(r"(^|[.!?] )you\b", lambda m: f"{m.group(1)}You", text)
     return text
 
+
+#: the verbs the games' events use for what a player does (third person)
+_VERBS = "|".join((
+    "is", "has", "was", "does", "goes", "plays", "puts", "moves", "takes", "draws", "discards", "becomes",
+    "gets", "swaps", "looks", "gives", "steals", "sails", "keeps", "returns", "ends", "discovers", "delivers",
+    "loads", "sinks", "rolls", "buys", "chooses", "passes", "reaches", "boards", "loses", "pays", "scores",
+    "wins", "stays", "skips", "falls", "leaves", "reveals", "shows", "receives", "places", "turns", "needs",
+    "may", "must", "can", "cannot"))
 
 #: nouns the games count, for "1 doubloons" -> "1 doubloon"
 _COUNTED = ("card", "space", "point", "doubloon", "step", "cube", "coin", "stack", "turn", "barrel", "round")

@@ -30,6 +30,8 @@ from tests.factories import play_first_options, start_game
      "Carla swaps places with you: Carla is now at space 6, you at space 5"),
     ("Ana has chosen a card for position 1", "You have chosen a card for position 1"),
     ("Bruno gives 11 cards to Carla", "Bruno gives 11 cards to Carla"),
+    ("Next turn Ana plays their first card face down", "Next turn you play your first card face down"),
+    ("Bruno shows Ana cards", "Bruno shows you cards"),
 ])
 def test_it_tells_each_line_to_its_reader(told: str, heard: str) -> None:
     assert wording.sentence(wording.to_reader(told, "Ana")) == heard
