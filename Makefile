@@ -27,7 +27,7 @@ OPTIONS ?=
 BENCH_ARGS ?=
 # The full fault suite (about 15 minutes): a 3-minute relay outage, bursts of 1,000 mails to one game
 # and 4,000 over 50 games. CI runs a small size (.ci/run).
-CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
+CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --kill-mid-send --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
 SCHEMA_FILE ?= var/openapi.yml
 
 .PHONY: screenshots help install run test lint format typecheck contracts schema simulate bench chaos check clean distclean

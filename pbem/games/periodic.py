@@ -33,8 +33,10 @@ JOBS: tuple[Job, ...] = (
     # mail leaves soon after a relay outage; a sweep that finds nothing costs one indexed query.
     Job("pbem.requeue_stuck_outbound", "pbem.mail.sending:do_requeue_stuck", 5.0),
     # Mails stored but never judged (their task was lost in a crash) are queued again.
-    # Why every 10 s: inbound work lost with a worker or a wiped broker is judged within 30 s.
-    Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 10.0),
+    # Why every 5 s: inbound work lost with a worker or a wiped broker is judged within 30 s
+    # (10 s old, then the next sweep), with room for a loaded machine; a sweep during a burst
+    # does not hand the queued mail on again (dispatch.queued_tasks).
+    Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 5.0),
     # API move requests made while the broker was away (or whose worker died) are handed on.
     Job("pbem.requeue_move_requests", "pbem.games.services:do_requeue_move_requests", 10.0),
     # Daily digests: the service decides who is due (one mail a day per game at most).
