@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "pbem.games",
+    "pbem.tokens",
+    "pbem.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -188,7 +190,7 @@ else:
 # ---- REST ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "pbem.api.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -217,6 +219,8 @@ PBEM_API_MAX_WAIT = float(os.environ.get("PBEM_API_MAX_WAIT", "2"))
 #: Longest an event stream (/api/v1/games/{id}/stream/, /api/v1/me/stream/) stays open (seconds;
 #: below gunicorn's worker timeout); the client then reconnects with Last-Event-ID.
 PBEM_API_STREAM_SECONDS = float(os.environ.get("PBEM_API_STREAM_SECONDS", "20"))
+#: Webhooks to loopback or private addresses (a receiver on this machine); off in production.
+PBEM_WEBHOOK_ALLOW_PRIVATE = os.environ.get("PBEM_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "True", "yes")
 SPECTACULAR_SETTINGS = {
     "TITLE": "pbem API",
     "DESCRIPTION": "Create, join, watch and play asynchronous board games.",

@@ -120,3 +120,8 @@ def send_digests() -> Any:
 @app.task(name="pbem.prune_mail_bodies")
 def prune_mail_bodies() -> Any:
     return _periodic("pbem.prune_mail_bodies")
+
+
+@app.task(name="pbem.deliver_webhooks")
+def deliver_webhooks() -> Any:
+    return _periodic("pbem.deliver_webhooks")

@@ -18,6 +18,8 @@ from rest_framework.response import Response
 from engine import EngineError, IllegalMove
 from pbem.api.parsers import PayloadTooLarge
 from pbem.games.services import MoveRejected, ServiceError
+from pbem.tokens.services import TokenError
+from pbem.webhooks.services import WebhookError
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +76,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         retry = getattr(exc, "retry_after", None)
         return Response(error_body(exc.code, exc.message), status=_semantic(exc.status),
                         headers={"Retry-After": str(retry)} if retry is not None else None)
+    if isinstance(exc, (TokenError, WebhookError)):
+        return Response(error_body(exc.code, exc.message), status=exc.status)
     if isinstance(exc, IllegalMove):
         return Response(exc.as_dict() | {"message": exc.message}, status=422)
     if isinstance(exc, EngineError):

@@ -82,6 +82,10 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                 "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
             })
+            responses.setdefault("403", {
+                "description": "not allowed: for this player, or outside the token's scopes (read, play, moderate)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+            })
             for answer in responses.values():
                 answer.setdefault("headers", {}).update(_RATE_HEADERS)
             for param in operation.get("parameters", []):

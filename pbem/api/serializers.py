@@ -347,6 +347,48 @@ class TokenOut(serializers.Serializer):
     token = serializers.CharField(help_text="send it as: Authorization: Token <token>")
 
 
+class TokenCreateIn(serializers.Serializer):
+    name = serializers.CharField(max_length=60, help_text="yours to recognise it by, unique among your live tokens")
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=["read", "play", "moderate"]),
+                                   min_length=1, max_length=3, required=False, default=["read", "play"],
+                                   help_text="read: every GET; play: every other player call; moderate: the "
+                                             "moderators' endpoints (staff only)")
+    expires_in_days = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1,
+                                               max_value=3650, help_text="none: it never expires")
+
+
+class ApiTokenOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["account", "named"])
+    prefix = serializers.CharField(help_text="the token's first characters, to recognise it")
+    scopes = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="to the minute")
+
+
+class ApiTokenCreatedOut(ApiTokenOut):
+    token = serializers.CharField(help_text="shown this once: only its hash is kept")
+
+
+class WebhookIn(serializers.Serializer):
+    url = serializers.URLField(max_length=500, help_text="http(s) address of your server; events are POSTed there")
+
+
+class WebhookOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    created_at = serializers.DateTimeField()
+    pending = serializers.IntegerField(help_text="deliveries not yet answered with a 2xx")
+    failed = serializers.IntegerField(help_text="deliveries given up after 8 attempts")
+
+
+class WebhookCreatedOut(WebhookOut):
+    secret = serializers.CharField(help_text="shown this once: check X-Pbem-Signature (sha256=HMAC of the body) "
+                                             "with it")
+
+
 def _bad_text(text: str) -> str | None:
     """Why ``text`` cannot be stored (PostgreSQL and SQLite both refuse some), or None."""
     if "\x00" in text:

@@ -38,6 +38,8 @@ urlpatterns = [
     path("games/<int:game_id>/log/", views.GameLogApi.as_view(), name="game-log"),
     path("games/<int:game_id>/stream/", views.GameStreamApi.as_view(), name="game-stream"),
     path("me/stream/", views.MyStreamApi.as_view(), name="me-stream"),
+    path("me/webhooks/", views.WebhooksApi.as_view(), name="me-webhooks"),
+    path("me/webhooks/<int:webhook_id>/", views.WebhookDetailApi.as_view(), name="me-webhook-detail"),
     path("games/<int:game_id>/export/", views.GameExportApi.as_view(), name="game-export"),
     path("move-requests/<int:request_id>/", views.MoveRequestDetailApi.as_view(), name="move-request-detail"),
     path("rules/", views.RulesListApi.as_view(), name="rules-list"),
@@ -45,4 +47,6 @@ urlpatterns = [
     path("me/", views.MeApi.as_view(), name="me"),
     path("me/games/", views.MyGamesApi.as_view(), name="me-games"),
     path("auth/token/", views.TokenApi.as_view(), name="auth-token"),
+    path("auth/tokens/", views.AuthTokensApi.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:token_id>/", views.AuthTokenDetailApi.as_view(), name="auth-token-detail"),
 ]

@@ -14,19 +14,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from pbem.api import idempotency, presenters, streams
+from pbem.api import auth, idempotency, presenters, streams
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
@@ -34,6 +34,10 @@ from pbem.api.permissions import HasPlayer, IsStaff, player_of
 from pbem.api.renderers import EventStreamRenderer, NDJSONRenderer, PlainTextRenderer, SVGRenderer
 from pbem.games import moderation, selectors, services
 from pbem.games.models import MoveRequest, Player, Seat
+from pbem.tokens import services as tokens
+from pbem.tokens.models import ApiToken
+from pbem.webhooks import services as webhooks
+from pbem.webhooks.models import Webhook, WebhookDelivery
 
 #: Largest primary key a path may name; beyond it the database would fail, not answer 404.
 MAX_ID = 2**62
@@ -84,6 +88,8 @@ class BaseApi(APIView):
             if isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound(f"there is no object with {key} {value}")
         super().initial(request, *args, **kwargs)
+        staff_only = any(isinstance(p, IsStaff) for p in self.get_permissions())
+        auth.check_scope(request, auth.required_scope(request, staff_only))
         self._idempotency_key = idempotency.cache_key(request)
         if self._idempotency_key is not None:
             try:
@@ -730,6 +736,92 @@ class TokenApi(BaseApi):
             player = self.player
             if player is None:
                 raise exceptions.NotAuthenticated("send email and password, or authenticate first")
+            if isinstance(request.auth, ApiToken) and set(request.auth.scopes) != set(tokens.SCOPES):
+                raise exceptions.PermissionDenied("a token with fewer scopes cannot fetch the account token "
+                                                  "(it has them all); send email and password")
         token = services.do_issue_api_token(player, rotate=d["rotate"])
         return Response(s.TokenOut({"token": token}).data)
 
+
+
+def _token_data(row: ApiToken) -> dict[str, Any]:
+    return {"id": row.pk, "name": row.name, "kind": row.kind, "prefix": row.prefix, "scopes": row.scopes,
+            "created_at": row.created_at, "expires_at": row.expires_at, "last_used_at": row.last_used_at}
+
+
+class AuthTokensApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="auth_tokens_list", summary="Your live API tokens (never their text)",
+                   responses={200: s.ApiTokenOut(many=True), **_errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        return Response(s.ApiTokenOut([_token_data(r) for r in tokens.tokens_of(request.user)], many=True).data)
+
+    @extend_schema(
+        operation_id="auth_tokens_create",
+        summary="Make a named, scoped, optionally expiring token",
+        description="The token's text is in this answer only: the server keeps its SHA-256. A token can make "
+                    "tokens with its own scopes at most; `moderate` is for staff accounts.",
+        request=s.TokenCreateIn, responses={201: s.ApiTokenCreatedOut, **_errors(400, 401, 403, 409)})
+    def post(self, request: Request) -> Response:
+        body = s.TokenCreateIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = body.validated_data
+        within = list(request.auth.scopes) if isinstance(request.auth, ApiToken) else None
+        row, text = tokens.do_create_token(request.user, d["name"], d["scopes"],
+                                           expires_in_days=d["expires_in_days"], within=within)
+        return Response(s.ApiTokenCreatedOut(_token_data(row) | {"token": text}).data, status=status.HTTP_201_CREATED)
+
+
+class AuthTokenDetailApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="auth_tokens_revoke", summary="Revoke one of your tokens (it stops working now)",
+                   parameters=[OpenApiParameter("token_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+                   responses={204: None, **_errors(401, 403, 404)})
+    def delete(self, request: Request, token_id: int) -> Response:
+        tokens.do_revoke_token(request.user, token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _webhook_data(hook: Webhook) -> dict[str, Any]:
+    counts = {row["status"]: row["n"] for row in hook.deliveries.values("status").annotate(n=Count("pk"))}
+    return {"id": hook.pk, "url": hook.url, "created_at": hook.created_at,
+            "pending": counts.get(WebhookDelivery.Status.PENDING, 0),
+            "failed": counts.get(WebhookDelivery.Status.FAILED, 0)}
+
+
+class WebhooksApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(operation_id="me_webhooks_list", summary="Your webhooks",
+                   responses={200: s.WebhookOut(many=True), **_errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        hooks = webhooks.webhooks_of(self.require_player())
+        return Response(s.WebhookOut([_webhook_data(h) for h in hooks], many=True).data)
+
+    @extend_schema(
+        operation_id="me_webhooks_create",
+        summary="Have your account's events POSTed to your server",
+        description="From now on, every event of your account stream (/me/stream/: `move` and `game`, redacted "
+                    "for your seats) is POSTed as JSON to `url`, signed: `X-Pbem-Signature: sha256=<hex HMAC-SHA256 "
+                    "of the raw body, keyed with the secret>`; `X-Pbem-Event` and `X-Pbem-Delivery` too. Answer "
+                    "2xx; anything else is tried again after 10 s, 30 s, 1, 5, 15, 30 and 60 minutes (8 attempts).",
+        request=s.WebhookIn, responses={201: s.WebhookCreatedOut, **_errors(400, 401, 403, 409)})
+    def post(self, request: Request) -> Response:
+        body = s.WebhookIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        hook = webhooks.do_create_webhook(self.require_player(), body.validated_data["url"])
+        return Response(s.WebhookCreatedOut(_webhook_data(hook) | {"secret": hook.secret}).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class WebhookDetailApi(BaseApi):
+    permission_classes = [HasPlayer]
+
+    @extend_schema(operation_id="me_webhooks_delete", summary="Stop a webhook (its pending deliveries stop too)",
+                   parameters=[OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+                   responses={204: None, **_errors(401, 403, 404)})
+    def delete(self, request: Request, webhook_id: int) -> Response:
+        webhooks.do_delete_webhook(self.require_player(), webhook_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -43,6 +43,8 @@ JOBS: tuple[Job, ...] = (
     Job("pbem.send_digests", "pbem.mail.services:do_send_digests", 3600.0),
     # Bodies of mails sent (and raw mails judged) longer ago than the retention are dropped.
     Job("pbem.prune_mail_bodies", "pbem.mail.retention:do_prune_mail_bodies", 3600.0),
+    # Webhooks: new account events become signed deliveries; due ones are POSTed (retried with backoff).
+    Job("pbem.deliver_webhooks", "pbem.webhooks.services:do_deliver_webhooks", 10.0),
 )
 
 

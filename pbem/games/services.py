@@ -308,13 +308,11 @@ def _rename_in_running_games(player: Player) -> None:
 
 
 def do_issue_api_token(player: Player, *, rotate: bool = False) -> str:
-    """The player's REST API token, created on first use; ``rotate`` replaces it."""
-    from rest_framework.authtoken.models import Token
+    """The player's REST API account token (every scope), created on first use; ``rotate``
+    replaces it. Stored hashed: see pbem.tokens.services."""
+    from pbem.tokens.services import do_issue_account_token
 
-    if rotate:
-        Token.objects.filter(user=player.user).delete()
-    token, _ = Token.objects.get_or_create(user=player.user)
-    return str(token.key)
+    return do_issue_account_token(player.user, rotate=rotate)
 
 
 def do_set_password(player: Player, password: str) -> None:
