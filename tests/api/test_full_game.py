@@ -42,7 +42,7 @@ GAMES = [
     pytest.param("maretta", {"side": "A"}, ("Ana", "Bruno", "Carla"), id="maretta-A"),
     pytest.param("maretta", {"side": "B"}, ("Ana", "Bruno", "Carla"), id="maretta-B"),
     # Why a lower target: the same rules end sooner, which keeps the suite quick.
-    pytest.param("caravelas", {"target": 25}, ("Ana", "Bruno"), id="caravelas"),
+    pytest.param("caravelas", {"target": 12}, ("Ana", "Bruno"), id="caravelas"),
     # Maracaibo: one round (the game's own option) ends at the homeward spaces whatever one plays.
     pytest.param("maracaibo", {"rounds": 1}, ("Ana", "Bruno"), id="maracaibo"),
     # Solo against Jean, the automa inside the engine: one seat, her turns played by the engine.
