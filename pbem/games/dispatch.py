@@ -8,9 +8,11 @@ runs in this process right after commit.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import importlib
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -70,15 +72,18 @@ def _mark_key(name: str, args: tuple[Any, ...]) -> str:
 
 _broker_redis: dict[str, Any] = {}
 
+#: The longest queue :func:`queued_args` reads (about 1 KB a message); beyond it, it says "unknown".
+QUEUE_READ_LIMIT = 20_000
 
-def queued_tasks() -> int | None:
-    """How many task messages wait in the broker's queue now; None when that cannot be told
-    (no broker, not Redis, or it does not answer).
+
+def queued_args(name: str) -> set[tuple[Any, ...]] | None:
+    """The arguments of every ``name`` task waiting in the broker's queue now; None when that
+    cannot be told (no broker, not Redis, it does not answer, or the queue is very long).
 
     Why the sweepers ask: during a burst thousands of mails wait, each with its task in the
-    queue but older than a sweeper's marks; handing all of them on again at every sweep
-    doubled the queue every 20 s. A queue at least as long as the work waiting means that
-    work is (most likely) in it; an empty one (a wiped broker) means it is lost.
+    queue but older than the sweepers' marks; handing all of them on again at every sweep
+    doubled the queue every 20 s. A task taken by a worker that then died is no longer in
+    the queue (it waits, unacknowledged, for the visibility timeout), so it is handed on.
     """
     url = settings.CELERY_BROKER_URL
     if not url or not url.startswith(("redis://", "rediss://", "unix://")):
@@ -89,7 +94,19 @@ def queued_tasks() -> int | None:
             import redis
 
             client = _broker_redis[url] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        return int(client.llen("celery"))  # Celery's default queue (pbem routes nothing elsewhere)
+        if client.llen("celery") > QUEUE_READ_LIMIT:
+            return None
+        found: set[tuple[Any, ...]] = set()
+        for raw in client.lrange("celery", 0, QUEUE_READ_LIMIT - 1):  # Celery's default queue
+            message = json.loads(raw)
+            if (message.get("headers") or {}).get("task") != name:
+                continue
+            body = message.get("body", "")
+            if (message.get("properties") or {}).get("body_encoding") == "base64":
+                body = base64.b64decode(body)
+            args = json.loads(body)[0]  # Celery's message protocol 2: [args, kwargs, embed]
+            found.add(tuple(tuple(a) if isinstance(a, list) else a for a in args))
+        return found
     except Exception:  # noqa: BLE001 - unknown: the sweeper hands the work on, as without this check
         return None
 

@@ -35,7 +35,7 @@ JOBS: tuple[Job, ...] = (
     # Mails stored but never judged (their task was lost in a crash) are queued again.
     # Why every 5 s: inbound work lost with a worker or a wiped broker is judged within 30 s
     # (10 s old, then the next sweep), with room for a loaded machine; a sweep during a burst
-    # does not hand the queued mail on again (dispatch.queued_tasks).
+    # does not hand on again mail whose task still waits in the queue (dispatch.queued_args).
     Job("pbem.requeue_inbound", "pbem.mail.services:do_requeue_inbound", 5.0),
     # API move requests made while the broker was away (or whose worker died) are handed on.
     Job("pbem.requeue_move_requests", "pbem.games.services:do_requeue_move_requests", 10.0),

@@ -143,11 +143,11 @@ def do_requeue_inbound(now: datetime | None = None) -> int:
     now = now or timezone.now()
     ids = list(InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lt=now - INBOUND_LOST_AFTER)
                .order_by("pk").values_list("pk", flat=True))
-    backlog = dispatch.queued_tasks()
-    if ids and backlog is not None and backlog >= len(ids):
-        return 0  # a burst: their tasks are (most likely) still in the queue; see dispatch.queued_tasks
+    in_queue = dispatch.queued_args("pbem.process_inbound") if ids else None
     queued = 0
     for pk in ids:
+        if in_queue is not None and (pk,) in in_queue:
+            continue  # its task still waits in the queue (a burst); see dispatch.queued_args
         if not dispatch.recently_queued("pbem.process_inbound", pk):
             dispatch.enqueue("pbem.process_inbound", pk)
             queued += 1

@@ -40,16 +40,21 @@ def _receive(alice: Player, n: int) -> list[int]:
     return ids
 
 
-def test_it_leaves_a_bursts_queued_mail_alone_and_hands_on_what_a_wiped_broker_lost(
+def test_it_leaves_queued_mail_alone_and_hands_on_what_a_dead_worker_or_a_wiped_broker_lost(
         broker: redis.Redis, alice: Player) -> None:
     ids = _receive(alice, 5)
     assert broker.llen("celery") == 5, "each stored mail's task is in the queue"
     later = timezone.now() + timedelta(seconds=60)
     cache.clear()  # the marks of the tasks handed on have expired: the burst outlasted them
     assert mail_services.do_requeue_inbound(later) == 0
-    assert broker.llen("celery") == 5, "a queue as long as the waiting mail is not doubled"
+    assert broker.llen("celery") == 5, "mail whose task still waits in the queue is not handed on again"
+
+    broker.rpop("celery")  # a worker took the oldest task and died with it (it is not in the queue)
+    assert mail_services.do_requeue_inbound(later) == 1, "its mail is handed on, the others are not"
+    assert broker.llen("celery") == 5
 
     broker.flushdb()  # the broker is wiped: the queue and its tasks are gone
+    cache.clear()  # and the marks have expired (or went with it: one Redis for both)
     assert mail_services.do_requeue_inbound(later) == 5
     assert broker.llen("celery") == 5
     assert set(InboundMessage.objects.filter(status="received").values_list("pk", flat=True)) == set(ids)
