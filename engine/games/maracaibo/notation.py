@@ -4,7 +4,8 @@ The shared layer (:mod:`engine.notation`) reads a whole line against the options
 refuses it; this module gives it Maracaibo's vocabulary (verbs, nations, goods, objects, the
 places, the cards, the buildings, quests and ship areas by all their names, as data), the
 texts that name each kind of option (:func:`readings`) and why a line that names nothing legal
-is refused (:func:`explain`). The rules call it through three small hooks.
+is refused (:func:`explain`, and :func:`check` for lines that negate an action). The rules call
+it through four small hooks (``_vocabulary``, ``_readings``, ``_read_line``, ``_explain``).
 
 Names are read forgiving: a card by its whole name (``buy bold merchant``), by one word of it
 when that picks one card among the options (``buy merchant``), with a typo (``Bold Merchnt``,
@@ -37,13 +38,13 @@ def _words(name: str) -> list[str]:
             if w not in notation.FILLERS and len(w) > 1 and notation.number(w) is None]
 
 
-# Terms are never typed: ``#`` keeps a term's own spelling from reading as words (``card 12``).
 def fold_name(loc: str) -> str:
     """A place's name as one folded word, when it is one word (``cartagena``), else ''."""
     words = _words(str(C.LOC[loc]["name"]).split(": ", 1)[-1])
     return words[0] if len(words) == 1 else ""
 
 
+# Terms are never typed: ``#`` keeps a term's own spelling from reading as words (``card 12``).
 def _card_term(cid: int) -> str:
     return f"c#{cid}"
 
@@ -523,12 +524,3 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
         return f"{name} costs {C.CARD[cid]['cost']} doubloons and you have {p['d']}"
     return f"{name} cannot be bought now (the figures or the requirement it needs are missing)"
 
-
-def read_help() -> Sequence[str]:
-    """Lines of the mail's help: what to write at each step."""
-    return (
-        "sail 5 (five locations), sail to 9, sail to cartagena",
-        "buy <card name>, plan <card name>, deliver tobacco, city, quest, pass",
-        "fight france, influence 2, annex 6, displace 6, end the combat",
-        "explore 3 (to space 3), career 2 upper, done, draw pile, draw 2 display",
-    )
