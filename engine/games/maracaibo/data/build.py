@@ -226,7 +226,8 @@ def _template(i: int, deck: str) -> dict[str, Any]:
     card: dict[str, Any] = {"effects": [], "vp": 0, "cost": 0}
     if kind == 0:  # doubloon income
         n = 1 + (i // 10) % 2 + (1 if b else 0)
-        card.update(cost=2 + 2 * n, vp=1 if b else 0, effects=[{"t": "income", "d": n}])
+        # balance: 1 doubloon cheaper than at first (the doubloon-income cards won too seldom)
+        card.update(cost=1 + 2 * n, vp=1 if b else 0, effects=[{"t": "income", "d": n}])
     elif kind == 1:  # VP income
         n = 1 + (1 if b and i % 3 == 0 else 0)
         card.update(cost=4 + 3 * n, vp=0, effects=[{"t": "income", "vp": n}])
@@ -235,7 +236,9 @@ def _template(i: int, deck: str) -> dict[str, Any]:
         card.update(cost=3 + (2 if b else 0), vp=1,
                     effects=[{"t": "income", "d": 2 + (1 if b else 0), "needs": syn}])
     elif kind == 3:  # immediate
-        gains = [{"vp": 3}, {"explore": 3}, {"inf": 2}, {"cp": 3}, {"d": 5}, {"disc": 1}][(i // 10) % 6]
+        # balance: explore 2 (3 with B) rather than 3 (4): the explorer cards won too often
+        # (62-69 % of their purchases by winners in 2-player games, 50 % even)
+        gains = [{"vp": 3}, {"explore": 2}, {"inf": 2}, {"cp": 3}, {"d": 5}, {"disc": 1}][(i // 10) % 6]
         if b:
             gains = {k: v + 1 for k, v in gains.items()}
         card.update(cost=3 + (2 if b else 0), vp=1, effects=[{"t": "now", "gain": gains}])
@@ -243,11 +246,13 @@ def _template(i: int, deck: str) -> dict[str, Any]:
         card.update(cost=4 + (3 if b else 0), vp=3 + (2 if b else 0))
     elif kind == 5:  # new village action
         gains = [{"d": 2}, {"cp": 1, "d": 1}, {"vp": 1, "d": 1}, {"explore": 2}][(i // 10) % 4]
-        card.update(cost=4 + (1 if b else 0), vp=1, effects=[{"t": "village", "gain": gains}])
+        explore = 1 if "explore" in gains else 0  # balance: 1 doubloon dearer, as the explorer cards won too often
+        card.update(cost=4 + (1 if b else 0) + explore, vp=1, effects=[{"t": "village", "gain": gains}])
     elif kind == 6:  # new combat action
         cost = 3 + (i // 10) % 2
         gains = [{"vp": 3}, {"d": 4}, {"inf": 1, "d": 1}][(i // 10) % 3]
-        card.update(cost=4 + (1 if b else 0), vp=1, effects=[{"t": "combat", "cost": cost, "gain": gains}])
+        # balance: 1 doubloon cheaper than at first (the combat-action cards won too seldom)
+        card.update(cost=3 + (1 if b else 0), vp=1, effects=[{"t": "combat", "cost": cost, "gain": gains}])
     elif kind == 7:  # assistant action
         gains = [{"d": 5}, {"vp": 3}, {"d": 3, "cp": 1}, {"vp": 2, "inf": 1}][(i // 10) % 4]
         if b:
