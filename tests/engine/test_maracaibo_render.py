@@ -63,7 +63,7 @@ def test_it_says_what_a_main_action_here_would_give() -> None:
     assert "City action:" in here
     state, seat = S.village()  # San Juan, 20 doubloons, quest Q21 there
     here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
-    assert "(village)" in here and "You can pay for: Red Gunner (4 d)" in here
+    assert "(village)" in here and f"You can pay for: Red Gunner ({C.CARD[1]['cost']} d)" in here
     assert f"Here: quest {state['quests']['6']}" in here
     state, seat = S.homeward()
     assert "A combat action or explore 2" in " ".join(RULES.render_text(RULES.view(state, seat)).split())
