@@ -111,7 +111,10 @@ def _decision(view: dict[str, Any]) -> str:
     if not isinstance(said, str) or not said.strip():
         return ""
     said = said.strip().rstrip(".")
-    return f"now {said[:1].lower()}{said[1:]}. "
+    names = {str(n) for n in view.get("players") or []}
+    if said.split(" ", 1)[0] not in names:  # keep a name's capital: "now Ana puts ..."
+        said = said[:1].lower() + said[1:]
+    return f"now {said}. "
 
 
 def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow], list[str]]:

@@ -142,3 +142,19 @@ def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: s
         page.goto(site + "/")
         assert "by email" in page.content()
         page.screenshot(path=str(shots / f"home-{name}.png"), full_page=True)
+
+
+def test_it_shows_the_caravelas_board_whole_with_its_legend_at_both_widths(new_page: Any, site: str,
+                                                                           shots: Path) -> None:
+    folk = people()
+    start_game("caravelas", folk)
+    url = link_of(folk[0], site)
+    for name, viewport in (("1280", DESKTOP), ("390", PHONE)):
+        page = new_page(viewport)
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        board = page.locator("#board svg").bounding_box()
+        assert board is not None and board["width"] <= viewport["width"], "the whole board on screen"
+        assert "Legend" in page.locator("#board").inner_text()
+        page.locator("#board").screenshot(path=str(shots / f"board-caravelas-{name}.png"))
+        page.screenshot(path=str(shots / f"page-caravelas-{name}.png"), full_page=True)

@@ -71,7 +71,16 @@ def test_caravelas_labels_are_big_apart_and_readable_and_my_fleet_is_marked(n: i
     for st in caravelas_states(n, n):
         for seat in (None, 0, n - 1):
             doc = rules.render_svg(rules.view(st, seat))
-            _check_readable(doc, f"caravelas {n}p seat {seat}")
+            found = _check_readable(doc, f"caravelas {n}p seat {seat}")
+            chips = [svg_checks.Box(float(e.get("x") or 0), float(e.get("y") or 0),
+                                    float(e.get("x") or 0) + float(e.get("width") or 0),
+                                    float(e.get("y") or 0) + float(e.get("height") or 0))
+                     for e in _classes(doc, "fleet") + _classes(doc, "mine")]
+            for lab in found:
+                cx, cy = (lab.box.x0 + lab.box.x1) / 2, (lab.box.y0 + lab.box.y1) / 2
+                for chip in chips:
+                    inside = chip.x0 <= cx <= chip.x1 and chip.y0 <= cy <= chip.y1  # the fleet's own letter
+                    assert inside or not lab.box.overlaps(chip), f"a fleet covers the label {lab.text!r}"
             assert len(_classes(doc, "fleet")) == n
             assert len([e for e in _classes(doc, "mine") if "key" not in (e.get("class") or "")]) == (
                 0 if seat is None else 2), "my fleet on the map and in the legend"

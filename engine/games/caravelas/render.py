@@ -167,12 +167,16 @@ def _candidates(x: float, y: float, w: float, h: float, d: float, prefer: str) -
     }
     order = [prefer] + [k for k in spots if k != prefer]
     out = []
-    for grow in (0, 8, 16, 26):
+    for grow in (0, 8, 16, 26, 38, 52):
         for k in order:
             sx, sy = spots[k]
             dx = {"right": grow, "left": -grow}.get(k.split("-")[-1], 0)
             dy = grow if k.startswith("below") else -grow if k.startswith("above") else 0
             out.append((sx + dx, sy + dy, k))
+            if k in ("above", "below"):  # slid sideways, still over or under its circle
+                out += [(sx + dx + w / 3, sy + dy, k), (sx + dx - w / 3, sy + dy, k)]
+            if k in ("left", "right"):  # a little higher or lower, still beside it
+                out += [(sx + dx, sy + dy - h * 0.7, k), (sx + dx, sy + dy + h * 0.7, k)]
     return out
 
 
@@ -198,8 +202,11 @@ def label_layout() -> tuple[tuple[str, float, float, int, str, str, str], ...]:
             if not any(_hit(box, b) for b in others):
                 best = (lx, base, box)
                 break
-        if best is None:  # crowded everywhere: the first spot (the test would say so)
-            lx, base, _k = _candidates(x, y, w, h, d, prefer)[0]
+        if best is None:  # crowded everywhere: the spot that covers the fewest things (the test would say so)
+            def cost(c: tuple[float, float, str]) -> int:
+                box = (c[0], c[1] - 0.78 * h, c[0] + w, c[1] + 0.25 * h)
+                return sum(_hit(box, b) for b in others)
+            lx, base, _k = min(_candidates(x, y, w, h, d, prefer), key=cost)
             best = (lx, base, (lx, base - 0.78 * h, lx + w, base + 0.25 * h))
         taken.append(best[2])
         placed.append((text, round(best[0], 1), round(best[1], 1), size, colour, weight, style))
@@ -212,7 +219,7 @@ def label_layout() -> tuple[tuple[str, float, float, int, str, str, str], ...]:
         x, y = float(node["x"]), float(node["y"])
         room = max(RESERVE, _radius(node["kind"]) + 3)
         own = (x - room, y - room, x + room, y + room)
-        put(label, x, y, PLACE_SIZE, INK, room - 3, node.get("label") or "above", "bold", own=own)
+        put(label, x, y, PLACE_SIZE, INK, room + 2, node.get("label") or "above", "bold", own=own)
     for route in B.MAP["arrows"]:
         path = route["path"]
         k = len(path) // 2
@@ -223,19 +230,22 @@ def label_layout() -> tuple[tuple[str, float, float, int, str, str, str], ...]:
             continue
         x, y = float(node["x"]), float(node["y"])
         own = (x - RESERVE, y - RESERVE, x + RESERVE, y + RESERVE)
-        put(node["id"], x, y, SPACE_SIZE, SPACE_INK if node["kind"] == "white" else WIND, 8, "below", own=own)
+        put(node["id"], x, y, SPACE_SIZE, SPACE_INK if node["kind"] == "white" else WIND, 17, "below", own=own)
     return tuple(placed)
 
 
-def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "fleet") -> list[str]:
+def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "fleet",
+               small: bool = False) -> list[str]:
     col = FLEET_COLOURS[s][1]
+    w, h = (12, 16) if small else (14, 18)
     out = []
     if mine:
-        out.append(svg.el("rect", class_="mine", x=round(x - 10, 1), y=round(y - 12, 1), width=20, height=24, rx=8,
-                          fill="#ffffff", stroke="#111111", stroke_width=2))
-    out.append(svg.el("rect", class_=f"{cls} seat{s}", x=round(x - 7, 1), y=round(y - 9, 1), width=14, height=18,
-                      rx=6, fill=col, stroke="#111111", stroke_width=1))
-    out.append(svg.text(x, y + 4, letter, size=11, fill=svg.ink_on(col), font_weight="bold"))
+        m = 2 if small else 3
+        out.append(svg.el("rect", class_="mine", x=round(x - w / 2 - m, 1), y=round(y - h / 2 - m, 1), width=w + 2 * m,
+                          height=h + 2 * m, rx=7, fill="#ffffff", stroke="#111111", stroke_width=2))
+    out.append(svg.el("rect", class_=f"{cls} seat{s}", x=round(x - w / 2, 1), y=round(y - h / 2, 1), width=w,
+                      height=h, rx=5, fill=col, stroke="#111111", stroke_width=1))
+    out.append(svg.text(x, y + 4, letter, size=11 if not small else 10, fill=svg.ink_on(col), font_weight="bold"))
     return out
 
 
@@ -309,9 +319,10 @@ def render_svg(view: dict[str, Any]) -> str:
         by_place.setdefault(f["at"], []).append(s)
     for nid, seats in by_place.items():
         x, y = _xy(nid)
-        for i, s in enumerate(seats):
-            fx, fy = (x, y) if len(seats) == 1 else (x + (-8 if i % 2 == 0 else 8), y + (-6 if i < 2 else 6))
-            body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat)
+        # the viewer's own fleet last, so that its frame is never under another chip
+        for i, s in sorted(enumerate(seats), key=lambda t: t[1] == seat):
+            fx, fy = (x, y) if len(seats) == 1 else (x + (-7 if i % 2 == 0 else 7), y + (-9 if i < 2 else 9))
+            body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat, small=len(seats) > 1)
     body += _strip(view, map_h)
     title = f"Caravelas II - {', '.join(players)}"
     return svg.document(width, height, body, title=title)
