@@ -227,6 +227,26 @@ import django  # noqa: E402 - must come after the environment above
 django.setup()
 
 
+def _test_caches() -> dict[str, dict[str, str]]:
+    if SERVICES.redis_cache_url:
+        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                            "LOCATION": SERVICES.redis_cache_url}}
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+from django.conf import settings as _django_settings  # noqa: E402 - after setup
+
+if _test_caches() != _django_settings.CACHES:
+    # Why: a pytest-xdist worker inherits DJANGO_SETTINGS_MODULE and REDIS_URL from the
+    # controller, so pytest-django set Django up before this file claimed the worker's own
+    # Redis database: every worker used the controller's cache, and one worker's
+    # cache.clear() wiped another's counters mid-test (the log-in limit test lost its
+    # failures between requests under -n 2). Point the cache at this process's database.
+    from django.test.utils import override_settings
+
+    override_settings(CACHES=_test_caches()).enable()
+
+
 def _flush_redis(url: str) -> None:
     import redis
 
