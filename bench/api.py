@@ -52,13 +52,13 @@ def fill(n_games: int, moves: int) -> tuple[list[tuple[str, int]], int]:
     import json as _json
 
     from django.contrib.auth import get_user_model
-    from django.db import connection
-    from rest_framework.authtoken.models import Token
+    from django.db import connection, transaction
 
     import engine
     from pbem.games import services
     from pbem.games.models import Game
     from pbem.games.services import Command
+    from pbem.tokens import services as tokens
 
     rules = engine.get("maretta")
     rng = random.Random(1)
@@ -83,8 +83,8 @@ def fill(n_games: int, moves: int) -> tuple[list[tuple[str, int]], int]:
             if not p.user_id:
                 p.user = user
                 p.save(update_fields=["user"])
-            token, _created = Token.objects.get_or_create(user=user)
-            clients.append((token.key, game.pk))
+            with transaction.atomic():
+                clients.append((tokens.do_issue_account_token(user), game.pk))
     blob = {f"k{i:04d}": {"n": i, "text": "x" * 60, "flags": [i % 2 == 0, i % 3 == 0]} for i in range(100)}
     payload = _json.dumps(blob)
     with connection.cursor() as cursor:
@@ -157,11 +157,13 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
     settings.EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"  # filling sends nothing
     clients, blob_size = fill(args.games, args.moves)
     port = args.port or free_port()
+    # Why a file: a pipe nobody reads fills up and then blocks gunicorn's workers on their logging.
+    log = open(os.environ.get("BENCH_API_LOG", os.devnull), "a")  # noqa: SIM115 - lives with gunicorn
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": cache_url, "CELERY_BROKER_URL": "",
            "DJANGO_SETTINGS_MODULE": "bench.api_settings", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "pbem.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.gunicorn_workers),
-         "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     lines = [f"machine: {machine_note()}"]
     errors: list[str] = []
     rounds: list[dict[str, float]] = []
@@ -198,6 +200,7 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
     for i, r in enumerate(rounds, 1):
         lines.append(f"round {i} (load {r['load']:.1f}): baseline {r['baseline']:.0f} req/s, view {r['view']:.0f} "
                      f"req/s ({r['view'] / r['baseline']:.3f}), lobby {r['lobby']:.0f} req/s "
