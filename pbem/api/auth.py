@@ -25,7 +25,8 @@ class ApiTokenAuthentication(BaseAuthentication):
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed("send: Authorization: Token <token> (one token, no spaces)")
         try:
-            row = tokens.access_token(parts[1].decode("latin-1"))
+            # Why the player too: every endpoint asks for it (permissions, views); one query, not two.
+            row = tokens.access_token(parts[1].decode("latin-1"), related=("user__player",))
         except tokens.TokenError as exc:
             raise exceptions.AuthenticationFailed(exc.message) from None
         return row.user, row

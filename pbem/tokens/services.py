@@ -105,9 +105,13 @@ def do_create_token(user: Any, name: str, scopes: Any, *, expires_in_days: int |
     return row, token
 
 
-def access_token(token: str) -> ApiToken:
-    """The live token row ``token`` names; TokenError(401) when unknown, revoked or expired."""
-    row = ApiToken.objects.select_related("user").filter(digest=digest(token)).first()
+def access_token(token: str, related: tuple[str, ...] = ()) -> ApiToken:
+    """The live token row ``token`` names; TokenError(401) when unknown, revoked or expired.
+
+    ``related``: more relations of the user to load in the same query (the API asks for
+    ``"user__player"``, which every request then reads: one query fewer per request).
+    """
+    row = ApiToken.objects.select_related("user", *related).filter(digest=digest(token)).first()
     if row is None or row.revoked_at is not None:
         raise TokenError("invalid token", status=401, code="authentication_failed")
     now = timezone.now()
