@@ -13,6 +13,7 @@ Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
 from __future__ import annotations
 
 import json
+from importlib import resources
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -205,6 +206,9 @@ class Rules:
     #: What the words of this game mean (verbs, names, fillers): see :mod:`engine.notation`.
     vocabulary: ClassVar[notation.Vocabulary] = notation.Vocabulary()
     _vocab_cache: tuple[Any, notation.Vocabulary] | None = None
+    #: The JSON Schema (draft 2020-12) of this game's views, a file beside the game's module
+    #: (None: the game declares none; :meth:`view_schema` then answers any object).
+    view_schema_file: ClassVar[str | None] = None
 
     # ---- contract -----------------------------------------------------------------
 
@@ -260,6 +264,15 @@ class Rules:
     def view(self, state: State, seat: int | None) -> View:
         """Exactly what ``seat`` may know (None: a spectator)."""
         return self._view(state, seat)
+
+    def view_schema(self) -> dict[str, Any]:
+        """The JSON Schema (draft 2020-12) every :meth:`view` of this game matches, for every seat
+        and the spectator: a fresh dict, read from :attr:`view_schema_file` beside the game's code."""
+        if self.view_schema_file is None:
+            return {"type": "object", "description": f"a view of {self.title} (its shape is not declared)"}
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        schema: dict[str, Any] = json.loads(resources.files(package).joinpath(self.view_schema_file).read_text())
+        return schema
 
     def parse(self, text: str, state: State, seat: int) -> Move:
         """Turn a line a player typed into a move (or raise Malformed/IllegalMove).

@@ -28,6 +28,22 @@ class BlindBids(Rules):
     )
     notation_help = "Name the card you bid: its code (c7) or its label (bid 7)."
 
+    def view_schema(self) -> dict[str, Any]:
+        """Declared as a dict here (the real games keep a view.schema.json beside their code)."""
+        ints = {"type": "array", "items": {"type": "integer"}}
+        return {
+            "title": "BlindbidsView", "type": "object", "additionalProperties": False,
+            "required": ["players", "round", "rounds", "scores", "revealed", "has_chosen", "seat"],
+            "properties": {
+                "players": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+                "round": {"type": "integer", "minimum": 1}, "rounds": {"type": "integer", "minimum": 1},
+                "scores": ints, "revealed": {"type": "array", "items": ints},
+                "has_chosen": {"type": "array", "items": {"type": "boolean"}},
+                "seat": {"type": ["integer", "null"], "minimum": 0},
+                "hand": ints, "my_bid": {"type": ["integer", "null"]},
+            },
+        }
+
     def _setup(self, state: State, rng: Rng) -> None:
         n = len(state["players"])
         top = 12 if state["options"]["deck"] == "short" else 20

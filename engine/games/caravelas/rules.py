@@ -104,6 +104,7 @@ def _cargo_label(colours: list[str]) -> str:
 class Caravelas(Rules):
     name = "caravelas"
     title = "Caravelas II"
+    view_schema_file = "view.schema.json"
     min_players = 2
     max_players = 4
     option_specs = (

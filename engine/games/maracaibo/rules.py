@@ -1451,6 +1451,7 @@ def stack(state: State) -> DecisionStack:
 class Maracaibo(Rules):
     name = "maracaibo"
     title = "Maracaibo (substitute content)"
+    view_schema_file = "view.schema.json"
     min_players = 1  # one player plays against Jean, the automa (jean.py)
     max_players = 4
     option_specs = (

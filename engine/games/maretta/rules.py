@@ -143,6 +143,7 @@ VOCABULARY = notation.Vocabulary.build(
 class Maretta(Rules):
     name = "maretta"
     title = "Maretta"
+    view_schema_file = "view.schema.json"
     min_players = 3
     max_players = 5
     option_specs = (
