@@ -13,9 +13,9 @@ Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
 from __future__ import annotations
 
 import json
-from importlib import resources
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from typing import Any, ClassVar
 
 from engine import notation

@@ -4,7 +4,10 @@
 * the ``RateLimit-*`` headers on every answer; ``Idempotency-Key`` on every POST;
 * an ``enum`` of the installed games for ``rules``; ``oneOf`` for the three kinds of command,
   and ``minItems``/``maxItems`` for a batch;
-* examples for the bodies a front end sends most.
+* examples for the bodies a front end sends most;
+* each installed game's view schema (``Rules.view_schema``, JSON Schema 2020-12) as a component
+  ``<Game>View`` in OpenAPI 3.0's dialect, and the view endpoint's ``view`` as a ``oneOf`` of them
+  told apart by the view's ``game``.
 """
 
 from __future__ import annotations
@@ -70,6 +73,59 @@ def _installed_rules() -> list[str]:
     return names
 
 
+def _openapi30(schema: Any) -> Any:
+    """A JSON Schema 2020-12 (as the games declare their views) in OpenAPI 3.0's dialect:
+    ``type: [t, "null"]`` becomes ``nullable``, several types an ``anyOf``, ``const`` an ``enum``."""
+    if isinstance(schema, list):
+        return [_openapi30(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "$schema":
+            continue
+        if key == "const":
+            out["enum"] = [value]
+        elif key in ("properties", "patternProperties"):
+            out[key] = {k: _openapi30(v) for k, v in value.items()}
+        else:
+            out[key] = _openapi30(value)
+    types = out.get("type")
+    if isinstance(types, list):
+        rest = [t for t in types if t != "null"]
+        if len(rest) < len(types):
+            out["nullable"] = True
+        if len(rest) == 1:
+            out["type"] = rest[0]
+        else:
+            del out["type"]
+            out["anyOf"] = [{"type": t} for t in rest]
+    if None in out.get("enum", ()):
+        out["nullable"] = True
+    return out
+
+
+def _view_components(schemas: dict[str, Any], names: list[str]) -> None:
+    """One component per installed game's view; GameViewOut's ``view`` one of them."""
+    refs: dict[str, str] = {}
+    for name in names:
+        declared = engine.get(name).view_schema()
+        component = f"{name.capitalize()}View"
+        schemas[component] = _openapi30({k: v for k, v in declared.items() if k != "title"})
+        refs[name] = f"#/components/schemas/{component}"
+    view = schemas.get("GameViewOut", {}).get("properties", {}).get("view")
+    if view is None or not refs:
+        return
+    choice: dict[str, Any] = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "description": "the engine's view for this seat: exactly what it may know; its shape is the game's "
+                       "(`game` names it)",
+    }
+    if all("game" in schemas[ref.rsplit("/", 1)[1]].get("required", ()) for ref in refs.values()):
+        choice["discriminator"] = {"propertyName": "game", "mapping": refs}
+    schemas["GameViewOut"]["properties"]["view"] = choice
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for path in result.get("paths", {}).values():
@@ -129,6 +185,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             if "text/event-stream" in content:
                 content["text/event-stream"]["schema"] = _SSE_EVENT
     names = _installed_rules()
+    _view_components(schemas, names)
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":
             param["schema"] = {"type": "string", "enum": names}
