@@ -42,33 +42,69 @@ def _url(request: Request, name: str, **kwargs: Any) -> str:
     return base + _route(name, key, get_script_prefix()).replace(str(_ID_MARK), str(int(value)))
 
 
-def _invitation_hidden(game: Game, seat: Seat, viewer: Player | None) -> bool:
+#: One seat as the game's entry shows it: (index, status, player id, player's display name).
+SeatRow = tuple[int | None, str, int | None, str | None]
+
+#: The columns :func:`game_data` reads (the lobby selects only these: ``.only(*GAME_FIELDS)``).
+GAME_FIELDS = ("id", "title", "rules", "status", "options", "version", "created_by_id",
+               "created_by__display_name", "created_at", "started_at", "finished_at", "deadline_hours",
+               "deadline_at", "state", "seed_hash", "seed", "outcome")
+
+
+#: A game's links: key in ``links`` and route name.
+_GAME_LINKS = (("self", "api:game-detail"), ("view", "api:game-view"), ("board_svg", "api:game-board-svg"),
+               ("options", "api:game-options"), ("moves", "api:game-moves"), ("log", "api:game-log"),
+               ("page", "web:game"))
+
+
+def _game_links(request: Request, game_id: int) -> dict[str, str]:
+    """What :func:`_url` gives for each of ``_GAME_LINKS``, split around the id once per request
+    (a lobby page asks for 350 of them)."""
+    parts = getattr(request, "_pbem_game_links", None)
+    if parts is None:
+        parts = [(key, *_url(request, name, game_id=_ID_MARK).split(str(_ID_MARK), 1))
+                 for key, name in _GAME_LINKS]
+        request._pbem_game_links = parts  # type: ignore[attr-defined]  # a per-request memo
+    text = str(int(game_id))
+    return {key: head + text + tail for key, head, tail in parts}
+
+
+def _invitation_hidden(game: Game, status: str, player_id: int | None, viewer: Player | None) -> bool:
     """An unanswered invitation's name is the creator's and the invited player's business only.
 
     Why: an address invited before it has an account is named after its local part
     (``john.smith.1984``), which the public lobby must not publish.
     """
-    if seat.status != Seat.Status.INVITED:
+    if status != Seat.Status.INVITED:
         return False
-    return viewer is None or viewer.pk not in (game.created_by_id, seat.player_id)
+    return viewer is None or viewer.pk not in (game.created_by_id, player_id)
 
 
-def game_data(request: Request, game: Game, viewer: Player | None) -> dict[str, Any]:
+def game_data(request: Request, game: Game, viewer: Player | None,
+              seat_rows: list[SeatRow] | None = None) -> dict[str, Any]:
+    """``seat_rows``: the game's seats in seat order as :func:`pbem.games.selectors.lobby_seats`
+    gives them (a page of games in one query); read from ``game`` when None."""
     rules = selectors.rules_for(game)
     waiting = selectors.waiting_for(game)
     finished = game.status == Game.Status.FINISHED
+    if seat_rows is None:
+        seat_rows = [(seat.index, seat.status, seat.player_id,
+                      seat.player.display_name if seat.player is not None else None)
+                     for seat in selectors.game_seats(game)]
     seats = []
     your_seat = None
-    for seat in selectors.game_seats(game):
-        you = viewer is not None and seat.player_id == viewer.pk
+    viewer_pk = viewer.pk if viewer is not None else None
+    for index, status, player_id, name in seat_rows:
+        you = viewer_pk is not None and player_id == viewer_pk
         if you and game.state is not None:
-            your_seat = seat.index
+            your_seat = index
         seats.append({
-            "index": seat.index,
-            "name": seat.player.display_name if seat.player and not _invitation_hidden(game, seat, viewer) else None,
-            "status": seat.status,
+            "index": index,
+            "name": name if player_id is not None and not _invitation_hidden(game, status, player_id, viewer)
+            else None,
+            "status": status,
             "you": you,
-            "waiting": seat.index is not None and seat.index in waiting,
+            "waiting": index is not None and index in waiting,
         })
     return {
         "id": game.pk,
@@ -91,15 +127,7 @@ def game_data(request: Request, game: Game, viewer: Player | None) -> dict[str, 
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,
         "outcome": game.outcome if finished else None,
-        "links": {
-            "self": _url(request, "api:game-detail", game_id=game.pk),
-            "view": _url(request, "api:game-view", game_id=game.pk),
-            "board_svg": _url(request, "api:game-board-svg", game_id=game.pk),
-            "options": _url(request, "api:game-options", game_id=game.pk),
-            "moves": _url(request, "api:game-moves", game_id=game.pk),
-            "log": _url(request, "api:game-log", game_id=game.pk),
-            "page": _url(request, "web:game", game_id=game.pk),
-        },
+        "links": _game_links(request, game.pk),
     }
 
 

@@ -105,6 +105,19 @@ def game_seats(game: Game) -> list[Seat]:
     return sorted(seats, key=lambda s: (s.index is None, s.index or 0, s.pk))
 
 
+def lobby_seats(game_ids: list[int]) -> dict[int, list[tuple[int | None, str, int | None, str | None]]]:
+    """Each game's seats as (index, status, player id, player's display name), in
+    :func:`game_seats`' order: one query for a page of games, and no model rows built."""
+    rows = Seat.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "id", "index", "status", "player_id", "player__display_name")
+    by_game: dict[int, list[tuple[int, int | None, str, int | None, str | None]]] = {g: [] for g in game_ids}
+    for game_id, pk, index, status, player_id, name in rows:
+        by_game[game_id].append((pk, index, status, player_id, name))
+    return {g: [(index, status, player_id, name) for pk, index, status, player_id, name
+                in sorted(seats, key=lambda s: (s[1] is None, s[1] or 0, s[0]))]
+            for g, seats in by_game.items()}
+
+
 def viewer_seat(game: Game, player: Player | None) -> int | None:
     """The engine seat whose view ``player`` gets: their own once the game is dealt, else None.
 
