@@ -137,17 +137,18 @@ def viewer_seat(game: Game, player: Player | None) -> int | None:
 
 
 def get_game_for_viewer(game_id: int, player: Player | None) -> tuple[Game, int | None]:
-    """:func:`get_game` and :func:`viewer_seat` in one query (the seat as two subqueries).
+    """:func:`get_game` (without its creator) and :func:`viewer_seat` in one query (the seat as
+    two subqueries).
 
     Why: ``GET /view/`` is read more than anything; its game and seat were two round trips.
     """
     if player is None:
         return get_game(game_id), None
     mine = Seat.objects.filter(game=OuterRef("pk"), player=player, index__isnull=False).order_by("pk")
-    game = (Game.objects.select_related("created_by")
-            .annotate(_viewer_index=Subquery(mine.values("index")[:1]),
-                      _viewer_status=Subquery(mine.values("status")[:1]))
-            .filter(pk=game_id).first())
+    games = (Game.objects.annotate(_viewer_index=Subquery(mine.values("index")[:1]),
+                                   _viewer_status=Subquery(mine.values("status")[:1]))
+             .filter(pk=game_id)[:1])
+    game = next(iter(games), None)
     if game is None:
         raise NotFound(f"there is no game #{game_id}")
     index, status = game._viewer_index, game._viewer_status  # the annotations above
