@@ -627,10 +627,18 @@ class Maretta(Rules):
             return [s for s in range(len(st["pos"])) if st["p1"][s] is None and st["hand"][s]]
         return [f["s"]]
 
+    #: (state object, its version "v", seat, the (code, move) pairs _options listed), swapped as one
+    #: tuple: apply right after options finds the move among them instead of listing them again.
+    #: Keyed like _vcache (only apply changes a state, and it bumps "v"); the pairs are copies, so
+    #: a caller changing an option's move cannot change what apply accepts.
+    _ocache: tuple[Any, int, int, list[tuple[str, Move]]] = (None, -1, -1, [])
+
     def _options(self, st: State, seat: int) -> list[Option]:
         f = st["todo"][-1]
         label = self._labeller(st, f)
-        return [Option(code, label(m), m) for code, m in self._moves(st, f, seat)]
+        moves = self._moves(st, f, seat)
+        self._ocache = (st, st["v"], seat, [(c, m.copy()) for c, m in moves])
+        return [Option(code, label(m), m) for code, m in moves]
 
     def _moves(self, st: State, f: Frame, seat: int | None = None) -> list[tuple[str, Move]]:
         """The legal moves of a step as (code, move) pairs; labels come separately (see _labeller)."""
@@ -752,7 +760,11 @@ class Maretta(Rules):
         return list(ev)
 
     def _find(self, st: State, f: Frame, seat: int, move: Move) -> Move:
-        moves = self._moves(st, f, seat)
+        cached = self._ocache
+        if cached[0] is st and cached[1] == st["v"] and cached[2] == seat:
+            moves = cached[3]
+        else:
+            moves = self._moves(st, f, seat)
         code = move.get("code")
         for c, m in moves:
             if (c == code) if code is not None else (m == move):
