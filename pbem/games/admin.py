@@ -142,7 +142,7 @@ class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "title", "rules", "status", "version", "created_by", "deadline_at", "no_move_policy",
                     "moderate_link")
     list_filter = (OverdueFilter, "status", "rules", "no_move_policy")
-    search_fields = ("=id", "title", "seats__player__email", "seats__player__display_name")
+    search_fields = ("=id", "title", "seats__player__email", "seats__player__display_name", "seats__invited_email")
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     readonly_fields = ("rules", "title", "options", "status", "version", "seed_hash", "revealed_seed", "created_by",

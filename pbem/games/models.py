@@ -119,6 +119,10 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField(null=True, blank=True)
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
+    #: The address an unanswered invitation went to, while it has no account (``player`` None).
+    #: Why not a Player: an address anyone typed must not become an account before it answers
+    #: (issue 11). Cleared when the address joins or declines. A seat with neither is free.
+    invited_email = models.EmailField(blank=True, default="", db_index=True)
     #: Secret part of this seat's reply address. Never logged.
     token = models.CharField(max_length=40, unique=True, default=new_token)
     #: The game version the player's last mail showed; "since your last mail" starts after it.

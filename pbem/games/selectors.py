@@ -70,13 +70,15 @@ def my_games(player: Player, *, my_turn: bool = False) -> list[Game]:
 
 def open_games(*, viewer: Player | None = None) -> QuerySet[Game]:
     """Games waiting for players that ``viewer`` may join: a free seat, or a seat they are invited to."""
-    free = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True)), status=Game.Status.OPEN)
+    free = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), player__isnull=True, invited_email="")),
+             status=Game.Status.OPEN)
     # A running game's seat offered for a replacement (the no-move policy "replace") is joinable too.
     offered = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), status=Seat.Status.OPEN)),
                 status__in=(Game.Status.RUNNING, Game.Status.PAUSED))
     cond = free | offered
     if viewer is not None:
-        invited = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.INVITED)),
+        mine = Q(player=viewer) | Q(player__isnull=True, invited_email=viewer.email)
+        invited = Q(Exists(Seat.objects.filter(mine, game=OuterRef("pk"), status=Seat.Status.INVITED)),
                     status=Game.Status.OPEN)
         joined = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.JOINED))
         cond = ((free | offered) & ~Q(joined)) | invited

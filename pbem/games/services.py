@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 import engine
@@ -360,7 +360,10 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
     )
     Seat.objects.create(game=game, player=creator, status=Seat.Status.JOINED, joined_at=timezone.now())
-    invited = [Seat.objects.create(game=game, player=do_get_or_create_player(email)) for email in emails]
+    # Why no account for a new address: it is made when that address answers (claim_invitation).
+    # An address that has an account already is seated as that player at once.
+    known = {p.email: p for p in Player.objects.filter(email__in=emails)}
+    invited = [Seat.objects.create(game=game, player=known.get(email), invited_email=email) for email in emails]
     for _ in range(open_seats):
         Seat.objects.create(game=game)
     # Why after every seat exists: an invitation tells how many players the game is for.
@@ -383,12 +386,12 @@ def check_invitation_limits(creator: Player, emails: Sequence[str]) -> None:
         return
     now = timezone.now()
     sent = (Seat.objects.filter(game__created_by=creator, game__created_at__gte=now - timedelta(hours=1))
-            .exclude(player=creator).exclude(player__isnull=True).count())
+            .exclude(player=creator).filter(Q(player__isnull=False) | ~Q(invited_email="")).count())
     if sent + len(emails) > INVITATIONS_PER_CREATOR_PER_HOUR:
         raise TooManyRequests(f"you may invite {INVITATIONS_PER_CREATOR_PER_HOUR} players an hour and have "
                               f"invited {sent} in the last hour; try again later", retry_after=3600)
     for email in emails:
-        pending = Seat.objects.filter(player__email=email, status=Seat.Status.INVITED,
+        pending = Seat.objects.filter(Q(player__email=email) | Q(invited_email=email), status=Seat.Status.INVITED,
                                       game__created_at__gte=now - timedelta(days=1)).count()
         if pending >= INVITATIONS_PER_ADDRESS_PER_DAY:
             raise TooManyRequests(f"{email} has {pending} unanswered invitations from the last day; "
@@ -402,16 +405,36 @@ def access_game_for_update(game_id: int) -> Game:
         raise NotFound(f"there is no game #{game_id}") from None
 
 
+def invitation_for(player: Player) -> Q:
+    """Seats invited for ``player``: by account, or by their address while it had none."""
+    return Q(player=player) | Q(player__isnull=True, invited_email=player.email)
+
+
+def free_seats() -> Q:
+    """Seats anyone may take: no player and no address invited."""
+    return Q(player__isnull=True, invited_email="")
+
+
+def claim_invitation(seat: Seat, player: Player) -> Seat:
+    """The invited address answered: its seat is ``player``'s from now on (not saved here)."""
+    if seat.player_id is None and seat.invited_email and seat.invited_email == player.email:
+        seat.player = player
+    return seat
+
+
 @transaction.atomic
 def do_join_game(game_id: int, player: Player) -> Seat:
     game = access_game_for_update(game_id)
     if game.status != Game.Status.OPEN:
         raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no new players")
-    seat = game.seats.filter(player=player).first()
+    seat = game.seats.filter(invitation_for(player)).order_by("id").first()
     if seat is not None and seat.status == Seat.Status.JOINED:
         raise Conflict(f"you have joined game #{game.pk} already")
+    if seat is not None:
+        claim_invitation(seat, player)
+        seat.invited_email = ""
     if seat is None:
-        seat = game.seats.filter(player__isnull=True).order_by("id").first()
+        seat = game.seats.filter(free_seats()).order_by("id").first()
         if seat is None:
             raise Conflict(f"game #{game.pk} has no free seat; ask its creator for an invitation")
         seat.player = player
@@ -427,10 +450,11 @@ def do_join_game(game_id: int, player: Player) -> Seat:
 def do_decline_game(game_id: int, player: Player) -> None:
     """An invitation declined: the seat opens for anyone to join."""
     game = access_game_for_update(game_id)
-    seat = game.seats.filter(player=player, status=Seat.Status.INVITED).first()
+    seat = game.seats.filter(invitation_for(player), status=Seat.Status.INVITED).first()
     if seat is None or game.status != Game.Status.OPEN:
         raise Conflict(f"you have no pending invitation to game #{game.pk}")
     seat.player = None
+    seat.invited_email = ""
     # Why: the invitation mail's reply address must not work for whoever takes the seat next.
     seat.token = secrets.token_urlsafe(18)
     seat.save()
@@ -451,6 +475,7 @@ def do_leave_game(game_id: int, player: Player) -> None:
         do_log(game, player, "abort", {"why": "the creator left before the start"})
         return
     seat.player = None
+    seat.invited_email = ""
     seat.status = Seat.Status.INVITED
     seat.joined_at = None
     seat.token = secrets.token_urlsafe(18)  # the leaver's reply address stops working

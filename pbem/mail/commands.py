@@ -13,6 +13,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 import engine
 from engine import notation
 from pbem.games import moderation
@@ -103,7 +105,7 @@ def _describe(game: Game, seat: Seat) -> str:
 def cmd_games(player: Player | None) -> str:
     if player is None:
         return "You have no games yet. Start one with: new GAME with ADDRESS..."
-    seats = (Seat.objects.select_related("game").filter(player=player)
+    seats = (Seat.objects.select_related("game").filter(game_services.invitation_for(player))
              .exclude(status__in=[Seat.Status.DECLINED, Seat.Status.LEFT]).order_by("-game_id"))
     lines = [_describe(s.game, s) for s in seats]
     return "Your games:\n" + "\n".join(f"  {line}" for line in lines) if lines else "You have no games yet."
@@ -145,10 +147,12 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
             "It starts when every seat is taken.")
 
 
-def _pending_invitation(player: Player | None, verb: str) -> int:
-    if player is None:
-        raise ServiceError(f"you have no invitation; {verb} which game? like: {verb} #12")
-    ids = list(Seat.objects.filter(player=player, status=Seat.Status.INVITED, game__status=Game.Status.OPEN)
+def _pending_invitation(sender: str, player: Player | None, verb: str) -> int:
+    """The one open game inviting ``sender``: by account, or by address while it has none."""
+    mine = Q(player__isnull=True, invited_email=sender)
+    if player is not None:
+        mine |= Q(player=player)
+    ids = list(Seat.objects.filter(mine, status=Seat.Status.INVITED, game__status=Game.Status.OPEN)
                .values_list("game_id", flat=True))
     if not ids:
         raise ServiceError(f"you have no pending invitation; {verb} which game? like: {verb} #12")
@@ -160,7 +164,7 @@ def _pending_invitation(player: Player | None, verb: str) -> int:
 
 def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name: str = "") -> str:
     if game_id is None:
-        game_id = _pending_invitation(player, "join")
+        game_id = _pending_invitation(sender, player, "join")
     player = player or game_services.do_get_or_create_player(sender, mail_name)
     was_running = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).exists()
     seat = moderation.do_join(game_id, player)
@@ -174,11 +178,15 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     return f"You joined game #{game_id} ({game.title}). It starts when the last {free} seat(s) are taken."
 
 
-def cmd_decline(player: Player | None, game_id: int | None) -> str:
+def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_name: str = "") -> str:
     if game_id is None:
-        game_id = _pending_invitation(player, "decline")
+        game_id = _pending_invitation(sender, player, "decline")
     if player is None:
-        raise ServiceError(f"you have no invitation to game #{game_id}")
+        # Why an account only now: the invited address answered (issue 11); a stranger gets none.
+        if not Seat.objects.filter(game_id=game_id, player__isnull=True, invited_email=sender,
+                                   status=Seat.Status.INVITED).exists():
+            raise ServiceError(f"you have no invitation to game #{game_id}")
+        player = game_services.do_get_or_create_player(sender, mail_name)
     game_services.do_decline_game(game_id, player)
     return f"You declined game #{game_id}. Its seat is open for someone else."
 
@@ -264,7 +272,7 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
         if verb in ("mode", "mail"):
             return Result(line, True, cmd_mode(sender, player, args, verb, mail_name))
         if verb == "decline":
-            return Result(line, True, cmd_decline(player, _game_number(args, "decline")))
+            return Result(line, True, cmd_decline(sender, player, _game_number(args, "decline"), mail_name))
         if verb == "resign":
             return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
         if absence_commands.is_absence_line(line):

@@ -152,7 +152,7 @@ def _options_text(game: Game) -> str:
 
 def queue_invitation(seat: Seat) -> OutboundMessage:
     game = seat.game
-    assert seat.player is not None
+    assert seat.player is not None or seat.invited_email
     rules = engine.get(game.rules)
     n = game.seats.count()
     body = (
@@ -167,7 +167,8 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
         f"Game page: {game_url(game)}\n"
         f"Account commands (help, games, new, join, decline, resign): mail {general_address()}\n"
     )
-    return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat))
+    return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat),
+                  to_email=seat.invited_email or None)
 
 
 # ---- game updates ------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def check_recipient(address: str) -> bool:
     if kind[0] != "seat":
         return True
     seat = _seat_for_token(kind[1])
-    return seat is not None and seat.player_id is not None
+    return seat is not None and (seat.player_id is not None or bool(seat.invited_email))
 
 
 def _choose_recipient(rcpt_tos: list[str]) -> str:
@@ -309,7 +309,7 @@ def _judge_seats(incoming: Incoming, tokens: list[str]) -> Verdict:
     own = []
     for token in tokens:
         seat = _seat_for_token(token)
-        if seat is not None and seat.player is not None and seat.player.email == incoming.sender:
+        if seat is not None and _seat_email(seat) == incoming.sender:
             own.append(token)
     verdicts: list[Verdict] = []
     for token in own or tokens[:1]:
@@ -404,8 +404,18 @@ def _options_block(game: Game, seat: Seat, heading: str = "Your options now:") -
     return f"{heading}\n{format_options(opts)}"
 
 
+def _seat_email(seat: Seat) -> str:
+    """The address a seat belongs to: its player's, or the invited one while it has no account."""
+    return seat.player.email if seat.player is not None else seat.invited_email
+
+
 def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     seat = _seat_for_token(token)
+    if (seat is not None and seat.player is None and seat.invited_email
+            and seat.invited_email == incoming.sender and seat.game.status == Game.Status.OPEN):
+        # The invited address answers: its account is made (or found) now, and no sooner (issue 11).
+        seat.player = game_services.do_get_or_create_player(incoming.sender, incoming.sender_name)
+        seat.save(update_fields=["player"])
     if seat is None or seat.player is None:
         # The seat changed hands after the mail was accepted: answer only a known player.
         known = Player.objects.filter(email=incoming.sender).first()
@@ -648,7 +658,7 @@ def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extract
             result = account.Result(verb, False, exc.message)
     else:
         try:
-            result = account.Result(verb, True, account.cmd_decline(player, game.pk))
+            result = account.Result(verb, True, account.cmd_decline(incoming.sender, player, game.pk))
         except ServiceError as exc:
             result = account.Result(verb, False, exc.message)
     game.refresh_from_db()

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client, override_settings
 
 from pbem.games import dispatch, services
-from pbem.games.models import Game, Move, MoveRequest
+from pbem.games.models import Game, Move, MoveRequest, Player
 from tests.factories import make_player, seat_of, start_game, token_client
 
 GAMES = "/api/v1/games/"
@@ -269,7 +269,10 @@ def test_the_lobby_never_shows_an_unanswered_invitations_name(fake_game, alice, 
         for body in (client.get(f"{GAMES}{created['id']}/").json(), client.get(GAMES).json()["results"][0]):
             assert [s["name"] for s in body["seats"]] == ["Alice", None]
             assert "john.smith" not in json.dumps(body)
-    assert [s["name"] for s in created["seats"]] == ["Alice", "john.smith.1984"]  # the creator typed it
+    # no account for the address until it answers, so no name even for the creator (issue 11)
+    assert [(s["name"], s["status"]) for s in created["seats"]] == [("Alice", "joined"), (None, "invited")]
+    assert "john.smith" not in json.dumps(created)
+    assert not Player.objects.filter(email="john.smith.1984@example.org").exists()
 
 
 # ---- what front ends expect --------------------------------------------------------------------------------------

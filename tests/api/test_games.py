@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from pbem.games.models import Game, Seat
-from tests.factories import start_game, token_client
+from pbem.games.models import Game, Player, Seat
+from tests.factories import make_player, start_game, token_client
 
 GAMES = "/api/v1/games/"
 
@@ -165,6 +165,20 @@ def test_join_decline_and_leave(fake_game, alice, bob, carol, dave):
     assert r.status_code == 200 and r.json()["status"] == "running" and r.json()["your_seat"] == 2
     r = token_client(dave).post(url + "leave/")
     assert r.status_code == 409 and "resign instead" in r.json()["message"]
+
+
+def test_it_seats_an_invited_address_only_when_its_player_joins_by_api(fake_game, alice, dave):
+    game = token_client(alice).post(GAMES, {"rules": fake_game, "invite": ["zoe.quartz.77@example.org"]},
+                                    format="json").json()
+    assert not Player.objects.filter(email="zoe.quartz.77@example.org").exists()
+    for client in (token_client(), token_client(dave), token_client(alice)):
+        for body in (client.get(f"{GAMES}{game['id']}/").json(), client.get(GAMES).json()):
+            assert "zoe" not in json.dumps(body) and "quartz" not in json.dumps(body)
+    r = token_client(dave).post(f"{GAMES}{game['id']}/join/")
+    assert r.status_code == 409  # the invited seat is not free for others
+    zoe = make_player("zoe.quartz.77@example.org")  # the address answered and has an account now
+    r = token_client(zoe).post(f"{GAMES}{game['id']}/join/")
+    assert r.status_code == 200 and r.json()["status"] == "running" and r.json()["your_seat"] is not None
 
 
 def test_resign_through_the_api(fake_game, alice, bob, carol, dave):

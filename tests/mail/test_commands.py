@@ -42,10 +42,15 @@ def test_it_creates_a_game_and_invites_by_mail_then_starts_it_when_all_join(blin
     assert "invites you to play Blind Bids" in text_of(invitation)
     assert "for 3 players" in text_of(invitation) and "for 3 players" in text_of(carla.latest())
     assert "rounds = 2" in text_of(invitation)
+    # no account for an invited address before it answers (issue 11)
+    assert not Player.objects.filter(email__in=[bruno.email, carla.email]).exists()
     bruno.reply(invitation, "join")
     assert "You joined game" in answer(bruno)
+    assert game.seats.get(player__email=bruno.email).status == Seat.Status.JOINED
+    assert not Player.objects.filter(email=carla.email).exists()
     # Carla joins through the general address instead of her invitation.
     carla.send_to(GENERAL, "join")
+    assert game.seats.get(player__email=carla.email).status == Seat.Status.JOINED
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     for person in (ana, bruno, carla):

@@ -190,7 +190,7 @@ def test_it_refuses_control_characters_in_a_title_and_cleans_an_old_one_from_sub
     # A title stored before the check (or written around it) still makes sendable mails.
     Game.objects.filter(pk=game.pk).update(title="Old\x0bTitle\x1c")
     game.refresh_from_db()
-    row = outbox.queue_invitation(game.seats.get(player__email=bruno.email))  # sent on commit (in process)
+    row = outbox.queue_invitation(game.seats.get(invited_email=bruno.email))  # sent on commit (in process)
     row.refresh_from_db()
     assert row.status == OutboundMessage.Status.SENT, row.last_error
     assert str(sent_messages()[-1]["Subject"]) == f"[pbem #{game.pk}] Old Title"

@@ -15,7 +15,7 @@ from django.db import connections
 
 from pbem.games import moderation
 from pbem.games import services as game_services
-from pbem.games.models import Game, InboundMessage, Move, OutboundMessage
+from pbem.games.models import Game, InboundMessage, Move, OutboundMessage, Player
 from pbem.mail import services as mail_services
 from tests.mail.conftest import Persona, SmtpServer, seat_of, sent_messages, start_game, text_of
 
@@ -277,8 +277,10 @@ def test_it_refuses_the_token_of_a_declined_invitation(blindbids: str, ana: Pers
     host = game_services.do_get_or_create_player(ana.email)
     game = game_services.do_create_game(host, blindbids, invite=[bruno.email])
     invitation = bruno.latest()
+    assert not Player.objects.filter(email=bruno.email).exists()
     bruno.reply(invitation, "decline")
     assert only_row().status == InboundMessage.Status.APPLIED
+    assert Player.objects.filter(email=bruno.email).exists()  # it answered: now it has an account
     with pytest.raises(smtplib.SMTPRecipientsRefused):
         bruno.reply(invitation, "join")
     assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from django.contrib.auth import get_user_model
 
-from pbem.games import services
-from pbem.games.models import AuditEntry, Game, OutboundMessage, Seat
+from pbem.games import selectors, services
+from pbem.games.models import AuditEntry, Game, OutboundMessage, Player, Seat
 from tests.factories import make_player, start_game
 
 
@@ -22,10 +23,39 @@ def test_it_creates_a_game_with_the_creator_seated_and_invitations_queued(fake_g
     assert AuditEntry.objects.filter(game=game, action="create").exists()
 
 
-def test_it_invites_unknown_addresses_as_new_players(fake_game, alice):
+def test_it_invites_unknown_addresses_without_making_them_accounts(fake_game, alice):
+    users = get_user_model().objects.count()
     game = services.do_create_game(alice, fake_game, invite=["New.Person@Example.org"])
     seat = game.seats.exclude(player=alice).get()
-    assert seat.player is not None and seat.player.email == "new.person@example.org"
+    assert (seat.player, seat.invited_email, seat.status) == (None, "new.person@example.org", Seat.Status.INVITED)
+    assert not Player.objects.filter(email="new.person@example.org").exists()
+    assert get_user_model().objects.count() == users
+    assert OutboundMessage.objects.filter(game=game, to_email="new.person@example.org").count() == 1
+    assert game.pk not in [g.pk for g in selectors.open_games()]  # an invited seat is not free
+    assert game.pk not in [g.pk for g in selectors.open_games(viewer=make_player("x@example.org"))]
+
+
+def test_it_seats_an_invited_address_that_has_an_account_as_that_player(fake_game, alice, bob):
+    game = services.do_create_game(alice, fake_game, invite=[bob.email.upper()])
+    assert game.seats.get(player=bob).status == Seat.Status.INVITED
+
+
+def test_it_makes_the_invited_address_a_player_when_it_joins_by_api(fake_game, alice):
+    game = services.do_create_game(alice, fake_game, invite=["late@example.org"])
+    late = make_player("late@example.org")  # the address got an account afterwards
+    assert game.pk in [g.pk for g in selectors.open_games(viewer=late)]
+    services.do_join_game(game.pk, late)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert game.seats.get(player=late).invited_email == ""
+
+
+def test_it_opens_the_seat_of_an_address_that_declines(fake_game, alice):
+    game = services.do_create_game(alice, fake_game, invite=["no@example.org"])
+    services.do_decline_game(game.pk, make_player("no@example.org"))
+    seat = game.seats.exclude(player=alice).get()
+    assert (seat.player, seat.invited_email) == (None, "")
+    assert game.pk in [g.pk for g in selectors.open_games()]
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
