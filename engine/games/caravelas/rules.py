@@ -163,7 +163,33 @@ class Caravelas(Rules):
     def _can_deliver(f: Fleet) -> bool:
         return f["at"] == B.LISBON and bool(f["cargo"] or f["sunk"])
 
+    #: (state object, its version "v", seat, the (code, move) pairs _options listed for a sink, keep
+    #: or cards decision), swapped as one tuple: apply right after options finds the move among
+    #: them instead of listing the combinations again. Keyed like _vcache (only apply changes a
+    #: state, and it bumps "v"); the moves are copies, so a caller changing an option's move
+    #: cannot change what apply accepts. Card moves are found without it (_quick_option).
+    _ocache: tuple[Any, int, int, list[tuple[str, Move]]] = (None, -1, -1, [])
+
     def _options(self, state: State, seat: int) -> list[Option]:
+        opts = self._list_options(state, seat)
+        if state["stack"][-1]["k"] != "move":
+            self._ocache = (state, state["v"], seat,
+                            [(o.code, {k: v[:] if type(v) is list else v for k, v in o.move.items()})
+                             for o in opts])
+        return opts
+
+    def _cached_move(self, state: State, seat: int, move: Move) -> Move | None:
+        """The move of a sink, keep or cards decision among those options just listed, or None."""
+        cached = self._ocache
+        if cached[0] is not state or cached[1] != state["v"] or cached[2] != seat:
+            return None
+        code = move.get("code")
+        for c, m in cached[3]:
+            if (c == code) if code is not None else (m == move):
+                return m
+        return None
+
+    def _list_options(self, state: State, seat: int) -> list[Option]:
         f = state["fleets"][seat]
         top = state["stack"][-1]
         k = top["k"]
@@ -234,10 +260,12 @@ class Caravelas(Rules):
     # ---- moves ---------------------------------------------------------------------------------
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
-        opt = self._quick_option(state, seat, move) or option_by_code(self._options(state, seat), move)
+        quick = self._quick_option(state, seat, move)
+        m = quick.move if quick is not None else self._cached_move(state, seat, move)
+        if m is None:
+            m = option_by_code(self._options(state, seat), move).move
         # validated fully above; nothing has changed yet
         state["v"] += 1
-        m = opt.move
         act = m["act"]
         ev: list[Event] = []
         who = state["players"][seat]
