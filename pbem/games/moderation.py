@@ -450,8 +450,10 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
     if policy in (Game.NoMovePolicy.DEFAULT, Game.NoMovePolicy.BOT):
         applied = _play_for(game, rules, seats, bot=policy == Game.NoMovePolicy.BOT)
         if applied:
-            _record(game, applied, Source.BOT if policy == Game.NoMovePolicy.BOT else Source.DEADLINE)
+            # Why autoplay before recording: the moves it plays for resigned seats go into the
+            # same log rows, or the stored state would run ahead of its replay.
             _autoplay(game, rules, applied)
+            _record(game, applied, Source.BOT if policy == Game.NoMovePolicy.BOT else Source.DEADLINE)
             _reset_deadline(game)
             game.warned_at = None
             _finish_if_over(game, rules)

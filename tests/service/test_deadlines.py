@@ -273,3 +273,43 @@ def test_it_refuses_a_rollback_with_nothing_after_it(late_game, moderator):
         moderation.do_rollback(late_game.pk, moderator, 1, "nothing to undo")
     with pytest.raises(services.ServiceError, match="not before the last move"):
         moderation.do_rollback(late_game.pk, moderator, -1, "negative")
+
+
+def _seat_handed_the_turn_by_defaults(rules, state) -> int | None:  # type: ignore[no-untyped-def]
+    """A seat not deciding now that decides once every late seat has played its default move."""
+    late = set(rules.pending(state))
+    trial = services._json_copy(state)
+    for seat in sorted(late):
+        default = rules.default_move(trial, seat)
+        if default is None:
+            return None
+        rules.apply(trial, seat, default.move)
+    after = [s for s in rules.pending(trial) if s not in late]
+    return after[0] if after else None
+
+
+def test_it_records_the_moves_played_for_a_resigned_seat_after_a_deadline_default(alice, bob, carol):
+    """A default move for a late seat can hand the turn to a resigned seat, played at once:
+    every one of those moves is in the log, so the game replays from its seed."""
+    game = start_game("maretta", alice, [bob, carol], options={"side": "A"}, deadline_hours=48)
+    rules = engine.get("maretta")
+    for _ in range(60):  # play on until the late seats' defaults hand the turn to someone idle
+        game.refresh_from_db()
+        nxt = _seat_handed_the_turn_by_defaults(rules, game.state)
+        if nxt is not None:
+            break
+        seat = rules.pending(game.state)[0]
+        code = rules.options(game.state, seat)[0].code
+        services.do_submit_moves(game.pk, game.seats.get(index=seat).player, [Command(code=code)],
+                                 source=Source.API)
+    assert nxt is not None
+    services.do_resign(game.pk, game.seats.get(index=nxt).player)
+    game.refresh_from_db()
+    before = game.moves.count()
+    for _ in range(2):  # warned, then the policy
+        game.refresh_from_db()
+        _sweep_at(game.deadline_at + timedelta(minutes=1))
+    game.refresh_from_db()
+    rows = list(services.live_moves(game))
+    assert any(r.seat == nxt and r.source == Source.BOT for r in rows[before:]), [(r.seat, r.source) for r in rows]
+    assert services.replay_state(game, rows) == game.state
