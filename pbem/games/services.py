@@ -541,7 +541,9 @@ def _apply_commands(game: Game, rules: Rules, seat: int,
 
 
 def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
-    """Seats whose player resigned play their first option, so the others can go on."""
+    """Seats whose player resigned play the game's default move (its least committal choice,
+    the one a missed deadline plays), or their first option where the game declares none,
+    so the others can go on."""
     resigned = set(game.seats.filter(status=Seat.Status.RESIGNED).values_list("index", flat=True))
     state = game.state
     assert state is not None
@@ -551,7 +553,9 @@ def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
         if not waiting or len(resigned) >= len(state["players"]):
             break
         seat = waiting[0]
-        opt = rules.options(state, seat)[0]
+        # Why the default, not the first option: the first one is whatever the game lists first
+        # (Caravelas: a move of the first caravela), not a choice made for someone who left.
+        opt = rules.default_move(state, seat) or rules.options(state, seat)[0]
         applied.append(Applied(seat, opt.move, opt.label, rules.apply(state, seat, opt.move), Source.BOT))
         guard += 1
 

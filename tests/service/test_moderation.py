@@ -8,10 +8,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+import engine
 from pbem.games import moderation, services
 from pbem.games.models import AuditEntry, Game, Move, OutboundMessage, Seat, Source
 from pbem.games.services import Command
-from tests.factories import make_player, seat_of, start_game
+from tests.factories import make_player, player_at, seat_of, start_game
 
 
 def _bid(game: Game, seat: int) -> Command:
@@ -19,7 +20,7 @@ def _bid(game: Game, seat: int) -> Command:
     return Command(code=f"c{game.state['hands'][seat][0]}")
 
 
-def test_a_resigned_seat_plays_its_first_option_so_the_game_goes_on(fake_game, alice, bob, carol):
+def test_it_plays_a_resigned_seat_so_the_game_goes_on(fake_game, alice, bob, carol):
     game = start_game(fake_game, alice, [bob, carol])
     services.do_resign(game.pk, carol)
     game.refresh_from_db()
@@ -114,3 +115,19 @@ def test_the_sweep_leaves_paused_and_finished_games_alone(fake_game, alice, bob,
     game.refresh_from_db()
     # the pause itself moved the version on (ETags change), the sweep did nothing
     assert game.version == 2 and game.status == Game.Status.PAUSED
+
+
+def test_it_plays_the_games_default_move_for_a_resigned_seat_not_its_first_option(alice, bob, carol):
+    """Caravelas lists a caravela's move first; the default a resigned seat plays ends the turn."""
+    game = start_game("caravelas", alice, [bob, carol])
+    rules = engine.get("caravelas")
+    assert game.state is not None
+    seat = rules.pending(game.state)[0]
+    first, default = rules.options(game.state, seat)[0], rules.default_move(game.state, seat)
+    assert default is not None and default.code != first.code  # else this test proves nothing
+    services.do_resign(game.pk, player_at(game, seat))
+    game.refresh_from_db()
+    played = list(Move.objects.filter(game=game, seat=seat, source=Source.BOT).order_by("number"))
+    assert played and played[0].move == default.move
+    assert game.state is not None and seat not in rules.pending(game.state)
+    assert services.replay_state(game, list(services.live_moves(game))) == game.state
