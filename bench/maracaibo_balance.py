@@ -2,11 +2,18 @@
 """Balance figures for Maracaibo's SUBSTITUTE CONTENT, from games of the seeded heuristic bot.
 
     python bench/maracaibo_balance.py [--games N] [--players 2 3 4] [--option key=value ...]
+    python bench/maracaibo_balance.py --against random|v1 [--games N] [--players 2 3 4]
 
 Prints, per player count: the score distribution, the share of points by
-source, wins by seat, game length (turns and moves), and how often each card
-is bought, overall and by winners (the five most and least bought). Run by
-hand; the figures go into docs/rules/maracaibo.md.
+source, what a player does in a game (deliveries, ship upgrades, quests,
+combats, explorer, cards), wins by seat, game length (turns and moves), how
+often each card is bought, overall and by winners, and how often each ship
+upgrade is completed, overall and by winners. Run by hand; the figures go into
+docs/rules/maracaibo.md.
+
+``--against``: one seat (each seat in turn, game by game) is the bot, the others
+play random legal moves (``random``) or the first bot (``v1``,
+bench/maracaibo_bot_v1.py); prints the bot's win rate against the even share.
 """
 
 from __future__ import annotations
@@ -17,24 +24,47 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.core import Option, State
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
-from engine.testing import choose, player_names
+from engine.games.maracaibo.bot import choose as bot
+from engine.testing import player_names
+
+Chooser = Callable[[State, int, list[Option], random.Random], Option]
 
 
-def play(n: int, options: dict[str, object], seed: str) -> dict[str, object]:
+def _random(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+    return rnd.choice(options)
+
+
+def _v1(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+    from bench.maracaibo_bot_v1 import choose
+
+    return choose(state, seat, options, rnd)
+
+
+OPPONENTS: dict[str, Chooser] = {"random": _random, "v1": _v1}
+
+
+def play(n: int, options: dict[str, object], seed: str,
+         players: Sequence[Chooser] | None = None) -> dict[str, object]:
     state = RULES.setup(player_names(n), options, seed)
     rnd = random.Random(f"{seed}-bot")
     moves = 0
+    who = list(players) if players else [bot] * n
     while pending := RULES.pending(state):
         seat = pending[0]
-        RULES.apply(state, seat, choose(RULES, state, seat, RULES.options(state, seat), rnd).move)
+        opts = RULES.options(state, seat)
+        RULES.apply(state, seat, who[seat](state, seat, opts, rnd).move)
         moves += 1
+        if moves > 20000:
+            raise RuntimeError(f"game {seed} did not end")
     outcome = RULES.outcome(state)
     assert outcome is not None
     return {"state": state, "winners": outcome.winners, "moves": moves}
@@ -47,50 +77,99 @@ def quantiles(xs: list[float]) -> str:
             f"mean {statistics.mean(xs):.1f}")
 
 
+#: what a player did in a game, from its part of the final state
+ACTIVITY: dict[str, Callable[[dict[str, Any]], float]] = {
+    "deliveries": lambda p: p["delivered"],
+    "upgrades": lambda p: len(p["areas"]),
+    "quests": lambda p: p["quests"],
+    "combats": lambda p: p["tokens"],
+    "explorer": lambda p: p["explorer"],
+    "cards": lambda p: len(p["bought"]),
+    "influence": lambda p: sum(p["inf"].values()),
+    "assistants": lambda p: len(p["assist"]),
+}
+
+
+def against(n: int, opponent: str, games: int, options: dict[str, object], seed: str) -> None:
+    wins = 0.0
+    margins: list[float] = []
+    for i in range(games):
+        me = i % n
+        who: list[Chooser] = [OPPONENTS[opponent]] * n
+        who[me] = bot
+        r = play(n, options, f"{seed}-{opponent}-{n}-{i}", who)
+        winners = r["winners"]
+        assert isinstance(winners, tuple)
+        state = r["state"]
+        assert isinstance(state, dict)
+        if me in winners:
+            wins += 1 / len(winners)
+        best_other = max(p["vp"] for s, p in enumerate(state["p"]) if s != me)
+        margins.append(state["p"][me]["vp"] - best_other)
+    print(f"{n} players, the bot against {n - 1} {opponent} seat{'s' if n > 2 else ''}: the bot wins "
+          f"{100 * wins / games:.1f}% of {games} games (even share {100 / n:.0f}%); its score minus the best "
+          f"other: {quantiles(margins)}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", "-k", type=int, default=200)
     parser.add_argument("--players", "-n", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--option", "-o", action="append", default=[])
     parser.add_argument("--seed", default="balance")
+    parser.add_argument("--against", choices=sorted(OPPONENTS))
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    if args.against:
+        for n in args.players:
+            against(n, args.against, args.games, options, args.seed)
+        return 0
     print(f"Maracaibo balance ({C.LABEL}); bot games: {args.games} per player count; options {options}")
     for n in args.players:
         started = time.perf_counter()
         scores: list[float] = []
         win_scores: list[float] = []
         sources: Counter[str] = Counter()
-        wins: Counter[int] = Counter()
+        wins: dict[int, float] = dict.fromkeys(range(n), 0.0)
         turns: list[float] = []
         moves: list[float] = []
         bought: Counter[int] = Counter()
         bought_by_winners: Counter[int] = Counter()
+        areas: Counter[str] = Counter()
+        areas_by_winners: Counter[str] = Counter()
+        activity: dict[str, float] = dict.fromkeys(ACTIVITY, 0.0)
         for i in range(args.games):
             r = play(n, options, f"{args.seed}-{n}-{i}")
             state = r["state"]
             winners = r["winners"]
             assert isinstance(winners, tuple) and isinstance(state, dict)
             for w in winners:
-                wins[w] += 1
+                wins[w] += 1 / len(winners)
             for s, p in enumerate(state["p"]):
                 scores.append(p["vp"])
                 sources.update(p["src"])
                 bought.update(p["bought"])
+                areas.update(p["areas"])
+                for k, f in ACTIVITY.items():
+                    activity[k] += f(p)
                 if s in winners:
                     win_scores.append(p["vp"])
                     bought_by_winners.update(p["bought"])
+                    areas_by_winners.update(p["areas"])
             turns.append(state["turns"] / n)
             moves.append(float(str(r["moves"])))
         elapsed = time.perf_counter() - started
         total = sum(sources.values()) or 1
-        print(f"\n## {n} players ({args.games} games, {args.games / elapsed:.1f} games/s)")
+        games = args.games
+        seats = games * n
+        print(f"\n## {n} players ({games} games, {games / elapsed:.1f} games/s)")
         print(f"scores: {quantiles(scores)}")
         print(f"winning scores: {quantiles(win_scores)}")
-        print("points by source: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sources.most_common()))
-        print("wins by seat: " + ", ".join(f"seat {s + 1} {100 * wins[s] / args.games:.0f}%" for s in range(n)))
+        print("points by source: " + ", ".join(f"{k} {100 * v / total:.0f}% ({v / seats:.1f})"
+                                               for k, v in sources.most_common()))
+        print("a player's game: " + ", ".join(f"{k} {v / seats:.1f}" for k, v in activity.items()))
+        print("wins by seat: " + ", ".join(f"seat {s + 1} {100 * wins[s] / games:.1f}%" for s in range(n)))
         print(f"turns per player: {quantiles(turns)}; moves per game: {quantiles(moves)}")
-        games = args.games
         ranked = bought.most_common()
         print("most bought: " + "; ".join(f"{C.CARD[c]['name']} ({c}) {v / games:.2f}/game, by winners "
                                           f"{bought_by_winners[c] / games:.2f}" for c, v in ranked[:5]))
@@ -101,15 +180,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         # purchases made by the game's winners, against 1/n, says whether it wins games.
         often = [c for c, v in ranked if v >= 0.2 * games]
         share = sorted(often, key=lambda c: -bought_by_winners[c] / bought[c])
-        print(f"winners' share of purchases (even: {100 / n:.0f}%): " + "; ".join(
+        print(f"winners' share of purchases (cards bought in 1 game of 5 or more; even: {100 / n:.0f}%): " + "; ".join(
             f"{C.CARD[c]['name']} ({c}) {100 * bought_by_winners[c] / bought[c]:.0f}%" for c in share[:5])
               + " ... lowest " + "; ".join(f"{C.CARD[c]['name']} ({c}) {100 * bought_by_winners[c] / bought[c]:.0f}%"
                                            for c in share[-3:]))
+        print("ship upgrades completed per player (winners' share): " + ", ".join(
+            f"{u['id']} {areas[u['id']] / seats:.2f} ({100 * areas_by_winners[u['id']] / max(1, areas[u['id']]):.0f}%)"
+            for u in C.UPGRADES))
         kinds: Counter[str] = Counter()
         for c, v in bought.items():
             for e in C.CARD[c]["effects"] or [{"t": "end VP only"}]:
                 kinds[e["t"]] += v
         print("purchases by effect kind: " + ", ".join(f"{k} {v / games:.1f}/game" for k, v in kinds.most_common()))
+        by_kind: dict[str, list[float]] = {}
+        for c, v in bought.items():
+            for e in C.CARD[c]["effects"] or [{"t": "end VP only"}]:
+                by_kind.setdefault(e["t"], [0.0, 0.0])
+                by_kind[e["t"]][0] += v
+                by_kind[e["t"]][1] += bought_by_winners[c]
+        print("winners' share of purchases by effect kind: " + ", ".join(
+            f"{k} {100 * w / max(1, v):.0f}%" for k, (v, w) in sorted(by_kind.items())))
     return 0
 
 

@@ -1,8 +1,35 @@
-"""A seeded heuristic bot, better than random: it plans where to sail, buys what pays, fights when it pays.
+"""A seeded heuristic bot: it plans a route, delivers, buys what pays, fights when it pays.
 
-It reads only what its own seat may know (its hand, the public board). Each
-option gets a score from a few rules of thumb; small noise from the seeded
-``rnd`` breaks ties so that games differ.
+It reads only what its own seat may know (its hand, the public board; a test
+resamples the hidden information and checks its choices do not change). Every
+option gets a value in victory points, or what they are worth now (doubloons,
+combat points, figures, influence, explorer steps, ship discs at rates that fall
+as the game runs out); small noise from the seeded ``rnd`` breaks ties so that
+games differ, and nothing else is random.
+
+How it plays:
+
+- **Sailing**: each location in reach is valued by the best main action there
+  (the village actions it can afford, a delivery plus the city action, a quest,
+  an assistant, a homeward space), less a little for every location skipped
+  unless the round is about to end.
+- **Delivering**: a hand card whose good a market on the route still takes is
+  worth keeping (a delivery pays the market's doubloons and a disc off the ship
+  board); it delivers the good whose card it needs least.
+- **Ship upgrades**: a disc goes where it completes an area, else to the area
+  worth most (more village actions, hand limit 6, the VP areas and what they
+  unlock), respecting the areas' order conditions.
+- **Buying**: a card is worth its end VP, its income for the scorings left, its
+  immediate effect, and its village, combat or assistant action times the uses
+  left, less its cost; it buys the best cards it can afford, plans the best card
+  it cannot yet afford (a planned card frees a place in the hand), and takes a
+  display card when it is worth more than a blind draw.
+- **Fighting**: it fights for the nation whose token value buys most (influence
+  toward a noble rank, an annexation whose marker raises the nation's
+  multiplier, card actions), paying combat points and figures only when the
+  action is worth them.
+- **Careers**: the lower task as soon as it is met; the upper one late, when
+  the lower is out of reach.
 """
 
 from __future__ import annotations
@@ -13,137 +40,705 @@ from typing import Any
 from engine.core import Option, State
 
 from . import content as C
-from .effects import player
-from .rules import can_pay_quest, card_cost, city_action, last_round, loc_kind, village_count
+from .effects import compass, count_of, perm, player
+from .rules import (
+    can_buy,
+    can_pay_quest,
+    card_cost,
+    city_action,
+    disc_areas,
+    explore_targets,
+    fight_value,
+    hand_limit,
+    has_marker,
+    last_round,
+    loc_kind,
+    multiplier,
+    open_to,
+    quest_payments,
+    sail_targets,
+    village_count,
+)
+
+#: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
+_AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}
+_AREA_USE = {"U1": 2.2, "U2": 1.0, "U3": 0.5, "U6": 0.6, "U7": 0.3, "U8": 0.4, "U9": 0.3, "U10": 0.8}
+#: the expected value of a card drawn blind, against which a display card is judged
+_BLIND_DRAW = 2.2
 
 
-def card_value(state: State, p: dict[str, Any], cid: int) -> float:
-    """What a card is worth to its buyer now, in VP, roughly."""
-    c = C.CARD[cid]
-    left = int(state["rounds"]) - int(state["round"]) + 1
-    v = float(c["vp"])
-    for e in c["effects"]:
-        t = e["t"]
-        if t == "income":
-            if e.get("needs") and e["needs"] not in p["synergy"]:
-                v += 0.5
-            else:
-                v += (e.get("d", 0) * 0.45 + e.get("vp", 0)) * left
-        elif t == "now":
-            g = e["gain"]
-            v += g.get("vp", 0) + g.get("d", 0) * 0.4 + g.get("cp", 0) * 0.5 + g.get("inf", 0) * 1.2 \
-                + g.get("explore", 0) * 1.2 + g.get("disc", 0) * 1.5
-            if "per" in g:
-                v += 1.5
-        elif t in ("village", "assistant", "combat"):
-            v += 1.2 * left
-        elif t == "perm":
-            v += 1.5 * left
-    if c.get("synergy") and c["synergy"] not in p["synergy"]:
-        v += 1
-    return v - 0.25 * card_cost(p, cid)
+def _reach(start: str) -> set[str]:
+    """Every location ahead of ``start`` on the route this round."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for n in C.LOC[todo.pop()]["next"]:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
 
 
-def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
-    p = player(state, seat)
-    code = o.code
-    if code.startswith("s") and code[1:] in C.LOC:
-        return _sail_score(state, seat, code[1:], steps[code[1:]])
-    if code.startswith("b") and code[1:].isdigit():
-        return 5 + card_value(state, p, int(code[1:]))
-    if code.startswith("i"):
-        return 6.0
-    if code == "quest":
-        return 12.0
-    if code.startswith("d") and code[1:] in C.GOODS:
-        return 9.0
-    if code == "city":
-        return 3.0 if city_action(state, p["at"]) != "pay_cp" or p["cp"] >= 2 else 0.5
-    if code.startswith("a") and code[1:].isdigit():
-        return 8.0
-    if code == "hfight":
-        return 4.0
-    if code == "hexplore":
-        return 4.5
-    if code.startswith("v"):
-        return 2.0 if code == "vd" else 4.0
-    if code == "ypay":
-        return 0.0
-    if code.startswith("y") and code[1:2].isdigit():  # pay with the cards worth least to keep
-        return -sum(card_value(state, p, int(c)) for c in code[1:].split("-"))
-    if code in ("pass", "done", "no", "end"):
-        return 0.0
-    if code == "vp2":
-        return 2.0
-    if code.startswith("k") and code[1:].isdigit():  # setup keep: the best cards
-        return card_value(state, p, int(code[1:]))
-    if code.startswith("p") and code[1:].isdigit():
-        cid = int(code[1:])
-        if p["setup"] is not None:
-            return card_value(state, p, cid)
-        # plan only what we want to buy later, when the hand is full
-        return card_value(state, p, cid) - 2 if len(p["hand"]) >= 4 else -1.0
-    if code.startswith("k"):
-        return 5.0 if code.endswith("l") or last_round(state) else -0.5
-    if code.startswith(("ca", "cd", "cv", "cw")):
-        return 7.0
-    if code.startswith("ci"):
-        return 5.0 + int(code[2:])
-    if code.startswith(("cc", "cx")):
-        return 6.0
-    if code == "cend":
-        return 0.0
-    if code[:1] in ("n", "r") and len(code) == 2:
-        nation = next(n for n in C.NATIONS if n[0] == code[1])
-        return 1.0 + int(p["inf"][nation]) % 3 * 0.3
-    if code.startswith("f"):  # the nation with the highest value
-        return float(o.label.split("value ")[1].split(")")[0].split(",")[0])
-    if code.startswith("e") and code[1:].isdigit():
-        return float(code[1:])
-    if code == "explore":  # U11: explore 3 against 4 doubloons and 4 VP
-        return 4.5
-    if code == "money":
-        return 4.0
-    if code == "pile" or code.startswith("t") or code == "x":
-        return 1.0
-    if code.startswith("x"):
-        return -1.0
-    return 0.5
+_AHEAD = {loc: _reach(loc) for loc in C.LOC}
 
 
-def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
-    p = player(state, seat)
-    kind = loc_kind(state, loc)
-    v = -0.3 * abs(steps - 3)
-    if C.LOC[loc]["kind"] == "home":
-        # go home when there is little left to do, or to end the round first
-        v += 2.0 if C.LOC[loc].get("home") == 1 else 3.0
-    if loc in state["quests"] and can_pay_quest(p, state["quests"][loc]):
-        v += 8
-    if kind == "village":
-        affordable = [c for c in [*p["hand"], *p["plan"]] if card_cost(p, c) <= p["d"]]
-        n = village_count(p, steps)
-        v += min(len(affordable), n) * 3 + n
-    elif kind == "city":
-        m = C.LOC[loc].get("market")
-        if m and len(state["market"][loc]) < len(m["rewards"]) and any(C.CARD[c]["good"] in m["goods"]
-                                                                        for c in p["hand"]):
-            v += 5
-        action = city_action(state, loc)
-        if action == "top_quest":
-            v += 6 if state["qpile"] and can_pay_quest(p, state["qpile"][0]) else -2
+def _dist_home(start: str) -> int:
+    """Locations between ``start`` and the round's end space (21a/21b), the shortest way."""
+    frontier, steps, seen = {start}, 0, {start}
+    while frontier:
+        if frontier & {"21a", "21b"}:
+            return steps
+        nxt = {n for loc in frontier for n in C.LOC[loc]["next"]} - seen
+        seen |= nxt
+        frontier = nxt
+        steps += 1
+    return 0
+
+
+_HOME = {loc: _dist_home(loc) for loc in C.LOC}
+
+
+class Ctx:
+    """What one decision needs, computed once: the seat's own part and the public board."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.p = p = player(state, seat)
+        rounds, rnd = int(state["rounds"]), int(state["round"])
+        self.left = rounds - rnd + 1          # scorings still to come, the final one included
+        self.interims = rounds - rnd          # interim scorings (doubloon income) still to come
+        # a round is about five or six turns; the rest of this one is guessed from how far the leader is
+        others = [o["at"] for i, o in enumerate(state["p"]) if i != seat] or [p["at"]]
+        lead = min(_HOME.get(at, 0) for at in [*others, p["at"]])
+        self.lead = lead
+        self.round_turns = max(1.0, lead / 3.5)
+        self.turns = self.interims * 5.5 + self.round_turns
+        self.dv = (0.75, 0.7, 0.62, 0.5)[min(3, max(0, 4 - self.left))] if self.turns > 1.5 else 0.3
+        self._cards: dict[int, float] = {}
+        self._disc: float | None = None
+        self._mult: dict[str, int] | None = None
+        self._flags: list[tuple[float, str]] | None = None
+        self._inf: dict[tuple[str, int], float] = {}
+        self._fight: float | None = None
+        self._buyable: list[tuple[float, int, int, int]] | None = None
+        self._gains: dict[str, list[tuple[str, int, float]]] = {}
+        self.markets = {loc: C.LOC[loc]["market"] for loc in _AHEAD[p["at"]]
+                        if "market" in C.LOC[loc] and loc_kind(state, loc) == "city"
+                        and len(state["market"][loc]) < len(C.LOC[loc]["market"]["rewards"])}
+
+    # ---- basic rates ----------------------------------------------------------------------------
+
+    def mult(self, nation: str) -> float:
+        if self._mult is None:
+            self._mult = multiplier(self.state)
+        return min(9.0, self._mult[nation] + 0.8 * self.interims + 0.4)
+
+    def inf_value(self, nation: str, k: int) -> float:
+        key = (nation, k)
+        if key not in self._inf:
+            self._inf[key] = self._inf_value(nation, k)
+        return self._inf[key]
+
+    def _inf_value(self, nation: str, k: int) -> float:
+        p = self.p
+        inf = int(p["inf"][nation])
+        new = min(C.INFLUENCE_MAX, inf + k)
+        m = self.mult(nation)
+        v = 2.0 * (inf + k - new) + m * (0.65 * (new - inf) / 3 + 0.35 * (C.rank(new) - C.rank(inf)))
+        best_other = max((int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
+        if inf <= best_other < new:
+            v += 1.5
+        elif inf > best_other:
+            v += 0.2
+        return v
+
+    def best_inf(self, k: int) -> float:
+        return max(self.inf_value(n, k) for n in C.NATIONS)
+
+    def explore_value(self, to: int) -> float:
+        p = self.p
+        start = int(p["explorer"])
+        v = 0.45 * (to - start)
+        for at, colour in C.BARRIERS.items():
+            if start < at <= to:
+                v += self.best_inf(3) if colour == "red" else (4.0 if not self.state["first"][colour] else 2.0)
+        if to == C.END_SPACE:
+            vps = C.EXPLORER_DATA["end_vp"]
+            v += vps[min(self.state["ended"], len(vps) - 1)] + 1.0
         else:
-            v += {"combat": 2.5, "gain": 3.5}.get(action, 1.5)
-    return v
+            v += self.gain_value(C.SPACES[to]["reward"], explore=False)
+            q = self.state["tquests"].get(str(to))
+            if q and can_pay_quest(p, q):
+                v += max(0.0, 0.8 * self.quest_value(q, deep=False))
+        return v
+
+    def best_explore(self, n: int) -> float:
+        targets = explore_targets(self.state, self.seat, n)
+        return max((self.explore_value(t) for t in targets), default=0.0)
+
+    def area_value(self, uid: str) -> float:
+        """A ship area's value once completed."""
+        v = _AREA_NOW.get(uid, 0.0) + _AREA_USE.get(uid, 0.0) * self.left
+        if uid == "U4":
+            v += 5 * self.dv
+        if uid == "U7":
+            v += 0.3 * self.left * len(self.p["assist"])
+        if uid == "U3" and "U5" not in self.p["areas"]:
+            v += 2.0  # it opens U5
+        v += 1.0  # one more area: U11, U12, careers and the Shipyard count them
+        return v
+
+    def disc_choice_value(self, uid: str) -> float:
+        left = int(self.p["discs"][uid])
+        v = self.area_value(uid)
+        return v if left == 1 else 0.45 * v
+
+    def disc_value(self) -> float:
+        """What removing one disc is worth now (the best area it can come from)."""
+        if self._disc is None:
+            areas = disc_areas(self.p)
+            self._disc = max((self.disc_choice_value(u) for u in areas), default=0.0)
+        return self._disc
+
+    def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
+        mult = count_of(self.p, g["per"]) if "per" in g else 1
+        v: float = g.get("vp", 0) * mult + g.get("d", 0) * mult * self.dv
+        v += 0.4 * min(g.get("cp", 0), C.COMBAT_MAX - int(self.p["cp"]))
+        if g.get("fig"):
+            v += 2.0 * min(g["fig"], C.FIGURES_MAX - int(self.p["figs"]))
+        v += 1.0 * g.get("draw", 0)
+        if g.get("inf"):
+            v += self.inf_value(nation, g["inf"]) if nation else self.best_inf(g["inf"])
+        if g.get("explore"):
+            v += self.best_explore(g["explore"]) if explore else 0.8 * g["explore"]
+        if g.get("disc"):
+            v += self.disc_value() * min(g["disc"], 2) * 0.9
+        return v
+
+    # ---- cards ----------------------------------------------------------------------------------
+
+    def card_gain(self, cid: int) -> float:
+        """What owning a card is worth, before its price."""
+        if cid in self._cards:
+            return self._cards[cid]
+        p = self.p
+        c = C.CARD[cid]
+        turns = self.turns
+        v = float(c["vp"])
+        self._cards[cid] = v  # a provisional value: a quest reached by exploring may ask for this card again
+        for e in c["effects"]:
+            t = e["t"]
+            if t == "income":
+                factor = 1.0 if not e.get("needs") or e["needs"] in p["synergy"] else 0.35
+                if "d" in e:
+                    v += factor * e["d"] * (self.interims * self.dv + 0.5)
+                else:
+                    v += factor * e["vp"] * self.left
+            elif t == "now":
+                v += self.gain_value(e["gain"])
+            elif t == "village":
+                v += max(0.0, self.gain_value(e["gain"], explore=False) - self.dv) * turns * 0.45
+            elif t == "combat":
+                v += max(0.0, self.gain_value(e["gain"], explore=False) - 0.3 * e["cost"]) * turns / 7
+            elif t == "assistant":
+                uses = self.interims * 0.6 + (0.3 if c["assist"] in _AHEAD[p["at"]] else 0.0)
+                v += self.gain_value(e["gain"], explore=False) * uses + 0.5
+            elif t == "perm":
+                k, n = e["k"], e["n"]
+                v += n * {"discount": 0.6 * turns * self.dv, "compass": 0.45 * turns, "quest_vp": 0.2 * turns,
+                          "deliver_d": 0.3 * turns * self.dv, "combat_plus": 0.12 * turns}[k]
+        syn = c.get("synergy")
+        if syn and syn not in p["synergy"]:
+            v += 1.0
+            for own in p["display"]:
+                for e in C.CARD[own]["effects"]:
+                    if e["t"] == "income" and e.get("needs") == syn:
+                        v += e.get("d", 0) * (self.interims * self.dv + 0.5) + e.get("vp", 0) * self.left
+        if c.get("figure"):
+            v -= 1.8
+        if c.get("assist"):
+            v -= 1.2
+        self._cards[cid] = v
+        return v
+
+    def buy_net(self, cid: int) -> float:
+        return self.card_gain(cid) - card_cost(self.p, cid) * self.dv
+
+    def goods_value(self, cid: int) -> float:
+        """What a hand card is worth as a good or an object: a delivery or a quest on the route."""
+        c = C.CARD[cid]
+        v = 0.6
+        if any(c["good"] in m["goods"] for m in self.markets.values()):
+            v = 0.55 * (2.5 * self.dv + self.disc_value())
+        for loc, q in self.state["quests"].items():
+            if loc in _AHEAD[self.p["at"]]:
+                cost = C.QUEST[q]["cost"]
+                if c["good"] in cost.get("goods", ()) or c["object"] in cost.get("objects", ()):
+                    v += 1.0
+                    break
+        return v
+
+    def keep_value(self, cid: int) -> float:
+        return max(self.buy_net(cid), self.goods_value(cid))
+
+    # ---- main actions -------------------------------------------------------------------------
+
+    def quest_value(self, qid: str, deep: bool = True) -> float:
+        p = self.p
+        q = C.QUEST[qid]
+        k = compass(p)
+        v: float = self.gain_value({key: n * k for key, n in q["per"].items()}, explore=deep)
+        v += self.gain_value(q["fixed"], explore=deep)
+        v += perm(p, "quest_vp") + 1.0
+        cost = q["cost"]
+        v -= cost.get("d", 0) * self.dv + cost.get("cp", 0) * 0.4 + cost.get("fig", 0) * 2.0
+        ways = quest_payments(p, cost)
+        if ways and ways[0]:
+            v -= min(sum(self.keep_value(c) for c in cs) for cs in ways)
+        return v
+
+    def buyable(self) -> list[tuple[float, int, int, int]]:
+        """(value net of price, card, price, figures it needs) for the cards in hand and plan, best first."""
+        if self._buyable is None:
+            p = self.p
+            rich = {**p, "d": 10 ** 6}
+            out = []
+            for c in [*p["hand"], *p["plan"]]:
+                if can_buy(self.state, rich, c):
+                    need = (1 if C.CARD[c].get("figure") else 0) + (1 if C.CARD[c].get("assist") else 0)
+                    out.append((self.buy_net(c), c, card_cost(p, c), need))
+            self._buyable = sorted(out, reverse=True)
+        return self._buyable
+
+    def village_plan(self, n: int, money: int | None = None) -> float:
+        """The value of ``n`` village actions here: the best buys it can afford, else doubloons."""
+        p = self.p
+        money = int(p["d"]) if money is None else money
+        figs = int(p["fig"])
+        cards = list(self.buyable())
+        used: set[str] = set()
+        specials = self.special_village()
+        total = 0.0
+        for _ in range(n):
+            best, pick, cost, fig = self.dv, "vd", -1, 0
+            for net, c, price, need in cards:
+                if net <= best:
+                    break
+                if price <= money and need <= figs:
+                    best, pick, cost, fig = net, f"b{c}", price, need
+                    break
+            for code, val in specials.items():
+                if code not in used and val > best:
+                    best, pick, cost, fig = val, code, 0, 0
+            total += best
+            if pick.startswith("b"):
+                cid = int(pick[1:])
+                cards = [x for x in cards if x[1] != cid]
+                money -= cost
+                figs -= fig
+            elif pick == "vd":
+                money += 1
+            else:
+                used.add(pick)
+        return total
+
+    def special_village(self) -> dict[str, float]:
+        p = self.p
+        out = {}
+        for cid in p["display"]:
+            for e in C.CARD[cid]["effects"]:
+                if e["t"] == "village":
+                    out[f"v{cid}"] = self.gain_value(e["gain"])
+        for u in C.UPGRADES:
+            key = u.get("village")
+            if key and u["id"] in p["areas"]:
+                out[f"v{u['id']}"] = self.upgrade_village_value(u["id"])
+        return out
+
+    def upgrade_village_value(self, uid: str) -> float:
+        key = C.UPGRADE[uid]["village"]
+        p = self.p
+        if key == "cp_d":
+            return self.gain_value({"cp": 1, "d": 1})
+        if key == "assist_pay":
+            mine = sum(1 for a in p["assist"] if a["loc"] == p["at"])
+            others = sum(1 for o in self.state["p"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
+            return (3 * mine + others) * self.dv
+        if key == "three_goods":
+            return 2 * self.dv + 2 - 1.5
+        return self.best_inf(1) + self.dv + 0.5  # place a marker
+
+    def fight_estimate(self) -> float:
+        """A combat before its token is seen: a middling token value for the best nation."""
+        if self._fight is None:
+            value = 5 + perm(self.p, "combat_plus")
+            self._fight = 1.0 + max(self.combat_plan(n, value, []) for n in C.NATIONS)
+        return self._fight
+
+    def flags(self) -> list[tuple[float, str]]:
+        """Empty flag locations this player may annex, best first (the flag's bonus)."""
+        if self._flags is None:
+            st = self.state
+            out = []
+            for loc in C.FLAGS:
+                if loc_kind(st, loc) in ("village", "city") and open_to(st, self.p, loc) and loc not in st["markers"]:
+                    out.append((self.gain_value(C.LOC[loc]["flag"]), loc))
+            self._flags = sorted(out, reverse=True)
+        return self._flags
+
+    def marker_value(self, nation: str) -> float:
+        """Taking a marker from a nation's supply: a supply space emptied raises its multiplier."""
+        spaces = self.state["supply"][nation]
+        first = next((left for left in spaces if left > 0), 0)
+        if first != 1:
+            return 0.2
+        return 0.3 + 0.6 * C.rank(min(C.INFLUENCE_MAX, int(self.p["inf"][nation]) + 2))
+
+    def combat_gains(self, nation: str, used: list[str]) -> list[tuple[str, int, float]]:
+        """(code, value it costs, what it gains) for the combat actions still open."""
+        if nation not in self._gains:
+            self._gains[nation] = self._combat_gains(nation)
+        return [g for g in self._gains[nation] if _group(g[0]) not in used]
+
+    def _combat_gains(self, nation: str) -> list[tuple[str, int, float]]:
+        used: list[str] = []
+        p = self.p
+        st = self.state
+        out: list[tuple[str, int, float]] = []
+        if "inf" not in used:
+            out.append(("ci1", 2, self.inf_value(nation, 1)))
+            out.append(("ci2", 5, self.inf_value(nation, 2)))
+        if has_marker(st, nation):
+            extra = self.inf_value(nation, 1) + self.marker_value(nation)
+            if "annex" not in used:
+                fl = self.flags()
+                if fl:
+                    out.append((f"ca{fl[0][1]}", 4, fl[0][0] + extra))
+                disp = [(self.gain_value(C.LOC[loc]["flag"]), loc) for loc, n in st["markers"].items()
+                        if n != nation and C.LOC[loc].get("flag") and open_to(st, p, loc)
+                        and loc_kind(st, loc) in ("village", "city")]
+                if disp:
+                    best = max(disp)
+                    out.append((f"cd{best[1]}", 6, best[0] + extra))
+            if "U6" in p["areas"] and "vil" not in used:
+                out.append(("cv", 2, extra))
+        for cid in p["display"]:
+            for e in C.CARD[cid]["effects"]:
+                if e["t"] == "combat" and f"c{cid}" not in used:
+                    out.append((f"cc{cid}", e["cost"], self.gain_value(e["gain"], nation)))
+        for t in [C.LEGACY[x] for x in st.get("legacy", ()) if C.LEGACY[x]["kind"] == "combat"]:
+            for a in t["actions"]:
+                if a["id"] not in used:
+                    out.append((f"cx{a['id']}", a["cost"], self.gain_value(a["gain"])))
+        return out
+
+    def shortfall_cost(self, need: int) -> float:
+        """Paying ``need`` combat value beyond the token: combat points first, then figures."""
+        if need <= 0:
+            return 0.0
+        cp = min(int(self.p["cp"]), need)
+        figs = need - cp
+        if figs > int(self.p["fig"]):
+            return 1e9
+        return 0.3 * cp + 2.5 * figs
+
+    def combat_plan(self, nation: str, value: int, used: list[str]) -> float:
+        """The greedy value of a combat for ``nation`` with ``value`` to spend."""
+        total = 0.0
+        used = list(used)
+        for _ in range(4):
+            best, pick, cost = 0.0, None, 0
+            for code, c, g in self.combat_gains(nation, used):
+                net = g - self.shortfall_cost(c - value) - 0.05 * c
+                if net > best:
+                    best, pick, cost = net, code, c
+            if pick is None:
+                break
+            total += best
+            used.append(_group(pick))
+            value = max(0, value - cost)
+        return total
+
+    def city_value(self, loc: str, money: int | None = None) -> float:
+        action = city_action(self.state, loc)
+        p = self.p
+        money = int(p["d"]) if money is None else money
+        if action == "inf_village":
+            return self.best_inf(1) + self.village_plan(1, money)
+        if action == "cp_disc":
+            return self.gain_value({"cp": 1}) + self.disc_value()
+        if action == "cp3":
+            return self.gain_value({"cp": 3})
+        if action == "d2_village":
+            return 2 * self.dv + self.village_plan(1, money + 2)
+        if action == "cp_inf":
+            return self.gain_value({"cp": 1}) + self.best_inf(1)
+        if action == "compass":
+            return self.village_plan(compass(p), money)
+        if action == "tokens_discard":
+            return float(p["tokens"])
+        if action == "assistants":
+            return max(4 * self.dv, 2.0) * len(p["assist"])
+        if action == "pay_cp":
+            return 6 * self.dv + self.best_inf(1) - 0.8 if p["cp"] >= 2 else 0.0
+        if action == "combat":
+            return self.fight_estimate()
+        if action == "top_quest":
+            q = self.state["qpile"][0] if self.state["qpile"] else None
+            return self.quest_value(q) if q and can_pay_quest(p, q) else -5.0
+        return self.gain_value(C.LOC[loc]["gain"])
+
+    def delivery(self, loc: str) -> tuple[float, str | None, int]:
+        """(value, good, doubloons) of the best delivery here, or (0, None, 0)."""
+        st = self.state
+        m = C.LOC[loc].get("market")
+        if not m or len(st["market"][loc]) >= len(m["rewards"]) or not disc_areas(self.p):
+            return 0.0, None, 0
+        reward = m["rewards"][len(st["market"][loc])] + perm(self.p, "deliver_d")
+        cards = [c for c in self.p["hand"] if C.CARD[c]["good"] in m["goods"]]
+        if not cards:
+            return 0.0, None, 0
+        card = min(cards, key=lambda c: (self.keep_value(c), c))
+        return reward * self.dv + self.disc_value() - self.keep_value(card), C.CARD[card]["good"], reward
+
+    def main_value(self, loc: str, steps: int) -> float:
+        """The best main action at ``loc`` after sailing ``steps``."""
+        st = self.state
+        p = self.p
+        kind = loc_kind(st, loc)
+        best = 0.0
+        if kind == "village":
+            best = self.village_plan(village_count(p, steps))
+        elif kind == "city":
+            value, good, reward = self.delivery(loc)
+            city = self.city_value(loc)
+            best = city
+            if good is not None:
+                best = max(best, value + self.city_value(loc, int(p["d"]) + reward))
+        elif C.LOC[loc].get("home") == 1:
+            best = max(self.fight_estimate(), self.best_explore(2))
+        q = st["quests"].get(loc)
+        if q and can_pay_quest(p, q):
+            best = max(best, self.quest_value(q))
+        for a in p["assist"]:
+            if a["loc"] == loc:
+                e = next(e for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant")
+                best = max(best, self.gain_value(e["gain"]))
+        return best
+
+    def sail_value(self, loc: str, steps: int) -> float:
+        home = C.LOC[loc].get("home")
+        if home == 2:
+            return 3.0 + (1.5 if not last_round(self.state) else 0.0)
+        if home == 3:
+            return 6.0
+        v = self.main_value(loc, steps)
+        if self.lead > 7:  # the round goes on: every location skipped is one not visited
+            v -= 0.35 * max(0, steps - 2)
+        return v
 
 
-def _targets(state: State, seat: int) -> list[tuple[str, int]]:
-    from .rules import sail_targets
+def _group(code: str) -> str:
+    """The "once per combat" group a combat action's code belongs to (as the rules' ``used`` list names it)."""
+    if code.startswith("ci"):
+        return "inf"
+    if code[:2] in ("ca", "cd"):
+        return "annex"
+    if code[:2] in ("cv", "cw"):
+        return "vil"
+    if code.startswith("cx"):
+        return code[2:]
+    return f"c{code[2:]}"
 
-    return sail_targets(state, seat)
+
+# ---- choosing ---------------------------------------------------------------------------------------
+
+def _is_free(kind: str, code: str) -> bool:
+    if kind == "setup":
+        return False
+    return (code[:1] == "p" and code[1:].isdigit()) or (code[:1] == "k" and code[1:-1].isdigit()
+                                                         and code[-1:] in ("u", "l"))
+
+
+def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
+    """A career task or a card to plan, when it is worth doing now."""
+    p = ctx.p
+    for o in free:
+        if o.code.startswith("k") and o.code.endswith("l"):
+            return o
+    for o in free:
+        if o.code.startswith("k") and o.code.endswith("u"):
+            num = int(o.code[1:-1]) - 1
+            ci, ti = divmod(num, 3)
+            task = C.CAREER[p["careers"][ci]["id"]]["tasks"][ti]
+            have = count_of(p, task["metric"])
+            if last_round(ctx.state) or (ctx.left <= 2 and have * 2 < task["lower"]):
+                return o
+    if kind == "free" and len(p["plan"]) < C.PLAN_SLOTS:
+        plans = [o for o in free if o.code.startswith("p")]
+        if plans:
+            best = max(plans, key=lambda o: ctx.buy_net(int(o.code[1:])) - ctx.goods_value(int(o.code[1:])))
+            cid = int(best.code[1:])
+            if ctx.buy_net(cid) > max(1.0, ctx.goods_value(cid)) or len(p["hand"]) >= hand_limit(p):
+                return best
+    return None
+
+
+def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[str, float]) -> float:
+    st = ctx.state
+    p = ctx.p
+    code = o.code
+    if kind == "sail":
+        return ctx.sail_value(code[1:], steps[code[1:]])
+    if kind == "setup":
+        cid = int(code[1:])
+        if code.startswith("p"):
+            return ctx.card_gain(cid) - 0.3 * card_cost(p, cid) * ctx.dv
+        return ctx.keep_value(cid)
+    if kind in ("main", "village", "score"):
+        if code in village:
+            return village[code]
+        if code.startswith("d") and code[1:] in C.GOODS:
+            value, good, reward = ctx.delivery(p["at"])
+            if good != code[1:]:
+                m = C.LOC[p["at"]]["market"]
+                reward = m["rewards"][len(st["market"][p["at"]])] + perm(p, "deliver_d")
+                card = min((c for c in p["hand"] if C.CARD[c]["good"] == code[1:]), key=ctx.keep_value)
+                value = reward * ctx.dv + ctx.disc_value() - ctx.keep_value(card)
+            return value + ctx.city_value(p["at"], int(p["d"]) + reward)
+        if code == "city":
+            return ctx.city_value(p["at"])
+        if code == "quest":
+            return ctx.quest_value(st["quests"][p["at"]])
+        if code.startswith("a") and code[1:].isdigit():
+            e = next(e for e in C.CARD[int(code[1:])]["effects"] if e["t"] == "assistant")
+            return ctx.gain_value(e["gain"])
+        if code == "hfight":
+            return ctx.fight_estimate()
+        if code == "hexplore":
+            return ctx.best_explore(2)
+        if code == "vp2":
+            return 2.0
+        if code in ("pass", "done"):
+            return 0.0
+        return 0.1
+    if kind == "disc":
+        return ctx.disc_choice_value("U" + code[1:])
+    if kind == "nation":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        v = ctx.inf_value(nation, int(st["stack"][-1]["data"]["n"]))
+        if "place" in st["stack"][-1]["data"]:
+            v += ctx.marker_value(nation)
+        return v
+    if kind == "explore":
+        return ctx.explore_value(int(code[1:]))
+    if kind == "tquest":
+        return ctx.quest_value(st["tquests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
+    if kind == "pay":
+        if code == "ypay":
+            return 0.0
+        return -sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
+    if kind == "fight":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        token = st["stack"][-1]["data"]["token"]
+        reward = C.TOKEN[token]["reward"][nation] if token else {}
+        value = fight_value(st, token, nation, p)
+        return ctx.gain_value(reward, nation) + ctx.combat_plan(nation, value, [])
+    if kind == "combat":
+        data = st["stack"][-1]["data"]
+        if code == "cend":
+            return 0.0
+        for c, cost, g in ctx.combat_gains(data["nation"], data["used"]):
+            if c == code or (c == "cv" and code.startswith("cv")):
+                return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost
+        if code[:2] in ("ca", "cd", "cv", "cw"):  # another place than the best: its own flag
+            loc = code[2:]
+            cost = {"ca": 4, "cd": 6, "cv": 2, "cw": 5}[code[:2]]
+            nation = data["nation"]
+            g = ctx.inf_value(nation, 1) + ctx.marker_value(nation)
+            if code[:2] in ("ca", "cd"):
+                g += ctx.gain_value(C.LOC[loc]["flag"])
+            return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
+        return -1.0
+    if kind == "u11":
+        if code == "explore":
+            return ctx.best_explore(3)
+        if code == "money":
+            return 4 + 4 * ctx.dv
+        return max(ctx.inf_value(n, (C.next_rank_at(int(p["inf"][n])) or 99) - int(p["inf"][n]))
+                   for n in C.NATIONS if C.next_rank_at(int(p["inf"][n])) is not None)
+    if kind == "rankup":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        at = C.next_rank_at(int(p["inf"][nation])) or int(p["inf"][nation])
+        return ctx.inf_value(nation, at - int(p["inf"][nation]))
+    if kind == "yesno":
+        what = st["stack"][-1]["data"]["what"]
+        if what == "discard":
+            return 4 * ctx.dv - sum(ctx.keep_value(c) for c in p["hand"]) if code == "yes" else 0.0
+        if what == "assistants":
+            return 4 * ctx.dv if code == "yes" else 2.0
+        return 6 * ctx.dv + ctx.best_inf(1) - 0.8 if code == "yes" else 0.0
+    if kind == "draw":
+        if code == "pile":
+            return _BLIND_DRAW
+        cid = st["display"][int(code[1:]) - 1]
+        return ctx.keep_value(cid) - (0.0 if "U3" in p["areas"] else ctx.dv)
+    if kind == "pile":
+        return float(len(st["piles"][int(code[1]) - 1])) if code.startswith("t") else 0.0
+    return 0.0
+
+
+def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, float]:
+    """For the village actions among ``options``: the value of the best sequence that starts with each."""
+    p = ctx.p
+    st = ctx.state
+    if kind == "main":
+        n = village_count(p, int(st["stack"][-1]["data"]["spent"])) if loc_kind(st, p["at"]) == "village" else 1
+    elif kind == "village":
+        n = int(st["stack"][-1]["data"]["left"])
+    else:
+        n = 1
+    specials = ctx.special_village()
+    used = st["stack"][-1]["data"].get("used", []) if kind == "village" else []
+    out: dict[str, float] = {}
+    for o in options:
+        code = o.code
+        if code.startswith("b") and code[1:].isdigit():
+            cid = int(code[1:])
+            own = ctx.buy_net(cid)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - card_cost(p, cid)) if n > 1 else 0.0)
+        elif code.startswith("i"):
+            pb = C.PRESTIGE[code[1:]]
+            b = next(x for x in st["prestige"] if x["id"] == code[1:])
+            count = count_of(p, pb["per"])
+            growth = {"quest": 1.0, "combat": 1.0, "synergy": 0.8, "upgrade": 1.5, "display": 2.0, "rank": 0.8,
+                      "assistant": 0.5, "explorer5": 0.8}[pb["per"]] * ctx.interims
+            own = (pb["vp"] * (count + growth) + (2 if not b["investors"] else 0) + 1.0
+                   - pb["cost"] * ctx.dv - 2.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"]) if n > 1 else 0.0)
+        elif code == "vd":
+            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["d"]) + 1) if n > 1 else 0.0)
+        elif code.startswith("v") and code not in used:
+            out[code] = specials.get(code, 0.0) + (ctx.village_plan(n - 1) if n > 1 else 0.0)
+    return out
 
 
 def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
-    steps = dict(_targets(state, seat)) if options[0].code.startswith("s") else {}
-    best = max(options, key=lambda o: _score(state, seat, o, steps) + rnd.random() * 0.5)
-    return best
+    kind = state["stack"][-1]["kind"] if state["stack"] else ""
+    ctx = Ctx(state, seat)
+    if kind == "setup" and player(state, seat)["setup"] is None:
+        return options[0]
+    free = [o for o in options if _is_free(kind, o.code)]
+    real = [o for o in options if not _is_free(kind, o.code)]
+    if free:
+        pick = _free_choice(ctx, kind, free)
+        if pick is not None or not real:
+            return pick or free[0]
+    if len(real) == 1:
+        return real[0]
+    if kind == "free":
+        return next(o for o in real if o.code == "end")
+    steps = dict(sail_targets(state, seat)) if kind == "sail" else {}
+    village = _village_scores(ctx, kind, real) if kind in ("main", "village", "score") else {}
+    return max(real, key=lambda o: _score(ctx, kind, o, steps, village) + rnd.random() * 0.3)
