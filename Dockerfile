@@ -1,4 +1,4 @@
-# One image for every pbem process: web (gunicorn), Celery worker, Celery beat, SMTP ingress.
+# One image for every pbem process: web (gunicorn with uvicorn workers, ASGI), Celery worker, Celery beat, SMTP ingress.
 # docker-compose.yml picks the command; see README.md "Distributed set-up".
 FROM python:3.11-slim
 
@@ -28,4 +28,5 @@ RUN pip install --no-deps . \
 
 USER pbem
 EXPOSE 8000 2525
-CMD ["gunicorn", "pbem.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# ASGI (pbem/asgi.py): the event streams and ?wait= wait on each worker's event loop, holding no worker.
+CMD ["gunicorn", "pbem.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

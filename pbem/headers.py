@@ -7,8 +7,10 @@ starts itself with an inline script, so it alone is allowed inline scripts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
 POLICY = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
@@ -21,11 +23,28 @@ INLINE_SCRIPT_PREFIXES = ("/p/",)
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    """Sync and async (why: under ASGI a sync-only middleware would run every request below it,
+    the waiting streams included, through a thread)."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return self._add(request, self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        get_response: Callable[[HttpRequest], Awaitable[HttpResponse]] = self.get_response
+        return self._add(request, await get_response(request))
+
+    @staticmethod
+    def _add(request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if "Content-Security-Policy" not in response:
             policy = POLICY
             if request.path in INLINE_SCRIPT_PATHS or request.path.startswith(INLINE_SCRIPT_PREFIXES):

@@ -71,6 +71,10 @@ ROOT_URLCONF = "pbem.urls"
 LOGIN_REDIRECT_URL = "/api/v1/me/"
 LOGIN_URL = "/api/v1/auth/login/"
 WSGI_APPLICATION = "pbem.wsgi.application"
+ASGI_APPLICATION = "pbem.asgi.application"
+#: Set by pbem/asgi.py: this process serves the web under ASGI (gunicorn's uvicorn workers, uvicorn,
+#: ``manage.py runall``); see the database section.
+PBEM_ASGI = env_bool("PBEM_ASGI", False)
 
 TEMPLATES = [
     {
@@ -136,6 +140,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif PBEM_ASGI and env_bool("PBEM_DB_POOL", True):
+    # Why a pool under ASGI: each request's sync code runs in a thread of its own, so a persistent
+    # connection would be left behind with its thread (Django's docs: use a pool instead); the
+    # waiting streams take a connection only for each read (pbem/api/aio.py).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": int(os.environ.get("PBEM_DB_POOL_SIZE", "10")), "timeout": 20}
+if PBEM_ASGI:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -214,11 +227,14 @@ REST_FRAMEWORK = {
 }
 #: Largest API request body in bytes (a move batch is a few KB): larger ones get a 413.
 PBEM_API_MAX_BODY = int(os.environ.get("PBEM_API_MAX_BODY", str(64 * 1024)))
-#: Longest ``?wait=`` a request may hold a web worker (seconds); past it, 202 + Location + Retry-After.
-PBEM_API_MAX_WAIT = float(os.environ.get("PBEM_API_MAX_WAIT", "2"))
-#: Longest an event stream (/api/v1/games/{id}/stream/, /api/v1/me/stream/) stays open (seconds;
-#: below gunicorn's worker timeout); the client then reconnects with Last-Event-ID.
-PBEM_API_STREAM_SECONDS = float(os.environ.get("PBEM_API_STREAM_SECONDS", "20"))
+#: Longest ``?wait=`` for a move's decision (seconds; the API allows 10); past it, 202 + Location +
+#: Retry-After. Under ASGI a wait holds no worker (pbem/api/aio.py).
+PBEM_API_MAX_WAIT = float(os.environ.get("PBEM_API_MAX_WAIT", "10"))
+#: Longest an event stream (/api/v1/games/{id}/stream/, /api/v1/me/stream/) stays open (seconds);
+#: the client then reconnects with Last-Event-ID. Under ASGI an open stream holds no worker.
+PBEM_API_STREAM_SECONDS = float(os.environ.get("PBEM_API_STREAM_SECONDS", "300"))
+#: How often the streams look for new rows (seconds): one small query per web process.
+PBEM_API_STREAM_POLL = float(os.environ.get("PBEM_API_STREAM_POLL", "0.5"))
 #: Webhooks to loopback or private addresses (a receiver on this machine); off in production.
 PBEM_WEBHOOK_ALLOW_PRIVATE = os.environ.get("PBEM_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "True", "yes")
 SPECTACULAR_SETTINGS = {

@@ -7,6 +7,7 @@ checked against the settings module's own source.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -123,10 +124,17 @@ def test_urls_point_at_the_right_services(services: dict[str, dict[str, Any]]) -
 
 def test_commands(services: dict[str, dict[str, Any]]) -> None:
     assert "manage.py migrate" in command_text(services["web"])
-    assert "gunicorn pbem.wsgi" in command_text(services["web"])
+    # ASGI: the event streams and ?wait= hold no worker (tests/api/test_asgi.py runs this command).
+    assert "gunicorn pbem.asgi:application --worker-class uvicorn_worker.UvicornWorker" in command_text(services["web"])
     assert "celery -A workers worker" in command_text(services["worker"])
     assert "celery -A workers beat" in command_text(services["beat"])
     assert "manage.py smtpd" in command_text(services["smtpd"])
+
+
+def test_the_image_serves_asgi_by_default() -> None:
+    cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
+    assert json.loads(cmd[4:])[:4] == ["gunicorn", "pbem.asgi:application", "--worker-class",
+                                       "uvicorn_worker.UvicornWorker"]
 
 
 def test_smtp_port_matches_the_listen_address(services: dict[str, dict[str, Any]]) -> None:

@@ -12,11 +12,14 @@ private events and moves, a spectator the public ones):
 
 Every event's id is a cursor, ``<move row id>.<audit row id>``: the rows seen so far. A
 client that reconnects with ``Last-Event-ID`` (or ``?last_event_id=``) gets exactly what
-it missed. A stream lives ``PBEM_API_STREAM_SECONDS`` at most (20 s by default, below
-gunicorn's worker timeout) and then ends; EventSource reconnects by itself after the
-``retry`` it was told. Why bounded: a sync worker serves one stream at a time, so a
-stream must give its worker back soon; ``?timeout=0`` answers the backlog and closes
-(a poll).
+it missed. A stream lives ``PBEM_API_STREAM_SECONDS`` at most (300 s by default) and then
+ends; EventSource reconnects by itself after the ``retry`` it was told; ``?timeout=0``
+answers the backlog and closes (a poll).
+
+Two ways to serve the same events: :func:`arun`, an async iterator, under ASGI (what the
+web service runs: an open stream holds no worker and no database connection while it
+waits, see :mod:`pbem.api.aio`); :func:`run`, a sync one, under WSGI (the test client,
+``runserver``), where a stream holds its thread for its whole life.
 
 Why a settle window on the account stream: rows of different games are written by
 concurrent transactions, so a row with a smaller id can commit after one with a larger
@@ -30,7 +33,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -40,7 +43,7 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
-from pbem.api import presenters
+from pbem.api import aio, presenters
 from pbem.games import selectors
 from pbem.games.models import AuditEntry, Game, Move, Player, Seat
 
@@ -85,7 +88,7 @@ class StreamEvent:
 
 
 def lifetime(asked: float | None) -> float:
-    cap = float(getattr(settings, "PBEM_API_STREAM_SECONDS", 20.0))
+    cap = float(getattr(settings, "PBEM_API_STREAM_SECONDS", 300.0))
     return cap if asked is None else min(asked, cap)
 
 
@@ -218,5 +221,47 @@ def run(source: _Source, player: Player | None, cursor: Cursor, seconds: float, 
             yield ": keep-alive\n\n" if fmt == "sse" else "\n"
             quiet_since = now
         time.sleep(min(poll, max(ends - now, 0.0)))
+    if fmt == "sse":
+        yield f": the stream ends here; reconnect with Last-Event-ID: {cursor}\n\n"
+
+
+async def arun(source: _Source, player: Player | None, cursor: Cursor, seconds: float,
+               fmt: str) -> AsyncIterator[str]:
+    """:func:`run` on the event loop: the same events, waiting with ``await`` instead of ``sleep``.
+
+    A stream reads its rows when the process's :class:`~pbem.api.aio.Ticker` saw new ones
+    (or while an account stream's settle window may still hold some), so a thousand idle
+    streams cost one small query per poll interval, not a thousand.
+    """
+    write = sse if fmt == "sse" else ndjson
+    ends = time.monotonic() + seconds
+    if fmt == "sse":
+        yield f"retry: {RETRY_MS}\n\n"
+    for event in await aio.db(first_events, source, player, cursor):
+        yield write(event)
+    with aio.ticker(latest_cursor).subscribed() as ticks:
+        window = source.settle + 2 * ticks.every
+        seen: Any = object()  # no mark yet: read once at once
+        changed_at = quiet_since = time.monotonic()
+        more = True
+        while True:
+            mark = ticks.mark
+            if more or mark != seen or time.monotonic() - changed_at <= window:
+                if mark != seen:
+                    seen, changed_at = mark, time.monotonic()
+                events, cursor = await aio.db(source.fetch, cursor, player)
+                for event in events:
+                    yield write(event)
+                more = bool(events)  # a long backlog: drain it before waiting
+                if more:
+                    quiet_since = time.monotonic()
+                    continue
+            now = time.monotonic()
+            if now >= ends:
+                break
+            if now - quiet_since >= HEARTBEAT_SECONDS:
+                yield ": keep-alive\n\n" if fmt == "sse" else "\n"
+                quiet_since = now
+            await ticks.wait(min(ticks.every, HEARTBEAT_SECONDS, ends - now))
     if fmt == "sse":
         yield f": the stream ends here; reconnect with Last-Event-ID: {cursor}\n\n"

@@ -1,10 +1,15 @@
-"""Routes under ``/api/v1/``."""
+"""Routes under ``/api/v1/``.
+
+The event streams and the move post go through :func:`pbem.api.aio.async_door`: under ASGI
+they wait (for new events, for a decision) on the event loop instead of in a worker.
+"""
 
 from __future__ import annotations
 
 from django.urls import path
 
 from pbem.api import moderation_views, views
+from pbem.api.aio import async_door
 
 app_name = "api"
 
@@ -34,10 +39,10 @@ urlpatterns = [
     path("games/<int:game_id>/view/", views.GameViewApi.as_view(), name="game-view"),
     path("games/<int:game_id>/board.svg", views.GameBoardSvgApi.as_view(), name="game-board-svg"),
     path("games/<int:game_id>/options/", views.GameOptionsApi.as_view(), name="game-options"),
-    path("games/<int:game_id>/moves/", views.GameMovesApi.as_view(), name="game-moves"),
+    path("games/<int:game_id>/moves/", async_door(views.GameMovesApi.as_view()), name="game-moves"),
     path("games/<int:game_id>/log/", views.GameLogApi.as_view(), name="game-log"),
-    path("games/<int:game_id>/stream/", views.GameStreamApi.as_view(), name="game-stream"),
-    path("me/stream/", views.MyStreamApi.as_view(), name="me-stream"),
+    path("games/<int:game_id>/stream/", async_door(views.GameStreamApi.as_view()), name="game-stream"),
+    path("me/stream/", async_door(views.MyStreamApi.as_view()), name="me-stream"),
     path("me/webhooks/", views.WebhooksApi.as_view(), name="me-webhooks"),
     path("me/webhooks/<int:webhook_id>/", views.WebhookDetailApi.as_view(), name="me-webhook-detail"),
     path("games/<int:game_id>/export/", views.GameExportApi.as_view(), name="game-export"),

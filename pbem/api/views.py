@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from pbem.api import auth, idempotency, presenters, streams
+from pbem.api import aio, auth, idempotency, presenters, streams
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
@@ -71,6 +71,8 @@ class BaseApi(APIView):
         return api_exception_handler
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(response, aio.Deferred):
+            return response  # not an answer yet: its ``then`` finalizes the real one (see pbem.api.aio)
         # Why: an error met while rendering an SVG or text resource is still reported as JSON.
         if getattr(response, "exception", False) and not isinstance(
                 getattr(request, "accepted_renderer", None), (JSONRenderer, BrowsableAPIRenderer)):
@@ -102,7 +104,7 @@ class BaseApi(APIView):
                 self._idempotency_key = None
                 # Why an instance attribute: DRF's dispatch looks the handler up after initial();
                 # this way the view's own post() never runs a second time.
-                self.post = lambda *a, **k: earlier
+                self.post: Any = lambda *a, **k: earlier
 
     def check_throttles(self, request: Request) -> None:
         """DRF's, keeping the throttles consulted so the answer can tell the client its budget."""
@@ -490,7 +492,7 @@ class GameMovesApi(BaseApi):
                    422: OpenApiResponse(s.MoveRequestOut, description="the batch was rejected; nothing changed"),
                    **_errors(400, 401, 403, 404, 412, 429)},
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: Request, game_id: int) -> Response | aio.Deferred:
         query = _query(s.MovesQueryIn, request)
         body = s.MovesIn(data=request.data)
         body.is_valid(raise_exception=True)
@@ -499,14 +501,30 @@ class GameMovesApi(BaseApi):
         commands = [services.Command.from_dict(c) for c in body.validated_data["commands"]]
         req = services.do_request_move(game_id, player, commands, expected_version=expected)
         wait = min(query["wait"], settings.PBEM_API_MAX_WAIT)
+        if wait > 0 and aio.served_async(request):
+            # Why deferred: under ASGI the wait is awaited on the event loop (pbem.api.aio), so a
+            # waiting request holds no worker thread and no database connection.
+            return aio.Deferred(
+                lambda: aio.until_decided(lambda: selectors.move_request_decided(req.pk), wait),
+                lambda: self._finish(request, lambda: self._answer(request, game_id, req.pk, wait)))
         if wait > 0:
-            req = selectors.wait_for_decision(req.pk, wait)
-        else:
-            req.refresh_from_db()
+            selectors.wait_for_decision(req.pk, wait)
+        return self._answer(request, game_id, req.pk, wait)
+
+    def _finish(self, request: Request, answer: Any) -> Any:
+        """DRF's handling of the answer (errors included) for an answer made after the wait."""
+        try:
+            response = answer()
+        except Exception as exc:  # noqa: BLE001  # as APIView.dispatch does: its handler shapes it
+            response = self.handle_exception(exc)
+        return self.finalize_response(request, response)
+
+    def _answer(self, request: Request, game_id: int, request_id: int, wait: float) -> Response:
+        req = selectors.get_move_request(request_id, self.require_player())
         data = presenters.move_request_data(request, req)
         headers = {"Location": data["url"]}
         if wait <= 0 or req.status == MoveRequest.Status.PENDING:
-            # Why a short cap: a waiting request holds a web worker; past it, poll Location.
+            # Past the wait (or none asked): the client polls Location.
             headers["Retry-After"] = "1"
             return Response(s.MoveRequestOut(data).data, status=status.HTTP_202_ACCEPTED, headers=headers)
         if req.status == MoveRequest.Status.ACCEPTED:
@@ -596,7 +614,10 @@ class _StreamApi(BaseApi):
         raw = query.get("last_event_id") or streams.Cursor.recognised(request.headers.get("Last-Event-ID"))
         cursor = streams.Cursor.parse(raw) if raw else start
         fmt = "sse" if getattr(request.accepted_renderer, "format", "sse") == "sse" else "ndjson"
-        body = streams.run(source, self.player, cursor, streams.lifetime(query.get("timeout")), fmt)
+        seconds = streams.lifetime(query.get("timeout"))
+        # Under ASGI an async iterator: the stream waits on the event loop, holding no worker.
+        run = streams.arun if aio.served_async(request) else streams.run
+        body = run(source, self.player, cursor, seconds, fmt)
         response = StreamingHttpResponse(body, content_type=f"{_STREAM_MEDIA[fmt]}; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -303,6 +303,11 @@ def get_move_request(request_id: int, player: Player) -> MoveRequest:
     return req
 
 
+def move_request_decided(request_id: int) -> bool:
+    """Whether a worker has decided this move request (one small query: what an async wait polls)."""
+    return not MoveRequest.objects.filter(pk=request_id, status=MoveRequest.Status.PENDING).exists()
+
+
 def wait_for_decision(request_id: int, timeout: float, poll: float = 0.05) -> MoveRequest:
     """Re-read a move request until a worker has decided it or ``timeout`` seconds passed."""
     deadline = time.monotonic() + max(timeout, 0.0)

@@ -1,7 +1,8 @@
 """``manage.py runall``: the whole service in one process (what ``make run`` starts).
 
-* the web site and REST API (Django's threaded WSGI server, static files included)
-  on ``PBEM_HTTP_ADDR``;
+* the web site and REST API under ASGI (uvicorn on a thread of its own, static files
+  included) on ``PBEM_HTTP_ADDR``, as the distributed set-up serves it (gunicorn's uvicorn
+  workers): the event streams and ``?wait=`` wait on the event loop;
 * the SMTP ingress on ``PBEM_SMTP_ADDR`` (the same server as ``manage.py smtpd``);
 * a small loop thread running the periodic jobs of ``pbem.games.periodic`` (the
   ones Celery beat runs when distributed): deadline sweep, outbox sweeper, digests.
@@ -19,10 +20,10 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler, get_internal_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from pbem.games import periodic
@@ -78,6 +79,34 @@ class PeriodicLoop(threading.Thread):
         self.stopping.set()
 
 
+class WebServer:
+    """uvicorn serving the ASGI application on its own thread (it installs no signal handler there)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import uvicorn
+
+        # Why: a connection kept by a request's thread would be left behind with it under ASGI
+        # (pbem/asgi.py); the embedded default is SQLite, where this is the setting already.
+        for alias in connections:
+            connections.settings[alias]["CONN_MAX_AGE"] = 0
+        config = uvicorn.Config(ASGIStaticFilesHandler(get_asgi_application()), host=host, port=port,
+                                lifespan="off", log_level="info", timeout_graceful_shutdown=5)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="pbem-web", daemon=True)
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.thread.start()
+        ends = time.monotonic() + timeout
+        while not self.server.started and self.thread.is_alive() and time.monotonic() < ends:
+            time.sleep(0.05)
+        if not self.server.started:
+            raise CommandError("the web server did not start (is the address in use?)")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
 def start_smtp(host: str, port: int) -> Any:
     """The SMTP ingress ``manage.py smtpd`` serves, started on its own thread; returns it (``.stop()``)."""
     from pbem.mail.smtp import make_controller
@@ -101,12 +130,9 @@ class Command(BaseCommand):
         stopping = threading.Event()
         stoppers: list[Any] = []
 
-        httpd = ThreadedWSGIServer((http_host, http_port), WSGIRequestHandler, ipv6=":" in http_host)
-        httpd.daemon_threads = True
-        httpd.set_app(StaticFilesHandler(get_internal_wsgi_application()))
-        web = threading.Thread(target=httpd.serve_forever, name="pbem-web", daemon=True)
+        web = WebServer(http_host, http_port)
         web.start()
-        stoppers.append(httpd.shutdown)
+        stoppers.append(web.stop)
         self.stdout.write(f"web      http://{http_host}:{http_port}/  (API /api/v1/, docs /api/v1/docs/)")
 
         if not opts["no_smtp"]:
@@ -143,5 +169,4 @@ class Command(BaseCommand):
                     stop()
                 except Exception:  # stop the rest regardless
                     log.exception("error while stopping")
-            httpd.server_close()
         self.stdout.write("stopped.")

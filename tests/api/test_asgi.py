@@ -1,0 +1,241 @@
+"""The web service under ASGI, over real HTTP against a real server process with ONE worker.
+
+The server is what docker-compose.yml runs (gunicorn with one uvicorn worker, ``pbem.asgi``),
+on this test's PostgreSQL database, with a Redis broker that no Celery worker reads: a
+posted move stays pending until the test itself judges it (as the worker would).
+
+A sync gunicorn worker serves one request at a time: with one open stream, nothing else
+is answered until that stream ends. Here many streams and ``?wait=`` requests are held
+open at once, and a plain ``GET /rules/`` and a move post are still answered; after the
+move is judged, every open stream delivers it and every wait gets its decision.
+No timing is asserted: the generous socket timeouts only keep a broken server from
+hanging the suite.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+from pbem.games import selectors, services
+from pbem.games.models import Game, MoveRequest, Player
+from tests.factories import player_at, seat_of, start_game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 120  # seconds: only so that a server that never answers fails the test instead of hanging it
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _database_url() -> str:
+    d = connection.settings_dict
+    auth = quote(d["USER"] or "postgres") + (f":{quote(d['PASSWORD'])}" if d["PASSWORD"] else "")
+    return f"postgres://{auth}@{d['HOST'] or '127.0.0.1'}:{d['PORT'] or 5432}/{d['NAME']}"
+
+
+class Server:
+    def __init__(self, port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+        self.port, self.proc, self.log = port, proc, log
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+
+    def request(self, method: str, path: str, token: str | None = None, body: Any = None,
+                **headers: str) -> tuple[int, dict[str, str], Any]:
+        conn = self.connect()
+        try:
+            if token:
+                headers["Authorization"] = f"Token {token}"
+            data = None
+            if body is not None:
+                data = json.dumps(body).encode()
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=data, headers=headers)
+            r = conn.getresponse()
+            raw = r.read()
+            return r.status, dict(r.headers), json.loads(raw) if raw else None
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, redis_url: str, tmp_path: Path) -> Iterator[Server]:
+    """gunicorn, one uvicorn worker, on this test's database (the fixture ends it before the database goes)."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "EMAIL_HOST", "PBEM_MAILDIR")}
+    env.update(DATABASE_URL=_database_url(), CELERY_BROKER_URL=redis_url, PBEM_VAR_DIR=str(tmp_path),
+               ALLOWED_HOSTS="127.0.0.1", PBEM_PUBLIC_URL=f"http://127.0.0.1:{port}", DEBUG="0",
+               LOG_LEVEL="WARNING", PBEM_API_STREAM_POLL="0.1", PBEM_API_STREAM_SETTLE="0.2",
+               PBEM_API_MAX_WAIT="10", PYTHONUNBUFFERED="1")
+    log = tmp_path / "server.log"
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [gunicorn, "pbem.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
+             "--workers", "1", "--bind", f"127.0.0.1:{port}", "--timeout", "120", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    server = Server(port, proc, log)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            assert proc.poll() is None, f"the server exited:\n{log.read_text()[-3000:]}"
+            try:
+                if server.request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, f"the server never answered:\n{log.read_text()[-3000:]}"
+            time.sleep(0.2)
+        yield server
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+class Stream:
+    """One open event stream, read event by event (SSE or ndjson)."""
+
+    def __init__(self, server: Server, path: str, token: str | None, fmt: str) -> None:
+        self.fmt = fmt
+        self.conn = server.connect()
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        sep = "&" if "?" in path else "?"
+        self.conn.request("GET", f"{path}{sep}format={fmt}&timeout=600", headers=headers)
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200, self.response.read()
+        self.events: list[dict[str, Any]] = []
+
+    def next(self) -> dict[str, Any]:
+        if self.fmt == "ndjson":
+            while True:
+                line = self.response.readline()
+                assert line, "the stream ended"
+                if line.strip():  # an empty line is a keep-alive
+                    raw = json.loads(line)
+                    event = {"id": raw.pop("id"), "event": raw.pop("type"), "data": raw}
+                    break
+        else:
+            fields: dict[str, str] = {}
+            while True:
+                line = self.response.readline()
+                assert line, "the stream ended"
+                text = line.decode().rstrip("\n")
+                if not text:
+                    if "event" in fields:
+                        break
+                    fields = {}
+                    continue
+                if text.startswith(":") or ": " not in text:
+                    continue
+                name, value = text.split(": ", 1)
+                fields[name] = value
+            event = {"id": fields["id"], "event": fields["event"], "data": json.loads(fields["data"])}
+        self.events.append(event)
+        return event
+
+    def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            event = self.next()
+            if event["event"] == kind:
+                return event
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _mover(game: Game) -> tuple[Player, str]:
+    """The player the game waits for, and their first option's code."""
+    game.refresh_from_db()
+    seat = selectors.waiting_for(game)[0]
+    return player_at(game, seat), selectors.seat_options(game, seat)[0].code
+
+
+def test_it_answers_rules_and_moves_while_streams_and_waits_are_held_open_by_one_worker(
+        asgi_server: Server, alice: Player, bob: Player) -> None:
+    game = start_game("caravelas", alice, [bob])
+    mover, code = _mover(game)
+    other = bob if mover == alice else alice
+    mover_token, other_token = services.do_issue_api_token(mover), services.do_issue_api_token(other)
+
+    # Fourteen open streams: a game's and an account's, SSE and ndjson, a seat's and a spectator's.
+    streams: list[Stream] = []
+    for fmt in ("sse", "ndjson"):
+        for _ in range(3):
+            streams.append(Stream(asgi_server, f"/api/v1/games/{game.pk}/stream/", other_token, fmt))
+            streams.append(Stream(asgi_server, "/api/v1/me/stream/", other_token, fmt))
+    streams += [Stream(asgi_server, f"/api/v1/games/{game.pk}/stream/", None, "sse") for _ in range(2)]
+    try:
+        for stream in streams:
+            assert stream.next()["event"] in ("state", "hello")  # open, and being served
+
+        # Three parallel ?wait= on moves no worker decides (nothing reads the broker).
+        answers: list[tuple[int, dict[str, str], Any]] = []
+
+        def wait_for_move() -> None:
+            answers.append(asgi_server.request("POST", f"/api/v1/games/{game.pk}/moves/?wait=10", mover_token,
+                                               {"commands": [{"code": code}]}))
+
+        waiters = [threading.Thread(target=wait_for_move) for _ in range(3)]
+        for w in waiters:
+            w.start()
+        deadline = time.monotonic() + TIMEOUT
+        while MoveRequest.objects.filter(player=mover).count() < 3:
+            assert time.monotonic() < deadline, "the move posts were never taken"
+            time.sleep(0.05)
+
+        # Meanwhile the one worker answers everyone else.
+        status, _, rules = asgi_server.request("GET", "/api/v1/rules/")
+        assert status == 200 and {r["name"] for r in rules} >= {"caravelas", "maretta"}
+        status, headers, posted = asgi_server.request("POST", f"/api/v1/games/{game.pk}/moves/", other_token,
+                                                      {"commands": [{"code": "1s1"}]})
+        assert status == 202 and headers["Location"] == posted["url"] and posted["status"] == "pending"
+
+        # The worker's part: judge the requests in order (the first is the mover's move).
+        mine = list(MoveRequest.objects.filter(player=mover).order_by("pk"))
+        for req in mine:
+            services.do_process_move_request(req.pk)
+        for w in waiters:
+            w.join(TIMEOUT)
+        assert len(answers) == 3
+        # Each wait ends with its decision (200 or 422), or past the cap with 202 and where to look.
+        assert {a[0] for a in answers} <= {200, 202, 422}, [a[2] for a in answers]
+        for _, headers, body in answers:
+            assert headers["Location"] == body["url"]
+        decided = [asgi_server.request("GET", f"/api/v1/move-requests/{r.pk}/", mover_token)[2] for r in mine]
+        assert decided[0]["status"] == "accepted"
+        assert all(d["status"] in ("accepted", "rejected") for d in decided), decided
+
+        # Every open stream delivers the move.
+        for stream in streams:
+            move = stream.until("move")
+            assert move["data"]["game"] == game.pk and move["data"]["seat"] == seat_of(game, mover)
+    finally:
+        for stream in streams:
+            stream.close()
+        connection.close()
