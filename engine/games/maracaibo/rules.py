@@ -738,7 +738,8 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     if len(p["hand"]) < C.HAND_LIMIT:
         return ev
     p["plan"].append(s["plan"])
-    state["returned"].extend(s["dealt"])
+    # Why sorted now: the state may not depend on the order in which the seats finish choosing.
+    state["returned"] = sorted(state["returned"] + s["dealt"])
     p["setup"] = None
     ev.append(Event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
                     {"seat": seat, "plan": p["plan"][0]}))
