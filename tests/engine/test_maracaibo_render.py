@@ -117,3 +117,19 @@ def test_it_draws_the_caribbean_the_tracks_my_ship_board_and_display_at_mail_wid
     dots = [c for c in root.iter(f"{SVG}circle") if c.get("r") == "2.6"]
     assert dots  # the assistant (and the influence markers)
     assert all(float(t.get("font-size") or 0) >= 6 for t in root.iter(f"{SVG}text"))
+
+
+def test_it_shows_a_legacy_place_only_while_its_tile_is_in_play() -> None:
+    # 9a needs L4 (scenarios 76 and 77), 16a needs L7 (77 only); scenario 75 has neither
+    expect = {"75": set(), "76": {"9a"}, "77": {"9a", "16a"}}
+    for scenario, shown in expect.items():
+        for seat in (0, None):
+            view = RULES.view(RULES.setup(["Ana", "Bruno", "Carla"], {"scenario": scenario}, 5), seat)
+            text, svg = RULES.render_text(view), RULES.render_svg(view)
+            texts = {t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")}
+            for loc in ("9a", "16a"):
+                name = str(C.LOC[loc]["name"])
+                assert (f"{loc} {name}:" in text) == (loc in shown), (scenario, seat, loc)
+                assert (loc in texts) == (loc in shown), (scenario, seat, loc)
+                assert (name.split(": ", 1)[-1] in texts) == (loc in shown), (scenario, seat, loc)
+            assert "off" not in [w.strip(";:,.") for w in text.split()]
