@@ -397,7 +397,8 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
             i += 1
             continue
         k = number(w)
-        if k is not None:
+        # Why a name first: ``9a`` is a place's own name (Maracaibo), not the ordinal "9th" it also spells
+        if k is not None and not (_ORDINAL.fullmatch(w) and exact(w) is not None):
             emit(w, [str(k)])
             i += 1
             continue

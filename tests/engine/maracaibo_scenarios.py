@@ -79,6 +79,13 @@ def sail_legacy() -> tuple[State, int]:
     return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
 
 
+def sail_legacy_closed() -> tuple[State, int]:
+    """Scenario 77, in Martinique (8) with the explorer on space 2: Isla Margarita (9a) opens at 6."""
+    state = _started(at="8", scenario="77")
+    state["p"][0]["explorer"] = 2
+    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+
+
 def village() -> tuple[State, int]:
     """In San Juan (6, a village) after sailing 4: the first of two village actions."""
     state = _started(at="6")
@@ -175,6 +182,13 @@ def combat() -> tuple[State, int]:
     return _on(state, R.frame("combat", 0, nation="spain", value=8, used=[], token="T1"))
 
 
+def combat_legacy() -> tuple[State, int]:
+    """Scenario 77, fighting for England with value 8, the explorer on 12: 9a and 16a may be annexed."""
+    state = _started(scenario="77")
+    state["p"][0]["explorer"] = 12
+    return _on(state, R.frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+
+
 def u11() -> tuple[State, int]:
     return _on(_started(), R.frame("u11", 0))
 
@@ -205,10 +219,11 @@ def score() -> tuple[State, int]:
 
 
 SCENARIOS = {
-    "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy, "village": village,
+    "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
+    "sail-legacy-closed": sail_legacy_closed, "village": village,
     "village-more": village_more, "city": city, "homeward": homeward, "discard": discard,
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
-    "pile": pile, "fight": fight, "combat": combat, "u11": u11,
+    "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
 }

@@ -129,3 +129,29 @@ def test_it_reads_a_label_with_a_typo_or_a_word_left_out_as_itself_or_refuses_it
                     assert got == o.move, (line, o.label, got)
             RULES.apply(state, seat, RULES.bot_choice(state, seat, opts, rnd).move)
     assert checked > 300
+
+
+def _refusal(state: dict, seat: int, line: str) -> str:
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse(line, state, seat)
+    return str(info.value)
+
+
+def test_it_reads_9a_and_16a_typed_alone_where_the_options_name_them_and_says_why_not_elsewhere() -> None:
+    from tests.engine import maracaibo_scenarios as S
+    state, seat = S.sail_legacy()  # scenario 77, explorer on 12: 9a is three away
+    assert parsed(state, seat, "9a") == parsed(state, seat, "sail 9a") == "s9a"
+    assert "16a Providencia cannot be reached from 8" in _refusal(state, seat, "16a")
+    state, seat = S.combat_legacy()  # scenario 77: both legacy cities may be annexed
+    assert parsed(state, seat, "9a") == "ca9a" and parsed(state, seat, "16a") == "ca16a"
+    assert "21a Homeward: Dry Tortugas has no flag" in _refusal(state, seat, "21a")
+    state, seat = S.sail_legacy_closed()  # scenario 77, explorer on 2
+    assert "9a Isla Margarita opens to you once your explorer reaches space 6 (it is on 2)" in \
+        _refusal(state, seat, "sail to 9a")
+    state, seat = S.sail()  # scenario 75: no legacy tile
+    for line in ("9a", "sail 9a", "sail to 16a"):
+        assert "is not in play in this game (it comes with legacy tile L" in _refusal(state, seat, line), line
+    state, seat = S.village()
+    assert "names a place (21b Homeward: Key West); places are chosen while sailing ('sail to 21b'), not" in \
+        _refusal(state, seat, "21b")
+    assert "9a Isla Margarita is not in play" in _refusal(state, seat, "9a")  # a place, never the number 9

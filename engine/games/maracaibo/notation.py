@@ -443,8 +443,26 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         return f"you have planned {shown} already; now keep {C.HAND_LIMIT - len(p['hand'])} more of the dealt cards"
     if kind == "setup" and "keep" in terms and any(c.startswith("p") for c in codes):
         return "first plan one of the dealt cards ('plan <card>'); then keep four"
-    if kind == "sail" and ("sail" in terms or any(t.startswith("@") for t in terms)):
+    places = sorted({t[1:] if t.startswith("@") else t[2:] for t in terms if t.startswith(("@", "l#"))} & set(C.LOC))
+    for loc in places:  # a legacy place whose tile is not in play, or not open to this player yet
+        tile = C.LOC[loc].get("legacy")
+        if tile and tile not in state.get("legacy", ()):
+            return (f"{loc} {C.LOC[loc]['name']} is not in play in this game (it comes with legacy tile {tile}, "
+                    f"which scenario {state.get('options', {}).get('scenario', '')} does not use)")
+        need = int(C.LOC[loc].get("explorer", 0))
+        if tile and p["explorer"] < need and kind in ("sail", "combat"):
+            return (f"{loc} {C.LOC[loc]['name']} opens to you once your explorer reaches space {need} "
+                    f"(it is on {p['explorer']})")
+    if kind == "sail" and ("sail" in terms or places):
         return _why_not_sail(state, seat, terms, nums, options)
+    if places and kind == "combat" and not any("flag" in C.LOC[loc] for loc in places):
+        loc = places[0]
+        return f"{loc} {C.LOC[loc]['name']} has no flag: it cannot be annexed"
+    if places and kind not in ("combat", "sail") and terms <= {f"l#{loc}" for loc in places}:
+        loc = places[0]
+        annex = f" or annexing in a combat ('annex {loc}')" if "flag" in C.LOC[loc] else ""
+        return (f"'{line.text.strip()}' names a place ({loc} {C.LOC[loc]['name']}); places are chosen while "
+                f"sailing ('sail to {loc}'){annex}, not in this decision")
     if cards and "plan" in terms and kind in ("main", "village", "sail", "free"):
         cid = cards[0]
         if cid in p["plan"]:
