@@ -316,6 +316,13 @@ class Rules:
     def render_svg(self, view: View) -> str:
         return self._render_svg(view)
 
+    def render_phone_svg(self, view: View) -> list[str]:
+        """The board for a phone (a screen about 360 CSS px wide, issue 10): pictures shown one
+        under the other, each drawn for being seen at its own width (its text 12 px or more
+        there); a page pans one that is wider than the screen. By default, the one board of
+        :meth:`render_svg`."""
+        return self._render_phone_svg(view)
+
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         """A label for a structured move, used when echoing a parsed line back."""
         for opt in self.options(state, seat):
@@ -421,6 +428,9 @@ class Rules:
 
     def _render_svg(self, view: View) -> str:
         raise NotImplementedError
+
+    def _render_phone_svg(self, view: View) -> list[str]:
+        return [self.render_svg(view)]
 
 
 def note_events(move: Move, seat: int) -> list[Event]:

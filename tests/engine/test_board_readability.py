@@ -160,3 +160,65 @@ def test_maretta_space_numbers_sit_inside_their_spaces_so_no_connector_crosses_t
     for e in numbers:
         x, y = float(e.get("x") or 0), float(e.get("y") or 0) - 5
         assert any(abs(x - cx) < 1 and abs(y - cy) < 1 for cx, cy in spaces), e.text
+
+
+#: What a 390 px phone has for the board inside the page's margins.
+PHONE_WIDTH = 358
+PHONE_MIN_SIZE = 12
+
+
+@pytest.mark.parametrize(("side", "n"), [("A", 3), ("A", 5), ("B", 4)])
+def test_maretta_phone_board_fits_a_phone_with_text_of_12_px_apart_and_readable(side: str, n: int) -> None:
+    rules = engine.get("maretta")
+    for st in random_states(side, n, 7, every=6):
+        for seat in (None, 0):
+            (doc,) = rules.render_phone_svg(rules.view(st, seat))
+            width = float(ET.fromstring(doc).get("width") or 0)
+            assert 300 < width <= PHONE_WIDTH, "shown at its own size or bigger on a phone"
+            found = _check_readable(doc, f"maretta phone {side} {n}p seat {seat}")
+            small = [(lab.text, lab.size) for lab in found if lab.size < PHONE_MIN_SIZE]
+            assert not small, f"labels under {PHONE_MIN_SIZE} px on a phone: {small[:5]}"
+            wide = [lab.text for lab in found if lab.box.x0 < 0 or lab.box.x1 > width]
+            assert not wide, f"labels cut off at the sides: {wide[:5]}"
+
+
+def _points(e: ET.Element) -> list[tuple[float, float]]:
+    return [(float(a), float(b)) for a, b in (p.split(",") for p in (e.get("points") or "").split())]
+
+
+def test_maretta_draws_each_pawns_trail_through_the_spaces_it_went_through_this_turn() -> None:
+    rules = engine.get("maretta")
+    drawn = 0
+    for st in random_states("A", 3, 5, every=2):
+        view = rules.view(st, None)
+        for s, trail in enumerate(view["trail"]):
+            assert trail[-1] == view["pos"][s], "a trail ends where the pawn is"
+        for doc in (rules.render_svg(view), rules.render_phone_svg(view)[0]):
+            root = ET.fromstring(doc)
+            centres = [(float(e.get("cx") or 0), float(e.get("cy") or 0)) for e in _classes(doc, "space")]
+            assert len(centres) == view["end"] + 1
+            for s, trail in enumerate(view["trail"]):
+                lines = [e for e in root.iter() if (e.get("class") or "") == f"trail seat{s}"]
+                rings = [e for e in root.iter() if (e.get("class") or "") == f"trail-ring seat{s}"]
+                if len(trail) < 2:
+                    assert not lines and not rings, "no trail for a pawn that has not moved this turn"
+                    continue
+                (line,) = lines
+                points = _points(line)
+                assert len(points) == len(trail)
+                for (x, y), i in zip(points, trail, strict=True):
+                    cx, cy = centres[i]
+                    assert abs(x - cx) <= 10 and abs(y - cy) <= 10, f"the trail passes through space {i}"
+                ringed = sorted(centres.index((float(e.get("cx") or 0), float(e.get("cy") or 0))) for e in rings)
+                assert ringed == sorted(trail[:-1]), "a ring in every space left behind this turn"
+                assert "a pawn's trail this turn" in doc
+                drawn += 1
+    assert drawn > 5, "the game had trails to draw"
+
+
+def test_maretta_trails_start_again_each_turn() -> None:
+    rules = engine.get("maretta")
+    for st in random_states("B", 3, 9, every=1):
+        view = rules.view(st, None)
+        if view["phase"] == 1:
+            assert view["trail"] == [[p] for p in view["pos"]]

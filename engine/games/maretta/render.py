@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine import svg
@@ -129,60 +131,127 @@ def _stock(cards: list[str], side: str) -> str:
 
 # ---- SVG ------------------------------------------------------------------------------------
 
-_COLS = 12
-_CELL = 58
-_MARGIN = 40
-_ROW = _CELL + 34
 _INK = "#1f1f1f"
-_PAWN_R = 9
 _BARREL_FILL = {"?": "#8a5a2b"}
 _CHIP = "#f0d9a8"
 
 
-def _xy(i: int, lo: int) -> tuple[float, float]:
+@dataclass(frozen=True)
+class _Layout:
+    """Sizes of one way of drawing the board: wide (a desktop, 776 px) or narrow (a phone:
+    358 px, what a 390 px screen has inside the page's margins, every text 12 px or more)."""
+
+    cols: int
+    cell: int
+    margin: int
+    row_gap: int
+    pawn_r: int
+    small: int  # pawn letters, barrel chips
+    text: int  # the legend
+    number: int  # the numbers inside the spaces
+    chip_w: int
+    chip_h: int
+    narrow: bool
+    top: int  # room above the route for the title and the pawns of its first row
+
+
+WIDE = _Layout(cols=12, cell=58, margin=40, row_gap=34, pawn_r=9, small=11, text=12, number=13,
+               chip_w=22, chip_h=16, narrow=False, top=50)
+NARROW = _Layout(cols=6, cell=55, margin=14, row_gap=40, pawn_r=10, small=12, text=13, number=13,
+                 chip_w=24, chip_h=17, narrow=True, top=70)
+
+
+def _xy(lay: _Layout, i: int, lo: int) -> tuple[float, float]:
     k = i - lo
-    row, col = divmod(k, _COLS)
+    row, col = divmod(k, lay.cols)
     if row % 2:
-        col = _COLS - 1 - col
-    return _MARGIN + col * _CELL + _CELL / 2, _MARGIN + 50 + row * _ROW + _CELL / 2
+        col = lay.cols - 1 - col
+    return (lay.margin + col * lay.cell + lay.cell / 2,
+            lay.margin + lay.top + row * (lay.cell + lay.row_gap) + lay.cell / 2)
 
 
-def _pawn(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "pawn") -> list[str]:
+def _pawn(lay: _Layout, x: float, y: float, s: int, letter: str, mine: bool, cls: str = "pawn") -> list[str]:
     colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
+    r = lay.pawn_r
     out = []
     if mine:
-        out.append(svg.el("circle", class_="mine", cx=round(x), cy=round(y), r=_PAWN_R + 3, fill="#ffffff",
+        out.append(svg.el("circle", class_="mine", cx=round(x), cy=round(y), r=r + 3, fill="#ffffff",
                           stroke="#111111", stroke_width=2))
-    out.append(svg.el("circle", class_=f"{cls} seat{s}", cx=round(x), cy=round(y), r=_PAWN_R, fill=colour,
+    out.append(svg.el("circle", class_=f"{cls} seat{s}", cx=round(x), cy=round(y), r=r, fill=colour,
                       stroke="#222222"))
-    out.append(svg.text(round(x), round(y) + 4, letter, size=11, fill=svg.ink_on(colour), font_weight="bold"))
+    out.append(svg.text(round(x), round(y) + lay.small // 3 + 1, letter, size=lay.small, fill=svg.ink_on(colour),
+                        font_weight="bold"))
     return out
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def _chip(lay: _Layout, x: float, y: float, b: str, fill: str) -> list[str]:
+    """A barrel chip whose top left corner is (x, y)."""
+    return [svg.el("rect", class_="barrel", x=round(x), y=round(y), width=lay.chip_w, height=lay.chip_h, rx=3,
+                   fill=fill, stroke="#5a3a1a"),
+            svg.text(x + lay.chip_w / 2, y + lay.chip_h - 4, _SHORT.get(b, "?"), size=lay.small,
+                     fill=svg.ink_on(fill), font_weight="bold")]
+
+
+def _lines(words: str, size: int, room: float) -> list[str]:
+    """``words`` cut into lines no wider than ``room`` at ``size`` (at commas, then spaces)."""
+    out: list[str] = []
+    line = ""
+    for word in words.split(" "):
+        test = f"{line} {word}" if line else word
+        if line and svg.text_width(test, size) > room:
+            out.append(line)
+            line = word
+        else:
+            line = test
+    return [*out, line] if line else out
+
+
+def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
+    """The board: the route with its spaces, reefs or crevasses, barrels, the pawns and this
+    turn's trail of each, and a legend. ``narrow``: drawn for a phone (see ``NARROW``)."""
+    lay = NARROW if narrow else WIDE
     side = view["side"]
     names = view["players"]
     seat = view["seat"]
     end = view["end"]
     lo = min(0, view.get("lava_start", 0), view.get("lava", 0) or 0) if side == "B" else 0
     spaces = list(range(lo, end + 1))
-    rows = (len(spaces) + _COLS - 1) // _COLS
-    width = _MARGIN * 2 + _COLS * _CELL
-    shown = sorted({b for bs in view["barrels"].values() for b in bs if b != "?"})
-    key_lines = 2 + (len(shown) + 2) // 3
-    y_key = _MARGIN + 50 + rows * _ROW + 10
-    height = y_key + 26 * len(names) + 22 * key_lines + 20
+    rows = (len(spaces) + lay.cols - 1) // lay.cols
+    width = lay.margin * 2 + lay.cols * lay.cell
+    room = width - 2 * lay.margin
     body: list[str] = []
     title = f"Maretta side {side}: {DATA[side]['title']}, turn {view['turn']}"
-    body.append(svg.text(width / 2, 28, title, size=16, font_weight="bold", fill=_INK))
+    if lay.narrow:
+        body.append(svg.text(width / 2, 24, f"Maretta side {side}, turn {view['turn']}", size=16,
+                             font_weight="bold", fill=_INK))
+        body.append(svg.text(width / 2, 44, str(DATA[side]["title"]), size=lay.text, fill=_INK))
+    else:
+        body.append(svg.text(width / 2, 28, title, size=16, font_weight="bold", fill=_INK))
     sea = "#cfe6f5" if side == "A" else "#f3dcc0"
+
+    def xy(i: int) -> tuple[float, float]:
+        return _xy(lay, i, lo)
+
     # the route: numbers inside the spaces, so no connector between two rows crosses one
-    pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in (_xy(i, lo) for i in spaces))
+    pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in (xy(i) for i in spaces))
     body.append(svg.el("polyline", points=pts, fill="none", stroke="#8a9999", stroke_width=6,
                        stroke_linejoin="round"))
+    # this turn's trails: a band in the pawn's colour along the spaces it went through
+    # (beside the others', on the route), and a ring inside each space it left behind
+    trails = [t if len(t) > 1 else [] for t in (view.get("trail") or [])]
+    moving = [s for s, t in enumerate(trails) if t]
+    rings: dict[int, list[int]] = {}
+    for k, s in enumerate(moving):
+        colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
+        shift = (k - (len(moving) - 1) / 2) * 6
+        tpts = " ".join(f"{x + shift:.0f},{y + shift:.0f}" for x, y in map(xy, trails[s]))
+        body.append(svg.el("polyline", class_=f"trail seat{s}", points=tpts, fill="none", stroke=colour,
+                           stroke_width=5, stroke_linejoin="round", stroke_linecap="round"))
+        for i in trails[s][:-1]:
+            rings.setdefault(i, []).append(s)
     lava = view.get("lava")
     for i in spaces:
-        x, y = _xy(i, lo)
+        x, y = xy(i)
         fill, label, name = sea, str(i), ""
         if i == 0:
             fill, name = ("#e6d59a", "Island") if side == "A" else ("#c9b38a", "Village")
@@ -196,15 +265,19 @@ def render_svg(view: dict[str, Any]) -> str:
             label = "LAVA"
         body.append(svg.el("circle", class_="space", cx=round(x), cy=round(y), r=20, fill=fill, stroke="#445566",
                            stroke_width=1.5))
+        for k, s in enumerate(rings.get(i, ())):
+            body.append(svg.el("circle", class_=f"trail-ring seat{s}", cx=round(x), cy=round(y), r=17 - 3 * k,
+                               fill="none", stroke=svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)], stroke_width=2.5))
         if label:
-            body.append(svg.text(x, y + 5, label, size=10 if label == "LAVA" else 13, fill=svg.ink_on(fill),
-                                 font_weight="bold" if label == "LAVA" else None))
+            small = 12 if lay.narrow else 10
+            body.append(svg.text(x, y + 5, label, size=small if label == "LAVA" else lay.number,
+                                 fill=svg.ink_on(fill), font_weight="bold" if label == "LAVA" else None))
         if name:
-            body.append(svg.text(x, y + 35, name, size=11, fill=_INK))
+            body.append(svg.text(x, y + 35, name, size=lay.small, fill=_INK))
     # reefs / crevasses: a thick bar between space r and r+1
     barrier = "#c0405a" if side == "A" else "#3b2a20"
     for r in view["reefs"]:
-        (x1, y1), (x2, y2) = _xy(r, lo), _xy(r + 1, lo)
+        (x1, y1), (x2, y2) = xy(r), xy(r + 1)
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         if abs(y1 - y2) < 1:
             body.append(svg.el("rect", class_="reef", x=round(mx - 4), y=round(my - 24), width=8, height=48,
@@ -214,30 +287,27 @@ def render_svg(view: dict[str, Any]) -> str:
                                fill=barrier))
     # barrels as the viewer knows them, under their space
     for k, bs in view["barrels"].items():
-        x, y = _xy(int(k), lo)
+        x, y = xy(int(k))
         for j, b in enumerate(bs):
-            bx = x - 23 + j * 24 if len(bs) > 1 else x - 11
-            by = y + 22
-            fill = _BARREL_FILL.get(b, _CHIP)
-            body.append(svg.el("rect", class_="barrel", x=round(bx), y=round(by), width=22, height=16, rx=3,
-                               fill=fill, stroke="#5a3a1a"))
-            body.append(svg.text(bx + 11, by + 12, _SHORT.get(b, "?"), size=11, fill=svg.ink_on(fill),
-                                 font_weight="bold"))
+            bx = x - lay.chip_w - 1 + j * (lay.chip_w + 2) if len(bs) > 1 else x - lay.chip_w / 2
+            body += _chip(lay, bx, y + 22, b, _BARREL_FILL.get(b, _CHIP))
     # pawns, above their space (three abreast, then a second row above)
     at: dict[int, int] = {}
     out = view.get("out") or [None] * len(names)
+    step = 2 * lay.pawn_r + 1
     for s, p in enumerate(view["pos"]):
         if out[s] is not None:
             continue
         k = at.get(p, 0)
         at[p] = k + 1
-        x, y = _xy(p, lo)
-        body += _pawn(x + (k % 3 - 1) * 19, y - 30 - (k // 3) * 19, s, str(names[s])[:1].upper(), s == seat)
-    # the key: players, then the symbols
+        x, y = xy(p)
+        body += _pawn(lay, x + (k % 3 - 1) * step, y - 30 - (k // 3) * step, s, str(names[s])[:1].upper(),
+                      s == seat)
+    # the key: players, then the symbols, one a line on a phone
     moved = view.get("movement") or [0] * len(names)
+    line_h = lay.text + 10
+    y = lay.margin + lay.top + rows * (lay.cell + lay.row_gap) + 10
     for s, name in enumerate(names):
-        y = y_key + 26 * s + 10
-        body += _pawn(_MARGIN, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
         marks = ["you"] if s == seat else []
         if s == view["start"]:
             marks.append("starting player")
@@ -245,23 +315,43 @@ def render_svg(view: dict[str, Any]) -> str:
             marks.append(f"caught by the lava on turn {out[s]}")
         elif moved[s]:
             marks.append(f"moved {moved[s]} this turn")
+        trail = trails[s] if s < len(trails) else []
+        if trail and out[s] is None:
+            marks.append(f"trail {trail[0]} to {trail[-1]}")
         mark = f" ({', '.join(marks)})" if marks else ""
-        body.append(svg.text(_MARGIN + 18, y, f"{name}{mark}", size=12, anchor="start", fill=_INK))
-    y = y_key + 26 * len(names) + 12
-    body.append(svg.el("rect", x=_MARGIN - 4, y=y - 12, width=8, height=16, fill=barrier))
+        y += line_h / 2
+        body += _pawn(lay, lay.margin + lay.pawn_r, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
+        for j, line in enumerate(_lines(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)):
+            body.append(svg.text(lay.margin + 2 * lay.pawn_r + 8, y + j * (lay.text + 3), line, size=lay.text,
+                                 anchor="start", fill=_INK))
+            y += (lay.text + 3) if j else 0
+        y += line_h / 2 + 2
+    # each symbol: its words and how to draw it with its middle at (x, y)
+    entries: list[tuple[str, Callable[[float, float], list[str]]]] = []
     what = "Coral Reef" if side == "A" else "Crevasse"
-    body.append(svg.text(_MARGIN + 12, y, f"{what} between two spaces", size=12, anchor="start", fill=_INK))
-    body.append(svg.el("rect", x=_MARGIN + 230, y=y - 12, width=22, height=16, rx=3, fill=_BARREL_FILL["?"],
-                       stroke="#5a3a1a"))
-    body.append(svg.text(_MARGIN + 241, y, "?", size=11, fill=svg.ink_on(_BARREL_FILL["?"]), font_weight="bold"))
-    body.append(svg.text(_MARGIN + 258, y, "face-down barrel", size=12, anchor="start", fill=_INK))
+    entries.append((f"{what} between two spaces",
+                    lambda x, y: [svg.el("rect", x=round(x - 4), y=round(y - 8), width=8, height=16, fill=barrier)]))
+    entries.append(("face-down barrel",
+                    lambda x, y: _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, "?", _BARREL_FILL["?"])))
     if seat is not None:
-        body += _pawn(_MARGIN + 400, y - 4, seat, str(names[seat])[:1].upper(), True, cls="key")
-        body.append(svg.text(_MARGIN + 418, y, "your pawn (white ring)", size=12, anchor="start", fill=_INK))
-    for j, b in enumerate(shown):
-        yy = y + 22 * (1 + j // 3)
-        xx = _MARGIN - 4 + (j % 3) * 230
-        body.append(svg.el("rect", x=xx, y=yy - 12, width=22, height=16, rx=3, fill=_CHIP, stroke="#5a3a1a"))
-        body.append(svg.text(xx + 11, yy, _SHORT[b], size=11, fill=svg.ink_on(_CHIP), font_weight="bold"))
-        body.append(svg.text(xx + 28, yy, BARREL_NAMES[b], size=12, anchor="start", fill=_INK))
+        letter = str(names[seat])[:1].upper()
+        entries.append(("your pawn (white ring)", lambda x, y: _pawn(lay, x, y, seat, letter, True, cls="key")))
+    if moving:
+        colour = svg.SEAT_COLOURS[moving[0] % len(svg.SEAT_COLOURS)]
+        entries.append(("a pawn's trail this turn (band, rings)",
+                        lambda x, y: [svg.el("line", class_="key-trail", x1=round(x - 11), y1=round(y),
+                                             x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
+                                             stroke_linecap="round")]))
+    for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
+        entries.append((BARREL_NAMES[b],
+                        lambda x, y, b=b: _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)))
+    per_row = 1 if lay.narrow else 2
+    col_w = room // per_row
+    y += 8
+    for j, (label, icon) in enumerate(entries):
+        x = lay.margin + 12 + (j % per_row) * col_w
+        yy = y + line_h * (j // per_row)
+        body += icon(x, yy - lay.text / 3)
+        body.append(svg.text(x + 20, yy, label, size=lay.text, anchor="start", fill=_INK))
+    height = int(y + line_h * ((len(entries) + per_row - 1) // per_row) + 6)
     return svg.document(width, height, body, title=title)

@@ -322,6 +322,9 @@ class Maretta(Rules):
         end = st["end"]
         new = min(pos[s] + n, end)
         steps = new - pos[s]
+        trail = st.get("trail")
+        if trail is not None and steps > 0:  # the spaces passed through, for the board's trail
+            trail[s] = [*trail[s], *range(pos[s] + 1, new + 1)]
         pos[s] = new
         where = self._where(st, new)
         if n == 0:
@@ -394,6 +397,7 @@ class Maretta(Rules):
         st["p1d"] = [False] * n
         st["p2"] = [None] * n
         st["mv"] = [0] * n
+        st["trail"] = [[p] for p in st["pos"]]
         st["phase"] = 1
         todo = st["todo"]
         if st["side"] == "A":
@@ -914,6 +918,9 @@ class Maretta(Rules):
             p = mv["p"]
             pos = st["pos"]
             pos[s], pos[p] = pos[p], pos[s]
+            trail = st.get("trail")
+            if trail is not None:  # a swap is a jump: the trail goes on from the new place
+                trail[s], trail[p] = [*trail[s], pos[s]], [*trail[p], pos[p]]
             ev.add("swap", f"{names[s]} swaps places with {names[p]}: {names[s]} is now at "
                    f"{self._where(st, pos[s])}, {names[p]} at {self._where(st, pos[p])}", seat=s, with_seat=p)
         else:
@@ -1120,6 +1127,8 @@ class Maretta(Rules):
             "p1_face_down": list(st["p1d"]),
             "p2": list(st["p2"]),
             "movement": list(st["mv"]),
+            # the spaces each pawn went through this turn, its turn-start space first
+            "trail": [list(t) for t in st.get("trail") or [[p] for p in st["pos"]]],
             "deck": len(st["deck"]),
             "discard": list(st["disc"]),
             "barrels": dict(st["barv"]),
@@ -1256,3 +1265,6 @@ class Maretta(Rules):
 
     def _render_svg(self, view: View) -> str:
         return render.render_svg(view)
+
+    def _render_phone_svg(self, view: View) -> list[str]:
+        return [render.render_svg(view, narrow=True)]
