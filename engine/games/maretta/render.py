@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -192,6 +193,10 @@ def _chip(lay: _Layout, x: float, y: float, b: str, fill: str) -> list[str]:
                      fill=svg.ink_on(fill), font_weight="bold")]
 
 
+def _key_chip(lay: _Layout, b: str, x: float, y: float) -> list[str]:
+    return _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)
+
+
 def _lines(words: str, size: int, room: float) -> list[str]:
     """``words`` cut into lines no wider than ``room`` at ``size`` (at commas, then spaces)."""
     out: list[str] = []
@@ -343,8 +348,7 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
                                              x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
                                              stroke_linecap="round")]))
     for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
-        entries.append((BARREL_NAMES[b],
-                        lambda x, y, b=b: _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)))
+        entries.append((BARREL_NAMES[b], functools.partial(_key_chip, lay, b)))
     per_row = 1 if lay.narrow else 2
     col_w = room // per_row
     y += 8
