@@ -76,3 +76,33 @@ def ink_on(fill: str) -> str:
 def text_width(s: str, size: float, bold: bool = False) -> float:
     """A generous estimate of a sans-serif text's width, for laying labels out."""
     return len(s) * size * (0.68 if bold else 0.62)
+
+
+def wrap(words: str, size: float, room: float, bold: bool = False) -> list[str]:
+    """``words`` cut at spaces into lines no wider than ``room`` at ``size`` (by text_width)."""
+    out: list[str] = []
+    line = ""
+    for word in words.split(" "):
+        test = f"{line} {word}" if line else word
+        if line and text_width(test, size, bold) > room:
+            out.append(line)
+            line = word
+        else:
+            line = test
+    return [*out, line] if line else out
+
+
+_SIZE = re.compile(r'<text\b[^>]*?\sfont-size="([0-9.]+)"')
+_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"')
+
+
+def smallest_text(doc: str) -> float:
+    """The smallest font size of a drawing's texts, in its own units (0 when it has none)."""
+    sizes = [float(m) for m in _SIZE.findall(doc)]
+    return min(sizes) if sizes else 0.0
+
+
+def drawn_width(doc: str) -> float:
+    """The ``width`` of a drawing's root element (0 when it has none)."""
+    m = _WIDTH.search(doc[:600])
+    return float(m.group(1)) if m else 0.0

@@ -7,6 +7,7 @@ page shows a player exactly what their mail would, never another seat's secrets.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 import engine
-from engine import IllegalMove
+from engine import IllegalMove, svg
 from engine.core import Event, Option, visible_events
 from pbem.games import links, wording
 from pbem.games.models import ChatMessage, Game, Move, Seat
@@ -38,6 +39,32 @@ class ResultRow:
     parts: list[str] = field(default_factory=list)  # the breakdown, in the order of SeatPage.result_parts
 
 
+#: The smallest text a board may show on a screen, in CSS px (issue 10: readable on a phone).
+READABLE_PX = 11.5
+
+
+@dataclass(frozen=True)
+class BoardPart:
+    """One picture of the board as a page shows it: never narrower than ``min_width`` CSS px,
+    so that its smallest text is READABLE_PX or more (the page pans it where the screen is
+    narrower); 0 when any width shows it readable enough."""
+
+    svg: str
+    width: float
+    min_width: int
+
+
+def board_part(doc: str) -> BoardPart:
+    width, smallest = svg.drawn_width(doc), svg.smallest_text(doc)
+    need = math.ceil(width * READABLE_PX / smallest) if smallest and width else 0
+    return BoardPart(doc, width, need)
+
+
+def board_parts(rules: Any, view: dict[str, Any]) -> tuple[list[BoardPart], list[BoardPart]]:
+    """The board for a wide screen and for a phone (the engine's phone pictures)."""
+    return [board_part(rules.render_svg(view))], [board_part(d) for d in rules.render_phone_svg(view)]
+
+
 @dataclass
 class SeatPage:
     game: Game
@@ -52,6 +79,8 @@ class SeatPage:
     state_text: str
     svg: str
     players: list[dict[str, Any]]
+    boards: list[BoardPart] = field(default_factory=list)  # for a wide screen
+    phone_boards: list[BoardPart] = field(default_factory=list)  # for a phone
     history: list[HistoryLine] = field(default_factory=list)
     chat: list[tuple[str, datetime, str]] = field(default_factory=list)
     results: list[ResultRow] = field(default_factory=list)
@@ -88,12 +117,14 @@ def seat_page(seat: Seat) -> SeatPage:
     else:
         headline = f"Waiting for {', '.join(others) or 'nobody'}"
     view = rules.view(state, seat.index)
+    boards, phone_boards = board_parts(rules, view)
     page = SeatPage(
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
         deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),
         options=options, examples=wording.notation_examples(options), notation_help=rules.notation_help,
         decision=_decision(view) if options else "",
-        state_text=rules.render_text(view), svg=rules.render_svg(view), finished=finished,
+        state_text=rules.render_text(view), svg=boards[0].svg, boards=boards, phone_boards=phone_boards,
+        finished=finished,
         players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
     )
     page.history = history(game, seat.index, you)

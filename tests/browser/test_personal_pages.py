@@ -65,11 +65,44 @@ def act(page: Any, url: str, rnd: random.Random) -> bool:
     return True
 
 
+#: The smallest text a board may show, in CSS px (pbem.games.pages.READABLE_PX).
+READABLE = 11.5
+
+#: For every board picture on screen: its drawn width, the CSS px of its smallest text (font size
+#: times the picture's scale), and whether its pan box holds it whole (else it is panned).
+MEASURE_BOARD = """() => [...document.querySelectorAll('#board svg')].filter(s => s.getClientRects().length)
+  .map(s => {
+    const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    const sizes = [...s.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+    const pan = s.closest('.pan');
+    return {width: s.getBoundingClientRect().width, smallest: Math.min(...sizes),
+            whole: pan.scrollWidth <= pan.clientWidth + 1, pan_width: pan.getBoundingClientRect().width};
+  })"""
+
+
+def readable_board(page: Any, width: int) -> list[dict[str, Any]]:
+    """The board's every text is READABLE px or more at this width; nothing is wider than the
+    screen but the board's own pan boxes, which the reader can scroll to their far edge."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "nothing wider than the screen"
+    parts = page.evaluate(MEASURE_BOARD)
+    assert parts, "a board is on screen"
+    for part in parts:
+        assert part["smallest"] >= READABLE, f"text of {part['smallest']:.1f} px at {width} px: {parts}"
+        assert part["pan_width"] <= width
+    pans = page.locator("#board .pan")
+    for k in range(pans.count()):
+        if pans.nth(k).is_visible():  # reachable: scrolled to its far edge, the box shows it
+            far = pans.nth(k).evaluate("p => { p.scrollLeft = p.scrollWidth; return p.scrollLeft + p.clientWidth }")
+            assert far >= pans.nth(k).evaluate("p => p.scrollWidth") - 1
+            pans.nth(k).evaluate("p => { p.scrollLeft = 0 }")
+    return list(parts)
+
+
 def fits_the_phone(page: Any) -> None:
-    """Nothing wider than the screen; the board is on it, whole."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"
-    box = page.locator("#board svg").bounding_box()
+    """Nothing wider than the screen; the board is on it, whole, its text readable."""
+    parts = readable_board(page, PHONE["width"])
+    assert [p["whole"] for p in parts] == [True], "Maretta's phone board is whole on the phone"
+    box = page.locator("#board svg:visible").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
     assert box["height"] > 100, "the board is drawn big enough to see"
 
@@ -144,17 +177,24 @@ def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: s
         page.screenshot(path=str(shots / f"home-{name}.png"), full_page=True)
 
 
-def test_it_shows_the_caravelas_board_whole_with_its_legend_at_both_widths(new_page: Any, site: str,
-                                                                           shots: Path) -> None:
+@pytest.mark.parametrize(("rules", "options"), [("maretta", {"side": "A"}), ("maretta", {"side": "B"}),
+                                                ("caravelas", {}), ("maracaibo", {})],
+                         ids=["maretta-A", "maretta-B", "caravelas", "maracaibo"])
+def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options: dict[str, Any], new_page: Any,
+                                                            site: str, shots: Path) -> None:
     folk = people()
-    start_game("caravelas", folk)
+    start_game(rules, folk, options=options)
     url = link_of(folk[0], site)
-    for name, viewport in (("1280", DESKTOP), ("390", PHONE)):
+    name = rules + ("-" + str(options["side"]) if "side" in options else "")
+    for width, viewport in ((390, PHONE), (1280, DESKTOP)):
         page = new_page(viewport)
         page.goto(url)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        board = page.locator("#board svg").bounding_box()
-        assert board is not None and board["width"] <= viewport["width"], "the whole board on screen"
-        assert "Legend" in page.locator("#board").inner_text()
-        page.locator("#board").screenshot(path=str(shots / f"board-caravelas-{name}.png"))
-        page.screenshot(path=str(shots / f"page-caravelas-{name}.png"), full_page=True)
+        parts = readable_board(page, width)
+        if rules == "maretta" and width == 390:
+            assert [p["whole"] for p in parts] == [True], "Maretta's phone board is whole on the phone"
+        assert "Legend" in page.locator("#board").inner_text() or rules != "caravelas"
+        page.locator("#board").screenshot(path=str(shots / f"board-{name}-{width}.png"))
+        if page.locator("#board-fit").count():  # the whole board at a glance, small print
+            page.locator("label[for=board-fit]").click()
+            box = page.locator("#board svg:visible").first.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= width + 0.5

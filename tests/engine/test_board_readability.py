@@ -222,3 +222,21 @@ def test_maretta_trails_start_again_each_turn() -> None:
         view = rules.view(st, None)
         if view["phase"] == 1:
             assert view["trail"] == [[p] for p in view["pos"]]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_caravelas_phone_board_is_the_map_then_a_strip_that_fits_a_phone(n: int) -> None:
+    rules = engine.get("caravelas")
+    for st in caravelas_states(n, n):
+        for seat in (None, 0):
+            view = rules.view(st, seat)
+            the_map, strip = rules.render_phone_svg(view)
+            assert svg.drawn_width(the_map) == B.MAP["width"], "the map whole (the page pans it)"
+            _check_readable(the_map, f"caravelas map {n}p")
+            assert svg.drawn_width(strip) <= PHONE_WIDTH
+            found = _check_readable(strip, f"caravelas strip {n}p seat {seat}")
+            assert min(lab.size for lab in found) >= PHONE_MIN_SIZE
+            assert all(lab.box.x0 >= 0 and lab.box.x1 <= PHONE_WIDTH for lab in found), "nothing cut off"
+            words = [lab.text for lab in found]
+            assert sum(w.startswith(tuple(view["players"])) for w in words) >= n, "every player's board"
+            assert any(w.startswith("red: 4 pts, caravela 1") for w in words)

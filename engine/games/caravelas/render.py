@@ -235,9 +235,9 @@ def label_layout() -> tuple[tuple[str, float, float, int, str, str, str], ...]:
 
 
 def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = "fleet",
-               small: bool = False) -> list[str]:
+               small: bool = False, big: bool = False) -> list[str]:
     col = FLEET_COLOURS[s][1]
-    w, h = (12, 16) if small else (14, 18)
+    w, h = (12, 16) if small else (16, 20) if big else (14, 18)
     out = []
     if mine:
         m = 2 if small else 3
@@ -245,13 +245,30 @@ def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = 
                           height=h + 2 * m, rx=7, fill="#ffffff", stroke="#111111", stroke_width=2))
     out.append(svg.el("rect", class_=f"{cls} seat{s}", x=round(x - w / 2, 1), y=round(y - h / 2, 1), width=w,
                       height=h, rx=5, fill=col, stroke="#111111", stroke_width=1))
-    out.append(svg.text(x, y + 4, letter, size=11 if not small else 10, fill=svg.ink_on(col), font_weight="bold"))
+    out.append(svg.text(x, y + 4, letter, size=12 if big else 11 if not small else 10, fill=svg.ink_on(col),
+                        font_weight="bold"))
     return out
 
 
 def render_svg(view: dict[str, Any]) -> str:
+    """The map with the strip under it (legend, cubes, the players' boards), for a wide screen."""
     width, map_h = B.MAP["width"], B.MAP["height"]
-    height = map_h + STRIP
+    body = _map(view) + _strip(view, map_h)
+    title = f"Caravelas II - {', '.join(view['players'])}"
+    return svg.document(width, map_h + STRIP, body, title=title)
+
+
+def render_phone_svg(view: dict[str, Any]) -> list[str]:
+    """For a phone: the map alone (the page pans it: its labels stay readable), then the strip
+    drawn narrow (358 px, one thing a line, text 12 px or more), which fits the screen."""
+    players = ", ".join(view["players"])
+    body, height = _narrow_strip(view)
+    return [svg.document(B.MAP["width"], B.MAP["height"], _map(view), title=f"Caravelas II - {players}: the map"),
+            svg.document(NARROW, height, body, title=f"Caravelas II - {players}: legend and players")]
+
+
+def _map(view: dict[str, Any]) -> list[str]:
+    width, map_h = B.MAP["width"], B.MAP["height"]
     players = view["players"]
     seat = view["seat"]
     body: list[str] = [svg.el("rect", x=0, y=0, width=width, height=map_h, fill=SEA)]
@@ -323,9 +340,7 @@ def render_svg(view: dict[str, Any]) -> str:
         for i, s in sorted(enumerate(seats), key=lambda t: t[1] == seat):
             fx, fy = (x, y) if len(seats) == 1 else (x + (-7 if i % 2 == 0 else 7), y + (-9 if i < 2 else 9))
             body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat, small=len(seats) > 1)
-    body += _strip(view, map_h)
-    title = f"Caravelas II - {', '.join(players)}"
-    return svg.document(width, height, body, title=title)
+    return body
 
 
 def _strip(view: dict[str, Any], top: int) -> list[str]:
@@ -396,3 +411,83 @@ def _strip(view: dict[str, Any], top: int) -> list[str]:
                                   fill=CUBE_FILL[colour] if loaded else "#ffffff", stroke=CUBE_FILL[colour]
                                   if colour != "white" else "#777777", stroke_width=2))
     return out
+
+
+#: The narrow strip's width: what a 390 px phone has inside the page's margins.
+NARROW = 358
+
+
+def _narrow_strip(view: dict[str, Any]) -> tuple[list[str], int]:
+    """The strip for a phone, one thing a line: the legend, the cubes, each player's board."""
+    players, seat = view["players"], view["seat"]
+    ink, size, x = INK, 12, 14
+    out: list[str] = []
+    y = 24
+
+    def say(text: str, at: float, bold: bool = False, colour: str = ink) -> None:
+        nonlocal y
+        for k, line in enumerate(svg.wrap(text, size, NARROW - at - 6, bold)):
+            if k:
+                y += size + 4
+            out.append(svg.text(at, y, line, size=size, anchor="start", fill=colour,
+                                font_weight="bold" if bold else None))
+
+    def head(text: str) -> None:
+        nonlocal y
+        out.append(svg.text(x, y, text, size=13, anchor="start", font_weight="bold", fill=ink))
+        y += 24
+
+    head("Legend")
+    out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=9, fill="#f5e6c8", stroke="#6b4c2a", stroke_width=2))
+    say("place (points of its discovery card)", x + 24)
+    y += 22
+    out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=6, fill="#ffffff", stroke="#6f8a99"))
+    say("sea circle (its code, as in moves: 3s16)", x + 24)
+    y += 22
+    out.append(svg.el("circle", cx=x + 4, cy=y - 4, r=6, fill="#6aa7e8", stroke=WIND))
+    out.append(svg.el("polygon", points=f"{x + 12},{y - 8} {x + 18},{y - 4} {x + 12},{y}", fill=WIND))
+    say("wind route: blue circles skipped with the arrows", x + 24)
+    y += 22
+    out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=8, fill="none", stroke="#555555", stroke_width=3,
+                      stroke_dasharray="4 3"))
+    say("your discovery cards' places" if seat is not None else "(players see their own targets ringed)", x + 24)
+    y += 24
+    out += _fleet_chip(x + 8, y - 4, 0 if seat is None else seat, "A" if seat is None else players[seat][:1].upper(),
+                       seat is not None, cls="key", big=True)
+    say("your fleet (white frame); others: their initial" if seat is not None else "a fleet: its player's initial",
+        x + 24)
+    y += 32
+    head("Cubes: points and caravela")
+    for colour in B.COLOURS:
+        c = B.CUBES[colour]
+        out.append(svg.el("rect", class_="key", x=x, y=y - 10, width=11, height=11, fill=CUBE_FILL[colour],
+                          stroke="#333333"))
+        say(f"{colour}: {c['points']} pts, caravela {c['caravela']}", x + 18)
+        y += 20
+    say("At the end: +2 per cube aboard, -2 per unfulfilled discovery card", x)
+    y += 32
+    head(f"Players (game ends at {view['options']['target']} points)")
+    for s, name in enumerate(players):
+        f = view["fleets"][s]
+        turn = not view["over"] and view["turn"] == s
+        out.append(svg.el("rect", x=x, y=y - 11, width=12, height=12, fill=FLEET_COLOURS[s][1], stroke="#111111"))
+        who = name + (" (you)" if s == seat else "") + (" - to play" if turn else "")
+        say(f"{who}: {f['score']} pts", x + 18, bold=turn)
+        y += 18
+        say(f"{len(f['found'])} found, {f['hand']} movement and {f['disc']} discovery cards", x + 18)
+        y += 22
+        out.append(svg.text(x + 18, y, "caravelas", size=size, anchor="start", fill=ink))
+        for n in B.CARAVELAS:
+            bx = x + 18 + 70 + (n - 1) * 60
+            if n in f["sunk"]:
+                out.append(svg.text(bx, y, f"{n} sunk", size=size, anchor="start", fill="#a61b1b",
+                                    font_weight="bold"))
+                continue
+            out.append(svg.text(bx, y, str(n), size=size, anchor="start", fill=ink, font_weight="bold"))
+            for j, colour in enumerate(B.CARAVELA_SPOTS[n]):
+                loaded = colour in f["cargo"]
+                out.append(svg.el("rect", class_="spot" + (" loaded" if loaded else ""), x=bx + 12 + j * 16,
+                                  y=y - 11, width=12, height=12, fill=CUBE_FILL[colour] if loaded else "#ffffff",
+                                  stroke=CUBE_FILL[colour] if colour != "white" else "#777777", stroke_width=2))
+        y += 30
+    return [svg.el("rect", x=0, y=0, width=NARROW, height=y, fill="#fffdf6"), *out], y

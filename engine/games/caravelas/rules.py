@@ -755,5 +755,9 @@ class Caravelas(Rules):
         from .render import render_svg
         return render_svg(view)
 
+    def _render_phone_svg(self, view: View) -> list[str]:
+        from .render import render_phone_svg
+        return render_phone_svg(view)
+
 
 RULES = Caravelas()

@@ -197,20 +197,6 @@ def _key_chip(lay: _Layout, b: str, x: float, y: float) -> list[str]:
     return _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)
 
 
-def _lines(words: str, size: int, room: float) -> list[str]:
-    """``words`` cut into lines no wider than ``room`` at ``size`` (at commas, then spaces)."""
-    out: list[str] = []
-    line = ""
-    for word in words.split(" "):
-        test = f"{line} {word}" if line else word
-        if line and svg.text_width(test, size) > room:
-            out.append(line)
-            line = word
-        else:
-            line = test
-    return [*out, line] if line else out
-
-
 def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
     """The board: the route with its spaces, reefs or crevasses, barrels, the pawns and this
     turn's trail of each, and a legend. ``narrow``: drawn for a phone (see ``NARROW``)."""
@@ -326,7 +312,7 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
         mark = f" ({', '.join(marks)})" if marks else ""
         y += line_h / 2
         body += _pawn(lay, lay.margin + lay.pawn_r, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
-        for j, line in enumerate(_lines(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)):
+        for j, line in enumerate(svg.wrap(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)):
             body.append(svg.text(lay.margin + 2 * lay.pawn_r + 8, y + j * (lay.text + 3), line, size=lay.text,
                                  anchor="start", fill=_INK))
             y += (lay.text + 3) if j else 0
