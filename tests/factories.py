@@ -16,7 +16,7 @@ import pytest
 import engine
 from engine import registry
 from pbem.games import services
-from pbem.games.models import Game, Player
+from pbem.games.models import Game, Player, pending_of
 
 FAKE_GAME = "blindbids"
 
@@ -74,8 +74,9 @@ def play_first_options(game_id: int, until_finished: bool = True, limit: int = 1
 
 
 def set_state(game: Game, state: dict[str, Any]) -> Game:
-    """Store a state arranged by hand (the engine tests' helpers build them)."""
-    Game.objects.filter(pk=game.pk).update(state=state)
+    """Store a state arranged by hand (the engine tests' helpers build them), with the
+    ``pending_seats`` every state write stores beside it."""
+    Game.objects.filter(pk=game.pk).update(state=state, pending_seats=pending_of(game.rules, state))
     game.refresh_from_db()
     return game
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.urls import get_script_prefix, reverse
 from rest_framework.request import Request
 
+import engine
 from engine import Option, Rules
 from pbem.games import selectors
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
@@ -45,10 +46,11 @@ def _url(request: Request, name: str, **kwargs: Any) -> str:
 #: One seat as the game's entry shows it: (index, status, player id, player's display name).
 SeatRow = tuple[int | None, str, int | None, str | None]
 
-#: The columns :func:`game_data` reads (the lobby selects only these: ``.only(*GAME_FIELDS)``).
-GAME_FIELDS = ("id", "title", "rules", "status", "options", "version", "created_by_id",
-               "created_by__display_name", "created_at", "started_at", "finished_at", "deadline_hours",
-               "deadline_at", "state", "seed_hash", "seed", "outcome")
+#: The columns a game's entry shows, as ``QuerySet.values`` names them: the lobby reads a page
+#: of games as plain rows (:func:`lobby_entry`), no model instances, no state.
+LOBBY_COLUMNS = ("id", "title", "rules", "status", "options", "version", "created_by_id",
+                 "created_by__display_name", "created_at", "started_at", "finished_at", "deadline_hours",
+                 "deadline_at", "pending_seats", "seed_hash", "seed", "outcome")
 
 
 #: A game's links: key in ``links`` and route name.
@@ -69,65 +71,84 @@ def _game_links(request: Request, game_id: int) -> dict[str, str]:
     return {key: head + text + tail for key, head, tail in parts}
 
 
-def _invitation_hidden(game: Game, status: str, player_id: int | None, viewer: Player | None) -> bool:
-    """An unanswered invitation's name is the creator's and the invited player's business only.
-
-    Why: an address invited before it has an account is named after its local part
-    (``john.smith.1984``), which the public lobby must not publish.
-    """
-    if status != Seat.Status.INVITED:
-        return False
-    return viewer is None or viewer.pk not in (game.created_by_id, player_id)
+_INVITED = Seat.Status.INVITED.value
+_RUNNING = (Game.Status.RUNNING.value, Game.Status.PAUSED.value)
+_FINISHED = Game.Status.FINISHED.value
 
 
 def game_data(request: Request, game: Game, viewer: Player | None,
               seat_rows: list[SeatRow] | None = None) -> dict[str, Any]:
-    """``seat_rows``: the game's seats in seat order as :func:`pbem.games.selectors.lobby_seats`
-    gives them (a page of games in one query); read from ``game`` when None."""
-    rules = selectors.rules_for(game)
-    waiting = selectors.waiting_for(game)
-    finished = game.status == Game.Status.FINISHED
+    """One game's entry. ``seat_rows``: the game's seats in seat order as
+    :func:`pbem.games.selectors.lobby_seats` gives them; read from ``game`` when None."""
     if seat_rows is None:
         seat_rows = [(seat.index, seat.status, seat.player_id,
                       seat.player.display_name if seat.player is not None else None)
                      for seat in selectors.game_seats(game)]
+    row = {"id": game.pk, "title": game.title, "rules": game.rules, "status": game.status,
+           "options": game.options, "version": game.version, "created_by_id": game.created_by_id,
+           "created_by__display_name": game.created_by.display_name, "created_at": game.created_at,
+           "started_at": game.started_at, "finished_at": game.finished_at,
+           "deadline_hours": game.deadline_hours, "deadline_at": game.deadline_at,
+           "pending_seats": game.pending_seats, "seed_hash": game.seed_hash, "seed": game.seed,
+           "outcome": game.outcome}
+    return lobby_entry(request, row, viewer, seat_rows)
+
+
+def lobby_entry(request: Request, row: dict[str, Any], viewer: Player | None,
+                seat_rows: list[SeatRow]) -> dict[str, Any]:
+    """A game's entry from its ``LOBBY_COLUMNS`` row: what ``GameOut`` makes of a game (the same
+    keys in the same order, JSON types; tests/api/test_query_counts.py holds them equal).
+
+    Whom the game waits for comes from ``pending_seats``, stored with every state (see
+    ``Game.save``): an entry never decodes a state. Why plain rows: building 100 model
+    instances (the games and their creators) was most of a lobby page's time after the state.
+    """
+    game_id = row["id"]
+    status = row["status"]
+    pending = row["pending_seats"]
+    waiting = list(pending) if pending is not None and status in _RUNNING else []
+    finished = status == _FINISHED
+    creator = row["created_by_id"]
     seats = []
     your_seat = None
     viewer_pk = viewer.pk if viewer is not None else None
-    for index, status, player_id, name in seat_rows:
+    for index, seat_status, player_id, name in seat_rows:
         you = viewer_pk is not None and player_id == viewer_pk
-        if you and game.state is not None:
+        if you and pending is not None:
             your_seat = index
+        # An unanswered invitation's name is the creator's and the invited player's business only:
+        # an address invited before it has an account is named after its local part
+        # (``john.smith.1984``), which the public lobby must not publish.
+        hidden = seat_status == _INVITED and (viewer_pk is None or viewer_pk not in (creator, player_id))
         seats.append({
             "index": index,
-            "name": name if player_id is not None and not _invitation_hidden(game, status, player_id, viewer)
-            else None,
-            "status": status,
+            "name": name if player_id is not None and not hidden else None,
+            "status": seat_status,
             "you": you,
             "waiting": index is not None and index in waiting,
         })
     return {
-        "id": game.pk,
-        "title": game.title,
-        "rules": game.rules,
-        "rules_title": rules.title,
-        "status": game.status,
-        "options": game.options,
-        "version": game.version,
-        "etag": game.etag,
-        "created_by": game.created_by.display_name,
-        "created_at": game.created_at,
-        "started_at": game.started_at,
-        "finished_at": game.finished_at,
-        "deadline_hours": game.deadline_hours,
-        "deadline_at": game.deadline_at,
+        "id": game_id,
+        "title": row["title"],
+        "rules": row["rules"],
+        "rules_title": engine.get(row["rules"]).title,
+        "status": status,
+        "options": row["options"],
+        "version": row["version"],
+        "etag": f'"{game_id}-{row["version"]}"',
+        "created_by": row["created_by__display_name"],
+        "created_at": row["created_at"],
+        "started_at": row["started_at"],
+        "finished_at": row["finished_at"],
+        "deadline_hours": row["deadline_hours"],
+        "deadline_at": row["deadline_at"],
         "seats": seats,
         "waiting_for": waiting,
         "your_seat": your_seat,
-        "seed_hash": game.seed_hash,
-        "seed": game.seed if finished else None,
-        "outcome": game.outcome if finished else None,
-        "links": _game_links(request, game.pk),
+        "seed_hash": row["seed_hash"],
+        "seed": row["seed"] if finished else None,
+        "outcome": row["outcome"] if finished else None,
+        "links": _game_links(request, game_id),
     }
 
 

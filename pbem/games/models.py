@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
+
+import engine
 
 
 def new_token() -> str:
@@ -89,6 +92,11 @@ class Game(models.Model):
     extensions_allowed = models.PositiveSmallIntegerField(default=2)
     extension_hours = models.PositiveIntegerField(default=48)
     outcome = models.JSONField(null=True, blank=True)
+    #: Whom the state waits for (``rules.pending(state)``, in its order), None while there is no
+    #: state. Written with the state by every save that writes the state (see :meth:`save`), so
+    #: the lobby learns whom a game waits for without decoding its state. Why not a cache keyed
+    #: by version: a rename rewrites the names in the state without a new version.
+    pending_seats = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -99,9 +107,34 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.title}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Every write of ``state`` writes ``pending_seats`` from it too.
+
+        Why here and not in each service: a state is written by moves, the start, undo,
+        rollback, moderator moves, deadlines' default and bot moves, renames, replacements,
+        resumes; one place sees them all. (A ``QuerySet.update(state=...)`` bypasses it: the
+        services never write a state that way.)
+        """
+        fields = kwargs.get("update_fields")
+        if fields is None:
+            if "state" not in self.get_deferred_fields():
+                self.pending_seats = pending_of(self.rules, self.state)
+        elif "state" in fields:
+            self.pending_seats = pending_of(self.rules, self.state)
+            if "pending_seats" not in fields:
+                kwargs["update_fields"] = [*fields, "pending_seats"]
+        super().save(*args, **kwargs)
+
     @property
     def etag(self) -> str:
         return f'"{self.pk}-{self.version}"'
+
+
+def pending_of(rules: str, state: dict[str, Any] | None) -> list[int] | None:
+    """What :attr:`Game.pending_seats` holds for a game of ``rules`` in ``state``."""
+    if state is None:
+        return None
+    return [int(s) for s in engine.get(rules).pending(state)]
 
 
 class Seat(models.Model):

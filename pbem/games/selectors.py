@@ -169,10 +169,19 @@ def player_seat(game: Game, player: Player | None) -> Seat | None:
 
 
 def waiting_for(game: Game) -> list[int]:
-    """Seats whose decision the game waits for (public: the table sees who has not played)."""
-    if game.state is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+    """Seats whose decision the game waits for (public: the table sees who has not played).
+
+    Read from ``Game.pending_seats``, written with every state (see ``Game.save``): the
+    lobby never loads a state for this.
+    """
+    if game.pending_seats is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
         return []
-    return rules_for(game).pending(game.state)
+    return list(game.pending_seats)
+
+
+def is_dealt(game: Game) -> bool:
+    """Whether the game has a state (it started), without loading the state."""
+    return game.pending_seats is not None
 
 
 def _require_state(game: Game) -> dict[str, Any]:
