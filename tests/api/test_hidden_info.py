@@ -17,7 +17,7 @@ import pytest
 import engine
 from engine.rng import Rng
 from pbem.games import moderation
-from pbem.games.models import Game, Player
+from pbem.games.models import Game, Player, pending_of
 from tests.factories import play_first_options, player_at, start_game, token_client
 
 VOLATILE = {"id", "links", "etag", "created_at", "started_at", "deadline_at", "seed_hash", "game"}
@@ -52,7 +52,9 @@ def _twin(game: Game, players: list[Player], seat: int | None, rnd: random.Rando
     holder = {"rng": f"{rnd.getrandbits(64):016x}"}
     other_state = rules.resample_hidden(game.state, seat, Rng(holder))
     twin = start_game(game.rules, players[0], players[1:], options=game.options)
-    Game.objects.filter(pk=twin.pk).update(state=other_state, version=game.version)
+    # (pending_seats too: every state write stores it beside the state, see Game.save)
+    Game.objects.filter(pk=twin.pk).update(state=other_state, version=game.version,
+                                           pending_seats=pending_of(game.rules, other_state))
     twin.refresh_from_db()
     return twin, other_state != game.state
 

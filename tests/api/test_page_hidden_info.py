@@ -21,7 +21,7 @@ from django.test import Client
 import engine
 from engine.rng import Rng
 from pbem.games import links
-from pbem.games.models import Game, Seat
+from pbem.games.models import Game, Seat, pending_of
 from tests.factories import play_first_options, start_game
 
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]+"')
@@ -61,9 +61,9 @@ def test_it_shows_the_same_page_whatever_the_player_cannot_see(alice, bob, carol
             before = _page(seat)
             other = engine_rules.resample_hidden(original, seat.index, Rng({"rng": f"{rnd.getrandbits(64):016x}"}))
             changed += other != original
-            Game.objects.filter(pk=game.pk).update(state=other)
+            Game.objects.filter(pk=game.pk).update(state=other, pending_seats=pending_of(game.rules, other))
             try:
                 assert _page(seat) == before, (rules, trial, seat.index)
             finally:
-                Game.objects.filter(pk=game.pk).update(state=original)
+                Game.objects.filter(pk=game.pk).update(state=original, pending_seats=pending_of(game.rules, original))
     assert changed > 0, "resample_hidden never changed a state: the property proved nothing"

@@ -17,7 +17,7 @@ import engine
 from engine.rng import Rng, seed_to_state
 from pbem.games import links, moderation
 from pbem.games import services as game_services
-from pbem.games.models import Game, OutboundMessage, Player, Seat
+from pbem.games.models import Game, OutboundMessage, Player, Seat, pending_of
 from pbem.games.services import Command
 from pbem.mail import outbox, sending
 from pbem.mail import services as mail_services
@@ -174,7 +174,7 @@ def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Person
     assert first.state is not None
     other = rules.resample_hidden(copy.deepcopy(first.state), 0, Rng({"rng": seed_to_state("other deal")}))
     assert other != first.state, "the resample must change something hidden"
-    Game.objects.filter(pk=second.pk).update(state=other)
+    Game.objects.filter(pk=second.pk).update(state=other, pending_seats=pending_of(rules_name, other))
     second.refresh_from_db()
     # The start mails came from each game's own deal; compare only what follows the swap.
     cutoff = OutboundMessage.objects.latest("pk").pk
