@@ -240,3 +240,35 @@ def test_caravelas_phone_board_is_the_map_then_a_strip_that_fits_a_phone(n: int)
             words = [lab.text for lab in found]
             assert sum(w.startswith(tuple(view["players"])) for w in words) >= n, "every player's board"
             assert any(w.startswith("red: 4 pts, caravela 1") for w in words)
+
+
+def maracaibo_states(players: int, seed: int, every: int = 40) -> list[dict[str, Any]]:
+    rules = engine.get("maracaibo")
+    st = rules.setup(["Ana", "Bruno", "Carla", "Duarte"][:players], {}, f"readable-{seed}")
+    rnd = random.Random(seed)
+    out, i = [], 0
+    while rules.pending(st) and len(out) < 5:
+        if i % every == 0:
+            out.append(json.loads(json.dumps(st)))
+        s = rules.pending(st)[0]
+        rules.apply(st, s, rnd.choice(rules.options(st, s)).move)
+        i += 1
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_maracaibo_phone_board_is_the_map_then_the_rest_drawn_to_fit_a_phone(n: int) -> None:
+    rules = engine.get("maracaibo")
+    for st in maracaibo_states(n, n):
+        for seat in (None, 0):
+            view = rules.view(st, seat)
+            the_map, rest = rules.render_phone_svg(view)
+            assert "Havana" in the_map and svg.drawn_width(the_map) == 640, "the map whole (the page pans it)"
+            assert svg.drawn_width(rest) <= PHONE_WIDTH
+            found = _check_readable(rest, f"maracaibo {n}p seat {seat}")
+            assert min(lab.size for lab in found) >= PHONE_MIN_SIZE
+            assert all(lab.box.x0 >= 0 and lab.box.x1 <= PHONE_WIDTH for lab in found), "nothing cut off"
+            words = " ".join(lab.text for lab in found)
+            for name in view["players"]:
+                assert f"{name}{' (you)' if view['players'][0] == name and seat == 0 else ''}:" in words
+            assert ("Ship board" in words) == (seat is not None), "my ship board, only for me"

@@ -73,7 +73,7 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
     state = played()
     for seat in (0, None):
         view = RULES.view(state, seat)
-        text, svg = RULES.render_text(view), RULES.render_svg(view)
+        text, svg = RULES.render_text(view), RULES.render_svg(view) + "".join(RULES.render_phone_svg(view))
         seen = set(state["display"]) | set(state["discard"])
         for p in state["p"]:
             seen |= set(p["display"]) | set(p["plan"])
@@ -90,7 +90,8 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
         for trial in range(3):  # whatever is hidden, the pictures are the same
             other = RULES.resample_hidden(state, seat, Rng({"rng": seed_to_state(trial)}))
             assert RULES.render_text(RULES.view(other, seat)) == text
-            assert RULES.render_svg(RULES.view(other, seat)) == svg
+            seen_by = RULES.view(other, seat)
+            assert RULES.render_svg(seen_by) + "".join(RULES.render_phone_svg(seen_by)) == svg
 
 
 def test_it_draws_the_caribbean_the_tracks_my_ship_board_and_display_at_mail_width() -> None:

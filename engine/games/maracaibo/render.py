@@ -494,3 +494,158 @@ def _svg_display(view: View, y: int) -> tuple[list[str], int]:
         if mine:
             y += 48 * ((len(mine) + 3) // 4)
     return out, y
+
+
+# ---- the phone pictures -----------------------------------------------------------------------------
+
+#: What a 390 px phone has for the board inside the page's margins.
+NARROW = 358
+_PAD = 8
+_SIZE = 12
+
+
+def phone_svgs(view: View) -> list[str]:
+    """For a phone: the map (the page pans it, its labels stay readable), then everything else
+    drawn narrow (358 px wide, one thing a line, text 12 px or more), which fits the screen."""
+    title = [_t(6, 13, f"Maracaibo - round {view['round']} of {view['rounds']} - SUBSTITUTE CONTENT", 10,
+                weight="bold")]
+    the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" viewBox="0 0 640 {MAP_H}" '
+               f'font-family="sans-serif"><title>Maracaibo (substitute content): the map</title>'
+               f'<rect width="640" height="{MAP_H}" fill="#ffffff"/>' + "".join(title + _svg_map(view)) + "</svg>")
+    body, h = _narrow(view)
+    rest = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{NARROW}" height="{h}" viewBox="0 0 {NARROW} {h}" '
+            f'font-family="sans-serif"><title>Maracaibo (substitute content): tracks, players, cards</title>'
+            f'<rect width="{NARROW}" height="{h}" fill="#ffffff"/>' + "".join(body) + "</svg>")
+    return [the_map, rest]
+
+
+def _wrap_px(text: str, size: float, room: float, bold: bool = False) -> list[str]:
+    """Lines no wider than ``room`` px (a generous 0.62 em a glyph, 0.68 bold)."""
+    per = max(8, int(room / (size * (0.68 if bold else 0.62))))
+    return textwrap.wrap(text, per, break_on_hyphens=False) or [""]
+
+
+class _Column:
+    """A narrow column of text lines and boxes, top to bottom."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.y = 0.0
+
+    def say(self, text: str, x: float = _PAD, size: float = _SIZE, fill: str = "#111", bold: bool = False,
+            room: float | None = None, gap: float = 4) -> None:
+        for line in _wrap_px(text, size, room if room is not None else NARROW - x - _PAD, bold):
+            self.y += size + gap
+            self.out.append(_t(x, self.y, line, size, fill=fill, weight="bold" if bold else "normal"))
+
+    def head(self, text: str) -> None:
+        self.y += 10
+        self.say(text, size=13, bold=True)
+        self.y += 4
+
+
+def _narrow(view: View) -> tuple[list[str], int]:
+    col = _Column()
+    col.say(f"Maracaibo - round {view['round']} of {view['rounds']}", size=14, bold=True)
+    col.say("SUBSTITUTE CONTENT: not the published game's map or cards")
+    # the explorer track: two rows of 12 spaces, the explorers as dots above their space
+    col.head("Explorer track")
+    pawns = [(p["explorer"], _colour(view, i)) for i, p in enumerate(view["p"])]
+    if view.get("jean"):
+        pawns.append((view["jean"]["explorer"], JEAN_COLOUR))
+    per_row = 12
+    cw = (NARROW - 2 * _PAD) / per_row
+    for row in range((C.END_SPACE + per_row) // per_row):
+        top = col.y + 12
+        for s in range(row * per_row, min((row + 1) * per_row, C.END_SPACE + 1)):
+            x = _PAD + (s - row * per_row) * cw
+            fill = {"red": "#ffc9c9", "blue": "#a5d8ff", "green": "#b2f2bb"}.get(C.BARRIERS.get(s, ""), "#f1f3f5")
+            if s == C.END_SPACE:
+                fill = "#ffe066"
+            col.out.append(f'<rect x="{x:.1f}" y="{top:.0f}" width="{cw - 1:.1f}" height="20" fill="{fill}" '
+                           'stroke="#adb5bd" stroke-width="0.5"/>')
+            col.out.append(_t(x + cw / 2, top + 15, str(s), _SIZE, "middle", "#343a40"))
+            if str(s) in view["tquests"]:
+                col.out.append(_t(x + cw / 2, top + 35, "Q", _SIZE, "middle", "#7a5c00", "bold"))
+            here = [c for p, c in pawns if p == s]
+            for k, colour in enumerate(here):
+                col.out.append(f'<circle cx="{x + 4 + 5 * k:.1f}" cy="{top - 5:.0f}" r="3.5" fill="{colour}" '
+                               'stroke="#222" stroke-width="0.5"/>')
+        col.y = top + 38
+    spots = ", ".join(f"{c} at {s}" for s, c in sorted(C.BARRIERS.items()))
+    col.say(f"Barriers: {spots}. Q: a quest on that space.")
+    names = [str(n) for n in view["players"]]
+    where = [f"{names[i]} {p['explorer']}" for i, p in enumerate(view["p"])]
+    if view.get("jean"):
+        where.append(f"{view['jean']['name']} {view['jean']['explorer']}")
+    col.say("Explorers: " + ", ".join(where))
+    # influence, as numbers: a track of 16 would not be readable this narrow
+    col.head("Influence (rank at 3, 6, 9, 12, 15)")
+    for nation in C.NATIONS:
+        marks = [f"{names[i]} {p['inf'][nation]}" for i, p in enumerate(view["p"])]
+        if view.get("jean"):
+            marks.append(f"{view['jean']['name']} {view['jean']['inf'][nation]}")
+        col.say(f"{nation.title()} x{view['multiplier'][nation]}: " + ", ".join(marks), fill=NATION_COLOUR[nation]
+                if nation != "spain" else "#7a5c00", bold=False)
+    # the players
+    col.head("Players")
+    for i, p in enumerate(view["p"]):
+        you = " (you)" if view.get("seat") == i else ""
+        col.y += 4
+        col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{_colour(view, i)}"/>')
+        col.say(f"{names[i]}{you}: {p['vp']} VP, {p['d']} doubloons", x=_PAD + 16, bold=True)
+        col.say(f"income {p['inc_d']} d and {p['inc_vp']} VP a scoring; {_n(p['cp'], 'combat point')}, "
+                f"{_n(p['fig'], 'figure')}; at {_name(p['at'])}", x=_PAD + 16)
+    if view.get("jean"):
+        jean = view["jean"]
+        col.y += 4
+        col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{JEAN_COLOUR}"/>')
+        col.say(f"{jean['name']} (automa): {jean['vp']} VP; at {_name(jean['at'])}", x=_PAD + 16, bold=True)
+    seat = view.get("seat")
+    if seat is not None:
+        p = view["p"][seat]
+        col.head("Ship board (dots: discs; green: done)")
+        w = NARROW - 2 * _PAD
+        for u in C.UPGRADES:
+            done = u["id"] in p["areas"]
+            words = str(u["text"]).split(" (")[0].replace("village action: ", "village: ")
+            lines = _wrap_px(words, _SIZE, w - 80)
+            top = col.y + 3
+            col.out.append(f'<rect x="{_PAD}" y="{top:.0f}" width="{w}" height="{8 + 16 * len(lines)}" rx="3" '
+                           f'fill="{"#b2f2bb" if done else "#f8f9fa"}" stroke="#868e96" stroke-width="0.6"/>')
+            col.out.append(_t(_PAD + 4, top + 17, u["id"], _SIZE, weight="bold"))
+            for d in range(p["discs"].get(u["id"], 0)):
+                col.out.append(f'<circle cx="{_PAD + 40 + 9 * d:.0f}" cy="{top + 13:.0f}" r="3.5" fill="#495057"/>')
+            for k2, line in enumerate(lines):
+                col.out.append(_t(_PAD + 74, top + 17 + 16 * k2, line, _SIZE))
+            col.y = top + 8 + 16 * len(lines) + 1
+    col.head("Display (draw for 1 doubloon)")
+    for i, cid in enumerate(view["display"][:4]):
+        _narrow_card(col, cid, f"{i + 1}. ")
+    if seat is not None:
+        p = view["p"][seat]
+        mine = [(c, "") for c in p["display"]] + [(c, "planned: ") for c in p["plan"]]
+        col.head("Your cards in play" + ("" if mine else ": none"))
+        for cid, head in mine:
+            _narrow_card(col, cid, head)
+    return col.out, int(col.y + 12)
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _narrow_card(col: _Column, cid: int, head: str) -> None:
+    c = C.CARD[cid]
+    effects = "; ".join(C.effect_text(e) for e in c["effects"]) or "no effect"
+    lines = _wrap_px(effects, _SIZE, NARROW - 2 * _PAD - 12)[:3]
+    top = col.y + 4
+    col.out.append(f'<rect x="{_PAD}" y="{top:.0f}" width="{NARROW - 2 * _PAD}" height="{40 + 16 * len(lines)}" '
+                   'rx="3" fill="#fff9db" stroke="#a07c00" stroke-width="0.6"/>')
+    col.y = top
+    col.say(f"{head}{c['name']}", x=_PAD + 6, bold=True, room=NARROW - 2 * _PAD - 12)
+    col.say(f"{c['good']} / {c['object']} - {c['cost']} d - {c['vp']} VP", x=_PAD + 6, room=NARROW - 2 * _PAD - 12)
+    for line in lines:
+        col.y += 16
+        col.out.append(_t(_PAD + 6, col.y, line, _SIZE))
+    col.y = top + 40 + 16 * len(lines) + 2

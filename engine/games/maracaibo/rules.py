@@ -1759,5 +1759,10 @@ class Maracaibo(Rules):
 
         return svg(view)
 
+    def _render_phone_svg(self, view: View) -> list[str]:
+        from .render import phone_svgs
+
+        return phone_svgs(view)
+
 
 RULES = Maracaibo()
