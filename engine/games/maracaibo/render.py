@@ -507,8 +507,7 @@ _SIZE = 12
 def phone_svgs(view: View) -> list[str]:
     """For a phone: the map (the page pans it, its labels stay readable), then everything else
     drawn narrow (358 px wide, one thing a line, text 12 px or more), which fits the screen."""
-    title = [_t(6, 13, f"Maracaibo - round {view['round']} of {view['rounds']} - SUBSTITUTE CONTENT", 10,
-                weight="bold")]
+    title = [_t(6, 13, "The map (substitute content)", 10, weight="bold")]
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" viewBox="0 0 640 {MAP_H}" '
                f'font-family="sans-serif"><title>Maracaibo (substitute content): the map</title>'
                f'<rect width="640" height="{MAP_H}" fill="#ffffff"/>' + "".join(title + _svg_map(view)) + "</svg>")
