@@ -82,7 +82,8 @@ def _describe(game: Game, seat: Seat) -> str:
         joined = game.seats.filter(status=Seat.Status.JOINED).count()
         total = game.seats.count()
         if seat.status == Seat.Status.INVITED:
-            return f"{head}: you are invited ({joined} of {total} seats taken); reply 'join #{game.pk}'"
+            return (f"{head}: you are invited ({joined} of {total} seats taken); "
+                    f"reply 'join #{game.pk}' to play or 'decline #{game.pk}'")
         return f"{head}: waiting for players ({joined} of {total} seats taken)"
     if game.status == Game.Status.FINISHED:
         winners = (game.outcome or {}).get("winners") or []
@@ -102,13 +103,23 @@ def _describe(game: Game, seat: Seat) -> str:
     return f"{head}{paused}: waiting for {waiting}"
 
 
-def cmd_games(player: Player | None) -> str:
+def cmd_games(sender: str, player: Player | None) -> str:
+    """The sender's games; with no account yet, the invitations waiting for their address."""
     if player is None:
-        return "You have no games yet. Start one with: new GAME with ADDRESS..."
-    seats = (Seat.objects.select_related("game").filter(game_services.invitation_for(player))
+        # Why: an invited address has no account until it answers (Seat.invited_email), yet its
+        # invitations are its games to come.
+        mine = Q(player__isnull=True, invited_email=game_services.normalize_email(sender),
+                 status=Seat.Status.INVITED, game__status=Game.Status.OPEN)
+    else:
+        mine = game_services.invitation_for(player)
+    seats = (Seat.objects.select_related("game").filter(mine)
              .exclude(status__in=[Seat.Status.DECLINED, Seat.Status.LEFT]).order_by("-game_id"))
     lines = [_describe(s.game, s) for s in seats]
-    return "Your games:\n" + "\n".join(f"  {line}" for line in lines) if lines else "You have no games yet."
+    if lines:
+        return "Your games:\n" + "\n".join(f"  {line}" for line in lines)
+    if player is None:
+        return "You have no games yet. Start one with: new GAME with ADDRESS..."
+    return "You have no games yet."
 
 
 def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
@@ -262,7 +273,7 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
         if verb in ("help", "?"):
             return Result(line, True, help_text(general))
         if verb in ("games", "list", "status"):
-            return Result(line, True, cmd_games(player))
+            return Result(line, True, cmd_games(sender, player))
         if verb == "new":
             return Result(line, True, cmd_new(sender, args, mail_name))
         if verb == "join":

@@ -76,6 +76,28 @@ def test_it_declines_an_invitation_and_frees_the_seat(blindbids: str, ana: Perso
     assert Player.objects.filter(email=carla.email).exists()
 
 
+def test_it_lists_the_invitations_of_an_address_with_no_account_yet_with_how_to_join_or_decline(
+        blindbids: str, ana: Persona, bruno: Persona, carla: Persona) -> None:
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email} {carla.email}")
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email}")
+    first, second = Game.objects.order_by("pk")
+    carla.send_to(GENERAL, f"decline #{first.pk}")
+    bruno.send_to(GENERAL, "games")
+    body = answer(bruno)
+    assert "You have no games yet" not in body
+    assert f"#{second.pk} Blind Bids (Blind Bids): you are invited (1 of 2 seats taken); " \
+           f"reply 'join #{second.pk}' to play or 'decline #{second.pk}'" in body
+    assert f"#{first.pk} Blind Bids (Blind Bids): you are invited" in body
+    assert body.index(f"#{second.pk} ") < body.index(f"#{first.pk} ")  # newest first
+    assert not Player.objects.filter(email=bruno.email).exists()  # asking makes no account
+    carla.send_to(GENERAL, "games")  # she declined her only invitation
+    assert "done: You have no games yet." in answer(carla)
+    bruno.send_to(GENERAL, f"decline #{second.pk}")
+    bruno.send_to(GENERAL, "games")
+    body = answer(bruno)
+    assert f"#{second.pk} " not in body and f"#{first.pk} Blind Bids" in body
+
+
 def test_it_resigns_a_game(bids_game: Game, bruno: Persona) -> None:
     bruno.send_to(GENERAL, f"resign #{bids_game.pk}")
     assert f"You resigned from game #{bids_game.pk}" in answer(bruno)
