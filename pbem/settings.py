@@ -244,6 +244,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pbem.api.schema.postprocess"],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Why: the game's status appears in several components (games, stream events); one enum for all.
+    # And the option spec's type keeps its name beside the stream lines' own `type`.
+    "ENUM_NAME_OVERRIDES": {"GameOutStatusEnum": "pbem.games.models.Game.Status",
+                            "TypeEnum": ["int", "bool", "choice", "intlist"]},
     # Why: the docs pages must work on a machine with no internet access.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

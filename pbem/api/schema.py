@@ -17,7 +17,7 @@ from typing import Any
 import engine
 from pbem.api.idempotency import KEY_PATTERN
 from pbem.api.pagination import MAX_OFFSET
-from pbem.api.serializers import MAX_COMMANDS
+from pbem.api.serializers import MAX_COMMANDS, STREAM_EVENTS, STREAM_LINES
 
 #: Bounds of the paging parameters, as pbem.api.pagination enforces them.
 _PAGING = {
@@ -49,17 +49,32 @@ _COMMAND_KINDS = {
 }
 
 
-#: One server-sent event of a stream (pbem.api.streams): its id is the cursor to resume from.
+def _component(serializer: type[Any]) -> str:
+    return serializer.__name__
+
+
+#: One server-sent event of a stream (pbem.api.streams): its id is the cursor to resume from; its data
+#: the JSON text of the payload whose component ``x-pbem-data`` names for each kind.
 _SSE_EVENT = {
     "type": "object",
-    "description": "one event; `data` is a JSON object (see the operation's description)",
+    "description": "one event: `data` is the JSON text of its payload, typed per `event` by the component "
+                   "`x-pbem-data` names (StreamStateOut, StreamHelloOut, StreamMoveOut, StreamGameOut)",
     "properties": {
         "id": {"type": "string", "pattern": r"^[0-9]{1,18}\.[0-9]{1,18}$"},
-        "event": {"type": "string", "enum": ["state", "hello", "move", "game"]},
+        "event": {"type": "string", "enum": list(STREAM_EVENTS)},
         "data": {"type": "string"},
         "retry": {"type": "integer"},
     },
+    "x-pbem-data": {kind: {"$ref": f"#/components/schemas/{_component(ser)}"} for kind, ser in STREAM_EVENTS.items()},
 }
+
+
+def _close_stream_components(schemas: dict[str, Any]) -> None:
+    """Every stream payload has a fixed shape: no key beyond those documented."""
+    for ser in (*STREAM_EVENTS.values(), *STREAM_LINES.values()):
+        for name in (_component(ser), _component(ser).removesuffix("Out")):
+            if name in schemas:
+                schemas[name]["additionalProperties"] = False
 
 
 def _installed_rules() -> list[str]:
@@ -184,6 +199,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             content = path.get("get", {}).get("responses", {}).get("200", {}).get("content", {})
             if "text/event-stream" in content:
                 content["text/event-stream"]["schema"] = _SSE_EVENT
+    _close_stream_components(schemas)
     names = _installed_rules()
     _view_components(schemas, names)
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):

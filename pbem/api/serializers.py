@@ -13,6 +13,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from pbem.api.streams import PUBLIC_ACTIONS
 from pbem.games.models import Game, MoveRequest, Player, Seat, Source
 
 #: Bounds at the door: a rejected request keeps its commands, so they must stay small.
@@ -259,6 +260,61 @@ class LogEntryOut(serializers.Serializer):
     move = serializers.DictField(allow_null=True,
                                  help_text="your own moves; every move once the game is finished")
     events = EventOut(many=True, help_text="what happened, redacted for you")
+
+
+# ---- event streams (pbem.api.streams): each event kind's payload ------------------------------------------
+
+
+class _StreamGameStatus(serializers.Serializer):
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField()
+    etag = serializers.CharField(help_text="the game's ETag now (If-Match for your next move)")
+    waiting_for = serializers.ListField(child=serializers.IntegerField(), help_text="the seats the game waits for")
+    your_seat = serializers.IntegerField(allow_null=True, help_text="your seat; null for a spectator")
+    your_turn = serializers.BooleanField()
+
+
+class StreamStateOut(_StreamGameStatus):
+    """`state`: the first event of a game stream, where the game stands."""
+
+
+class StreamHelloOut(serializers.Serializer):
+    """`hello`: the first event of an account stream."""
+
+    my_turn = serializers.ListField(child=serializers.IntegerField(), help_text="the games waiting for you now")
+
+
+class StreamMoveOut(LogEntryOut):
+    """`move`: a log entry exactly as /log/ gives it to you, with its game and whether it is your turn now."""
+
+    game = serializers.IntegerField()
+    your_turn = serializers.BooleanField()
+
+
+class StreamGameOut(_StreamGameStatus):
+    """`game`: something happened to the game (never an audit entry's details or actor)."""
+
+    action = serializers.ChoiceField(choices=sorted(PUBLIC_ACTIONS))
+    at = serializers.DateTimeField()
+
+
+#: The event kinds (SSE ``event``, ndjson ``type``) and their payloads' serializers, in order of appearance.
+STREAM_EVENTS: dict[str, type[serializers.Serializer]] = {
+    "state": StreamStateOut, "hello": StreamHelloOut, "move": StreamMoveOut, "game": StreamGameOut}
+
+
+def _stream_line(kind: str, data: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """An ndjson line of a stream: the payload with its ``id`` and ``type`` beside it."""
+    fields = {"id": serializers.RegexField(r"^[0-9]{1,18}\.[0-9]{1,18}$",
+                                           help_text="the cursor to resume from (Last-Event-ID)"),
+              "type": serializers.ChoiceField(choices=[kind])}
+    name = f"Stream{kind.capitalize()}LineOut"
+    return type(name, (data,), {**fields, "__doc__": f"An ndjson line of a `{kind}` event.",
+                                "__module__": __name__})
+
+
+STREAM_LINES: dict[str, type[serializers.Serializer]] = {k: _stream_line(k, v) for k, v in STREAM_EVENTS.items()}
 
 
 class LogPageOut(serializers.Serializer):

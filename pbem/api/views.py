@@ -17,7 +17,7 @@ from django.contrib.auth import authenticate
 from django.db.models import Count
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -596,8 +596,16 @@ LAST_EVENT_ID = OpenApiParameter(
     description="resume after this event id (EventSource sends it by itself when it reconnects); an id this "
                 "stream never gives (not `<n>.<n>`) is ignored, as the SSE standard has it")
 _STREAM_RESPONSES: dict[Any, Any] = {
-    (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description="server-sent events"),
-    (200, "application/x-ndjson"): OpenApiResponse(OpenApiTypes.STR, description="one JSON event a line"),
+    # Why a oneOf for SSE too: it registers each kind's payload (`data`) as a component; the schema hook
+    # (pbem.api.schema) then describes the wire shape of one event and names each kind's component.
+    (200, "text/event-stream"): OpenApiResponse(
+        PolymorphicProxySerializer(component_name="StreamEventData", serializers=list(s.STREAM_EVENTS.values()),
+                                   resource_type_field_name=None),
+        description="server-sent events: `event` is the kind, `data` its payload as JSON"),
+    (200, "application/x-ndjson"): OpenApiResponse(
+        PolymorphicProxySerializer(component_name="StreamLine", serializers=s.STREAM_LINES,
+                                   resource_type_field_name="type"),
+        description="one JSON event a line: its `id`, `type` (the kind) and payload"),
 }
 
 
@@ -633,8 +641,9 @@ class GameStreamApi(_StreamApi):
         summary="The game's events as they happen (server-sent events or ndjson)",
         description="First a `state` event (status, version, whose decision it waits for, yours), then every "
                     "`move` of the log from the start (or after `Last-Event-ID`) redacted for your seat exactly "
-                    "like /log/, and `game` events (start, pause, undo, finish...). The stream closes after at "
-                    "most `PBEM_API_STREAM_SECONDS` (20 s by default): reconnect with the last id. "
+                    "like /log/, and `game` events (start, pause, undo, finish...); each kind's payload is a component "
+                    "(StreamStateOut, StreamMoveOut, StreamGameOut; ndjson lines: StreamLine). The stream closes "
+                    "after at most `PBEM_API_STREAM_SECONDS` (300 s by default): reconnect with the last id. "
                     "`Accept: application/x-ndjson` or `?format=ndjson` for one JSON object a line.",
         parameters=[GAME_ID, s.StreamQueryIn, LAST_EVENT_ID],
         responses={**_STREAM_RESPONSES, **_json_errors(400, 404, 429)},

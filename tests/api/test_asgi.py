@@ -29,6 +29,8 @@ from urllib.parse import quote
 
 import pytest
 from django.db import connection
+from openapi_schema_validator import OAS30Validator
+from referencing import Registry, Resource
 
 from pbem.games import selectors, services
 from pbem.games.models import Game, MoveRequest, Player
@@ -138,7 +140,8 @@ class Stream:
                 assert line, "the stream ended"
                 if line.strip():  # an empty line is a keep-alive
                     raw = json.loads(line)
-                    event = {"id": raw.pop("id"), "event": raw.pop("type"), "data": raw}
+                    event = {"id": raw["id"], "event": raw["type"], "line": raw,
+                             "data": {k: v for k, v in raw.items() if k not in ("id", "type")}}
                     break
         else:
             fields: dict[str, str] = {}
@@ -167,6 +170,13 @@ class Stream:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def _schema_errors(openapi: dict[str, Any], component: str, value: Any) -> list[str]:
+    registry = Registry().with_resource("urn:openapi", Resource.opaque(openapi))
+    validator = OAS30Validator({"$ref": f"urn:openapi#/components/schemas/{component}"}, registry=registry,
+                               format_checker=OAS30Validator.FORMAT_CHECKER)
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(value)]
 
 
 def _mover(game: Game) -> tuple[Player, str]:
@@ -235,6 +245,19 @@ def test_it_answers_rules_and_moves_while_streams_and_waits_are_held_open_by_one
         for stream in streams:
             move = stream.until("move")
             assert move["data"]["game"] == game.pk and move["data"]["seat"] == seat_of(game, mover)
+
+        # Every payload the streams gave is what the schema documents for its kind.
+        openapi = asgi_server.request("GET", "/api/v1/schema/?format=json")[2]
+        kinds = set()
+        for stream in streams:
+            for event in stream.events:
+                kinds.add(event["event"])
+                errors = _schema_errors(openapi, f"Stream{event['event'].capitalize()}Out", event["data"])
+                if "line" in event:
+                    errors += _schema_errors(openapi, "StreamLine", event["line"])
+                assert not errors, (event, errors[:3])
+        assert kinds == {"state", "hello", "game", "move"}
+        assert _schema_errors(openapi, "StreamMoveOut", move["data"] | {"extra": 1})  # the shapes are closed
     finally:
         for stream in streams:
             stream.close()

@@ -162,3 +162,21 @@ def test_it_ignores_a_last_event_id_header_it_never_gave(live_server, settings, 
     _, fresh = _read(live_server.url, path, alice)
     _, odd = _read(live_server.url, path, alice, **{"Last-Event-ID": "yesterday"})
     assert [e["id"] for e in odd] == [e["id"] for e in fresh]
+
+
+def test_it_documents_each_event_kind_s_payload_as_a_closed_component() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    openapi = SchemaGenerator().get_schema(request=None, public=True)
+    schemas = openapi["components"]["schemas"]
+    for url in ("/api/v1/games/{game_id}/stream/", "/api/v1/me/stream/"):
+        content = openapi["paths"][url]["get"]["responses"]["200"]["content"]
+        by_kind = content["text/event-stream"]["schema"]["x-pbem-data"]
+        assert set(by_kind) == {"state", "hello", "move", "game"}
+        for kind, ref in by_kind.items():
+            component = schemas[ref["$ref"].rsplit("/", 1)[1]]
+            assert component["additionalProperties"] is False and component["required"], kind
+        lines = schemas[content["application/x-ndjson"]["schema"]["$ref"].rsplit("/", 1)[1]]
+        assert lines["discriminator"]["propertyName"] == "type"
+        assert set(lines["discriminator"]["mapping"]) == set(by_kind)
+    assert set(schemas["StreamMoveOut"]["required"]) >= {"game", "number", "seat", "events", "your_turn"}
