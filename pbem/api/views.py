@@ -603,7 +603,7 @@ _STREAM_RESPONSES: dict[Any, Any] = {
                                    resource_type_field_name=None),
         description="server-sent events: `event` is the kind, `data` its payload as JSON"),
     (200, "application/x-ndjson"): OpenApiResponse(
-        PolymorphicProxySerializer(component_name="StreamLine", serializers=s.STREAM_LINES,
+        PolymorphicProxySerializer(component_name="StreamLine", serializers=dict(s.STREAM_LINES.items()),
                                    resource_type_field_name="type"),
         description="one JSON event a line: its `id`, `type` (the kind) and payload"),
 }
