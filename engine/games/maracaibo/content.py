@@ -31,6 +31,7 @@ SYNERGIES: list[str] = CARDS_DATA["synergies"]
 LOC: dict[str, dict[str, Any]] = {loc["id"]: loc for loc in MAP["locations"]}
 LOC_ORDER: list[str] = [loc["id"] for loc in MAP["locations"]]
 FLAGS: list[str] = [loc["id"] for loc in MAP["locations"] if "flag" in loc]
+FLAG_SET: frozenset[str] = frozenset(FLAGS)
 VILLAGES: set[str] = {loc["id"] for loc in MAP["locations"] if loc["kind"] == "village"}
 
 SPACES: list[dict[str, Any]] = EXPLORER_DATA["spaces"]

@@ -292,7 +292,7 @@ def special_village_actions(state: State, seat: int, used: list[str]) -> list[Op
         if key == "three_goods" and not any(sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3
                                             for g in C.GOODS):
             continue
-        if key == "place_marker" and (p["at"] not in C.VILLAGES or p["at"] in state["markers"]
+        if key == "place_marker" and (loc_kind(state, p["at"]) != "village" or p["at"] in state["markers"]
                                       or not any(has_marker(state, n) for n in C.NATIONS)):
             continue
         out.append(opt(f"v{u['id']}", f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}"))
@@ -529,7 +529,9 @@ def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option
             elif here is not None and here != nation and budget >= 6:
                 out.append(opt(f"cd{loc}", f"displace {here.title()} at {name} (value 6)"))
     if "U6" in p["areas"] and "vil" not in used and has_marker(state, nation):
-        for loc in sorted(C.VILLAGES, key=int):
+        for loc in C.LOC_ORDER:  # the villages as this game has them (L1 makes 17 a city; 2 players, 10 a village)
+            if loc not in C.FLAG_SET or loc_kind(state, loc) != "village":
+                continue
             here = state["markers"].get(loc)
             name = f"{loc} {C.LOC[loc]['name']}"
             if here is None and budget >= 2:
