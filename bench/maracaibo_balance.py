@@ -34,6 +34,8 @@ from engine.core import Option, State
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo.bot import choose as bot
+from engine.games.maracaibo.effects import count_of
+from engine.games.maracaibo.rules import multiplier
 from engine.testing import player_names
 
 Chooser = Callable[[State, int, list[Option], random.Random], Option]
@@ -138,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         areas: Counter[str] = Counter()
         areas_by_winners: Counter[str] = Counter()
         activity: dict[str, float] = dict.fromkeys(ACTIVITY, 0.0)
+        prestige: dict[str, list[float]] = {b["id"]: [0.0, 0.0, 0.0] for b in C.TILES["prestige"]}
+        nations: list[float] = []
         for i in range(args.games):
             r = play(n, options, f"{args.seed}-{n}-{i}")
             state = r["state"]
@@ -156,6 +160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     win_scores.append(p["vp"])
                     bought_by_winners.update(p["bought"])
                     areas_by_winners.update(p["areas"])
+            for b in state["prestige"]:
+                pb = C.PRESTIGE[b["id"]]
+                prestige[b["id"]][0] += 1
+                for s in b["investors"]:
+                    prestige[b["id"]][1] += 1
+                    prestige[b["id"]][2] += pb["vp"] * count_of(state["p"][s], pb["per"])
+            nations.append(max(multiplier(state).values()))
             turns.append(state["turns"] / n)
             moves.append(float(str(r["moves"])))
         elapsed = time.perf_counter() - started
@@ -168,6 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("points by source: " + ", ".join(f"{k} {100 * v / total:.0f}% ({v / seats:.1f})"
                                                for k, v in sources.most_common()))
         print("a player's game: " + ", ".join(f"{k} {v / seats:.1f}" for k, v in activity.items()))
+        print("prestige buildings (investors per game in play, end VP per investor): " + ", ".join(
+            f"{C.PRESTIGE[b]['name']} {inv / max(1, k):.1f}, {vp / max(1, inv):.1f}" for b, (k, inv, vp) in prestige.items()))
+        print(f"highest nation multiplier at the end: {quantiles(nations)}")
         print("wins by seat: " + ", ".join(f"seat {s + 1} {100 * wins[s] / games:.1f}%" for s in range(n)))
         print(f"turns per player: {quantiles(turns)}; moves per game: {quantiles(moves)}")
         ranked = bought.most_common()

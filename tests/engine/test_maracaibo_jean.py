@@ -252,22 +252,22 @@ def test_it_counts_how_far_her_explorer_is_ahead() -> None:
 
 def test_it_fights_for_the_highest_modified_value_with_noble_ranks() -> None:
     state = started()
-    token = "T1"  # england 8, france 3, spain 7
+    token = "T1"  # england 5, france 2, spain 3
     assert J.choose_nation(state, token) == "england"
-    state["p"][0]["inf"]["england"] = 6  # the player's rank 2 with England: 8 - 2 = 6
-    state["jean"]["inf"]["spain"] = 3  # hers with Spain: 7 + 1 = 8
-    assert J.combat_values(state, token) == {"france": 3, "england": 6, "spain": 8}
+    state["p"][0]["inf"]["england"] = 6  # the player's rank 2 with England: 5 - 2 = 3
+    state["jean"]["inf"]["spain"] = 3  # hers with Spain: 3 + 1 = 4
+    assert J.combat_values(state, token) == {"france": 2, "england": 3, "spain": 4}
     assert J.choose_nation(state, token) == "spain"
 
 
 def test_it_applies_the_tokens_modifier_and_breaks_ties_by_printed_value_then_france_spain_england() -> None:
     state = started()
     state["markers"] = {"1": "england", "2": "england"}  # England has the most markers
-    assert J.combat_values(state, "T7")["england"] == 8 - 2  # "most": -2
+    assert J.combat_values(state, "T7")["england"] == 2 - 2  # "most": -2
     state["markers"] = {"1": "england", "2": "spain"}
     assert J.combat_values(state, "T9")["france"] == 3 + 3  # "fewest": +3
     state["markers"] = {}
-    state["p"][0]["inf"]["england"] = 3  # england 8 - 1 = 7 ties spain 7: the higher printed value
+    state["p"][0]["inf"]["england"] = 6  # T1: england 5 - 2 = 3 ties spain 3: the higher printed value
     assert J.choose_nation(state, "T1") == "england"
     assert J.choose_nation(state, None) == "france"  # no token: all 3, France first
     state["p"][0]["inf"]["france"] = 3

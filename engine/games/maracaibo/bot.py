@@ -713,7 +713,7 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
             b = next(x for x in st["prestige"] if x["id"] == code[1:])
             count = count_of(p, pb["per"])
             growth = {"quest": 1.0, "combat": 1.0, "synergy": 0.8, "upgrade": 1.5, "display": 2.0, "rank": 0.8,
-                      "assistant": 0.5, "explorer5": 0.8}[pb["per"]] * ctx.interims
+                      "assistant": 0.5, "explorer5": 0.8, "display3": 0.7}[pb["per"]] * ctx.interims
             own = (pb["vp"] * (count + growth) + (2 if not b["investors"] else 0) + 1.0
                    - pb["cost"] * ctx.dv - 2.0)
             out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"]) if n > 1 else 0.0)

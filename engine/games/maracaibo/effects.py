@@ -140,6 +140,8 @@ def count_of(p: P, what: str) -> int:
         return sum(C.rank(v) for v in p["inf"].values())
     if what == "explorer5":
         return int(p["explorer"]) // 5
+    if what == "display3":
+        return len(p["display"]) // 3
     raise KeyError(what)
 
 

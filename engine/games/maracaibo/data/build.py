@@ -67,10 +67,12 @@ LOCS: list[dict[str, Any]] = [
 ]
 
 # ---- the explorer track ---------------------------------------------------------------------------
+# balance: about 1 more on most spaces than at first (the explorer gave 2-3 % of the points: exploring 2 at
+# location 20 was worth far less than the combat there)
 _REWARDS: list[dict[str, Any]] = [
-    {}, {"d": 2}, {"vp": 1}, {"cp": 1}, {}, {"d": 3}, {"inf": 1}, {"vp": 2}, {"cp": 1, "d": 1}, {"draw": 1},
-    {"vp": 2}, {}, {"d": 3}, {"inf": 1}, {"vp": 3}, {"cp": 2}, {"d": 2, "vp": 1}, {}, {"vp": 3},
-    {"inf": 1}, {"d": 4}, {"vp": 4}, {"cp": 2, "vp": 1}, {},
+    {}, {"d": 2}, {"vp": 2}, {"cp": 1, "d": 1}, {}, {"d": 3}, {"inf": 1}, {"vp": 3}, {"cp": 1, "d": 2}, {"draw": 1},
+    {"vp": 3}, {}, {"d": 4}, {"inf": 1}, {"vp": 4}, {"cp": 2, "d": 1}, {"d": 2, "vp": 2}, {}, {"vp": 4},
+    {"inf": 1}, {"d": 4, "vp": 1}, {"vp": 5}, {"cp": 2, "vp": 2}, {},
 ]
 EXPLORER: list[dict[str, Any]] = []
 for i, reward in enumerate(_REWARDS):
@@ -96,8 +98,10 @@ _qcosts: list[dict[str, Any]] = [
     {"d": 2, "cp": 1}, {"goods": ["sugar"], "fig": 1}, {"objects": ["spyglass"], "d": 2},
     {"goods": ["cotton"], "cp": 1},
 ]
-_qper: list[dict[str, Any]] = [{"vp": 2}, {"d": 2}, {"vp": 1, "d": 1}, {"cp": 1, "vp": 1}]
-_qfixed: list[dict[str, Any]] = [{"inf": 1}, {"d": 2}, {"explore": 2}, {"vp": 2}, {"disc": 1}, {"explore": 1}]
+# balance: rewards raised twice (at first vp 2 / d 2 / vp 1 + d 1 / cp 1 + vp 1 per compass; fixed inf 1, d 2,
+# explore 2, vp 2, disc 1, explore 1): quests gave 1 % of the points and most stayed on the board
+_qper: list[dict[str, Any]] = [{"vp": 4}, {"d": 4}, {"vp": 2, "d": 2}, {"cp": 1, "vp": 3}]
+_qfixed: list[dict[str, Any]] = [{"inf": 1}, {"d": 3}, {"explore": 3}, {"vp": 3}, {"disc": 1}, {"explore": 2}]
 for i, cost in enumerate(_qcosts):
     heavy = len(cost.get("goods", [])) + len(cost.get("objects", [])) + cost.get("d", 0) // 2 + cost.get("cp", 0) \
         + 2 * cost.get("fig", 0)
@@ -110,7 +114,9 @@ for i, cost in enumerate(_qcosts):
 COMBAT: list[dict[str, Any]] = []
 _crew: list[dict[str, Any]] = [{"d": 2}, {"d": -2}, {"inf": 1}, {"vp": 2}, {"fig": 1}, {"d": 1}, {"vp": 1}]
 for i in range(25):
-    vals = [(i * 3 + k * 5) % 6 + 3 for k in range(3)]  # 3..8
+    # balance: 2..6 (at first 3..8): with the delivering bot nations gave 37-39 % of the points, two
+    # thirds of the influence came from combat, and it fought at 7 of its 8 chances a game
+    vals = [(i * 2 + k * 3) % 5 + 2 for k in range(3)]  # 2..6, a different value for each nation
     rewards = {n: _crew[(i + 2 * k) % len(_crew)] for k, n in enumerate(NATIONS)}
     mod = "most" if i % 5 == 1 else ("fewest" if i % 5 == 3 else None)
     COMBAT.append({"id": f"T{i + 1}", "value": dict(zip(NATIONS, vals, strict=True)), "reward": rewards, "mod": mod})
@@ -129,15 +135,20 @@ for i in range(13):
                                   "compass"][i % 7]})
 
 # ---- prestige buildings (8) ----------------------------------------------------------------------------
+# balance: the Admiralty 1 VP a combat token (was 2: 14 VP an investor), the Citadel 1 a rank (was 2),
+# the Lighthouse 2 per 5 explorer spaces (was 1), the Cathedral 3 a quest (was 2), dearer Admiralty,
+# Governor's Palace (prestige gave 19 % of the points, 30 VP a player)
 PRESTIGE = [
-    {"id": "P1", "name": "Cathedral", "cost": 6, "synergy": "cross", "per": "quest", "vp": 2},
-    {"id": "P2", "name": "Admiralty", "cost": 6, "synergy": "anchor", "per": "combat", "vp": 2},
-    {"id": "P3", "name": "Governor's Palace", "cost": 8, "synergy": "crown", "per": "synergy", "vp": 2},
+    {"id": "P1", "name": "Cathedral", "cost": 6, "synergy": "cross", "per": "quest", "vp": 3},
+    {"id": "P2", "name": "Admiralty", "cost": 7, "synergy": "anchor", "per": "combat", "vp": 1},
+    {"id": "P3", "name": "Governor's Palace", "cost": 10, "synergy": "crown", "per": "synergy", "vp": 2},
     {"id": "P4", "name": "Shipyard", "cost": 5, "synergy": "anchor", "per": "upgrade", "vp": 1},
-    {"id": "P5", "name": "Library", "cost": 7, "synergy": "scroll", "per": "display", "vp": 1},
-    {"id": "P6", "name": "Citadel", "cost": 8, "synergy": "flag", "per": "rank", "vp": 2},
+    # balance: 2 VP for every 3 cards in the display (at first 1 VP a card for 7 doubloons: 16 VP an investor
+    # once cards were worth buying, and every player invested)
+    {"id": "P5", "name": "Library", "cost": 10, "synergy": "scroll", "per": "display3", "vp": 2},
+    {"id": "P6", "name": "Citadel", "cost": 6, "synergy": "flag", "per": "rank", "vp": 1},
     {"id": "P7", "name": "Exchange", "cost": 6, "synergy": "scroll", "per": "assistant", "vp": 3},
-    {"id": "P8", "name": "Lighthouse", "cost": 5, "synergy": "flag", "per": "explorer5", "vp": 1},
+    {"id": "P8", "name": "Lighthouse", "cost": 5, "synergy": "flag", "per": "explorer5", "vp": 2},
 ]
 
 # ---- careers (8 cards of 3 tasks) ----------------------------------------------------------------------
@@ -226,11 +237,14 @@ def _template(i: int, deck: str) -> dict[str, Any]:
     card: dict[str, Any] = {"effects": [], "vp": 0, "cost": 0}
     if kind == 0:  # doubloon income
         n = 1 + (i // 10) % 2 + (1 if b else 0)
-        # balance: 1 doubloon cheaper than at first (the doubloon-income cards won too seldom)
-        card.update(cost=1 + 2 * n, vp=1 if b else 0, effects=[{"t": "income", "d": n}])
+        # balance: 2 doubloons a point of income (the first bot's figures: 3, then 2 + 1; bought in
+        # 1 game of 30 by the delivering bot, whose doubloons have somewhere better to go)
+        card.update(cost=2 * n, vp=1 if b else 0, effects=[{"t": "income", "d": n}])
     elif kind == 1:  # VP income
         n = 1 + (1 if b and i % 3 == 0 else 0)
-        card.update(cost=4 + 3 * n, vp=0, effects=[{"t": "income", "vp": n}])
+        # balance: 4 doubloons (7 for 2 VP income) and 1 VP at the end (at first 7 / 10 and none:
+        # bought in 1 game of 100)
+        card.update(cost=1 + 3 * n, vp=1, effects=[{"t": "income", "vp": n}])
     elif kind == 2:  # synergy-gated income
         syn = SYNERGIES[(i // 10) % 5]
         card.update(cost=3 + (2 if b else 0), vp=1,
@@ -243,14 +257,15 @@ def _template(i: int, deck: str) -> dict[str, Any]:
             gains = {k: v + 1 for k, v in gains.items()}
         card.update(cost=3 + (2 if b else 0), vp=1, effects=[{"t": "now", "gain": gains}])
     elif kind == 4:  # end VP
-        card.update(cost=4 + (3 if b else 0), vp=3 + (2 if b else 0))
+        card.update(cost=4 + (3 if b else 0), vp=4 + (2 if b else 0))
     elif kind == 5:  # new village action
         gains = [{"d": 2}, {"cp": 1, "d": 1}, {"vp": 1, "d": 1}, {"explore": 2}][(i // 10) % 4]
         explore = 1 if "explore" in gains else 0  # balance: 1 doubloon dearer, as the explorer cards won too often
         card.update(cost=4 + (1 if b else 0) + explore, vp=1, effects=[{"t": "village", "gain": gains}])
     elif kind == 6:  # new combat action
         cost = 3 + (i // 10) % 2
-        gains = [{"vp": 3}, {"d": 4}, {"inf": 1, "d": 1}][(i // 10) % 3]
+        # balance: each gain 1 more than at first (the winners made 40 % of the purchases, even 50 %)
+        gains = [{"vp": 4}, {"d": 5}, {"inf": 1, "d": 2}][(i // 10) % 3]
         # balance: 1 doubloon cheaper than at first (the combat-action cards won too seldom)
         card.update(cost=3 + (1 if b else 0), vp=1, effects=[{"t": "combat", "cost": cost, "gain": gains}])
     elif kind == 7:  # assistant action
@@ -271,6 +286,9 @@ def _template(i: int, deck: str) -> dict[str, Any]:
             card["needs"] = {"barrier": ["red", "blue", "green"][(i // 10) % 3]}
     if i % 4 == 1:
         card["synergy"] = SYNERGIES[(i * 7) % 5]
+    # balance: every card 1 VP more at the end than at first (cards gave 17-19 % of the points against
+    # nations' 26-28 % for the delivering bot; in the published game cards are most of the points)
+    card["vp"] += 1
     return card
 
 
