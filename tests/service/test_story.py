@@ -75,3 +75,35 @@ def test_the_stories_of_a_real_game_read_right(alice, bob, carol, rules, options
     assert told > 20
     game.refresh_from_db()
     assert game.status in (Game.Status.RUNNING, Game.Status.FINISHED)
+
+
+@pytest.mark.parametrize(("n", "scenario"), [(3, "77"), (2, "76")])
+def test_it_tells_maracaibo_moves_in_the_second_person_to_their_player_only(n: int, scenario: str) -> None:
+    """A seeded whole game: every reader's story of every move. A line about another player names
+    them and never says "you" or "your" (the city actions and legacy tiles are written to the player
+    who takes them: their events tell them about that player); the reader's own are "You ...",
+    never "their"."""
+    from engine.core import visible_events
+    from engine.games.maracaibo import RULES
+
+    names = ["Ana", "Bruno", "Carla"][:n]
+    state = RULES.setup(names, {"scenario": scenario}, f"story-{n}")
+    rnd = random.Random(7)
+    about_others: list[str] = []
+    mine: list[str] = []
+    while RULES.pending(state):
+        seat = RULES.pending(state)[0]
+        events = RULES.apply(state, seat, RULES.bot_choice(state, seat, RULES.options(state, seat), rnd).move)
+        for reader, name in enumerate(names):
+            for line in wording.story(list(visible_events(events, reader)), reader, name):
+                if any(line.startswith((f"{other} ", f"{other}'s ")) for other in names if other != name):
+                    about_others.append(line)
+                    assert not re.search(r"\b(you|your|yours)\b", line, re.I), f"told to {name}: {line!r}"
+                elif line.startswith(("You ", "Your ")):
+                    mine.append(line)
+                    assert not re.search(r"\b(their|theirs|they)\b", line), f"told to {name}: {line!r}"
+    assert RULES.outcome(state) is not None
+    told = " ".join(about_others)
+    assert "takes the city action: " in told and "You take the city action: " in " ".join(mine)
+    if scenario == "77":
+        assert " stops at " in told and "of their choice" in told

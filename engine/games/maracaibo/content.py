@@ -6,6 +6,7 @@ Everything here is SUBSTITUTE CONTENT (see data/build.py and docs/rules/maracaib
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,26 @@ CITY_ACTION_TEXT = {
     "top_quest": "fulfil the face-up top quest of the quest pile (legacy tile L1)",
     "gain": "the legacy city's own reward (legacy tiles L4, L7)",
 }
+
+
+#: the city actions told about the player who takes them (events: each reader's story turns the
+#: reader's own "their" into "your", and leaves another player's as it is)
+CITY_ACTION_TOLD = {
+    "inf_village": "1 influence with a nation of their choice, then a village action",
+    "cp_disc": "1 combat point, then a disc of their choice off their ship board",
+    "compass": "1 village action for each of their compasses",
+    "tokens_discard": "1 VP per combat token on their ship board; may discard their hand for 4 doubloons",
+    "assistants": "4 doubloons or 2 VP for each of their assistants in the Caribbean",
+    "pay_cp": "may pay 2 combat points for 1 influence and 6 doubloons",
+}
+
+
+def told(text: str) -> str:
+    """A rule's text written to the player who uses it ("ending your sailing ... or all you have"),
+    told about that player instead, for an event everyone reads."""
+    text = re.sub(r"\ball you have\b", "all their doubloons", text)
+    text = re.sub(r"\byou may\b", "may", text)
+    return re.sub(r"\byour\b", "their", text)
 
 
 def rank(influence: int) -> int:

@@ -174,9 +174,14 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     frames: list[Frame] = []
     mult = count_of(p, g["per"]) if "per" in g else 1
     words = []
+    paid = 0
     if g.get("d"):
-        p["d"] = max(0, p["d"] + g["d"] * mult)
-        words.append(f"{g['d'] * mult} doubloons")
+        before = p["d"]
+        p["d"] = max(0, before + g["d"] * mult)
+        if g["d"] > 0:
+            words.append(f"{g['d'] * mult} doubloons")
+        else:
+            paid = before - p["d"]  # a cost (a token's, Belize's): never more than the player has
     if g.get("vp"):
         add_vp(p, g["vp"] * mult, source)
         words.append(f"{g['vp'] * mult} VP")
@@ -186,8 +191,10 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     if g.get("fig"):
         got = gain_figure(p, g["fig"])
         words.append(f"{got} figure{'s' if got != 1 else ''}")
-    if words:
-        ev.append(Event("gain", f"{who(state, seat)} gets {', '.join(words)}.", {"seat": seat}))
+    if words or paid:
+        said = [f"pays {paid} doubloons"] if paid else []
+        said += [f"gets {', '.join(words)}"] if words else []
+        ev.append(Event("gain", f"{who(state, seat)} {' and '.join(said)}.", {"seat": seat}))
     if g.get("draw"):
         draw_cards(state, seat, g["draw"], rng, ev)
     if g.get("inf"):

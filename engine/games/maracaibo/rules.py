@@ -142,10 +142,13 @@ def city_action(state: State, loc: str) -> str:
     return str(C.LOC[loc]["action"])
 
 
-def city_action_text(state: State, loc: str) -> str:
+def city_action_text(state: State, loc: str, *, told: bool = False) -> str:
+    """The city action at ``loc``, to the player who may take it, or (``told``) about them."""
     action = city_action(state, loc)
     if action == "gain":
         return C.gain_text(C.LOC[loc]["gain"])
+    if told:
+        return C.CITY_ACTION_TOLD.get(action) or C.told(C.CITY_ACTION_TEXT[action])
     return C.CITY_ACTION_TEXT[action]
 
 
@@ -785,7 +788,7 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     top["data"]["spent"] = steps
     for t in legacy(state, "stop"):
         if t["loc"] == loc:
-            ev.append(Event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {t['text']}.",
+            ev.append(Event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
                             {"seat": seat, "tile": t["id"]}))
             stack(state).push_all(gain(state, seat, t["gain"], rng, ev, "city"))
     home = C.LOC[loc].get("home")
@@ -904,7 +907,8 @@ def _city_options(state: State, f: Frame) -> list[Option]:
 def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     action = city_action(state, p["at"])
-    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: {city_action_text(state, p['at'])}.",
+    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: "
+                             f"{city_action_text(state, p['at'], told=True)}.",
                              {"seat": seat})]
     frames: list[Frame] = []
     if action == "gain":
