@@ -79,11 +79,12 @@ def site(live_server: Any, settings: Any) -> str:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    """``new_page(viewport)``: a page in a context of its own (no shared cookies), closed after the test."""
+    """``new_page(viewport, javascript=True)``: a page in a context of its own (no shared cookies),
+    closed after the test."""
     contexts: list[Any] = []
 
-    def make(viewport: dict[str, int]) -> Any:
-        context = browser.new_context(viewport=viewport)
+    def make(viewport: dict[str, int], javascript: bool = True) -> Any:
+        context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
         contexts.append(context)
         return context.new_page()
 

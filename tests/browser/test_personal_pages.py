@@ -48,8 +48,9 @@ def open_page(page: Any, url: str) -> None:
                 raise
 
 
-def act(page: Any, url: str, rnd: random.Random) -> bool:
-    """Open the page; if it offers options, press one (and confirm it). True if a move went in."""
+def act(page: Any, url: str, rnd: random.Random, confirmed: list[str] | None = None) -> bool:
+    """Open the page; if it offers options, press one (and confirm it, noting its words in
+    ``confirmed``). True if a move went in."""
     open_page(page, url)
     buttons = page.locator("#options button")
     n = buttons.count()
@@ -59,6 +60,8 @@ def act(page: Any, url: str, rnd: random.Random) -> bool:
     buttons.nth(rnd.randrange(n)).click()
     page.wait_for_load_state()
     if page.locator("#confirm").count():
+        if confirmed is not None:
+            confirmed.append(page.locator("#confirm button").inner_text())
         page.locator("#confirm button").click()
         page.wait_for_load_state()
     page.goto("about:blank")  # why: a page left open reloads itself when others move, racing our next visit
@@ -124,6 +127,7 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
     pages[0].goto(urls[0])
     turn_shot = False
     moves = 1
+    confirmed: list[str] = []
     while Game.objects.get(pk=game.pk).status != Game.Status.FINISHED:
         acted = False
         for i in range(3):
@@ -134,12 +138,13 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
                     assert pages[0].locator("#options button").first.is_visible()
                     pages[0].screenshot(path=str(shots / "page-running-390.png"), full_page=True)
                     turn_shot = True
-            if act(pages[i], urls[i], rnd):
+            if act(pages[i], urls[i], rnd, confirmed):
                 acted = True
                 moves += 1
         assert acted, "nobody's page offers a move, but the game is not over"
         assert moves < 400, "the game does not end"
     assert turn_shot
+    assert confirmed and all(c.startswith("Yes, ") for c in confirmed), "moves that end a turn are confirmed"
 
     # Finished: the winner on top, the results, the seed; on a phone too.
     game.refresh_from_db()
@@ -150,6 +155,10 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
     assert headline.bounding_box()["y"] < 150
     assert pages[0].locator("table.results tr").count() == 4
     assert game.seed in pages[0].content()
+    history = pages[0].locator("ol.history li")
+    assert history.count() == Move.objects.filter(game=game, undone_at__isnull=True).count(), "the whole history"
+    said = " ".join(history.all_inner_texts())
+    assert all(name in said for name in ("You", "Bruno", "Carla")) and re.search(r"\d\d:\d\d UTC", said)
     fits_the_phone(pages[0])
     pages[0].screenshot(path=str(shots / "page-finished-390.png"), full_page=True)
     open_page(pages[1], urls[1])
@@ -198,3 +207,62 @@ def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options:
             page.locator("label[for=board-fit]").click()
             box = page.locator("#board svg:visible").first.bounding_box()
             assert box is not None and box["x"] + box["width"] <= width + 0.5
+
+
+def test_it_plays_says_lists_my_games_waiting_first_and_stops_a_link_without_javascript(
+        new_page: Any, site: str) -> None:
+    folk = people()
+    first = start_game("maretta", folk, options={"side": "A"})
+    second = start_game("maretta", folk, options={"side": "A"})
+    url_first, url_second = link_of_game(folk[0], site, first.pk), link_of_game(folk[0], site, second.pk)
+    page = new_page(PHONE, javascript=False)
+
+    # A move by plain forms: the option, then the confirm step (the play ends my part of the phase).
+    page.goto(url_second)
+    assert "Your turn" in page.locator("#headline").inner_text()
+    assert "Your hand:" in page.locator("#view").inner_text()
+    page.locator("#options button").first.click()
+    assert page.locator("#confirm").is_visible(), "a move that ends my turn asks to be confirmed"
+    page.locator("#confirm button").click()
+    assert "Your move was taken" in page.content()
+    assert page.locator("#options button").count() == 0
+    history = page.locator("ol.history li").first.inner_text()
+    assert re.match(r"You \w{3} \d{1,2} \w{3} \d\d:\d\d UTC · web", history), history
+
+    # A message to the others: on my page at once, on theirs too.
+    page.locator("#say").fill("Good luck, all")
+    page.locator("form[action$='/say/'] button").click()
+    assert "Good luck, all" in page.locator("#messages + ul").inner_text()
+    other = new_page(DESKTOP, javascript=False)
+    other.goto(link_of_game(folk[1], site, second.pk))
+    assert "Ana" in other.locator("#messages + ul").inner_text() and "Good luck, all" in other.content()
+
+    # My games: the one waiting for me first, though it is the older one.
+    page.goto(url_second + "games/")
+    rows = page.locator("table tr")
+    assert rows.nth(1).inner_text().startswith(f"#{first.pk}") and "your turn" in rows.nth(1).inner_text()
+    assert rows.nth(2).inner_text().startswith(f"#{second.pk}") and "waiting for" in rows.nth(2).inner_text()
+
+    # The link is revocable: once stopped, it opens nothing.
+    page.goto(url_first)
+    page.locator("form[action$='/revoke/'] button").click()
+    assert "This link no longer works" in page.content()
+    assert page.goto(url_first).status == 404
+
+    # The home page, the API's index and the favicon.
+    assert page.goto(site + "/").status == 200 and "by email" in page.content()
+    index = page.goto(site + "/api/v1/")
+    assert index.status == 200 and "/api/v1/games/" in index.text()
+    icon = page.goto(site + "/favicon.ico")
+    assert icon.status == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+
+
+def link_of_game(person: Persona, site: str, game_id: int) -> str:
+    """The personal link in ``person``'s newest mail about game ``game_id``."""
+    pattern = re.compile(rf"{re.escape(site)}/p/[^/\s]+/")
+    for mail in reversed(person.inbox()):
+        if f"[pbem #{game_id}]" in str(mail["Subject"]):
+            found = pattern.search(text_of(mail))
+            if found:
+                return found.group(0)
+    raise AssertionError(f"{person.name} has a mail about game #{game_id} with a personal link")
