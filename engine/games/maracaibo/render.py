@@ -320,7 +320,10 @@ def _svg_map(view: View) -> list[str]:
             dash = ' stroke-dasharray="4 3"' if C.LOC[loc]["kind"] == "home" or C.LOC[nx]["kind"] == "home" else ""
             out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#6b8fa8" stroke-width="2"{dash}/>')
     ships: dict[str, list[str]] = {}
+    mine: tuple[str, int] | None = None  # the reader's ship: its place and its place in the row there
     for i, p in enumerate(view["p"]):
+        if i == view.get("seat"):
+            mine = (p["at"], len(ships.get(p["at"], [])))
         ships.setdefault(p["at"], []).append(_colour(view, i))
     if view.get("jean"):
         ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
@@ -355,7 +358,9 @@ def _svg_map(view: View) -> list[str]:
             out.append(_t(x - 15, y - 13, str(view["quests"][loc]), 6, "middle"))
         for k, colour in enumerate(ships.get(loc, [])):
             sx, sy = x - 14 + 8 * k, y - 30
-            out.append(f'<path d="M{sx} {sy} l7 0 l-1.5 4 l-4 0 z" fill="{colour}" stroke="#222" stroke-width="0.4"/>'
+            cls = ' class="mine"' if mine == (loc, k) else ""
+            out.append(f'<path{cls} d="M{sx} {sy} l7 0 l-1.5 4 l-4 0 z" fill="{colour}" stroke="#222" '
+                       'stroke-width="0.4"/>'
                        f'<line x1="{sx + 3.5}" y1="{sy}" x2="{sx + 3.5}" y2="{sy - 5}" stroke="#222" '
                        'stroke-width="0.6"/>')
     for i, p in enumerate(view["p"]):
