@@ -153,12 +153,12 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                 "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
             })
+            # Why also here: an operation that lists 429 itself (its own description) still says when to retry.
+            responses["429"].setdefault("headers", {}).setdefault("Retry-After", {"schema": {"type": "integer"}})
             responses.setdefault("403", {
                 "description": "not allowed: for this player, or outside the token's scopes (read, play, moderate)",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
             })
-            for answer in responses.values():
-                answer.setdefault("headers", {}).update(_RATE_HEADERS)
             for param in operation.get("parameters", []):
                 if param.get("in") == "query" and param.get("name") in _PAGING:
                     param["schema"] = dict(_PAGING[param["name"]])
@@ -187,6 +187,9 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                                    "rejected, for moves)",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 })
+            # Last, so that every answer added above tells the budget too.
+            for answer in responses.values():
+                answer.setdefault("headers", {}).update(_RATE_HEADERS)
     moves = result.get("paths", {}).get("/api/v1/games/{game_id}/moves/", {}).get("post", {})
     rejected = moves.get("responses", {}).get("422", {}).get("content", {}).get("application/json")
     if rejected is not None:

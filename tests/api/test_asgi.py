@@ -207,11 +207,11 @@ def test_it_answers_rules_and_moves_while_streams_and_waits_are_held_open_by_one
         # Three parallel ?wait= on moves no worker decides (nothing reads the broker).
         answers: list[tuple[int, dict[str, str], Any]] = []
 
-        def wait_for_move() -> None:
+        def wait_for_move(key: str) -> None:
             answers.append(asgi_server.request("POST", f"/api/v1/games/{game.pk}/moves/?wait=10", mover_token,
-                                               {"commands": [{"code": code}]}))
+                                               {"commands": [{"code": code}]}, **{"Idempotency-Key": key}))
 
-        waiters = [threading.Thread(target=wait_for_move) for _ in range(3)]
+        waiters = [threading.Thread(target=wait_for_move, args=(f"wait-{i}",)) for i in range(3)]
         for w in waiters:
             w.start()
         deadline = time.monotonic() + TIMEOUT
@@ -240,6 +240,12 @@ def test_it_answers_rules_and_moves_while_streams_and_waits_are_held_open_by_one
         decided = [asgi_server.request("GET", f"/api/v1/move-requests/{r.pk}/", mover_token)[2] for r in mine]
         assert decided[0]["status"] == "accepted"
         assert all(d["status"] in ("accepted", "rejected") for d in decided), decided
+        # The same Idempotency-Key answers the first result again (kept after the wait), applying nothing.
+        status, headers, again = asgi_server.request("POST", f"/api/v1/games/{game.pk}/moves/?wait=10", mover_token,
+                                                     {"commands": [{"code": code}]}, **{"Idempotency-Key": "wait-0"})
+        first = next(a for a in answers if a[1]["Location"].rstrip("/").rsplit("/", 1)[1] == str(again["id"]))
+        assert headers["Idempotency-Replayed"] == "true" and status == first[0] and again == first[2]
+        assert MoveRequest.objects.filter(player=mover).count() == 3
 
         # Every open stream delivers the move.
         for stream in streams:
