@@ -1,9 +1,13 @@
-"""A complete (one-round) game of Maracaibo played only by mail over a real SMTP socket, whole turns in one mail.
+"""Complete games of Maracaibo played only by mail over a real SMTP socket, whole turns in one mail.
 
 Two people read their own mail. The setup choice is one mail of five lines (plan
-one dealt card, keep four); every turn is one mail of three lines: sail as far
-as the mail offers, no main action, end the main phase (the hand stays full,
-so there is nothing to draw). Scoring choices are answered with their code.
+one dealt card, keep four); every turn is one mail: in the four-round game (the
+rulebook's whole game, three interim scorings and the final one) the captain reads
+the map in the mail, sails to the farthest village the mail offers and takes as many
+village actions as the movement spent gives (1, 2 or 3 lines "vd"), then "done";
+with no village in reach it sails as far as it can and writes "pass", "done" (the
+hand stays full, so there is nothing to draw). Scoring choices and anything else are
+answered with a listed code or label.
 """
 
 from __future__ import annotations
@@ -21,13 +25,23 @@ from tests.mail.volume import check_mail_volume
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
+VILLAGE = re.compile(r"^  (\w+) .*?: village\b", re.M)
+
+
 class Captain(Player):
+    def __init__(self, persona: Persona, rnd: random.Random, *, villages: bool = False) -> None:
+        super().__init__(persona, rnd)
+        self.villages = villages
+        self.village_turns = 0
+        self.sent: list[list[str]] = []
+
     def act(self) -> bool:
         newest = self.persona.latest()
         mid = str(newest["Message-ID"])
         if mid in self.answered:
             return False
-        options = listed_options(text_of(newest))
+        body = text_of(newest)
+        options = listed_options(body)
         if not options:
             return False
         codes = [code for code, _ in options]
@@ -36,11 +50,20 @@ class Captain(Player):
             lines = [f"p{dealt[0]}", *(f"k{c}" for c in dealt[1:5])]
         elif any(c.startswith("s") and c[1:] and (c[1].isdigit() or c[1:] == "H") for c in codes):
             sails = [(int(label.split()[1]), code) for code, label in options if label.startswith("sail ")]
-            lines = [max(sails)[1], "pass", "done"]
+            villages = set(VILLAGE.findall(body.split("THE CARIBBEAN", 1)[-1].split("\n\n", 1)[0]))
+            reach = [(steps, code) for steps, code in sails if code[1:] in villages]
+            if self.villages and reach:
+                steps, code = max(reach)
+                actions = 3 if steps >= 7 else 2 if steps >= 4 else 1  # the rulebook's 1 / 4-6 / 7
+                lines = [code, *["vd"] * actions, "done"]
+                self.village_turns += 1
+            else:
+                lines = [max(sails)[1], "pass", "done"]
         else:
             code, label = self.rnd.choice(options)
             lines = [self.rnd.choice([code, label])]
         self.persona.reply(newest, "\n".join(lines))
+        self.sent.append(lines)
         self.answered.add(mid)
         self.replies += 1
         return True
@@ -72,3 +95,33 @@ def test_it_plays_a_complete_game_of_maracaibo_by_mail_whole_turns_in_one_mail(a
     counts = check_mail_volume(game, [ana, bruno], {p.persona.email: p.answered for p in players})
     print(f"maracaibo: game mails per player {counts}, "
           f"largest {max(len(m.as_bytes()) for p in (ana, bruno) for m in p.inbox())} bytes")
+
+
+def test_it_plays_a_whole_four_round_game_of_maracaibo_by_mail_with_village_actions(ana: Persona,
+                                                                                     bruno: Persona) -> None:
+    ana.send_to(GENERAL, f"new maracaibo with {bruno.email}")
+    bruno.reply(bruno.latest(), "join")
+    rnd = random.Random(12)
+    players = [Captain(p, rnd, villages=True) for p in (ana, bruno)]
+    replies = play_until_over(players, rnd)
+
+    game = Game.objects.get(rules="maracaibo")
+    assert game.status == Game.Status.FINISHED and game.options["rounds"] == 4
+    assert game.state["round"] == 4 and game.outcome["reason"] == "final scoring"
+    moves = list(Move.objects.filter(game=game).order_by("number"))
+    assert {m.source for m in moves} == {"mail"}
+    codes = [m.move.get("code") for m in moves]
+    # three interim scorings and the final one: each seat chose once at each (a code of the score step)
+    assert sum(1 for m in moves if m.move.get("code") == "vp2") + sum(
+        1 for c in codes if c and c[0] in "bi" and c[1:2].isalnum()) >= 2 * 4 - 2
+    assert codes.count("vd") >= sum(p.village_turns for p in players) >= 10
+    turns = [lines for p in players for lines in p.sent if lines[-1] == "done"]
+    assert len(turns) >= 30 and all(len(lines) >= 3 for lines in turns)  # whole turns, one mail each
+    inbound = InboundMessage.objects.filter(game=game)
+    assert not inbound.exclude(status=InboundMessage.Status.APPLIED).exists()  # every reply applied whole
+    assert inbound.count() >= replies and len(moves) >= 2 * replies
+    for p in players:
+        over = next(m for m in p.persona.inbox() if is_game_over(m))
+        assert "Winner" in text_of(over)
+    counts = check_mail_volume(game, [ana, bruno], {p.persona.email: p.answered for p in players})
+    print(f"maracaibo, 4 rounds: {replies} replies, {len(moves)} moves, game mails per player {counts}")
