@@ -13,7 +13,7 @@ Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, ClassVar
@@ -27,13 +27,24 @@ Move = dict[str, Any]
 View = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+# Why the hand-written __init__ of Option and Event: a frozen dataclass's generated __init__ sets
+# each field through object.__setattr__, which costs about twice what calling the slot's member
+# descriptor does, and every move builds dozens of options and events. The instances are the same:
+# frozen (assignment raises), equal, hashable and shown as the dataclass would.
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal choice: a stable short code, a human label, the move it stands for."""
 
     code: str
     label: str
     move: Move
+
+    def __init__(self, code: str, label: str, move: Move) -> None:
+        _set_code(self, code)
+        _set_label(self, label)
+        _set_move(self, move)
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "label": self.label, "move": self.move}
@@ -52,6 +63,14 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     to: tuple[int, ...] | None = None
     reveals: bool = False
+
+    def __init__(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
+                 to: tuple[int, ...] | None = None, reveals: bool = False) -> None:
+        _set_kind(self, kind)
+        _set_text(self, text)
+        _set_data(self, {} if data is None else data)
+        _set_to(self, to)
+        _set_reveals(self, reveals)
 
     def visible_to(self, seat: int | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
@@ -75,6 +94,16 @@ class Event:
             to=None if to is None else tuple(to),
             reveals=bool(d.get("reveals", False)),
         )
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    setter: Callable[[Any, Any], None] = vars(cls)[name].__set__  # the slot's member descriptor
+    return setter
+
+
+_set_code, _set_label, _set_move = (_slot_setter(Option, n) for n in ("code", "label", "move"))
+_set_kind, _set_text, _set_data, _set_to, _set_reveals = (
+    _slot_setter(Event, n) for n in ("kind", "text", "data", "to", "reveals"))
 
 
 def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:

@@ -70,30 +70,46 @@ def _copy(v: Any) -> Any:
 _SCALAR_LISTS = ("plan", "display", "bought", "areas", "synergy", "gated")
 _SCALAR_DICTS = ("inf", "discs", "src")
 _SHAPED = frozenset((*_SCALAR_LISTS, *_SCALAR_DICTS, "assist", "careers", "hand", "setup"))
+#: the player keys holding a number or a string (nothing to copy)
+_SCALARS = frozenset(("at", "d", "vp", "cp", "inc_d", "inc_vp", "fig", "figs", "tokens", "quests", "delivered",
+                      "explorer"))
+_KNOWN = _SHAPED | _SCALARS
 
 
 def _public_player(p: P) -> P:
     """A player's public part, copied (the view must not share lists with the state).
 
-    Why by shape: this runs for every player at every move, and slicing a list of numbers
-    is several times quicker than copying it element by element. Keys of other shapes
+    Why by shape, written out: this runs for every player at every move, and slicing a list of
+    numbers is several times quicker than copying it element by element. Keys of other shapes
     (added later) are copied the generic way.
     """
     pub = p.copy()
-    for k in _SCALAR_LISTS:
-        pub[k] = p[k][:]
-    for k in _SCALAR_DICTS:
-        pub[k] = p[k].copy()
+    pub["plan"] = p["plan"][:]
+    pub["display"] = p["display"][:]
+    pub["bought"] = p["bought"][:]
+    pub["areas"] = p["areas"][:]
+    pub["synergy"] = p["synergy"][:]
+    pub["gated"] = p["gated"][:]
+    pub["inf"] = p["inf"].copy()
+    pub["discs"] = p["discs"].copy()
+    pub["src"] = p["src"].copy()
     pub["assist"] = [a.copy() for a in p["assist"]]
     pub["careers"] = [{**c, "done": c["done"][:]} for c in p["careers"]]
-    for k in p.keys() - _SHAPED:
-        v = p[k]
-        if isinstance(v, (dict, list)):
-            pub[k] = _copy(v)
+    extra = p.keys() - _KNOWN
+    if extra:
+        for k in extra:
+            v = p[k]
+            if isinstance(v, (dict, list)):
+                pub[k] = _copy(v)
     del pub["setup"]
     pub["hand"] = len(p["hand"])
     pub["choosing"] = p["setup"] is not None
     return pub
+
+
+def _lists_copy(d: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """A copy of a dict of lists of numbers (the supply, the markets)."""
+    return {k: v[:] for k, v in d.items()}
 
 
 def opt(code: str, label: str) -> Option:
@@ -173,18 +189,20 @@ def has_marker(state: State, nation: str) -> bool:
 
 
 def multiplier(state: State) -> dict[str, int]:
-    counts = markers_on_board(state)
+    """Each nation's multiplier: its empty supply spaces, plus 2 for the most markers on the board
+    (ties: all of them), or 1 for the second most when a single nation has more."""
+    counts = dict.fromkeys(C.NATIONS, 0)
+    for nation in state["markers"].values():
+        counts[nation] += 1
     values = sorted(set(counts.values()), reverse=True)
+    top = values[0]
+    # second most: the nations with more than it are exactly the ones with the most
+    second = values[1] if len(values) > 1 and list(counts.values()).count(top) == 1 else None
+    supply = state["supply"]
     out = {}
     for n in C.NATIONS:
-        empty = sum(1 for left in state["supply"][n] if left == 0)
-        bonus = 0
-        higher = sum(1 for m in C.NATIONS if counts[m] > counts[n])
-        if counts[n] == values[0]:
-            bonus = 2
-        elif higher == 1 and len(values) > 1 and counts[n] == values[1]:
-            bonus = 1
-        out[n] = empty + bonus
+        c = counts[n]
+        out[n] = supply[n].count(0) + (2 if c == top else 1 if c == second else 0)
     return out
 
 
@@ -605,22 +623,40 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
 
 # ---- careers ----------------------------------------------------------------------------------------
 
+def _career_tasks(cid: str, ci: int) -> list[tuple[int, str, int, int, str, str, str, str]]:
+    """A career card's tasks in slot ``ci``: (task, metric, lower, upper, then the codes and labels of
+    its lower and upper options), worked out once per card and slot (the cards are static data)."""
+    key = (cid, ci)
+    known = _CAREER_TASKS.get(key)
+    if known is None:
+        known = []
+        for ti, task in enumerate(C.CAREER[cid]["tasks"]):
+            num = ci * 3 + ti + 1
+            known.append((ti, task["metric"], task["lower"], task["upper"], f"k{num}l",
+                          f"career {num} lower: {task['metric']} {task['lower']} for "
+                          f"{task['d']} d, a figure and {task['vp']} VP",
+                          f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
+                                      f"{task['d']} d and a figure"))
+        _CAREER_TASKS[key] = known
+    return known
+
+
+_CAREER_TASKS: dict[tuple[str, int], list[tuple[int, str, int, int, str, str, str, str]]] = {}
+
+
 def career_options(state: State, seat: int) -> list[Option]:
     p = player(state, seat)
     out = []
     for ci, c in enumerate(p["careers"]):
-        card = C.CAREER[c["id"]]
-        for ti, task in enumerate(card["tasks"]):
-            if c["done"][ti]:
+        done = c["done"]
+        for ti, metric, lower, upper, code_l, label_l, code_u, label_u in _career_tasks(c["id"], ci):
+            if done[ti]:
                 continue
-            have = count_of(p, task["metric"])
-            num = ci * 3 + ti + 1
-            if have >= task["lower"]:
-                out.append(opt(f"k{num}l", f"career {num} lower: {task['metric']} {task['lower']} for "
-                                           f"{task['d']} d, a figure and {task['vp']} VP"))
-            if have >= task["upper"]:
-                out.append(opt(f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
-                                           f"{task['d']} d and a figure"))
+            have = count_of(p, metric)
+            if have >= lower:
+                out.append(opt(code_l, label_l))
+            if have >= upper:
+                out.append(opt(code_u, label_u))
     return out
 
 
@@ -652,8 +688,18 @@ def free_options(state: State, seat: int) -> list[Option]:
     out = []
     if len(p["plan"]) < C.PLAN_SLOTS:
         for cid in p["hand"]:
-            out.append(opt(f"p{cid}", f"plan {C.CARD[cid]['name']}"))
+            code, label = _PLAN.get(cid) or _plan(cid)
+            out.append(opt(code, label))
     return out + career_options(state, seat)
+
+
+def _plan(cid: int) -> tuple[str, str]:
+    """The code and label of planning a card, worked out once per card."""
+    _PLAN[cid] = found = (f"p{cid}", f"plan {C.CARD[cid]['name']}")
+    return found
+
+
+_PLAN: dict[int, tuple[str, str]] = {}
 
 
 def _is_free(code: str) -> bool:
@@ -1659,8 +1705,8 @@ class Maracaibo(Rules):
             "deck": len(state["deck"]), "discard": list(state["discard"]), "display": list(state["display"]),
             "piles": [len(x) for x in state["piles"]], "quest_top": state["qpile"][0] if state["qpile"] else None,
             "quest_pile": len(state["qpile"]), "quests": dict(state["quests"]), "tquests": dict(state["tquests"]),
-            "markers": dict(state["markers"]), "supply": _copy(state["supply"]),
-            "tiles": dict(state["tiles"]), "market": _copy(state["market"]),
+            "markers": dict(state["markers"]), "supply": _lists_copy(state["supply"]),
+            "tiles": dict(state["tiles"]), "market": _lists_copy(state["market"]),
             "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": list(b["investors"])}
                          for b in state["prestige"]],
             "first": dict(state["first"]), "ended": state["ended"], "over": state["over"],
