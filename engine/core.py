@@ -218,6 +218,10 @@ def _to_int(name: str, value: Any) -> int:
         raise SetupError(f"option {name} takes a whole number, not {value!r}") from None
 
 
+#: (class, method name) -> the hook Rules.__init_subclass__ set as that public method
+_ALIASES: dict[tuple[type, str], Any] = {}
+
+
 class Rules:
     """Base class of every game. Subclasses fill in the ``_``-prefixed hooks.
 
@@ -268,31 +272,48 @@ class Rules:
 
     def pending(self, state: State) -> list[int]:
         """Seats whose decision the game waits for (empty once the game is over)."""
-        if self.outcome(state) is not None:
+        if self._outcome(state) is not None:
             return []
         return self._pending(state)
 
     def options(self, state: State, seat: int) -> list[Option]:
         """The legal choices of ``seat`` now; empty when it has nothing to decide."""
-        if seat not in self.pending(state):
+        if self._outcome(state) is not None or seat not in self._pending(state):
             return []
         return self._options(state, seat)
 
     def apply(self, state: State, seat: int, move: Move) -> list[Event]:
         """Validate, then apply one move in place; return its events."""
-        if self.outcome(state) is not None:
+        if self._outcome(state) is not None:
             raise GameOver("the game is over; no more moves are taken")
         pending = self._pending(state)
         if seat not in pending:
             names = ", ".join(self.seat_name(state, s) for s in pending) or "nobody"
             raise NotYourTurn(f"it is not your turn: the game waits for {names}")
-        if not isinstance(move, Mapping):
+        if type(move) is not dict and not isinstance(move, Mapping):  # (the ABC check is slow: dicts first)
             raise IllegalMove("a move must be an object such as {\"code\": ...}")
         return self._apply(state, seat, dict(move), Rng(state))
 
     def view(self, state: State, seat: int | None) -> View:
-        """Exactly what ``seat`` may know (None: a spectator)."""
+        """Exactly what ``seat`` may know (None: a spectator).
+
+        (A game's class calls its ``_view`` for this directly: see ``__init_subclass__``.)
+        """
         return self._view(state, seat)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Why: view and outcome only call their hook, and a service move calls them several
+        # times per seat; a game's class that leaves them as they are gets its hooks as these
+        # methods themselves (one Python call instead of two; the same results).
+        super().__init_subclass__(**kwargs)
+        for public, hook in (("view", "_view"), ("outcome", "_outcome")):
+            # the nearest class that defines the public method itself (an alias set here does not count)
+            owner = next(k for k in cls.__mro__
+                         if public in vars(k) and vars(k)[public] is not _ALIASES.get((k, public)))
+            if owner is Rules:
+                impl = getattr(cls, hook)
+                setattr(cls, public, impl)
+                _ALIASES[(cls, public)] = impl
 
     def view_schema(self) -> dict[str, Any]:
         """The JSON Schema (draft 2020-12) every :meth:`view` of this game matches, for every seat

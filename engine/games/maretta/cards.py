@@ -21,6 +21,10 @@ _VALUES = {f"{v}{s}": v for v in range(1, 6) for s in SUITS} | {SHIP: 0}
 _NAMES = {f"{v}{s}": f"{v} {name}" for v in range(1, 6) for s, name in SUITS.items()} | {SHIP: "the Steamship card"}
 
 
+#: every card's name (``card_name`` as a dict, for the hot paths)
+NAMES: dict[str, str] = _NAMES
+
+
 def value(card: str) -> int:
     """A card's number; the steamship card counts 0."""
     return _VALUES[card]

@@ -42,6 +42,7 @@ from engine.games.maretta.cards import (
     BARREL_NAMES,
     DATA,
     HAND,
+    NAMES,
     SHIP,
     SUIT_ORDER,
     SUITS,
@@ -59,6 +60,9 @@ __all__ = [
 ]
 
 Frame = dict[str, Any]
+
+#: the label of playing each card ("play 3 Wood")
+_PLAY_LABEL = {c: f"play {name}" for c, name in NAMES.items()}
 
 # decisions that are resolved automatically when they offer a single choice (or skipped with none)
 _AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
@@ -138,8 +142,12 @@ class _Events(list[Event]):
                 self.revealed = True
             else:
                 self.revealed_to = self.revealed_to | set(to)
-        follows = self.revealed or (to is not None and set(to) <= self.revealed_to)
-        self.append(_event(kind, text, data, to, reveals or follows))
+            self.append(_event(kind, text, data, to, True))
+            return
+        # (set(()) <= anything: an event for nobody follows any reveal)
+        follows = self.revealed or (to is not None and (not to or (bool(self.revealed_to)
+                                                                      and set(to) <= self.revealed_to)))
+        self.append(_event(kind, text, data, to, follows))
 
 
 #: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
@@ -744,15 +752,15 @@ class Maretta(Rules):
         t = f["t"]
         names = st["players"]
         if t in ("p1", "play"):
-            return lambda m: f"play {card_name(m['c'])}"
+            return lambda m: _PLAY_LABEL[m["c"]]
         if t == "place":
             s = f["s"]
             where = "raft" if st["side"] == "A" else "minecart"
-            return lambda m: (f"put {card_name(m['c'])} on your own {where}" if m["p"] == s
-                              else f"give {card_name(m['c'])} to {names[m['p']]}")
+            return lambda m: (f"put {NAMES[m['c']]} on your own {where}" if m["p"] == s
+                              else f"give {NAMES[m['c']]} to {names[m['p']]}")
         if t == "steal":
             return lambda m: ("move 2 spaces instead of stealing" if m["a"] == "move"
-                              else f"steal {card_name(m['c'])} from {names[m['p']]}")
+                              else f"steal {NAMES[m['c']]} from {names[m['p']]}")
         if t == "barrel":
             bs = st["bar"].get(str(f["at"])) or ()
 
@@ -1109,51 +1117,54 @@ class Maretta(Rules):
     def _public(self, st: State) -> View:
         """What everybody sees; the same for every seat (views share it: treat views as read-only)."""
         over = st["over"]
+        p1, p1d = st["p1"], st["p1d"]
+        known = st["known"]
         view: View = {
             "game": "maretta",
             "side": st["side"],
-            "players": list(st["players"]),
+            "players": st["players"][:],
             "seat": None,
             "turn": st["turn"],
             "phase": st["phase"],
             "start": st["start"],
             "end": st["end"],
-            "reefs": list(st["reefs"]),
-            "pos": list(st["pos"]),
+            "reefs": st["reefs"][:],
+            "pos": st["pos"][:],
             "hand": None,
             "hand_counts": [len(h) for h in st["hand"]],
-            "stock": [list(x) for x in st["stock"]],
-            "p1": list(st["p1"]),
-            "p1_face_down": list(st["p1d"]),
-            "p2": list(st["p2"]),
-            "movement": list(st["mv"]),
+            "stock": [x[:] for x in st["stock"]],
+            "p1": p1[:],
+            "p1_face_down": p1d[:],
+            "p2": st["p2"][:],
+            "movement": st["mv"][:],
             # the spaces each pawn went through this turn, its turn-start space first
             "trail": [list(t) for t in st.get("trail") or [[p] for p in st["pos"]]],
             "deck": len(st["deck"]),
-            "discard": list(st["disc"]),
-            "barrels": dict(st["barv"]),
+            "discard": st["disc"][:],
+            "barrels": st["barv"].copy(),
             "barrels_in_box": len(st["bbox"]),
             "barrels_used": st["bdv"],
             "waiting": self._pending(st),
             "decision": self._describe(st),
             "known_hands": {},
             # who has looked at whose hand with a Pelican: the table sees a hand being shown
-            "pelican_looks": [[u, int(p)] for u, k in enumerate(st["known"]) for p in sorted(k, key=int)],
-            "over": None if over is None else {"winners": list(over["winners"]), "reason": over["reason"],
-                                               "ranking": [list(g) for g in over["ranking"]],
-                                               "scores": list(over["scores"])},
+            "pelican_looks": ([[u, int(p)] for u, k in enumerate(known) if k for p in sorted(k, key=int)]
+                              if any(known) else []),
+            "over": None if over is None else {"winners": over["winners"][:], "reason": over["reason"],
+                                               "ranking": [g[:] for g in over["ranking"]],
+                                               "scores": over["scores"][:]},
         }
         if st["side"] == "A":
-            view["cuttlefish"] = list(st["cut"])
-            view["cuttlefish_next"] = list(st.get("cutp") or st["cutn"])
+            view["cuttlefish"] = st["cut"][:]
+            view["cuttlefish_next"] = (st.get("cutp") or st["cutn"])[:]
             view["removed_at_setup"] = len(st["box"])
         else:
             view["lava"] = st["lava"]
             view["lava_speed"] = st["lspd"]
             view["lava_start"] = -st["options"]["lava_start"]
-            view["out"] = list(st["out"])
-        if True in st["p1d"]:
-            view["p1"] = [None if c is None else "?" if d else c for c, d in zip(st["p1"], st["p1d"])]
+            view["out"] = st["out"][:]
+        if True in p1d:
+            view["p1"] = [None if c is None else "?" if d else c for c, d in zip(p1, p1d)]
         return view
 
     def _describe(self, st: State) -> str:
