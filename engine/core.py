@@ -373,6 +373,12 @@ class Rules:
         :meth:`render_svg`."""
         return self._render_phone_svg(view)
 
+    def render_mail_svg(self, view: View) -> str:
+        """The small picture a mail carries inline (a few KB as PNG): what its reader needs at
+        a glance; the whole board is on their game page. By default the board itself; a game
+        whose board is too big to read small shows the part near the reader instead."""
+        return self._render_mail_svg(view)
+
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         """A label for a structured move, used when echoing a parsed line back."""
         for opt in self.options(state, seat):
@@ -481,6 +487,9 @@ class Rules:
 
     def _render_phone_svg(self, view: View) -> list[str]:
         return [self.render_svg(view)]
+
+    def _render_mail_svg(self, view: View) -> str:
+        return self.render_svg(view)
 
 
 def note_events(move: Move, seat: int) -> list[Event]:

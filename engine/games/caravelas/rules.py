@@ -759,5 +759,9 @@ class Caravelas(Rules):
         from .render import render_phone_svg
         return render_phone_svg(view)
 
+    def _render_mail_svg(self, view: View) -> str:
+        from .mail_picture import render_mail_svg
+        return render_mail_svg(view)
+
 
 RULES = Caravelas()
