@@ -30,7 +30,7 @@ BENCH_ARGS ?=
 CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --kill-mid-send --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: screenshots help install run test lint format typecheck contracts schema simulate bench chaos check clean distclean
+.PHONY: screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -103,6 +103,12 @@ chaos: $(STAMP)
 	$(PY) bench/chaos.py $(CHAOS_ARGS)
 
 check: lint typecheck contracts schema test
+
+# Mails per player over whole games of every game, played by mail through the real SMTP
+# socket (docs/mail.md "When a mail goes"); the tests assert the bounds, this prints them.
+mail-volume: $(STAMP)
+	$(PY) -m pytest -n 0 -q -s tests/mail/test_maretta_by_mail.py tests/mail/test_caravelas_by_mail.py \
+	  tests/mail/test_maracaibo_by_mail.py tests/mail/test_maracaibo_solo_by_mail.py | grep -E "MAILVOLUME|passed|failed"
 
 # The screenshots in docs/screenshots (mail and pages, 1280 and 390 px), made by the browser
 # tests in headless Chromium (Debian's chromium package).

@@ -448,6 +448,7 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
     policy = game.no_move_policy
     seats = [s.index for s in late if s.index is not None]
     if policy in (Game.NoMovePolicy.DEFAULT, Game.NoMovePolicy.BOT):
+        waited = rules.pending(game.state)  # before the change: who hears of it (outbox._mail_due)
         applied = _play_for(game, rules, seats, bot=policy == Game.NoMovePolicy.BOT)
         if applied:
             # Why autoplay before recording: the moves it plays for resigned seats go into the
@@ -459,7 +460,7 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             _finish_if_over(game, rules)
             game.save()
             do_log(game, None, "deadline", {"policy": policy, "seats": seats, "moves": [a.label for a in applied]})
-            outbox.queue_game_update(game)
+            outbox.queue_game_update(game, waited=waited)
             return
         policy = Game.NoMovePolicy.WAIT  # the game declares no default here: a person must decide
     if policy == Game.NoMovePolicy.REPLACE:

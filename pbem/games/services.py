@@ -671,6 +671,8 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     if signoff:
         assert game.state is not None
         commands, ignored = _split_signoff(rules, game.state, seat_index, commands)
+    assert game.state is not None
+    waited = rules.pending(game.state)  # before the change: who hears of it (outbox._mail_due)
     applied, refused = _apply_commands(game, rules, seat_index, commands)
     mine = list(applied)
     if applied:
@@ -679,7 +681,7 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
         _reset_deadline(game)
         _finish_if_over(game, rules)
         game.save()
-        outbox.queue_game_update(game)
+        outbox.queue_game_update(game, waited=waited)
     refusal = None
     if refused is not None:
         assert game.state is not None
@@ -880,13 +882,15 @@ def do_resign(game_id: int, player: Player) -> None:
     do_log(game, player, "resign", {"seat": seat.index})
     if game.status == Game.Status.RUNNING:
         rules = rules_for(game)
+        assert game.state is not None
+        waited = rules.pending(game.state)
         applied: list[Applied] = []
         _autoplay(game, rules, applied)
         if applied:
             _record(game, applied, Source.BOT)
             _finish_if_over(game, rules)
             game.save()
-            outbox.queue_game_update(game)
+            outbox.queue_game_update(game, waited=waited)
 
 
 # ---- moderation ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -40,6 +40,7 @@ __all__ = [
     "queue_postmaster_copy",
     "queue_reminders",
     "queue_reply",
+    "queue_step_answer",
     "reply_address",
     "subject_for",
     "thread_id",
@@ -260,8 +261,12 @@ def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
     return list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
 
 
-def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "") -> dict[str, Any]:
-    """Everything one player's update mail shows, from their own view only."""
+def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "",
+                  compact: bool = False) -> dict[str, Any]:
+    """Everything one player's update mail shows, from their own view only.
+
+    ``compact``: the answer to their own mail within their turn (:func:`queue_step_answer`).
+    """
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None and seat.player is not None
     finished = game.status == Game.Status.FINISHED
@@ -277,6 +282,8 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
                    if r.winner]
         won = (f": {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "")
         headline = f"Game #{game.pk} ({game.title}) is over{won}."
+    elif options and compact:
+        headline = f"Your mail was applied; your turn in game #{game.pk} ({game.title}) goes on."
     elif options:
         headline = f"It is your turn in game #{game.pk} ({game.title})."
     else:
@@ -299,7 +306,8 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "state_text": rules.render_text(view),
         # Why only then: the picture is the heaviest part of a mail; it goes with a mail that
         # asks for a decision (and the first one), every other mail links the page instead.
-        "svg": rules.render_svg(view) if (options or first) and not finished else "",
+        "svg": rules.render_mail_svg(view) if (options or first) and not finished and not compact else "",
+        "compact": compact,
         "waiting": _names(game, others_waiting),
         "players": _names(game, range(len(game.state.get("players", [])))),
         "you": you,
@@ -309,7 +317,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         if finished else ([], []),
         "url": seat_page_url(seat),
         "marker": REPLY_MARKER,
-        "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first else "",
+        "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first and not compact else "",
         "general": general_address(),
     }
 
@@ -343,6 +351,9 @@ def render_text_body(c: dict[str, Any]) -> str:
     if c["chat"]:
         parts += ["Messages:"] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
     parts += [c["state_text"].rstrip(), ""]
+    if c["compact"]:
+        parts += [f"Your game page (your personal link, do not share it): {c['url']}", ""]
+        return "\n".join(parts)
     parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
     if c["waiting"] and not c["finished"]:
         parts.append(f"Also waiting for: {', '.join(c['waiting'])}.")
@@ -379,11 +390,16 @@ def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = T
         html = html.replace(c["svg"], OutboundMessage.BOARD_SLOT, 1)  # stored once, in the svg column
     row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
                  reply_to=reply_address(seat), svg=c["svg"], html=html, send=send)
+    _mark_mailed(game, seat, c)
+    return row
+
+
+def _mark_mailed(game: Game, seat: Seat, c: dict[str, Any]) -> None:
+    """The seat's mails have told it everything up to now: the next one starts after this."""
     seat.last_mailed_version = game.version
     seat.last_mailed_options = options_signature(c["options"])
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
     seat.save(update_fields=["last_mailed_version", "last_mailed_options", "last_mailed_chat"])
-    return row
 
 
 def _moved_since_last_mail(game: Game, seat: Seat) -> bool:
@@ -392,17 +408,70 @@ def _moved_since_last_mail(game: Game, seat: Seat) -> bool:
                                undone_at__isnull=True).exists()
 
 
-def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int], pending: set[int]) -> bool:
-    """Whether this change is something the player needs to hear about now.
+#: Event kinds that begin a new round or phase for every seat then waited on (Maretta's
+#: "Turn 3 begins", "Phase two: ..."); a ``turn`` event with ``data["seat"]`` begins that seat's.
+ROUND_EVENTS = ("turn", "phase")
+
+
+def new_turns(events: Iterable[Event]) -> tuple[set[int], bool]:
+    """The seats whose new turn these events announce (an event of kind ``turn`` with
+    ``data["seat"]``, as Caravelas and Maracaibo send), and whether a new round or phase began
+    for everyone (a ``turn`` or ``phase`` event naming no seat). Why needed beside the pending
+    seats: a solo player is waited on before and after Jean's turn, and the last of a face-down
+    round is waited on again by the next round; only this tells their new decision began."""
+    seats: set[int] = set()
+    everyone = False
+    for e in events:
+        if e.kind not in ROUND_EVENTS:
+            continue
+        seat = e.data.get("seat")
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            seats.add(seat)
+        else:
+            everyone = True
+    return seats, everyone
+
+
+def decision_begins(index: int, *, pending: Collection[int], waited: Collection[int], movers: Collection[int],
+                    turns: Collection[int], new_round: bool, options_changed: bool) -> bool:
+    """Whether a change gave this seat something new to decide that it has not been told of.
+
+    - the game begins to wait on it (it was not waited on before the change): its turn begins,
+      or the game waits on it again after others moved;
+    - a new turn of its own, or a new round or phase, began while it stayed waited on (a solo
+      player after Jean's turn; the last face-down play of a round);
+    - its move made the game wait on others too (it closed a round of simultaneous plays);
+    - it stayed waited on, did not move, and what the others did changed its options.
+
+    Not: a step of its own turn (it moved, its turn goes on, nobody else was asked anything);
+    that is answered to its own mail (:func:`queue_step_answer`), or shown on the page or
+    through the API it moved by.
+    """
+    if index not in pending:
+        return False
+    if index not in waited or index in turns or new_round:
+        return True
+    if index in movers:
+        return bool(set(pending) - set(waited) - {index})
+    return options_changed
+
+
+def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int], pending: set[int],
+              waited: set[int] | None, turns: set[int], new_round: bool) -> bool:
+    """Whether this change is something the player needs to hear about now (docs/mail.md).
 
     - the first mail of a game and the game-over mail always go;
-    - a decision waits for them: unless their last mail listed the very same options and
-      they have not moved since (then that mail still says all: no second one);
-    - in mode "all", also when a turn ended, theirs or another's (one mail per turn, not per
+    - mode "turns" (the default): when a decision begins for them (:func:`decision_begins`),
+      never for a step inside a turn; and never two mails in a row with the same options
+      unless they moved in between (then it is a new decision that looks the same);
+    - mode "all": also when a turn ended, theirs or another's (one mail per turn, not per
       step), even when their options did not change: that is what they asked for;
-    - in mode "digest", nothing else: the daily digest tells it.
+    - mode "digest": nothing else; the daily digest tells it.
+
+    ``waited``: the seats the game waited on before the change; None when the caller does
+    not know, then a change of their options counts as a new decision.
     """
-    assert seat.player is not None
+    assert seat.player is not None and seat.index is not None
     if game.status == Game.Status.FINISHED or seat.last_mailed_version == 0:
         return True
     mode = seat.player.mail_mode
@@ -410,14 +479,19 @@ def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int
         return False
     if mode == Player.MailMode.EVERY_MOVE and movers - pending:
         return True  # they asked to hear after every turn
-    if options:
-        if options_signature(options) != seat.last_mailed_options:
-            return True
-        return _moved_since_last_mail(game, seat)
-    return False
+    if not options:
+        return False
+    changed = options_signature(options) != seat.last_mailed_options
+    if waited is None:
+        return changed or _moved_since_last_mail(game, seat)
+    if not decision_begins(seat.index, pending=pending, waited=waited, movers=movers, turns=turns,
+                           new_round=new_round, options_changed=changed):
+        return False
+    return changed or _moved_since_last_mail(game, seat)
 
 
-def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) -> None:
+def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
+                      waited: Collection[int] | None = None) -> None:
     """After a state change: each seated player's own mail, when they need one (see ``_mail_due``).
 
     Called by the game services inside the transaction of the change, so the outbox rows
@@ -427,14 +501,22 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) ->
     imports the services: the services call down into the outbox, never the other way.
 
     ``only_seats``: those seats get a mail whatever their mode (an undo, a moderator's act).
+    ``waited``: the seats the game waited on before the change (``rules.pending`` then).
     """
     wanted = set(only_seats) if only_seats is not None else None
     rules = engine.get(game.rules)
     assert game.state is not None
     pending = set(rules.pending(game.state)) if game.status != Game.Status.FINISHED else set()
-    # Who moved in the change just made (its moves carry the game's new version).
-    movers = set(Move.objects.filter(game=game, version=game.version, undone_at__isnull=True)
-                 .values_list("seat", flat=True))
+    # Who moved in the change just made (its moves carry the game's new version), and whose
+    # new turn its events announced.
+    movers: set[int] = set()
+    told: list[Event] = []
+    for seat_no, events in Move.objects.filter(game=game, version=game.version, undone_at__isnull=True) \
+            .values_list("seat", "events"):
+        movers.add(seat_no)
+        told += [Event.from_dict(e) for e in events if e.get("kind") in ROUND_EVENTS]
+    turns, new_round = new_turns(told)
+    before = set(waited) if waited is not None else None
     rows: list[OutboundMessage] = []
     for seat in game.seats.select_related("player").exclude(index__isnull=True):
         if seat.player is None or (wanted is not None and seat.index not in wanted):
@@ -442,10 +524,36 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None) ->
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
             continue  # a resigned player still hears how the game ended
         assert seat.index is not None
-        if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending):
+        if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending,
+                                            before, turns, new_round):
             continue
         rows.append(_queue_update_for(game, seat, send=False))
     _send_batch(rows)
+
+
+def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMessage | None:
+    """The answer to a player's own mail that played a step of their turn, which goes on.
+
+    Why an answer and not a game mail: they asked for it (one answer to one mail, threaded
+    under it), and nobody else hears of a step inside another's turn. Why small: no picture,
+    no seed or mode notes: what the mail did (and anything else since their last mail), the
+    deadline and the options of the next step, and the board as text. Nothing when the change
+    mailed them already (their next turn began at once) or left them nothing to decide.
+    """
+    seat.refresh_from_db()
+    if seat.player is None or seat.index is None or game.status != Game.Status.RUNNING:
+        return None
+    if seat.last_mailed_version >= game.version:
+        return None
+    c = _mail_content(game, seat, _events_since(game, seat), compact=True)
+    if not c["options"]:
+        return None
+    refs = f"{thread_id(game)} {in_reply_to}".strip()
+    row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", body=render_text_body(c), game=game,
+                 reply_to=reply_address(seat), html=render_html_body(c), thread=False,
+                 extra_headers={"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else None)
+    _mark_mailed(game, seat, c)
+    return row
 
 
 def queue_digest(game: Game, seat: Seat) -> OutboundMessage:

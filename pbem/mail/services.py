@@ -498,6 +498,10 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         _reply_signoff(incoming, seat, result)
         return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}; "
                                        f"{len(result.ignored)} trailing line(s) ignored", game)
+    # A step inside their turn, which goes on: the answer to this mail says what it did and
+    # asks the next step (no game mail does; docs/mail.md "When a mail goes"). Why not rate
+    # limited like other answers: each one follows a move, so it cannot loop.
+    outbox.queue_step_answer(result.game, seat, in_reply_to=incoming.message_id)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
 
 

@@ -125,6 +125,8 @@ class Persona:
     name: str
     server: SmtpServer | None = None
     replied: set[str] = field(default_factory=set)
+    #: (recipient, Message-ID) of every mail this person sent, in order
+    sent: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def player(self) -> Player:
@@ -181,13 +183,19 @@ class Persona:
         raw = self.reply_raw(to_msg, text, **kw)
         assert self.server is not None
         self.server.send(self.email, [str(to_msg["Reply-To"])], raw)
+        self._sent(str(to_msg["Reply-To"]), raw)
         return raw
 
     def send_to(self, to: str, body: str, **kw: Any) -> bytes:
         raw = self.compose(to, body, **kw)
         assert self.server is not None
         self.server.send(self.email, [to], raw)
+        self._sent(to, raw)
         return raw
+
+    def _sent(self, to: str, raw: bytes) -> None:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        self.sent.append((to, str(msg["Message-ID"])))
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
 from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, listed_options, play_until_over
-from tests.mail.volume import check_mail_volume
+from tests.mail.volume import check_mail_volume, print_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -90,6 +90,4 @@ def test_it_plays_a_complete_game_of_caravelas_by_mail(ana: Persona, bruno: Pers
     assert {m.source for m in moves} == {"mail"}
     assert InboundMessage.objects.filter(game=game, status=InboundMessage.Status.APPLIED).count() == moves.count() + 1
     print(f"caravelas: {replies} replies by mail")
-    counts = check_mail_volume(game, [ana, bruno], {p.persona.email: p.answered for p in players})
-    print(f"caravelas: game mails per player {counts}, "
-          f"largest {max(len(m.as_bytes()) for p in (ana, bruno) for m in p.inbox())} bytes")
+    print_figures("caravelas", check_mail_volume(game, [ana, bruno]))

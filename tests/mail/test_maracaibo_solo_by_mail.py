@@ -20,7 +20,7 @@ from pbem.games.pages import seat_page
 from tests.mail.conftest import Persona, sent_messages, text_of
 from tests.mail.test_maracaibo_by_mail import Captain
 from tests.mail.test_maretta_by_mail import GENERAL, is_game_over, play_until_over
-from tests.mail.volume import check_mail_volume
+from tests.mail.volume import check_mail_volume, print_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -32,7 +32,7 @@ class GameMailReader:
         self.persona = persona
 
     def latest(self) -> EmailMessage:
-        return [m for m in self.persona.inbox() if str(m["Subject"]).startswith("[pbem #")][-1]
+        return [m for m in self.persona.inbox() if str(m["Subject"]).removeprefix("Re: ").startswith("[pbem #")][-1]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.persona, name)
@@ -78,5 +78,5 @@ def test_it_plays_a_complete_solo_game_of_maracaibo_against_jean_by_mail(ana: Pe
     # nobody but the player was written to about the game; every move came by mail
     assert {str(a) for m in sent_messages() for a in [m["To"]]} <= {ana.email, str(ana.latest()["To"])}
     assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
-    counts = check_mail_volume(game, [ana], {ana.email: player.answered})
-    print(f"maracaibo solo: {replies} replies, {counts} game mails, outcome {out}")
+    print(f"maracaibo solo: {replies} replies, outcome {out}")
+    print_figures("maracaibo solo", check_mail_volume(game, [ana]))

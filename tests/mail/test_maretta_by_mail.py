@@ -22,7 +22,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
-from tests.mail.volume import check_mail_volume
+from tests.mail.volume import check_mail_volume, print_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -130,9 +130,7 @@ def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
     assert first_texts  # each had mail from the start
     print(f"maretta side {side}: {replies} replies by mail")
     game = Game.objects.get(rules="maretta", options__side=side)
-    counts = check_mail_volume(game, people, {p.persona.email: p.answered for p in players})
-    print(f"maretta side {side}: game mails per player {counts}, "
-          f"largest {max(len(m.as_bytes()) for p in people for m in p.inbox())} bytes")
+    print_figures(f"maretta side {side}", check_mail_volume(game, people))
 
     # ---- what the server recorded -------------------------------------------------------------------
     assert game.status == Game.Status.FINISHED

@@ -1,14 +1,17 @@
 """How many mails, and how heavy: checks shared by the whole games played by mail.
 
 Issue 10: a player gets a mail when something they need to know happened (their turn
-begins, the game waits on them again, the game ends, a moderator acted); never two mails
-in a row with the same options unless they moved in between; each mail under 30 KB.
+begins, the game waits on them again after others moved, the game ends, a moderator
+acted); a step inside a turn is answered to the mail that made it, once; never two mails
+in a row with the same options; every mail under 30 KB. See docs/mail.md "When a mail goes".
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
+from dataclasses import dataclass
 from email.message import EmailMessage
 
 import engine
@@ -19,75 +22,125 @@ MAX_MAIL_BYTES = 30_000
 
 
 def game_mails(person: Persona, game: Game) -> list[EmailMessage]:
-    """The game's own mails to ``person`` (not the answers to their replies, which start with Re:)."""
+    """The game's own mails to ``person`` (its notifications; answers to their mails start with Re:)."""
     subject = f"[pbem #{game.pk}] {game.title}"
+    return [m for m in person.inbox() if str(m["Subject"]) == subject]
+
+
+def answers(person: Persona, game: Game) -> list[EmailMessage]:
+    """The answers to ``person``'s own mails about the game."""
+    subject = f"Re: [pbem #{game.pk}] {game.title}"
     return [m for m in person.inbox() if str(m["Subject"]) == subject]
 
 
 def options_block(m: EmailMessage) -> str:
     body = text_of(m)
-    if "Your options:" not in body:
-        return ""
-    return body.split("Your options:", 1)[1].split("\n\n", 1)[0]
+    for heading in ("Your options:", "Your options now:"):
+        if heading in body:
+            return body.split(heading, 1)[1].split("\n\n", 1)[0]
+    return ""
 
 
-def turns_had(game: Game) -> tuple[dict[int, int], dict[int, int]]:
-    """Per seat: the turns it had (the times the game began to wait on it: it was not
-    pending, and after a change it is) and its own steps that left it still to decide (a
-    mail moved one step of a longer turn: the next step is asked by mail). Found by
-    replaying the game from its revealed seed and move log one change (version) at a time,
-    as the mails went out."""
+def _signature(rules: engine.Rules, state: dict[str, object], seat: int) -> tuple[tuple[str, str], ...]:
+    return tuple((o.code, o.label) for o in rules.options(state, seat))
+
+
+@dataclass
+class Turns:
+    """Per seat, found by replaying the game from its revealed seed and move log one change
+    (game version) at a time, as the mails went out."""
+
+    #: decisions that began: the game began to wait on the seat; a new turn of its own, or a
+    #: new round or phase, was announced while it stayed waited on (solo, after the automa; the
+    #: last face-down play of a round); its move made the game wait on others too; or it
+    #: stayed waited on and the others' moves changed its options
+    decisions: dict[int, int]
+    #: its own moves after which its turn went on (steps inside its turn)
+    steps: dict[int, int]
+
+
+def turns_had(game: Game) -> Turns:
     rules = engine.get(game.rules)
     assert game.state is not None and game.seed
     n = len(game.state["players"])
     state = rules.setup(list(game.state["players"]), game.options, game.seed)
     waiting = set(rules.pending(state))
-    turns = {s: int(s in waiting) for s in range(n)}
+    options = {s: _signature(rules, state, s) for s in waiting}
+    decisions = {s: int(s in waiting) for s in range(n)}
     steps = dict.fromkeys(range(n), 0)
     rows = Move.objects.filter(game=game, undone_at__isnull=True).order_by("number")
     for _version, group in itertools.groupby(rows, key=lambda m: m.version):
-        movers = set()
+        movers: set[int] = set()
+        announced: set[int] = set()
+        new_round = False
         for m in group:
-            rules.apply(state, m.seat, m.move)
+            for e in rules.apply(state, m.seat, m.move):
+                if e.kind in ("turn", "phase"):
+                    if isinstance(e.data.get("seat"), int):
+                        announced.add(int(e.data["seat"]))
+                    else:
+                        new_round = True
             movers.add(m.seat)
         now = set(rules.pending(state))
-        for s in now - waiting:
-            turns[s] += 1
-        for s in now & waiting & movers:
-            steps[s] += 1
-        waiting = now
+        after = {s: _signature(rules, state, s) for s in now}
+        for s in now:
+            if (s not in waiting or s in announced or new_round
+                    or (s in movers and now - waiting - {s})
+                    or (s not in movers and after[s] != options.get(s))):
+                decisions[s] += 1
+            elif s in movers:
+                steps[s] += 1
+        waiting, options = now, after
     assert json.loads(json.dumps(state)) == game.state, "the replay must reach the game's final state"
-    return turns, steps
+    return Turns(decisions, steps)
 
 
-def check_mail_volume(game: Game, people: list[Persona], answered: dict[str, set[str]],
-                      notices: int = 0) -> dict[str, int]:
-    """Bounds every player's mails by the turns that player had, plus the game's start,
-    its end and ``notices`` (moderator notices), and their size; returns mails per player.
+def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) -> dict[str, dict[str, int]]:
+    """For each player: their game mails are at most the decisions that began for them, plus
+    the game's start, its end and ``notices`` (moderator notices); the answers to their own
+    mails are at most the mails they sent, one answer per mail; never two mails in a row
+    (game mails and answers together) with the same options; every mail under 30 KB.
 
-    ``answered``: per address, the Message-IDs of the mails that person replied to.
+    Returns, per player: game mails, answers, mails sent, decisions (turns) and steps.
     """
-    counts = {}
-    turns, steps = turns_had(game)
+    figures: dict[str, dict[str, int]] = {}
+    turns = turns_had(game)
     for person in people:
         box = game_mails(person, game)
+        replies = answers(person, game)
         seat = game.seats.get(player__email=person.email).index
         assert seat is not None
-        had, own = turns[seat], steps[seat]
+        had, own = turns.decisions[seat], turns.steps[seat]
         assert had > 0, f"{person.name} never had a turn"
         invited = sum("invites you to play" in text_of(m) for m in box)  # the game's start, for a guest
-        bound = had + own + 2 + invited + notices
-        assert len(box) <= bound, (f"{person.name} got {len(box)} mails for {had} turns and {own} steps "
-                                   f"of their own turns (at most {bound} with the start and the end)")
+        bound = had + 2 + invited + notices
+        assert len(box) <= bound, (f"{person.name} got {len(box)} game mails for {had} turns "
+                                   f"(at most {bound} with the start and the end)")
+        # one answer to one mail of theirs, never more, never to a mail they did not send
+        answered = collections.Counter(str(m["In-Reply-To"]) for m in replies)
+        sent = {mid for to, mid in person.sent if to.startswith("seat-")}
+        assert set(answered) <= sent, f"{person.name} got answers to mails they never sent"
+        assert max(answered.values(), default=0) <= 1, f"{person.name} got two answers to one mail"
+        assert len(replies) <= len(sent)
         for m in person.inbox():
             size = len(m.as_bytes())
-            assert size < MAX_MAIL_BYTES, f"a mail to {person.name} weighs {size} bytes"
-        for before, after in itertools.pairwise(box):
+            assert size <= MAX_MAIL_BYTES, f"a mail to {person.name} weighs {size} bytes"
+        told = [m for m in person.inbox() if m in box or m in replies]
+        for before, after in itertools.pairwise(told):
+            if "was not accepted; nothing was changed" in text_of(after):
+                continue  # a refused mail is answered with the options it did not change
             same = options_block(before) and options_block(before) == options_block(after)
-            if same:
-                assert str(before["Message-ID"]) in answered[person.email], (
-                    f"{person.name} got two mails in a row with the same options without moving")
-        counts[person.name] = len(box)
-        counts[f"{person.name} turns"] = had
-        counts[f"{person.name} steps"] = own
-    return counts
+            assert not same, (f"{person.name} got two mails in a row with the same options:\n"
+                              f"{text_of(before)[:600]}\n----\n{text_of(after)[:600]}")
+        figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
+                                "turns": had, "steps": own,
+                                "largest": max(len(m.as_bytes()) for m in box + replies)}
+    return figures
+
+
+def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
+    """One line per player: what ``make mail-volume`` prints (docs/mail.md)."""
+    for name, f in figures.items():
+        print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
+              f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
+              f"largest {f['largest']} bytes")
