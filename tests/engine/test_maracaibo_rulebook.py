@@ -432,3 +432,44 @@ def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     R.do_village(state, 0, "vU9", rng(), [])
     assert (p["d"], p["vp"], p["hand"]) == (d + 2, vp + 2, [])
     assert set(same_good) <= set(state["discard"])
+
+
+# ---- scoring ---------------------------------------------------------------------------------------------
+
+def test_it_gives_the_majority_bonus_to_ties_as_the_rulebooks_examples_say() -> None:
+    state = started(3)
+    assert R.multiplier(state) == dict.fromkeys(C.NATIONS, 2)  # all three tied for first: 2 each
+    for loc, nation in {"1": "spain", "2": "spain", "3": "england", "6": "france"}.items():
+        R.take_marker(state, nation)
+        state["markers"][loc] = nation
+    empty = {n: sum(1 for left in state["supply"][n] if left == 0) for n in C.NATIONS}
+    # one first, two tied second: "all tied nations receive the higher value"
+    assert R.multiplier(state) == {"spain": empty["spain"] + 2, "england": empty["england"] + 1,
+                                   "france": empty["france"] + 1}
+
+
+def test_it_runs_interim_scoring_steps_2_to_5_income_markets_display_and_building() -> None:
+    state = started(2)
+    p, q = state["p"]
+    p["inc_d"], p["inc_vp"] = 12, 3  # the rulebook's Alex: 12 doubloons and 3 VP, nothing for the track's VP
+    market = next(loc for loc in C.LOC_ORDER if "market" in C.LOC[loc])
+    state["market"][market] = [0, 1]
+    old = list(state["display"])
+    d, vp = p["d"], p["vp"]
+    on(state, R.frame("scoring", 0, mode="interim"))
+    RULES.apply(state, 0, {"code": "go"})
+    assert (p["d"] - d, p["vp"] - vp) == (12, 3) and q["d"] > 0
+    assert all(not discs for discs in state["market"].values())  # the delivered goods leave the game
+    assert len(state["display"]) == 4 and not set(old) & set(state["display"]) and set(old) <= set(state["discard"])
+    assert [b["up"] for b in state["prestige"]] == [True, True, False, False]
+    assert state["round"] == 2 and {x["at"] for x in state["p"]} == {"H"}
+
+
+def test_it_scores_only_the_cards_in_the_display_at_the_end() -> None:
+    state = started(2)
+    p = state["p"][0]
+    worth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["vp"] > 0][:3]
+    p["display"], p["hand"], p["plan"] = [worth[0]], [worth[1]], [worth[2]]
+    assert R.final_scores(state)[0]["cards"] == C.CARD[worth[0]]["vp"]  # hand and planning area: nothing
+    p["inc_d"], p["inc_vp"] = 20, 4
+    assert R.final_scores(state)[0]["income"] == 4 + (20 - 8) // 2  # VP income, and VP for doubloon income
