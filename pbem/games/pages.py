@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 import engine
 from engine import IllegalMove, svg
@@ -63,6 +64,23 @@ def board_part(doc: str) -> BoardPart:
 def board_parts(rules: Any, view: dict[str, Any]) -> tuple[list[BoardPart], list[BoardPart]]:
     """The board for a wide screen and for a phone (the engine's phone pictures)."""
     return [board_part(rules.render_svg(view))], [board_part(d) for d in rules.render_phone_svg(view)]
+
+
+def board_context(wide: list[BoardPart], phone: list[BoardPart], board_id: str = "board") -> dict[str, Any]:
+    """What templates/web/_board.html needs. The engine's svg helpers escape every text they
+    draw, so the pictures go into the page as they are."""
+    def safe(parts: list[BoardPart]) -> list[BoardPart]:
+        return [BoardPart(mark_safe(b.svg), b.width, b.min_width) for b in parts]
+
+    return {"boards": safe(wide), "phone_boards": safe(phone), "board_id": board_id,
+            "board_pans": any(b.min_width > 400 for b in phone) or any(b.min_width > 960 for b in wide)}
+
+
+def game_boards(game: Game, seat: int | None, board_id: str) -> dict[str, Any]:
+    """The board of a running game as ``seat`` (None: a spectator) sees it, for _board.html."""
+    assert game.state is not None
+    rules = engine.get(game.rules)
+    return board_context(*board_parts(rules, rules.view(game.state, seat)), board_id=board_id)
 
 
 @dataclass

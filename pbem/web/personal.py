@@ -20,22 +20,12 @@ def _seat(token: str) -> Seat:
     return seat
 
 
-def _boards(page: pages.SeatPage) -> dict[str, object]:
-    """The board pictures for web/_board.html (the engine's svg helpers escape every text they draw)."""
-    def safe(parts: list[pages.BoardPart]) -> list[pages.BoardPart]:
-        return [pages.BoardPart(mark_safe(b.svg), b.width, b.min_width) for b in parts]
-
-    return {"boards": safe(page.boards), "phone_boards": safe(page.phone_boards),
-            "board_pans": any(b.min_width > 400 for b in page.phone_boards)
-            or any(b.min_width > 960 for b in page.boards)}
-
-
 def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
     page = pages.seat_page(seat)
     context: dict[str, object] = {
         "page": page, "token": token, "game": page.game,
         # The SVG comes from the engine's svg helpers, which escape every text they draw.
-        "svg": mark_safe(page.svg), **_boards(page), **extra,
+        "svg": mark_safe(page.svg), **pages.board_context(page.boards, page.phone_boards), **extra,
     }
     response = render(request, "web/seat.html", context, status=status)
     # Why: the link is a credential; keep it out of other sites' Referer headers ("same-origin",

@@ -5,10 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.safestring import mark_safe
 
 from pbem.api.errors import json_404, json_500
-from pbem.games import selectors
+from pbem.games import pages, selectors
 from pbem.games.health import health_report
 from pbem.games.models import Game, Player
 from pbem.games.services import ServiceError
@@ -87,13 +86,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     }
     if game.state is not None:
         public = selectors.game_view(game, None)
-        # The SVG comes from the engine's svg helpers, which escape every text they draw.
         context["public_text"] = public.text
-        context["public_svg"] = mark_safe(selectors.game_view_svg(game, None))
+        context["public_board"] = pages.game_boards(game, None, "board-table")
         if seat is not None:
             own = selectors.game_view(game, seat)
             context["own_text"] = own.text
-            context["own_svg"] = mark_safe(selectors.game_view_svg(game, seat))
+            context["own_board"] = pages.game_boards(game, seat, "board-own")
             context["options"] = selectors.seat_options(game, seat)
         rows = list(selectors.move_log(game).order_by("-number")[:30])
         context["log"] = [(row, selectors.redacted_events(row.events, seat)) for row in rows]

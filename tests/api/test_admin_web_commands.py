@@ -107,7 +107,8 @@ def test_a_maretta_game_page_renders_for_players_and_spectators(alice, bob, caro
     assert client.get(f"/games/{game.pk}/").status_code == 200
     client.force_login(carol.user)
     r = client.get(f"/games/{game.pk}/")
-    assert r.status_code == 200 and b"Your view" in r.content and r.content.count(b"<svg") == 2
+    # two boards (the player's own and the table's), each drawn wide and for a phone
+    assert r.status_code == 200 and b"Your view" in r.content and r.content.count(b"<svg") == 4
 
 
 def test_an_open_game_page_says_it_waits(fake_game, alice, bob, client):

@@ -73,7 +73,7 @@ READABLE = 11.5
 
 #: For every board picture on screen: its drawn width, the CSS px of its smallest text (font size
 #: times the picture's scale), and whether its pan box holds it whole (else it is panned).
-MEASURE_BOARD = """() => [...document.querySelectorAll('#board svg')].filter(s => s.getClientRects().length)
+MEASURE_BOARD = """() => [...document.querySelectorAll('.board svg')].filter(s => s.getClientRects().length)
   .map(s => {
     const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
     const sizes = [...s.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
@@ -92,7 +92,7 @@ def readable_board(page: Any, width: int) -> list[dict[str, Any]]:
     for part in parts:
         assert part["smallest"] >= READABLE, f"text of {part['smallest']:.1f} px at {width} px: {parts}"
         assert part["pan_width"] <= width
-    pans = page.locator("#board .pan")
+    pans = page.locator(".board .pan")
     for k in range(pans.count()):
         if pans.nth(k).is_visible():  # reachable: scrolled to its far edge, the box shows it
             far = pans.nth(k).evaluate("p => { const was = p.scrollLeft; p.scrollLeft = p.scrollWidth; "
@@ -192,7 +192,7 @@ def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: s
 def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options: dict[str, Any], new_page: Any,
                                                             site: str, shots: Path) -> None:
     folk = people()
-    start_game(rules, folk, options=options)
+    game = start_game(rules, folk, options=options)
     url = link_of(folk[0], site)
     name = rules + ("-" + str(options["side"]) if "side" in options else "")
     for width, viewport in ((390, PHONE), (1280, DESKTOP)):
@@ -210,6 +210,8 @@ def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options:
             page.locator("label[for=board-fit]").click()
             box = page.locator("#board svg:visible").first.bounding_box()
             assert box is not None and box["x"] + box["width"] <= width + 0.5
+        page.goto(f"{site}/games/{game.pk}/")  # the game's public page, for a spectator
+        readable_board(page, width)
 
 
 def test_it_plays_says_lists_my_games_waiting_first_and_stops_a_link_without_javascript(
