@@ -92,13 +92,30 @@ def async_door(view: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Ht
     in_thread = sync_to_async(view)
 
     async def door(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        response: HttpResponseBase = await in_thread(request, *args, **kwargs)
         if not served_async(request):
-            return response  # WSGI: the view answered in full (it never defers there)
+            return await in_thread(request, *args, **kwargs)  # WSGI: the view answers in full (never defers)
+        # Why the shield: a client that goes away is a cancellation here, but the view may have made a move
+        # request already; it runs to its end and its answer is made (an Idempotency-Key keeps it), as
+        # under WSGI, where nothing stops a view whose client is gone.
+        view_call = asyncio.ensure_future(in_thread(request, *args, **kwargs))
+        try:
+            response: HttpResponseBase = await asyncio.shield(view_call)
+        except asyncio.CancelledError:
+            gone = await view_call
+            if isinstance(gone, Deferred):
+                await sync_to_async(_released(gone.then))()
+            raise
         await sync_to_async(release_connections)()
         if isinstance(response, Deferred):
-            await response.awaiting()
-            response = await sync_to_async(_released(response.then))()
+            answer = sync_to_async(_released(response.then))
+            try:
+                await response.awaiting()
+            except asyncio.CancelledError:
+                await answer()  # the client went away while waiting: its answer is still kept
+                raise
+            except Exception:  # a database hiccup while waiting: answer with what stands (202, say)
+                log.warning("waiting for a decision failed; answering what stands", exc_info=True)
+            response = await answer()
         return response
 
     # What Django and drf-spectacular read off a DRF view function.

@@ -268,3 +268,32 @@ def test_it_answers_rules_and_moves_while_streams_and_waits_are_held_open_by_one
         for stream in streams:
             stream.close()
         connection.close()
+
+
+def test_a_wait_whose_client_went_away_still_keeps_its_answer_for_the_idempotency_key(
+        asgi_server: Server, alice: Player, bob: Player) -> None:
+    game = start_game("caravelas", alice, [bob])
+    mover, code = _mover(game)
+    token = services.do_issue_api_token(mover)
+    path, body = f"/api/v1/games/{game.pk}/moves/?wait=10", {"commands": [{"code": code}]}
+    conn = asgi_server.connect()
+    conn.request("POST", path, body=json.dumps(body).encode(),
+                 headers={"Authorization": f"Token {token}", "Content-Type": "application/json",
+                          "Idempotency-Key": "gone-1"})
+    deadline = time.monotonic() + TIMEOUT
+    while not MoveRequest.objects.filter(player=mover).exists():
+        assert time.monotonic() < deadline, "the move post was never taken"
+        time.sleep(0.05)
+    conn.close()  # gone while its move waits for a worker
+
+    # The same key again: "still running" (409) until the server has seen the client go, then the
+    # first answer; never a second request.
+    while True:
+        status, headers, again = asgi_server.request("POST", path, token, body, **{"Idempotency-Key": "gone-1"})
+        if status != 409:
+            break
+        assert time.monotonic() < deadline, "the first request never finished"
+        time.sleep(0.1)
+    assert status == 202 and headers["Idempotency-Replayed"] == "true" and again["status"] == "pending"
+    assert MoveRequest.objects.filter(player=mover).count() == 1
+    connection.close()
