@@ -86,6 +86,12 @@ def sail_legacy_closed() -> tuple[State, int]:
     return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
 
 
+def sail_homeward() -> tuple[State, int]:
+    """On the first homeward-bound space (20): 21a and 21b are one away (round I: the round ends there)."""
+    state = _started(at="20")
+    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+
+
 def village() -> tuple[State, int]:
     """In San Juan (6, a village) after sailing 4: the first of two village actions."""
     state = _started(at="6")
@@ -220,7 +226,7 @@ def score() -> tuple[State, int]:
 
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
-    "sail-legacy-closed": sail_legacy_closed, "village": village,
+    "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
     "village-more": village_more, "city": city, "homeward": homeward, "discard": discard,
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
