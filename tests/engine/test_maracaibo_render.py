@@ -127,7 +127,8 @@ def test_it_shows_a_legacy_place_only_while_its_tile_is_in_play() -> None:
         for seat in (0, None):
             view = RULES.view(RULES.setup(["Ana", "Bruno", "Carla"], {"scenario": scenario}, 5), seat)
             text, svg = RULES.render_text(view), RULES.render_svg(view)
-            texts = {t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")}
+            texts = {t.text or "" for pic in [svg, *RULES.render_phone_svg(view)]
+                     for t in ET.fromstring(pic).iter(f"{SVG}text")}  # the mail's board and the phone's
             for loc in ("9a", "16a"):
                 name = str(C.LOC[loc]["name"])
                 assert (f"{loc} {name}:" in text) == (loc in shown), (scenario, seat, loc)
