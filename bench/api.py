@@ -1,6 +1,6 @@
 """The API under gunicorn on PostgreSQL, against a DRF endpoint reading 10 KB of JSONB, same run.
 
-    python bench/api.py [--games 60] [--rounds 3] [--seconds 3] [--clients 4] [--gunicorn-workers 2]
+    python bench/api.py [--games 60] [--rounds 3] [--seconds 3] [--slice 0.5] [--clients 4] [--gunicorn-workers 2]
                         [--pg URL] [--db-name NAME] [--redis URL] [--cache-db N]
 
 It fills its own scratch database (see ``bench/common.py``: created under a name of this
@@ -8,8 +8,9 @@ run, refused if it exists, dropped at the end) with ``--games`` running three-pl
 Maretta games a few moves in, each player with an API token, starts gunicorn
 (``pbem.wsgi``, sync workers, pbem's settings with one extra URL: ``bench/api_settings.py``)
 on a free port with the shared cache in a claimed Redis database, and then, in each round,
-drives each endpoint for ``--seconds`` with ``--clients`` concurrent clients (every request
-with a player's token, so authentication and throttles are paid alike):
+drives each endpoint for ``--seconds`` with ``--clients`` concurrent clients, the endpoints
+taking turns of ``--slice`` seconds (every request with a player's token, so authentication is
+paid alike):
 
 * baseline: ``GET /bench/blob/``, a DRF ``APIView`` that reads one 10 KB JSONB value;
 * view: ``GET /api/v1/games/<id>/view/``, the player's own view of one of their games;
@@ -103,8 +104,8 @@ def get(port: int, path: str, token: str) -> tuple[int, int]:
         conn.close()
 
 
-def drive(port: int, paths: list[tuple[str, str]], clients: int, seconds: float) -> tuple[float, int, int]:
-    """Requests per second over ``paths`` [(path, token)] for ``seconds``; (rate, bytes of one, errors)."""
+def drive(port: int, paths: list[tuple[str, str]], clients: int, seconds: float) -> tuple[float, int, int, float]:
+    """Requests over ``paths`` [(path, token)] for ``seconds``; (requests, bytes of one, errors, seconds taken)."""
     stop = time.monotonic() + seconds
     counts = [0] * clients
     errors = [0]
@@ -126,7 +127,7 @@ def drive(port: int, paths: list[tuple[str, str]], clients: int, seconds: float)
         t.start()
     for t in threads:
         t.join()
-    return sum(counts) / (time.monotonic() - start), size[0], errors[0]
+    return sum(counts), size[0], errors[0], time.monotonic() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=4, help="moves played into each game")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per endpoint and round")
+    parser.add_argument("--slice", type=float, default=0.5,
+                        help="endpoints take turns of this many seconds within a round")
     parser.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
     parser.add_argument("--gunicorn-workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port (0: a free one)")
@@ -185,14 +188,24 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
         }
         for paths in endpoints.values():  # warm every worker
             drive(port, paths, args.clients, 0.5)
+        # Why slices: on a shared machine the load moves within seconds; each endpoint runs in
+        # turns of ``--slice`` seconds (the order rotating) until it had ``--seconds``, so the
+        # endpoints of one round see the same machine and their ratio is not a load swing.
+        slices = max(1, round(args.seconds / args.slice))
+        names = list(endpoints)
         for _ in range(args.rounds):
-            rates: dict[str, float] = {"load": os.getloadavg()[0]}
-            for name, paths in endpoints.items():
-                rate, size, failed = drive(port, paths, args.clients, args.seconds)
-                rates[name] = rate
-                sizes[name] = size
-                if failed:
-                    errors.append(f"{name}: {failed} answers were not 200")
+            load = os.getloadavg()[0]
+            done = {name: [0, 0.0] for name in names}
+            for k in range(slices):
+                for name in names[k % len(names):] + names[:k % len(names)]:
+                    count, size, failed, took = drive(port, endpoints[name], args.clients, args.seconds / slices)
+                    done[name][0] += count
+                    done[name][1] += took
+                    sizes[name] = size
+                    if failed:
+                        errors.append(f"{name}: {failed} answers were not 200")
+            rates: dict[str, float] = {"load": load}
+            rates.update({name: count / took for name, (count, took) in done.items()})
             rounds.append(rates)
     finally:
         server.terminate()

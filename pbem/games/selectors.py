@@ -9,12 +9,14 @@ by forgetting to redact.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 import engine
@@ -138,22 +140,34 @@ def viewer_seat(game: Game, player: Player | None) -> int | None:
     return index
 
 
+@functools.lru_cache(maxsize=4)
+def _game_for_viewer_sql(vendor: str) -> str:
+    """The SQL of :func:`get_game_for_viewer`: the game's columns and the viewer's seat (index
+    and status) as two scalar subqueries. ``vendor`` keys it per database backend."""
+    qn = connection.ops.quote_name
+    game, seat = qn(Game._meta.db_table), qn(Seat._meta.db_table)
+    columns = ", ".join(f"g.{qn(f.column)}" for f in Game._meta.concrete_fields if f.column)
+    mine = (f"FROM {seat} s WHERE s.{qn('game_id')} = g.{qn('id')} AND s.{qn('player_id')} = %s "
+            f"AND s.{qn('index')} IS NOT NULL")
+    return (f"SELECT {columns}, (SELECT s.{qn('index')} {mine}) AS _viewer_index, "
+            f"(SELECT s.{qn('status')} {mine}) AS _viewer_status FROM {game} g WHERE g.{qn('id')} = %s")
+
+
 def get_game_for_viewer(game_id: int, player: Player | None) -> tuple[Game, int | None]:
     """:func:`get_game` (without its creator) and :func:`viewer_seat` in one query (the seat as
-    two subqueries).
+    two subqueries; a player holds at most one seat of a game, ``seat_player_unique``).
 
     Why: ``GET /view/`` is read more than anything; its game and seat were two round trips.
+    Why raw SQL: building and compiling the same ORM query with two subqueries on every
+    request cost as much as the rest of the view (issue 12); the text is made once per backend.
     """
     if player is None:
         return get_game(game_id), None
-    mine = Seat.objects.filter(game=OuterRef("pk"), player=player, index__isnull=False).order_by("pk")
-    games = (Game.objects.annotate(_viewer_index=Subquery(mine.values("index")[:1]),
-                                   _viewer_status=Subquery(mine.values("status")[:1]))
-             .filter(pk=game_id)[:1])
-    game = next(iter(games), None)
+    sql = _game_for_viewer_sql(connection.vendor)
+    game = next(iter(Game.objects.raw(sql, [player.pk, player.pk, game_id])), None)
     if game is None:
         raise NotFound(f"there is no game #{game_id}")
-    index, status = game._viewer_index, game._viewer_status  # the annotations above
+    index, status = getattr(game, "_viewer_index"), getattr(game, "_viewer_status")  # noqa: B009 - the subqueries above
     if game.state is None or index is None:
         return game, None
     if status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:

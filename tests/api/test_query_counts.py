@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from pbem.games.models import Player
-from tests.factories import make_player, start_game, token_client
+from tests.factories import make_player, seat_of, start_game, token_client
 
 GAMES = "/api/v1/games/"
 
@@ -68,3 +68,23 @@ def test_it_lists_games_exactly_as_the_game_serializer_would(fake_game, alice, b
     rows = [presenters.game_data(request, g, carol) for g in games]
     results = JSONRenderer().render(s.GameOut(rows, many=True).data)
     assert b'"results":' + results in body
+
+
+def test_it_answers_a_view_exactly_as_the_view_serializer_would(fake_game, alice, bob, carol):
+    """The view is answered without GameViewOut; its JSON must be GameViewOut's, byte for byte,
+    for a player, a resigned player and a spectator."""
+    from rest_framework.renderers import JSONRenderer
+
+    from pbem.api import presenters
+    from pbem.api import serializers as s
+    from pbem.games import selectors, services
+
+    game = start_game(fake_game, alice, [bob, carol])
+    services.do_resign(game.pk, carol)
+    for viewer in (alice, carol, None, make_player("dan@example.org", "Dan")):
+        client = token_client(viewer)
+        body = client.get(f"{GAMES}{game.pk}/view/").content
+        g, seat = selectors.get_game_for_viewer(game.pk, viewer)
+        assert seat == (seat_of(game, alice) if viewer == alice else None)  # resigned: the spectator's
+        expected = JSONRenderer().render(s.GameViewOut(presenters.view_data(selectors.game_view(g, seat))).data)
+        assert body == expected
