@@ -155,3 +155,10 @@ def token_client(player: Player | None = None) -> Any:
     if player is not None:
         client.credentials(HTTP_AUTHORIZATION=f"Token {services.do_issue_api_token(player)}")
     return client
+
+
+def mail_text(row: Any) -> str:
+    """An outbox row's text as it is sent (an update mail's is composed from its content)."""
+    from pbem.mail import sending
+
+    return sending.bodies(row).text

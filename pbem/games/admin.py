@@ -303,9 +303,22 @@ class OutboundMessageAdmin(ReadOnlyAdmin):
     list_filter = ("status",)
     search_fields = ("to_email", "subject", "=game__id")
     # headers hold the Reply-To address with the seat token: not shown.
-    exclude = ("headers", "svg")
-    readonly_fields = ("game", "player", "to_email", "subject", "body_text", "body_html", "status", "attempts",
+    exclude = ("headers", "svg", "content", "body_text", "body_html")
+    readonly_fields = ("game", "player", "to_email", "subject", "mail_text", "status", "attempts",
                        "claimed_at", "sent_at", "last_error", "created_at")
+
+    @admin.display(description="text")
+    def mail_text(self, row: OutboundMessage) -> str:
+        """The mail's text as it is (or was) sent: composed from its content for an update mail."""
+        from pbem.mail import sending
+
+        if row.pruned_at is not None:
+            return "(pruned after the retention period)"
+        try:
+            text = sending.bodies(row).text
+        except Exception as exc:  # noqa: BLE001 - the page shows the row whatever its content
+            return f"(cannot be composed: {type(exc).__name__})"
+        return format_html("<pre style='white-space: pre-wrap'>{}</pre>", text)
 
 
 @admin.register(AuditEntry)

@@ -301,10 +301,17 @@ class OutboundMessage(models.Model):
     subject = models.CharField(max_length=255)
     body_text = models.TextField()
     body_html = models.TextField(blank=True)
-    #: Message-ID, In-Reply-To, References, Reply-To, Auto-Submitted...
+    #: Message-ID, In-Reply-To, References, Reply-To (the headers every mail carries are added
+    #: when it is sent: pbem.mail.compose.STANDARD_HEADERS)
     headers = models.JSONField(default=dict)
     #: The board picture as SVG; the PNG is rendered when the mail is built for sending.
+    #: (Rows written before ``content``; an update mail's picture is made from its content now.)
     svg = models.TextField(blank=True)
+    #: An update mail's one stored source: the seat's view and the lines the mail tells around
+    #: it (pbem.mail.compose). Its text, HTML and picture are composed from it when it is sent,
+    #: not stored (they were 16-38 KB a move); ``body_text`` then stays empty. None for a
+    #: plain-text mail (a reply, a notice), whose text is ``body_text``.
+    content = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)

@@ -13,6 +13,7 @@ mail showed, so a late reply can be told that the game moved on.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import secrets
@@ -20,7 +21,6 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 import engine
@@ -29,6 +29,7 @@ from engine.notation import format_options
 from pbem.games import dispatch, pages, wording
 from pbem.games.links import seat_page_url
 from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat
+from pbem.mail import compose
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
 
 __all__ = [
@@ -94,20 +95,21 @@ def _thread_headers(game: Game) -> dict[str, str]:
     return {"Message-ID": new_message_id(game), "In-Reply-To": root, "References": root}
 
 
-def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = None, reply_to: str | None = None,
-           svg: str = "", html: str = "", extra_headers: dict[str, str] | None = None,
+def _queue(*, to: Player | None, subject: str, body: str = "", game: Game | None = None, reply_to: str | None = None,
+           content: dict[str, Any] | None = None, extra_headers: dict[str, str] | None = None,
            to_email: str | None = None, thread: bool = True, send: bool = True) -> OutboundMessage:
-    """One outbox row; ``send`` False: the caller hands it to the queue with others (see _send_batch)."""
+    """One outbox row; ``send`` False: the caller hands it to the queue with others (see _send_batch).
+
+    ``body``: a plain-text mail's text. ``content``: an update mail's content, from which its
+    text, HTML and picture are composed when it is sent (see pbem.mail.compose)."""
     address = to_email or (to.email if to is not None else "")
     assert address, "a mail needs a recipient"
     # Why cleaned here as well as where the text comes from: a control character in any
     # header (a game title, an echoed subject) makes the mail unsendable at the relay.
     subject = " ".join(without_controls(subject).split())
-    headers: dict[str, str] = {
-        "Auto-Submitted": "auto-generated",
-        # Why: asks Exchange/Outlook not to answer us with out-of-office mail.
-        "X-Auto-Response-Suppress": "All",
-    }
+    # Why not the headers every mail carries (compose.STANDARD_HEADERS): the sender adds them;
+    # stored in each row they were a tenth of what a row keeps for ever.
+    headers: dict[str, str] = {}
     if game is not None and thread:
         headers.update(_thread_headers(game))
     else:
@@ -121,10 +123,10 @@ def _queue(*, to: Player | None, subject: str, body: str, game: Game | None = No
         # rest. The row says what happened (an operator sees it as failed, never retried).
         return OutboundMessage.objects.create(
             game=game, player=to, to_email=re.sub(r"[\x00-\x1f\x7f]", " ", address)[:254], subject=subject[:255],
-            body_text=body, body_html=html, headers=headers, svg=svg, status=OutboundMessage.Status.FAILED,
+            body_text=body, content=content, headers=headers, status=OutboundMessage.Status.FAILED,
             last_error="undeliverable: the address cannot be sent to; dropped before queueing")
     row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],
-                                         body_text=body, body_html=html, headers=headers, svg=svg)
+                                         body_text=body, content=content, headers=headers)
     if send:
         dispatch.enqueue("pbem.send_outbound", row.pk)
     return row
@@ -262,8 +264,10 @@ def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
 
 
 def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "",
-                  compact: bool = False) -> dict[str, Any]:
-    """Everything one player's update mail shows, from their own view only.
+                  compact: bool = False) -> tuple[dict[str, Any], list[Option]]:
+    """Everything one player's update mail shows, from their own view only, as the outbox row
+    stores it (JSON; pbem.mail.compose makes the text, HTML and picture of it when the mail is
+    sent), and the options it lists.
 
     ``compact``: the answer to their own mail within their turn (:func:`queue_step_answer`).
     """
@@ -277,9 +281,9 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
     you = rules.seat_name(game.state, seat.index)
+    names = [str(n) for n in game.state.get("players", [])]
     if finished:
-        winners = [r.name for r in pages.results(game.outcome or {}, [str(n) for n in game.state["players"]])[0]
-                   if r.winner]
+        winners = [r.name for r in pages.results(game.outcome or {}, names)[0] if r.winner]
         won = (f": {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "")
         headline = f"Game #{game.pk} ({game.title}) is over{won}."
     elif options and compact:
@@ -291,113 +295,56 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         headline = f"Game #{game.pk} ({game.title}): waiting for {waiting}."
     others_waiting = [s for s in pending if s != seat.index]
     first = seat.last_mailed_version == 0
-    chat = [(rules.seat_name(game.state, m.seat) if m.seat != seat.index else "You", m.text)
+    chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else "You", m.text]
             for m in _chat_since(game, seat)]
-    return {
-        "game": game,
+    rows, heads = pages.results(game.outcome or {}, names) if finished else ([], [])
+    content = {
+        "v": compose.CONTENT_VERSION,
+        "rules": game.rules,
+        # Why the seed only once finished: until then it is the game's secret.
+        "game": {"pk": game.pk, "title": game.title, "seed": game.seed if finished else "",
+                 "seed_hash": game.seed_hash, "outcome": {"reason": (game.outcome or {}).get("reason")}},
+        # The seat's own view: its text and the mail's picture are made of it when it is sent.
+        "view": view,
+        # Why only then: the picture is the heaviest part of a mail; it goes with a mail that
+        # asks for a decision (and the first one), every other mail links the page instead.
+        "picture": bool((options or first) and not finished and not compact),
         "intro": intro,
         "headline": headline,
         "deadline": deadline if options or first else "",
-        "options": options,
+        "options": [{"code": o.code, "label": o.label} for o in options],
         "options_text": format_options(options) if options else "",
         "examples": wording.notation_examples(options),
         "events": wording.story(events, seat.index, you),
         "chat": chat,
-        "state_text": rules.render_text(view),
-        # Why only then: the picture is the heaviest part of a mail; it goes with a mail that
-        # asks for a decision (and the first one), every other mail links the page instead.
-        "svg": rules.render_mail_svg(view) if (options or first) and not finished and not compact else "",
         "compact": compact,
         "waiting": _names(game, others_waiting),
-        "players": _names(game, range(len(game.state.get("players", [])))),
+        "players": _names(game, range(len(names))),
         "you": you,
         "finished": finished,
         "outcome": _outcome_lines(game) if finished else [],
-        "results": pages.results(game.outcome or {}, [str(n) for n in game.state.get("players", [])])
-        if finished else ([], []),
+        "results": [[dataclasses.asdict(r) for r in rows], heads],
         "url": seat_page_url(seat),
         "marker": REPLY_MARKER,
         "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first and not compact else "",
         "general": general_address(),
     }
-
-
-def render_text_body(c: dict[str, Any]) -> str:
-    game: Game = c["game"]
-    parts = [c["marker"], ""]
-    if c["intro"]:
-        parts += [c["intro"], ""]
-    parts += [c["headline"]]
-    if c["deadline"]:
-        parts.append(f"Deadline: {c['deadline']}.")
-    parts.append("")
-    if c["options"]:
-        parts += [
-            "Your options:",
-            c["options_text"],
-            "",
-            c["examples"],
-            "One command a line, above the marker line; several lines are applied in order.",
-            "",
-        ]
-    elif not c["finished"]:
-        parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
-                  "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
-                  ""]
-    if c["outcome"]:
-        parts += c["outcome"] + [""]
-    if c["events"]:
-        parts += ["Since your last mail:"] + [f"  - {t}" for t in c["events"]] + [""]
-    if c["chat"]:
-        parts += ["Messages:"] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
-    parts += [c["state_text"].rstrip(), ""]
-    if c["compact"]:
-        parts += [f"Your game page (your personal link, do not share it): {c['url']}", ""]
-        return "\n".join(parts)
-    parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
-    if c["waiting"] and not c["finished"]:
-        parts.append(f"Also waiting for: {', '.join(c['waiting'])}.")
-    if c["finished"]:
-        parts.append(f"Seed: {game.seed} (its SHA-256 {game.seed_hash} was shown from the start), "
-                     "so anyone can replay and check the game.")
-    else:
-        parts.append(f"Seed commitment (SHA-256): {game.seed_hash}")
-    parts += ["", f"Your game page (your personal link, do not share it): {c['url']}",
-              "To write to the other players, reply with: say your message"]
-    if c["mode_note"]:
-        parts.append(c["mode_note"])
-    parts += [f"Account commands: mail {c['general']} with the word help.", ""]
-    return "\n".join(parts)
-
-
-def render_html_body(c: dict[str, Any]) -> str:
-    ctx = dict(c)
-    ctx["option_rows"] = [{"code": o.code, "label": o.label} for o in c["options"]]
-    return render_to_string("mail/game_update.html", ctx)
-
-
-def turn_mail_body(game: Game, seat: Seat, events: Sequence[Event]) -> tuple[str, str, list[Option]]:
-    """Text body, SVG picture and the options of one player's update mail."""
-    c = _mail_content(game, seat, events)
-    return render_text_body(c), c["svg"], c["options"]
+    return content, options
 
 
 def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True) -> OutboundMessage:
     assert seat.player is not None
-    c = _mail_content(game, seat, _events_since(game, seat), intro=intro)
-    html = render_html_body(c)
-    if c["svg"]:
-        html = html.replace(c["svg"], OutboundMessage.BOARD_SLOT, 1)  # stored once, in the svg column
-    row = _queue(to=seat.player, subject=subject_for(game), body=render_text_body(c), game=game,
-                 reply_to=reply_address(seat), svg=c["svg"], html=html, send=send)
-    _mark_mailed(game, seat, c)
+    content, options = _mail_content(game, seat, _events_since(game, seat), intro=intro)
+    row = _queue(to=seat.player, subject=subject_for(game), game=game, reply_to=reply_address(seat),
+                 content=content, send=send)
+    _mark_mailed(game, seat, options)
     return row
 
 
-def _mark_mailed(game: Game, seat: Seat, c: dict[str, Any]) -> None:
+def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option]) -> None:
     """The seat's mails have told it everything up to now: the next one starts after this."""
     seat.last_mailed_version = game.version
-    seat.last_mailed_options = options_signature(c["options"])
+    seat.last_mailed_options = options_signature(options)
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
     seat.save(update_fields=["last_mailed_version", "last_mailed_options", "last_mailed_chat"])
 
@@ -545,14 +492,14 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         return None
     if seat.last_mailed_version >= game.version:
         return None
-    c = _mail_content(game, seat, _events_since(game, seat), compact=True)
-    if not c["options"]:
+    content, options = _mail_content(game, seat, _events_since(game, seat), compact=True)
+    if not options:
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()
-    row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", body=render_text_body(c), game=game,
-                 reply_to=reply_address(seat), html=render_html_body(c), thread=False,
+    row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", game=game, reply_to=reply_address(seat),
+                 content=content, thread=False,
                  extra_headers={"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else None)
-    _mark_mailed(game, seat, c)
+    _mark_mailed(game, seat, options)
     return row
 
 

@@ -44,7 +44,7 @@ def do_prune_mail_bodies(now: datetime | None = None) -> int:
         if not ids:
             break
         pruned += OutboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(
-            body_text="", body_html="", svg="", pruned_at=now)
+            body_text="", body_html="", svg="", content=None, pruned_at=now)
     while True:
         ids = list(InboundMessage.objects.filter(pruned_at__isnull=True, processed_at__lt=cutoff)
                    .filter(~Q(status=InboundMessage.Status.RECEIVED)).values_list("pk", flat=True)[:BATCH])

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from pbem.games import dispatch
 from pbem.games.models import OutboundMessage
+from pbem.mail import compose
 
 log = logging.getLogger(__name__)
 
@@ -173,19 +174,19 @@ def png_budget(mail_bytes: int) -> int:
     return max(0, min(PNG_MAX_BYTES, room * 57 // 78))
 
 
-def _board_image(row: OutboundMessage, budget: int = PNG_MAX_BYTES) -> MIMEImage | None:
-    if not row.svg or budget <= 0:
+def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) -> MIMEImage | None:
+    if not svg or budget <= 0:
         return None
-    widths = _widths_for(row.game_id, row.svg)
+    widths = _widths_for(row.game_id, svg)
     if not widths:
         return None  # this game's pictures are too big even small: the mail links the game page
     png = b""
     fitted = False
     try:
         for width in widths:
-            png = svg_to_png(row.svg, width)
+            png = svg_to_png(svg, width)
             if len(png) <= PNG_MAX_BYTES and not fitted:
-                _remember_width(row.game_id, row.svg, width)
+                _remember_width(row.game_id, svg, width)
                 fitted = True
             if len(png) <= budget:
                 break
@@ -193,7 +194,7 @@ def _board_image(row: OutboundMessage, budget: int = PNG_MAX_BYTES) -> MIMEImage
         log.warning("outbound %s: board picture not rendered (%s)", row.pk, type(exc).__name__)
         return None
     if not fitted:
-        _remember_width(row.game_id, row.svg, 0)
+        _remember_width(row.game_id, svg, 0)
     if len(png) > budget:
         return None  # too big even small, or no room left in this mail: it links the game page
     image = MIMEImage(png, "png")
@@ -203,17 +204,28 @@ def _board_image(row: OutboundMessage, budget: int = PNG_MAX_BYTES) -> MIMEImage
     return image
 
 
+def bodies(row: OutboundMessage) -> compose.Composed:
+    """A row's text, HTML ("" for none) and board SVG ("" for none): composed from its stored
+    content (an update mail), or as stored (a plain mail, or a row written before content)."""
+    if row.content is not None:
+        return compose.compose(row.content)
+    html = row.body_html.replace(OutboundMessage.BOARD_SLOT, row.svg, 1) if row.body_html else ""
+    return compose.Composed(row.body_text, html, row.svg)
+
+
 def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
-    headers = dict(row.headers)
+    """The mail of a row. Built again from the same row (a retry, the resend of a row whose worker
+    died) it is the same mail: the same headers, Message-ID and bodies (only MIME boundaries differ)."""
+    headers = {**compose.STANDARD_HEADERS, **row.headers}
     reply_to = headers.pop("Reply-To", None)
-    headers.setdefault("Auto-Submitted", "auto-generated")
     from_email = f"pbem <{settings.PBEM_FROM_EMAIL}>"
-    msg = EmailMultiAlternatives(subject=row.subject, body=row.body_text, from_email=from_email,
+    made = bodies(row)
+    msg = EmailMultiAlternatives(subject=row.subject, body=made.text, from_email=from_email,
                                  to=[row.to_email], reply_to=[reply_to] if reply_to else None, headers=headers)
-    if row.body_html:
-        msg.attach_alternative(row.body_html.replace(OutboundMessage.BOARD_SLOT, row.svg, 1), "text/html")
-    if row.svg:
-        image = _board_image(row, png_budget(len(msg.message().as_bytes())))
+    if made.html:
+        msg.attach_alternative(made.html, "text/html")
+    if made.svg:
+        image = _board_image(row, made.svg, png_budget(len(msg.message().as_bytes())))
         if image is not None:
             msg.attach(image)
     return msg

@@ -32,7 +32,7 @@ def _move_until_mailed(game: Game, person: Persona, people: list[Persona]) -> Em
     rules = engine.get(game.rules)
 
     def boards() -> int:
-        return OutboundMessage.objects.filter(game=game, to_email=person.email).exclude(svg="").count()
+        return OutboundMessage.objects.filter(game=game, to_email=person.email, content__picture=True).count()
 
     before = boards()
     for _ in range(30):

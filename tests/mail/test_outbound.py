@@ -195,7 +195,8 @@ def _assert_hidden_information_stays_hidden(rules_name: str, people: list[Person
     for game in (first, second):
         game.refresh_from_db()
         rows = OutboundMessage.objects.filter(game=game, to_email=people[0].email, pk__gt=cutoff).order_by("pk")
-        bodies.append([normalise(game, r.body_text) + normalise(game, r.body_html) + r.svg for r in rows])
+        made = [sending.bodies(r) for r in rows]  # composed from each row's stored content, as sent
+        bodies.append([normalise(game, m.text) + normalise(game, m.html) + m.svg for m in made])
     assert len(bodies[0]) == len(bodies[1]) >= 1
     assert bodies[0] == bodies[1]
 

@@ -13,7 +13,7 @@ import engine
 from pbem.games import moderation, selectors, services
 from pbem.games.models import AuditEntry, Game, Move, OutboundMessage, Player, Seat, Source
 from pbem.games.services import Command
-from tests.factories import make_player, seat_of, start_game
+from tests.factories import mail_text, make_player, seat_of, start_game
 
 
 def _bid(game: Game, player: Player, pick: int = 0) -> None:
@@ -53,15 +53,15 @@ def test_it_warns_then_reminds_then_plays_the_declared_default(late_game, alice,
     assert _sweep_at(deadline - timedelta(hours=25)) == 0  # not yet within 24 hours
     assert _sweep_at(deadline - timedelta(hours=23)) == 1
     warn = _mails(bob, mark)
-    assert len(warn) == 1 and "23 hours left" in warn[0].body_text
-    assert "safe default move" in warn[0].body_text  # the policy is said in the mail
+    assert len(warn) == 1 and "23 hours left" in mail_text(warn[0])
+    assert "safe default move" in mail_text(warn[0])  # the policy is said in the mail
     assert _mails(alice, mark) == []  # only the seat that is to move hears it
     assert _sweep_at(deadline - timedelta(hours=1)) == 0  # warned once per deadline
 
     assert _sweep_at(deadline + timedelta(minutes=1)) == 1
     game.refresh_from_db()
     assert game.reminded_at is not None
-    assert "Reminder" in _mails(bob, mark)[-1].body_text
+    assert "Reminder" in mail_text(_mails(bob, mark)[-1])
 
     hand = list(game.state["hands"][seat_of(game, bob)])
     assert _sweep_at(game.deadline_at + timedelta(minutes=1)) == 1
@@ -83,7 +83,7 @@ def test_it_waits_and_tells_the_moderator_under_the_wait_policy(late_game, bob, 
     game.refresh_from_db()
     assert game.deadline_at is None and game.moderator_told_at is not None
     told = OutboundMessage.objects.filter(pk__gt=mark, to_email=moderator.email).get()
-    assert "waits for Bob" in told.body_text and f"/admin/games/game/{game.pk}/moderate/" in told.body_text
+    assert "waits for Bob" in mail_text(told) and f"/admin/games/game/{game.pk}/moderate/" in mail_text(told)
     assert not Move.objects.filter(game=game, seat=seat_of(game, bob)).exists()
     late = selectors.late_seats(game)
     assert [(s.name, s.reminded) for s in late] == [("Bob", True)]
@@ -94,7 +94,7 @@ def test_it_waits_and_tells_the_moderator_under_the_wait_policy(late_game, bob, 
     moderation.do_move_for_seat(game.pk, moderator, seat_of(game, bob), [Command(code=f"c{hand[-1]}")],
                                 "Bob sent it by phone")
     assert Move.objects.get(game=game, seat=seat_of(game, bob)).source == Source.MODERATOR
-    assert any("A moderator moved for you" in m.body_text for m in _mails(bob, mark))
+    assert any("A moderator moved for you" in mail_text(m) for m in _mails(bob, mark))
     entry = AuditEntry.objects.get(game=game, action="move-for-seat")
     assert entry.actor == moderator and entry.details["reason"] == "Bob sent it by phone"
     game.refresh_from_db()
@@ -123,7 +123,7 @@ def test_it_opens_the_seat_for_a_replacement_under_the_replace_policy(late_game,
     _sweep_at(game.deadline_at + timedelta(minutes=1))
     seat = game.seats.get(player=bob)
     assert seat.status == Seat.Status.OPEN
-    notice = _mails(alice, mark)[-1].body_text
+    notice = mail_text(_mails(alice, mark)[-1])
     assert f"join {game.pk}" in notice and "open for a replacement" in notice
     old_token = seat.token
     mark = _last_pk()
@@ -132,10 +132,10 @@ def test_it_opens_the_seat_for_a_replacement_under_the_replace_policy(late_game,
     game.refresh_from_db()
     assert seat.player == dave and seat.status == Seat.Status.JOINED and seat.token != old_token
     assert game.state["players"][seat.index] == "Dave"  # the board and the result name the newcomer
-    welcome = _mails(dave, mark)[-1].body_text
+    welcome = mail_text(_mails(dave, mark)[-1])
     assert "you take over Bob's seat" in welcome and "The game so far" in welcome and "You are Dave" in welcome
     assert "Since your last mail" not in welcome  # no story in Bob's voice
-    assert "Dave takes over Bob's seat" in _mails(alice, mark)[-1].body_text
+    assert "Dave takes over Bob's seat" in mail_text(_mails(alice, mark)[-1])
     with pytest.raises(services.Forbidden):
         services.do_submit_moves(game.pk, bob, [Command(code="c1")], source=Source.MAIL)
     _bid(game, dave)
@@ -149,7 +149,7 @@ def test_it_holds_a_deadline_for_a_vacation_up_to_the_games_cap(late_game, alice
     with time_machine.travel(timezone.now(), tick=False):
         moderation.do_set_vacation(bob, timezone.now() + timedelta(days=5), via="api")
     game.refresh_from_db()
-    assert "Bob is on vacation until" in _mails(alice, mark)[-1].body_text
+    assert "Bob is on vacation until" in mail_text(_mails(alice, mark)[-1])
     assert _mails(bob, mark) == []  # the others are told, not Bob
     assert game.deadline_at > deadline + timedelta(days=3)  # back after 5 days, plus a day
     seat = game.seats.get(player=bob)
@@ -188,7 +188,7 @@ def test_it_grants_a_players_extensions_up_to_the_games_number(late_game, alice,
         moderation.do_request_extension(game.pk, bob)
     with pytest.raises(services.Conflict, match="not waiting for you"):
         moderation.do_request_extension(game.pk, alice)
-    assert "took 48 more hours" in _mails(alice)[-1].body_text
+    assert "took 48 more hours" in mail_text(_mails(alice)[-1])
 
 
 def test_it_tells_players_of_a_pause_and_gives_their_options_on_resume(late_game, alice, bob, moderator):
@@ -196,13 +196,13 @@ def test_it_tells_players_of_a_pause_and_gives_their_options_on_resume(late_game
     mark = _last_pk()
     moderation.do_pause_game(game.pk, moderator, "a dispute about a card")
     for p in (alice, bob):
-        body = _mails(p, mark)[-1].body_text
+        body = mail_text(_mails(p, mark)[-1])
         assert "paused" in body and "a dispute about a card" in body
     game.refresh_from_db()
     assert _sweep_at(timezone.now() + timedelta(days=30)) == 0
     mark = _last_pk()
     moderation.do_resume_game(game.pk, moderator, "settled")
-    bob_mail = _mails(bob, mark)[-1].body_text
+    bob_mail = mail_text(_mails(bob, mark)[-1])
     assert "resumed" in bob_mail and "Your options" in bob_mail
 
 
@@ -223,9 +223,9 @@ def test_it_renames_the_seat_for_a_replacement_by_the_moderator(late_game, alice
     moderation.do_replace_player(game.pk, moderator, seat_of(game, bob), nina, "Bob moved abroad")
     game.refresh_from_db()
     assert game.state["players"] == ["Alice", "Nina"]
-    welcome = _mails(nina, mark)[-1].body_text
+    welcome = mail_text(_mails(nina, mark)[-1])
     assert "You are Nina" in welcome and "Bob" in welcome  # told whose seat it was
-    assert "Nina takes over Bob's seat" in _mails(alice, mark)[-1].body_text
+    assert "Nina takes over Bob's seat" in mail_text(_mails(alice, mark)[-1])
     # the replay from the seed still gives the stored state (names included)
     assert services.replay_state(game, list(services.live_moves(game))) == game.state
 
@@ -244,9 +244,9 @@ def test_it_extends_messages_rolls_back_and_aborts_for_the_moderator(late_game, 
     moderation.do_extend_deadline(game.pk, moderator, 24, "storm in the harbour")
     game.refresh_from_db()
     assert game.deadline_at == before + timedelta(hours=24)
-    assert "storm in the harbour" in _mails(bob, mark)[-1].body_text
+    assert "storm in the harbour" in mail_text(_mails(bob, mark)[-1])
     moderation.do_message_players(game.pk, moderator, "Please keep the chat friendly.")
-    assert "Please keep the chat friendly." in _mails(alice, mark)[-1].body_text
+    assert "Please keep the chat friendly." in mail_text(_mails(alice, mark)[-1])
     with pytest.raises(services.ServiceError, match="needs a reason"):
         moderation.do_extend_deadline(game.pk, moderator, 24, " ")
 
@@ -257,13 +257,13 @@ def test_it_extends_messages_rolls_back_and_aborts_for_the_moderator(late_game, 
     game.refresh_from_db()
     assert game.state == start_state
     assert Move.objects.filter(game=game, undone_at__isnull=True).count() == 0
-    assert "took game" in _mails(alice, mark)[-1].body_text and "a misdeal" in _mails(alice, mark)[-1].body_text
+    assert "took game" in mail_text(_mails(alice, mark)[-1]) and "a misdeal" in mail_text(_mails(alice, mark)[-1])
     assert AuditEntry.objects.get(game=game, action="rollback").details["moves"] == [1, 2]
 
     moderation.do_abort_game(game.pk, moderator, "players gone")
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.deadline_at is None
-    assert "without a result" in _mails(bob, mark)[-1].body_text
+    assert "without a result" in mail_text(_mails(bob, mark)[-1])
     with pytest.raises(services.Conflict):
         moderation.do_abort_game(game.pk, moderator, "twice")
 

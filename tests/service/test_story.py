@@ -12,7 +12,7 @@ import pytest
 from engine.core import Event
 from pbem.games import wording
 from pbem.games.models import Game, OutboundMessage
-from tests.factories import play_first_options, start_game
+from tests.factories import mail_text, play_first_options, start_game
 
 
 @pytest.mark.parametrize(("told", "heard"), [
@@ -62,9 +62,9 @@ def test_the_stories_of_a_real_game_read_right(alice, bob, carol, rules, options
     play_first_options(game.pk, limit=60, rnd=random.Random(4))
     told = 0
     for m in OutboundMessage.objects.filter(game=game).order_by("pk"):
-        if "Since your last mail:" not in m.body_text:
+        if "Since your last mail:" not in mail_text(m):
             continue
-        story = m.body_text.split("Since your last mail:", 1)[1].split("\n\n", 1)[0]
+        story = mail_text(m).split("Since your last mail:", 1)[1].split("\n\n", 1)[0]
         lines = [line.removeprefix("  - ") for line in story.strip("\n").splitlines()]
         told += len(lines)
         for line in lines:

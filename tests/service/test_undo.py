@@ -17,7 +17,7 @@ from pbem.games import moderation, selectors, services
 from pbem.games.models import AuditEntry, Game, OutboundMessage, Player, Source
 from pbem.games.models import Move as MoveRow
 from pbem.games.services import Command
-from tests.factories import play_first_options, seat_of, start_game
+from tests.factories import mail_text, play_first_options, seat_of, start_game
 from tests.fakegame import BlindBids
 
 
@@ -61,7 +61,7 @@ def test_it_takes_back_a_hidden_bid_and_restores_the_exact_previous_state(fake_g
     assert entry.actor == alice and entry.details["moves"] == [row.number] and entry.details["via"] == "api"
     # Every seat is told, and nobody is told the taken-back bid as if it had happened.
     new_mails = OutboundMessage.objects.filter(game=game).order_by("id")[mails_before:]
-    latest = {m.to_email: m.body_text for m in new_mails}
+    latest = {m.to_email: mail_text(m) for m in new_mails}
     assert set(latest) == {alice.email, bob.email, carol.email}
     for to, body in latest.items():
         since = body.split("Since your last mail:\n")[1].split("\n\n")[0]

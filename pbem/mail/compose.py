@@ -1,0 +1,120 @@
+"""A game update mail, composed at send time from the one thing its outbox row stores.
+
+An update mail (a player's view, their story since the last mail, their options, a picture
+of the board) used to be stored three times over: its text, its HTML (the same words with
+markup) and its board SVG (a rendering of the view again), 16-38 KB a move. The row now
+stores only its *content* (``OutboundMessage.content``): the seat's own view as the engine
+gave it, and the few lines the mail tells around it (headline, story, options, chat...),
+~1-2 KB. The text body, the HTML body and the SVG (then the PNG) are derived from it when
+the mail is built for sending, by the functions below, deterministically: a retry or the
+resend of a row whose worker died builds the same mail again (same Message-ID, same bodies).
+
+Why the view and not the state: the row must show the game as it was when the change was
+made, and the game's state moves on (the next move may come before the send); the state of
+that version could only be had again by replaying the log, which grows. The view is what the
+seat may know, so storing it adds nothing hidden to the outbox. Why the lines stay stored,
+not recomputed: they depend on the seat's mail marks and the move log at that moment.
+
+Nothing here imports the outbox or the sender: both call down into it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+
+import engine
+
+#: The version of the stored content's shape; :func:`context` refuses others rather than guess.
+CONTENT_VERSION = 1
+
+#: Headers every mail of ours carries; not stored in each row, the sender puts them first.
+STANDARD_HEADERS = {
+    "Auto-Submitted": "auto-generated",
+    # Why: asks Exchange/Outlook not to answer us with out-of-office mail.
+    "X-Auto-Response-Suppress": "All",
+}
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    html: str
+    svg: str
+
+
+def render_text_body(c: dict[str, Any]) -> str:
+    """The text part of an update mail from its rendering context (see :func:`context`)."""
+    game = c["game"]
+    parts = [c["marker"], ""]
+    if c["intro"]:
+        parts += [c["intro"], ""]
+    parts += [c["headline"]]
+    if c["deadline"]:
+        parts.append(f"Deadline: {c['deadline']}.")
+    parts.append("")
+    if c["options"]:
+        parts += [
+            "Your options:",
+            c["options_text"],
+            "",
+            c["examples"],
+            "One command a line, above the marker line; several lines are applied in order.",
+            "",
+        ]
+    elif not c["finished"]:
+        parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
+                  "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
+                  ""]
+    if c["outcome"]:
+        parts += c["outcome"] + [""]
+    if c["events"]:
+        parts += ["Since your last mail:"] + [f"  - {t}" for t in c["events"]] + [""]
+    if c["chat"]:
+        parts += ["Messages:"] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
+    parts += [c["state_text"].rstrip(), ""]
+    if c["compact"]:
+        parts += [f"Your game page (your personal link, do not share it): {c['url']}", ""]
+        return "\n".join(parts)
+    parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
+    if c["waiting"] and not c["finished"]:
+        parts.append(f"Also waiting for: {', '.join(c['waiting'])}.")
+    if c["finished"]:
+        parts.append(f"Seed: {game['seed']} (its SHA-256 {game['seed_hash']} was shown from the start), "
+                     "so anyone can replay and check the game.")
+    else:
+        parts.append(f"Seed commitment (SHA-256): {game['seed_hash']}")
+    parts += ["", f"Your game page (your personal link, do not share it): {c['url']}",
+              "To write to the other players, reply with: say your message"]
+    if c["mode_note"]:
+        parts.append(c["mode_note"])
+    parts += [f"Account commands: mail {c['general']} with the word help.", ""]
+    return "\n".join(parts)
+
+
+def render_html_body(c: dict[str, Any]) -> str:
+    """The HTML part of an update mail from its rendering context (see :func:`context`)."""
+    ctx = dict(c)
+    ctx["option_rows"] = c["options"]
+    return render_to_string("mail/game_update.html", ctx)
+
+
+def context(content: dict[str, Any]) -> dict[str, Any]:
+    """The rendering context of a stored content: the stored lines, and the view's text and
+    board picture made by the game's renderer."""
+    if content.get("v") != CONTENT_VERSION:
+        raise ValueError(f"unknown mail content version {content.get('v')!r}")
+    rules = engine.get(content["rules"])
+    view = content["view"]
+    c = dict(content)
+    c["state_text"] = rules.render_text(view)
+    c["svg"] = rules.render_mail_svg(view) if content["picture"] else ""
+    return c
+
+
+def compose(content: dict[str, Any]) -> Composed:
+    """The text, HTML and board SVG ("" when the mail has no picture) of a stored content."""
+    c = context(content)
+    return Composed(render_text_body(c), render_html_body(c), c["svg"])
