@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> list[str]:
     for n, name in enumerate(args.game or ["maretta", "caravelas"]):
         rules = engine.get(name)
         players = [services.do_create_player(f"s{n}-{i}@bench.example", f"P{i}") for i in range(args.players)]
+        for p in players:  # as the docstring says: the most mail (the default mode mails only turns)
+            services.do_update_preferences(p, mail_mode="every")
         game = services.do_create_game(players[0], name, invite=[p.email for p in players[1:]])
         for p in players[1:]:
             services.do_join_game(game.pk, p)
