@@ -127,6 +127,7 @@ class Ctx:
         self._fight: float | None = None
         self._buyable: list[tuple[float, int, int, int]] | None = None
         self._gains: dict[str, list[tuple[str, int, float]]] = {}
+        self._special: dict[str, float] | None = None
         self.markets = {loc: C.LOC[loc]["market"] for loc in _AHEAD[p["at"]]
                         if "market" in C.LOC[loc] and loc_kind(state, loc) == "city"
                         and len(state["market"][loc]) < len(C.LOC[loc]["market"]["rewards"])}
@@ -354,6 +355,11 @@ class Ctx:
         return total
 
     def special_village(self) -> dict[str, float]:
+        if self._special is None:
+            self._special = self._special_village()
+        return self._special
+
+    def _special_village(self) -> dict[str, float]:
         p = self.p
         out = {}
         for cid in p["display"]:
@@ -736,11 +742,11 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
 
 def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
     kind = state["stack"][-1]["kind"] if state["stack"] else ""
-    ctx = Ctx(state, seat)
-    if kind == "setup" and player(state, seat)["setup"] is None:
-        return options[0]
     free = [o for o in options if _is_free(kind, o.code)]
     real = [o for o in options if not _is_free(kind, o.code)]
+    if not free and len(real) == 1:
+        return real[0]
+    ctx = Ctx(state, seat)
     if free:
         pick = _free_choice(ctx, kind, free)
         if pick is not None or not real:
