@@ -106,6 +106,30 @@ _set_kind, _set_text, _set_data, _set_to, _set_reveals = (
     _slot_setter(Event, n) for n in ("kind", "text", "data", "to", "reveals"))
 
 
+_new = object.__new__
+
+
+def new_option(code: str, label: str, move: Move) -> Option:
+    """``Option(code, label, move)`` without the call to ``__init__`` (for listings built at every move)."""
+    o = _new(Option)
+    _set_code(o, code)
+    _set_label(o, label)
+    _set_move(o, move)
+    return o
+
+
+def new_event(kind: str, text: str, data: Mapping[str, Any], to: tuple[int, ...] | None = None,
+              reveals: bool = False) -> Event:
+    """``Event(kind, text, data, to, reveals)`` without the call to ``__init__`` (``data`` is required)."""
+    e = _new(Event)
+    _set_kind(e, kind)
+    _set_text(e, text)
+    _set_data(e, data)
+    _set_to(e, to)
+    _set_reveals(e, reveals)
+    return e
+
+
 def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
     """Events redacted for one seat: the same rule as views."""
     return [e for e in events if e.visible_to(seat)]

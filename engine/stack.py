@@ -55,13 +55,23 @@ class Handler(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class FunctionHandler:
-    """A handler made of two functions, the usual way to declare one."""
+    """A handler made of two functions, the usual way to declare one.
+
+    ``settle_fn`` (optional): what :meth:`DecisionStack.settle` needs to know of a frame's
+    options, cheaper than listing them all: a prefix of the options with at least two of them
+    when there are two or more (then the frame asks), else all of them.
+    """
 
     options_fn: Callable[[State, Frame], list[Option]]
     resolve_fn: Callable[[State, Frame, int, Option, Rng], list[Event]]
+    settle_fn: Callable[[State, Frame], list[Option]] | None = None
 
     def options(self, state: State, frame: Frame) -> list[Option]:
         return self.options_fn(state, frame)
+
+    def settle_options(self, state: State, frame: Frame) -> list[Option]:
+        fn = self.settle_fn
+        return fn(state, frame) if fn is not None else self.options_fn(state, frame)
 
     def resolve(self, state: State, frame: Frame, seat: int, option: Option, rng: Rng) -> list[Event]:
         return self.resolve_fn(state, frame, seat, option, rng)
@@ -183,7 +193,10 @@ class DecisionStack:
             if "seats" in top:
                 return events  # a simultaneous decision always asks
             h = self.handler(top)
-            opts = h.options(self.state, top)
+            # Why a handler may list fewer here: the frame asks whenever it has two options or more,
+            # so the rest need not be worked out (see FunctionHandler.settle_fn)
+            lister = getattr(h, "settle_options", None)
+            opts = lister(self.state, top) if lister is not None else h.options(self.state, top)
             if not opts:
                 self.pop()
                 continue

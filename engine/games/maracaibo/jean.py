@@ -167,16 +167,28 @@ def _add_vp(j: J, n: int, source: str) -> None:
     j["src"][source] = j["src"].get(source, 0) + n
 
 
-def _is_city(state: State, loc: str) -> bool:
-    from .rules import loc_kind
+_RULES: Any = None
 
-    return loc_kind(state, loc) == "city"
+
+def _rules() -> Any:
+    """The rules module, imported on first use (it imports this one), then kept: a function-level
+    import runs the import machinery at every call, and her turn calls these often."""
+    global _RULES
+    if _RULES is None:
+        from . import rules
+
+        _RULES = rules
+    return _RULES
+
+
+def _is_city(state: State, loc: str) -> bool:
+    return bool(_rules().loc_kind(state, loc) == "city")
 
 
 def open_to_her(state: State, loc: str) -> bool:
     """A legacy city (L4 at 9a, L7 at 16a) only when its tile is in play and her explorer has
     reached its space; every other location always."""
-    from .rules import loc_kind
+    loc_kind = _rules().loc_kind
 
     info = C.LOC[loc]
     if "legacy" not in info:
@@ -192,7 +204,7 @@ def counts_as_stop(state: State, loc: str) -> bool:
 def destination(state: State, steps: int, route: str) -> str:
     """Where her ship stops: ``steps`` counted locations on, by the card's route; a hand-symbol
     (homeward) space is never skipped, and no location past the round's last space is reached."""
-    from .rules import last_round
+    last_round = _rules().last_round
 
     loc = str(state["jean"]["at"])
     counted = 0
@@ -228,7 +240,7 @@ def draw(state: State, rng: Rng, ev: list[Event]) -> str:
 
 def play_turn(state: State, rng: Rng, ev: list[Event]) -> bool:
     """Jean's whole turn; True when she ended the round (her ship reached its last space)."""
-    from .rules import last_round
+    last_round = _rules().last_round
 
     j = state["jean"]
     cid = draw(state, rng, ev)
@@ -410,7 +422,7 @@ def explorer_ahead(state: State) -> int:
 def combat_values(state: State, token: str | None) -> dict[str, int]:
     """Each nation's modified combat value for Jean: the token's value, plus her noble rank,
     minus the player's, with the token's most/fewest modifier."""
-    from .rules import markers_on_board
+    markers_on_board = _rules().markers_on_board
 
     j = state["jean"]
     p = state["p"][0]
@@ -455,7 +467,7 @@ def annex_target(state: State, *, villages_only: bool = False) -> str | None:
 
 
 def _annex(state: State, nation: str, ev: list[Event], *, villages_only: bool = False) -> None:
-    from .rules import take_marker
+    take_marker = _rules().take_marker
 
     if not take_marker(state, nation):
         ev.append(Event("jean_annex", f"{nation.title()} has no marker left: {NAME} annexes nothing.", {}))
@@ -531,7 +543,7 @@ def final_bonuses(state: State, multiplier: dict[str, int]) -> dict[str, int]:
 
 
 def final(state: State, ev: list[Event]) -> None:
-    from .rules import multiplier
+    multiplier = _rules().multiplier
 
     j = state["jean"]
     s = final_bonuses(state, multiplier(state))

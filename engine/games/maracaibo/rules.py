@@ -31,7 +31,7 @@ import random
 from typing import Any, ClassVar
 
 from engine import notation
-from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View
+from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_option
 from engine.errors import IllegalMove
 from engine.rng import Rng
 from engine.stack import DecisionStack, Frame, FunctionHandler, frame
@@ -74,6 +74,7 @@ _SHAPED = frozenset((*_SCALAR_LISTS, *_SCALAR_DICTS, "assist", "careers", "hand"
 _SCALARS = frozenset(("at", "d", "vp", "cp", "inc_d", "inc_vp", "fig", "figs", "tokens", "quests", "delivered",
                       "explorer"))
 _KNOWN = _SHAPED | _SCALARS
+_N_KNOWN = len(_KNOWN)
 
 
 def _public_player(p: P) -> P:
@@ -95,9 +96,8 @@ def _public_player(p: P) -> P:
     pub["src"] = p["src"].copy()
     pub["assist"] = [a.copy() for a in p["assist"]]
     pub["careers"] = [{**c, "done": c["done"][:]} for c in p["careers"]]
-    extra = p.keys() - _KNOWN
-    if extra:
-        for k in extra:
+    if len(p) != _N_KNOWN:  # (every player has every known key, from setup on)
+        for k in p.keys() - _KNOWN:
             v = p[k]
             if isinstance(v, (dict, list)):
                 pub[k] = _copy(v)
@@ -113,7 +113,7 @@ def _lists_copy(d: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 
 def opt(code: str, label: str) -> Option:
-    return Option(code, label, {"code": code})
+    return new_option(code, label, {"code": code})
 
 
 # ---- small reads --------------------------------------------------------------------------------
@@ -813,9 +813,17 @@ def start_turn(state: State, seat: int, ev: list[Event]) -> None:
 
 
 def _sail_options(state: State, f: Frame) -> list[Option]:
-    seat = f["seat"]
-    out = [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}") for loc, steps in sail_targets(state, seat)]
-    return out + free_options(state, seat)
+    return _sail_real(state, f) + free_options(state, f["seat"])
+
+
+def _sail_real(state: State, f: Frame) -> list[Option]:
+    return [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}")
+            for loc, steps in sail_targets(state, f["seat"])]
+
+
+def _sail_settle(state: State, f: Frame) -> list[Option]:
+    out = _sail_real(state, f)
+    return out if len(out) >= 2 else out + free_options(state, f["seat"])
 
 
 def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -851,6 +859,16 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _main_options(state: State, f: Frame) -> list[Option]:
+    return _main_real(state, f) + free_options(state, f["seat"])
+
+
+def _main_settle(state: State, f: Frame) -> list[Option]:
+    out = _main_real(state, f)
+    return out if len(out) >= 2 else out + free_options(state, f["seat"])
+
+
+def _main_real(state: State, f: Frame) -> list[Option]:
+    """The main actions (without the free actions)."""
     seat = f["seat"]
     p = player(state, seat)
     loc = p["at"]
@@ -884,7 +902,7 @@ def _main_options(state: State, f: Frame) -> list[Option]:
             if all(o.code != code for o in out):
                 out.append(opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}"))
     out.append(opt("pass", "no main action"))
-    return out + free_options(state, seat)
+    return out
 
 
 def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1441,7 +1459,15 @@ def with_free_actions(h: FunctionHandler) -> FunctionHandler:
             return ev
         return h.resolve(state, f, seat, o, rng)
 
-    return FunctionHandler(options, resolve)
+    def settle(state: State, f: Frame) -> list[Option]:
+        real = h.options(state, f)
+        if len(real) >= 2:
+            return real  # a prefix of options(): the frame asks
+        if real and f.get("ask"):
+            return real + free_options(state, f["seat"])
+        return real
+
+    return FunctionHandler(options, resolve, settle)
 
 
 #: the sub-decisions of a turn that offer the free actions too
@@ -1467,8 +1493,8 @@ def _jean_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 HANDLERS = {
     "setup": FunctionHandler(_setup_options, _setup_resolve),
-    "sail": FunctionHandler(_sail_options, _sail_resolve),
-    "main": FunctionHandler(_main_options, _main_resolve),
+    "sail": FunctionHandler(_sail_options, _sail_resolve, _sail_settle),
+    "main": FunctionHandler(_main_options, _main_resolve, _main_settle),
     "village": FunctionHandler(_village_options, _village_resolve),
     "city": FunctionHandler(_city_options, _city_resolve),
     "yesno": FunctionHandler(_yesno_options, _yesno_resolve),
