@@ -13,6 +13,7 @@ the rules; see ``content.effect_text`` for their wording.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event, State
@@ -119,30 +120,29 @@ def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]
     ev.append(Event("influence", text + ".", {"seat": seat, "nation": nation, "to": after}))
 
 
+#: how each career metric counts a player's things
+_COUNTS: dict[str, Callable[[P], int]] = {
+    "quest": lambda p: int(p["quests"]),
+    "combat": lambda p: int(p["tokens"]),
+    "synergy": lambda p: len(p["synergy"]),
+    "upgrade": lambda p: len(p["areas"]),
+    "assistant": lambda p: len(p["assist"]),
+    "display": lambda p: len(p["display"]),
+    "explorer": lambda p: int(p["explorer"]),
+    "influence": lambda p: sum(p["inf"].values()),
+    "rank": lambda p: sum(C.rank(v) for v in p["inf"].values()),
+    "explorer5": lambda p: int(p["explorer"]) // 5,
+    "display3": lambda p: len(p["display"]) // 3,
+}
+
+
+def counter(what: str) -> Callable[[P], int]:
+    """The function that counts a metric (KeyError for an unknown one)."""
+    return _COUNTS[what]
+
+
 def count_of(p: P, what: str) -> int:
-    if what == "quest":
-        return int(p["quests"])
-    if what == "combat":
-        return int(p["tokens"])
-    if what == "synergy":
-        return len(p["synergy"])
-    if what == "upgrade":
-        return len(p["areas"])
-    if what == "assistant":
-        return len(p["assist"])
-    if what == "display":
-        return len(p["display"])
-    if what == "explorer":
-        return int(p["explorer"])
-    if what == "influence":
-        return sum(p["inf"].values())
-    if what == "rank":
-        return sum(C.rank(v) for v in p["inf"].values())
-    if what == "explorer5":
-        return int(p["explorer"]) // 5
-    if what == "display3":
-        return len(p["display"]) // 3
-    raise KeyError(what)
+    return _COUNTS[what](p)
 
 
 def draw_cards(state: State, seat: int, n: int, rng: Rng, ev: list[Event]) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine import notation
@@ -44,6 +45,7 @@ from .effects import (
     apply_income,
     compass,
     count_of,
+    counter,
     draw_cards,
     gain,
     gain_figure,
@@ -221,9 +223,10 @@ def card_cost(p: P, cid: int) -> int:
     return max(0, int(C.CARD[cid]["cost"]) - perm(p, "discount"))
 
 
-def can_buy(state: State, p: P, cid: int) -> bool:
+def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
+    """Whether the player can buy the card now (``cost``: its card_cost, when the caller has it)."""
     c = C.CARD[cid]
-    if card_cost(p, cid) > p["d"]:
+    if (card_cost(p, cid) if cost is None else cost) > p["d"]:
         return False
     figs = (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0)
     if p["fig"] < figs:
@@ -239,10 +242,12 @@ def can_buy(state: State, p: P, cid: int) -> bool:
 def buy_options(state: State, seat: int) -> list[Option]:
     p = player(state, seat)
     out = []
+    discount = perm(p, "discount")  # (card_cost's, once for every card)
     for cid in [*p["hand"], *p["plan"]]:
-        if can_buy(state, p, cid):
+        cost = max(0, int(C.CARD[cid]["cost"]) - discount)
+        if can_buy(state, p, cid, cost):
             where = " from the planning area" if cid in p["plan"] else ""
-            out.append(opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({card_cost(p, cid)} d){where}"))
+            out.append(opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}"))
     for b in state["prestige"]:
         pb = C.PRESTIGE[b["id"]]
         if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
@@ -623,16 +628,19 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
 
 # ---- careers ----------------------------------------------------------------------------------------
 
-def _career_tasks(cid: str, ci: int) -> list[tuple[int, str, int, int, str, str, str, str]]:
-    """A career card's tasks in slot ``ci``: (task, metric, lower, upper, then the codes and labels of
-    its lower and upper options), worked out once per card and slot (the cards are static data)."""
+_Task = tuple[int, Callable[[P], int], int, int, str, str, str, str]
+
+
+def _career_tasks(cid: str, ci: int) -> list[_Task]:
+    """A career card's tasks in slot ``ci``: (task, how its metric counts, lower, upper, then the codes
+    and labels of its lower and upper options), worked out once per card and slot (static data)."""
     key = (cid, ci)
     known = _CAREER_TASKS.get(key)
     if known is None:
         known = []
         for ti, task in enumerate(C.CAREER[cid]["tasks"]):
             num = ci * 3 + ti + 1
-            known.append((ti, task["metric"], task["lower"], task["upper"], f"k{num}l",
+            known.append((ti, counter(task["metric"]), task["lower"], task["upper"], f"k{num}l",
                           f"career {num} lower: {task['metric']} {task['lower']} for "
                           f"{task['d']} d, a figure and {task['vp']} VP",
                           f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
@@ -641,7 +649,7 @@ def _career_tasks(cid: str, ci: int) -> list[tuple[int, str, int, int, str, str,
     return known
 
 
-_CAREER_TASKS: dict[tuple[str, int], list[tuple[int, str, int, int, str, str, str, str]]] = {}
+_CAREER_TASKS: dict[tuple[str, int], list[_Task]] = {}
 
 
 def career_options(state: State, seat: int) -> list[Option]:
@@ -649,10 +657,11 @@ def career_options(state: State, seat: int) -> list[Option]:
     out = []
     for ci, c in enumerate(p["careers"]):
         done = c["done"]
-        for ti, metric, lower, upper, code_l, label_l, code_u, label_u in _career_tasks(c["id"], ci):
+        for ti, count, lower, upper, code_l, label_l, code_u, label_u in (_CAREER_TASKS.get((c["id"], ci))
+                                                                          or _career_tasks(c["id"], ci)):
             if done[ti]:
                 continue
-            have = count_of(p, metric)
+            have = count(p)
             if have >= lower:
                 out.append(opt(code_l, label_l))
             if have >= upper:
@@ -730,8 +739,25 @@ def sail_targets(state: State, seat: int) -> list[tuple[str, int]]:
 
     Every step costs 1 movement, except entering a legacy city (its "enter"); a location
     reached two ways counts the cheaper one.
+
+    Why remembered: the map is static data, so the targets depend only on where the ship is,
+    whether this is the last round (space 22) and which legacy locations are open to the
+    player; a turn asks for them several times (options, apply, the bot).
     """
     p = player(state, seat)
+    key = (p["at"], last_round(state), tuple(loc for loc in _LEGACY_LOCS if open_to(state, p, loc)))
+    found = _SAIL_TARGETS.get(key)
+    if found is None:
+        found = _SAIL_TARGETS[key] = _sail_targets(state, p)
+    return list(found)
+
+
+#: the map's legacy locations (open or not by the legacy tiles in play and the explorer)
+_LEGACY_LOCS = tuple(loc for loc in C.LOC_ORDER if "legacy" in C.LOC[loc])
+_SAIL_TARGETS: dict[tuple[str, bool, tuple[str, ...]], list[tuple[str, int]]] = {}
+
+
+def _sail_targets(state: State, p: P) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     seen: set[str] = set()
     levels: dict[int, list[str]] = {0: [p["at"]]}
@@ -822,8 +848,10 @@ def _sail_real(state: State, f: Frame) -> list[Option]:
 
 
 def _sail_settle(state: State, f: Frame) -> list[Option]:
-    out = _sail_real(state, f)
-    return out if len(out) >= 2 else out + free_options(state, f["seat"])
+    targets = sail_targets(state, f["seat"])
+    if len(targets) >= 2:  # the first two options: the frame asks
+        return [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}") for loc, steps in targets[:2]]
+    return _sail_options(state, f)
 
 
 def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
