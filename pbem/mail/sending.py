@@ -129,10 +129,12 @@ PNG_WIDTH_HINT_SECONDS = 3600
 
 
 def _width_hint_key(game_id: int, svg: str) -> str:
-    # Why the root element too: it tells the game's board (rules, size) apart, so a hint is
-    # never applied to another kind of picture under a reused game id.
-    root = hashlib.sha256(svg[: svg.find(">") + 1].encode()).hexdigest()[:16]
-    return f"pbem:png-width:{game_id}:{root}"
+    # Why the root element's width too: it tells the game's board apart, so a hint is never
+    # applied to another kind of picture under a reused game id. Why not the whole root: a
+    # board's height may grow within a game (Maretta's legend gains a row for this turn's
+    # trail), and a taller board at the same width fits no better than the last one did.
+    width = re.search(r'\swidth="([0-9.]{1,12})"', svg[: svg.find(">") + 1])
+    return f"pbem:png-width:{game_id}:{width.group(1) if width else '?'}"
 
 
 def _widths_for(game_id: int | None, svg: str) -> tuple[int, ...]:
