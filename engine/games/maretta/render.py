@@ -327,12 +327,12 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
     if seat is not None:
         letter = str(names[seat])[:1].upper()
         entries.append(("your pawn (white ring)", lambda x, y: _pawn(lay, x, y, seat, letter, True, cls="key")))
-    if moving:
-        colour = svg.SEAT_COLOURS[moving[0] % len(svg.SEAT_COLOURS)]
-        entries.append(("a pawn's trail this turn (band, rings)",
-                        lambda x, y: [svg.el("line", class_="key-trail", x1=round(x - 11), y1=round(y),
-                                             x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
-                                             stroke_linecap="round")]))
+    # always, even before anyone moved: the picture keeps its size (mail's width hint keys on it)
+    colour = svg.SEAT_COLOURS[(moving[0] if moving else (seat or 0)) % len(svg.SEAT_COLOURS)]
+    entries.append(("a pawn's trail this turn (band, rings)",
+                    lambda x, y: [svg.el("line", class_="key-trail", x1=round(x - 11), y1=round(y),
+                                         x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
+                                         stroke_linecap="round")]))
     for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
         entries.append((BARREL_NAMES[b], functools.partial(_key_chip, lay, b)))
     per_row = 1 if lay.narrow else 2
