@@ -3,6 +3,7 @@
 
     python bench/maracaibo_balance.py [--games N] [--players 2 3 4] [--option key=value ...]
     python bench/maracaibo_balance.py --against random|v1 [--games N] [--players 2 3 4]
+    python bench/maracaibo_balance.py --ab explorer=1.5,quests=1.5 [--ab influence=0.6 ...] [--games N]
 
 Prints, per player count: the score distribution, the share of points by
 source, what a player does in a game (deliveries, ship upgrades, quests,
@@ -14,6 +15,10 @@ docs/rules/maracaibo.md.
 ``--against``: one seat (each seat in turn, game by game) is the bot, the others
 play random legal moves (``random``) or the first bot (``v1``,
 bench/maracaibo_bot_v1.py); prints the bot's win rate against the even share.
+
+``--ab``: self-play, one seat (each in turn) the bot with some of its value weights changed
+(``engine.games.maracaibo.bot.WEIGHTS``), the others the bot as it is: does leaning on one
+source pay?
 """
 
 from __future__ import annotations
@@ -113,6 +118,29 @@ def against(n: int, opponent: str, games: int, options: dict[str, object], seed:
           f"other: {quantiles(margins)}")
 
 
+def ab(n: int, spec: str, games: int, options: dict[str, object], seed: str) -> None:
+    weights = {k: float(v) for k, v in (kv.split("=") for kv in spec.split(","))}
+
+    def leaning(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+        return bot(state, seat, options, rnd, weights)
+
+    wins = 0.0
+    margins: list[float] = []
+    for i in range(games):
+        me = i % n
+        who: list[Chooser] = [bot] * n
+        who[me] = leaning
+        r = play(n, options, f"{seed}-ab-{n}-{i}", who)
+        winners = r["winners"]
+        state = r["state"]
+        assert isinstance(winners, tuple) and isinstance(state, dict)
+        if me in winners:
+            wins += 1 / len(winners)
+        margins.append(state["p"][me]["vp"] - max(p["vp"] for s, p in enumerate(state["p"]) if s != me))
+    print(f"{n} players, the bot with {spec} against the bot: wins {100 * wins / games:.1f}% of {games} games "
+          f"(even {100 / n:.0f}%), mean margin over the best other {statistics.mean(margins):+.1f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", "-k", type=int, default=200)
@@ -120,8 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--option", "-o", action="append", default=[])
     parser.add_argument("--seed", default="balance")
     parser.add_argument("--against", choices=sorted(OPPONENTS))
+    parser.add_argument("--ab", action="append", default=[], help="weights of one seat, e.g. influence=1.5")
     args = parser.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
+    if args.ab:
+        for n in args.players:
+            for spec in args.ab:
+                ab(n, spec, args.games, options, args.seed)
+        return 0
     if args.against:
         for n in args.players:
             against(n, args.against, args.games, options, args.seed)
@@ -180,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                for k, v in sources.most_common()))
         print("a player's game: " + ", ".join(f"{k} {v / seats:.1f}" for k, v in activity.items()))
         print("prestige buildings (investors per game in play, end VP per investor): " + ", ".join(
-            f"{C.PRESTIGE[b]['name']} {inv / max(1, k):.1f}, {vp / max(1, inv):.1f}" for b, (k, inv, vp) in prestige.items()))
+            f"{C.PRESTIGE[b]['name']} {inv / max(1, k):.1f}, {vp / max(1, inv):.1f}"
+            for b, (k, inv, vp) in prestige.items()))
         print(f"highest nation multiplier at the end: {quantiles(nations)}")
         print("wins by seat: " + ", ".join(f"seat {s + 1} {100 * wins[s] / games:.1f}%" for s in range(n)))
         print(f"turns per player: {quantiles(turns)}; moves per game: {quantiles(moves)}")

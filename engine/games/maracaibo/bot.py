@@ -35,6 +35,7 @@ How it plays:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Option, State
@@ -65,10 +66,10 @@ _AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}
 _AREA_USE = {"U1": 2.2, "U2": 1.0, "U3": 0.5, "U6": 0.6, "U7": 0.3, "U8": 0.4, "U9": 0.3, "U10": 0.8}
 #: the expected value of a card drawn blind, against which a display card is judged
 _BLIND_DRAW = 2.2
-#: weights fitted by self-play (bench A/B games, the bot with the weight against the bot without):
-#: the rates above undervalued exploring and quests; 1.5 won 60 % of 100 two-player games
-_EXPLORE_WEIGHT = 1.5
-_QUEST_WEIGHT = 1.5
+#: what each kind of value is multiplied by. The explorer and quest weights were fitted by self-play
+#: (``bench/maracaibo_balance.py --ab explorer=1.5,quests=1.5`` against the weights all 1: 60 % of 100
+#: two-player games); the balance check scales the others to see whether leaning on one source pays
+WEIGHTS: dict[str, float] = {"influence": 1.0, "cards": 1.0, "discs": 1.0, "explorer": 1.5, "quests": 1.5}
 
 
 def _reach(start: str) -> set[str]:
@@ -105,7 +106,8 @@ _HOME = {loc: _dist_home(loc) for loc in C.LOC}
 class Ctx:
     """What one decision needs, computed once: the seat's own part and the public board."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, weights: Mapping[str, float] | None = None) -> None:
+        self.w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
         self.state = state
         self.seat = seat
         self.p = p = player(state, seat)
@@ -142,7 +144,7 @@ class Ctx:
     def inf_value(self, nation: str, k: int) -> float:
         key = (nation, k)
         if key not in self._inf:
-            self._inf[key] = self._inf_value(nation, k)
+            self._inf[key] = self._inf_value(nation, k) * self.w["influence"]
         return self._inf[key]
 
     def _inf_value(self, nation: str, k: int) -> float:
@@ -162,7 +164,7 @@ class Ctx:
         return max(self.inf_value(n, k) for n in C.NATIONS)
 
     def explore_value(self, to: int) -> float:
-        return _EXPLORE_WEIGHT * self._explore_value(to)
+        return self.w["explorer"] * self._explore_value(to)
 
     def _explore_value(self, to: int) -> float:
         p = self.p
@@ -187,6 +189,9 @@ class Ctx:
 
     def area_value(self, uid: str) -> float:
         """A ship area's value once completed."""
+        return self._area_value(uid) * self.w["discs"]
+
+    def _area_value(self, uid: str) -> float:
         v = _AREA_NOW.get(uid, 0.0) + _AREA_USE.get(uid, 0.0) * self.left
         if uid == "U4":
             v += 5 * self.dv
@@ -271,7 +276,7 @@ class Ctx:
         return v
 
     def buy_net(self, cid: int) -> float:
-        return self.card_gain(cid) - card_cost(self.p, cid) * self.dv
+        return self.card_gain(cid) * self.w["cards"] - card_cost(self.p, cid) * self.dv
 
     def goods_value(self, cid: int) -> float:
         """What a hand card is worth as a good or an object: a delivery or a quest on the route."""
@@ -293,7 +298,7 @@ class Ctx:
     # ---- main actions -------------------------------------------------------------------------
 
     def quest_value(self, qid: str, deep: bool = True) -> float:
-        return _QUEST_WEIGHT * self._quest_value(qid, deep)
+        return self.w["quests"] * self._quest_value(qid, deep)
 
     def _quest_value(self, qid: str, deep: bool = True) -> float:
         p = self.p
@@ -740,13 +745,15 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
     return out
 
 
-def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
+           weights: Mapping[str, float] | None = None) -> Option:
+    """The bot's choice among ``options`` (``weights``: some of WEIGHTS changed, for self-play tests)."""
     kind = state["stack"][-1]["kind"] if state["stack"] else ""
     free = [o for o in options if _is_free(kind, o.code)]
     real = [o for o in options if not _is_free(kind, o.code)]
     if not free and len(real) == 1:
         return real[0]
-    ctx = Ctx(state, seat)
+    ctx = Ctx(state, seat, weights)
     if free:
         pick = _free_choice(ctx, kind, free)
         if pick is not None or not real:
