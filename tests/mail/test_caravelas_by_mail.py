@@ -90,4 +90,7 @@ def test_it_plays_a_complete_game_of_caravelas_by_mail(ana: Persona, bruno: Pers
     assert {m.source for m in moves} == {"mail"}
     assert InboundMessage.objects.filter(game=game, status=InboundMessage.Status.APPLIED).count() == moves.count() + 1
     print(f"caravelas: {replies} replies by mail")
-    print_figures("caravelas", check_mail_volume(game, [ana, bruno]))
+    figures = check_mail_volume(game, [ana, bruno])
+    print_figures("caravelas", figures)
+    # the small picture fits every mail that asks for a decision
+    assert all(f["pictures"] == f["asking"] for f in figures.values()), figures

@@ -130,7 +130,10 @@ def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
     assert first_texts  # each had mail from the start
     print(f"maretta side {side}: {replies} replies by mail")
     game = Game.objects.get(rules="maretta", options__side=side)
-    print_figures(f"maretta side {side}", check_mail_volume(game, people))
+    figures = check_mail_volume(game, people)
+    print_figures(f"maretta side {side}", figures)
+    # the small picture fits every mail that asks for a decision
+    assert all(f["pictures"] == f["asking"] for f in figures.values()), figures
 
     # ---- what the server recorded -------------------------------------------------------------------
     assert game.status == Game.Status.FINISHED

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -19,6 +20,19 @@ from pbem.games.models import Game, Move
 from tests.mail.conftest import Persona, text_of
 
 MAX_MAIL_BYTES = 30_000
+DEADLINE = re.compile(r"^Deadline: \d+ (day|hour|minute)s?( \d+ (hour|minute)s?)? left, until \w{3} \d+ \w{3} "
+                      r"\d\d:\d\d UTC\.$", re.M)
+_VERSION = re.compile(r"<pbem\.g\d+\.v(\d+)\.")
+
+
+def version_shown(m: EmailMessage) -> int:
+    found = _VERSION.match(str(m["Message-ID"]))
+    assert found, f"not one of our game's ids: {m['Message-ID']}"
+    return int(found.group(1))
+
+
+def has_picture(m: EmailMessage) -> bool:
+    return any(p.get_content_type() == "image/png" for p in m.walk())
 
 
 def game_mails(person: Persona, game: Game) -> list[EmailMessage]:
@@ -39,6 +53,14 @@ def options_block(m: EmailMessage) -> str:
         if heading in body:
             return body.split(heading, 1)[1].split("\n\n", 1)[0]
     return ""
+
+
+def story_of(m: EmailMessage) -> str:
+    """The "Since your last mail" part of a mail, with its heading ("" if none)."""
+    body = text_of(m)
+    if "Since your last mail:" not in body:
+        return ""
+    return "Since your last mail:" + body.split("Since your last mail:", 1)[1].split("\n\n", 1)[0]
 
 
 def _signature(rules: engine.Rules, state: dict[str, object], seat: int) -> tuple[tuple[str, str], ...]:
@@ -99,7 +121,9 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
     """For each player: their game mails are at most the decisions that began for them, plus
     the game's start, its end and ``notices`` (moderator notices); the answers to their own
     mails are at most the mails they sent, one answer per mail; never two mails in a row
-    (game mails and answers together) with the same options; every mail under 30 KB.
+    (game mails and answers together) with the same options unless they moved in between (the
+    later one tells their move: a second barrel to take looks like the first); every turn mail
+    says the deadline in words; their mails tell each version once; every mail under 30 KB.
 
     Returns, per player: game mails, answers, mails sent, decisions (turns) and steps.
     """
@@ -130,10 +154,24 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
             if "was not accepted; nothing was changed" in text_of(after):
                 continue  # a refused mail is answered with the options it did not change
             same = options_block(before) and options_block(before) == options_block(after)
+            if same and "\n  - You " in story_of(after):
+                continue  # they moved in between: a new decision that looks the same (a second barrel)
             assert not same, (f"{person.name} got two mails in a row with the same options:\n"
                               f"{text_of(before)[:600]}\n----\n{text_of(after)[:600]}")
+        # every turn mail (a game mail or a step's answer that asks something) says the deadline in words
+        steps_told = [m for m in replies if "Your mail was applied; your turn in game" in text_of(m)]
+        asking = [m for m in box + steps_told if options_block(m)]
+        for m in asking:
+            assert DEADLINE.search(text_of(m)), f"no deadline in words in a turn mail to {person.name}"
+        # each move told once: every mail that tells "since your last mail" shows a later version
+        story = [m for m in person.inbox() if (m in box and "invites you to play" not in text_of(m))
+                 or m in steps_told]
+        shown = [version_shown(m) for m in story]
+        assert all(a < b for a, b in itertools.pairwise(shown)), f"{person.name}'s mails overlap: {shown}"
         figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
                                 "turns": had, "steps": own,
+                                "asking": sum(1 for m in box if options_block(m)),
+                                "pictures": sum(1 for m in box if options_block(m) and has_picture(m)),
                                 "largest": max(len(m.as_bytes()) for m in box + replies)}
     return figures
 
@@ -143,4 +181,4 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
     for name, f in figures.items():
         print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
-              f"largest {f['largest']} bytes")
+              f"{f['pictures']} of {f['asking']} turn mails with a picture, largest {f['largest']} bytes")
