@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import struct
 from email.message import EmailMessage
 
@@ -85,3 +86,30 @@ def test_it_stops_rendering_for_a_game_whose_pictures_fit_no_width(
     later = _move_until_mailed(game, ana, people)
     assert _png_of(later) is None
     assert renders == [], "a game's picture known to be too big at every width is not rendered again"
+
+
+def test_it_shows_the_sea_near_my_fleet_in_a_caravelas_turn_mail(ana: Persona, bruno: Persona) -> None:
+    cache.clear()
+    game = start_game("caravelas", [ana, bruno])
+    rules = engine.get("caravelas")
+    assert game.state is not None
+    seat = rules.pending(game.state)[0]
+    mover = [ana, bruno][seat]
+    png = _png_of(mover.latest())
+    assert png is not None and len(png) <= sending.PNG_MAX_BYTES
+    assert _width(png) in (560, 440), "drawn wide enough that its labels read (10-13 px at 560)"
+    row = OutboundMessage.objects.filter(game=game, to_email=mover.email).exclude(svg="").latest("pk")
+    assert 'viewBox="0 0 1460' not in row.svg[:300], "a part of the map, not the whole"
+    assert "Near your fleet (framed), at Lisboa" in row.svg
+    assert 'class="mine"' in row.svg, "my fleet is in the part shown, framed"
+    assert len(mover.latest().as_bytes()) <= sending.MAIL_MAX_BYTES
+
+
+def test_it_leaves_the_picture_out_when_the_rest_of_the_mail_leaves_no_room_for_it() -> None:
+    assert sending.png_budget(5_000) == sending.PNG_MAX_BYTES
+    room = sending.png_budget(22_000)
+    assert 0 < room < sending.PNG_MAX_BYTES
+    # a picture of that weight, base64 in 76-character lines, still fits the 30 KB
+    encoded = base64.encodebytes(b"\0" * room)
+    assert 22_000 + len(encoded) + 400 + encoded.count(b"\n") <= sending.MAIL_MAX_BYTES
+    assert sending.png_budget(29_800) == 0
