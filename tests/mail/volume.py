@@ -31,6 +31,11 @@ def version_shown(m: EmailMessage) -> int:
     return int(found.group(1))
 
 
+def wire_size(m: EmailMessage) -> int:
+    """The bytes the mail weighs as SMTP carries it (every line ending CRLF)."""
+    return len(m.as_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+
 def has_picture(m: EmailMessage) -> bool:
     return any(p.get_content_type() == "image/png" for p in m.walk())
 
@@ -147,7 +152,7 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
         assert max(answered.values(), default=0) <= 1, f"{person.name} got two answers to one mail"
         assert len(replies) <= len(sent)
         for m in person.inbox():
-            size = len(m.as_bytes())
+            size = wire_size(m)
             assert size <= MAX_MAIL_BYTES, f"a mail to {person.name} weighs {size} bytes"
         told = [m for m in person.inbox() if m in box or m in replies]
         for before, after in itertools.pairwise(told):
@@ -172,7 +177,7 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),
                                 "pictures": sum(1 for m in box if options_block(m) and has_picture(m)),
-                                "largest": max(len(m.as_bytes()) for m in box + replies)}
+                                "largest": max(wire_size(m) for m in box + replies)}
     return figures
 
 
