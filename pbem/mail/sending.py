@@ -228,7 +228,8 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
         msg.attach_alternative(made.html, "text/html")
     if made.svg:
         # Why CRLF: the weight on the wire, as the SMTP backend sends it.
-        image = _board_image(row, made.svg, png_budget(len(msg.message().as_bytes(linesep="\r\n"))))
+        raw = msg.message().as_bytes()
+        image = _board_image(row, made.svg, png_budget(len(raw) + raw.count(b"\n")))
         if image is not None:
             msg.attach(image)
     return msg

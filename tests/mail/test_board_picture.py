@@ -98,10 +98,11 @@ def test_it_shows_the_sea_near_my_fleet_in_a_caravelas_turn_mail(ana: Persona, b
     png = _png_of(mover.latest())
     assert png is not None and len(png) <= sending.PNG_MAX_BYTES
     assert _width(png) in (560, 440), "drawn wide enough that its labels read (10-13 px at 560)"
-    row = OutboundMessage.objects.filter(game=game, to_email=mover.email).exclude(svg="").latest("pk")
-    assert 'viewBox="0 0 1460' not in row.svg[:300], "a part of the map, not the whole"
-    assert "Near your fleet (framed), at Lisboa" in row.svg
-    assert 'class="mine"' in row.svg, "my fleet is in the part shown, framed"
+    row = OutboundMessage.objects.filter(game=game, to_email=mover.email, content__picture=True).latest("pk")
+    picture = sending.bodies(row).svg
+    assert 'viewBox="0 0 1460' not in picture[:300], "a part of the map, not the whole"
+    assert "Near your fleet (framed), at Lisboa" in picture
+    assert 'class="mine"' in picture, "my fleet is in the part shown, framed"
     assert len(mover.latest().as_bytes().replace(b"\n", b"\r\n")) <= sending.MAIL_MAX_BYTES
 
 
