@@ -478,6 +478,12 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
     _send_batch(rows)
 
 
+#: Marks the answer to a step (:func:`queue_step_answer`). Why: the answers to a sender are
+#: limited to a few an hour against mail loops, and a step's answer follows a move applied, so
+#: it cannot loop; a player playing card by card must still hear why a later line was refused.
+STEP_ANSWER_HEADER = "X-Pbem-Answer"
+
+
 def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMessage | None:
     """The answer to a player's own mail that played a step of their turn, which goes on.
 
@@ -498,7 +504,8 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
     refs = f"{thread_id(game)} {in_reply_to}".strip()
     row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", game=game, reply_to=reply_address(seat),
                  content=content, thread=False,
-                 extra_headers={"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else None)
+                 extra_headers={STEP_ANSWER_HEADER: "step",
+                                **({"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else {})})
     _mark_mailed(game, seat, options)
     return row
 

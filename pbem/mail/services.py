@@ -247,7 +247,8 @@ def _may_answer(address: str, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     recent = (OutboundMessage.objects.filter(to_email=address, created_at__gte=now - timedelta(hours=1))
               .filter(headers__has_key="In-Reply-To")
-              .exclude(**{"headers__In-Reply-To__startswith": "<pbem.game"}).count())
+              .exclude(**{"headers__In-Reply-To__startswith": "<pbem.game"})
+              .exclude(**{f"headers__{outbox.STEP_ANSWER_HEADER}": "step"}).count())
     return recent < REPLIES_PER_HOUR
 
 

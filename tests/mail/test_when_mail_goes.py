@@ -109,3 +109,24 @@ def test_it_tells_mode_all_players_once_when_a_turn_ends_not_after_each_step(ana
         mover.reply(mover.latest(), code)
     assert len(other.inbox()) == before + 1
     assert seat_of(game, other).last_mailed_version == Game.objects.get(pk=game.pk).version
+
+
+def test_it_answers_a_refused_line_after_many_steps_answered_within_the_hour(ana: Persona, bruno: Persona) -> None:
+    people = [ana, bruno]
+    game = start_game("caravelas", people)
+
+    def step_answers(p: Persona) -> int:
+        return sum("Your mail was applied; your turn" in text_of(m) for m in p.inbox())
+
+    for _turn in range(40):
+        game.refresh_from_db()
+        seat, mover = _turn_player(game, people)
+        if step_answers(mover) > 5:
+            break
+        for code in _whole_turn(game, seat):
+            mover.reply(mover.latest(), code)
+    assert step_answers(mover) > 5, "more answers than the hourly limit of other answers"
+    mover.reply(mover.latest(), "sail to the moon")
+    answer = text_of(mover.latest())
+    assert "was not accepted; nothing was changed" in answer, "the answers to steps do not use up the limit"
+    assert listed_options(answer)
