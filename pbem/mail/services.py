@@ -248,7 +248,7 @@ def _may_answer(address: str, now: datetime | None = None) -> bool:
     recent = (OutboundMessage.objects.filter(to_email=address, created_at__gte=now - timedelta(hours=1))
               .filter(headers__has_key="In-Reply-To")
               .exclude(**{"headers__In-Reply-To__startswith": "<pbem.game"})
-              .exclude(**{f"headers__{outbox.STEP_ANSWER_HEADER}": "step"}).count())
+              .exclude(headers__has_key=outbox.STEP_ANSWER_HEADER).count())
     return recent < REPLIES_PER_HOUR
 
 
