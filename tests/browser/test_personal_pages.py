@@ -202,6 +202,9 @@ def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options:
             box = page.locator("#board .pan:visible .mine").first.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, "my piece on screen"
         parts = readable_board(page, width)
+        print(f"{name} at {width} px: " + "; ".join(  # the figures for docs and reports (pytest -s)
+            f"picture {p['width']:.0f} px wide, smallest text {p['smallest']:.1f} px, "
+            f"{'whole' if p['whole'] else 'panned'}" for p in parts))
         if rules == "maretta" and width == 390:
             assert [p["whole"] for p in parts] == [True], "Maretta's phone board is whole on the phone"
         assert "Legend" in page.locator("#board").inner_text() or rules != "caravelas"
