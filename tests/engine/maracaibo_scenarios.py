@@ -199,6 +199,13 @@ def u11() -> tuple[State, int]:
     return _on(_started(), R.frame("u11", 0))
 
 
+def three() -> tuple[State, int]:
+    """Ship area U9's village action with three tobacco and three corn in hand: which three?"""
+    state = _started(at="6", hand=(4, 8, 12, 3, 7, 11))
+    state["p"][0]["areas"] = ["U8", "U9"]
+    return _on(state, R.frame("three", 0))
+
+
 def rankup() -> tuple[State, int]:
     state = _started()
     state["p"][0]["inf"] = {"france": 2, "england": 5, "spain": 15}
@@ -231,5 +238,6 @@ SCENARIOS = {
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
     "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
+    "three": three,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
 }

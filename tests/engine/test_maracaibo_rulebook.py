@@ -429,9 +429,29 @@ def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     hold(state, 0, *same_good)
     assert "vU9" in [o.code for o in R.special_village_actions(state, 0, [])]
     d, vp = p["d"], p["vp"]
-    R.do_village(state, 0, "vU9", rng(), [])
+    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).settle(rng())  # one good qualifies: forced, nothing asked
     assert (p["d"], p["vp"], p["hand"]) == (d + 2, vp + 2, [])
     assert set(same_good) <= set(state["discard"])
+
+
+def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> None:
+    state = started(3)
+    p = state["p"][0]
+    p["areas"] = ["U8", "U9"]
+    first, second = C.GOODS[0], C.GOODS[1]
+    mine = {g: [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == g][:3] for g in (first, second)}
+    p["hand"] = []
+    hold(state, 0, *mine[first], *mine[second])
+    d, vp = p["d"], p["vp"]
+    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).settle(rng())
+    assert state["stack"][-1]["kind"] == "three"  # two goods qualify: the player is asked
+    assert {"g" + first, "g" + second} <= set(codes(state, 0))
+    play(state, 0, f"discard three {second}")  # the second good in data order, not the first
+    assert (p["d"], p["vp"]) == (d + 2, vp + 2)
+    assert sorted(p["hand"]) == sorted(mine[first])
+    assert set(mine[second]) <= set(state["discard"])
 
 
 # ---- scoring ---------------------------------------------------------------------------------------------

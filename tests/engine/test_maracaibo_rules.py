@@ -648,3 +648,14 @@ def test_its_bot_chooses_in_every_upgrade_choice() -> None:
     opts = RULES.options(state, 0)
     assert {"explore", "money", "rank"} <= {o.code for o in opts}
     assert RULES.bot_choice(state, 0, opts, random.Random(1)) in opts
+
+
+def test_its_bot_chooses_which_three_goods_u9_discards() -> None:
+    import random
+
+    from tests.engine.maracaibo_scenarios import SCENARIOS
+
+    state, seat = SCENARIOS["three"]()
+    opts = RULES.options(state, seat)
+    assert {o.code for o in opts} == {"gtobacco", "gcorn"}
+    assert RULES.bot_choice(state, seat, opts, random.Random(1)) in opts

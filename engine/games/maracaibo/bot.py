@@ -58,6 +58,7 @@ from .rules import (
     open_to,
     quest_payments,
     sail_targets,
+    three_cards,
     village_count,
 )
 
@@ -682,6 +683,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
                 g += ctx.gain_value(C.LOC[loc]["flag"])
             return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
         return -1.0
+    if kind == "three":  # U9: discard the three cards of the good worth least kept
+        return -sum(ctx.keep_value(c) for c in three_cards(p, code[1:]))
     if kind == "u11":
         if code == "explore":
             return ctx.best_explore(3)

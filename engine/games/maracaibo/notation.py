@@ -323,6 +323,10 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return {"explore": ["explore (3) (up)", "explore"],
                 "money": ["doubloon (4) (vp) (money)", "4 doubloons 4 vp", "doubloons and vp"],
                 "rank": ["rank (influence) (marker) (noble) (next) (up)"]}.get(code, [label])
+    if kind == "three":  # U9: which good's three cards to discard
+        g = code[1:]
+        return [f"discard (three) (3) {g} (goods) (cards) (identical)", f"{g} (three) (3) (discard)",
+                f"three {g} (discard)", label]
     if kind == "free" and code == "end":
         return ["end (main) (phase) (turn) (action) (draw) (cards)", "pass", "end main phase draw cards"]
     if kind == "next":
@@ -490,6 +494,9 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         if not q:
             return f"there is no quest at {p['at']} {C.LOC[p['at']]['name']}"
         return f"quest {q} needs {C.cost_text(C.QUEST[q]['cost'])}, which you cannot pay"
+    if kind == "three":
+        held = " or ".join(o.code[1:] for o in options if o.code.startswith("g"))
+        return f"you hold three identical goods only in {held}: name one of them"
     if kind == "pay":
         ways = "; ".join(o.label for o in options)
         return f"these cards can pay: {ways}"

@@ -19,7 +19,7 @@ decision frames, see ``engine.stack``).
 
 A turn is the frames ``sail``, ``main``, ``free``, ``draw``, ``next``; effects
 push more on top (``village``, ``disc``, ``nation``, ``explore``, ``pile``,
-``fight``, ``combat``, ``city``, ``tquest``, ``u11``, ``rankup``, ``yesno``),
+``fight``, ``combat``, ``city``, ``tquest``, ``u11``, ``three``, ``rankup``, ``yesno``),
 and a round's end pushes ``score`` for each seat and ``scoring``. Setup is one
 simultaneous ``setup`` frame.
 """
@@ -350,13 +350,8 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
         mine = sum(1 for a in p["assist"] if a["loc"] == p["at"])
         others = sum(1 for o in state["p"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
         return gain(state, seat, {"d": 3 * mine + others}, rng, ev, "upgrades")
-    if action == "three_goods":
-        g = next(g for g in C.GOODS if sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3)
-        for c in [c for c in p["hand"] if C.CARD[c]["good"] == g][:3]:
-            p["hand"].remove(c)
-            state["discard"].append(c)
-        ev.append(Event("discard", f"{who(state, seat)} discards three {g}.", {"seat": seat}))
-        return gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades")
+    if action == "three_goods":  # which good: the player's choice (a frame; forced when one good qualifies)
+        return [frame("three", seat)]
     # place_marker: a nation's marker in this empty village
     return [frame("nation", seat, n=1, place=p["at"], d=1)]
 
@@ -1259,6 +1254,36 @@ def _u11_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
     return ev
 
 
+def three_cards(p: P, good: str) -> list[int]:
+    """The three cards U9's village action discards for ``good``: the first three of it in the hand."""
+    return [c for c in p["hand"] if C.CARD[c]["good"] == good][:3]
+
+
+def _three_options(state: State, f: Frame) -> list[Option]:
+    """U9: one option per good the hand holds three of (the rulebook lets the player choose)."""
+    p = player(state, f["seat"])
+    out = []
+    for g in C.GOODS:
+        cards = three_cards(p, g)
+        if len(cards) == 3:
+            names = ", ".join(C.CARD[c]["name"] for c in cards)
+            out.append(opt(f"g{g}", f"discard three {g} ({names}): 2 doubloons and 2 VP"))
+    return out
+
+
+def _three_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    g = o.code[1:]
+    cards = three_cards(p, g)
+    for c in cards:
+        p["hand"].remove(c)
+        state["discard"].append(c)
+    ev = [Event("discard", f"{who(state, seat)} discards three {g} ("
+                + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards})]
+    stack(state).push_all(gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades"))
+    return ev
+
+
 def _rankup_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     out = []
@@ -1535,6 +1560,7 @@ HANDLERS = {
     "fight": FunctionHandler(_fight_options, _fight_resolve),
     "combat": FunctionHandler(_combat_options, _combat_resolve),
     "u11": FunctionHandler(_u11_options, _u11_resolve),
+    "three": FunctionHandler(_three_options, _three_resolve),
     "rankup": FunctionHandler(_rankup_options, _rankup_resolve),
     "free": FunctionHandler(_free_options, _free_resolve),
     "draw": FunctionHandler(_draw_options, _draw_resolve),
