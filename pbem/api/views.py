@@ -237,7 +237,7 @@ class GameListApi(BaseApi):
                                     status=f.get("status"), rules=f.get("rules"))
         paginator = GamePagination()
         rows = games.values(*presenters.LOBBY_COLUMNS)
-        page: list[dict[str, Any]] = paginator.paginate_queryset(rows, request, view=self) or []
+        page = paginator.paginate_rows(rows, request)
         seats = selectors.lobby_seats([g["id"] for g in page])
         player = self.player
         # Why no GameOut here: lobby_entry's dicts are already what GameOut makes of them (JSON

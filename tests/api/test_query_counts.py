@@ -38,7 +38,7 @@ def test_it_answers_the_lobby_with_as_many_queries_for_many_games_as_for_one(fak
     _games(fake_game, alice, 6)
     many = _statements(client, GAMES)
     assert len(many) == len(few), "\n".join(many)
-    assert len(few) <= 4, "\n".join(few)  # the token with its player, the count, the games, their seats
+    assert len(few) <= 3, "\n".join(few)  # the token with its player, the games with their count, their seats
 
 
 def test_it_answers_a_view_with_a_few_queries_however_many_seats(fake_game, alice):
@@ -88,3 +88,20 @@ def test_it_answers_a_view_exactly_as_the_view_serializer_would(fake_game, alice
         assert seat == (seat_of(game, alice) if viewer == alice else None)  # resigned: the spectator's
         expected = JSONRenderer().render(s.GameViewOut(presenters.view_data(selectors.game_view(g, seat))).data)
         assert body == expected
+
+
+def test_it_counts_the_lobby_in_the_page_and_apart_only_past_the_end(fake_game, alice):
+    """The count comes with the page (a window over the same rows): the same figure as counting
+    apart, for a full page, a short one, a filtered one, and a page past the end."""
+    client = token_client(alice)
+    _games(fake_game, alice, 3)
+    from pbem.games import services
+
+    services.do_create_game(make_player("zed@example.org", "Zed"), fake_game,
+                            invite=["nobody@example.org"])  # open, and not Alice's
+    for query, count, shown in (("", 4, 4), ("?limit=2", 4, 2), ("?limit=2&offset=3", 4, 1),
+                                ("?offset=9", 4, 0), ("?mine=1", 3, 3), ("?mine=1&offset=5", 3, 0),
+                                ("?status=open", 1, 1), ("?status=finished", 0, 0)):
+        body = client.get(GAMES + query).json()
+        assert (body["count"], len(body["results"])) == (count, shown), query
+        assert all(set(g) >= {"id", "seats", "waiting_for"} and "_pbem_total" not in g for g in body["results"])
