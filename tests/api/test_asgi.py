@@ -1,8 +1,9 @@
 """The web service under ASGI, over real HTTP against a real server process with ONE worker.
 
 The server is what docker-compose.yml runs (gunicorn with one uvicorn worker, ``pbem.asgi``),
-on this test's PostgreSQL database, with a Redis broker that no Celery worker reads: a
-posted move stays pending until the test itself judges it (as the worker would).
+on this test's PostgreSQL database, with a broker that does not answer (a closed port; the
+sweeper that would hand the moves on later is not running): a posted move stays pending until
+the test itself judges it (as the worker would).
 
 A sync gunicorn worker serves one request at a time: with one open stream, nothing else
 is answered until that stream ends. Here many streams and ``?wait=`` requests are held
@@ -36,7 +37,7 @@ from pbem.games import selectors, services
 from pbem.games.models import Game, MoveRequest, Player
 from tests.factories import player_at, seat_of, start_game
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120  # seconds: only so that a server that never answers fails the test instead of hanging it
@@ -83,11 +84,12 @@ class Server:
 
 
 @pytest.fixture
-def asgi_server(transactional_db: None, redis_url: str, tmp_path: Path) -> Iterator[Server]:
+def asgi_server(transactional_db: None, tmp_path: Path) -> Iterator[Server]:
     """gunicorn, one uvicorn worker, on this test's database (the fixture ends it before the database goes)."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "EMAIL_HOST", "PBEM_MAILDIR")}
-    env.update(DATABASE_URL=_database_url(), CELERY_BROKER_URL=redis_url, PBEM_VAR_DIR=str(tmp_path),
+    broker = f"redis://127.0.0.1:{_free_port()}/0"  # nothing listens there: every move stays pending
+    env.update(DATABASE_URL=_database_url(), CELERY_BROKER_URL=broker, PBEM_VAR_DIR=str(tmp_path),
                ALLOWED_HOSTS="127.0.0.1", PBEM_PUBLIC_URL=f"http://127.0.0.1:{port}", DEBUG="0",
                LOG_LEVEL="WARNING", PBEM_API_STREAM_POLL="0.1", PBEM_API_STREAM_SETTLE="0.2",
                PBEM_API_MAX_WAIT="10", PYTHONUNBUFFERED="1")
@@ -104,7 +106,7 @@ def asgi_server(transactional_db: None, redis_url: str, tmp_path: Path) -> Itera
         while True:
             assert proc.poll() is None, f"the server exited:\n{log.read_text()[-3000:]}"
             try:
-                if server.request("GET", "/healthz")[0] == 200:
+                if server.request("GET", "/api/v1/rules/")[0] == 200:  # (/healthz: 503, no broker)
                     break
             except OSError:
                 pass
