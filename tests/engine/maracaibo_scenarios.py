@@ -206,6 +206,14 @@ def three() -> tuple[State, int]:
     return _on(state, R.frame("three", 0))
 
 
+def short() -> tuple[State, int]:
+    """A combat action 2 short of its value, with 3 combat points and 2 figures: which mix pays?"""
+    state = _started()
+    state["p"][0]["cp"], state["p"][0]["fig"] = 3, 2
+    return _on(state, R.frame("combat", 0, nation="france", value=0, used=["inf"], token="T1"),
+               R.frame("short", 0, need=2))
+
+
 def rankup() -> tuple[State, int]:
     state = _started()
     state["p"][0]["inf"] = {"france": 2, "england": 5, "spain": 15}
@@ -238,6 +246,6 @@ SCENARIOS = {
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
     "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
-    "three": three,
+    "three": three, "short": short,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
 }

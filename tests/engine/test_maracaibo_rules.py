@@ -180,10 +180,32 @@ def test_it_runs_a_combat_with_each_action_once_and_paid_combat_points() -> None
     play(state, 0, "annex 1")  # value 5 - 4 = 1
     assert state["markers"]["1"] == "france" and p["inf"]["france"] == 1
     assert not any(c.startswith("ca") for c in codes(state, 0))  # annex is used
-    play(state, 0, "influence 2")  # costs 5: 1 left, 4 paid with combat points... only 3, so a figure too
+    play(state, 0, "influence 2")  # costs 5: 1 left, 4 to pay with 3 combat points and 2 figures
+    assert state["stack"][-1]["kind"] == "short"  # 3 points and a figure, or 2 points and 2 figures
+    play(state, 0, "pay 3 combat points and 1 figure")
     assert p["inf"]["france"] == 3 and p["cp"] == 0 and p["fig"] == 1
     assert R.stack(state).top() is None  # only "end" was left: it ended by itself
     assert p["tokens"] == 1
+
+
+def test_it_lets_the_player_mix_combat_points_and_figures_for_the_value_missing() -> None:
+    state = started(3)
+    p = state["p"][0]
+    p["cp"], p["fig"] = 3, 2
+    state["stack"] = [R.frame("combat", 0, nation="france", value=2, used=[], token="T1")]
+    play(state, 0, "annex 1")  # value 2, cost 4: 2 missing
+    assert set(codes(state, 0)) == {"cp2", "cp1", "cp0"}  # the rulebook: combat points or figures, any mix
+    play(state, 0, "pay 2 figures")
+    assert (p["cp"], p["fig"], p["figs"]) == (3, 0, 0) and state["markers"]["1"] == "france"
+    assert state["stack"][-1]["kind"] == "combat"
+    p["cp"], p["fig"] = 1, 2
+    state["stack"] = [R.frame("combat", 0, nation="france", value=0, used=["annex"], token="T1")]
+    play(state, 0, "influence 1")  # 2 missing, 1 point: 1 point and 1 figure, or 2 figures
+    assert set(codes(state, 0)) == {"cp1", "cp0"}
+    p["cp"], p["fig"] = 4, 0
+    state["stack"] = [R.frame("combat", 0, nation="spain", value=0, used=[], token="T1")]
+    play(state, 0, "influence 1")  # no figure: the points pay, nothing asked
+    assert p["cp"] == 2 and all(f["kind"] != "short" for f in state["stack"])
 
 
 def test_it_displaces_another_nations_marker_for_6_and_removes_it_from_the_game() -> None:
@@ -659,3 +681,13 @@ def test_its_bot_chooses_which_three_goods_u9_discards() -> None:
     opts = RULES.options(state, seat)
     assert {o.code for o in opts} == {"gtobacco", "gcorn"}
     assert RULES.bot_choice(state, seat, opts, random.Random(1)) in opts
+
+
+def test_its_bot_pays_the_combat_value_missing_with_combat_points_first() -> None:
+    import random
+
+    from tests.engine.maracaibo_scenarios import SCENARIOS
+
+    state, seat = SCENARIOS["short"]()
+    opts = RULES.options(state, seat)
+    assert RULES.bot_choice(state, seat, opts, random.Random(1)).code == "cp2"

@@ -683,6 +683,9 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
                 g += ctx.gain_value(C.LOC[loc]["flag"])
             return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
         return -1.0
+    if kind == "short":  # the combat value missing: combat points are cheaper to give than figures
+        figs = int(st["stack"][-1]["data"]["need"]) - int(code[2:])
+        return -(0.3 * int(code[2:]) + 2.5 * figs)
     if kind == "three":  # U9: discard the three cards of the good worth least kept
         return -sum(ctx.keep_value(c) for c in three_cards(p, code[1:]))
     if kind == "u11":
@@ -765,6 +768,8 @@ def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
         return real[0]
     if kind == "free":
         return next(o for o in real if o.code == "end")
+    if kind in ("short", "three"):  # a payment: its cheapest way, without noise (the bot's random draws unchanged)
+        return max(real, key=lambda o: _score(ctx, kind, o, {}, {}))
     steps = dict(sail_targets(state, seat)) if kind == "sail" else {}
     village = _village_scores(ctx, kind, real) if kind in ("main", "village", "score") else {}
     return max(real, key=lambda o: _score(ctx, kind, o, steps, village) + rnd.random() * 0.3)

@@ -323,6 +323,15 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return {"explore": ["explore (3) (up)", "explore"],
                 "money": ["doubloon (4) (vp) (money)", "4 doubloons 4 vp", "doubloons and vp"],
                 "rank": ["rank (influence) (marker) (noble) (next) (up)"]}.get(code, [label])
+    if kind == "short":  # the combat value missing: combat points and figures, as the player mixes them
+        cp = int(code[2:])
+        figs = int(_frame_data(state).get("need", cp)) - cp
+        if cp and figs:
+            both = f"{cp} (combat) points (and) {figs} figures"
+            return [f"pay (with) {both}", both]
+        if cp:
+            return [f"pay (with) ({cp}) (combat) points (only) (all)", f"({cp}) combat points (only) (pay)"]
+        return [f"pay (with) ({figs}) figures (only) (all)", f"({figs}) figures (only) (pay)"]
     if kind == "three":  # U9: which good's three cards to discard
         g = code[1:]
         return [f"discard (three) (3) {g} (goods) (cards) (identical)", f"{g} (three) (3) (discard)",

@@ -19,7 +19,7 @@ decision frames, see ``engine.stack``).
 
 A turn is the frames ``sail``, ``main``, ``free``, ``draw``, ``next``; effects
 push more on top (``village``, ``disc``, ``nation``, ``explore``, ``pile``,
-``fight``, ``combat``, ``city``, ``tquest``, ``u11``, ``three``, ``rankup``, ``yesno``),
+``fight``, ``combat``, ``city``, ``tquest``, ``u11``, ``three``, ``short``, ``rankup``, ``yesno``),
 and a round's end pushes ``score`` for each seat and ``scoring``. Setup is one
 simultaneous ``setup`` frame.
 """
@@ -208,13 +208,21 @@ def multiplier(state: State) -> dict[str, int]:
     return out
 
 
-def pay_shortfall(p: P, need: int) -> None:
-    """Combat value raised by paying combat points first, then figures."""
-    cp = min(p["cp"], need)
+def pay_shortfall(p: P, need: int, cp: int | None = None) -> None:
+    """Combat value raised by paying ``cp`` combat points and figures for the rest (by default
+    combat points first, then figures)."""
+    if cp is None:
+        cp = min(p["cp"], need)
     p["cp"] -= cp
     need -= cp
     p["fig"] -= need
     p["figs"] -= need
+
+
+def shortfall_splits(p: P, need: int) -> list[int]:
+    """How many of ``need`` combat value the player may pay in combat points (figures pay the rest),
+    most combat points first: the rulebook lets the player mix them."""
+    return list(range(min(p["cp"], need), max(0, need - p["fig"]) - 1, -1))
 
 
 # ---- cards: buying --------------------------------------------------------------------------------
@@ -613,12 +621,16 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         ev.append(Event("combat_card", f"{who(state, seat)} uses {C.CARD[cid]['name']}.", {"seat": seat}))
         frames += gain(state, seat, e["gain"], rng, ev, "cards", nation=nation)
     value = data["value"]
+    short: list[Frame] = []
     if cost > value:
-        pay_shortfall(p, cost - value)
+        if len(shortfall_splits(p, cost - value)) > 1:  # combat points or figures: the player's mix, asked
+            short = [frame("short", seat, need=cost - value)]
+        else:
+            pay_shortfall(p, cost - value)
         value = 0
     else:
         value -= cost
-    return [*frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
+    return [*short, *frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
 
 
 # ---- careers ----------------------------------------------------------------------------------------
@@ -1284,6 +1296,27 @@ def _three_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     return ev
 
 
+def _short_options(state: State, f: Frame) -> list[Option]:
+    """The combat value a combat action lacks, paid in combat points and figures as the player mixes them."""
+    p = player(state, f["seat"])
+    need = f["data"]["need"]
+    out = []
+    for cp in shortfall_splits(p, need):
+        figs = need - cp
+        words = [f"{cp} combat point{'s' if cp != 1 else ''}"] if cp else []
+        words += [f"{figs} figure{'s' if figs != 1 else ''}"] if figs else []
+        out.append(opt(f"cp{cp}", f"pay {' and '.join(words)} for the {need} combat value missing"))
+    return out
+
+
+def _short_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    need, cp = f["data"]["need"], int(o.code[2:])
+    pay_shortfall(p, need, cp)
+    return [Event("shortfall", f"{who(state, seat)} pays {cp} combat points and {need - cp} figures for "
+                  "the combat value missing.", {"seat": seat, "cp": cp, "figures": need - cp})]
+
+
 def _rankup_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     out = []
@@ -1561,6 +1594,7 @@ HANDLERS = {
     "combat": FunctionHandler(_combat_options, _combat_resolve),
     "u11": FunctionHandler(_u11_options, _u11_resolve),
     "three": FunctionHandler(_three_options, _three_resolve),
+    "short": FunctionHandler(_short_options, _short_resolve),
     "rankup": FunctionHandler(_rankup_options, _rankup_resolve),
     "free": FunctionHandler(_free_options, _free_resolve),
     "draw": FunctionHandler(_draw_options, _draw_resolve),
