@@ -43,10 +43,22 @@ def test_it_passes_the_conformance_checker_for_every_player_count_and_scenario(n
 
 @pytest.mark.parametrize("scenario", ["76", "77"])
 def test_it_passes_the_conformance_checker_solo_with_the_legacy_tiles(scenario: str) -> None:
-    # solo at levels 1, 3, 5 with scenario 75 is in test_maracaibo_jean.py
+    # solo at levels 1, 3, 5 with scenario 75 is in test_maracaibo_jean.py; levels 1 and 5 with 76, 77 below
     report = check_conformance(RULES, 1, {"rounds": 2, "scenario": scenario, "difficulty": 3},
                                seeds=[f"conf-1-{scenario}"])
     assert report.finished == 1 and report.resamples_that_changed > 0
+
+
+# Why one round at the extremes: Jean's deck differs most at levels 1 (A-cards only) and 5 (the
+# most B- and C-cards), and with the legacy tiles of 76 and 77 her moves meet other locations;
+# one round (her cards, the scenario's round-I quests, the final scoring) keeps each case short.
+@pytest.mark.parametrize(("scenario", "level"), [(s, lv) for s in ("76", "77") for lv in (1, 5)])
+def test_it_passes_the_conformance_checker_solo_with_the_legacy_tiles_at_levels_1_and_5(scenario: str,
+                                                                                      level: int) -> None:
+    report = check_conformance(RULES, 1, {"rounds": 1, "scenario": scenario, "difficulty": level},
+                               seeds=[f"conf-1-{scenario}-{level}"])
+    assert report.finished == 1 and report.resamples_that_changed > 0
+    assert [r.split(":")[0] for r in report.reasons] == ["final scoring"]  # "final scoring: Ana beats Jean"
 
 
 @pytest.mark.slow
