@@ -206,6 +206,13 @@ def three() -> tuple[State, int]:
     return _on(state, R.frame("three", 0))
 
 
+def pay_three() -> tuple[State, int]:
+    """U9 with four tobacco in hand (Grim Diplomat, Silent Priest, Old Gravedigger, Grim Navigator): which three?"""
+    state = _started(at="6", hand=(4, 8, 12, 16, 3))
+    state["p"][0]["areas"] = ["U8", "U9"]
+    return _on(state, R.frame("pay", 0, what="three", good="tobacco"))
+
+
 def short() -> tuple[State, int]:
     """A combat action 2 short of its value, with 3 combat points and 2 figures: which mix pays?"""
     state = _started()
@@ -246,6 +253,6 @@ SCENARIOS = {
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
     "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
-    "three": three, "short": short,
+    "three": three, "pay-three": pay_three, "short": short,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
 }

@@ -452,6 +452,13 @@ def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> 
     assert (p["d"], p["vp"]) == (d + 2, vp + 2)
     assert sorted(p["hand"]) == sorted(mine[first])
     assert set(mine[second]) <= set(state["discard"])
+    fourth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == first][3]
+    hold(state, 0, fourth)  # four of the good: which three is the player's choice too
+    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).settle(rng())
+    assert state["stack"][-1]["kind"] == "pay" and len(codes(state, 0)) == 4  # keep one of four
+    play(state, 0, f"keep {C.CARD[mine[first][0]]['name']}")
+    assert p["hand"] == [mine[first][0]] and fourth in state["discard"]
 
 
 # ---- scoring ---------------------------------------------------------------------------------------------

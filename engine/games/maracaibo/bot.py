@@ -687,7 +687,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         figs = int(st["stack"][-1]["data"]["need"]) - int(code[2:])
         return -(0.3 * int(code[2:]) + 2.5 * figs)
     if kind == "three":  # U9: discard the three cards of the good worth least kept
-        return -sum(ctx.keep_value(c) for c in three_cards(p, code[1:]))
+        return -sum(sorted(ctx.keep_value(c) for c in three_cards(p, code[1:]))[:3])
     if kind == "u11":
         if code == "explore":
             return ctx.best_explore(3)

@@ -280,6 +280,11 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
             return ["pay (quest) (yes)", label]
         cards = " ".join(card_name(int(c)) for c in code[1:].split("-"))
         data = _frame_data(state)
+        if data.get("what") == "three":  # U9: which three cards of the good; or the ones kept
+            chosen = {int(c) for c in code[1:].split("-")}
+            kept = [c for c in state["p"][seat]["hand"] if C.CARD[c]["good"] == data["good"] and c not in chosen]
+            return [f"(discard) (three) ({data['good']}) {cards}",
+                    "keep " + " (and) ".join(card_name(c) for c in kept), label]
         what = f"(deliver) ({data['good']}) (pay)" if data.get("what") == "deliver" else \
             f"(pay) (quest) ({data.get('quest', '')})"
         return [f"{what} (with) (use) (discard) {cards}", label]

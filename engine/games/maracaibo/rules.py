@@ -27,6 +27,7 @@ simultaneous ``setup`` frame.
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -1169,6 +1170,11 @@ def _pay_options(state: State, f: Frame) -> list[Option]:
         cards = sorted((c for c in p["hand"] if C.CARD[c]["good"] == d["good"]),
                        key=lambda c: (C.CARD[c]["cost"], c))
         return [opt(f"y{c}", f"deliver {d['good']} with {pay_label([c])}") for c in cards]
+    if d["what"] == "three":  # U9 with four or more cards of the good: which three are discarded
+        mine = sorted(three_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))
+        return [opt("y" + "-".join(map(str, sorted(cs))), f"discard {pay_label(list(cs))}; keep "
+                    + ", ".join(C.CARD[c]["name"] for c in mine if c not in cs))
+                for cs in itertools.combinations(mine, 3)]
     ways = quest_payments(p, C.QUEST[d["quest"]]["cost"])
     if ways == [[]]:
         return [opt("ypay", f"pay {C.cost_text(C.QUEST[d['quest']]['cost'])}")]
@@ -1181,6 +1187,9 @@ def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
     cards = [int(c) for c in o.code[1:].split("-")] if o.code != "ypay" else []
     if d["what"] == "deliver":
         deliver(state, seat, cards[0], ev)
+        return ev
+    if d["what"] == "three":
+        stack(state).push_all(discard_three(state, seat, cards, rng, ev))
         return ev
     stack(state).push_all(do_quest(state, seat, d["quest"], rng, ev, cards))
     return ev
@@ -1267,8 +1276,8 @@ def _u11_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
 
 
 def three_cards(p: P, good: str) -> list[int]:
-    """The three cards U9's village action discards for ``good``: the first three of it in the hand."""
-    return [c for c in p["hand"] if C.CARD[c]["good"] == good][:3]
+    """The hand cards showing ``good`` (U9's village action discards three of them)."""
+    return [c for c in p["hand"] if C.CARD[c]["good"] == good]
 
 
 def _three_options(state: State, f: Frame) -> list[Option]:
@@ -1280,19 +1289,30 @@ def _three_options(state: State, f: Frame) -> list[Option]:
         if len(cards) == 3:
             names = ", ".join(C.CARD[c]["name"] for c in cards)
             out.append(opt(f"g{g}", f"discard three {g} ({names}): 2 doubloons and 2 VP"))
+        elif len(cards) > 3:
+            out.append(opt(f"g{g}", f"discard three of your {len(cards)} {g} cards (which next): "
+                                    "2 doubloons and 2 VP"))
     return out
 
 
-def _three_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+def discard_three(state: State, seat: int, cards: list[int], rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
-    g = o.code[1:]
-    cards = three_cards(p, g)
     for c in cards:
         p["hand"].remove(c)
         state["discard"].append(c)
-    ev = [Event("discard", f"{who(state, seat)} discards three {g} ("
-                + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards})]
-    stack(state).push_all(gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades"))
+    ev.append(Event("discard", f"{who(state, seat)} discards three {C.CARD[cards[0]]['good']} ("
+                    + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards}))
+    return gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades")
+
+
+def _three_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    g = o.code[1:]
+    cards = three_cards(player(state, seat), g)
+    ev: list[Event] = []
+    if len(cards) > 3:  # which three of them: the `pay` frame asks
+        stack(state).push(frame("pay", seat, what="three", good=g))
+        return ev
+    stack(state).push_all(discard_three(state, seat, cards, rng, ev))
     return ev
 
 
