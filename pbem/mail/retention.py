@@ -1,10 +1,12 @@
 """How long mail bodies are kept: as long as retry and audit need them, then pruned.
 
-A sent mail's text, HTML and board picture are most of what the service stores (33-93 KB a
-move before this). The outbox keeps them while the row may still be sent (pending, sending,
+A sent mail's body is most of what the service stores (33-93 KB a move when text, HTML and
+board picture were all stored; an update mail now keeps only its content, the seat's view and
+the mail's lines, ~1.6 KB, from which pbem.mail.compose makes the rest when it is sent). The
+outbox keeps it while the row may still be sent (pending, sending,
 failed: the sweeper and an operator's resend need them) and for ``PBEM_MAIL_BODY_DAYS``
 after it was sent, so that a player's "what did your mail say?" can be answered; then the
-beat schedule empties them. The row itself stays: to whom, when, subject and headers
+beat schedule empties it. The row itself stays: to whom, when, subject and headers
 (Message-ID, threading) are the audit record, and the game's state and move log can compose
 the mail again. Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a
 moderator may read it), then only the Message-ID stays, which is all deduplication needs.
