@@ -1,0 +1,81 @@
+#!/usr/bin/env python
+"""Hash whole seeded games of every game: states, options, events, every seat's view and text, outcome.
+
+    python bench/engine_hash.py [games per configuration] [game ...]
+
+For a speed-up that must not change behaviour: run it before and after (or on two checkouts)
+and compare the lines. Each configuration's games are played with the bench's bot choices from
+fixed seeds, applying moves in the ways the doors do (by code, by structure, on a fresh JSON copy
+of the state, with and without options listed first), so caches keyed on a state are exercised
+both hit and missed. Run by hand; never part of the test suite.
+"""
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, installed or not
+
+from engine import registry
+from engine.testing import choose, player_names
+
+CONFIGS = {
+    "maretta": [(n, {"side": s}) for s in "AB" for n in (3, 4, 5)],
+    "caravelas": [(n, {}) for n in (2, 3, 4)] + [(3, {"target": 60})],
+    "maracaibo": [(n, {"scenario": sc}) for n in (2, 3, 4) for sc in ("75", "77")]
+    + [(1, {"scenario": "77", "difficulty": d}) for d in (1, 3, 5)] + [(1, {"scenario": "75", "jean_uprising": False})],
+}
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    only = sys.argv[2:] or list(CONFIGS)
+    total = hashlib.sha256()
+    for name in only:
+        rules = registry.get(name)
+        for n, opts in CONFIGS[name]:
+            h = hashlib.sha256()
+            moves = 0
+            for g in range(games):
+                seed = f"hash-{name}-{n}-{json.dumps(opts, sort_keys=True)}-{g}"
+                rnd = random.Random(seed)
+                st = rules.setup(player_names(n), opts, seed)
+                h.update(json.dumps(st).encode())
+                while pend := rules.pending(st):
+                    seat = pend[rnd.randrange(len(pend))]
+                    mode = rnd.randrange(4)
+                    opts_list = rules.options(st, seat)
+                    h.update(json.dumps([o.as_dict() for o in opts_list]).encode())
+                    opt = choose(rules, st, seat, opts_list, rnd)
+                    if mode == 0:  # apply on a fresh copy (no cache), by structure
+                        st = json.loads(json.dumps(st))
+                        ev = rules.apply(st, seat, dict(opt.move))
+                    elif mode == 1:  # by code
+                        ev = rules.apply(st, seat, {"code": opt.code})
+                    else:
+                        ev = rules.apply(st, seat, opt.move)
+                    moves += 1
+                    h.update(json.dumps([e.as_dict() for e in ev]).encode())
+                    h.update(json.dumps(st).encode())
+                    if mode != 3 or moves % 5 == 0:
+                        for v in [*range(n), None]:
+                            view = rules.view(st, v)
+                            h.update(json.dumps(view).encode())
+                            if moves % 7 == 0:
+                                h.update(rules.render_text(view).encode())
+                    if moves % 11 == 0:
+                        for s in range(n):
+                            for o in rules.options(st, s):
+                                h.update(o.code.encode() + o.label.encode())
+                out = rules.outcome(st)
+                h.update(json.dumps(None if out is None else out.as_dict()).encode())
+                h.update(json.dumps(rules.score_breakdown(st)).encode())
+            print(f"{name:<10} {n} {json.dumps(opts, sort_keys=True):<45} moves {moves:>6} {h.hexdigest()[:16]}",
+                  flush=True)
+            total.update(h.digest())
+    print("total", total.hexdigest())
+
+
+if __name__ == "__main__":
+    main()
