@@ -14,13 +14,14 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, installed or not
 
 from engine import registry
 from engine.testing import choose, player_names
 
-CONFIGS = {
+CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "maretta": [(n, {"side": s}) for s in "AB" for n in (3, 4, 5)],
     "caravelas": [(n, {}) for n in (2, 3, 4)] + [(3, {"target": 60})],
     "maracaibo": [(n, {"scenario": sc}) for n in (2, 3, 4) for sc in ("75", "77")]

@@ -141,6 +141,13 @@ def gain_text(g: dict[str, Any]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+#: What a prestige building counts, in words ("2 VP per 3 cards in the display").
+PER_WORDS = {"quest": "quest fulfilled", "combat": "combat token", "synergy": "synergy token",
+             "upgrade": "ship upgrade", "rank": "noble rank", "assistant": "assistant",
+             "display": "card in the display", "display3": "3 cards in the display",
+             "explorer": "explorer space", "explorer5": "5 explorer spaces", "influence": "influence"}
+
+
 def cost_text(cost: dict[str, Any]) -> str:
     parts = [*cost.get("goods", []), *cost.get("objects", [])]
     if cost.get("d"):
