@@ -145,7 +145,8 @@ def text(view: View) -> str:
         if b["up"] and b["id"]:
             pb = C.PRESTIGE[b["id"]]
             who = ", ".join(str(view["players"][s]) for s in b["investors"]) or "nobody yet"
-            out += _wrap(f"{pb['name']}: {pb['cost']} d and a figure, {pb['vp']} VP per {C.PER_WORDS.get(pb['per'], pb['per'])} at the end, "
+            per = C.PER_WORDS.get(pb["per"], pb["per"])
+            out += _wrap(f"{pb['name']}: {pb['cost']} d and a figure, {pb['vp']} VP per {per} at the end, "
                          f"synergy {pb['synergy']}; invested: {who}")
         else:
             out.append("  (face down)")
