@@ -37,7 +37,12 @@ def _required() -> bool:
     return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes") for v in ("CI", "PBEM_REQUIRE_SERVICES"))
 
 
-@pytest.fixture(scope="session")
+# Why module scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while the browser is open, and Django's test client cannot call an async view (the
+# API's move and stream doors) from a thread with a running loop ("AsyncToSync in the same
+# thread as an async event loop"). A session-long browser broke every later API test that the
+# same xdist worker ran; closed after its module's tests, it leaves them a thread without a loop.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     why = _missing()
     if why:
