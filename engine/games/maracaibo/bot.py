@@ -55,7 +55,6 @@ from .rules import (
     last_round,
     loc_kind,
     multiplier,
-    open_to,
     quest_payments,
     sail_targets,
     three_cards,
@@ -129,13 +128,43 @@ class Ctx:
         self._inf: dict[tuple[str, int], float] = {}
         self._fight: float | None = None
         self._buyable: list[tuple[float, int, int, int]] | None = None
-        self._gains: dict[str, list[tuple[str, int, float]]] = {}
+        self._gains: dict[str, list[tuple[str, int, float, str]]] = {}
         self._special: dict[str, float] | None = None
+        # per-decision memos (the state does not change while one decision is made). Values that may be
+        # asked for while a card's value is still provisional (see card_gain) are kept only when no
+        # card_gain is under way (``_depth`` 0), so that every memo holds what a fresh computation gives
+        self._depth = 0
+        self._kinds: dict[str, str] = {}
+        self._areas: list[str] | None = None
+        self._net: dict[int, float] = {}
+        self._goods: dict[int, float] = {}
+        self._keep: dict[int, float] = {}
+        self._explore: dict[int, float] = {}
+        self._quest: dict[tuple[str, bool], float] = {}
+        self._plans: dict[tuple[int, int], float] = {}
+        self._city: dict[tuple[str, int], float] = {}
+        self._delivery: dict[str, tuple[float, str | None, int]] = {}
+        self._combat: dict[tuple[str, int, tuple[str, ...]], float] = {}
         self.markets = {loc: C.LOC[loc]["market"] for loc in _AHEAD[p["at"]]
-                        if "market" in C.LOC[loc] and loc_kind(state, loc) == "city"
+                        if "market" in C.LOC[loc] and self.kind(loc) == "city"
                         and len(state["market"][loc]) < len(C.LOC[loc]["market"]["rewards"])}
 
     # ---- basic rates ----------------------------------------------------------------------------
+
+    def kind(self, loc: str) -> str:
+        k = self._kinds.get(loc)
+        if k is None:
+            k = self._kinds[loc] = loc_kind(self.state, loc)
+        return k
+
+    def open(self, loc: str) -> bool:
+        """``open_to`` with the location's kind memoised."""
+        return self.kind(loc) != "off" and self.p["explorer"] >= C.LOC[loc].get("explorer", 0)
+
+    def disc_areas(self) -> list[str]:
+        if self._areas is None:
+            self._areas = disc_areas(self.p)
+        return self._areas
 
     def mult(self, nation: str) -> float:
         if self._mult is None:
@@ -185,8 +214,13 @@ class Ctx:
         return v
 
     def best_explore(self, n: int) -> float:
-        targets = explore_targets(self.state, self.seat, n)
-        return max((self.explore_value(t) for t in targets), default=0.0)
+        v = self._explore.get(n)
+        if v is None:
+            targets = explore_targets(self.state, self.seat, n)
+            v = max((self.explore_value(t) for t in targets), default=0.0)
+            if not self._depth:
+                self._explore[n] = v
+        return v
 
     def area_value(self, uid: str) -> float:
         """A ship area's value once completed."""
@@ -211,7 +245,7 @@ class Ctx:
     def disc_value(self) -> float:
         """What removing one disc is worth now (the best area it can come from)."""
         if self._disc is None:
-            areas = disc_areas(self.p)
+            areas = self.disc_areas()
             self._disc = max((self.disc_choice_value(u) for u in areas), default=0.0)
         return self._disc
 
@@ -236,6 +270,13 @@ class Ctx:
         """What owning a card is worth, before its price."""
         if cid in self._cards:
             return self._cards[cid]
+        self._depth += 1
+        try:
+            return self._card_gain(cid)
+        finally:
+            self._depth -= 1
+
+    def _card_gain(self, cid: int) -> float:
         p = self.p
         c = C.CARD[cid]
         turns = self.turns
@@ -277,10 +318,21 @@ class Ctx:
         return v
 
     def buy_net(self, cid: int) -> float:
-        return self.card_gain(cid) * self.w["cards"] - card_cost(self.p, cid) * self.dv
+        v = self._net.get(cid)
+        if v is None:
+            v = self.card_gain(cid) * self.w["cards"] - card_cost(self.p, cid) * self.dv
+            if not self._depth:
+                self._net[cid] = v
+        return v
 
     def goods_value(self, cid: int) -> float:
         """What a hand card is worth as a good or an object: a delivery or a quest on the route."""
+        v = self._goods.get(cid)
+        if v is None:
+            v = self._goods[cid] = self._goods_value(cid)  # no card values in it: always kept
+        return v
+
+    def _goods_value(self, cid: int) -> float:
         c = C.CARD[cid]
         v = 0.6
         if any(c["good"] in m["goods"] for m in self.markets.values()):
@@ -294,12 +346,23 @@ class Ctx:
         return v
 
     def keep_value(self, cid: int) -> float:
-        return max(self.buy_net(cid), self.goods_value(cid))
+        v = self._keep.get(cid)
+        if v is None:
+            v = max(self.buy_net(cid), self.goods_value(cid))
+            if not self._depth:
+                self._keep[cid] = v
+        return v
 
     # ---- main actions -------------------------------------------------------------------------
 
     def quest_value(self, qid: str, deep: bool = True) -> float:
-        return self.w["quests"] * self._quest_value(qid, deep)
+        key = (qid, deep)
+        v = self._quest.get(key)
+        if v is None:
+            v = self.w["quests"] * self._quest_value(qid, deep)
+            if not self._depth:
+                self._quest[key] = v
+        return v
 
     def _quest_value(self, qid: str, deep: bool = True) -> float:
         p = self.p
@@ -330,8 +393,17 @@ class Ctx:
 
     def village_plan(self, n: int, money: int | None = None) -> float:
         """The value of ``n`` village actions here: the best buys it can afford, else doubloons."""
+        money = int(self.p["d"]) if money is None else money
+        key = (n, money)
+        v = self._plans.get(key)
+        if v is None:
+            v = self._village_plan(n, money)
+            if not self._depth:
+                self._plans[key] = v
+        return v
+
+    def _village_plan(self, n: int, money: int) -> float:
         p = self.p
-        money = int(p["d"]) if money is None else money
         figs = int(p["fig"])
         cards = list(self.buyable())
         used: set[str] = set()
@@ -404,7 +476,7 @@ class Ctx:
             st = self.state
             out = []
             for loc in C.FLAGS:
-                if loc_kind(st, loc) in ("village", "city") and open_to(st, self.p, loc) and loc not in st["markers"]:
+                if self.kind(loc) in ("village", "city") and self.open(loc) and loc not in st["markers"]:
                     out.append((self.gain_value(C.LOC[loc]["flag"]), loc))
             self._flags = sorted(out, reverse=True)
         return self._flags
@@ -419,9 +491,10 @@ class Ctx:
 
     def combat_gains(self, nation: str, used: list[str]) -> list[tuple[str, int, float]]:
         """(code, value it costs, what it gains) for the combat actions still open."""
-        if nation not in self._gains:
-            self._gains[nation] = self._combat_gains(nation)
-        return [g for g in self._gains[nation] if _group(g[0]) not in used]
+        gains = self._gains.get(nation)
+        if gains is None:
+            gains = self._gains[nation] = [(*g, _group(g[0])) for g in self._combat_gains(nation)]
+        return [(code, cost, g) for code, cost, g, group in gains if group not in used]
 
     def _combat_gains(self, nation: str) -> list[tuple[str, int, float]]:
         used: list[str] = []
@@ -438,8 +511,8 @@ class Ctx:
                 if fl:
                     out.append((f"ca{fl[0][1]}", 4, fl[0][0] + extra))
                 disp = [(self.gain_value(C.LOC[loc]["flag"]), loc) for loc, n in st["markers"].items()
-                        if n != nation and C.LOC[loc].get("flag") and open_to(st, p, loc)
-                        and loc_kind(st, loc) in ("village", "city")]
+                        if n != nation and C.LOC[loc].get("flag") and self.open(loc)
+                        and self.kind(loc) in ("village", "city")]
                 if disp:
                     best = max(disp)
                     out.append((f"cd{best[1]}", 6, best[0] + extra))
@@ -467,6 +540,15 @@ class Ctx:
 
     def combat_plan(self, nation: str, value: int, used: list[str]) -> float:
         """The greedy value of a combat for ``nation`` with ``value`` to spend."""
+        key = (nation, value, tuple(used))
+        v = self._combat.get(key)
+        if v is None:
+            v = self._combat_plan(nation, value, used)
+            if not self._depth:
+                self._combat[key] = v
+        return v
+
+    def _combat_plan(self, nation: str, value: int, used: list[str]) -> float:
         total = 0.0
         used = list(used)
         for _ in range(4):
@@ -483,9 +565,18 @@ class Ctx:
         return total
 
     def city_value(self, loc: str, money: int | None = None) -> float:
+        money = int(self.p["d"]) if money is None else money
+        key = (loc, money)
+        v = self._city.get(key)
+        if v is None:
+            v = self._city_value(loc, money)
+            if not self._depth:
+                self._city[key] = v
+        return v
+
+    def _city_value(self, loc: str, money: int) -> float:
         action = city_action(self.state, loc)
         p = self.p
-        money = int(p["d"]) if money is None else money
         if action == "inf_village":
             return self.best_inf(1) + self.village_plan(1, money)
         if action == "cp_disc":
@@ -513,9 +604,17 @@ class Ctx:
 
     def delivery(self, loc: str) -> tuple[float, str | None, int]:
         """(value, good, doubloons) of the best delivery here, or (0, None, 0)."""
+        d = self._delivery.get(loc)
+        if d is None:
+            d = self._deliver(loc)
+            if not self._depth:
+                self._delivery[loc] = d
+        return d
+
+    def _deliver(self, loc: str) -> tuple[float, str | None, int]:
         st = self.state
         m = C.LOC[loc].get("market")
-        if not m or len(st["market"][loc]) >= len(m["rewards"]) or not disc_areas(self.p):
+        if not m or len(st["market"][loc]) >= len(m["rewards"]) or not self.disc_areas():
             return 0.0, None, 0
         reward = m["rewards"][len(st["market"][loc])] + perm(self.p, "deliver_d")
         cards = [c for c in self.p["hand"] if C.CARD[c]["good"] in m["goods"]]
@@ -528,7 +627,7 @@ class Ctx:
         """The best main action at ``loc`` after sailing ``steps``."""
         st = self.state
         p = self.p
-        kind = loc_kind(st, loc)
+        kind = self.kind(loc)
         best = 0.0
         if kind == "village":
             best = self.village_plan(village_count(p, steps))
@@ -721,7 +820,7 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
     p = ctx.p
     st = ctx.state
     if kind == "main":
-        n = village_count(p, int(st["stack"][-1]["data"]["spent"])) if loc_kind(st, p["at"]) == "village" else 1
+        n = village_count(p, int(st["stack"][-1]["data"]["spent"])) if ctx.kind(p["at"]) == "village" else 1
     elif kind == "village":
         n = int(st["stack"][-1]["data"]["left"])
     else:
