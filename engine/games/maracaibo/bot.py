@@ -102,6 +102,17 @@ def _dist_home(start: str) -> int:
 
 _HOME = {loc: _dist_home(loc) for loc in C.LOC}
 
+#: every location's kind (``loc_kind``), which depends only on the legacy tiles in play and the player count
+_KINDS: dict[tuple[tuple[str, ...], int], dict[str, str]] = {}
+
+
+def _kinds(state: State) -> dict[str, str]:
+    key = (tuple(state.get("legacy", ())), len(state["players"]))
+    kinds = _KINDS.get(key)
+    if kinds is None:
+        kinds = _KINDS[key] = {loc: loc_kind(state, loc) for loc in C.LOC}
+    return kinds
+
 
 class Ctx:
     """What one decision needs, computed once: the seat's own part and the public board."""
@@ -134,7 +145,9 @@ class Ctx:
         # asked for while a card's value is still provisional (see card_gain) are kept only when no
         # card_gain is under way (``_depth`` 0), so that every memo holds what a fresh computation gives
         self._depth = 0
-        self._kinds: dict[str, str] = {}
+        self._kinds = _kinds(state)
+        self._flag_v: dict[str, float] = {}
+        self._disp: list[tuple[float, str, str]] | None = None
         self._areas: list[str] | None = None
         self._net: dict[int, float] = {}
         self._goods: dict[int, float] = {}
@@ -152,10 +165,14 @@ class Ctx:
     # ---- basic rates ----------------------------------------------------------------------------
 
     def kind(self, loc: str) -> str:
-        k = self._kinds.get(loc)
-        if k is None:
-            k = self._kinds[loc] = loc_kind(self.state, loc)
-        return k
+        return self._kinds[loc]
+
+    def flag_value(self, loc: str) -> float:
+        """What a location's flag bonus is worth (doubloons, VP or combat points: no card values in it)."""
+        v = self._flag_v.get(loc)
+        if v is None:
+            v = self._flag_v[loc] = self.gain_value(C.LOC[loc]["flag"])
+        return v
 
     def open(self, loc: str) -> bool:
         """``open_to`` with the location's kind memoised."""
@@ -252,10 +269,13 @@ class Ctx:
     def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
         mult = count_of(self.p, g["per"]) if "per" in g else 1
         v: float = g.get("vp", 0) * mult + g.get("d", 0) * mult * self.dv
-        v += 0.4 * min(g.get("cp", 0), C.COMBAT_MAX - int(self.p["cp"]))
+        cp, room = g.get("cp", 0), C.COMBAT_MAX - int(self.p["cp"])
+        if cp or room < 0:  # (adding 0.0 changes nothing)
+            v += 0.4 * min(cp, room)
         if g.get("fig"):
             v += 2.0 * min(g["fig"], C.FIGURES_MAX - int(self.p["figs"]))
-        v += 1.0 * g.get("draw", 0)
+        if "draw" in g:
+            v += 1.0 * g["draw"]
         if g.get("inf"):
             v += self.inf_value(nation, g["inf"]) if nation else self.best_inf(g["inf"])
         if g.get("explore"):
@@ -477,7 +497,7 @@ class Ctx:
             out = []
             for loc in C.FLAGS:
                 if self.kind(loc) in ("village", "city") and self.open(loc) and loc not in st["markers"]:
-                    out.append((self.gain_value(C.LOC[loc]["flag"]), loc))
+                    out.append((self.flag_value(loc), loc))
             self._flags = sorted(out, reverse=True)
         return self._flags
 
@@ -510,9 +530,11 @@ class Ctx:
                 fl = self.flags()
                 if fl:
                     out.append((f"ca{fl[0][1]}", 4, fl[0][0] + extra))
-                disp = [(self.gain_value(C.LOC[loc]["flag"]), loc) for loc, n in st["markers"].items()
-                        if n != nation and C.LOC[loc].get("flag") and self.open(loc)
-                        and self.kind(loc) in ("village", "city")]
+                if self._disp is None:
+                    self._disp = [(self.flag_value(loc), loc, n) for loc, n in st["markers"].items()
+                                  if C.LOC[loc].get("flag") and self.open(loc)
+                                  and self.kind(loc) in ("village", "city")]
+                disp = [(v, loc) for v, loc, n in self._disp if n != nation]
                 if disp:
                     best = max(disp)
                     out.append((f"cd{best[1]}", 6, best[0] + extra))
@@ -550,17 +572,21 @@ class Ctx:
 
     def _combat_plan(self, nation: str, value: int, used: list[str]) -> float:
         total = 0.0
-        used = list(used)
+        done = set(used)
+        self.combat_gains(nation, used)  # fills self._gains[nation]
+        gains = self._gains[nation]
         for _ in range(4):
             best, pick, cost = 0.0, None, 0
-            for code, c, g in self.combat_gains(nation, used):
+            for _code, c, g, group in gains:
+                if group in done:
+                    continue
                 net = g - self.shortfall_cost(c - value) - 0.05 * c
                 if net > best:
-                    best, pick, cost = net, code, c
+                    best, pick, cost = net, group, c
             if pick is None:
                 break
             total += best
-            used.append(_group(pick))
+            done.add(pick)
             value = max(0, value - cost)
         return total
 
@@ -779,7 +805,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             nation = data["nation"]
             g = ctx.inf_value(nation, 1) + ctx.marker_value(nation)
             if code[:2] in ("ca", "cd"):
-                g += ctx.gain_value(C.LOC[loc]["flag"])
+                g += ctx.flag_value(loc)
             return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
         return -1.0
     if kind == "short":  # the combat value missing: combat points are cheaper to give than figures
@@ -854,8 +880,10 @@ def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
            weights: Mapping[str, float] | None = None) -> Option:
     """The bot's choice among ``options`` (``weights``: some of WEIGHTS changed, for self-play tests)."""
     kind = state["stack"][-1]["kind"] if state["stack"] else ""
-    free = [o for o in options if _is_free(kind, o.code)]
-    real = [o for o in options if not _is_free(kind, o.code)]
+    free: list[Option] = []
+    real: list[Option] = []
+    for o in options:
+        (free if _is_free(kind, o.code) else real).append(o)
     if not free and len(real) == 1:
         return real[0]
     ctx = Ctx(state, seat, weights)
