@@ -45,7 +45,6 @@ from .effects import compass, count_of, perm, player
 from .rules import (
     can_buy,
     can_pay_quest,
-    card_cost,
     city_action,
     disc_areas,
     explore_targets,
@@ -106,6 +105,12 @@ _HOME = {loc: _dist_home(loc) for loc in C.LOC}
 _KINDS: dict[tuple[tuple[str, ...], int], dict[str, str]] = {}
 
 
+#: flags whose bonus is only VP, doubloons and combat points: their value depends on the doubloon rate and
+#: the room left on the combat track alone, and is kept by (location, rate, room) across decisions
+_SIMPLE_FLAGS = {loc for loc in C.FLAGS if C.LOC[loc].get("flag") and set(C.LOC[loc]["flag"]) <= {"vp", "d", "cp"}}
+_FLAG_V: dict[tuple[str, float, int], float] = {}
+
+
 def _kinds(state: State) -> dict[str, str]:
     key = (tuple(state.get("legacy", ())), len(state["players"]))
     kinds = _KINDS.get(key)
@@ -147,6 +152,8 @@ class Ctx:
         self._depth = 0
         self._kinds = _kinds(state)
         self._flag_v: dict[str, float] = {}
+        self._best_other: dict[str, int] = {}
+        self._discount = perm(p, "discount")
         self._disp: list[tuple[float, str, str]] | None = None
         self._areas: list[str] | None = None
         self._net: dict[int, float] = {}
@@ -164,6 +171,10 @@ class Ctx:
 
     # ---- basic rates ----------------------------------------------------------------------------
 
+    def cost(self, cid: int) -> int:
+        """``card_cost`` with the player's discount read once."""
+        return max(0, int(C.CARD[cid]["cost"]) - self._discount)
+
     def kind(self, loc: str) -> str:
         return self._kinds[loc]
 
@@ -171,7 +182,14 @@ class Ctx:
         """What a location's flag bonus is worth (doubloons, VP or combat points: no card values in it)."""
         v = self._flag_v.get(loc)
         if v is None:
-            v = self._flag_v[loc] = self.gain_value(C.LOC[loc]["flag"])
+            if loc in _SIMPLE_FLAGS:
+                key = (loc, self.dv, C.COMBAT_MAX - int(self.p["cp"]))
+                v = _FLAG_V.get(key)
+                if v is None:
+                    v = _FLAG_V[key] = self.gain_value(C.LOC[loc]["flag"])
+            else:
+                v = self.gain_value(C.LOC[loc]["flag"])
+            self._flag_v[loc] = v
         return v
 
     def open(self, loc: str) -> bool:
@@ -200,7 +218,10 @@ class Ctx:
         new = min(C.INFLUENCE_MAX, inf + k)
         m = self.mult(nation)
         v = 2.0 * (inf + k - new) + m * (0.65 * (new - inf) / 3 + 0.35 * (C.rank(new) - C.rank(inf)))
-        best_other = max((int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
+        best_other = self._best_other.get(nation)
+        if best_other is None:
+            best_other = self._best_other[nation] = max(
+                (int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
         if inf <= best_other < new:
             v += 1.5
         elif inf > best_other:
@@ -340,7 +361,7 @@ class Ctx:
     def buy_net(self, cid: int) -> float:
         v = self._net.get(cid)
         if v is None:
-            v = self.card_gain(cid) * self.w["cards"] - card_cost(self.p, cid) * self.dv
+            v = self.card_gain(cid) * self.w["cards"] - self.cost(cid) * self.dv
             if not self._depth:
                 self._net[cid] = v
         return v
@@ -402,12 +423,12 @@ class Ctx:
         """(value net of price, card, price, figures it needs) for the cards in hand and plan, best first."""
         if self._buyable is None:
             p = self.p
-            rich = {**p, "d": 10 ** 6}
+            rich = p if p["d"] >= 0 else {**p, "d": 10 ** 6}  # with the price given as 0: money aside
             out = []
             for c in [*p["hand"], *p["plan"]]:
-                if can_buy(self.state, rich, c):
+                if can_buy(self.state, rich, c, 0):
                     need = (1 if C.CARD[c].get("figure") else 0) + (1 if C.CARD[c].get("assist") else 0)
-                    out.append((self.buy_net(c), c, card_cost(p, c), need))
+                    out.append((self.buy_net(c), c, self.cost(c), need))
             self._buyable = sorted(out, reverse=True)
         return self._buyable
 
@@ -741,7 +762,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
     if kind == "setup":
         cid = int(code[1:])
         if code.startswith("p"):
-            return ctx.card_gain(cid) - 0.3 * card_cost(p, cid) * ctx.dv
+            return ctx.card_gain(cid) - 0.3 * ctx.cost(cid) * ctx.dv
         return ctx.keep_value(cid)
     if kind in ("main", "village", "score"):
         if code in village:
@@ -859,7 +880,7 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
         if code.startswith("b") and code[1:].isdigit():
             cid = int(code[1:])
             own = ctx.buy_net(cid)
-            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - card_cost(p, cid)) if n > 1 else 0.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - ctx.cost(cid)) if n > 1 else 0.0)
         elif code.startswith("i"):
             pb = C.PRESTIGE[code[1:]]
             b = next(x for x in st["prestige"] if x["id"] == code[1:])
