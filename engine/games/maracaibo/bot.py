@@ -111,6 +111,10 @@ _SIMPLE_FLAGS = {loc for loc in C.FLAGS if C.LOC[loc].get("flag") and set(C.LOC[
 _FLAG_V: dict[tuple[str, float, int], float] = {}
 
 
+#: ``disc_areas`` by (which areas still hold discs, the areas completed): it depends on nothing else
+_DISC_AREAS: dict[tuple[tuple[bool, ...], tuple[str, ...]], list[str]] = {}
+
+
 def _kinds(state: State) -> dict[str, str]:
     key = (tuple(state.get("legacy", ())), len(state["players"]))
     kinds = _KINDS.get(key)
@@ -198,7 +202,12 @@ class Ctx:
 
     def disc_areas(self) -> list[str]:
         if self._areas is None:
-            self._areas = disc_areas(self.p)
+            p = self.p
+            key = (tuple(p["discs"][u["id"]] == 0 for u in C.UPGRADES), tuple(p["areas"]))
+            areas = _DISC_AREAS.get(key)
+            if areas is None:
+                areas = _DISC_AREAS[key] = disc_areas(p)
+            self._areas = areas
         return self._areas
 
     def mult(self, nation: str) -> float:
