@@ -35,7 +35,19 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import notation
-from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
+from engine.core import (
+    Event,
+    Move,
+    Option,
+    OptionSpec,
+    Outcome,
+    Rules,
+    State,
+    View,
+    new_event,
+    new_option,
+    option_by_code,
+)
 from engine.errors import SetupError
 from engine.games.maretta import render
 from engine.games.maretta.cards import (
@@ -85,40 +97,6 @@ def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
     return rest
 
 
-# Why these: a frozen dataclass's generated __init__ sets each field through object.__setattr__,
-# which costs about twice what setting the slots directly does, and a move builds several options
-# and events. The values are the same: equal, hashable, frozen, with every field set.
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    setter: Callable[[Any, Any], None] = vars(cls)[name].__set__  # the slot's member descriptor
-    return setter
-
-
-_new = object.__new__
-_set_code, _set_label, _set_move = (_slot_setter(Option, n) for n in ("code", "label", "move"))
-_set_kind, _set_text, _set_data, _set_to, _set_reveals = (
-    _slot_setter(Event, n) for n in ("kind", "text", "data", "to", "reveals"))
-
-
-def _option(code: str, label: str, move: Move) -> Option:
-    """``Option(code, label, move)``, built at half the cost."""
-    o = _new(Option)
-    _set_code(o, code)
-    _set_label(o, label)
-    _set_move(o, move)
-    return o
-
-
-def _event(kind: str, text: str, data: dict[str, Any], to: tuple[int, ...] | None, reveals: bool) -> Event:
-    """``Event(kind, text, data, to, reveals)``, built at half the cost."""
-    e = _new(Event)
-    _set_kind(e, kind)
-    _set_text(e, text)
-    _set_data(e, data)
-    _set_to(e, to)
-    _set_reveals(e, reveals)
-    return e
-
-
 def _names_seat(p: int) -> Callable[[Move], bool]:
     return lambda mv: mv.get("p") == p
 
@@ -142,12 +120,12 @@ class _Events(list[Event]):
                 self.revealed = True
             else:
                 self.revealed_to = self.revealed_to | set(to)
-            self.append(_event(kind, text, data, to, True))
+            self.append(new_event(kind, text, data, to, True))
             return
         # (set(()) <= anything: an event for nobody follows any reveal)
         follows = self.revealed or (to is not None and (not to or (bool(self.revealed_to)
                                                                       and set(to) <= self.revealed_to)))
-        self.append(_event(kind, text, data, to, follows))
+        self.append(new_event(kind, text, data, to, follows))
 
 
 #: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
@@ -684,7 +662,7 @@ class Maretta(Rules):
         label = self._labeller(st, f)
         moves = self._moves(st, f, seat)
         self._ocache = (st, st["v"], seat, [(c, m.copy()) for c, m in moves])
-        return [_option(code, label(m), m) for code, m in moves]
+        return [new_option(code, label(m), m) for code, m in moves]
 
     def _moves(self, st: State, f: Frame, seat: int | None = None) -> list[tuple[str, Move]]:
         """The legal moves of a step as (code, move) pairs; labels come separately (see _labeller)."""
