@@ -399,8 +399,11 @@ class Rules:
 
     def render_mail_svg(self, view: View) -> str:
         """The small picture a mail carries inline (a few KB as PNG): what its reader needs at
-        a glance; the whole board is on their game page. By default the board itself; a game
-        whose board is too big to read small shows the part near the reader instead."""
+        a glance; the whole board is on their game page. Drawn for a phone (issue 10): at most
+        ``engine.svg.MAIL_WIDTH`` (358) px wide, the width a mail has on a 390 px phone, where
+        it is shown at its own size, with no text under ``engine.svg.MAIL_TEXT`` (11) px. By
+        default the first of :meth:`render_phone_svg`; a game whose board is too big for that
+        shows the part near the reader instead."""
         return self._render_mail_svg(view)
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
@@ -513,7 +516,7 @@ class Rules:
         return [self.render_svg(view)]
 
     def _render_mail_svg(self, view: View) -> str:
-        return self.render_svg(view)
+        return self.render_phone_svg(view)[0]
 
 
 def note_events(move: Move, seat: int) -> list[Event]:

@@ -106,3 +106,38 @@ def drawn_width(doc: str) -> float:
     """The ``width`` of a drawing's root element (0 when it has none)."""
     m = _WIDTH.search(doc[:600])
     return float(m.group(1)) if m else 0.0
+
+
+#: What a mail's inline picture is drawn for (issue 10): a phone's 390 CSS px less the mail's
+#: margins, so that the mail shows it at its own size there, and at most that wide elsewhere.
+MAIL_WIDTH = 358
+#: The smallest text of a mail picture, in its own px (so in CSS px where it is shown whole).
+MAIL_TEXT = 11
+
+_ROOT_TAG = re.compile(r"<svg\b([^>]*)>")
+_ROOT_SIZE = re.compile(r'\s(?:xmlns|width|height|viewBox)="[^"]*"')
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+
+
+def window(doc: str, box: tuple[float, float, float, float], width: float, top: float = 0) -> tuple[str, float]:
+    """The part ``box`` (x, y, w, h, in the drawing's own units) of the drawing ``doc``, as an
+    element to put in another drawing at (0, ``top``), ``width`` px wide; and its height in px.
+
+    Why a nested drawing: the part is drawn at its own scale (a map's labels grow with it), and
+    what lies outside it is clipped, while captions and a legend around it keep their own sizes.
+    """
+    m = _ROOT_TAG.match(doc)
+    if m is None:
+        raise ValueError("not an SVG drawing")
+    x, y, w, h = box
+    height = round(h * width / w, 1)
+    inner = _TITLE.sub("", doc[m.end(): doc.rfind("</svg>")], count=1)
+    keep = _ROOT_SIZE.sub("", m.group(1))
+    return (f'<svg x="0" y="{top}" width="{width}" height="{height}" viewBox="{round(x, 1)} {round(y, 1)} '
+            f'{round(w, 1)} {round(h, 1)}"{keep}>{inner}</svg>'), height
+
+
+def around(cx: float, cy: float, w: float, h: float, full_w: float, full_h: float) -> tuple[float, float, float, float]:
+    """A box ``w`` × ``h`` centred on (cx, cy) as far as it stays inside a ``full_w`` × ``full_h`` drawing."""
+    w, h = min(w, full_w), min(h, full_h)
+    return (min(max(cx - w / 2, 0.0), full_w - w), min(max(cy - h / 2, 0.0), full_h - h), w, h)

@@ -20,6 +20,7 @@ Nothing here imports the outbox or the sender: both call down into it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,18 @@ STANDARD_HEADERS = {
     # Why: asks Exchange/Outlook not to answer us with out-of-office mail.
     "X-Auto-Response-Suppress": "All",
 }
+
+
+#: Around the HTML of the inline picture (``<img src="cid:board">``); the sender takes the part
+#: out when the mail goes without the picture (no room left in its 30 KB: it links the page).
+PICTURE_START, PICTURE_END = "<!--pbem:picture-->", "<!--/pbem:picture-->"
+_ROOT_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+
+
+def without_picture(html: str) -> str:
+    """The HTML of a mail that goes without its picture."""
+    start, end = html.find(PICTURE_START), html.find(PICTURE_END)
+    return html[:start] + html[end + len(PICTURE_END):] if 0 <= start < end else html
 
 
 @dataclass(frozen=True)
@@ -111,6 +124,9 @@ def context(content: dict[str, Any]) -> dict[str, Any]:
     c = dict(content)
     c["state_text"] = rules.render_text(view)
     c["svg"] = rules.render_mail_svg(view) if content["picture"] else ""
+    size = _ROOT_SIZE.search(c["svg"][:600])
+    # the picture's own size in px: the mail shows it so, or narrower on a narrower screen
+    c["picture_size"] = (round(float(size.group(1))), round(float(size.group(2)))) if size else None
     return c
 
 

@@ -71,33 +71,35 @@ def is_permanent(exc: BaseException) -> bool:
 #: A font that Debian and most Linux servers ship; without any font the picture has no labels
 #: (the text part of the mail still says everything).
 PNG_FONT = "DejaVu Sans"
-#: Widths tried for the small picture in a mail, widest first; the first that fits the budget
-#: goes. Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
-PNG_WIDTHS = (560, 440, 340, 300)
+#: The heaviest picture a mail carries; what the rest of the mail leaves may be less (png_budget).
+#: Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
 PNG_MAX_BYTES = 12_000
+#: The widest a picture is rendered: a game's mail picture is drawn 358 px wide for a phone
+#: (``engine.svg.MAIL_WIDTH``); one drawn wider is rendered no wider than this.
+PNG_MAX_WIDTH = 640
 #: How long a rendered board stays in the shared cache.
 PNG_CACHE_SECONDS = 15 * 60
 
 
-def _png_width(svg: str, limit: int = PNG_WIDTHS[0]) -> int | None:
+def _png_width(svg: str, limit: int = PNG_MAX_WIDTH) -> int | None:
     match = re.search(r'<svg[^>]*\swidth="(\d+)', svg[:400])
     if match is None:
         return None
     return min(int(match.group(1)), limit)
 
 
-def svg_to_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
+def svg_to_png(svg: str) -> bytes:
     """The board as PNG, through the shared cache.
 
     Why a shared cache: the players of one game often see the same picture (in Maretta
     everything on the board is public), and the render is the dearest step of a send;
     with Redis as the cache every worker profits from the first one's render.
     """
-    key = f"pbem:png:{width}:{hashlib.sha256(svg.encode()).hexdigest()}"
+    key = f"pbem:png:p:{hashlib.sha256(svg.encode()).hexdigest()}"
     png = cache.get(key)
     if isinstance(png, bytes) and png.startswith(PNG_MAGIC):
         return png
-    png = _render_png(svg, width)
+    png = _render_png(svg)
     # Why minutes, not a day: the players of one move are mailed within seconds of each other;
     # a day of every game's pictures would be ~150 GB of Redis for a million active games.
     cache.set(key, png, timeout=PNG_CACHE_SECONDS)
@@ -105,62 +107,77 @@ def svg_to_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
 
 
 @functools.lru_cache(maxsize=64)
-def _render_png(svg: str, width: int = PNG_WIDTHS[0]) -> bytes:
+def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG."""
     import resvg_py
 
     # Why these options: resvg maps "sans-serif" to Arial, which few servers have, so the
-    # labels vanished; and a mail is read at about 900 px, where a wider board only costs
-    # render time (Caravelas' map took 110 ms at full size, 35 ms like this).
-    # Why text unsmoothed ("optimize_speed"): anti-aliased glyphs were most of a picture's bytes
-    # (Maretta 22 KB at 560 px, 8.9 KB without), so the mail can carry the wider, more legible
-    # picture instead of a narrow one whose labels are 4 px high.
+    # labels vanished. Why text and shapes unsmoothed ("optimize_speed"): anti-aliased edges
+    # were most of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without
+    # them a board has a score of colours, which a palette PNG stores in a byte a pixel or
+    # less (see _palette).
     data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", sans_serif_family=PNG_FONT,
-                                 font_family=PNG_FONT, width=_png_width(svg, width),
+                                 font_family=PNG_FONT, width=_png_width(svg),
                                  shape_rendering="optimize_speed", text_rendering="optimize_speed")
-    png = bytes(data)
+    png = _palette(bytes(data))
     if not png.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
     return png
 
 
-#: How long a game remembers the width its last picture fitted the budget at (0: none fitted).
+def _palette(png: bytes) -> bytes:
+    """The same picture as a palette PNG (Pillow, optimize=True): the exact colours when it has
+    256 or fewer, as an unsmoothed board does (17-20), else the 256 nearest (no dithering).
+
+    Why: resvg writes 4 bytes a pixel; a board's 17 colours in one byte a pixel take about half
+    the bytes once compressed (Maretta's phone board 17.7 KB -> 9.0 KB, Caravelas' sea 10.4 ->
+    5.5 KB), so a picture drawn big enough to read on a phone fits a mail."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        rgb = im.convert("RGB")
+    colours = rgb.getcolors(256)
+    quantised = rgb.quantize(colors=len(colours) if colours else 256, method=Image.Quantize.MEDIANCUT,
+                             dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    quantised.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+#: How long a game remembers that its pictures are too heavy for any mail.
 PNG_WIDTH_HINT_SECONDS = 3600
 
 
-def _width_hint_key(game_id: int, svg: str) -> str:
+def _hint_key(game_id: int, svg: str) -> str:
     # Why the root element's width too: it tells the game's board apart, so a hint is never
     # applied to another kind of picture under a reused game id. Why not the whole root: a
     # board's height may grow within a game (Maretta's legend gains a row for this turn's
-    # trail), and a taller board at the same width fits no better than the last one did.
+    # trail), and a taller board at the same width is no lighter than the last one.
     width = re.search(r'\swidth="([0-9.]{1,12})"', svg[: svg.find(">") + 1])
-    return f"pbem:png-width:{game_id}:{width.group(1) if width else '?'}"
+    return f"pbem:png-heavy:{game_id}:{width.group(1) if width else '?'}"
 
 
-def _widths_for(game_id: int | None, svg: str) -> tuple[int, ...]:
-    """The widths worth trying for this game's next picture, widest first.
+def _too_heavy(game_id: int | None, svg: str) -> bool:
+    """Whether this game's last picture weighed more than PNG_MAX_BYTES.
 
-    Why a hint: a render costs 35-75 ms whatever the width (parsing the SVG dominates) and was
-    the dearest step of a move. A game's boards only grow more detailed, so a width too wide
-    for its last picture is too wide for the next: Maretta's boards fit at 440, not 560 (two
-    renders a mail without the hint); Caravelas' fit at none (three renders for no picture).
-    The hint expires, so a game whose board shrinks gets its wider picture back within the hour.
-    """
+    Why remember it: a render costs 20-75 ms (parsing the SVG dominates) and was the dearest
+    step of a move; a game's boards only grow more detailed, so a picture too heavy for every
+    mail is followed by others as heavy. The hint expires, so a game whose board shrinks gets
+    its picture back within the hour."""
     if game_id is None:
-        return PNG_WIDTHS
+        return False
     try:
-        hint = cache.get(_width_hint_key(game_id, svg))
-    except Exception:  # noqa: BLE001 - no cache: try every width
-        return PNG_WIDTHS
-    if hint == 0:
-        return ()
-    return PNG_WIDTHS[PNG_WIDTHS.index(hint):] if hint in PNG_WIDTHS else PNG_WIDTHS
+        return bool(cache.get(_hint_key(game_id, svg)))
+    except Exception:  # noqa: BLE001 - no cache: render
+        return False
 
 
-def _remember_width(game_id: int | None, svg: str, width: int) -> None:
+def _remember_heavy(game_id: int | None, svg: str) -> None:
     if game_id is not None:
         with contextlib.suppress(Exception):
-            cache.set(_width_hint_key(game_id, svg), width, timeout=PNG_WIDTH_HINT_SECONDS)
+            cache.set(_hint_key(game_id, svg), 1, timeout=PNG_WIDTH_HINT_SECONDS)
 
 
 #: No mail we send weighs more than this (issue 10); the picture gets what the rest leaves.
@@ -177,28 +194,17 @@ def png_budget(mail_bytes: int) -> int:
 
 
 def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) -> MIMEImage | None:
-    if not svg or budget <= 0:
+    if not svg or budget <= 0 or _too_heavy(row.game_id, svg):
         return None
-    widths = _widths_for(row.game_id, svg)
-    if not widths:
-        return None  # this game's pictures are too big even small: the mail links the game page
-    png = b""
-    fitted = False
     try:
-        for width in widths:
-            png = svg_to_png(svg, width)
-            if len(png) <= PNG_MAX_BYTES and not fitted:
-                _remember_width(row.game_id, svg, width)
-                fitted = True
-            if len(png) <= budget:
-                break
+        png = svg_to_png(svg)
     except Exception as exc:  # noqa: BLE001 - a bad picture must not stop the mail
         log.warning("outbound %s: board picture not rendered (%s)", row.pk, type(exc).__name__)
         return None
-    if not fitted:
-        _remember_width(row.game_id, svg, 0)
+    if len(png) > PNG_MAX_BYTES:
+        _remember_heavy(row.game_id, svg)
     if len(png) > budget:
-        return None  # too big even small, or no room left in this mail: it links the game page
+        return None  # too heavy, or no room left in this mail: it links the game page
     image = MIMEImage(png, "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")
     name = f"board-{row.game_id}.png" if row.game_id else "board.png"
@@ -231,7 +237,14 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
         raw = msg.message().as_bytes()
         image = _board_image(row, made.svg, png_budget(len(raw) + raw.count(b"\n")))
         if image is not None:
+            if compose.PICTURE_START in made.html:
+                # The HTML shows the picture in place (cid:board), so the parts are related:
+                # mail programs show it there, scaled to the mail's width, not as an attachment.
+                msg.mixed_subtype = "related"
             msg.attach(image)
+        elif compose.PICTURE_START in made.html:
+            msg.alternatives = []
+            msg.attach_alternative(compose.without_picture(made.html), "text/html")
     return msg
 
 

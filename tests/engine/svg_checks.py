@@ -138,3 +138,35 @@ def unreadable(found: list[Label]) -> list[tuple[str, str, str, float]]:
         if ratio < (3.0 if large else 4.5):
             bad.append((lab.text, lab.fill, lab.on, round(ratio, 2)))
     return bad
+
+
+def shown_text_sizes(svg: str) -> list[tuple[str, float]]:
+    """Every text a picture shows, with its size in the picture's px: a text inside a nested
+    ``<svg>`` (a part of a map drawn at another scale, engine.svg.window) counts at that scale,
+    and only when its box reaches into the part shown."""
+    out: list[tuple[str, float]] = []
+
+    def walk(el: ET.Element, scale: float, view: Box | None) -> None:
+        for child in el:
+            tag = child.tag.removeprefix(NS)
+            if tag == "svg":
+                x, y, w, h = (float(v) for v in (child.get("viewBox") or "0 0 1 1").split())
+                walk(child, scale * float(child.get("width") or w) / w, Box(x, y, x + w, y + h))
+            elif tag == "text" and (child.text or "").strip():
+                size = _f(child, "font-size", 12)
+                text = child.text or ""
+                width = len(text) * size * (0.68 if child.get("font-weight") == "bold" else 0.62)
+                x, y = _f(child, "x"), _f(child, "y")
+                anchor = child.get("text-anchor", "start")
+                x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+                box = Box(x0, y - 0.75 * size, x0 + width, y + 0.22 * size)
+                if view is None or box.overlaps(view, slack=0):
+                    out.append((text, size * scale))
+            else:
+                walk(child, scale, view)
+
+    root = ET.fromstring(svg)
+    vb = root.get("viewBox")
+    scale = float(root.get("width") or 1) / float(vb.split()[2]) if vb else 1.0
+    walk(root, scale, None)
+    return out

@@ -1,22 +1,32 @@
-"""The board picture in a mail: rendered at the width that fits the mail's budget, no wider."""
+"""The board picture in a mail: drawn for a phone, shown in place, within the mail's budget."""
 
 from __future__ import annotations
 
 import base64
+import io
 import struct
 from email.message import EmailMessage
 
 import pytest
 from django.core.cache import cache
+from PIL import Image
 
 import engine
+from engine import svg
 from pbem.games import services as game_services
 from pbem.games.models import Game, OutboundMessage
 from pbem.games.services import Command
 from pbem.mail import sending
-from tests.mail.conftest import Persona, start_game
+from tests.engine import svg_checks
+from tests.mail.conftest import Persona, html_of, start_game
+from tests.mail.volume import wire_size
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def dora(smtp_server: object) -> Persona:
+    return Persona("dora@example.org", "Dora", smtp_server)  # type: ignore[arg-type]
 
 
 def _png_of(msg: EmailMessage) -> bytes | None:
@@ -47,45 +57,75 @@ def _move_until_mailed(game: Game, person: Persona, people: list[Persona]) -> Em
     raise AssertionError(f"{person.name} got no new mail with a board in 30 moves")
 
 
-def _record_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The widths a picture is asked for from now on (the real renderer and cache still answer)."""
-    widths: list[int] = []
+def _record_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pictures rendered from now on (the real renderer and cache still answer)."""
+    asked: list[str] = []
     real = sending.svg_to_png
 
-    def recording(svg: str, width: int = sending.PNG_WIDTHS[0]) -> bytes:
-        widths.append(width)
-        return real(svg, width)
+    def recording(svg: str) -> bytes:
+        asked.append(svg)
+        return real(svg)
 
     monkeypatch.setattr(sending, "svg_to_png", recording)
-    return widths
+    return asked
 
 
-def test_it_renders_later_pictures_of_a_game_only_at_the_width_that_fit(
+def _colours(png: bytes) -> int:
+    with Image.open(io.BytesIO(png)) as im:
+        assert im.mode == "P", "a palette PNG: a byte a pixel at most"
+        return len(im.convert("RGB").getcolors(256) or [])
+
+
+@pytest.mark.parametrize(("rules", "options", "n"), [("maretta", {"side": "A"}, 3), ("maretta", {"side": "B"}, 3),
+                                                     ("caravelas", {}, 2), ("maracaibo", {}, 2),
+                                                     ("maracaibo", {}, 4), ("maracaibo", {}, 1)],
+                         ids=["maretta-A", "maretta-B", "caravelas", "maracaibo-2", "maracaibo-4", "maracaibo-solo"])
+def test_every_games_turn_mail_shows_a_picture_drawn_for_a_phone_in_place(
+        rules: str, options: dict[str, object], n: int, ana: Persona, bruno: Persona, carla: Persona,
+        dora: Persona) -> None:
+    cache.clear()
+    people = [ana, bruno, carla, dora][:n]
+    game = start_game(rules, people, options=options)
+    for person in people:
+        mail = person.latest()
+        png = _png_of(mail)
+        assert png is not None, f"{rules}: {person.name}'s first mail carries its picture"
+        assert _width(png) == svg.MAIL_WIDTH, "drawn 358 px wide: a 390 px phone shows it at its own size"
+        assert len(png) <= sending.PNG_MAX_BYTES and _colours(png) <= 32
+        assert mail.get_content_type() == "multipart/related", "the picture belongs to the HTML that shows it"
+        html = html_of(mail)
+        assert html.count('src="cid:board"') == 1 and f'width="{svg.MAIL_WIDTH}"' in html
+        assert "max-width:358px" in html and "your game page" in html
+        row = OutboundMessage.objects.filter(game=game, to_email=person.email, content__picture=True).latest("pk")
+        picture = sending.bodies(row).svg
+        assert svg.drawn_width(picture) == svg.MAIL_WIDTH
+        assert min(size for _text, size in svg_checks.shown_text_sizes(picture)) >= svg.MAIL_TEXT
+        assert wire_size(mail) <= sending.MAIL_MAX_BYTES
+
+
+def test_a_mail_without_room_for_its_picture_links_the_page_and_shows_no_broken_image(
+        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.clear()
+    monkeypatch.setattr(sending, "MAIL_MAX_BYTES", 5_000)  # no room left for any picture
+    start_game("maretta", [ana, bruno, carla])
+    mail = ana.latest()
+    assert _png_of(mail) is None and mail.get_content_type() == "multipart/alternative"
+    html = html_of(mail)
+    assert "cid:" not in html and "<img" not in html
+    assert "your game page" in html
+
+
+def test_it_stops_rendering_for_a_game_whose_pictures_are_too_heavy_for_any_mail(
         ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
     people = [ana, bruno, carla]
-    cache.clear()  # no picture or width remembered from another test's game of the same id
-    game = start_game("maretta", people, mail_mode="every")
-    first = _png_of(ana.latest())
-    assert first is not None and len(first) <= sending.PNG_MAX_BYTES
-    fitted = _width(first)
-    renders = _record_renders(monkeypatch)
-    later = _png_of(_move_until_mailed(game, ana, people))
-    assert later is not None and len(later) <= sending.PNG_MAX_BYTES
-    assert renders, "the new board is asked for"
-    assert max(renders) <= fitted, f"{fitted} px fitted before: wider is not tried again ({renders})"
-
-
-def test_it_stops_rendering_for_a_game_whose_pictures_fit_no_width(
-        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
-    people = [ana, bruno, carla]
-    cache.clear()  # no picture or width remembered from another test's game of the same id
+    cache.clear()  # no picture or hint remembered from another test's game of the same id
     monkeypatch.setattr(sending, "PNG_MAX_BYTES", 200)  # no board fits in 200 bytes
     game = start_game("maretta", people, mail_mode="every")
     assert _png_of(ana.latest()) is None
     renders = _record_renders(monkeypatch)
     later = _move_until_mailed(game, ana, people)
     assert _png_of(later) is None
-    assert renders == [], "a game's picture known to be too big at every width is not rendered again"
+    assert renders == [], "a game's picture known to be too heavy for any mail is not rendered again"
 
 
 def test_it_shows_the_sea_near_my_fleet_in_a_caravelas_turn_mail(ana: Persona, bruno: Persona) -> None:
@@ -97,10 +137,10 @@ def test_it_shows_the_sea_near_my_fleet_in_a_caravelas_turn_mail(ana: Persona, b
     mover = [ana, bruno][seat]
     png = _png_of(mover.latest())
     assert png is not None and len(png) <= sending.PNG_MAX_BYTES
-    assert _width(png) in (560, 440), "drawn wide enough that its labels read (10-13 px at 560)"
+    assert _width(png) == svg.MAIL_WIDTH, "drawn so that its labels read on a phone (11-14 px)"
     row = OutboundMessage.objects.filter(game=game, to_email=mover.email, content__picture=True).latest("pk")
     picture = sending.bodies(row).svg
-    assert 'viewBox="0 0 1460' not in picture[:300], "a part of the map, not the whole"
+    assert 'viewBox="0 0 1460' not in picture, "a part of the map, not the whole"
     assert "Near your fleet (framed), at Lisboa" in picture
     assert 'class="mine"' in picture, "my fleet is in the part shown, framed"
     assert len(mover.latest().as_bytes().replace(b"\n", b"\r\n")) <= sending.MAIL_MAX_BYTES

@@ -1,53 +1,56 @@
-"""The small picture a Caravelas mail carries: the sea around the reader's fleet.
+"""The small picture a Caravelas mail carries: the sea around the reader's fleet, for a phone.
 
-Why not the whole map: at a mail's 560 pixels the 1460-unit map's labels shrink to 3-4 px and
-its PNG weighs 40 KB, far over a mail's budget (issue 10: mails under 30 KB). What a reader
-decides on is near their fleet: the circles and routes they can sail to, the places of their
-discovery cards close by, the fleets next to theirs. So the mail shows that part of the same
-picture at full scale (labels 10-13 px, as on the page), with a caption that says where it is;
-the whole map, legend and players' boards are on the game page, and the text part of the mail
-has every fleet, cube and card.
+Why not the whole map: at a phone's 358 pixels the 1460-unit map's labels shrink to 2-3 px and
+its PNG weighs 40 KB, far over a mail's budget (issue 10: mails under 30 KB, readable on a
+phone). What a reader decides on is near their fleet: the circles and routes they can sail
+to, the places of their discovery cards close by, the fleets next to theirs. So the mail shows
+that part of the map, drawn so that its smallest labels (10 map units) are 11 px, 358 px
+wide (the mail's width on a 390 px phone, and its own size elsewhere), with a caption that
+says where it is and a legend of what it shows; the whole map, legend and players' boards
+are on the game page, and the text part of the mail has every fleet, cube and card.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from engine import svg
 
 from . import board as B
-from .render import render_svg
+from .render import INK, render_map_svg
 
-#: The part of the map shown, in map units (the picture is drawn 1:1 at 560 px).
-WIDTH, HEIGHT = 560, 380
-CAPTION_H = 24
+#: Map units drawn per picture px: the map's smallest labels (10 units) become MAIL_TEXT px.
+SCALE = svg.MAIL_TEXT / 10
+#: The part of the map shown, in map units.
+WIDTH, HEIGHT = int(svg.MAIL_WIDTH / SCALE), 290
+LEGEND = ("Framed: your fleet; letters: the others' fleets. Circles with a cross: places; "
+          "small circles: sea (codes as in moves); blue dashes: wind routes; squares: cubes.")
+_SIZE, _BOLD = 12, 12
 
-_ROOT = re.compile(r'width="\d+" height="\d+" viewBox="0 0 \d+ \d+"')
 
-
-def crop_box(x: float, y: float) -> tuple[int, int]:
-    """The top-left corner of the part shown around (x, y), kept inside the map."""
-    mw, mh = B.MAP["width"], B.MAP["height"]
-    x0 = min(max(int(x - WIDTH / 2), 0), mw - WIDTH)
-    y0 = min(max(int(y - HEIGHT / 2) - CAPTION_H // 2, 0), mh - HEIGHT)
-    return x0, y0
+def crop_box(x: float, y: float) -> tuple[float, float, float, float]:
+    """The part of the map shown around (x, y), kept inside the map."""
+    return svg.around(x, y, WIDTH, HEIGHT, B.MAP["width"], B.MAP["height"])
 
 
 def render_mail_svg(view: dict[str, Any]) -> str:
-    """The map near the viewer's fleet; the whole board for a spectator (no fleet of theirs)."""
-    full = render_svg(view)
+    """The map near the viewer's fleet, with a caption and a legend; for a spectator (no fleet
+    of theirs), the sea around Lisboa."""
     seat = view.get("seat")
-    if seat is None:
-        return full
-    at = view["fleets"][seat]["at"]
-    node = B.NODES[at]
-    x0, y0 = crop_box(float(node["x"]), float(node["y"]))
+    node = B.NODES[view["fleets"][seat]["at"] if seat is not None else B.LISBON]
     name = node.get("name") or at
-    caption = f"Near your fleet (framed), at {name}; the whole map is on your game page"
-    extra = (svg.el("rect", x=x0, y=y0, width=WIDTH, height=CAPTION_H, fill="#fffdf6", stroke="#6b4c2a")
-             + svg.text(x0 + 8, y0 + 17, caption, size=12, anchor="start", fill="#3b2a14", font_weight="bold"))
-    root = f'width="{WIDTH}" height="{HEIGHT}" viewBox="{x0} {y0} {WIDTH} {HEIGHT}"'
-    cropped = _ROOT.sub(root, full, count=1)
-    assert cropped != full, "the board's root element changed shape"
-    return cropped[: -len("</svg>")] + extra + "</svg>"
+    room = svg.MAIL_WIDTH - 12
+    out: list[str] = []
+    y = 4.0
+    head = f"Near your fleet (framed), at {name}" if seat is not None else f"The sea around {name}"
+    for line in svg.wrap(head, _BOLD, room, bold=True):
+        y += _BOLD + 4
+        out.append(svg.text(6, y, line, size=_BOLD, anchor="start", fill=INK, font_weight="bold"))
+    part, height = svg.window(render_map_svg(view), crop_box(float(node["x"]), float(node["y"])),
+                              svg.MAIL_WIDTH, top=y + 6)
+    out.append(part)
+    y += 6 + height
+    for line in svg.wrap(LEGEND, _SIZE, room):
+        y += _SIZE + 4
+        out.append(svg.text(6, y, line, size=_SIZE, anchor="start", fill=INK))
+    return svg.document(svg.MAIL_WIDTH, int(y + 8), out, title="Caravelas II: the sea near your fleet")

@@ -267,6 +267,11 @@ def render_phone_svg(view: dict[str, Any]) -> list[str]:
             svg.document(NARROW, height, body, title=f"Caravelas II - {players}: legend and players")]
 
 
+def render_map_svg(view: dict[str, Any]) -> str:
+    """The map alone, at its own size (the part near a fleet is what a mail shows)."""
+    return svg.document(B.MAP["width"], B.MAP["height"], _map(view))
+
+
 def _map(view: dict[str, Any]) -> list[str]:
     width, map_h = B.MAP["width"], B.MAP["height"]
     players = view["players"]

@@ -15,6 +15,7 @@ import textwrap
 from html import escape
 from typing import Any
 
+from engine import svg as kit
 from engine.core import View
 
 from . import content as C
@@ -275,6 +276,10 @@ MAP_H = 352
 
 def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
        weight: str = "normal") -> str:
+    return _text(x, y, s, size, anchor, fill, weight)
+
+
+def _text(x: float, y: float, s: str, size: float, anchor: str, fill: str, weight: str) -> str:
     return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
             f'font-weight="{weight}">{escape(s)}</text>')
 
@@ -309,7 +314,14 @@ def svg(view: View) -> str:
             + "".join(body) + "</svg>")
 
 
-def _svg_map(view: View) -> list[str]:
+def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
+    """The map's drawing; ``least``: no text smaller (a mail draws it bigger, see :func:`mail_svg`),
+    which also frames the reader's ship; ``legend``: with its legend in the corner."""
+
+    def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
+           weight: str = "normal") -> str:
+        return _text(x, y, s, max(size, least), anchor, fill, weight)
+
     out = [f'<rect x="0" y="18" width="640" height="{MAP_H - 18}" fill="#d7eefa"/>']
     live = [loc for loc in C.LOC_ORDER if _kind(view, loc) != "off"]
     for loc in live:  # the route first, under the places
@@ -360,6 +372,9 @@ def _svg_map(view: View) -> list[str]:
         for k, colour in enumerate(ships.get(loc, [])):
             sx, sy = x - 14 + 8 * k, y - 30
             cls = ' class="mine"' if mine == (loc, k) else ""
+            if cls and least:  # a picture has no page style to mark it: a frame
+                out.append(f'<rect x="{sx - 2.5}" y="{sy - 7}" width="12" height="13" rx="2" fill="#ffffff" '
+                           'stroke="#111" stroke-width="1.2"/>')
             out.append(f'<path{cls} d="M{sx} {sy} l7 0 l-1.5 4 l-4 0 z" fill="{colour}" stroke="#222" '
                        'stroke-width="0.4"/>'
                        f'<line x1="{sx + 3.5}" y1="{sy}" x2="{sx + 3.5}" y2="{sy - 5}" stroke="#222" '
@@ -369,6 +384,8 @@ def _svg_map(view: View) -> list[str]:
             x, y = POS.get(a["loc"], (0, 0))
             out.append(f'<circle cx="{x + 16 + 4 * k}" cy="{y + 8 - 6 * i}" r="2.6" fill="{_colour(view, i)}" '
                        'stroke="#222" stroke-width="0.4"/>')
+    if not legend:
+        return out
     # the legend
     lx, ly = 384, 222
     out.append(_t(lx, ly, "circle: village; square: city,", 6.5))
@@ -508,6 +525,49 @@ def _svg_display(view: View, y: int) -> tuple[list[str], int]:
 NARROW = 358
 _PAD = 8
 _SIZE = 12
+
+
+#: A mail's map: its smallest text in map units (so map units per px: MAIL_TEXT / this), and the
+#: part of the map it shows, in map units.
+MAIL_LEAST = 7.5
+MAIL_SCALE = kit.MAIL_TEXT / MAIL_LEAST
+MAIL_BOX = (int(kit.MAIL_WIDTH / MAIL_SCALE), 190)
+MAIL_LEGEND = ("Framed boat: your ship; boats: ships; circle: village; square: city, its market "
+               "below; flag: owner (F, E, S); yellow tag: quest; dots: assistants.")
+
+
+def mail_svg(view: View) -> str:
+    """The small picture a mail carries (issue 10): the map around the reader's ship, 358 px
+    wide and no text under 11 px, with a caption and a legend; the whole board is on the page.
+
+    Why a part: the whole map's labels are 7.5 map units; at a phone's 358 px the whole 640-unit
+    map would show them at 4 px. Drawn so that they are 11 px, a phone's width holds 244 units
+    of the map, the few places around the ship, which is what a reader decides on."""
+    seat = view.get("seat")
+    at = view["p"][seat]["at"] if seat is not None else "H"
+    cx, cy = POS.get(at, (320, 176))
+    box = kit.around(cx, cy - 10, *MAIL_BOX, 640, MAP_H)
+    the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" font-family="sans-serif">'
+               + "".join(_svg_map(view, least=MAIL_LEAST, legend=False)) + "</svg>")
+    name = str(C.LOC[at]["name"]).split(": ", 1)[-1] if at in C.LOC else at
+    room = kit.MAIL_WIDTH - 2 * _PAD
+    out: list[str] = []
+    y = 2.0
+    head = f"Near your ship (framed), at {at} {name}" if seat is not None else "The map around Havana"
+    for line in _wrap_px(head, 12, room, bold=True):
+        y += 16
+        out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
+    part, height = kit.window(the_map, box, kit.MAIL_WIDTH, top=y + 6)
+    out.append(part)
+    y += 6 + height
+    for line in _wrap_px(MAIL_LEGEND, 12, room):
+        y += 16
+        out.append(_text(_PAD, y, line, 12, "start", "#343a40", "normal"))
+    h = int(y + 8)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
+            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}" font-family="sans-serif"><title>Maracaibo (substitute '
+            f'content): the map near your ship</title><rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>'
+            + "".join(out) + "</svg>")
 
 
 def phone_svgs(view: View) -> list[str]:

@@ -1951,12 +1951,12 @@ class Maracaibo(Rules):
         return phone_svgs(view)
 
     def _render_mail_svg(self, view: View) -> str:
-        # Why the map alone: the whole board is 20 KB as PNG at a mail's width, and its text
-        # part (7-9 KB, repeated in the HTML) leaves a mail 4-10 KB for the picture; the
-        # map with the ships is what a reader looks at, the rest is in the mail's text.
-        from .render import phone_svgs
+        # Why the map near the reader's ship: the whole board is 20 KB as PNG at a mail's width,
+        # and its text part (7-9 KB, repeated in the HTML) leaves a mail 4-10 KB for the picture;
+        # the map with the ships is what a reader looks at, the rest is in the mail's text.
+        from .render import mail_svg
 
-        return phone_svgs(view)[0]
+        return mail_svg(view)
 
 
 RULES = Maracaibo()
