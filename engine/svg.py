@@ -138,6 +138,6 @@ def window(doc: str, box: tuple[float, float, float, float], width: float, top: 
 
 
 def around(cx: float, cy: float, w: float, h: float, full_w: float, full_h: float) -> tuple[float, float, float, float]:
-    """A box ``w`` × ``h`` centred on (cx, cy) as far as it stays inside a ``full_w`` × ``full_h`` drawing."""
+    """A box ``w`` by ``h`` centred on (cx, cy) as far as it stays inside a ``full_w`` by ``full_h`` drawing."""
     w, h = min(w, full_w), min(h, full_h)
     return (min(max(cx - w / 2, 0.0), full_w - w), min(max(cy - h / 2, 0.0), full_h - h), w, h)

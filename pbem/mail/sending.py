@@ -240,7 +240,7 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
             if compose.PICTURE_START in made.html:
                 # The HTML shows the picture in place (cid:board), so the parts are related:
                 # mail programs show it there, scaled to the mail's width, not as an attachment.
-                msg.mixed_subtype = "related"
+                msg.mixed_subtype = "related"  # type: ignore[attr-defined]  # Django has it; its stubs do not
             msg.attach(image)
         elif compose.PICTURE_START in made.html:
             msg.alternatives = []

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from pbem.games.models import Game, Move
-from tests.mail.conftest import Persona, html_of, start_game, text_of
+from tests.browser.mail_view import as_shown
+from tests.mail.conftest import Persona, start_game, text_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -169,7 +170,7 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
 def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: str, shots: Path) -> None:
     folk = people()
     start_game("maretta", folk, options={"side": "A"})
-    mail_html = html_of(folk[0].latest())
+    mail_html = as_shown(folk[0].latest())  # its picture in place, as a mail program shows it
     url = link_of(folk[0], site)
     for name, viewport in (("1280", DESKTOP), ("390", PHONE)):
         page = new_page(viewport)

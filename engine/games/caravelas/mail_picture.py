@@ -38,7 +38,7 @@ def render_mail_svg(view: dict[str, Any]) -> str:
     of theirs), the sea around Lisboa."""
     seat = view.get("seat")
     node = B.NODES[view["fleets"][seat]["at"] if seat is not None else B.LISBON]
-    name = node.get("name") or at
+    name = node.get("name") or node["id"]
     room = svg.MAIL_WIDTH - 12
     out: list[str] = []
     y = 4.0
