@@ -403,7 +403,8 @@ class Rules:
         ``engine.svg.MAIL_WIDTH`` (358) px wide, the width a mail has on a 390 px phone, where
         it is shown at its own size, with no text under ``engine.svg.MAIL_TEXT`` (11) px. By
         default the first of :meth:`render_phone_svg`; a game whose board is too big for that
-        shows the part near the reader instead."""
+        shows the part near the reader instead. Its ``<desc>``, if any, is its legend in words,
+        which the mail prints under it (a few hundred bytes as text, 1 KB or more drawn)."""
         return self._render_mail_svg(view)
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:

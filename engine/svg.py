@@ -43,8 +43,10 @@ def text(x: float, y: float, s: str, size: int = 12, anchor: str = "middle", **k
               font_family="sans-serif", **kw)
 
 
-def document(width: int, height: int, body: list[str], title: str = "") -> str:
-    head = f"<title>{escape(title)}</title>" if title else ""
+def document(width: int, height: int, body: list[str], title: str = "", desc: str = "") -> str:
+    """A drawing; ``desc``: its description (a mail picture's legend, which the mail prints as
+    text under it: words weigh less as text than drawn, see engine.core.Rules.render_mail_svg)."""
+    head = (f"<title>{escape(title)}</title>" if title else "") + (f"<desc>{escape(desc)}</desc>" if desc else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}">{head}<rect width="100%" height="100%" fill="#fbf7ee"/>'
             + "".join(body) + "</svg>")
@@ -115,6 +117,15 @@ MAIL_WIDTH = 358
 MAIL_TEXT = 11
 
 _ROOT_TAG = re.compile(r"<svg\b([^>]*)>")
+_DESC = re.compile(r"<desc>(.*?)</desc>", re.S)
+
+
+def description(doc: str) -> str:
+    """The text of a drawing's ``<desc>`` ("" when it has none)."""
+    from xml.sax.saxutils import unescape
+
+    m = _DESC.search(doc[:4000])
+    return unescape(m.group(1)) if m else ""
 _ROOT_SIZE = re.compile(r'\s(?:xmlns|width|height|viewBox)="[^"]*"')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 
@@ -131,7 +142,7 @@ def window(doc: str, box: tuple[float, float, float, float], width: float, top: 
         raise ValueError("not an SVG drawing")
     x, y, w, h = box
     height = round(h * width / w, 1)
-    inner = _TITLE.sub("", doc[m.end(): doc.rfind("</svg>")], count=1)
+    inner = _DESC.sub("", _TITLE.sub("", doc[m.end(): doc.rfind("</svg>")], count=1), count=1)
     keep = _ROOT_SIZE.sub("", m.group(1))
     return (f'<svg x="0" y="{top}" width="{width}" height="{height}" viewBox="{round(x, 1)} {round(y, 1)} '
             f'{round(w, 1)} {round(h, 1)}"{keep}>{inner}</svg>'), height

@@ -27,6 +27,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 import engine
+from engine import svg as drawing
 
 #: The version of the stored content's shape; :func:`context` refuses others rather than guess.
 CONTENT_VERSION = 1
@@ -127,6 +128,7 @@ def context(content: dict[str, Any]) -> dict[str, Any]:
     size = _ROOT_SIZE.search(c["svg"][:600])
     # the picture's own size in px: the mail shows it so, or narrower on a narrower screen
     c["picture_size"] = (round(float(size.group(1))), round(float(size.group(2)))) if size else None
+    c["picture_legend"] = drawing.description(c["svg"]) if c["svg"] else ""
     return c
 
 

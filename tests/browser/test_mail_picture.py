@@ -79,4 +79,6 @@ def test_every_games_turn_mail_shows_its_picture_whole_and_readable_at_both_widt
         print(f"{name} mail at {width} px: picture {shown['width']:.0f} of {shown['natural']} px, "
               f"smallest text {text_px:.1f} px, mail {wire_size(mail)} bytes")  # figures for the docs (-s)
         assert text_px >= READABLE - 0.05, f"{name} at {width} px: its smallest text is {text_px:.1f} px"
+        legend = svg.description(picture)  # the picture's legend, printed under it as text
+        assert legend in page.inner_text("body") or not legend
         page.screenshot(path=str(shots / f"mail-picture-{name}-{width}.png"), full_page=True)

@@ -101,6 +101,8 @@ def test_every_games_turn_mail_shows_a_picture_drawn_for_a_phone_in_place(
         assert svg.drawn_width(picture) == svg.MAIL_WIDTH
         assert min(size for _text, size in svg_checks.shown_text_sizes(picture)) >= svg.MAIL_TEXT
         assert wire_size(mail) <= sending.MAIL_MAX_BYTES
+        if rules != "maretta":  # Maretta draws its legend, with samples of its symbols
+            assert "Framed" in svg.description(picture), "the legend of the part shown"
 
 
 def test_a_mail_without_room_for_its_picture_links_the_page_and_shows_no_broken_image(

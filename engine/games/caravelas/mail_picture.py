@@ -6,7 +6,7 @@ phone). What a reader decides on is near their fleet: the circles and routes the
 to, the places of their discovery cards close by, the fleets next to theirs. So the mail shows
 that part of the map, drawn so that its smallest labels (10 map units) are 11 px, 358 px
 wide (the mail's width on a 390 px phone, and its own size elsewhere), with a caption that
-says where it is and a legend of what it shows; the whole map, legend and players' boards
+says where it is and a legend of what it shows (its ``<desc>``: the mail prints it as text); the whole map, legend and players' boards
 are on the game page, and the text part of the mail has every fleet, cube and card.
 """
 
@@ -50,7 +50,4 @@ def render_mail_svg(view: dict[str, Any]) -> str:
                               svg.MAIL_WIDTH, top=y + 6)
     out.append(part)
     y += 6 + height
-    for line in svg.wrap(LEGEND, _SIZE, room):
-        y += _SIZE + 4
-        out.append(svg.text(6, y, line, size=_SIZE, anchor="start", fill=INK))
-    return svg.document(svg.MAIL_WIDTH, int(y + 8), out, title="Caravelas II: the sea near your fleet")
+    return svg.document(svg.MAIL_WIDTH, int(y), out, title="Caravelas II: the sea near your fleet", desc=LEGEND)

@@ -538,7 +538,8 @@ MAIL_LEGEND = ("Framed boat: your ship; boats: ships; circle: village; square: c
 
 def mail_svg(view: View) -> str:
     """The small picture a mail carries (issue 10): the map around the reader's ship, 358 px
-    wide and no text under 11 px, with a caption and a legend; the whole board is on the page.
+    wide and no text under 11 px, with a caption, and its legend as its ``<desc>`` (the mail prints
+    it as text); the whole board is on the page.
 
     Why a part: the whole map's labels are 7.5 map units; at a phone's 358 px the whole 640-unit
     map would show them at 4 px. Drawn so that they are 11 px, a phone's width holds 244 units
@@ -546,28 +547,27 @@ def mail_svg(view: View) -> str:
     seat = view.get("seat")
     at = view["p"][seat]["at"] if seat is not None else "H"
     cx, cy = POS.get(at, (320, 176))
-    box = kit.around(cx, cy - 10, *MAIL_BOX, 640, MAP_H)
+    x0, y0, w, h = kit.around(cx, cy - 28, *MAIL_BOX, 640, MAP_H - 18)  # below the map's title line
+    box = (x0, y0 + 18, w, h)
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" font-family="sans-serif">'
                + "".join(_svg_map(view, least=MAIL_LEAST, legend=False)) + "</svg>")
     name = str(C.LOC[at]["name"]).split(": ", 1)[-1] if at in C.LOC else at
     room = kit.MAIL_WIDTH - 2 * _PAD
     out: list[str] = []
     y = 2.0
-    head = f"Near your ship (framed), at {at} {name}" if seat is not None else "The map around Havana"
+    head = f"Near your ship (framed), at {name} ({at})" if seat is not None else "The map around Havana"
     for line in _wrap_px(head, 12, room, bold=True):
         y += 16
         out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
     part, height = kit.window(the_map, box, kit.MAIL_WIDTH, top=y + 6)
     out.append(part)
     y += 6 + height
-    for line in _wrap_px(MAIL_LEGEND, 12, room):
-        y += 16
-        out.append(_text(_PAD, y, line, 12, "start", "#343a40", "normal"))
-    h = int(y + 8)
+    h = int(y)
+    # the legend is the picture's description: the mail prints it as text under the picture
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
             f'viewBox="0 0 {kit.MAIL_WIDTH} {h}" font-family="sans-serif"><title>Maracaibo (substitute '
-            f'content): the map near your ship</title><rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>'
-            + "".join(out) + "</svg>")
+            f'content): the map near your ship</title><desc>{escape(MAIL_LEGEND)}</desc>'
+            f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 
 
 def phone_svgs(view: View) -> list[str]:
