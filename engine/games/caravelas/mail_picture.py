@@ -6,8 +6,9 @@ phone). What a reader decides on is near their fleet: the circles and routes the
 to, the places of their discovery cards close by, the fleets next to theirs. So the mail shows
 that part of the map, drawn so that its smallest labels (10 map units) are 11 px, 358 px
 wide (the mail's width on a 390 px phone, and its own size elsewhere), with a caption that
-says where it is and a legend of what it shows (its ``<desc>``: the mail prints it as text); the whole map, legend and players' boards
-are on the game page, and the text part of the mail has every fleet, cube and card.
+says where it is and a legend of what it shows (its ``<desc>``: the mail prints it as text);
+the whole map, legend and players' boards are on the game page, and the text part of the mail
+has every fleet, cube and card.
 """
 
 from __future__ import annotations
