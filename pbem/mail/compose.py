@@ -52,6 +52,15 @@ def without_picture(html: str) -> str:
     return html[:start] + html[end + len(PICTURE_END):] if 0 <= start < end else html
 
 
+_PICTURE_HEIGHT = re.compile(r'(<img src="cid:board" width="\d+" height=")(\d+)"')
+
+
+def with_picture_height(html: str, height: int) -> str:
+    """The HTML of a mail whose picture is ``height`` px high (its top part, when the mail has no
+    room for the whole: see pbem.mail.sending.PNG_SHORTER)."""
+    return _PICTURE_HEIGHT.sub(lambda m: f'{m.group(1)}{height}"', html, count=1)
+
+
 @dataclass(frozen=True)
 class Composed:
     text: str

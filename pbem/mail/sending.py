@@ -193,6 +193,30 @@ def png_budget(mail_bytes: int) -> int:
     return max(0, min(PNG_MAX_BYTES, room * 57 // 78))
 
 
+#: When the rest of a mail leaves too little room for its whole picture: its top part, down to
+#: these shares of its height. Why the top: a mail picture opens with its caption and has the
+#: reader's pieces at its middle (a part of a map centred on them), or its board above its legend
+#: (Maretta); a shorter picture at the same scale stays readable, a narrower one would not.
+PNG_SHORTER = (0.8, 0.65)
+
+
+def _top_part(png: bytes, share: float) -> bytes:
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        part = im.crop((0, 0, im.width, max(1, round(im.height * share))))
+        out = io.BytesIO()
+        part.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def png_height(png: bytes) -> int:
+    """The height of a PNG, from its header."""
+    return int.from_bytes(png[20:24], "big")
+
+
 def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) -> MIMEImage | None:
     if not svg or budget <= 0 or _too_heavy(row.game_id, svg):
         return None
@@ -203,9 +227,14 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
         return None
     if len(png) > PNG_MAX_BYTES:
         _remember_heavy(row.game_id, svg)
-    if len(png) > budget:
-        return None  # too heavy, or no room left in this mail: it links the game page
-    image = MIMEImage(png, "png")
+        return None  # too heavy for any mail: it links the game page
+    for share in (1.0, *PNG_SHORTER):
+        part = png if share == 1.0 else _top_part(png, share)
+        if len(part) <= budget:
+            break
+    else:
+        return None  # no room left in this mail even for the shortest part: it links the game page
+    image = MIMEImage(part, "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")
     name = f"board-{row.game_id}.png" if row.game_id else "board.png"
     image.add_header("Content-Disposition", "inline", filename=name)
@@ -241,6 +270,10 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
                 # The HTML shows the picture in place (cid:board), so the parts are related:
                 # mail programs show it there, scaled to the mail's width, not as an attachment.
                 msg.mixed_subtype = "related"  # type: ignore[attr-defined]  # Django has it; its stubs do not
+                shown = compose.with_picture_height(made.html, png_height(image.get_payload(decode=True)))
+                if shown != made.html:  # its top part only: the HTML says the height it has
+                    msg.alternatives = []
+                    msg.attach_alternative(shown, "text/html")
             msg.attach(image)
         elif compose.PICTURE_START in made.html:
             msg.alternatives = []

@@ -156,3 +156,26 @@ def test_it_leaves_the_picture_out_when_the_rest_of_the_mail_leaves_no_room_for_
     encoded = base64.encodebytes(b"\0" * room)
     assert 22_000 + len(encoded) + 300 + encoded.count(b"\n") <= sending.MAIL_MAX_BYTES
     assert sending.png_budget(29_800) == 0
+
+
+def test_a_mail_with_little_room_carries_the_top_part_of_its_picture_at_the_same_scale(
+        ana: Persona, bruno: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.clear()
+    game = start_game("caravelas", [ana, bruno])
+    whole = _png_of(ana.latest())
+    assert whole is not None
+    row = OutboundMessage.objects.filter(game=game, to_email=ana.email, content__picture=True).latest("pk")
+    # the same mail again, where the rest of it leaves room for a little less than the whole picture
+    row.status = OutboundMessage.Status.PENDING
+    bare = sending.build_message(row)
+    bare.attachments = []
+    weight = len(bare.message().as_bytes().replace(b"\n", b"\r\n"))
+    monkeypatch.setattr(sending, "MAIL_MAX_BYTES", weight + 900 + (len(whole) - 300) * 78 // 57)
+    mail = sending.build_message(row).message()
+    part = next(p for p in mail.walk() if p.get_content_type() == "image/png").get_payload(decode=True)
+    assert _width(part) == _width(whole), "the same scale: its text as big"
+    height, full = sending.png_height(part), sending.png_height(whole)
+    assert 0.6 * full <= height < full, "its top part: the caption and the fleet at its middle"
+    html = next(p for p in mail.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
+    assert f'src="cid:board" width="{svg.MAIL_WIDTH}" height="{height}"' in html, "the HTML says its height"
+    assert len(mail.as_bytes().replace(b"\n", b"\r\n")) <= sending.MAIL_MAX_BYTES

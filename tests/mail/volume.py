@@ -177,6 +177,9 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),
                                 "pictures": sum(1 for m in box if options_block(m) and has_picture(m)),
+                                # the heaviest turn mail that went without its picture (0: none did)
+                                "without": max((wire_size(m) for m in box if options_block(m)
+                                                and not has_picture(m)), default=0),
                                 "largest": max(wire_size(m) for m in box + replies)}
     return figures
 
@@ -186,4 +189,5 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
     for name, f in figures.items():
         print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
-              f"{f['pictures']} of {f['asking']} turn mails with a picture, largest {f['largest']} bytes")
+              f"{f['pictures']} of {f['asking']} turn mails with a picture, largest {f['largest']} bytes"
+              + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else ""))
