@@ -217,7 +217,8 @@ def png_height(png: bytes) -> int:
     return int.from_bytes(png[20:24], "big")
 
 
-def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) -> MIMEImage | None:
+def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) -> tuple[MIMEImage, int] | None:
+    """The picture's part and its height in px; None when the mail goes without it."""
     if not svg or budget <= 0 or _too_heavy(row.game_id, svg):
         return None
     try:
@@ -238,7 +239,7 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
     image.add_header("Content-ID", f"<{BOARD_CID}>")
     name = f"board-{row.game_id}.png" if row.game_id else "board.png"
     image.add_header("Content-Disposition", "inline", filename=name)
-    return image
+    return image, png_height(part)
 
 
 def bodies(row: OutboundMessage) -> compose.Composed:
@@ -264,13 +265,14 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     if made.svg:
         # Why CRLF: the weight on the wire, as the SMTP backend sends it.
         raw = msg.message().as_bytes()
-        image = _board_image(row, made.svg, png_budget(len(raw) + raw.count(b"\n")))
-        if image is not None:
+        picture = _board_image(row, made.svg, png_budget(len(raw) + raw.count(b"\n")))
+        if picture is not None:
+            image, height = picture
             if compose.PICTURE_START in made.html:
                 # The HTML shows the picture in place (cid:board), so the parts are related:
                 # mail programs show it there, scaled to the mail's width, not as an attachment.
                 msg.mixed_subtype = "related"  # type: ignore[attr-defined]  # Django has it; its stubs do not
-                shown = compose.with_picture_height(made.html, png_height(image.get_payload(decode=True)))
+                shown = compose.with_picture_height(made.html, height)
                 if shown != made.html:  # its top part only: the HTML says the height it has
                     msg.alternatives = []
                     msg.attach_alternative(shown, "text/html")
