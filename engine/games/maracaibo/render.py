@@ -269,7 +269,7 @@ POS: dict[str, tuple[int, int]] = {
     "6": (492, 122), "7": (556, 132), "8": (590, 178), "9": (618, 226), "9a": (616, 290), "10": (470, 262),
     "11": (540, 300), "12": (420, 300), "13": (340, 190), "14": (350, 312), "15": (272, 334), "16": (250, 278),
     "16a": (300, 250), "17": (198, 254), "18": (136, 200), "19": (74, 170), "20": (84, 118), "21a": (40, 70),
-    "21b": (120, 56), "22": (82, 34),
+    "21b": (120, 56), "22": (74, 34),
 }
 MAP_H = 352
 
@@ -357,7 +357,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
         if owner:
             out.append(f'<rect x="{x + 8}" y="{y - 18}" width="10" height="8" fill="{NATION_COLOUR[owner]}" '
                        f'stroke="#222" stroke-width="0.5"/>')
-            out.append(_t(x + 13, y - 11.5, owner[0].upper(), 6, "middle", "#fff", "bold"))
+            out.append(_t(x + 13, y - 11.5, owner[0].upper(), 6, "middle", kit.ink_on(NATION_COLOUR[owner]), "bold"))
         m = C.LOC[loc].get("market")
         if m and kind == "city":
             taken = view["market"].get(loc, [])
