@@ -174,6 +174,7 @@ def test_a_mail_with_little_room_carries_the_top_part_of_its_picture_at_the_same
     mail = sending.build_message(row).message()
     part = next(p for p in mail.walk() if p.get_content_type() == "image/png").get_payload(decode=True)
     assert _width(part) == _width(whole), "the same scale: its text as big"
+    assert "top" in str(next(p for p in mail.walk() if p.get_content_type() == "image/png")["Content-Description"])
     height, full = sending.png_height(part), sending.png_height(whole)
     assert 0.6 * full <= height < full, "its top part: the caption and the fleet at its middle"
     html = next(p for p in mail.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()

@@ -40,6 +40,12 @@ def has_picture(m: EmailMessage) -> bool:
     return any(p.get_content_type() == "image/png" for p in m.walk())
 
 
+def has_part_of_picture(m: EmailMessage) -> bool:
+    """The mail carries only the top part of its picture (the rest of it left too little room)."""
+    return any(p.get_content_type() == "image/png" and "top" in str(p["Content-Description"] or "")
+               for p in m.walk())
+
+
 def game_mails(person: Persona, game: Game) -> list[EmailMessage]:
     """The game's own mails to ``person`` (its notifications; answers to their mails start with Re:)."""
     subject = f"[pbem #{game.pk}] {game.title}"
@@ -177,6 +183,7 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),
                                 "pictures": sum(1 for m in box if options_block(m) and has_picture(m)),
+                                "shortened": sum(1 for m in box if options_block(m) and has_part_of_picture(m)),
                                 # the heaviest turn mail that went without its picture (0: none did)
                                 "without": max((wire_size(m) for m in box if options_block(m)
                                                 and not has_picture(m)), default=0),
@@ -189,5 +196,6 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
     for name, f in figures.items():
         print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
-              f"{f['pictures']} of {f['asking']} turn mails with a picture, largest {f['largest']} bytes"
+              f"{f['pictures']} of {f['asking']} turn mails with a picture ({f['shortened']} its top part only), "
+              f"largest {f['largest']} bytes"
               + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else ""))
