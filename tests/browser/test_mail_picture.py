@@ -81,4 +81,7 @@ def test_every_games_turn_mail_shows_its_picture_whole_and_readable_at_both_widt
         assert text_px >= READABLE - 0.05, f"{name} at {width} px: its smallest text is {text_px:.1f} px"
         legend = svg.description(picture)  # the picture's legend, printed under it as text
         assert legend in page.inner_text("body") or not legend
-        page.screenshot(path=str(shots / f"mail-picture-{name}-{width}.png"), full_page=True)
+        # the mail from its top down to its picture and the lines under it, as the reader scrolls to it
+        bottom = page.evaluate("() => document.querySelector('img').getBoundingClientRect().bottom + window.scrollY")
+        page.screenshot(path=str(shots / f"mail-picture-{name}-{width}.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": bottom + 70})
