@@ -24,8 +24,9 @@ from .render import INK, render_map_svg
 SCALE = svg.MAIL_TEXT / 10
 #: The part of the map shown, in map units.
 WIDTH, HEIGHT = int(svg.MAIL_WIDTH / SCALE), 290
-LEGEND = ("Framed: your fleet; letters: the others' fleets. Circles with a cross: places; "
-          "small circles: sea (codes as in moves); blue dashes: wind routes; squares: cubes.")
+LEGEND = ("Framed: your fleet; letters: the others' fleets. Circles with a cross: places (dashed ring: "
+          "your discovery cards' places); small circles: sea (codes as in moves); blue dashes: wind routes; "
+          "squares: cubes.")
 _SIZE, _BOLD = 12, 12
 
 
