@@ -43,12 +43,14 @@ def text(x: float, y: float, s: str, size: int = 12, anchor: str = "middle", **k
               font_family="sans-serif", **kw)
 
 
-def document(width: int, height: int, body: list[str], title: str = "", desc: str = "") -> str:
+def document(width: int, height: int, body: list[str], title: str = "", desc: str = "",
+             focus: tuple[float, float] | None = None) -> str:
     """A drawing; ``desc``: its description (a mail picture's legend, which the mail prints as
-    text under it: words weigh less as text than drawn, see engine.core.Rules.render_mail_svg)."""
+    text under it: words weigh less as text than drawn, see engine.core.Rules.render_mail_svg);
+    ``focus``: see :func:`focus_attr`."""
     head = (f"<title>{escape(title)}</title>" if title else "") + (f"<desc>{escape(desc)}</desc>" if desc else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{head}<rect width="100%" height="100%" fill="#fbf7ee"/>'
+            f'viewBox="0 0 {width} {height}"{focus_attr(focus)}>{head}<rect width="100%" height="100%" fill="#fbf7ee"/>'
             + "".join(body) + "</svg>")
 
 
@@ -128,6 +130,13 @@ def description(doc: str) -> str:
     return unescape(m.group(1)) if m else ""
 _ROOT_SIZE = re.compile(r'\s(?:xmlns|width|height|viewBox)="[^"]*"')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
+
+
+def focus_attr(focus: tuple[float, float] | None) -> str:
+    """The root attribute of a mail picture that says which rows matter most: its caption's height
+    and the row of the reader's pieces, in px. A mail with too little room for the whole picture
+    keeps those (pbem.mail.sending); without it, the picture's top part."""
+    return f' data-focus="{round(focus[0])} {round(focus[1])}"' if focus else ""
 
 
 def window(doc: str, box: tuple[float, float, float, float], width: float, top: float = 0) -> tuple[str, float]:

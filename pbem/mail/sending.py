@@ -193,20 +193,40 @@ def png_budget(mail_bytes: int) -> int:
     return max(0, min(PNG_MAX_BYTES, room * 57 // 78))
 
 
-#: When the rest of a mail leaves too little room for its whole picture: its top part, down to
-#: these shares of its height. Why the top: a mail picture opens with its caption and has the
-#: reader's pieces at its middle (a part of a map centred on them), or its board above its legend
-#: (Maretta); a shorter picture at the same scale stays readable, a narrower one would not.
+#: When the rest of a mail leaves too little room for its whole picture: a part of it, down to
+#: these shares of its height, at the same scale (a shorter picture stays readable, a narrower
+#: one would not): its caption and the rows around the reader's pieces, where the picture says
+#: where they are (``data-focus``: a part of a map), else its top part (Maretta: its board
+#: above its legend).
 PNG_SHORTER = (0.8, 0.65)
 
 
-def _top_part(png: bytes, share: float) -> bytes:
+_FOCUS = re.compile(r'\sdata-focus="(\d+) (\d+)"')
+
+
+def _focus(svg: str) -> tuple[int, int] | None:
+    """A mail picture's caption height and the row of the reader's pieces (engine.svg.focus_attr)."""
+    m = _FOCUS.search(svg[: svg.find(">") + 1])
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _shorter(png: bytes, share: float, focus: tuple[int, int] | None = None) -> bytes:
+    """``share`` of the picture's height: its top part; or, for a picture that says its focus,
+    its caption and the rows around the reader's pieces under it."""
     import io
 
     from PIL import Image
 
     with Image.open(io.BytesIO(png)) as im:
-        part = im.crop((0, 0, im.width, max(1, round(im.height * share))))
+        height = max(1, round(im.height * share))
+        if focus is None or not 0 <= focus[0] < height:
+            part = im.crop((0, 0, im.width, height))
+        else:
+            caption, row = focus
+            band = height - caption
+            top = int(min(max(row - band / 2, caption), im.height - band))
+            part = im.crop((0, 0, im.width, height))  # the same mode and palette
+            part.paste(im.crop((0, top, im.width, top + band)), (0, caption))
         out = io.BytesIO()
         part.save(out, "PNG", optimize=True)
     return out.getvalue()
@@ -230,7 +250,7 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
         _remember_heavy(row.game_id, svg)
         return None  # too heavy for any mail: it links the game page
     for share in (1.0, *PNG_SHORTER):
-        part = png if share == 1.0 else _top_part(png, share)
+        part = png if share == 1.0 else _shorter(png, share, _focus(svg))
         if len(part) <= budget:
             break
     else:

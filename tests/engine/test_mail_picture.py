@@ -53,9 +53,17 @@ def check(doc: str, what: str, seat: int | None) -> None:
     if parts:  # a part of a map: the reader's piece is in it, and the mail prints its legend
         assert svg.description(doc).startswith("Framed"), f"{what}: the legend of the part shown"
         if seat is not None:
-            part = parts[0][0]
+            part, (_x, y, w, _h) = parts[0]
             mine = [e for e in ET.fromstring(part).iter() if "mine" in (e.get("class") or "").split()]
             assert mine, f"{what}: my piece is marked"
+            # the picture says where my piece is (a mail with little room keeps those rows)
+            nested = next(e for e in ET.fromstring(doc) if e.tag == f"{NS}svg")
+            caption, row = (float(v) for v in (ET.fromstring(doc).get("data-focus") or "").split())
+            assert caption == float(nested.get("y") or 0), f"{what}: the caption ends where the map begins"
+            e = mine[0]
+            at = float(e.get("y") or (e.get("d") or "M0 0").split()[1]) + float(e.get("height") or 0) / 2
+            shown = caption + (at - y) * float(nested.get("width") or 0) / w
+            assert abs(shown - row) <= 20, f"{what}: my piece at {shown:.0f} px, said {row}"
 
 
 def _maracaibo_mine_inside(doc: str) -> bool:

@@ -180,3 +180,30 @@ def test_a_mail_with_little_room_carries_the_top_part_of_its_picture_at_the_same
     html = next(p for p in mail.walk() if p.get_content_type() == "text/html").get_payload(decode=True).decode()
     assert f'src="cid:board" width="{svg.MAIL_WIDTH}" height="{height}"' in html, "the HTML says its height"
     assert len(mail.as_bytes().replace(b"\n", b"\r\n")) <= sending.MAIL_MAX_BYTES
+
+
+def _striped(height: int) -> bytes:
+    """A palette PNG 4 px wide whose row y has the colour index y (y < 256)."""
+    im = Image.new("P", (4, height))
+    im.putpalette([v for y in range(256) for v in (y, 255 - y, (y * 7) % 256)])
+    for y in range(height):
+        for x in range(4):
+            im.putpixel((x, y), y)
+    out = io.BytesIO()
+    im.save(out, "PNG")
+    return out.getvalue()
+
+
+def _rows(png: bytes) -> list[int]:
+    with Image.open(io.BytesIO(png)) as im:
+        return [int(im.getpixel((0, y))) for y in range(im.height)]  # type: ignore[arg-type]
+
+
+def test_a_shorter_picture_keeps_its_caption_and_the_rows_around_the_readers_pieces() -> None:
+    png = _striped(100)
+    # a part of a map whose reader's pieces are near its bottom (the map's edge): caption rows 0-9 and
+    # the 40 rows that hold row 80 (as far as the picture goes)
+    assert _rows(sending._shorter(png, 0.5, (10, 80))) == list(range(10)) + list(range(60, 100))
+    assert _rows(sending._shorter(png, 0.5, (10, 30))) == list(range(10)) + list(range(10, 50))
+    assert _rows(sending._shorter(png, 0.5)) == list(range(50)), "no focus said: the top part (Maretta)"
+    assert sending._focus('<svg width="358" data-focus="22 180" height="9">') == (22, 180)

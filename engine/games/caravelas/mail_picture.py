@@ -48,8 +48,10 @@ def render_mail_svg(view: dict[str, Any]) -> str:
     for line in svg.wrap(head, _BOLD, room, bold=True):
         y += _BOLD + 4
         out.append(svg.text(6, y, line, size=_BOLD, anchor="start", fill=INK, font_weight="bold"))
-    part, height = svg.window(render_map_svg(view), crop_box(float(node["x"]), float(node["y"])),
-                              svg.MAIL_WIDTH, top=y + 6)
+    box = crop_box(float(node["x"]), float(node["y"]))
+    part, height = svg.window(render_map_svg(view), box, svg.MAIL_WIDTH, top=y + 6)
     out.append(part)
+    focus = (y + 6, y + 6 + (float(node["y"]) - box[1]) * svg.MAIL_WIDTH / box[2])  # the caption, the fleet's row
     y += 6 + height
-    return svg.document(svg.MAIL_WIDTH, int(y), out, title="Caravelas II: the sea near your fleet", desc=LEGEND)
+    return svg.document(svg.MAIL_WIDTH, int(y), out, title="Caravelas II: the sea near your fleet", desc=LEGEND,
+                        focus=focus)

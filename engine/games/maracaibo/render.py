@@ -561,12 +561,13 @@ def mail_svg(view: View) -> str:
         out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
     part, height = kit.window(the_map, box, kit.MAIL_WIDTH, top=y + 6)
     out.append(part)
+    focus = (y + 6, y + 6 + (cy - 28 - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
     y += 6 + height
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
-            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}" font-family="sans-serif"><title>Maracaibo (substitute '
-            f'content): the map near your ship</title><desc>{escape(MAIL_LEGEND)}</desc>'
+            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
+            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(MAIL_LEGEND)}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 
 
