@@ -41,7 +41,7 @@ def has_picture(m: EmailMessage) -> bool:
 
 
 def has_part_of_picture(m: EmailMessage) -> bool:
-    """The mail carries only the top part of its picture (the rest of it left too little room)."""
+    """The mail carries a shorter part of its picture (the rest of it left too little room)."""
     return any(p.get_content_type() == "image/png" and "top" in str(p["Content-Description"] or "")
                for p in m.walk())
 
@@ -196,6 +196,6 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
     for name, f in figures.items():
         print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
-              f"{f['pictures']} of {f['asking']} turn mails with a picture ({f['shortened']} its top part only), "
+              f"{f['pictures']} of {f['asking']} turn mails with a picture ({f['shortened']} of them shortened), "
               f"largest {f['largest']} bytes"
               + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else ""))
