@@ -321,6 +321,11 @@ class Rules:
     def view(self, state: State, seat: int | None) -> View:
         """Exactly what ``seat`` may know (None: a spectator).
 
+        Read-only: a game may share a view's parts between seats and with the state (lists
+        that its moves replace rather than change), so a view never changes once given out
+        (tests/engine/test_core_view_isolation.py), and changing it in place could change the
+        state. Copy a view before editing it.
+
         (A game's class calls its ``_view`` for this directly: see ``__init_subclass__``.)
         """
         return self._view(state, seat)

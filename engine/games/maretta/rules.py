@@ -85,8 +85,11 @@ def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
 
-def _remove_one(lst: list[str], card: str) -> None:
-    lst.remove(card)
+def _without(cards: list[str], card: str) -> list[str]:
+    """A copy of ``cards`` without one ``card``."""
+    rest = cards[:]
+    rest.remove(card)
+    return rest
 
 
 def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
@@ -95,6 +98,18 @@ def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
         if c in rest:
             rest.remove(c)
     return rest
+
+
+def _put(st: State, key: str, i: int, value: Any) -> None:
+    """``st[key][i] = value`` by replacing the list ``st[key]`` with a changed copy.
+
+    Why: views share the state's public lists instead of copying them (see ``_public``), so a
+    move must never change one of those lists in place, or a view already given out would
+    change with it (tests/engine/test_core_view_isolation.py).
+    """
+    lst = st[key][:]
+    lst[i] = value
+    st[key] = lst
 
 
 def _names_seat(p: int) -> Callable[[Move], bool]:
@@ -290,28 +305,28 @@ class Maretta(Rules):
                 lst.remove(card)
 
     def _add_stock(self, st: State, s: int, card: str, ev: _Events) -> None:
-        stock = st["stock"][s]
-        stock.append(card)
+        stock = [*st["stock"][s], card]
+        _put(st, "stock", s, stock)
         if st["side"] == "B":
             su = card[1:]
             total = sum(int(c[0]) for c in stock if c[1:] == su)
             if total > 5:
                 gone = [c for c in stock if c[1:] == su]
-                stock[:] = [c for c in stock if c[1:] != su]
-                st["disc"].extend(gone)
+                _put(st, "stock", s, [c for c in stock if c[1:] != su])
+                st["disc"] = [*st["disc"], *gone]
                 ev.add("stack_discarded", f"{self._name(st, s)}'s {SUITS[su]} stack adds up to {total}, "
                        f"more than 5: it is discarded ({', '.join(card_name(c) for c in gone)})",
                        seat=s, cards=gone)
 
     def _move(self, st: State, s: int, n: int, ev: _Events, why: str) -> None:
-        pos = st["pos"]
+        old = st["pos"][s]
         end = st["end"]
-        new = min(pos[s] + n, end)
-        steps = new - pos[s]
+        new = min(old + n, end)
+        steps = new - old
         trail = st.get("trail")
         if trail is not None and steps > 0:  # the spaces passed through, for the board's trail
-            trail[s] = [*trail[s], *range(pos[s] + 1, new + 1)]
-        pos[s] = new
+            _put(st, "trail", s, [*trail[s], *range(old + 1, new + 1)])
+        _put(st, "pos", s, new)
         where = self._where(st, new)
         if n == 0:
             ev.add("move", f"{self._name(st, s)} does not move ({why})", seat=s, to_space=new)
@@ -427,12 +442,12 @@ class Maretta(Rules):
         r = f["r"]
         c1, c2 = st["p1"][r], st["p2"][r]
         if st["p1d"][r]:
-            st["p1d"][r] = False
+            _put(st, "p1d", r, False)
             self._forget(st, r, c1)
             ev.add("reveal", f"{self._name(st, r)} turns over the face-down card in position 1: {card_name(c1)}",
                    reveals=True, seat=r, card=c1)
         d = abs(value(c1) - value(c2))
-        st["mv"][r] = d
+        _put(st, "mv", r, d)
         self._move(st, r, d, ev, f"difference between {card_name(c1)} and {card_name(c2)}")
 
     def _step_placerA(self, st: State, f: Frame, ev: _Events) -> None:
@@ -481,7 +496,7 @@ class Maretta(Rules):
                 if c is None:
                     continue
                 if c == SHIP:
-                    st["disc"].append(c)
+                    st["disc"] = [*st["disc"], c]
                 else:
                     self._add_stock(st, s, c, ev)
         st["p1"] = [None] * n
@@ -539,7 +554,7 @@ class Maretta(Rules):
             for key in ("p2", "p1"):
                 c = st[key][s]
                 if c is not None:
-                    st[key][s] = None
+                    _put(st, key, s, None)
                     self._add_stock(st, s, c, ev)
         ev.add("stock", "Phase three: everybody moves the cards of their minecart into their stock.")
         todo = st["todo"]
@@ -550,7 +565,7 @@ class Maretta(Rules):
     def _step_moveB(self, st: State, f: Frame, ev: _Events) -> None:
         s = f["s"]
         k = len({c[1:] for c in st["stock"][s]})
-        st["mv"][s] = k
+        _put(st, "mv", s, k)
         self._move(st, s, k, ev, f"{k} stack{'s' if k != 1 else ''} in stock")
 
     def _step_p4B(self, st: State, f: Frame, ev: _Events) -> None:
@@ -571,7 +586,7 @@ class Maretta(Rules):
         end = st["end"]
         for s in self._alive(st):
             if st["pos"][s] <= new and st["pos"][s] < end:
-                st["out"][s] = st["turn"]
+                _put(st, "out", s, st["turn"])
                 ev.add("caught", f"{self._name(st, s)} is caught by the lava and is out of the game", seat=s)
         sea = [s for s in self._alive(st) if st["pos"][s] >= end]
         alive = self._alive(st)
@@ -599,7 +614,7 @@ class Maretta(Rules):
                 if not st["deck"]:
                     if not st["disc"]:
                         break
-                    st["deck"] = st["disc"]
+                    st["deck"] = st["disc"][:]  # a copy: it is shuffled in place, and views share the pile
                     st["disc"] = []
                     Rng(st).shuffle(st["deck"])
                     ev.add("reshuffle", f"The draw pile is empty: the discard pile ({len(st['deck'])} cards) "
@@ -798,8 +813,8 @@ class Maretta(Rules):
 
     def _commit(self, st: State, s: int, card: str, ev: _Events) -> None:
         st["hand"][s].remove(card)
-        st["p1"][s] = card
-        st["p1d"][s] = True
+        _put(st, "p1", s, card)
+        _put(st, "p1d", s, True)
         ev.add("committed", f"You put {card_name(card)} face down in position 1", to=(s,), card=card)
         ev.add("chosen", f"{self._name(st, s)} has chosen a card for position 1", seat=s)
         n = len(st["pos"])
@@ -807,6 +822,7 @@ class Maretta(Rules):
             return
         st["todo"].pop()
         shown = []
+        p1d = st["p1d"] = st["p1d"][:]  # replaced, never changed in place (views share it)
         for t in range(n):
             c = st["p1"][t]
             if c is None:
@@ -814,7 +830,7 @@ class Maretta(Rules):
             if st["cut"][t]:
                 shown.append(f"{self._name(st, t)}: stays face down (cuttlefish)")
                 continue
-            st["p1d"][t] = False
+            p1d[t] = False
             self._forget(st, t, c)
             shown.append(f"{self._name(st, t)}: {card_name(c)}")
         ev.add("reveal", "All cards are turned over. " + "; ".join(shown), reveals=True,
@@ -833,7 +849,7 @@ class Maretta(Rules):
             c, p = mv["c"], mv["p"]
             st["hand"][s].remove(c)
             self._forget(st, s, c)
-            st["p2"][p] = c
+            _put(st, "p2", p, c)
             where = "raft" if st["side"] == "A" else "minecart"
             if p == s:
                 ev.add("place", f"{names[s]} must put {card_name(c)} on their own {where}", seat=s, to_seat=p, card=c)
@@ -846,14 +862,14 @@ class Maretta(Rules):
             c = mv["c"]
             st["hand"][s].remove(c)
             self._forget(st, s, c)
-            st["p1"][s] = c
+            _put(st, "p1", s, c)
             ev.add("play", f"{names[s]} puts {card_name(c)} in position 1 of their minecart", seat=s, card=c)
         elif t == "steal":
             if a == "move":
                 self._move(st, s, 2, ev, "for placing a card")
             else:
                 c, r = mv["c"], mv["p"]
-                st["stock"][r].remove(c)
+                _put(st, "stock", r, _without(st["stock"][r], c))
                 ev.add("steal", f"{names[s]} steals {card_name(c)} from {names[r]}'s stock instead of moving",
                        seat=s, from_seat=r, card=c)
                 self._add_stock(st, s, c, ev)
@@ -861,11 +877,12 @@ class Maretta(Rules):
             key = str(f["at"])
             bs = st["bar"][key]
             kind, up = bs.pop(mv["b"] - 1)
+            # barv is replaced, never changed in place (views share it)
             if bs:
-                st["barv"][key] = [b[0] if b[1] else "?" for b in bs]  # replaced, never changed in place
+                st["barv"] = {**st["barv"], key: [b[0] if b[1] else "?" for b in bs]}
             else:
                 del st["bar"][key]
-                del st["barv"][key]
+                st["barv"] = {k: v for k, v in st["barv"].items() if k != key}
             seen = st["bseen"]
             if not up and seen[s] is None:
                 seen[s] = list(st["bdv"])
@@ -885,13 +902,13 @@ class Maretta(Rules):
             self._effect(st, s, kind, ev, not up)
         elif t in ("monkey", "troop"):
             c, p = mv["c"], mv["p"]
-            st["stock"][p].remove(c)
+            _put(st, "stock", p, _without(st["stock"][p], c))
             ev.add("take", f"{names[s]} takes {card_name(c)} from {names[p]}'s stock", seat=s, from_seat=p, card=c)
             self._add_stock(st, s, c, ev)
         elif t == "discard":
             c = mv["c"]
-            st["stock"][s].remove(c)
-            st["disc"].append(c)
+            _put(st, "stock", s, _without(st["stock"][s], c))
+            st["disc"] = [*st["disc"], c]
             ev.add("discard", f"{names[s]} discards {card_name(c)} from their stock", seat=s, card=c)
         elif t == "pelican":
             p = mv["p"]
@@ -902,10 +919,11 @@ class Maretta(Rules):
                    to=(s,), reveals=True, at_seat=p, cards=hand)
         elif t == "spear":
             p = mv["p"]
-            pos = st["pos"]
+            pos = st["pos"] = st["pos"][:]  # replaced, never changed in place (views share it)
             pos[s], pos[p] = pos[p], pos[s]
             trail = st.get("trail")
             if trail is not None:  # a swap is a jump: the trail goes on from the new place
+                trail = st["trail"] = trail[:]
                 trail[s], trail[p] = [*trail[s], pos[s]], [*trail[p], pos[p]]
             ev.add("swap", f"{names[s]} swaps places with {names[p]}: {names[s]} is now at "
                    f"{self._where(st, pos[s])}, {names[p]} at {self._where(st, pos[p])}", seat=s, with_seat=p)
@@ -924,7 +942,7 @@ class Maretta(Rules):
             for p in reversed(self._opponents(st, s)):
                 todo.append({"t": "troop", "s": p, "v": s})
         elif kind == "cu":
-            st["cutn"][s] = True
+            _put(st, "cutn", s, True)
             self._announce_cuttlefish(st, s, [s], hidden)
             ev.add("cuttlefish", f"Next turn {names[s]} plays their first card face down",
                    to=(s,) if hidden else None, seat=s)
@@ -959,6 +977,7 @@ class Maretta(Rules):
         public = st.setdefault("cutp", list(st["cutn"]))
         known = st.setdefault("cutk", [None] * n)
         if not hidden:
+            public = st["cutp"] = public[:]  # replaced, never changed in place (views share it)
             for t in seats:
                 public[t] = True
         for u in range(n):
@@ -1073,7 +1092,7 @@ class Maretta(Rules):
         else:
             public = self._public(st)
             self._vcache = (st, st["v"], public)
-        view = dict(public)
+        view: View = public.copy()
         view["seat"] = seat
         if seat is not None:
             view["hand"] = sorted(st["hand"][seat])
@@ -1081,7 +1100,7 @@ class Maretta(Rules):
             if known:
                 view["known_hands"] = {k: sorted(v) for k, v in known.items()}
             if st["p1d"][seat] and st["p1"][seat] is not None:  # your own face-down card
-                p1 = list(public["p1"])
+                p1 = public["p1"][:]
                 p1[seat] = st["p1"][seat]
                 view["p1"] = p1
             seen = st["bseen"][seat]
@@ -1089,37 +1108,42 @@ class Maretta(Rules):
                 view["barrels_used"] = seen
             cutk = st.get("cutk")
             if cutk and cutk[seat] is not None:  # with the cuttlefish you took face down
-                view["cuttlefish_next"] = list(cutk[seat])
+                view["cuttlefish_next"] = cutk[seat]
         return view
 
     def _public(self, st: State) -> View:
-        """What everybody sees; the same for every seat (views share it: treat views as read-only)."""
+        """What everybody sees; the same for every seat.
+
+        Views share this part between seats, and its lists with the state itself (``pos`` is
+        ``st["pos"]``, not a copy): a move replaces such a list rather than changing it (see
+        ``_put``), so a view given out never changes. Treat views as read-only.
+        """
         over = st["over"]
         p1, p1d = st["p1"], st["p1d"]
         known = st["known"]
         view: View = {
             "game": "maretta",
             "side": st["side"],
-            "players": st["players"][:],
+            "players": st["players"],
             "seat": None,
             "turn": st["turn"],
             "phase": st["phase"],
             "start": st["start"],
             "end": st["end"],
-            "reefs": st["reefs"][:],
-            "pos": st["pos"][:],
+            "reefs": st["reefs"],
+            "pos": st["pos"],
             "hand": None,
-            "hand_counts": [len(h) for h in st["hand"]],
-            "stock": [x[:] for x in st["stock"]],
-            "p1": p1[:],
-            "p1_face_down": p1d[:],
-            "p2": st["p2"][:],
-            "movement": st["mv"][:],
+            "hand_counts": list(map(len, st["hand"])),
+            "stock": st["stock"],
+            "p1": [None if c is None else "?" if d else c for c, d in zip(p1, p1d)] if True in p1d else p1,
+            "p1_face_down": p1d,
+            "p2": st["p2"],
+            "movement": st["mv"],
             # the spaces each pawn went through this turn, its turn-start space first
-            "trail": [list(t) for t in st.get("trail") or [[p] for p in st["pos"]]],
+            "trail": st.get("trail") or [[p] for p in st["pos"]],
             "deck": len(st["deck"]),
-            "discard": st["disc"][:],
-            "barrels": st["barv"].copy(),
+            "discard": st["disc"],
+            "barrels": st["barv"],
             "barrels_in_box": len(st["bbox"]),
             "barrels_used": st["bdv"],
             "waiting": self._pending(st),
@@ -1133,16 +1157,14 @@ class Maretta(Rules):
                                                "scores": over["scores"][:]},
         }
         if st["side"] == "A":
-            view["cuttlefish"] = st["cut"][:]
-            view["cuttlefish_next"] = (st.get("cutp") or st["cutn"])[:]
+            view["cuttlefish"] = st["cut"]
+            view["cuttlefish_next"] = st.get("cutp") or st["cutn"]
             view["removed_at_setup"] = len(st["box"])
         else:
             view["lava"] = st["lava"]
             view["lava_speed"] = st["lspd"]
             view["lava_start"] = -st["options"]["lava_start"]
-            view["out"] = st["out"][:]
-        if True in p1d:
-            view["p1"] = [None if c is None else "?" if d else c for c, d in zip(p1, p1d)]
+            view["out"] = st["out"]
         return view
 
     def _describe(self, st: State) -> str:
