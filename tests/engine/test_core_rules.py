@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 from typing import Any
 
 import pytest
 
 import engine
 from engine import registry
-from engine.core import Event, Option, OptionSpec, Outcome, option_by_code, visible_events
+from engine.core import Event, Option, OptionSpec, Outcome, new_event, new_option, option_by_code, visible_events
 from engine.errors import EngineError, GameOver, IllegalMove, Malformed, NotYourTurn, SetupError, UnknownGame
 from tests.engine import toy_games as toy
 
@@ -239,6 +241,22 @@ def test_event_visibility_and_round_trip() -> None:
     for e in events:
         d = json.loads(json.dumps(e.as_dict()))
         assert Event.from_dict(d) == e
+
+
+def test_the_fast_builders_make_the_same_frozen_values_as_the_constructors() -> None:
+    made = [(new_option("3wo", "play 3 Wood", {"a": "play", "c": "3wo"}),
+             Option("3wo", "play 3 Wood", {"a": "play", "c": "3wo"})),
+            (new_event("draw", "you draw", {"cards": [2]}, (1,), True),
+             Event("draw", "you draw", {"cards": [2]}, to=(1,), reveals=True)),
+            (new_event("move", "Ana moves", {}), Event("move", "Ana moves"))]
+    for fast, built in made:
+        assert type(fast) is type(built)
+        assert fast == built and repr(fast) == repr(built) and fast.as_dict() == built.as_dict()
+        assert pickle.loads(pickle.dumps(fast)) == built
+        name = dataclasses.fields(built)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(fast, name, "changed")
+        assert not hasattr(fast, "__dict__")
 
 
 def test_outcome_as_dict() -> None:

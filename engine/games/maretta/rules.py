@@ -100,6 +100,12 @@ def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
     return rest
 
 
+#: every seat clockwise from seat s, s first: ``_CLOCKWISE[n][s]`` (tables for up to 8 seats)
+_CLOCKWISE = {n: [tuple((s + j) % n for j in range(n)) for s in range(n)] for n in range(1, 9)}
+#: the other seats clockwise from seat s: ``_AFTER[n][s]``
+_AFTER = {n: [seats[1:] for seats in tables] for n, tables in _CLOCKWISE.items()}
+
+
 def _put(st: State, key: str, i: int, value: Any) -> None:
     """``st[key][i] = value`` by replacing the list ``st[key]`` with a changed copy.
 
@@ -291,15 +297,16 @@ class Maretta(Rules):
     @staticmethod
     def _order(st: State) -> list[int]:
         """Active seats clockwise from the starting player."""
-        n = len(st["pos"])
         out = st["out"]
-        start = st["start"]
-        return [s for s in ((start + j) % n for j in range(n)) if out[s] is None]
+        return [s for s in _CLOCKWISE[len(out)][st["start"]] if out[s] is None]
 
     def _forget(self, st: State, s: int, card: str) -> None:
         """A card of seat s became public: it is no longer 'known to be in s's hand'."""
+        known = st["known"]
+        if not any(known):  # nobody has looked at a hand (the usual case)
+            return
         key = str(s)
-        for k in st["known"]:
+        for k in known:
             lst = k.get(key)
             if lst and card in lst:
                 lst.remove(card)
@@ -363,7 +370,7 @@ class Maretta(Rules):
             if t in ("p1", "place", "play", "steal"):
                 return
             todo.pop()
-            getattr(self, "_step_" + t)(st, f, ev)
+            _STEPS[t](self, st, f, ev)
 
     def _nothing(self, st: State, f: Frame, ev: _Events) -> None:
         t = f["t"]
@@ -434,8 +441,7 @@ class Maretta(Rules):
     def _targets(self, st: State, s: int) -> list[int]:
         p2 = st["p2"]
         out = st["out"]
-        n = len(p2)
-        free = [t for t in ((s + j) % n for j in range(1, n)) if p2[t] is None and out[t] is None]
+        free = [t for t in _AFTER[len(p2)][s] if p2[t] is None and out[t] is None]
         return free or [s]
 
     def _step_recvA(self, st: State, f: Frame, ev: _Events) -> None:
@@ -663,7 +669,8 @@ class Maretta(Rules):
             return []
         f = st["todo"][-1]
         if f["t"] == "p1":
-            return [s for s in range(len(st["pos"])) if st["p1"][s] is None and st["hand"][s]]
+            p1, hands = st["p1"], st["hand"]
+            return [s for s in range(len(p1)) if p1[s] is None and hands[s]]
         return [f["s"]]
 
     #: (state object, its version "v", seat, the (code, move) pairs _options listed), swapped as one
@@ -674,13 +681,12 @@ class Maretta(Rules):
 
     def _options(self, st: State, seat: int) -> list[Option]:
         f = st["todo"][-1]
-        label = self._labeller(st, f)
         moves = self._moves(st, f, seat)
         self._ocache = (st, st["v"], seat, [(c, m.copy()) for c, m in moves])
-        return [new_option(code, label(m), m) for code, m in moves]
+        return [new_option(code, label, m) for (code, m), label in zip(moves, self._labels(st, f, moves))]
 
     def _moves(self, st: State, f: Frame, seat: int | None = None) -> list[tuple[str, Move]]:
-        """The legal moves of a step as (code, move) pairs; labels come separately (see _labeller)."""
+        """The legal moves of a step as (code, move) pairs; labels come separately (see _labels)."""
         t = f["t"]
         if t == "p1":
             return [(c, {"a": "play", "c": c}) for c in _distinct(st["hand"][seat])]
@@ -740,41 +746,37 @@ class Maretta(Rules):
         # monkey, troop, pelican, spear: every choice is forced in kind; the nearest opponent
         return options[0]
 
-    def _labeller(self, st: State, f: Frame) -> Callable[[Move], str]:
-        """How the moves of this step read to a person (unique within the step)."""
+    def _labels(self, st: State, f: Frame, moves: list[tuple[str, Move]]) -> list[str]:
+        """How the moves of this step read to a person (unique within the step), in their order."""
         t = f["t"]
         names = st["players"]
         if t in ("p1", "play"):
-            return lambda m: _PLAY_LABEL[m["c"]]
+            return [_PLAY_LABEL[m["c"]] for _, m in moves]
         if t == "place":
             s = f["s"]
-            where = "raft" if st["side"] == "A" else "minecart"
-            return lambda m: (f"put {NAMES[m['c']]} on your own {where}" if m["p"] == s
-                              else f"give {NAMES[m['c']]} to {names[m['p']]}")
+            own = f"on your own {'raft' if st['side'] == 'A' else 'minecart'}"
+            return [f"put {NAMES[m['c']]} {own}" if m["p"] == s else f"give {NAMES[m['c']]} to {names[m['p']]}"
+                    for _, m in moves]
         if t == "steal":
-            return lambda m: ("move 2 spaces instead of stealing" if m["a"] == "move"
-                              else f"steal {NAMES[m['c']]} from {names[m['p']]}")
+            return ["move 2 spaces instead of stealing" if m["a"] == "move"
+                    else f"steal {NAMES[m['c']]} from {names[m['p']]}" for _, m in moves]
         if t == "barrel":
             bs = st["bar"].get(str(f["at"])) or ()
-
-            def barrel(m: Move) -> str:
-                kind, up = bs[m["b"] - 1]
-                return f"take barrel {m['b']} ({BARREL_NAMES[kind] if up else 'face down'})"
-            return barrel
+            return [f"take barrel {m['b']} ({BARREL_NAMES[bs[m['b'] - 1][0]] if bs[m['b'] - 1][1] else 'face down'})"
+                    for _, m in moves]
         if t in ("monkey", "troop"):
-            return lambda m: f"take {card_name(m['c'])} from {names[m['p']]}"
+            return [f"take {NAMES[m['c']]} from {names[m['p']]}" for _, m in moves]
         if t == "discard":
-            return lambda m: f"discard {card_name(m['c'])} from your stock"
+            return [f"discard {NAMES[m['c']]} from your stock" for _, m in moves]
         if t == "pelican":
-            return lambda m: f"look at {names[m['p']]}'s hand"
+            return [f"look at {names[m['p']]}'s hand" for _, m in moves]
         if t == "spear":
-            return lambda m: f"swap places with {names[m['p']]}"
+            return [f"swap places with {names[m['p']]}" for _, m in moves]
         raise AssertionError(f"no labels for step {t}")
 
     def _opponents(self, st: State, s: int) -> list[int]:
-        n = len(st["pos"])
         out = st["out"]
-        return [p for p in ((s + j) % n for j in range(1, n)) if out[p] is None]
+        return [p for p in _AFTER[len(out)][s] if out[p] is None]
 
     def _ahead(self, st: State, s: int) -> list[int]:
         pos = st["pos"]
@@ -808,8 +810,8 @@ class Maretta(Rules):
         for c, m in moves:
             if (c == code) if code is not None else (m == move):
                 return m
-        label = self._labeller(st, f)
-        return option_by_code([Option(c, label(m), m) for c, m in moves], move).move  # raises, listing them
+        options = [Option(c, label, m) for (c, m), label in zip(moves, self._labels(st, f, moves))]
+        return option_by_code(options, move).move  # raises, listing them
 
     def _commit(self, st: State, s: int, card: str, ev: _Events) -> None:
         st["hand"][s].remove(card)
@@ -818,8 +820,10 @@ class Maretta(Rules):
         ev.add("committed", f"You put {card_name(card)} face down in position 1", to=(s,), card=card)
         ev.add("chosen", f"{self._name(st, s)} has chosen a card for position 1", seat=s)
         n = len(st["pos"])
-        if any(st["p1"][t] is None and st["hand"][t] for t in range(n)):
-            return
+        p1, hands = st["p1"], st["hand"]
+        for t in range(n):
+            if p1[t] is None and hands[t]:
+                return  # someone is still choosing
         st["todo"].pop()
         shown = []
         p1d = st["p1d"] = st["p1d"][:]  # replaced, never changed in place (views share it)
@@ -1279,3 +1283,9 @@ class Maretta(Rules):
 
     def _render_phone_svg(self, view: View) -> list[str]:
         return [render.render_svg(view, narrow=True)]
+
+
+#: the steps the machine runs by itself (``_run``), by the name a frame gives in "t"
+_STEPS: dict[str, Callable[[Maretta, State, Frame, _Events], None]] = {
+    name[len("_step_"):]: step for name, step in vars(Maretta).items() if name.startswith("_step_")
+}
