@@ -31,7 +31,7 @@ value then suit code, and ``"ss"`` for a steamship card):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import notation
@@ -309,10 +309,12 @@ class Maretta(Rules):
         return [s for s in range(len(out)) if out[s] is None]
 
     @staticmethod
-    def _order(st: State) -> list[int]:
+    def _order(st: State) -> Sequence[int]:
         """Active seats clockwise from the starting player."""
         out = st["out"]
-        return [s for s in _CLOCKWISE[len(out)][st["start"]] if out[s] is None]
+        if out.count(None) != len(out):  # somebody is out (side B)
+            return [s for s in _CLOCKWISE[len(out)][st["start"]] if out[s] is None]
+        return _CLOCKWISE[len(out)][st["start"]]
 
     def _forget(self, st: State, s: int, card: str) -> None:
         """A card of seat s became public: it is no longer 'known to be in s's hand'."""
@@ -347,13 +349,13 @@ class Maretta(Rules):
         trail = st.get("trail")
         if trail is not None and steps > 0:  # the spaces passed through, for the board's trail
             _put(st, "trail", s, [*trail[s], *range(old + 1, new + 1)])
-        _put(st, "pos", s, new)
-        where = self._where(st, new)
+        if steps:
+            _put(st, "pos", s, new)
         if n == 0:
             ev.add("move", f"{self._name(st, s)} does not move ({why})", seat=s, to_space=new)
             return
         ev.add("move", f"{self._name(st, s)} moves {steps} space{'s' if steps != 1 else ''} ({why}) "
-               f"to {where}", seat=s, steps=steps, to_space=new)
+               f"to {self._where(st, new)}", seat=s, steps=steps, to_space=new)
         if steps > 0 and st["bar"].get(str(new)):
             st["todo"].append({"t": "barrel", "s": s, "at": new})
 
@@ -788,9 +790,11 @@ class Maretta(Rules):
             return [f"swap places with {names[m['p']]}" for _, m in moves]
         raise AssertionError(f"no labels for step {t}")
 
-    def _opponents(self, st: State, s: int) -> list[int]:
+    def _opponents(self, st: State, s: int) -> Sequence[int]:
         out = st["out"]
-        return [p for p in _AFTER[len(out)][s] if out[p] is None]
+        if out.count(None) != len(out):  # somebody is out (side B)
+            return [p for p in _AFTER[len(out)][s] if out[p] is None]
+        return _AFTER[len(out)][s]
 
     def _ahead(self, st: State, s: int) -> list[int]:
         pos = st["pos"]
@@ -1104,10 +1108,8 @@ class Maretta(Rules):
     _vcache: tuple[Any, int, Any] = (None, -1, None)
 
     def _view(self, st: State, seat: int | None) -> View:
-        cached = self._vcache
-        if cached[0] is st and cached[1] == st["v"]:
-            public = cached[2]
-        else:
+        of, version, public = self._vcache
+        if of is not st or version != st["v"]:
             public = self._public(st)
             self._vcache = (st, st["v"], public)
         view: View = public.copy()
