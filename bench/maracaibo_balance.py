@@ -4,6 +4,7 @@
     python bench/maracaibo_balance.py [--games N] [--players 2 3 4] [--option key=value ...]
     python bench/maracaibo_balance.py --against random|v1 [--games N] [--players 2 3 4]
     python bench/maracaibo_balance.py --ab explorer=1.5,quests=1.5 [--ab influence=0.6 ...] [--games N]
+    python bench/maracaibo_balance.py --games 1000 --dump runs/75.jsonl ...; then --pool runs/*.jsonl
 
 Prints, per player count: the score distribution, the share of points by
 source, what a player does in a game (deliveries, ship upgrades, quests,
@@ -18,12 +19,20 @@ bench/maracaibo_bot_v1.py); prints the bot's win rate against the even share.
 
 ``--ab``: self-play, one seat (each in turn) the bot with some of its value weights changed
 (``engine.games.maracaibo.bot.WEIGHTS``), the others the bot as it is: does leaning on one
-source pay?
+source pay? A ship area's id as a weight (``--ab U8=6``) adds that many VP to the bot's value of
+completing it, to judge an area the bot seldom completes by a bot that goes for it.
+
+``--dump FILE``: one JSON line a game (player count, options, winners, each seat's score, points
+by source, cards bought and ship areas completed). ``--pool FILE ...``: reads such files, of any
+player counts and scenarios, and prints each ship area's and card's winners' share against the even
+share over all of them together (an area completed by few players a game is judged this way).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import random
 import statistics
 import sys
@@ -126,6 +135,7 @@ def ab(n: int, spec: str, games: int, options: dict[str, object], seed: str) -> 
 
     wins = 0.0
     margins: list[float] = []
+    areas: Counter[str] = Counter()
     for i in range(games):
         me = i % n
         who: list[Chooser] = [bot] * n
@@ -137,8 +147,56 @@ def ab(n: int, spec: str, games: int, options: dict[str, object], seed: str) -> 
         if me in winners:
             wins += 1 / len(winners)
         margins.append(state["p"][me]["vp"] - max(p["vp"] for s, p in enumerate(state["p"]) if s != me))
+        areas.update(state["p"][me]["areas"])
+    named = [k for k in weights if k in C.UPGRADE]
+    completed = "".join(f", completes {k} in {100 * areas[k] / games:.0f}% of them" for k in named)
     print(f"{n} players, the bot with {spec} against the bot: wins {100 * wins / games:.1f}% of {games} games "
-          f"(even {100 / n:.0f}%), mean margin over the best other {statistics.mean(margins):+.1f}")
+          f"(even {100 / n:.0f}%), mean margin over the best other {statistics.mean(margins):+.1f}{completed}")
+
+
+def pool(paths: Sequence[str]) -> None:
+    """Winners' share of each ship area and card over dumped games of any player counts, against even.
+
+    Each completion (purchase) by a player of an n-player game adds 1/n to the even expectation and 1 to
+    the winners' count if that player won (a tie shares the win): the excess is (winners - even) over
+    the completions, in points, with its standard error."""
+    games = 0
+    configs: Counter[str] = Counter()
+    counts: dict[str, dict[str, list[float]]] = {"area": {}, "card": {}}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                g = json.loads(line)
+                games += 1
+                n = g["n"]
+                configs[f"{n} players, scenario {g['options'].get('scenario', '75')}"] += 1
+                for s, p in enumerate(g["p"]):
+                    won = 1 / len(g["winners"]) if s in g["winners"] else 0.0
+                    for what, ids in (("area", p["areas"]), ("card", p["bought"])):
+                        for x in ids:
+                            c = counts[what].setdefault(str(x), [0.0, 0.0, 0.0, 0.0])
+                            c[0] += 1
+                            c[1] += won
+                            c[2] += 1 / n
+                            c[3] += (1 / n) * (1 - 1 / n)
+    print(f"pooled: {games} games ({', '.join(f'{k}: {v}' for k, v in sorted(configs.items()))})")
+
+    def line(c: list[float]) -> str:
+        k, won, even, var = c
+        se = 100 * math.sqrt(var) / k  # each completion a win with chance 1/n if the area changed nothing
+        return f"{k:.0f} times, winners {100 * won / k:.1f}% (even {100 * even / k:.1f}%, " \
+               f"{100 * (won - even) / k:+.1f} points, s.e. {se:.1f})"
+
+    print("ship areas completed (per player-game; winners' share against even):")
+    seats = sum(int(cfg.split()[0]) * v for cfg, v in configs.items())
+    for u in C.UPGRADES:
+        c = counts["area"].get(u["id"])
+        print(f"  {u['id']} {0 if not c else c[0] / seats:.3f}: " + (line(c) if c else "never"))
+    cards = sorted(counts["card"].items(), key=lambda kv: -(kv[1][1] - kv[1][2]) / kv[1][0])
+    cards = [(k, c) for k, c in cards if c[0] >= 0.2 * games]
+    print("cards bought in 1 game of 5 or more, highest excess over even first:")
+    for k, c in cards[:8]:
+        print(f"  {C.CARD[int(k)]['name']} ({k}) " + line(c))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,8 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", default="balance")
     parser.add_argument("--against", choices=sorted(OPPONENTS))
     parser.add_argument("--ab", action="append", default=[], help="weights of one seat, e.g. influence=1.5")
+    parser.add_argument("--dump", help="write one JSON line a game to this file")
+    parser.add_argument("--pool", nargs="+", help="read --dump files and print pooled winners' shares")
     args = parser.parse_args(argv)
+    if args.pool:
+        pool(args.pool)
+        return 0
     options = dict(pair.split("=", 1) for pair in args.option)
+    dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     if args.ab:
         for n in args.players:
             for spec in args.ab:
@@ -183,6 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             assert isinstance(winners, tuple) and isinstance(state, dict)
             for w in winners:
                 wins[w] += 1 / len(winners)
+            if dump:
+                dump.write(json.dumps({"n": n, "options": options, "seed": f"{args.seed}-{n}-{i}",
+                                       "winners": list(winners), "p": [
+                                           {"vp": p["vp"], "src": p["src"], "bought": p["bought"],
+                                            "areas": p["areas"]} for p in state["p"]]}) + "\n")
+                dump.flush()
             for s, p in enumerate(state["p"]):
                 scores.append(p["vp"])
                 sources.update(p["src"])

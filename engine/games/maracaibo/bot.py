@@ -270,8 +270,10 @@ class Ctx:
         return v
 
     def area_value(self, uid: str) -> float:
-        """A ship area's value once completed."""
-        return self._area_value(uid) * self.w["discs"]
+        """A ship area's value once completed (a weight named by the area's id, for the balance check's
+        self-play only, adds that many VP to it; none is set by default)."""
+        v = self._area_value(uid) * self.w["discs"]
+        return v + self.w[uid] if uid in self.w else v
 
     def _area_value(self, uid: str) -> float:
         v = _AREA_NOW.get(uid, 0.0) + _AREA_USE.get(uid, 0.0) * self.left

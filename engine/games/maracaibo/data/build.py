@@ -257,7 +257,10 @@ def _template(i: int, deck: str) -> dict[str, Any]:
         gains = [{"vp": 3}, {"explore": 2}, {"inf": 2}, {"cp": 3}, {"d": 5}, {"disc": 1}][(i // 10) % 6]
         if b:
             gains = {k: v + 1 for k, v in gains.items()}
-        card.update(cost=3 + (2 if b else 0), vp=1, effects=[{"t": "now", "gain": gains}])
+        # balance 9: explore now 1 doubloon dearer (A 4, B 6): "Lucky Deserter" 114 (explore 3) 45-47 % of its
+        # purchases by the winners with 3 players (limit 48.3), "Pious Gunner" 14 (explore 2) 59 % with 2
+        dearer = 1 if "explore" in gains else 0
+        card.update(cost=3 + (2 if b else 0) + dearer, vp=1, effects=[{"t": "now", "gain": gains}])
     elif kind == 4:  # end VP
         card.update(cost=4 + (3 if b else 0), vp=4 + (2 if b else 0))
     elif kind == 5:  # new village action
@@ -286,18 +289,39 @@ def _template(i: int, deck: str) -> dict[str, Any]:
                 {"k": "deliver_d", "n": 1}, {"k": "combat_plus", "n": 1}][(i // 10) % 5]
         # balance: +1 compass 1 doubloon cheaper (its buyers won too often, 49 % with 3 players, even 33 %:
         # bought by the players who do most quests)
-        card.update(cost=5 + (2 if b else 0) - (1 if perm["k"] == "compass" else 0), vp=1 + (1 if b else 0),
+        # balance 9: +1 compass 2 doubloons dearer than the other permanent effects (A 7, B 9; were 1 cheaper, A 4):
+        # 49 % of its purchases by the winners with 3 players at 4 (limit 48.3), 47 % at 6; the bot buys it
+        # whatever its quests, so its share is what the card gives: doubling a quest's per-compass reward is
+        # the strongest permanent effect
+        card.update(cost=5 + (2 if b else 0) + (2 if perm["k"] == "compass" else 0), vp=1 + (1 if b else 0),
                     effects=[{"t": "perm", **perm}])
     else:  # per-thing immediate, with a figure or a requirement
         per = ["quest", "combat", "synergy", "upgrade", "assistant"][(i // 10) % 5]
+        # balance 9: no B-card counts quests (those two and the numbered card 96 count combat tokens): the quests a
+        # player has done are what most sets the winners apart (the A-card "1 VP per quest" had 45-48 % of its
+        # purchases by the winners with 3 players, the A-card per combat token 30 %, even 33 %), and a B-card,
+        # bought late, paid the leader for it: "Pious Lookout" 110 had 51 % with 3 players (limit 48.3) and 41 %
+        # with 4 (limit 40) at 3 doubloons and 4 VP, 54 % and 41 % at 2 doubloons, 58 % and 44 % at 4 doubloons
+        # and 3 VP (cheaper, it gives its buyer more; dearer, only the players with most quests buy it)
+        if b and per == "quest":
+            per = "combat"
         # balance: 1 VP per thing for B-cards too, 1 more VP at the end (at first 2 per thing: bought late by
         # the leader, 77 % of the purchases by the winner with 2 players)
         # balance: "1 VP per quest" 1 doubloon cheaper (bought late only by the players who had done most
         # quests: winners' share 52-56 % of the purchases with 3 players, even 33 %)
-        card.update(cost=2 + (2 if b else 0) - (1 if per == "quest" else 0), vp=3 if b else 1, figure=True,
+        # balance 9: "1 VP per quest" (A) at the price of the others again (2), and the B-cards 3 VP at the end (were
+        # 4; "Silent Deserter" 140, 1 VP per ship upgrade, had 41 % of its purchases by the winners with 4 players,
+        # limit 40; every B-card of this kind, which needs a barrier passed, had a winners' share over the limit,
+        # most bought in fewer than 1 game of 5)
+        card.update(cost=2 + (2 if b else 0), vp=2 if b else 1, figure=True,
                     effects=[{"t": "now", "gain": {"per": per, "vp": 1}}])
-        if b:
-            card["needs"] = {"barrier": ["red", "blue", "green"][(i // 10) % 3]}
+        # balance 9: no red barrier (at first red, blue, green in turn): the players who have passed a barrier
+        # are the explorers, who win most; per barrier the B-cards of this kind had 42-51 % of their purchases
+        # by the winners with 3 players (red), 52-58 % (blue), 64-76 % (green; even 33 %, limit 48.3), and
+        # "Pious Lookout" 110 (red) stayed at 51 % whether it counted quests or combat tokens
+        barrier = [None, "blue", "green"][(i // 10) % 3]
+        if b and barrier:
+            card["needs"] = {"barrier": barrier}
     if i % 4 == 1:
         card["synergy"] = SYNERGIES[(i * 7) % 5]
     # balance: every card 1 VP more at the end than at first (cards gave 17-19 % of the points against
