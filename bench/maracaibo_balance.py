@@ -23,9 +23,10 @@ source pay? A ship area's id as a weight (``--ab U8=6``) adds that many VP to th
 completing it, to judge an area the bot seldom completes by a bot that goes for it.
 
 ``--dump FILE``: one JSON line a game (player count, options, winners, each seat's score, points
-by source, cards bought and ship areas completed). ``--pool FILE ...``: reads such files, of any
-player counts and scenarios, and prints each ship area's and card's winners' share against the even
-share over all of them together (an area completed by few players a game is judged this way).
+by source, cards bought and ship areas completed). ``--table FILE ...``: the criteria table of
+docs/rules/maracaibo.md, one row per player count and scenario of such files. ``--pool FILE ...``:
+each ship area's and card's winners' share against the even share over all the files' games together,
+of any player counts and scenarios (an area completed by few players a game is judged this way).
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def pool(paths: Sequence[str]) -> None:
                             c[3] += (1 / n) * (1 - 1 / n)
     print(f"pooled: {games} games ({', '.join(f'{k}: {v}' for k, v in sorted(configs.items()))})")
 
-    def line(c: list[float]) -> str:
+    def fmt(c: list[float]) -> str:
         k, won, even, var = c
         se = 100 * math.sqrt(var) / k  # each completion a win with chance 1/n if the area changed nothing
         return f"{k:.0f} times, winners {100 * won / k:.1f}% (even {100 * even / k:.1f}%, " \
@@ -190,14 +191,71 @@ def pool(paths: Sequence[str]) -> None:
     print("ship areas completed (per player-game; winners' share against even):")
     seats = sum(int(cfg.split()[0]) * v for cfg, v in configs.items())
     for u in C.UPGRADES:
-        c = counts["area"].get(u["id"])
-        print(f"  {u['id']} {0 if not c else c[0] / seats:.3f}: " + (line(c) if c else "never"))
+        got = counts["area"].get(u["id"])
+        print(f"  {u['id']} {0 if not got else got[0] / seats:.3f}: " + (fmt(got) if got else "never"))
     cards = sorted(counts["card"].items(), key=lambda kv: -(kv[1][1] - kv[1][2]) / kv[1][0])
     cards = [(k, c) for k, c in cards if c[0] >= 0.2 * games]
     print("cards bought in 1 game of 5 or more, highest excess over even first:")
     for k, c in cards[:8]:
-        print(f"  {C.CARD[int(k)]['name']} ({k}) " + line(c))
+        print(f"  {C.CARD[int(k)]['name']} ({k}) " + fmt(c))
 
+
+def table(paths: Sequence[str]) -> None:
+    """One row per player count and scenario of --dump files, against the criteria of docs/rules/maracaibo.md:
+    wins by seat, the sources, the card and effect kind with the highest winners' share, the ship areas judged
+    (completed in one game of five or more) and the one furthest from even."""
+    rows: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                g = json.loads(line)
+                rows.setdefault((g["n"], g["options"].get("scenario", "75")), []).append(g)
+    print("| players | scenario | games | wins by seat (%) | largest seat gap (limit 3) | cards / nations / next "
+          "source (%) | highest card winners' share (limit) | highest effect kind (limit) | ship areas judged: "
+          "the furthest from even (limit 10) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (n, sc), games in sorted(rows.items()):
+        even = 100 / n
+        wins: dict[int, float] = dict.fromkeys(range(n), 0.0)
+        src: Counter[str] = Counter()
+        bought: Counter[int] = Counter()
+        by_winners: Counter[int] = Counter()
+        areas: Counter[str] = Counter()
+        areas_by_winners: Counter[str] = Counter()
+        area_games: Counter[str] = Counter()
+        for g in games:
+            for w in g["winners"]:
+                wins[w] += 1 / len(g["winners"])
+            done: set[str] = set()
+            for s, p in enumerate(g["p"]):
+                src.update(p["src"])
+                bought.update(p["bought"])
+                areas.update(p["areas"])
+                done.update(p["areas"])
+                if s in g["winners"]:
+                    by_winners.update(p["bought"])
+                    areas_by_winners.update(p["areas"])
+            area_games.update(done)
+        seats = [100 * wins[s] / len(games) for s in range(n)]
+        total = sum(src.values())
+        third = max((100 * v / total, k) for k, v in src.items() if k not in ("cards", "nations"))
+        often = [c for c, v in bought.items() if v >= 0.2 * len(games)]
+        card = max(often, key=lambda c: by_winners[c] / bought[c])
+        kinds: dict[str, list[float]] = {}
+        for c, v in bought.items():
+            for e in C.CARD[c]["effects"] or [{"t": "end VP only"}]:
+                kinds.setdefault(e["t"], [0.0, 0.0])
+                kinds[e["t"]][0] += v
+                kinds[e["t"]][1] += by_winners[c]
+        kind = max(kinds, key=lambda k: kinds[k][1] / kinds[k][0])
+        judged = sorted((u for u in areas if area_games[u] >= 0.2 * len(games)), key=lambda u: int(u[1:]))
+        far = max(judged, key=lambda u: abs(100 * areas_by_winners[u] / areas[u] - even))
+        print(f"| {n} | {sc} | {len(games)} | {' / '.join(f'{x:.1f}' for x in seats)} | "
+              f"{max(abs(x - even) for x in seats):.1f} | {100 * src['cards'] / total:.0f} / "
+              f"{100 * src['nations'] / total:.0f} / {third[1]} {third[0]:.0f} | {C.CARD[card]['name']} ({card}) "
+              f"{100 * by_winners[card] / bought[card]:.1f} ({even + 15:.1f}) | {kind} "
+              f"{100 * kinds[kind][1] / kinds[kind][0]:.1f} ({even + 8:.1f}) | {', '.join(judged)}: {far} "
+              f"{100 * areas_by_winners[far] / areas[far]:.1f} (even {even:.1f}) |")
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -209,9 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ab", action="append", default=[], help="weights of one seat, e.g. influence=1.5")
     parser.add_argument("--dump", help="write one JSON line a game to this file")
     parser.add_argument("--pool", nargs="+", help="read --dump files and print pooled winners' shares")
+    parser.add_argument("--table", nargs="+", help="read --dump files and print the criteria table")
     args = parser.parse_args(argv)
     if args.pool:
         pool(args.pool)
+        return 0
+    if args.table:
+        table(args.table)
         return 0
     options = dict(pair.split("=", 1) for pair in args.option)
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
