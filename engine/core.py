@@ -412,6 +412,13 @@ class Rules:
     def render_text(self, view: View) -> str:
         return self._render_text(view)
 
+    def render_mail_text(self, view: View) -> str:
+        """The board in words as a mail carries it: what its reader needs to play without the
+        box, in fewer bytes where the game has much to say (a mail stays under 30 KB with its
+        picture, issue 10); the whole of :meth:`render_text` is on the reader's game page. By
+        default :meth:`render_text` itself."""
+        return self._render_mail_text(view)
+
     def render_svg(self, view: View) -> str:
         return self._render_svg(view)
 
@@ -534,6 +541,9 @@ class Rules:
 
     def _render_text(self, view: View) -> str:
         raise NotImplementedError
+
+    def _render_mail_text(self, view: View) -> str:
+        return self.render_text(view)
 
     def _render_svg(self, view: View) -> str:
         raise NotImplementedError

@@ -132,7 +132,7 @@ def context(content: dict[str, Any]) -> dict[str, Any]:
     rules = engine.get(content["rules"])
     view = content["view"]
     c = dict(content)
-    c["state_text"] = rules.render_text(view)
+    c["state_text"] = rules.render_mail_text(view)
     c["svg"] = rules.render_mail_svg(view) if content["picture"] else ""
     size = _ROOT_SIZE.search(c["svg"][:600])
     # the picture's own size in px: the mail shows it so, or narrower on a narrower screen

@@ -7,6 +7,8 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.rng import Rng, seed_to_state
@@ -29,29 +31,73 @@ def named(text: str, cid: int) -> bool:
     return re.search(rf"\b{re.escape(C.CARD[cid]['name'])}\b", text) is not None
 
 
-def test_it_writes_the_map_the_tracks_and_my_cards_in_words() -> None:
-    state = played()
+def tracks(text: str, name: str) -> dict[str, str]:
+    """A player's row of the players' table, by column heading."""
+    lines = text.split("\n")
+    head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["VP", "d", "income"])
+    row = next(line for line in lines[head + 1:] if line.startswith(f"  {name} ") and "(you):" not in line
+               and f"{name}:" not in line)
+    values = row[2 + len(name):].replace("(you)", "").split()
+    return dict(zip(lines[head].split(), values, strict=True))
+
+
+@pytest.mark.parametrize("render", ["render_text", "render_mail_text"])
+def test_it_writes_the_map_the_tracks_and_my_cards_in_words(render: str) -> None:
+    state = played(4, 120)
     view = RULES.view(state, 0)
-    text = RULES.render_text(view)
+    text = getattr(RULES, render)(view)
     flat = " ".join(text.split())  # lines are wrapped at mail width
     assert "SUBSTITUTE CONTENT" in text
     for loc in C.LOC_ORDER:
         if "legacy" not in C.LOC[loc]:
             assert f"{loc} {C.LOC[loc]['name']}:" in text
+    assert state["markers"]
     for loc, nation in state["markers"].items():
         assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; {nation.title()} owns it", flat)
-    for qid in state["quests"].values():
+    for loc in set(C.FLAGS) - set(state["markers"]) - {"9a", "16a"}:
+        assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; annexing: "
+                         + re.escape(C.gain_text(C.LOC[loc]["flag"])), flat)
+    for loc, taken in state["market"].items():
+        m = C.LOC[loc]["market"]
+        assert f"market {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs" in flat
+    for qid in [*state["quests"].values(), *state["tquests"].values()]:
         assert f"quest {qid}: pay {C.cost_text(C.QUEST[qid]['cost'])}" in flat
-    for cid in state["p"][0]["hand"]:
+    for cid in state["p"][0]["hand"] + state["p"][0]["plan"]:
         assert f"  {C.card_text(cid)}" in text  # good/object, cost and effect in words
     for i, cid in enumerate(state["display"]):
         assert f"  {i + 1}. {C.card_text(cid)}" in text
     for i, p in enumerate(state["p"]):
-        name = state["players"][i]
-        assert f"{name}{' (you)' if i == 0 else ''}: {p['vp']} VP, {p['d']} doubloons; income {p['inc_d']} d" in flat
-        assert f"explorer on space {p['explorer']}" in flat
-        assert f"France {p['inf']['france']} (rank" in flat
+        row = tracks(text, state["players"][i])
+        assert row == {"VP": str(p["vp"]), "d": str(p["d"]), "income": f"{p['inc_d']}+{p['inc_vp']}",
+                       "CP": str(p["cp"]), "fig": str(p["fig"]), "hand": str(len(p["hand"])), "at": p["at"],
+                       "expl": str(p["explorer"]), "F/E/S": "/".join(str(p["inf"][n]) for n in C.NATIONS),
+                       "qst": str(p["quests"]), "tok": str(p["tokens"]), "dlv": str(p.get("delivered", 0))}
+        assert f"{state['players'][i]}{' (you)' if i == 0 else ''}: synergy " in flat
     assert "A MAIN ACTION HERE" in text
+
+
+def test_a_mail_tells_the_other_players_cards_and_careers_by_name_and_count_and_the_page_in_full() -> None:
+    state = played(4, 300)
+    view = RULES.view(state, 1)
+    page, mail = RULES.render_text(view), RULES.render_mail_text(view)
+    flat, page_flat = " ".join(mail.split()), " ".join(page.split())
+    assert len(mail) < len(page)
+    for i, p in enumerate(state["p"]):
+        name = state["players"][i]
+        mine = i == 1
+        career = f"career {p['careers'][0]['id']} (upper/lower)"
+        assert career in page and (career in mail) == mine
+        for cid in p["plan"]:
+            assert (C.card_text(cid) in flat) == mine and C.card_text(cid) in page_flat
+            assert named(flat, cid)  # everyone's planning area by name
+        if p["display"]:
+            assert f"{len(p['display'])} cards bought" in page_flat
+            assert f"{len(p['display'])} cards bought" in flat
+            assert all(named(page_flat, c) for c in p["display"])
+        if not mine:
+            done = [f"{k * 3 + t + 1} {s}" for k, car in enumerate(p["careers"]) for t, s in enumerate(car["done"]) if s]
+            assert f"{name}: " in flat and f"career tasks done: {', '.join(done) or 'none'}" in flat
+    assert "on your game page" in mail
 
 
 def test_it_says_what_a_main_action_here_would_give() -> None:
@@ -73,7 +119,8 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
     state = played()
     for seat in (0, None):
         view = RULES.view(state, seat)
-        text, svg = RULES.render_text(view), RULES.render_svg(view) + "".join(RULES.render_phone_svg(view))
+        text = RULES.render_text(view) + RULES.render_mail_text(view)  # the page's words and the mail's
+        svg = RULES.render_svg(view) + "".join(RULES.render_phone_svg(view))
         seen = set(state["display"]) | set(state["discard"])
         for p in state["p"]:
             seen |= set(p["display"]) | set(p["plan"])
@@ -89,7 +136,7 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
             assert "YOUR HAND" not in text and "Your ship board" not in svg
         for trial in range(3):  # whatever is hidden, the pictures are the same
             other = RULES.resample_hidden(state, seat, Rng({"rng": seed_to_state(trial)}))
-            assert RULES.render_text(RULES.view(other, seat)) == text
+            assert RULES.render_text(RULES.view(other, seat)) + RULES.render_mail_text(RULES.view(other, seat)) == text
             seen_by = RULES.view(other, seat)
             assert RULES.render_svg(seen_by) + "".join(RULES.render_phone_svg(seen_by)) == svg
 

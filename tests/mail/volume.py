@@ -36,6 +36,18 @@ def wire_size(m: EmailMessage) -> int:
     return len(m.as_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
 
 
+def part_sizes(m: EmailMessage) -> dict[str, int]:
+    """Where a mail's bytes on the wire go: its text part, its HTML part, its picture (each with
+    its MIME headers and transfer encoding), and the rest (the mail's headers, boundaries)."""
+    out = {"text": 0, "html": 0, "picture": 0}
+    for part in m.walk():
+        kind = {"text/plain": "text", "text/html": "html", "image/png": "picture"}.get(part.get_content_type())
+        if kind:
+            out[kind] += wire_size(part)
+    out["rest"] = wire_size(m) - sum(out.values())
+    return out
+
+
 def has_picture(m: EmailMessage) -> bool:
     return any(p.get_content_type() == "image/png" for p in m.walk())
 
@@ -179,6 +191,11 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                  or m in steps_told]
         shown = [version_shown(m) for m in story]
         assert all(a < b for a, b in itertools.pairwise(shown)), f"{person.name}'s mails overlap: {shown}"
+        import os  # SCRATCH
+        if os.environ.get("DUMP"):
+            d = os.environ["DUMP"]; os.makedirs(d, exist_ok=True)
+            for k, m in enumerate(box):
+                open(f"{d}/{person.name}-{k:02d}.eml", "wb").write(m.as_bytes())
         figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),

@@ -83,12 +83,15 @@ def _wrap(text: str, indent: str = "  ", more: str = "    ") -> list[str]:
 # ---- text -------------------------------------------------------------------------------------------
 
 
-def text(view: View) -> str:
+def text(view: View, brief: bool = False) -> str:
+    """The game in words. ``brief`` (a mail): the other players' careers, planning areas and
+    bought cards as names and counts; the whole of them is on the reader's game page."""
     out = [f"Maracaibo - {C.LABEL}", f"({SUBSTITUTE}.)"]
     scen = C.SCENARIOS.get(str(view["options"].get("scenario")), {})
     out.append(f"Round {view['round']} of {view['rounds']}, scenario {view['options'].get('scenario')}"
                + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
-    out += ["", "THE CARIBBEAN (place: kind; owner; market; city action; quest; ships)"]
+    out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market; city action; quest; "
+                "ships)"]
     ships = _ships(view)
     assistants: dict[str, list[str]] = {}
     for i, p in enumerate(view["p"]):
@@ -103,13 +106,13 @@ def text(view: View) -> str:
         if loc in view["markers"]:
             bits.append(f"{view['markers'][loc].title()} owns it")
         elif "flag" in info and kind in ("village", "city"):
-            bits.append(f"unowned (annexing gives {C.gain_text(info['flag'])})")
+            bits.append(f"annexing: {C.gain_text(info['flag'])}")
         if "market" in info and kind == "city":
             m = info["market"]
             taken = view["market"].get(loc, [])
             left = len(m["rewards"]) - len(taken)
-            nxt = f", next delivery pays {m['rewards'][len(taken)]} d" if left > 0 else ", full"
-            bits.append(f"market takes {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs{nxt}")
+            nxt = f", next delivery {m['rewards'][len(taken)]} d" if left > 0 else ", full"
+            bits.append(f"market {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs{nxt}")
         if kind == "city":
             bits.append(f"city action: {_city_text(view, loc)}")
         if info.get("home"):
@@ -129,49 +132,53 @@ def text(view: View) -> str:
                  "there so far).")
     for s, q in sorted(view["tquests"].items(), key=lambda kv: int(kv[0])):
         out += _wrap(f"space {s}: {_quest_text(q)}")
-    pos = [f"{view['players'][i]} {p['explorer']}" for i, p in enumerate(view["p"])]
-    if view.get("jean"):
-        pos.append(f"{view['jean']['name']} {view['jean']['explorer']}")
-    out += _wrap("Explorers: " + ", ".join(pos))
-    out += ["", "NATIONS"]
+    # where each explorer is: the players' table (expl), Jean's line
     mult = view["multiplier"]
     counts = dict.fromkeys(C.NATIONS, 0)
     for n in view["markers"].values():
         counts[n] += 1
-    for n in C.NATIONS:
-        out += _wrap(f"{n.title()}: {counts[n]} markers on the map, {sum(view['supply'][n])} in supply; "
-                     f"scoring multiplier {mult[n]}")
-    out += ["", "PRESTIGE BUILDINGS"]
+    out += ["", "NATIONS (markers on the map, in supply; scoring multiplier)"]
+    out += _wrap("; ".join(f"{n.title()} {counts[n]}, {sum(view['supply'][n])}; x{mult[n]}" for n in C.NATIONS))
+    out += ["", "PRESTIGE BUILDINGS (cost, VP at the end, synergy; who invested)"]
+    down = 0
     for b in view["prestige"]:
         if b["up"] and b["id"]:
             pb = C.PRESTIGE[b["id"]]
             who = ", ".join(str(view["players"][s]) for s in b["investors"]) or "nobody yet"
             per = C.PER_WORDS.get(pb["per"], pb["per"])
-            out += _wrap(f"{pb['name']}: {pb['cost']} d and a figure, {pb['vp']} VP per {per} at the end, "
-                         f"synergy {pb['synergy']}; invested: {who}")
+            out += _wrap(f"{pb['name']}: {pb['cost']} d and a figure; {pb['vp']} VP per {per}; {pb['synergy']}; "
+                         f"{who}")
         else:
-            out.append("  (face down)")
+            down += 1
+    if down:
+        out.append(f"  and {down} face down")
     top = f", the top one {_quest_text(view['quest_top'])}" if view.get("quest_top") else ""
     out += _wrap(f"Draw pile {view['deck']} cards, discards {len(view['discard'])}; combat token piles "
                  f"{view['piles'][0]} and {view['piles'][1]}; quest pile {view['quest_pile']}{top}.", "", "  ")
     out += ["", "DISPLAY (draw one for 1 doubloon: 'draw 2 display')"]
     for i, cid in enumerate(view["display"]):
         out.append(f"  {i + 1}. {C.card_text(cid)}")  # one card a line, unwrapped: names stay whole
-    out += ["", "PLAYERS"]
+    seat = view.get("seat")
+    out += ["", "PLAYERS"] + _track_table(view)
     for i, p in enumerate(view["p"]):
-        out += _player_lines(view, i, p)
+        out += _player_lines(view, i, p, brief=brief and i != seat)
     if view.get("jean"):
         from .jean import text_line
 
         out += _wrap(text_line(view).strip())
+    if brief and len(view["p"]) > 1:
+        out.append("  (The other players' careers and cards in full: on your game page.)")
     me = view.get("me")
-    seat = view.get("seat")
     if me and seat is not None:
         out += ["", "YOUR HAND (good/object, cost, effect)"]
         for cid in me["hand"]:
             out.append(f"  {C.card_text(cid)}")
         if not me["hand"]:
             out.append("  (empty)")
+        plan = view["p"][seat]["plan"]
+        if plan:
+            out += ["", "YOUR PLANNING AREA (bought like the cards in your hand; not goods)"]
+            out += [f"  {C.card_text(cid)}" for cid in plan]
         if me.get("setup"):
             out += ["", "YOUR DEALT CARDS TO CHOOSE FROM"]
             for cid in me["setup"]["dealt"]:
@@ -185,35 +192,55 @@ def text(view: View) -> str:
     return "\n".join(out)
 
 
-def _player_lines(view: View, i: int, p: dict[str, Any]) -> list[str]:
-    name = view["players"][i]
+#: The columns of the players' table: heading, width.
+_TRACKS = (("VP", 4), ("d", 4), ("income", 7), ("CP", 3), ("fig", 4), ("hand", 5), ("at", 4), ("expl", 5),
+           ("F/E/S", 9), ("qst", 4), ("tok", 4), ("dlv", 4))
+
+
+def _track_table(view: View) -> list[str]:
+    """Each player's tracks, one row each, under a legend of the columns."""
+    names = [f"{n}{' (you)' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
+    width = max(len(n) for n in names) + 1
+    out = _wrap("(d: doubloons; income a scoring, doubloons+VP; CP: combat points; fig: figures; hand: cards; at: "
+                "the ship's place; expl: explorer space; F/E/S: influence with France/England/Spain, rank = "
+                "influence/3; qst: quests; tok: combat tokens; dlv: deliveries)")
+    out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in _TRACKS))
+    for i, p in enumerate(view["p"]):
+        cells = [p["vp"], p["d"], f"{p['inc_d']}+{p['inc_vp']}", p["cp"], p["fig"], p["hand"], p["at"],
+                 p["explorer"], "/".join(str(p["inf"][n]) for n in C.NATIONS), p["quests"], p["tokens"],
+                 p.get("delivered", 0)]
+        out.append("  " + names[i].ljust(width) + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells, _TRACKS)))
+    return out
+
+
+def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) -> list[str]:
+    """What the table leaves out about a player: synergy tokens, ship board, careers, planning
+    area, bought cards, assistants. ``brief``: careers, planning area and bought cards as names
+    and counts."""
     you = " (you)" if view.get("seat") == i else ""
-    inf = ", ".join(f"{n.title()} {p['inf'][n]} (rank {C.rank(p['inf'][n])})" for n in C.NATIONS)
-    lines = _wrap(f"{name}{you}: {p['vp']} VP, {p['d']} doubloons; income {p['inc_d']} d and {p['inc_vp']} VP a "
-                  f"scoring; {p['cp']} combat points, {p['fig']} figures, {p['hand']} cards in hand; at "
-                  f"{_name(p['at'])}", "  ", "      ")
-    lines += _wrap(f"influence {inf}; explorer on space {p['explorer']}; quests {p['quests']}, combat tokens "
-                   f"{p['tokens']}, deliveries {p.get('delivered', 0)}; synergy {', '.join(p['synergy']) or 'none'}",
-                   "    ", "      ")
-    done = ", ".join(p["areas"]) or "none"
-    left = sum(p["discs"].values())
-    lines += _wrap(f"ship board: upgrades done {done}; {left} discs left", "    ", "      ")
-    for k, car in enumerate(p.get("careers", ())):
-        card = C.CAREER[car["id"]]
-        tasks = []
-        for t, task in enumerate(card["tasks"]):
-            state = car["done"][t]
-            tasks.append(f"{k * 3 + t + 1}: {task['metric']} {task['upper']} (upper) / {task['lower']} (lower)"
-                         + (f" done {state}" if state else ""))
-        lines += _wrap(f"career {car['id']}: " + "; ".join(tasks), "    ", "      ")
-    if p["plan"]:
-        lines += _wrap("planning area: " + "; ".join(C.card_text(c) for c in p["plan"]), "    ", "      ")
+    bits = [f"synergy {', '.join(p['synergy']) or 'none'}",
+            f"upgrades {', '.join(p['areas']) or 'none'} ({sum(p['discs'].values())} discs left on the ship board)"]
+    tasks = [f"{k * 3 + t + 1} {state}" for k, car in enumerate(p.get("careers", ()))
+             for t, state in enumerate(car["done"]) if state]
+    bought = sum(int(C.CARD[c]["vp"]) for c in p["display"])
+    if brief:
+        bits.append(f"career tasks done: {', '.join(tasks) or 'none'}")
+        if p["plan"]:
+            bits.append("planning area: " + ", ".join(str(C.CARD[c]["name"]) for c in p["plan"]))
+    else:
+        for k, car in enumerate(p.get("careers", ())):
+            card = C.CAREER[car["id"]]
+            bits.append(f"career {car['id']} (upper/lower): " + ", ".join(
+                f"{k * 3 + t + 1} {task['metric']} {task['upper']}/{task['lower']}"
+                + (f" {car['done'][t]} done" if car["done"][t] else "") for t, task in enumerate(card["tasks"])))
+        if p["plan"] and not you:  # the reader's own: under their hand, one card a line
+            bits.append("planning area: " + "; ".join(C.card_text(c) for c in p["plan"]))
     if p["display"]:
-        lines += _wrap("cards bought: " + ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['vp']} VP)"
-                                                    for c in p["display"]), "    ", "      ")
+        bits.append(f"{len(p['display'])} cards bought ({bought} VP at the end)"
+                    + ("" if brief else ": " + ", ".join(str(C.CARD[c]["name"]) for c in p["display"])))
     if p.get("assist"):
-        lines += _wrap("assistants at " + ", ".join(_name(a["loc"]) for a in p["assist"]), "    ", "      ")
-    return lines
+        bits.append("assistants at " + ", ".join(a["loc"] for a in p["assist"]))
+    return _wrap(f"{view['players'][i]}{you}: " + "; ".join(bits))
 
 
 def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:

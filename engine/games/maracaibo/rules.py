@@ -1940,6 +1940,14 @@ class Maracaibo(Rules):
 
         return text(view)
 
+    def _render_mail_text(self, view: View) -> str:
+        # Why brief: with 4 players the whole text was 7-11 KB and the HTML part repeats it, so a
+        # third of the turn mails had no room for their picture; the other players' careers and
+        # cards in full are on the reader's game page.
+        from .render import text
+
+        return text(view, brief=True)
+
     def _render_svg(self, view: View) -> str:
         from .render import svg
 
