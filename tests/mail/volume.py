@@ -12,6 +12,7 @@ import collections
 import itertools
 import json
 import re
+import statistics
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -191,11 +192,6 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                  or m in steps_told]
         shown = [version_shown(m) for m in story]
         assert all(a < b for a, b in itertools.pairwise(shown)), f"{person.name}'s mails overlap: {shown}"
-        import os  # SCRATCH
-        if os.environ.get("DUMP"):
-            d = os.environ["DUMP"]; os.makedirs(d, exist_ok=True)
-            for k, m in enumerate(box):
-                open(f"{d}/{person.name}-{k:02d}.eml", "wb").write(m.as_bytes())
         figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),
@@ -205,6 +201,10 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
                                 "without": max((wire_size(m) for m in box if options_block(m)
                                                 and not has_picture(m)), default=0),
                                 "largest": max(wire_size(m) for m in box + replies)}
+        turn_mails = [part_sizes(m) for m in box if options_block(m)]
+        for part in ("text", "html", "picture", "rest"):  # medians over the turn mails (with a picture)
+            sizes = [t[part] for t in turn_mails if part != "picture" or t[part]]
+            figures[person.name][part] = int(statistics.median(sizes)) if sizes else 0
     return figures
 
 
@@ -215,4 +215,6 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
               f"{f['pictures']} of {f['asking']} turn mails with a picture ({f['shortened']} of them shortened), "
               f"largest {f['largest']} bytes"
-              + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else ""))
+              + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else "")
+              + f"; a turn mail's parts (medians, bytes on the wire): text {f['text']}, HTML {f['html']}, "
+              f"picture {f['picture']}, headers {f['rest']}")

@@ -201,9 +201,9 @@ def _track_table(view: View) -> list[str]:
     """Each player's tracks, one row each, under a legend of the columns."""
     names = [f"{n}{' (you)' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
     width = max(len(n) for n in names) + 1
-    out = _wrap("(d: doubloons; income a scoring, doubloons+VP; CP: combat points; fig: figures; hand: cards; at: "
-                "the ship's place; expl: explorer space; F/E/S: influence with France/England/Spain, rank = "
-                "influence/3; qst: quests; tok: combat tokens; dlv: deliveries)")
+    out = _wrap("(d doubloons; income a scoring, d+VP; CP combat points; fig figures; hand cards; at the ship's "
+                "place; expl explorer space; F/E/S influence with France/England/Spain, rank = influence/3; qst "
+                "quests; tok combat tokens; dlv deliveries)")
     out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in _TRACKS))
     for i, p in enumerate(view["p"]):
         cells = [p["vp"], p["d"], f"{p['inc_d']}+{p['inc_vp']}", p["cp"], p["fig"], p["hand"], p["at"],
@@ -219,12 +219,12 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
     and counts."""
     you = " (you)" if view.get("seat") == i else ""
     bits = [f"synergy {', '.join(p['synergy']) or 'none'}",
-            f"upgrades {', '.join(p['areas']) or 'none'} ({sum(p['discs'].values())} discs left on the ship board)"]
+            f"ship upgrades {', '.join(p['areas']) or 'none'}, {sum(p['discs'].values())} discs left"]
     tasks = [f"{k * 3 + t + 1} {state}" for k, car in enumerate(p.get("careers", ()))
              for t, state in enumerate(car["done"]) if state]
     bought = sum(int(C.CARD[c]["vp"]) for c in p["display"])
     if brief:
-        bits.append(f"career tasks done: {', '.join(tasks) or 'none'}")
+        bits.append(f"career tasks done {', '.join(tasks) or 'none'}")
         if p["plan"]:
             bits.append("planning area: " + ", ".join(str(C.CARD[c]["name"]) for c in p["plan"]))
     else:
@@ -236,7 +236,7 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
         if p["plan"] and not you:  # the reader's own: under their hand, one card a line
             bits.append("planning area: " + "; ".join(C.card_text(c) for c in p["plan"]))
     if p["display"]:
-        bits.append(f"{len(p['display'])} cards bought ({bought} VP at the end)"
+        bits.append(f"{len(p['display'])} cards bought, {bought} VP at the end"
                     + ("" if brief else ": " + ", ".join(str(C.CARD[c]["name"]) for c in p["display"])))
     if p.get("assist"):
         bits.append("assistants at " + ", ".join(a["loc"] for a in p["assist"]))
