@@ -55,11 +55,11 @@ def test_it_writes_the_map_the_tracks_and_my_cards_in_words(render: str) -> None
     for loc, nation in state["markers"].items():
         assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; {nation.title()} owns it", flat)
     for loc in set(C.FLAGS) - set(state["markers"]) - {"9a", "16a"}:
-        assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; annexing: "
+        assert re.search(rf"{loc} {re.escape(C.LOC[loc]['name'])}: \w+; annex "
                          + re.escape(C.gain_text(C.LOC[loc]["flag"])), flat)
     for loc, taken in state["market"].items():
         m = C.LOC[loc]["market"]
-        assert f"market {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs" in flat
+        assert f"market {'/'.join(m['goods'])} {len(taken)}/{len(m['rewards'])}" in flat
     for qid in [*state["quests"].values(), *state["tquests"].values()]:
         assert f"quest {qid}: pay {C.cost_text(C.QUEST[qid]['cost'])}" in flat
     for cid in state["p"][0]["hand"] + state["p"][0]["plan"]:
@@ -109,7 +109,13 @@ def test_it_says_what_a_main_action_here_would_give() -> None:
     assert "City action:" in here
     state, seat = S.village()  # San Juan, 20 doubloons, quest Q21 there
     here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
-    assert "(village)" in here and f"You can pay for: Red Gunner ({C.CARD[1]['cost']} d)" in here
+    assert "(village)" in here and "You can pay for: every card in your hand and planning area (20 doubloons)" in here
+    cards = [*state["p"][seat]["hand"], *state["p"][seat]["plan"]]
+    state, seat = S.village()
+    state["p"][seat]["d"] = cheapest = min(int(C.CARD[c]["cost"]) for c in cards)
+    here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
+    can = ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in cards if C.CARD[c]["cost"] == cheapest)
+    assert f"You can pay for: {can} ({cheapest} doubloons)" in here
     assert f"Here: quest {state['quests']['6']}" in here
     state, seat = S.homeward()
     assert "A combat action or explore 2" in " ".join(RULES.render_text(RULES.view(state, seat)).split())

@@ -90,8 +90,8 @@ def text(view: View, brief: bool = False) -> str:
     scen = C.SCENARIOS.get(str(view["options"].get("scenario")), {})
     out.append(f"Round {view['round']} of {view['rounds']}, scenario {view['options'].get('scenario')}"
                + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
-    out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market; city action; quest; "
-                "ships)"]
+    out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market: goods, discs taken, "
+                "next pay; city action; quest; ships)"]
     ships = _ships(view)
     assistants: dict[str, list[str]] = {}
     for i, p in enumerate(view["p"]):
@@ -106,15 +106,15 @@ def text(view: View, brief: bool = False) -> str:
         if loc in view["markers"]:
             bits.append(f"{view['markers'][loc].title()} owns it")
         elif "flag" in info and kind in ("village", "city"):
-            bits.append(f"annexing: {C.gain_text(info['flag'])}")
+            bits.append(f"annex {C.gain_text(info['flag'])}")
         if "market" in info and kind == "city":
             m = info["market"]
             taken = view["market"].get(loc, [])
             left = len(m["rewards"]) - len(taken)
-            nxt = f", next delivery {m['rewards'][len(taken)]} d" if left > 0 else ", full"
-            bits.append(f"market {'/'.join(m['goods'])}, {len(taken)} of {len(m['rewards'])} discs{nxt}")
+            nxt = f", next {m['rewards'][len(taken)]} d" if left > 0 else ", full"
+            bits.append(f"market {'/'.join(m['goods'])} {len(taken)}/{len(m['rewards'])}{nxt}")
         if kind == "city":
-            bits.append(f"city action: {_city_text(view, loc)}")
+            bits.append(f"action: {_city_text(view, loc)}")
         if info.get("home"):
             bits.append({1: "combat action or explore 2", 2: "3 VP on the way home",
                          3: "5 VP, the end of the voyage"}.get(int(info["home"]), "homeward"))
@@ -127,7 +127,7 @@ def text(view: View, brief: bool = False) -> str:
         out += _wrap("; ".join(bits))
     out += ["", "EXPLORER TRACK (spaces 0 to " + str(C.END_SPACE) + ")"]
     barriers = ", ".join(f"{c} at {s}" for s, c in sorted(C.BARRIERS.items()))
-    out += _wrap(f"Barriers: {barriers} (red: 3 influence; blue and green: 4 VP first, 2 after). The end: "
+    out += _wrap(f"Barriers: {barriers} (red 3 influence; blue, green 4 VP first, 2 after). The end: "
                  + "/".join(map(str, C.EXPLORER_DATA["end_vp"])) + f" VP and a village action ({view['ended']} "
                  "there so far).")
     for s, q in sorted(view["tquests"].items(), key=lambda kv: int(kv[0])):
@@ -167,7 +167,7 @@ def text(view: View, brief: bool = False) -> str:
 
         out += _wrap(text_line(view).strip())
     if brief and len(view["p"]) > 1:
-        out.append("  (The other players' careers and cards in full: on your game page.)")
+        out.append("  (Their careers and cards in full: on your game page.)")
     me = view.get("me")
     if me and seat is not None:
         out += ["", "YOUR HAND (good/object, cost, effect)"]
@@ -201,9 +201,9 @@ def _track_table(view: View) -> list[str]:
     """Each player's tracks, one row each, under a legend of the columns."""
     names = [f"{n}{' (you)' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
     width = max(len(n) for n in names) + 1
-    out = _wrap("(d doubloons; income a scoring, d+VP; CP combat points; fig figures; hand cards; at the ship's "
-                "place; expl explorer space; F/E/S influence with France/England/Spain, rank = influence/3; qst "
-                "quests; tok combat tokens; dlv deliveries)")
+    out = _wrap("(d doubloons; income a scoring, d+VP; CP combat points; fig figures; hand cards; at: the ship; "
+                "expl explorer; F/E/S influence with France/England/Spain, rank = influence/3; qst quests; tok "
+                "combat tokens; dlv deliveries)")
     out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in _TRACKS))
     for i, p in enumerate(view["p"]):
         cells = [p["vp"], p["d"], f"{p['inc_d']}+{p['inc_vp']}", p["cp"], p["fig"], p["hand"], p["at"],
@@ -252,12 +252,13 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
     out = _wrap(f"You are at {_name(loc)} ({kind}).")
     if kind == "village":
         more = "2 at 2-4 movement, 3 at 5 or more" if "U1" in p["areas"] else "2 after 4-6 movement, 3 after 7"
-        out += _wrap(f"Village actions: 1 ({more}). Each is one of: buy a card from your hand or planning "
-                     "area (its cost in doubloons), invest in a face-up prestige building, take 1 doubloon, or a "
-                     "village action of your cards and ship board.")
+        out += _wrap(f"Village actions: 1 ({more}), each one of: buy a card from your hand or planning area, "
+                     "invest in a face-up prestige building, take 1 doubloon, a village action of your own.")
         budget = p["d"]
-        can = [f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in [*me["hand"], *p["plan"]]
-               if int(C.CARD[c]["cost"]) <= budget]
+        cards = [*me["hand"], *p["plan"]]
+        can = [f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in cards if int(C.CARD[c]["cost"]) <= budget]
+        if cards and len(can) == len(cards):
+            can = ["every card in your hand and planning area"]
         out += _wrap("You can pay for: " + (", ".join(can) or "none of your cards") + f" ({budget} doubloons).")
         extra = [f"{C.CARD[c]['name']}: {C.gain_text(e['gain'])}" for c in p["display"]
                  for e in C.CARD[c]["effects"] if e["t"] == "village"]
