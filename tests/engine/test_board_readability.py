@@ -134,17 +134,53 @@ def test_maretta_labels_are_big_apart_and_readable_and_my_pawn_is_marked(side: s
                 assert f"{view['players'][seat]} (you" in words
 
 
-def test_maretta_tells_this_turns_movement_so_far() -> None:
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_maretta_tells_all_of_this_turns_movement_so_far(side: str) -> None:
+    """"moved N this turn" by each player's name, on the board's legend and in the text, counts
+    every space their pawn went this turn, as the game's events tell it: the raft's difference
+    (side A) or the stacks (side B), the 2 spaces for placing a card (side A), a Fishing Spear's
+    swap; not only the raft's difference (the view's ``movement``, which boarding counts)."""
     rules = engine.get("maretta")
-    for st in random_states("A", 3, 5, every=2):
-        view = rules.view(st, None)
-        moved = [s for s, m in enumerate(view["movement"]) if m]
-        if moved:
-            doc = rules.render_svg(view)
-            s = moved[0]
-            assert f"moved {view['movement'][s]} this turn" in doc
-            return
-    pytest.fail("no state in the game had movement this turn")
+    told = more_than_the_raft = spear = 0
+    for seed in range(6):
+        rnd = random.Random(seed)
+        st = rules.setup(["Ana", "Bruno", "Carla"], {"side": side}, f"moved-{seed}")
+        ahead, back, pos = [0, 0, 0], [0, 0, 0], list(st["pos"])  # as the events tell them
+        while rules.pending(st):
+            s = rnd.choice(rules.pending(st))
+            for e in rules.apply(st, s, rnd.choice(rules.options(st, s)).move):
+                if e.kind == "turn":
+                    ahead, back = [0, 0, 0], [0, 0, 0]
+                elif e.kind == "move":
+                    ahead[e.data["seat"]] += e.data.get("steps", 0)
+                    pos[e.data["seat"]] = e.data["to_space"]
+                elif e.kind == "swap":
+                    spear += 1
+                    a, b = e.data["seat"], e.data["with_seat"]
+                    ahead[a] += max(0, pos[b] - pos[a])
+                    back[b] += max(0, pos[b] - pos[a])
+                    pos[a], pos[b] = pos[b], pos[a]
+            assert pos == st["pos"]
+            if not rules.pending(st):
+                break
+            view = rules.view(st, None)
+            doc, text = rules.render_svg(view), rules.render_text(view)
+            words = " ".join(t.text or "" for t in ET.fromstring(doc).iter() if t.text)
+            for p in range(3):
+                caught = side == "B" and view["out"][p] is not None
+                expect = [f"moved {ahead[p]} this turn"] if ahead[p] else []
+                expect += [f"swapped back {back[p]}"] if back[p] else []
+                line = next(x for x in text.split("\n") if x.startswith(view["players"][p]))
+                if expect and not caught:
+                    told += 1
+                    more_than_the_raft += ahead[p] != view["movement"][p]
+                    assert ", ".join(expect) in line, (line, expect)
+                    assert f"{view['players'][p]} (" in words and ", ".join(expect) in words.replace("  ", " ")
+                else:
+                    assert "moved" not in line and "swapped back" not in line, line
+    assert told
+    if side == "A":  # side B moves by its stacks alone, but for a spear
+        assert more_than_the_raft and spear, "the games had movement beyond the raft's difference, and a spear"
 
 
 def test_maretta_space_numbers_sit_inside_their_spaces_so_no_connector_crosses_them() -> None:

@@ -95,7 +95,8 @@ def test_a_mail_tells_the_other_players_cards_and_careers_by_name_and_count_and_
             assert f"{len(p['display'])} cards bought" in flat
             assert all(named(page_flat, c) for c in p["display"])
         if not mine:
-            done = [f"{k * 3 + t + 1} {s}" for k, car in enumerate(p["careers"]) for t, s in enumerate(car["done"]) if s]
+            done = [f"{k * 3 + t + 1} {s}" for k, car in enumerate(p["careers"])
+                    for t, s in enumerate(car["done"]) if s]
             assert f"{name}: " in flat and f"career tasks done {', '.join(done) or 'none'}" in flat
     assert "on your game page" in mail
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,21 @@ _PHASES = {
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def movement_words(view: dict[str, Any], s: int) -> str:
+    """How far seat ``s``'s pawn went this turn, in words ("" before it moved): every space of
+    it, from the view's trail of the turn: the raft's difference (A) or the stacks (B), the 2
+    spaces for placing a card (A), and a Fishing Spear's swap (forward for its player, back for
+    the pawn swapped with). The view's ``movement`` is the raft's difference alone (boarding)."""
+    trails = view.get("trail") or []
+    trail = trails[s] if s < len(trails) else []
+    ahead = sum(b - a for a, b in itertools.pairwise(trail) if b > a)
+    back = sum(a - b for a, b in itertools.pairwise(trail) if b < a)
+    words = [f"moved {ahead} this turn"] if ahead else []
+    if back:
+        words.append(f"swapped back {back}")
+    return ", ".join(words)
 
 
 def _card(c: Any, own: bool = False) -> str:
@@ -75,6 +91,8 @@ def render_text(view: dict[str, Any]) -> str:
             marks.append("you")
         if side == "B" and view["out"][s] is not None:
             marks.append(f"caught by the lava on turn {view['out'][s]}")
+        if movement_words(view, s) and not (side == "B" and view["out"][s] is not None):
+            marks.append(movement_words(view, s))
         if side == "A" and view["cuttlefish"][s]:
             marks.append("cuttlefish this turn")
         if side == "A" and view["cuttlefish_next"][s]:
@@ -295,7 +313,6 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
         body += _pawn(lay, x + (k % 3 - 1) * step, y - 30 - (k // 3) * step, s, str(names[s])[:1].upper(),
                       s == seat)
     # the key: players, then the symbols, one a line on a phone
-    moved = view.get("movement") or [0] * len(names)
     line_h = lay.text + 10
     y = lay.margin + lay.top + rows * (lay.cell + lay.row_gap) + 10
     for s, name in enumerate(names):
@@ -304,8 +321,8 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
             marks.append("starting player")
         if out[s] is not None:
             marks.append(f"caught by the lava on turn {out[s]}")
-        elif moved[s]:
-            marks.append(f"moved {moved[s]} this turn")
+        elif movement_words(view, s):
+            marks.append(movement_words(view, s))
         trail = trails[s] if s < len(trails) else []
         if trail and out[s] is None:
             marks.append(f"trail {trail[0]} to {trail[-1]}")
