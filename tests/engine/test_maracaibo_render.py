@@ -32,13 +32,15 @@ def named(text: str, cid: int) -> bool:
 
 
 def tracks(text: str, name: str) -> dict[str, str]:
-    """A player's row of the players' table, by column heading."""
+    """A player's rows of the players' tables, by column heading."""
     lines = text.split("\n")
-    head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["VP", "d", "income"])
-    row = next(line for line in lines[head + 1:] if line.startswith(f"  {name} ") and "(you):" not in line
-               and f"{name}:" not in line)
-    values = row[2 + len(name):].replace("(you)", "").split()
-    return dict(zip(lines[head].split(), values, strict=True))
+    out: dict[str, str] = {}
+    for first in ("VP", "expl"):
+        head = next(i for i, line in enumerate(lines) if line.split()[:1] == [first])
+        row = next(line for line in lines[head + 1:] if line.startswith(f"  {name} ") and ":" not in line)
+        out.update(zip(lines[head].split(), row[2 + len(name):].replace("(you)", "").split(), strict=True))
+        assert len(lines[head]) <= 45 and len(row) <= 45, "each table stays whole on a phone"
+    return out
 
 
 @pytest.mark.parametrize("render", ["render_text", "render_mail_text"])

@@ -192,24 +192,31 @@ def text(view: View, brief: bool = False) -> str:
     return "\n".join(out)
 
 
-#: The columns of the players' table: heading, width.
-_TRACKS = (("VP", 4), ("d", 4), ("income", 7), ("CP", 3), ("fig", 4), ("hand", 5), ("at", 4), ("expl", 5),
-           ("F/E/S", 9), ("qst", 4), ("tok", 4), ("dlv", 4))
+#: The columns of the players' tables, heading and width: two tables, so that each is at most
+#: 45 characters wide and stays whole on a phone (a mail's monospace text at 390 px).
+_TRACKS = ((("VP", 4), ("d", 4), ("income", 7), ("CP", 3), ("fig", 4), ("hand", 5), ("at", 4)),
+           (("expl", 5), ("F/E/S", 9), ("qst", 4), ("tok", 4), ("dlv", 4)))
+
+
+def _track_cells(p: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    return ([p["vp"], p["d"], f"{p['inc_d']}+{p['inc_vp']}", p["cp"], p["fig"], p["hand"], p["at"]],
+            [p["explorer"], "/".join(str(p["inf"][n]) for n in C.NATIONS), p["quests"], p["tokens"],
+             p.get("delivered", 0)])
 
 
 def _track_table(view: View) -> list[str]:
-    """Each player's tracks, one row each, under a legend of the columns."""
+    """Each player's tracks, one row each in two tables, under a legend of the columns."""
     names = [f"{n}{' (you)' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
     width = max(len(n) for n in names) + 1
     out = _wrap("(d doubloons; income a scoring, d+VP; CP combat points; fig figures; hand cards; at: the ship; "
                 "expl explorer; F/E/S influence with France/England/Spain, rank = influence/3; qst quests; tok "
                 "combat tokens; dlv deliveries)")
-    out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in _TRACKS))
-    for i, p in enumerate(view["p"]):
-        cells = [p["vp"], p["d"], f"{p['inc_d']}+{p['inc_vp']}", p["cp"], p["fig"], p["hand"], p["at"],
-                 p["explorer"], "/".join(str(p["inf"][n]) for n in C.NATIONS), p["quests"], p["tokens"],
-                 p.get("delivered", 0)]
-        out.append("  " + names[i].ljust(width) + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells, _TRACKS)))
+    cells = [_track_cells(p) for p in view["p"]]
+    for t, columns in enumerate(_TRACKS):
+        out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in columns))
+        for i in range(len(view["p"])):
+            out.append("  " + names[i].ljust(width)
+                       + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells[i][t], columns, strict=True)))
     return out
 
 
