@@ -7,7 +7,8 @@ the map in the mail, sails to the farthest village the mail offers and takes as 
 village actions as the movement spent gives (1, 2 or 3 lines "vd"), then "done";
 with no village in reach it sails as far as it can and writes "pass", "done" (the
 hand stays full, so there is nothing to draw). Scoring choices and anything else are
-answered with a listed code or label.
+answered with a listed code or label. The four-round game is played by 2 and by 4 players (the
+heaviest mails: every turn mail still carries its picture).
 """
 
 from __future__ import annotations
