@@ -108,6 +108,7 @@ _AFTER = {n: [seats[1:] for seats in tables] for n, tables in _CLOCKWISE.items()
 
 # Every (code, move) pair a listing can hold, made once (see Maretta._moves: shared, never changed).
 _CARDS = tuple(NAMES)  # every card, the steamship card too
+_VALUE = {c: value(c) for c in _CARDS}
 _SEATS = range(8)  # more seats than a game may have
 _PLAY = {c: (c, {"a": "play", "c": c}) for c in _CARDS}
 _GIVE = {(c, p): (f"{c}-{p + 1}", {"a": "give", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
@@ -329,17 +330,20 @@ class Maretta(Rules):
 
     def _add_stock(self, st: State, s: int, card: str, ev: _Events) -> None:
         stock = [*st["stock"][s], card]
-        _put(st, "stock", s, stock)
         if st["side"] == "B":
             su = card[1:]
-            total = sum(int(c[0]) for c in stock if c[1:] == su)
+            same = [c for c in stock if c[1:] == su]
+            total = sum(map(_VALUE.__getitem__, same))
             if total > 5:
-                gone = [c for c in stock if c[1:] == su]
-                _put(st, "stock", s, [c for c in stock if c[1:] != su])
+                gone = same
+                stock = [c for c in stock if c[1:] != su]
                 st["disc"] = [*st["disc"], *gone]
+                _put(st, "stock", s, stock)
                 ev.add("stack_discarded", f"{self._name(st, s)}'s {SUITS[su]} stack adds up to {total}, "
                        f"more than 5: it is discarded ({', '.join(card_name(c) for c in gone)})",
                        seat=s, cards=gone)
+                return
+        _put(st, "stock", s, stock)
 
     def _move(self, st: State, s: int, n: int, ev: _Events, why: str) -> None:
         old = st["pos"][s]
@@ -572,11 +576,13 @@ class Maretta(Rules):
     def _step_p3B(self, st: State, f: Frame, ev: _Events) -> None:
         st["phase"] = 3
         order = self._order(st)
+        p1 = st["p1"] = st["p1"][:]  # replaced, never changed in place (views share them)
+        p2 = st["p2"] = st["p2"][:]
         for s in order:
-            for key in ("p2", "p1"):
-                c = st[key][s]
+            for cards in (p2, p1):
+                c = cards[s]
                 if c is not None:
-                    _put(st, key, s, None)
+                    cards[s] = None
                     self._add_stock(st, s, c, ev)
         ev.add("stock", "Phase three: everybody moves the cards of their minecart into their stock.")
         todo = st["todo"]
@@ -610,8 +616,8 @@ class Maretta(Rules):
             if st["pos"][s] <= new and st["pos"][s] < end:
                 _put(st, "out", s, st["turn"])
                 ev.add("caught", f"{self._name(st, s)} is caught by the lava and is out of the game", seat=s)
-        sea = [s for s in self._alive(st) if st["pos"][s] >= end]
         alive = self._alive(st)
+        sea = [s for s in alive if st["pos"][s] >= end]
         if sea:
             self._finish(st, sea, "reached the sea", ev)
             return
