@@ -658,3 +658,28 @@ def test_it_counts_a_steamship_card_in_position_one_as_zero() -> None:
         play(st, s, c)
     play(st, PINK, "2fi-1")
     assert st["pos"][PURPLE] == 2 and st["mv"][PURPLE] == 2
+
+
+def test_a_caller_changing_an_options_move_changes_neither_what_apply_accepts_nor_later_listings() -> None:
+    """Listings share the (code, move) pairs of the rules' tables, and apply finds the chosen one
+    among the pairs options just listed: options hand out copies, so whatever a caller does to
+    them, apply and every later listing go by the rules."""
+    import random
+
+    from engine.games.maretta import rules as maretta
+
+    tables = [maretta._PLAY, maretta._GIVE, maretta._STEAL, maretta._TAKE_FROM, maretta._TAKE, maretta._DISCARD,
+              maretta._LOOK, maretta._SWAP, maretta._MOVE_INSTEAD]
+    before = repr(tables)
+    for side in "AB":
+        rnd = random.Random(side)
+        st = game(side, 4, seed=7)
+        while pending := R.pending(st):
+            seat = rnd.choice(pending)
+            options = R.options(st, seat)
+            chosen = rnd.choice(options)
+            for o in options:  # the caller scribbles over every move it was given
+                o.move.update(a="scribbled", c="9xx", p=99, b=99)
+            R.apply(st, seat, {"code": chosen.code})
+        assert R.outcome(st) is not None
+    assert repr(tables) == before
