@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from itertools import filterfalse
 from typing import Any
 
 from engine import notation
@@ -109,6 +110,8 @@ _AFTER = {n: [seats[1:] for seats in tables] for n, tables in _CLOCKWISE.items()
 # Every (code, move) pair a listing can hold, made once (see Maretta._moves: shared, never changed).
 _CARDS = tuple(NAMES)  # every card, the steamship card too
 _VALUE = {c: value(c) for c in _CARDS}
+_SUIT = {c: c[1:] for c in _CARDS}
+_OF_SUIT = {su: frozenset(c for c in _CARDS if c[1:] == su) for su in SUITS}
 _SEATS = range(8)  # more seats than a game may have
 _PLAY = {c: (c, {"a": "play", "c": c}) for c in _CARDS}
 _GIVE = {(c, p): (f"{c}-{p + 1}", {"a": "give", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
@@ -332,11 +335,12 @@ class Maretta(Rules):
         stock = [*st["stock"][s], card]
         if st["side"] == "B":
             su = card[1:]
-            same = [c for c in stock if c[1:] == su]
+            of_suit = _OF_SUIT[su].__contains__
+            same = list(filter(of_suit, stock))
             total = sum(map(_VALUE.__getitem__, same))
             if total > 5:
                 gone = same
-                stock = [c for c in stock if c[1:] != su]
+                stock = list(filterfalse(of_suit, stock))
                 st["disc"] = [*st["disc"], *gone]
                 _put(st, "stock", s, stock)
                 ev.add("stack_discarded", f"{self._name(st, s)}'s {SUITS[su]} stack adds up to {total}, "
@@ -592,7 +596,7 @@ class Maretta(Rules):
 
     def _step_moveB(self, st: State, f: Frame, ev: _Events) -> None:
         s = f["s"]
-        k = len({c[1:] for c in st["stock"][s]})
+        k = len(set(map(_SUIT.__getitem__, st["stock"][s])))  # the suits in stock
         _put(st, "mv", s, k)
         self._move(st, s, k, ev, f"{k} stack{'s' if k != 1 else ''} in stock")
 
