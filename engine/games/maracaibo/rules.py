@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from engine import notation
@@ -117,6 +117,12 @@ def _lists_copy(d: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 def opt(code: str, label: str) -> Option:
     return new_option(code, label, {"code": code})
+
+
+def first_two(options: Iterator[Option]) -> list[Option]:
+    """What the stack's settle needs of a frame's options (engine.stack.FunctionHandler.settle_fn):
+    the first two when there are two or more, else all of them; the rest are never worked out."""
+    return list(itertools.islice(options, 2))
 
 
 # ---- small reads --------------------------------------------------------------------------------
@@ -249,19 +255,22 @@ def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
 
 
 def buy_options(state: State, seat: int) -> list[Option]:
+    return list(_buy_options_in_order(state, seat, ""))
+
+
+def _buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Option]:
+    """buy_options one at a time, each label ending in ``suffix`` (which village action it is)."""
     p = player(state, seat)
-    out = []
     discount = perm(p, "discount")  # (card_cost's, once for every card)
     for cid in [*p["hand"], *p["plan"]]:
         cost = max(0, int(C.CARD[cid]["cost"]) - discount)
         if can_buy(state, p, cid, cost):
             where = " from the planning area" if cid in p["plan"] else ""
-            out.append(opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}"))
+            yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}{suffix}")
     for b in state["prestige"]:
         pb = C.PRESTIGE[b["id"]]
         if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
-            out.append(opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure)"))
-    return out
+            yield opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure){suffix}")
 
 
 def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list[Frame]:
@@ -314,12 +323,15 @@ def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
 # ---- village actions ------------------------------------------------------------------------------
 
 def special_village_actions(state: State, seat: int, used: list[str]) -> list[Option]:
+    return list(_special_village_actions_in_order(state, seat, used, ""))
+
+
+def _special_village_actions_in_order(state: State, seat: int, used: list[str], suffix: str) -> Iterator[Option]:
     p = player(state, seat)
-    out = []
     for cid in p["display"]:
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "village" and f"v{cid}" not in used:
-                out.append(opt(f"v{cid}", f"village action of {C.CARD[cid]['name']}: {C.gain_text(e['gain'])}"))
+                yield opt(f"v{cid}", f"village action of {C.CARD[cid]['name']}: {C.gain_text(e['gain'])}{suffix}")
     for u in C.UPGRADES:
         key = u.get("village")
         if not key or u["id"] not in p["areas"] or f"v{u['id']}" in used:
@@ -330,13 +342,18 @@ def special_village_actions(state: State, seat: int, used: list[str]) -> list[Op
         if key == "place_marker" and (loc_kind(state, p["at"]) != "village" or p["at"] in state["markers"]
                                       or not any(has_marker(state, n) for n in C.NATIONS)):
             continue
-        out.append(opt(f"v{u['id']}", f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}"))
-    return out
+        yield opt(f"v{u['id']}", f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}{suffix}")
 
 
 def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
-    return [*buy_options(state, seat), opt("vd", "village action: take 1 doubloon"),
-            *special_village_actions(state, seat, used)]
+    return list(_village_options_in_order(state, seat, used, ""))
+
+
+def _village_options_in_order(state: State, seat: int, used: list[str], suffix: str) -> Iterator[Option]:
+    """The village actions one at a time, each label ending in ``suffix``."""
+    yield from _buy_options_in_order(state, seat, suffix)
+    yield opt("vd", "village action: take 1 doubloon" + suffix)
+    yield from _special_village_actions_in_order(state, seat, used, suffix)
 
 
 def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> list[Frame]:
@@ -540,14 +557,18 @@ def fight_value(state: State, token: str | None, nation: str, p: P) -> int:
 
 
 def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option]:
+    return list(_combat_options_in_order(state, seat, data))
+
+
+def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> Iterator[Option]:
+    """combat_options one at a time (the stack's settle asks for the first two only)."""
     p = player(state, seat)
     nation, value, used = data["nation"], data["value"], data["used"]
     budget = value + p["cp"] + p["fig"]
-    out = []
     if "inf" not in used:
         for n, cost in ((1, 2), (2, 5)):
             if cost <= budget:
-                out.append(opt(f"ci{n}", f"influence {n} with {nation.title()} (value {cost})"))
+                yield opt(f"ci{n}", f"influence {n} with {nation.title()} (value {cost})")
     if "annex" not in used and has_marker(state, nation):
         for loc in C.FLAGS:
             if loc_kind(state, loc) not in ("village", "city") or not open_to(state, p, loc):
@@ -555,9 +576,9 @@ def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option
             here = state["markers"].get(loc)
             name = f"{loc} {C.LOC[loc]['name']}"
             if here is None and budget >= 4:
-                out.append(opt(f"ca{loc}", f"annex {name} (value 4)"))
+                yield opt(f"ca{loc}", f"annex {name} (value 4)")
             elif here is not None and here != nation and budget >= 6:
-                out.append(opt(f"cd{loc}", f"displace {here.title()} at {name} (value 6)"))
+                yield opt(f"cd{loc}", f"displace {here.title()} at {name} (value 6)")
     if "U6" in p["areas"] and "vil" not in used and has_marker(state, nation):
         for loc in C.LOC_ORDER:  # the villages as this game has them (L1 makes 17 a city; 2 players, 10 a village)
             if loc not in C.FLAG_SET or loc_kind(state, loc) != "village":
@@ -565,19 +586,18 @@ def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option
             here = state["markers"].get(loc)
             name = f"{loc} {C.LOC[loc]['name']}"
             if here is None and budget >= 2:
-                out.append(opt(f"cv{loc}", f"ship action: annex village {name} (value 2)"))
+                yield opt(f"cv{loc}", f"ship action: annex village {name} (value 2)")
             elif here is not None and here != nation and budget >= 5:
-                out.append(opt(f"cw{loc}", f"ship action: displace {here.title()} at village {name} (value 5)"))
+                yield opt(f"cw{loc}", f"ship action: displace {here.title()} at village {name} (value 5)")
     for cid in p["display"]:
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "combat" and f"c{cid}" not in used and e["cost"] <= budget:
-                out.append(opt(f"cc{cid}", f"{C.CARD[cid]['name']}: {C.gain_text(e['gain'])} (value {e['cost']})"))
+                yield opt(f"cc{cid}", f"{C.CARD[cid]['name']}: {C.gain_text(e['gain'])} (value {e['cost']})")
     for t in legacy(state, "combat"):
         for a in t["actions"]:
             if a["id"] not in used and a["cost"] <= budget:
-                out.append(opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})"))
-    out.append(opt("cend", "end the combat"))
-    return out
+                yield opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})")
+    yield opt("cend", "end the combat")
 
 
 def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], rng: Rng,
@@ -661,8 +681,11 @@ _CAREER_TASKS: dict[tuple[str, int], list[_Task]] = {}
 
 
 def career_options(state: State, seat: int) -> list[Option]:
+    return list(_career_options_in_order(state, seat))
+
+
+def _career_options_in_order(state: State, seat: int) -> Iterator[Option]:
     p = player(state, seat)
-    out = []
     for ci, c in enumerate(p["careers"]):
         done = c["done"]
         for ti, count, lower, upper, code_l, label_l, code_u, label_u in (_CAREER_TASKS.get((c["id"], ci))
@@ -671,10 +694,9 @@ def career_options(state: State, seat: int) -> list[Option]:
                 continue
             have = count(p)
             if have >= lower:
-                out.append(opt(code_l, label_l))
+                yield opt(code_l, label_l)
             if have >= upper:
-                out.append(opt(code_u, label_u))
-    return out
+                yield opt(code_u, label_u)
 
 
 def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
@@ -701,13 +723,16 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
 
 
 def free_options(state: State, seat: int) -> list[Option]:
+    return list(_free_options_in_order(state, seat))
+
+
+def _free_options_in_order(state: State, seat: int) -> Iterator[Option]:
     p = player(state, seat)
-    out = []
     if len(p["plan"]) < C.PLAN_SLOTS:
         for cid in p["hand"]:
             code, label = _PLAN.get(cid) or _plan(cid)
-            out.append(opt(code, label))
-    return out + career_options(state, seat)
+            yield opt(code, label)
+    yield from _career_options_in_order(state, seat)
 
 
 def _plan(cid: int) -> tuple[str, str]:
@@ -899,20 +924,22 @@ def _main_options(state: State, f: Frame) -> list[Option]:
 
 
 def _main_settle(state: State, f: Frame) -> list[Option]:
-    out = _main_real(state, f)
-    return out if len(out) >= 2 else out + free_options(state, f["seat"])
+    return first_two(itertools.chain(_main_real_in_order(state, f), _free_options_in_order(state, f["seat"])))
 
 
 def _main_real(state: State, f: Frame) -> list[Option]:
     """The main actions (without the free actions)."""
+    return list(_main_real_in_order(state, f))
+
+
+def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
     seat = f["seat"]
     p = player(state, seat)
     loc = p["at"]
     kind = loc_kind(state, loc)
-    out: list[Option] = []
     if kind == "village":
         n = village_count(p, f["data"]["spent"])
-        out += [opt(o.code, f"{o.label} (1 of {n} village actions)") for o in village_options(state, seat, [])]
+        yield from _village_options_in_order(state, seat, [], f" (1 of {n} village actions)")
     elif kind == "city":
         market = state["market"].get(loc, [])
         m = C.LOC[loc].get("market", {"goods": [], "rewards": []})
@@ -922,23 +949,25 @@ def _main_real(state: State, f: Frame) -> list[Option]:
                 g = C.CARD[cid]["good"]
                 if g in m["goods"] and g not in seen:
                     seen.add(g)
-                    out.append(opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action"))
+                    yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action")
         action = city_action(state, loc)
         if action != "top_quest" or (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
-            out.append(opt("city", f"city action without delivery: {city_action_text(state, loc)}"))
+            yield opt("city", f"city action without delivery: {city_action_text(state, loc)}")
     elif C.LOC[loc].get("home") == 1:
-        out += [opt("hfight", "combat action"), opt("hexplore", "explore 2")]
+        yield opt("hfight", "combat action")
+        yield opt("hexplore", "explore 2")
     q = state["quests"].get(loc)
     if q and can_pay_quest(p, q):
-        out.append(opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}"))
+        yield opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}")
+    assistants: set[str] = set()  # (no other main action's code starts with "a")
     for a in p["assist"]:
         if a["loc"] == loc and a["since"] < state["turns"]:
             e = next(e for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant")
             code = f"a{a['card']}"
-            if all(o.code != code for o in out):
-                out.append(opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}"))
-    out.append(opt("pass", "no main action"))
-    return out
+            if code not in assistants:
+                assistants.add(code)
+                yield opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}")
+    yield opt("pass", "no main action")
 
 
 def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -979,9 +1008,16 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _village_options(state: State, f: Frame) -> list[Option]:
-    left = f["data"]["left"]
-    opts = village_options(state, f["seat"], f["data"]["used"])
-    return [*(opt(o.code, f"{o.label} ({left} left)") for o in opts), opt("done", "no more village actions")]
+    return list(_village_frame_in_order(state, f))
+
+
+def _village_settle(state: State, f: Frame) -> list[Option]:
+    return first_two(_village_frame_in_order(state, f))
+
+
+def _village_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
+    yield from _village_options_in_order(state, f["seat"], f["data"]["used"], f" ({f['data']['left']} left)")
+    yield opt("done", "no more village actions")
 
 
 def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1247,6 +1283,10 @@ def _combat_options(state: State, f: Frame) -> list[Option]:
     return combat_options(state, f["seat"], f["data"])
 
 
+def _combat_settle(state: State, f: Frame) -> list[Option]:
+    return first_two(_combat_options_in_order(state, f["seat"], f["data"]))
+
+
 def _combat_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     stack(state).push_all(do_combat_action(state, seat, o.code, f["data"], rng, ev))
@@ -1358,7 +1398,16 @@ def _rankup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
 
 
 def _free_options(state: State, f: Frame) -> list[Option]:
-    return [*free_options(state, f["seat"]), opt("end", "end the main phase and draw cards")]
+    return list(_free_frame_in_order(state, f))
+
+
+def _free_settle(state: State, f: Frame) -> list[Option]:
+    return first_two(_free_frame_in_order(state, f))
+
+
+def _free_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
+    yield from _free_options_in_order(state, f["seat"])
+    yield opt("end", "end the main phase and draw cards")
 
 
 def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1566,7 +1615,7 @@ def with_free_actions(h: FunctionHandler) -> FunctionHandler:
         return h.resolve(state, f, seat, o, rng)
 
     def settle(state: State, f: Frame) -> list[Option]:
-        real = h.options(state, f)
+        real = h.settle_options(state, f)
         if len(real) >= 2:
             return real  # a prefix of options(): the frame asks
         if real and f.get("ask"):
@@ -1601,7 +1650,7 @@ HANDLERS = {
     "setup": FunctionHandler(_setup_options, _setup_resolve),
     "sail": FunctionHandler(_sail_options, _sail_resolve, _sail_settle),
     "main": FunctionHandler(_main_options, _main_resolve, _main_settle),
-    "village": FunctionHandler(_village_options, _village_resolve),
+    "village": FunctionHandler(_village_options, _village_resolve, _village_settle),
     "city": FunctionHandler(_city_options, _city_resolve),
     "yesno": FunctionHandler(_yesno_options, _yesno_resolve),
     "disc": FunctionHandler(_disc_options, _disc_resolve),
@@ -1611,12 +1660,12 @@ HANDLERS = {
     "pay": FunctionHandler(_pay_options, _pay_resolve),
     "pile": FunctionHandler(_pile_options, _pile_resolve),
     "fight": FunctionHandler(_fight_options, _fight_resolve),
-    "combat": FunctionHandler(_combat_options, _combat_resolve),
+    "combat": FunctionHandler(_combat_options, _combat_resolve, _combat_settle),
     "u11": FunctionHandler(_u11_options, _u11_resolve),
     "three": FunctionHandler(_three_options, _three_resolve),
     "short": FunctionHandler(_short_options, _short_resolve),
     "rankup": FunctionHandler(_rankup_options, _rankup_resolve),
-    "free": FunctionHandler(_free_options, _free_resolve),
+    "free": FunctionHandler(_free_options, _free_resolve, _free_settle),
     "draw": FunctionHandler(_draw_options, _draw_resolve),
     "next": FunctionHandler(_next_options, _next_resolve),
     "score": FunctionHandler(_score_options, _score_resolve),
