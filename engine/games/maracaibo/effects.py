@@ -24,6 +24,17 @@ from . import content as C
 
 P = dict[str, Any]
 
+# Why a player's lists and dicts are replaced, never changed in place (the hand excepted): a view
+# shares them with the state (rules._public_player), and a view taken before a move must not
+# change with it. The same holds for the lists of the markets and the supply, the investors of a
+# prestige building, and Jean's discard, cards, tokens, influence and sources.
+
+
+def without(items: list[Any], x: Any) -> list[Any]:
+    """A copy of ``items`` without its first ``x`` (what ``items.remove(x)`` leaves)."""
+    i = items.index(x)
+    return items[:i] + items[i + 1:]
+
 
 def player(state: State, seat: int) -> P:
     p: P = state["p"][seat]
@@ -36,7 +47,8 @@ def who(state: State, seat: int) -> str:
 
 def add_vp(p: P, n: int, source: str) -> None:
     p["vp"] += n
-    p["src"][source] = p["src"].get(source, 0) + n
+    src = p["src"]
+    p["src"] = {**src, source: src.get(source, 0) + n}
 
 
 def scorings_left(state: State) -> int:
@@ -81,12 +93,12 @@ def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -
     p = player(state, seat)
     if symbol is None or symbol in p["synergy"]:
         return
-    p["synergy"].append(symbol)
+    p["synergy"] = [*p["synergy"], symbol]
     ev.append(Event("synergy", f"{who(state, seat)} takes the {symbol} synergy token.", {"seat": seat}))
     for cid in p["display"]:  # retroactive income
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "income" and e.get("needs") == symbol and cid not in p["gated"]:
-                p["gated"].append(cid)
+                p["gated"] = [*p["gated"], cid]
                 apply_income(state, seat, e, ev)
 
 
@@ -111,7 +123,7 @@ def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]
     p = player(state, seat)
     before = p["inf"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
-    p["inf"][nation] = after
+    p["inf"] = {**p["inf"], nation: after}
     extra = before + n - after
     text = f"{who(state, seat)} gains {n} influence with {nation.title()} ({after})"
     if extra > 0:

@@ -139,13 +139,16 @@ def resample(state: State, rng: Rng) -> None:
 
 
 def public(state: State) -> dict[str, Any]:
-    """What everybody sees of Jean (her pile by its size only, her unused cards not at all)."""
+    """What everybody sees of Jean (her pile by its size only, her unused cards not at all).
+
+    Its lists and dicts are hers, shared: her turn replaces them rather than change them in place
+    (as the players' lists, see effects.py), so that a view keeps what it saw."""
     j = state["jean"]
     return {
-        "name": NAME, "level": j["level"], "pile": len(j["pile"]), "discard": list(j["discard"]),
-        "card": j["card"], "at": j["at"], "vp": j["vp"], "src": dict(j["src"]), "inf": dict(j["inf"]),
-        "explorer": j["explorer"], "quests": j["quests"], "cards": list(j["cards"]), "discs": j["discs"],
-        "tokens": list(j["tokens"]), "round_vp": round_vp(j),
+        "name": NAME, "level": j["level"], "pile": len(j["pile"]), "discard": j["discard"],
+        "card": j["card"], "at": j["at"], "vp": j["vp"], "src": j["src"], "inf": j["inf"],
+        "explorer": j["explorer"], "quests": j["quests"], "cards": j["cards"], "discs": j["discs"],
+        "tokens": j["tokens"], "round_vp": round_vp(j),
     }
 
 
@@ -164,7 +167,7 @@ def text_line(view: dict[str, Any]) -> str:
 
 def _add_vp(j: J, n: int, source: str) -> None:
     j["vp"] += n
-    j["src"][source] = j["src"].get(source, 0) + n
+    j["src"] = {**j["src"], source: j["src"].get(source, 0) + n}  # (replaced: views share it)
 
 
 _RULES: Any = None
@@ -229,7 +232,7 @@ def draw(state: State, rng: Rng, ev: list[Event]) -> str:
         rng.shuffle(j["pile"])
         ev.append(Event("jean_reshuffle", f"{NAME} shuffles her discarded cards into a new pile.", reveals=True))
     cid: str = j["pile"].pop()
-    j["discard"].append(cid)
+    j["discard"] = [*j["discard"], cid]  # (replaced: views share it)
     if cid not in j["seen"]:
         j["seen"].append(cid)
     j["card"] = cid
@@ -269,7 +272,7 @@ def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
     market = state["market"].get(loc, [])  # a legacy city has no market: as a full one
     name = C.LOC[loc]["name"]
     if len(market) < len(C.LOC[loc].get("market", {"rewards": []})["rewards"]):
-        market.append("jean")
+        state["market"][loc] = [*market, "jean"]  # (replaced: views share it)
         j["discs"] += 1
         ev.append(Event("jean_disc", f"{NAME} puts a disc from her automa board on the market of {name} "
                         f"({j['discs']} discs off her board).", {"loc": loc}))
@@ -281,7 +284,7 @@ def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
         return
     i = min(display, len(shown)) - 1
     taken = shown.pop(i)
-    j["cards"].append(taken)
+    j["cards"] = [*j["cards"], taken]  # (replaced: views share it)
     ev.append(Event("jean_display", f"The market of {name} is full: {NAME} removes card {i + 1} of the display, "
                     f"{C.CARD[taken]['name']} ({len(j['cards'])} cards taken).", {"card": taken}))
 
@@ -319,7 +322,7 @@ def gain_influence(state: State, nation: str, n: int, ev: list[Event]) -> None:
     j = state["jean"]
     before = j["inf"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
-    j["inf"][nation] = after
+    j["inf"] = {**j["inf"], nation: after}  # (replaced: views share it)
     extra = before + n - after
     text = f"{NAME} gains {n} influence with {nation.title()} ({after})"
     if extra > 0:
@@ -490,7 +493,7 @@ def combat(state: State, inf: int, village: bool, ev: list[Event]) -> None:
             token = pile.pop()
             break
     if token is not None:
-        j["tokens"].append(token)
+        j["tokens"] = [*j["tokens"], token]  # (replaced: views share it)
         t = C.TOKEN[token]
         vals = ", ".join(f"{n.title()} {t['value'][n]}" for n in C.NATIONS)
         ev.append(Event("jean_token", f"{NAME} reveals combat token {token}: {vals}"

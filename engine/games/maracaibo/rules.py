@@ -55,6 +55,7 @@ from .effects import (
     player,
     take_synergy,
     who,
+    without,
 )
 
 P = dict[str, Any]
@@ -69,36 +70,26 @@ def _copy(v: Any) -> Any:
     return v
 
 
-#: the player keys holding lists of numbers or strings, dicts of numbers, and the hidden ones
-_SCALAR_LISTS = ("plan", "display", "bought", "areas", "synergy", "gated")
-_SCALAR_DICTS = ("inf", "discs", "src")
-_SHAPED = frozenset((*_SCALAR_LISTS, *_SCALAR_DICTS, "assist", "careers", "hand", "setup"))
+#: the player keys whose lists and dicts a view shares with the state: every apply replaces them
+#: rather than change them in place (see effects.py); the hand and the setup are hidden
+_SHARED = frozenset(("plan", "display", "bought", "areas", "synergy", "gated", "inf", "discs", "src", "assist",
+                     "careers"))
 #: the player keys holding a number or a string (nothing to copy)
 _SCALARS = frozenset(("at", "d", "vp", "cp", "inc_d", "inc_vp", "fig", "figs", "tokens", "quests", "delivered",
                       "explorer"))
-_KNOWN = _SHAPED | _SCALARS
+_KNOWN = _SHARED | _SCALARS | {"hand", "setup"}
 _N_KNOWN = len(_KNOWN)
 
 
 def _public_player(p: P) -> P:
-    """A player's public part, copied (the view must not share lists with the state).
+    """A player's public part: a new dict, sharing the player's lists and dicts with the state.
 
-    Why by shape, written out: this runs for every player at every move, and slicing a list of
-    numbers is several times quicker than copying it element by element. Keys of other shapes
-    (added later) are copied the generic way.
+    Why shared, not copied: this runs for every player at every move, and the applies replace
+    those lists and dicts instead of changing them, so a view taken earlier keeps what it saw
+    (``tests/engine/test_maracaibo_views.py`` plays games to check it). A view is read-only.
+    Keys added later, outside that rule, are copied.
     """
     pub = p.copy()
-    pub["plan"] = p["plan"][:]
-    pub["display"] = p["display"][:]
-    pub["bought"] = p["bought"][:]
-    pub["areas"] = p["areas"][:]
-    pub["synergy"] = p["synergy"][:]
-    pub["gated"] = p["gated"][:]
-    pub["inf"] = p["inf"].copy()
-    pub["discs"] = p["discs"].copy()
-    pub["src"] = p["src"].copy()
-    pub["assist"] = [a.copy() for a in p["assist"]]
-    pub["careers"] = [{**c, "done": c["done"][:]} for c in p["careers"]]
     if len(p) != _N_KNOWN:  # (every player has every known key, from setup on)
         for k in p.keys() - _KNOWN:
             v = p[k]
@@ -108,11 +99,6 @@ def _public_player(p: P) -> P:
     pub["hand"] = len(p["hand"])
     pub["choosing"] = p["setup"] is not None
     return pub
-
-
-def _lists_copy(d: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    """A copy of a dict of lists of numbers (the supply, the markets)."""
-    return {k: v[:] for k, v in d.items()}
 
 
 def opt(code: str, label: str) -> Option:
@@ -188,7 +174,7 @@ def take_marker(state: State, nation: str) -> bool:
     spaces = state["supply"][nation]
     for i, left in enumerate(spaces):
         if left > 0:
-            spaces[i] -= 1
+            state["supply"][nation] = [*spaces[:i], left - 1, *spaces[i + 1:]]  # (replaced: views share it)
             return True
     return False
 
@@ -277,10 +263,13 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
     p = player(state, seat)
     c = C.CARD[cid]
     cost = card_cost(p, cid)
-    (p["plan"] if cid in p["plan"] else p["hand"]).remove(cid)
+    if cid in p["plan"]:
+        p["plan"] = without(p["plan"], cid)
+    else:
+        p["hand"].remove(cid)
     p["d"] -= cost
-    p["display"].append(cid)
-    p["bought"].append(cid)
+    p["display"] = [*p["display"], cid]
+    p["bought"] = [*p["bought"], cid]
     text = f"{who(state, seat)} buys {c['name']} for {cost} doubloons"
     if c.get("figure"):
         p["fig"] -= 1
@@ -288,7 +277,7 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         text += ", returning a figure"
     if c.get("assist"):
         p["fig"] -= 1
-        p["assist"].append({"loc": c["assist"], "card": cid, "since": state["turns"]})
+        p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
     ev.append(Event("buy", text + ".", {"seat": seat, "card": cid}))
     frames: list[Frame] = []
@@ -298,7 +287,7 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
             if e.get("needs") and e["needs"] not in p["synergy"]:
                 continue
             if e.get("needs"):
-                p["gated"].append(cid)
+                p["gated"] = [*p["gated"], cid]
             apply_income(state, seat, e, ev)
         elif e["t"] == "now":
             frames += gain(state, seat, e["gain"], rng, ev, "cards")
@@ -312,7 +301,7 @@ def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
     p["d"] -= pb["cost"]
     p["fig"] -= 1
     first = not b["investors"]
-    b["investors"].append(seat)
+    b["investors"] = [*b["investors"], seat]  # (replaced: views share it)
     ev.append(Event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
                     + ".", {"seat": seat, "building": bid}))
     if first:
@@ -400,11 +389,11 @@ def disc_areas(p: P) -> list[str]:
 
 def remove_disc(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
-    p["discs"][uid] -= 1
+    p["discs"] = {**p["discs"], uid: p["discs"][uid] - 1}
     if p["discs"][uid] > 0:
         ev.append(Event("disc", f"{who(state, seat)} removes a disc from ship area {uid}.", {"seat": seat}))
         return []
-    p["areas"].append(uid)
+    p["areas"] = [*p["areas"], uid]
     u = C.UPGRADE[uid]
     ev.append(Event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.", {"seat": seat}))
     if "now" in u:
@@ -703,10 +692,14 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
     p = player(state, seat)
     num = int(code[1:-1]) - 1
     ci, ti = divmod(num, 3)
-    c = p["careers"][ci]
+    careers = p["careers"][:]
+    c = careers[ci]
     task = C.CAREER[c["id"]]["tasks"][ti]
     lower = code.endswith("l")
-    c["done"][ti] = "lower" if lower else "upper"
+    done = c["done"][:]
+    done[ti] = "lower" if lower else "upper"
+    careers[ci] = c = {**c, "done": done}
+    p["careers"] = careers
     p["d"] += task["d"]
     got = gain_figure(p)
     text = f"{who(state, seat)} completes career task {num + 1} ({'lower' if lower else 'upper'}): {task['d']} d"
@@ -755,7 +748,7 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
     if code.startswith("p") and code[1:].isdigit():
         cid = int(code[1:])
         p["hand"].remove(cid)
-        p["plan"].append(cid)
+        p["plan"] = [*p["plan"], cid]
         ev.append(Event("plan", f"{who(state, seat)} puts {C.CARD[cid]['name']} in the planning area.",
                         {"seat": seat, "card": cid}))
         return True
@@ -847,7 +840,7 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
         ev.append(Event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
     if len(p["hand"]) < C.HAND_LIMIT:
         return ev
-    p["plan"].append(s["plan"])
+    p["plan"] = [*p["plan"], s["plan"]]
     # Why sorted now: the state may not depend on the order in which the seats finish choosing.
     state["returned"] = sorted(state["returned"] + s["dealt"])
     p["setup"] = None
@@ -1191,7 +1184,7 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event]) -> None:
     state["discard"].append(cid)
     market = state["market"][loc]
     reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
-    market.append(seat)
+    state["market"][loc] = [*market, seat]  # (replaced: views share it)
     p["d"] += reward
     p["delivered"] += 1
     ev.append(Event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
@@ -1888,9 +1881,9 @@ class Maracaibo(Rules):
             "deck": len(state["deck"]), "discard": list(state["discard"]), "display": list(state["display"]),
             "piles": [len(x) for x in state["piles"]], "quest_top": state["qpile"][0] if state["qpile"] else None,
             "quest_pile": len(state["qpile"]), "quests": dict(state["quests"]), "tquests": dict(state["tquests"]),
-            "markers": dict(state["markers"]), "supply": _lists_copy(state["supply"]),
-            "tiles": dict(state["tiles"]), "market": _lists_copy(state["market"]),
-            "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": list(b["investors"])}
+            "markers": dict(state["markers"]), "supply": dict(state["supply"]),  # (their lists: replaced, shared)
+            "tiles": dict(state["tiles"]), "market": dict(state["market"]),
+            "prestige": [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": b["investors"]}
                          for b in state["prestige"]],
             "first": dict(state["first"]), "ended": state["ended"], "over": state["over"],
             "multiplier": multiplier(state), "legacy": list(state.get("legacy", ())),
