@@ -81,8 +81,23 @@ _PERMS: dict[int, dict[str, int]] = {
 }
 
 
+#: permanent effect kind -> {card id: amount}
+_PERMS_BY_KIND: dict[str, dict[int, int]] = {}
+for _cid, _kinds in _PERMS.items():
+    for _kind, _n in _kinds.items():
+        _PERMS_BY_KIND.setdefault(_kind, {})[_cid] = _n
+
+
 def perm(p: P, kind: str) -> int:
-    return sum(_PERMS[cid].get(kind, 0) for cid in p["display"] if cid in _PERMS)
+    """The sum of the player's permanent effects of this kind (the cards in their display)."""
+    cards = _PERMS_BY_KIND.get(kind)
+    if cards is None:
+        return 0
+    total = 0
+    for cid in p["display"]:
+        if cid in cards:
+            total += cards[cid]
+    return total
 
 
 def compass(p: P) -> int:

@@ -220,24 +220,28 @@ def shortfall_splits(p: P, need: int) -> list[int]:
 
 # ---- cards: buying --------------------------------------------------------------------------------
 
+def _buy_needs(c: dict[str, Any]) -> tuple[int, int, int]:
+    """What buying a card takes: its printed cost, the figures it uses (its own figure, an
+    assistant), and the explorer space its barrier needs reached (0: none)."""
+    needs = c.get("needs")
+    at = {v: k for k, v in C.BARRIERS.items()}[needs["barrier"]] if needs and "barrier" in needs else 0
+    return int(c["cost"]), (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0), at
+
+
+#: card id -> _buy_needs (static data, worked out once)
+_BUY_NEEDS: dict[int, tuple[int, int, int]] = {cid: _buy_needs(c) for cid, c in C.CARD.items()}
+
+
 def card_cost(p: P, cid: int) -> int:
-    return max(0, int(C.CARD[cid]["cost"]) - perm(p, "discount"))
+    return max(0, _BUY_NEEDS[cid][0] - perm(p, "discount"))
 
 
 def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
     """Whether the player can buy the card now (``cost``: its card_cost, when the caller has it)."""
-    c = C.CARD[cid]
+    _, figs, at = _BUY_NEEDS[cid]
     if (card_cost(p, cid) if cost is None else cost) > p["d"]:
         return False
-    figs = (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0)
-    if p["fig"] < figs:
-        return False
-    needs = c.get("needs")
-    if needs and "barrier" in needs:
-        at = {v: k for k, v in C.BARRIERS.items()}[needs["barrier"]]
-        if p["explorer"] < at:
-            return False
-    return True
+    return p["fig"] >= figs and p["explorer"] >= at
 
 
 def buy_options(state: State, seat: int) -> list[Option]:
@@ -249,7 +253,7 @@ def _buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Opti
     p = player(state, seat)
     discount = perm(p, "discount")  # (card_cost's, once for every card)
     for cid in [*p["hand"], *p["plan"]]:
-        cost = max(0, int(C.CARD[cid]["cost"]) - discount)
+        cost = max(0, _BUY_NEEDS[cid][0] - discount)
         if can_buy(state, p, cid, cost):
             where = " from the planning area" if cid in p["plan"] else ""
             yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}{suffix}")
@@ -315,15 +319,28 @@ def special_village_actions(state: State, seat: int, used: list[str]) -> list[Op
     return list(_special_village_actions_in_order(state, seat, used, ""))
 
 
+#: card id -> the labels of its village actions (static data, worked out once; most cards have none)
+_CARD_VILLAGE: dict[int, list[str]] = {
+    cid: [f"village action of {c['name']}: {C.gain_text(e['gain'])}" for e in c["effects"] if e["t"] == "village"]
+    for cid, c in C.CARD.items() if any(e["t"] == "village" for e in c["effects"])
+}
+#: (ship area, its village action, the label) of the ship areas that have one, in the board's order
+_UPGRADE_VILLAGE: list[tuple[str, str, str]] = [
+    (u["id"], u["village"], f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}")
+    for u in C.UPGRADES if u.get("village")
+]
+
+
 def _special_village_actions_in_order(state: State, seat: int, used: list[str], suffix: str) -> Iterator[Option]:
     p = player(state, seat)
     for cid in p["display"]:
-        for e in C.CARD[cid]["effects"]:
-            if e["t"] == "village" and f"v{cid}" not in used:
-                yield opt(f"v{cid}", f"village action of {C.CARD[cid]['name']}: {C.gain_text(e['gain'])}{suffix}")
-    for u in C.UPGRADES:
-        key = u.get("village")
-        if not key or u["id"] not in p["areas"] or f"v{u['id']}" in used:
+        labels = _CARD_VILLAGE.get(cid)
+        if labels and f"v{cid}" not in used:
+            for label in labels:
+                yield opt(f"v{cid}", label + suffix)
+    areas = p["areas"]
+    for uid, key, label in _UPGRADE_VILLAGE:
+        if uid not in areas or f"v{uid}" in used:
             continue
         if key == "three_goods" and not any(sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3
                                             for g in C.GOODS):
@@ -331,7 +348,7 @@ def _special_village_actions_in_order(state: State, seat: int, used: list[str], 
         if key == "place_marker" and (loc_kind(state, p["at"]) != "village" or p["at"] in state["markers"]
                                       or not any(has_marker(state, n) for n in C.NATIONS)):
             continue
-        yield opt(f"v{u['id']}", f"village action {u['id']}: {u['text'].split(': ', 1)[-1]}{suffix}")
+        yield opt(f"v{uid}", label + suffix)
 
 
 def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
@@ -373,15 +390,22 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
 
 # ---- the ship board -------------------------------------------------------------------------------
 
+#: (ship area, the areas it needs completed first, how many other areas it needs completed)
+_DISC_RULES: list[tuple[str, tuple[str, ...], int]] = [
+    (u["id"], tuple(u.get("needs", ())), int(u.get("needs_count", 0))) for u in C.UPGRADES
+]
+
+
 def disc_areas(p: P) -> list[str]:
+    """The ship areas a disc may be taken from now, in the board's order."""
+    discs, areas = p["discs"], p["areas"]
     out = []
-    for u in C.UPGRADES:
-        uid = u["id"]
-        if p["discs"][uid] == 0:
+    for uid, needs, count in _DISC_RULES:
+        if discs[uid] == 0:
             continue
-        if any(n not in p["areas"] for n in u.get("needs", [])):
+        if needs and any(n not in areas for n in needs):
             continue
-        if len([a for a in p["areas"] if a != uid]) < u.get("needs_count", 0):
+        if count and len(areas) - areas.count(uid) < count:
             continue
         out.append(uid)
     return out
@@ -1671,8 +1695,33 @@ for _kind in SUB_DECISIONS:
     HANDLERS[_kind] = with_free_actions(HANDLERS[_kind])
 
 
+class _Stack(DecisionStack):
+    """The shared decision stack, its reads of the top written out for Maracaibo's frames in
+    ``state["stack"]``: the same results in fewer calls (one move reads the top a dozen times)."""
+
+    __slots__ = ()
+
+    def top(self) -> Frame | None:
+        frames: list[Frame] = self.state["stack"]
+        return frames[-1] if frames else None
+
+    def pending(self) -> list[int]:
+        return _pending_seats(self.state)
+
+
+def _pending_seats(state: State) -> list[int]:
+    """DecisionStack.pending, read from the state."""
+    frames = state["stack"]
+    if not frames:
+        return []
+    top = frames[-1]
+    if "seats" in top:
+        return list(top["seats"])
+    return [int(top["seat"])]
+
+
 def stack(state: State) -> DecisionStack:
-    return DecisionStack(state, HANDLERS)
+    return _Stack(state, HANDLERS)
 
 
 # ---- the rules object ----------------------------------------------------------------------------
@@ -1763,7 +1812,7 @@ class Maracaibo(Rules):
     def _pending(self, state: State) -> list[int]:
         if state["over"]:
             return []
-        return stack(state).pending()
+        return _pending_seats(state)
 
     #: (state object, its version, seat, options): the last options listed, which the next apply
     #: of that very state and seat takes instead of listing them again (and forgets)
