@@ -241,7 +241,7 @@ def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
     _, figs, at = _BUY_NEEDS[cid]
     if (card_cost(p, cid) if cost is None else cost) > p["d"]:
         return False
-    return p["fig"] >= figs and p["explorer"] >= at
+    return bool(p["fig"] >= figs and p["explorer"] >= at)
 
 
 def buy_options(state: State, seat: int) -> list[Option]:
