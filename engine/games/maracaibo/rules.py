@@ -105,6 +105,19 @@ def opt(code: str, label: str) -> Option:
     return new_option(code, label, {"code": code})
 
 
+def fixed(code: str, label: str) -> Option:
+    """opt() for a code and label taken from the rules and static data alone: made once, then the
+    same object in every listing. (An option is a value: frozen, and nothing changes its move,
+    which apply copies. Labels that carry a number from the state are made with opt().)"""
+    found = _FIXED.get((code, label))
+    if found is None:
+        found = _FIXED[(code, label)] = opt(code, label)
+    return found
+
+
+_FIXED: dict[tuple[str, str], Option] = {}
+
+
 def first_two(options: Iterator[Option]) -> list[Option]:
     """What the stack's settle needs of a frame's options (engine.stack.FunctionHandler.settle_fn):
     the first two when there are two or more, else all of them; the rest are never worked out."""
@@ -358,7 +371,7 @@ def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
 def _village_options_in_order(state: State, seat: int, used: list[str], suffix: str) -> Iterator[Option]:
     """The village actions one at a time, each label ending in ``suffix``."""
     yield from _buy_options_in_order(state, seat, suffix)
-    yield opt("vd", "village action: take 1 doubloon" + suffix)
+    yield fixed("vd", "village action: take 1 doubloon" + suffix)
     yield from _special_village_actions_in_order(state, seat, used, suffix)
 
 
@@ -610,7 +623,7 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
         for a in t["actions"]:
             if a["id"] not in used and a["cost"] <= budget:
                 yield opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})")
-    yield opt("cend", "end the combat")
+    yield fixed("cend", "end the combat")
 
 
 def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], rng: Rng,
@@ -669,23 +682,23 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
 
 # ---- careers ----------------------------------------------------------------------------------------
 
-_Task = tuple[int, Callable[[P], int], int, int, str, str, str, str]
+_Task = tuple[int, Callable[[P], int], int, int, Option, Option]
 
 
 def _career_tasks(cid: str, ci: int) -> list[_Task]:
-    """A career card's tasks in slot ``ci``: (task, how its metric counts, lower, upper, then the codes
-    and labels of its lower and upper options), worked out once per card and slot (static data)."""
+    """A career card's tasks in slot ``ci``: (task, how its metric counts, lower, upper, then its lower
+    and upper options), worked out once per card and slot (static data)."""
     key = (cid, ci)
     known = _CAREER_TASKS.get(key)
     if known is None:
         known = []
         for ti, task in enumerate(C.CAREER[cid]["tasks"]):
             num = ci * 3 + ti + 1
-            known.append((ti, counter(task["metric"]), task["lower"], task["upper"], f"k{num}l",
-                          f"career {num} lower: {task['metric']} {task['lower']} for "
-                          f"{task['d']} d, a figure and {task['vp']} VP",
-                          f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
-                                      f"{task['d']} d and a figure"))
+            known.append((ti, counter(task["metric"]), task["lower"], task["upper"],
+                          fixed(f"k{num}l", f"career {num} lower: {task['metric']} {task['lower']} for "
+                                            f"{task['d']} d, a figure and {task['vp']} VP"),
+                          fixed(f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
+                                            f"{task['d']} d and a figure")))
         _CAREER_TASKS[key] = known
     return known
 
@@ -701,15 +714,15 @@ def _career_options_in_order(state: State, seat: int) -> Iterator[Option]:
     p = player(state, seat)
     for ci, c in enumerate(p["careers"]):
         done = c["done"]
-        for ti, count, lower, upper, code_l, label_l, code_u, label_u in (_CAREER_TASKS.get((c["id"], ci))
-                                                                          or _career_tasks(c["id"], ci)):
+        for ti, count, lower, upper, opt_lower, opt_upper in (_CAREER_TASKS.get((c["id"], ci))
+                                                              or _career_tasks(c["id"], ci)):
             if done[ti]:
                 continue
             have = count(p)
             if have >= lower:
-                yield opt(code_l, label_l)
+                yield opt_lower
             if have >= upper:
-                yield opt(code_u, label_u)
+                yield opt_upper
 
 
 def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
@@ -747,18 +760,17 @@ def _free_options_in_order(state: State, seat: int) -> Iterator[Option]:
     p = player(state, seat)
     if len(p["plan"]) < C.PLAN_SLOTS:
         for cid in p["hand"]:
-            code, label = _PLAN.get(cid) or _plan(cid)
-            yield opt(code, label)
+            yield _PLAN.get(cid) or _plan(cid)
     yield from _career_options_in_order(state, seat)
 
 
-def _plan(cid: int) -> tuple[str, str]:
-    """The code and label of planning a card, worked out once per card."""
-    _PLAN[cid] = found = (f"p{cid}", f"plan {C.CARD[cid]['name']}")
+def _plan(cid: int) -> Option:
+    """The option of planning a card, made once per card."""
+    _PLAN[cid] = found = fixed(f"p{cid}", f"plan {C.CARD[cid]['name']}")
     return found
 
 
-_PLAN: dict[int, tuple[str, str]] = {}
+_PLAN: dict[int, Option] = {}
 
 
 def _is_free(code: str) -> bool:
@@ -971,8 +983,8 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
         if action != "top_quest" or (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
             yield opt("city", f"city action without delivery: {city_action_text(state, loc)}")
     elif C.LOC[loc].get("home") == 1:
-        yield opt("hfight", "combat action")
-        yield opt("hexplore", "explore 2")
+        yield fixed("hfight", "combat action")
+        yield fixed("hexplore", "explore 2")
     q = state["quests"].get(loc)
     if q and can_pay_quest(p, q):
         yield opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}")
@@ -984,7 +996,7 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
             if code not in assistants:
                 assistants.add(code)
                 yield opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}")
-    yield opt("pass", "no main action")
+    yield fixed("pass", "no main action")
 
 
 def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1034,7 +1046,7 @@ def _village_settle(state: State, f: Frame) -> list[Option]:
 
 def _village_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
     yield from _village_options_in_order(state, f["seat"], f["data"]["used"], f" ({f['data']['left']} left)")
-    yield opt("done", "no more village actions")
+    yield fixed("done", "no more village actions")
 
 
 def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1109,7 +1121,7 @@ YESNO = {
 
 def _yesno_options(state: State, f: Frame) -> list[Option]:
     yes, no = YESNO[f["data"]["what"]]
-    return [opt("yes", yes), opt("no", no)]
+    return [fixed("yes", yes), fixed("no", no)]
 
 
 def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1251,7 +1263,7 @@ def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
 def _pile_options(state: State, f: Frame) -> list[Option]:
     piles = state["piles"]
     if not piles[0] and not piles[1]:
-        return [opt("x", "fight with no token (every nation's value is 3)")]
+        return [fixed("x", "fight with no token (every nation's value is 3)")]
     return [opt(f"t{i + 1}", f"reveal a combat token from pile {i + 1}") for i in range(2) if piles[i]]
 
 
@@ -1314,10 +1326,10 @@ def _u11_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     out = []
     if explore_targets(state, f["seat"], 3):
-        out.append(opt("explore", "explore up to 3"))
-    out.append(opt("money", "4 doubloons and 4 VP"))
+        out.append(fixed("explore", "explore up to 3"))
+    out.append(fixed("money", "4 doubloons and 4 VP"))
     if any(C.next_rank_at(v) is not None for v in p["inf"].values()):
-        out.append(opt("rank", "one influence marker up to its next noble rank"))
+        out.append(fixed("rank", "one influence marker up to its next noble rank"))
     return out
 
 
@@ -1424,7 +1436,7 @@ def _free_settle(state: State, f: Frame) -> list[Option]:
 
 def _free_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
     yield from _free_options_in_order(state, f["seat"])
-    yield opt("end", "end the main phase and draw cards")
+    yield fixed("end", "end the main phase and draw cards")
 
 
 def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1435,18 +1447,24 @@ def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _draw_options(state: State, f: Frame) -> list[Option]:
+    return list(_draw_options_in_order(state, f))
+
+
+def _draw_settle(state: State, f: Frame) -> list[Option]:
+    return first_two(_draw_options_in_order(state, f))
+
+
+def _draw_options_in_order(state: State, f: Frame) -> Iterator[Option]:
     p = player(state, f["seat"])
     if len(p["hand"]) >= hand_limit(p):
-        return []
-    out = []
+        return
     if state["deck"] or state["discard"]:
-        out.append(opt("pile", "draw from the pile"))
+        yield fixed("pile", "draw from the pile")
     free = "U3" in p["areas"]
     for i, cid in enumerate(state["display"]):
         if free or p["d"] >= 1:
-            out.append(opt(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
-                           + ("" if free else " (1 d)")))
-    return out
+            yield fixed(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
+                        + ("" if free else " (1 d)"))
 
 
 def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1467,7 +1485,7 @@ def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _next_options(state: State, f: Frame) -> list[Option]:
-    return [opt("next", "end the turn")]
+    return [fixed("next", "end the turn")]
 
 
 def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1491,7 +1509,7 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _score_options(state: State, f: Frame) -> list[Option]:
-    return [*buy_options(state, f["seat"]), opt("vp2", "score 2 VP")]
+    return [*buy_options(state, f["seat"]), fixed("vp2", "score 2 VP")]
 
 
 def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1509,7 +1527,7 @@ def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
 
 
 def _scoring_options(state: State, f: Frame) -> list[Option]:
-    return [opt("go", "scoring")]
+    return [fixed("go", "scoring")]
 
 
 def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1648,7 +1666,7 @@ SUB_DECISIONS = ("village", "city", "yesno", "disc", "nation", "explore", "tques
 
 
 def _jean_options(state: State, f: Frame) -> list[Option]:
-    return [opt("jean", f"{jean.NAME}'s turn")]
+    return [fixed("jean", f"{jean.NAME}'s turn")]
 
 
 def _jean_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1683,7 +1701,7 @@ HANDLERS = {
     "short": FunctionHandler(_short_options, _short_resolve),
     "rankup": FunctionHandler(_rankup_options, _rankup_resolve),
     "free": FunctionHandler(_free_options, _free_resolve, _free_settle),
-    "draw": FunctionHandler(_draw_options, _draw_resolve),
+    "draw": FunctionHandler(_draw_options, _draw_resolve, _draw_settle),
     "next": FunctionHandler(_next_options, _next_resolve),
     "score": FunctionHandler(_score_options, _score_resolve),
     "scoring": FunctionHandler(_scoring_options, _scoring_resolve),
