@@ -135,12 +135,34 @@ def last_round(state: State) -> bool:
 
 
 def legacy(state: State, kind: str) -> list[dict[str, Any]]:
-    """The legacy tiles of this kind in play (scenarios 76, 77)."""
-    return [C.LEGACY[t] for t in state.get("legacy", ()) if C.LEGACY[t]["kind"] == kind]
+    """The legacy tiles of this kind in play (scenarios 76, 77): a list shared by every call, not
+    to be changed (the tiles in play never change after the setup)."""
+    key = (tuple(state.get("legacy", ())), kind)
+    found = _LEGACY.get(key)
+    if found is None:
+        found = _LEGACY[key] = [C.LEGACY[t] for t in key[0] if C.LEGACY[t]["kind"] == kind]
+    return found
+
+
+_LEGACY: dict[tuple[tuple[str, ...], str], list[dict[str, Any]]] = {}
 
 
 def loc_kind(state: State, loc: str) -> str:
-    """village, city, home or start; "off" for a legacy location whose tile is not in play."""
+    """village, city, home or start; "off" for a legacy location whose tile is not in play.
+
+    Why a table: the kind depends only on the legacy tiles in play and on whether two players
+    or fewer play, which never change during a game; a move asks for it several times."""
+    key = (tuple(state.get("legacy", ())), len(state["players"]) <= 2)
+    kinds = _LOC_KINDS.get(key)
+    if kinds is None:
+        kinds = _LOC_KINDS[key] = {loc: _loc_kind(state, loc) for loc in C.LOC}
+    return kinds[loc]
+
+
+_LOC_KINDS: dict[tuple[tuple[str, ...], bool], dict[str, str]] = {}
+
+
+def _loc_kind(state: State, loc: str) -> str:
     info = C.LOC[loc]
     if "legacy" in info and info["legacy"] not in state.get("legacy", ()):
         return "off"
@@ -199,9 +221,10 @@ def has_marker(state: State, nation: str) -> bool:
 def multiplier(state: State) -> dict[str, int]:
     """Each nation's multiplier: its empty supply spaces, plus 2 for the most markers on the board
     (ties: all of them), or 1 for the second most when a single nation has more."""
-    counts = dict.fromkeys(C.NATIONS, 0)
-    for nation in state["markers"].values():
-        counts[nation] += 1
+    on_board = list(state["markers"].values())
+    counts = {}
+    for n in C.NATIONS:
+        counts[n] = on_board.count(n)
     values = sorted(set(counts.values()), reverse=True)
     top = values[0]
     # second most: the nations with more than it are exactly the ones with the most
@@ -905,15 +928,24 @@ def _sail_options(state: State, f: Frame) -> list[Option]:
 
 
 def _sail_real(state: State, f: Frame) -> list[Option]:
-    return [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}")
-            for loc, steps in sail_targets(state, f["seat"])]
+    return [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in sail_targets(state, f["seat"])]
 
 
 def _sail_settle(state: State, f: Frame) -> list[Option]:
     targets = sail_targets(state, f["seat"])
     if len(targets) >= 2:  # the first two options: the frame asks
-        return [opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}") for loc, steps in targets[:2]]
+        return [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in targets[:2]]
     return _sail_options(state, f)
+
+
+def _sail_option(target: tuple[str, int]) -> Option:
+    """The option of sailing to a location for so much movement, made once."""
+    loc, steps = target
+    _SAIL_OPTIONS[target] = found = fixed(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}")
+    return found
+
+
+_SAIL_OPTIONS: dict[tuple[str, int], Option] = {}
 
 
 def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
