@@ -222,17 +222,14 @@ def multiplier(state: State) -> dict[str, int]:
     """Each nation's multiplier: its empty supply spaces, plus 2 for the most markers on the board
     (ties: all of them), or 1 for the second most when a single nation has more."""
     on_board = list(state["markers"].values())
-    counts = {}
-    for n in C.NATIONS:
-        counts[n] = on_board.count(n)
-    values = sorted(set(counts.values()), reverse=True)
-    top = values[0]
-    # second most: the nations with more than it are exactly the ones with the most
-    second = values[1] if len(values) > 1 and list(counts.values()).count(top) == 1 else None
+    counts = [on_board.count(n) for n in C.NATIONS]
+    ordered = sorted(counts)
+    top = ordered[-1]
+    # second most, when a single nation has the most: the highest count below it
+    second = ordered[-2] if len(ordered) > 1 and ordered[-2] != top else None
     supply = state["supply"]
     out = {}
-    for n in C.NATIONS:
-        c = counts[n]
+    for n, c in zip(C.NATIONS, counts):
         out[n] = supply[n].count(0) + (2 if c == top else 1 if c == second else 0)
     return out
 
