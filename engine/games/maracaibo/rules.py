@@ -102,20 +102,22 @@ def _public_player(p: P) -> P:
 
 
 def opt(code: str, label: str) -> Option:
-    return new_option(code, label, {"code": code})
+    """The option of this code and label, made once, then the same object in every listing.
 
-
-def fixed(code: str, label: str) -> Option:
-    """opt() for a code and label taken from the rules and static data alone: made once, then the
-    same object in every listing. (An option is a value: frozen, and nothing changes its move,
-    which apply copies. Labels that carry a number from the state are made with opt().)"""
-    found = _FIXED.get((code, label))
+    Why shared: a move lists a dozen options and making one costs about as much as a small dict
+    of state; the codes and labels come from a bounded set (the static data and small numbers).
+    An option is a value: frozen, and nothing changes its move (apply takes a copy)."""
+    found = _OPTIONS.get((code, label))
     if found is None:
-        found = _FIXED[(code, label)] = opt(code, label)
+        if len(_OPTIONS) >= _MAX_OPTIONS:
+            _OPTIONS.clear()
+        found = _OPTIONS[(code, label)] = new_option(code, label, {"code": code})
     return found
 
 
-_FIXED: dict[tuple[str, str], Option] = {}
+_OPTIONS: dict[tuple[str, str], Option] = {}
+#: a bound on the options kept (a whole game makes a few thousand)
+_MAX_OPTIONS = 50_000
 
 
 def first_two(options: Iterator[Option]) -> list[Option]:
@@ -391,7 +393,7 @@ def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
 def _village_options_in_order(state: State, seat: int, used: list[str], suffix: str) -> Iterator[Option]:
     """The village actions one at a time, each label ending in ``suffix``."""
     yield from _buy_options_in_order(state, seat, suffix)
-    yield fixed("vd", "village action: take 1 doubloon" + suffix)
+    yield opt("vd", "village action: take 1 doubloon" + suffix)
     yield from _special_village_actions_in_order(state, seat, used, suffix)
 
 
@@ -643,7 +645,7 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
         for a in t["actions"]:
             if a["id"] not in used and a["cost"] <= budget:
                 yield opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})")
-    yield fixed("cend", "end the combat")
+    yield opt("cend", "end the combat")
 
 
 def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], rng: Rng,
@@ -715,9 +717,9 @@ def _career_tasks(cid: str, ci: int) -> list[_Task]:
         for ti, task in enumerate(C.CAREER[cid]["tasks"]):
             num = ci * 3 + ti + 1
             known.append((ti, counter(task["metric"]), task["lower"], task["upper"],
-                          fixed(f"k{num}l", f"career {num} lower: {task['metric']} {task['lower']} for "
+                          opt(f"k{num}l", f"career {num} lower: {task['metric']} {task['lower']} for "
                                             f"{task['d']} d, a figure and {task['vp']} VP"),
-                          fixed(f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
+                          opt(f"k{num}u", f"career {num} upper: {task['metric']} {task['upper']} for "
                                             f"{task['d']} d and a figure")))
         _CAREER_TASKS[key] = known
     return known
@@ -786,7 +788,7 @@ def _free_options_in_order(state: State, seat: int) -> Iterator[Option]:
 
 def _plan(cid: int) -> Option:
     """The option of planning a card, made once per card."""
-    _PLAN[cid] = found = fixed(f"p{cid}", f"plan {C.CARD[cid]['name']}")
+    _PLAN[cid] = found = opt(f"p{cid}", f"plan {C.CARD[cid]['name']}")
     return found
 
 
@@ -938,7 +940,7 @@ def _sail_settle(state: State, f: Frame) -> list[Option]:
 def _sail_option(target: tuple[str, int]) -> Option:
     """The option of sailing to a location for so much movement, made once."""
     loc, steps = target
-    _SAIL_OPTIONS[target] = found = fixed(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}")
+    _SAIL_OPTIONS[target] = found = opt(f"s{loc}", f"sail {steps} to {loc} {C.LOC[loc]['name']}")
     return found
 
 
@@ -1012,8 +1014,8 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
         if action != "top_quest" or (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
             yield opt("city", f"city action without delivery: {city_action_text(state, loc)}")
     elif C.LOC[loc].get("home") == 1:
-        yield fixed("hfight", "combat action")
-        yield fixed("hexplore", "explore 2")
+        yield opt("hfight", "combat action")
+        yield opt("hexplore", "explore 2")
     q = state["quests"].get(loc)
     if q and can_pay_quest(p, q):
         yield opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}")
@@ -1025,7 +1027,7 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
             if code not in assistants:
                 assistants.add(code)
                 yield opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}")
-    yield fixed("pass", "no main action")
+    yield opt("pass", "no main action")
 
 
 def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1075,7 +1077,7 @@ def _village_settle(state: State, f: Frame) -> list[Option]:
 
 def _village_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
     yield from _village_options_in_order(state, f["seat"], f["data"]["used"], f" ({f['data']['left']} left)")
-    yield fixed("done", "no more village actions")
+    yield opt("done", "no more village actions")
 
 
 def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1150,7 +1152,7 @@ YESNO = {
 
 def _yesno_options(state: State, f: Frame) -> list[Option]:
     yes, no = YESNO[f["data"]["what"]]
-    return [fixed("yes", yes), fixed("no", no)]
+    return [opt("yes", yes), opt("no", no)]
 
 
 def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1292,7 +1294,7 @@ def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
 def _pile_options(state: State, f: Frame) -> list[Option]:
     piles = state["piles"]
     if not piles[0] and not piles[1]:
-        return [fixed("x", "fight with no token (every nation's value is 3)")]
+        return [opt("x", "fight with no token (every nation's value is 3)")]
     return [opt(f"t{i + 1}", f"reveal a combat token from pile {i + 1}") for i in range(2) if piles[i]]
 
 
@@ -1355,10 +1357,10 @@ def _u11_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     out = []
     if explore_targets(state, f["seat"], 3):
-        out.append(fixed("explore", "explore up to 3"))
-    out.append(fixed("money", "4 doubloons and 4 VP"))
+        out.append(opt("explore", "explore up to 3"))
+    out.append(opt("money", "4 doubloons and 4 VP"))
     if any(C.next_rank_at(v) is not None for v in p["inf"].values()):
-        out.append(fixed("rank", "one influence marker up to its next noble rank"))
+        out.append(opt("rank", "one influence marker up to its next noble rank"))
     return out
 
 
@@ -1465,7 +1467,7 @@ def _free_settle(state: State, f: Frame) -> list[Option]:
 
 def _free_frame_in_order(state: State, f: Frame) -> Iterator[Option]:
     yield from _free_options_in_order(state, f["seat"])
-    yield fixed("end", "end the main phase and draw cards")
+    yield opt("end", "end the main phase and draw cards")
 
 
 def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1488,11 +1490,11 @@ def _draw_options_in_order(state: State, f: Frame) -> Iterator[Option]:
     if len(p["hand"]) >= hand_limit(p):
         return
     if state["deck"] or state["discard"]:
-        yield fixed("pile", "draw from the pile")
+        yield opt("pile", "draw from the pile")
     free = "U3" in p["areas"]
     for i, cid in enumerate(state["display"]):
         if free or p["d"] >= 1:
-            yield fixed(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
+            yield opt(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
                         + ("" if free else " (1 d)"))
 
 
@@ -1514,7 +1516,7 @@ def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _next_options(state: State, f: Frame) -> list[Option]:
-    return [fixed("next", "end the turn")]
+    return [opt("next", "end the turn")]
 
 
 def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1538,7 +1540,7 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 
 
 def _score_options(state: State, f: Frame) -> list[Option]:
-    return [*buy_options(state, f["seat"]), fixed("vp2", "score 2 VP")]
+    return [*buy_options(state, f["seat"]), opt("vp2", "score 2 VP")]
 
 
 def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1556,7 +1558,7 @@ def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
 
 
 def _scoring_options(state: State, f: Frame) -> list[Option]:
-    return [fixed("go", "scoring")]
+    return [opt("go", "scoring")]
 
 
 def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1695,7 +1697,7 @@ SUB_DECISIONS = ("village", "city", "yesno", "disc", "nation", "explore", "tques
 
 
 def _jean_options(state: State, f: Frame) -> list[Option]:
-    return [fixed("jean", f"{jean.NAME}'s turn")]
+    return [opt("jean", f"{jean.NAME}'s turn")]
 
 
 def _jean_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -1754,6 +1756,12 @@ class _Stack(DecisionStack):
 
     def pending(self) -> list[int]:
         return _pending_seats(self.state)
+
+    def pop(self) -> Frame:
+        frames: list[Frame] = self.state["stack"]
+        if not frames:
+            return super().pop()  # (the error)
+        return frames.pop()
 
 
 def _pending_seats(state: State) -> list[int]:
@@ -1975,7 +1983,7 @@ class Maracaibo(Rules):
             "step": None if top is None else {"kind": top["kind"], "seat": top.get("seat"),
                                               "seats": top.get("seats")},
             "deck": len(state["deck"]), "discard": list(state["discard"]), "display": list(state["display"]),
-            "piles": [len(x) for x in state["piles"]], "quest_top": state["qpile"][0] if state["qpile"] else None,
+            "piles": list(map(len, state["piles"])), "quest_top": state["qpile"][0] if state["qpile"] else None,
             "quest_pile": len(state["qpile"]), "quests": dict(state["quests"]), "tquests": dict(state["tquests"]),
             "markers": dict(state["markers"]), "supply": dict(state["supply"]),  # (their lists: replaced, shared)
             "tiles": dict(state["tiles"]), "market": dict(state["market"]),
@@ -1986,7 +1994,7 @@ class Maracaibo(Rules):
         }
         if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
             view["step"]["data"] = _copy(top["data"])
-        view["p"] = [_public_player(p) for p in state["p"]]
+        view["p"] = list(map(_public_player, state["p"]))
         if jean.playing(state):
             view["jean"] = jean.public(state)
         if state["over"]:
