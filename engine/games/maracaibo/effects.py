@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event, State
+from engine.core import Event, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, frame
 
@@ -63,8 +63,8 @@ def add_income_vp(state: State, p: P, n: int, ev: list[Event], seat: int) -> Non
         bonus = 20 * scorings_left(state)
         add_vp(p, bonus, "income")
         p["inc_vp"] -= C.INCOME_VP_MAX
-        ev.append(Event("income20", f"{who(state, seat)}'s VP income reaches 20: {bonus} VP, back to "
-                        f"{p['inc_vp']}.", {"seat": seat}))
+        ev.append(new_event("income20", f"{who(state, seat)}'s VP income reaches 20: {bonus} VP, back to "
+                            f"{p['inc_vp']}.", {"seat": seat}))
 
 
 def add_income_d(state: State, p: P, n: int, ev: list[Event], seat: int) -> None:
@@ -109,7 +109,7 @@ def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -
     if symbol is None or symbol in p["synergy"]:
         return
     p["synergy"] = [*p["synergy"], symbol]
-    ev.append(Event("synergy", f"{who(state, seat)} takes the {symbol} synergy token.", {"seat": seat}))
+    ev.append(new_event("synergy", f"{who(state, seat)} takes the {symbol} synergy token.", {"seat": seat}))
     for cid in p["display"]:  # retroactive income
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "income" and e.get("needs") == symbol and cid not in p["gated"]:
@@ -123,8 +123,8 @@ def apply_income(state: State, seat: int, e: dict[str, Any], ev: list[Event]) ->
         add_income_d(state, p, e["d"], ev, seat)
     else:
         add_income_vp(state, p, e["vp"], ev, seat)
-    ev.append(Event("income", f"{who(state, seat)}'s income is now {p['inc_d']} doubloons and {p['inc_vp']} VP.",
-                    {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
+    ev.append(new_event("income", f"{who(state, seat)}'s income is now {p['inc_d']} doubloons and {p['inc_vp']} VP.",
+                        {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
 
 
 def gain_figure(p: P, n: int = 1) -> int:
@@ -144,7 +144,7 @@ def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]
     if extra > 0:
         add_vp(p, 2 * extra, "nations")  # the right-most space: 2 VP for each space it would have moved
         text += f", {2 * extra} VP past the end of the track"
-    ev.append(Event("influence", text + ".", {"seat": seat, "nation": nation, "to": after}))
+    ev.append(new_event("influence", text + ".", {"seat": seat, "nation": nation, "to": after}))
 
 
 #: how each career metric counts a player's things
@@ -187,10 +187,10 @@ def draw_cards(state: State, seat: int, n: int, rng: Rng, ev: list[Event]) -> in
         got.append(state["deck"].pop())
     p["hand"].extend(got)
     if got:
-        ev.append(Event("draw", f"{who(state, seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}.",
-                        {"seat": seat, "n": len(got)}, reveals=True))
-        ev.append(Event("drawn", "You draw " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
-                        {"cards": got}, to=(seat,), reveals=True))
+        ev.append(new_event("draw", f"{who(state, seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}.",
+                            {"seat": seat, "n": len(got)}, reveals=True))
+        ev.append(new_event("drawn", "You draw " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
+                            {"cards": got}, to=(seat,), reveals=True))
     return len(got)
 
 
@@ -221,7 +221,7 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     if words or paid:
         said = [f"pays {paid} doubloons"] if paid else []
         said += [f"gets {', '.join(words)}"] if words else []
-        ev.append(Event("gain", f"{who(state, seat)} {' and '.join(said)}.", {"seat": seat}))
+        ev.append(new_event("gain", f"{who(state, seat)} {' and '.join(said)}.", {"seat": seat}))
     if g.get("draw"):
         draw_cards(state, seat, g["draw"], rng, ev)
     if g.get("inf"):

@@ -26,7 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.core import Event, State
+from engine.core import Event, State, new_event
 from engine.rng import Rng
 
 from . import content as C
@@ -236,8 +236,8 @@ def draw(state: State, rng: Rng, ev: list[Event]) -> str:
     if cid not in j["seen"]:
         j["seen"].append(cid)
     j["card"] = cid
-    ev.append(Event("jean_card", f"{NAME} reveals her card {card_text(cid, int(state['round']))}.",
-                    {"card": cid}, reveals=True))
+    ev.append(new_event("jean_card", f"{NAME} reveals her card {card_text(cid, int(state['round']))}.",
+                        {"card": cid}, reveals=True))
     return cid
 
 
@@ -251,12 +251,12 @@ def play_turn(state: State, rng: Rng, ev: list[Event]) -> bool:
     loc = destination(state, int(card["move"]), str(card["route"]))
     j["at"] = loc
     name = C.LOC[loc]["name"]
-    ev.append(Event("jean_sail", f"{NAME} sails to {loc} {name}.", {"to": loc}))
+    ev.append(new_event("jean_sail", f"{NAME} sails to {loc} {name}.", {"to": loc}))
     quest = state["quests"].pop(loc, None)
     if quest is not None:
         j["quests"] += 1
-        ev.append(Event("jean_quest", f"{NAME} takes quest {quest} at {loc} {name}; her turn ends.",
-                        {"quest": quest, "loc": loc}))
+        ev.append(new_event("jean_quest", f"{NAME} takes quest {quest} at {loc} {name}; her turn ends.",
+                            {"quest": quest, "loc": loc}))
     else:
         if _is_city(state, loc):
             city_step(state, loc, int(card["display"]), ev)
@@ -274,19 +274,19 @@ def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
     if len(market) < len(C.LOC[loc].get("market", {"rewards": []})["rewards"]):
         state["market"][loc] = [*market, "jean"]  # (replaced: views share it)
         j["discs"] += 1
-        ev.append(Event("jean_disc", f"{NAME} puts a disc from her automa board on the market of {name} "
-                        f"({j['discs']} discs off her board).", {"loc": loc}))
+        ev.append(new_event("jean_disc", f"{NAME} puts a disc from her automa board on the market of {name} "
+                            f"({j['discs']} discs off her board).", {"loc": loc}))
         return
     shown = state["display"]
     if not shown:
-        ev.append(Event("jean_display", f"The market of {name} is full and the display is empty: {NAME} takes "
-                        "nothing.", {"loc": loc}))
+        ev.append(new_event("jean_display", f"The market of {name} is full and the display is empty: {NAME} takes "
+                            "nothing.", {"loc": loc}))
         return
     i = min(display, len(shown)) - 1
     taken = shown.pop(i)
     j["cards"] = [*j["cards"], taken]  # (replaced: views share it)
-    ev.append(Event("jean_display", f"The market of {name} is full: {NAME} removes card {i + 1} of the display, "
-                    f"{C.CARD[taken]['name']} ({len(j['cards'])} cards taken).", {"card": taken}))
+    ev.append(new_event("jean_display", f"The market of {name} is full: {NAME} removes card {i + 1} of the display, "
+                        f"{C.CARD[taken]['name']} ({len(j['cards'])} cards taken).", {"card": taken}))
 
 
 def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> None:
@@ -294,24 +294,24 @@ def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> Non
     act = a["act"]
     if act == "vp":
         _add_vp(j, int(a["n"]), "cards")
-        ev.append(Event("jean_vp", f"{NAME} scores {a['n']} VP.", {"vp": a["n"]}))
+        ev.append(new_event("jean_vp", f"{NAME} scores {a['n']} VP.", {"vp": a["n"]}))
     elif act == "influence":
         gain_influence(state, str(a["nation"]), int(a["n"]), ev)
     elif act == "explore":
         explore(state, int(a["n"]), ev)
     elif act == "quest":
         if not state["qpile"]:
-            ev.append(Event("jean_quest", f"The quest pile is empty: {NAME} takes no quest.", {}))
+            ev.append(new_event("jean_quest", f"The quest pile is empty: {NAME} takes no quest.", {}))
             return
         q = state["qpile"].pop(0)
         j["quests"] += 1
         top = state["qpile"][0] if state["qpile"] else None
-        ev.append(Event("jean_quest", f"{NAME} takes quest {q} from the pile" +
-                        (f"; the pile now shows {top}." if top else "; the pile is empty."),
-                        {"quest": q, "top": top}, reveals=True))
+        ev.append(new_event("jean_quest", f"{NAME} takes quest {q} from the pile" +
+                            (f"; the pile now shows {top}." if top else "; the pile is empty."),
+                            {"quest": q, "top": top}, reveals=True))
     elif act == "disc":
         j["discs"] += 1
-        ev.append(Event("jean_disc", f"{NAME} removes a disc from her automa board ({j['discs']} off it).", {}))
+        ev.append(new_event("jean_disc", f"{NAME} removes a disc from her automa board ({j['discs']} off it).", {}))
     elif act == "pay_cp":
         pay_cp(state, int(a["n"]), ev)
     else:
@@ -328,7 +328,7 @@ def gain_influence(state: State, nation: str, n: int, ev: list[Event]) -> None:
     if extra > 0:
         _add_vp(j, 2 * extra, "nations")
         text += f", {2 * extra} VP past the end of the track"
-    ev.append(Event("jean_influence", text + ".", {"nation": nation, "to": after}))
+    ev.append(new_event("jean_influence", text + ".", {"nation": nation, "to": after}))
 
 
 def pay_cp(state: State, n: int, ev: list[Event]) -> None:
@@ -341,7 +341,7 @@ def pay_cp(state: State, n: int, ev: list[Event]) -> None:
     if missing:
         _add_vp(state["jean"], MISSING_CP_VP * missing, "combat points")
         text += f"; {missing} missing: {NAME} scores {MISSING_CP_VP * missing} VP"
-    ev.append(Event("jean_pay", text + ".", {"paid": paid, "missing": missing}))
+    ev.append(new_event("jean_pay", text + ".", {"paid": paid, "missing": missing}))
 
 
 # ---- her explorer -----------------------------------------------------------------------------------
@@ -368,7 +368,7 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
     j = state["jean"]
     start = int(j["explorer"])
     if start == C.END_SPACE:
-        ev.append(Event("jean_explore", f"{NAME}'s explorer is at the end of the track already.", {}))
+        ev.append(new_event("jean_explore", f"{NAME}'s explorer is at the end of the track already.", {}))
         return
     occupied = {int(p["explorer"]) for p in state["p"]}
     to = _quest_in_reach(state, start, n, occupied)
@@ -382,18 +382,18 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
             steps += 1
             to = s
     j["explorer"] = to
-    ev.append(Event("jean_explore", f"{NAME}'s explorer moves to space {to}.", {"to": to}))
+    ev.append(new_event("jean_explore", f"{NAME}'s explorer moves to space {to}.", {"to": to}))
     for at, colour in sorted(C.BARRIERS.items()):
         if start < at <= to and colour != "red" and not state["first"][colour]:
             state["first"][colour] = True
-            ev.append(Event("jean_barrier", f"{NAME} crosses the {colour} barrier first (she scores nothing).", {}))
+            ev.append(new_event("jean_barrier", f"{NAME} crosses the {colour} barrier first (she scores nothing).", {}))
     if to == C.END_SPACE:
         state["ended"] += 1
-        ev.append(Event("jean_explorer_end", f"{NAME}'s explorer reaches the end (she scores nothing).", {}))
+        ev.append(new_event("jean_explorer_end", f"{NAME}'s explorer reaches the end (she scores nothing).", {}))
     if quest:
         q = state["tquests"].pop(str(to))
         j["quests"] += 1
-        ev.append(Event("jean_quest", f"{NAME} takes quest {q} on the explorer track.", {"quest": q}))
+        ev.append(new_event("jean_quest", f"{NAME} takes quest {q} on the explorer track.", {"quest": q}))
 
 
 def _quest_in_reach(state: State, start: int, n: int, occupied: set[int]) -> int | None:
@@ -473,16 +473,16 @@ def _annex(state: State, nation: str, ev: list[Event], *, villages_only: bool = 
     take_marker = _rules().take_marker
 
     if not take_marker(state, nation):
-        ev.append(Event("jean_annex", f"{nation.title()} has no marker left: {NAME} annexes nothing.", {}))
+        ev.append(new_event("jean_annex", f"{nation.title()} has no marker left: {NAME} annexes nothing.", {}))
         return
     loc = annex_target(state, villages_only=villages_only)
     if loc is None:
-        ev.append(Event("jean_annex", f"Every location is held: {NAME} removes a {nation.title()} marker from the "
-                        "game.", {"nation": nation}))
+        ev.append(new_event("jean_annex", f"Every location is held: {NAME} removes a {nation.title()} marker from the "
+                            "game.", {"nation": nation}))
         return
     state["markers"][loc] = nation
-    ev.append(Event("jean_annex", f"{NAME} annexes {loc} {C.LOC[loc]['name']} for {nation.title()} (no flag bonus).",
-                    {"loc": loc, "nation": nation}))
+    ev.append(new_event("jean_annex", f"{NAME} annexes {loc} {C.LOC[loc]['name']} for {nation.title()} "
+                        "(no flag bonus).", {"loc": loc, "nation": nation}))
 
 
 def combat(state: State, inf: int, village: bool, ev: list[Event]) -> None:
@@ -496,13 +496,13 @@ def combat(state: State, inf: int, village: bool, ev: list[Event]) -> None:
         j["tokens"] = [*j["tokens"], token]  # (replaced: views share it)
         t = C.TOKEN[token]
         vals = ", ".join(f"{n.title()} {t['value'][n]}" for n in C.NATIONS)
-        ev.append(Event("jean_token", f"{NAME} reveals combat token {token}: {vals}"
-                        + (f"; modifier: {t['mod']}" if t["mod"] else "") + ".", {"token": token}, reveals=True))
+        ev.append(new_event("jean_token", f"{NAME} reveals combat token {token}: {vals}"
+                            + (f"; modifier: {t['mod']}" if t["mod"] else "") + ".", {"token": token}, reveals=True))
     values = combat_values(state, token)
     nation = choose_nation(state, token)
     shown = ", ".join(f"{n.title()} {values[n]}" for n in C.NATIONS)
-    ev.append(Event("jean_fight", f"{NAME} fights for {nation.title()} (modified values {shown}).",
-                    {"nation": nation}))
+    ev.append(new_event("jean_fight", f"{NAME} fights for {nation.title()} (modified values {shown}).",
+                        {"nation": nation}))
     _annex(state, nation, ev)
     if village:
         _annex(state, nation, ev, villages_only=True)
@@ -517,8 +517,8 @@ def interim(state: State, ev: list[Event]) -> None:
     vp = round_vp(j)
     _add_vp(j, vp, "income")
     j["at"] = "H"
-    ev.append(Event("jean_income", f"{NAME} scores {vp} VP ({len(j['cards'])} display cards, {j['discs']} discs "
-                    "off her board).", {"vp": vp}))
+    ev.append(new_event("jean_income", f"{NAME} scores {vp} VP ({len(j['cards'])} display cards, {j['discs']} discs "
+                        "off her board).", {"vp": vp}))
 
 
 def _bonus(margin: int, table: list[list[int]]) -> int:
@@ -552,8 +552,8 @@ def final(state: State, ev: list[Event]) -> None:
     s = final_bonuses(state, multiplier(state))
     for src, v in s.items():
         _add_vp(j, v, src)
-    ev.append(Event("jean_final", f"{NAME} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
-                    + f": {j['vp']} VP.", {}))
+    ev.append(new_event("jean_final", f"{NAME} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
+                        + f": {j['vp']} VP.", {}))
 
 
 def outcome_reason(state: State) -> tuple[bool, str]:

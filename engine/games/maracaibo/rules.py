@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from engine import notation
-from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_option
+from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event, new_option
 from engine.errors import IllegalMove
 from engine.rng import Rng
 from engine.stack import DecisionStack, Frame, FunctionHandler, frame
@@ -318,7 +318,7 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         p["fig"] -= 1
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
-    ev.append(Event("buy", text + ".", {"seat": seat, "card": cid}))
+    ev.append(new_event("buy", text + ".", {"seat": seat, "card": cid}))
     frames: list[Frame] = []
     take_synergy(state, seat, c.get("synergy"), ev)
     for e in c["effects"]:
@@ -341,8 +341,8 @@ def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
     p["fig"] -= 1
     first = not b["investors"]
     b["investors"] = [*b["investors"], seat]  # (replaced: views share it)
-    ev.append(Event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
-                    + ".", {"seat": seat, "building": bid}))
+    ev.append(new_event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
+                        + ".", {"seat": seat, "building": bid}))
     if first:
         add_vp(p, 2, "prestige")
     take_synergy(state, seat, pb["synergy"], ev)
@@ -450,11 +450,11 @@ def remove_disc(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) ->
     p = player(state, seat)
     p["discs"] = {**p["discs"], uid: p["discs"][uid] - 1}
     if p["discs"][uid] > 0:
-        ev.append(Event("disc", f"{who(state, seat)} removes a disc from ship area {uid}.", {"seat": seat}))
+        ev.append(new_event("disc", f"{who(state, seat)} removes a disc from ship area {uid}.", {"seat": seat}))
         return []
     p["areas"] = [*p["areas"], uid]
     u = C.UPGRADE[uid]
-    ev.append(Event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.", {"seat": seat}))
+    ev.append(new_event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.", {"seat": seat}))
     if "now" in u:
         return gain(state, seat, u["now"], rng, ev, "upgrades")
     if u.get("choice"):
@@ -491,7 +491,7 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> l
     p = player(state, seat)
     start = p["explorer"]
     p["explorer"] = to
-    ev.append(Event("explore", f"{who(state, seat)}'s explorer moves to space {to}.", {"seat": seat, "to": to}))
+    ev.append(new_event("explore", f"{who(state, seat)}'s explorer moves to space {to}.", {"seat": seat, "to": to}))
     frames: list[Frame] = []
     for at, colour in sorted(C.BARRIERS.items()):
         if start < at <= to:
@@ -502,15 +502,15 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> l
                 state["first"][colour] = True
                 vp = 4 if first else 2
                 add_vp(p, vp, "explorer")
-                ev.append(Event("barrier", f"{who(state, seat)} crosses the {colour} barrier: {vp} VP.",
-                                {"seat": seat}))
+                ev.append(new_event("barrier", f"{who(state, seat)} crosses the {colour} barrier: {vp} VP.",
+                                    {"seat": seat}))
     if to == C.END_SPACE:
         vps = C.EXPLORER_DATA["end_vp"]
         vp = vps[min(state["ended"], len(vps) - 1)]
         state["ended"] += 1
         add_vp(p, vp, "explorer")
-        ev.append(Event("explorer_end", f"{who(state, seat)}'s explorer reaches the end: {vp} VP and a village "
-                        "action.", {"seat": seat}))
+        ev.append(new_event("explorer_end", f"{who(state, seat)}'s explorer reaches the end: {vp} VP and a village "
+                            "action.", {"seat": seat}))
         frames.append(frame("village", seat, left=1, used=[], ask=True))
     else:
         frames += gain(state, seat, C.SPACES[to]["reward"], rng, ev, "explorer")
@@ -576,9 +576,9 @@ def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
     p["figs"] -= cost.get("fig", 0)
     p["quests"] += 1
     k = compass(p)
-    ev.append(Event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"
-                    + (f" (discarding {', '.join(C.CARD[c]['name'] for c in cards)})" if cards else "")
-                    + f", reward x{k} compass.", {"seat": seat, "quest": qid}))
+    ev.append(new_event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"
+                        + (f" (discarding {', '.join(C.CARD[c]['name'] for c in cards)})" if cards else "")
+                        + f", reward x{k} compass.", {"seat": seat, "quest": qid}))
     per = {key: v * k for key, v in q["per"].items()}
     frames = gain(state, seat, per, rng, ev, "quests")
     frames += gain(state, seat, q["fixed"], rng, ev, "quests")
@@ -656,7 +656,7 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
     frames: list[Frame] = []
     if code == "cend":
         p["tokens"] += 1 if data["token"] else 0
-        ev.append(Event("combat_end", f"{who(state, seat)} ends the combat.", {"seat": seat}))
+        ev.append(new_event("combat_end", f"{who(state, seat)} ends the combat.", {"seat": seat}))
         return []
     if code.startswith("ci"):
         n = int(code[2:])
@@ -672,7 +672,7 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         state["markers"][loc] = nation
         text = f"{who(state, seat)} " + (f"displaces {old.title()} at" if old else "annexes") + \
             f" {loc} {C.LOC[loc]['name']} for {nation.title()}."
-        ev.append(Event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
+        ev.append(new_event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
         gain_influence(state, seat, nation, 1, ev)
         if code[:2] in ("ca", "cd"):
             frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
@@ -680,14 +680,14 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         a = next(a for t in legacy(state, "combat") for a in t["actions"] if a["id"] == code[2:])
         cost = a["cost"]
         used.append(a["id"])
-        ev.append(Event("combat_legacy", f"{who(state, seat)} raids the treasure fleet.", {"seat": seat}))
+        ev.append(new_event("combat_legacy", f"{who(state, seat)} raids the treasure fleet.", {"seat": seat}))
         frames += gain(state, seat, a["gain"], rng, ev, "nations")
     else:
         cid = int(code[2:])
         e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "combat")
         cost = e["cost"]
         used.append(f"c{cid}")
-        ev.append(Event("combat_card", f"{who(state, seat)} uses {C.CARD[cid]['name']}.", {"seat": seat}))
+        ev.append(new_event("combat_card", f"{who(state, seat)} uses {C.CARD[cid]['name']}.", {"seat": seat}))
         frames += gain(state, seat, e["gain"], rng, ev, "cards", nation=nation)
     value = data["value"]
     short: list[Frame] = []
@@ -766,12 +766,12 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
     if lower:
         add_vp(p, task["vp"], "careers")
         text += f", {task['vp']} VP"
-    ev.append(Event("career", text + ".", {"seat": seat}))
+    ev.append(new_event("career", text + ".", {"seat": seat}))
     if all(c["done"]):
         p["d"] += 2
         add_vp(p, 2, "careers")
-        ev.append(Event("admiral", f"{who(state, seat)} completes a career card: 2 d and 2 VP, Admiral!",
-                        {"seat": seat}))
+        ev.append(new_event("admiral", f"{who(state, seat)} completes a career card: 2 d and 2 VP, Admiral!",
+                            {"seat": seat}))
 
 
 def free_options(state: State, seat: int) -> list[Option]:
@@ -807,8 +807,8 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
         cid = int(code[1:])
         p["hand"].remove(cid)
         p["plan"] = [*p["plan"], cid]
-        ev.append(Event("plan", f"{who(state, seat)} puts {C.CARD[cid]['name']} in the planning area.",
-                        {"seat": seat, "card": cid}))
+        ev.append(new_event("plan", f"{who(state, seat)} puts {C.CARD[cid]['name']} in the planning area.",
+                            {"seat": seat, "card": cid}))
         return True
     if code.startswith("k"):
         do_career(state, seat, code, ev)
@@ -892,18 +892,18 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     ev: list[Event] = []
     if o.code.startswith("p"):
         s["plan"] = cid
-        ev.append(Event("setup_pick", f"You plan {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+        ev.append(new_event("setup_pick", f"You plan {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
     else:
         p["hand"].append(cid)
-        ev.append(Event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+        ev.append(new_event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
     if len(p["hand"]) < C.HAND_LIMIT:
         return ev
     p["plan"] = [*p["plan"], s["plan"]]
     # Why sorted now: the state may not depend on the order in which the seats finish choosing.
     state["returned"] = sorted(state["returned"] + s["dealt"])
     p["setup"] = None
-    ev.append(Event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
-                    {"seat": seat, "plan": p["plan"][0]}))
+    ev.append(new_event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
+                        {"seat": seat, "plan": p["plan"][0]}))
     stack(state).done_for(seat)
     if not state["stack"]:
         returned = sorted(state.pop("returned"))
@@ -917,7 +917,7 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
 
 def start_turn(state: State, seat: int, ev: list[Event]) -> None:
     state["turn"] = seat
-    ev.append(Event("turn", f"{who(state, seat)}'s turn (round {state['round']}).", {"seat": seat}))
+    ev.append(new_event("turn", f"{who(state, seat)}'s turn (round {state['round']}).", {"seat": seat}))
     stack(state).push_all([frame("sail", seat, ask=True), frame("main", seat, spent=0), frame("free", seat),
                            frame("draw", seat), frame("next", seat)])
 
@@ -956,25 +956,25 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     loc = o.code[1:]
     steps = dict(sail_targets(state, seat))[loc]
     p["at"] = loc
-    ev.append(Event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}.",
-                    {"seat": seat, "to": loc, "steps": steps}))
+    ev.append(new_event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}.",
+                        {"seat": seat, "to": loc, "steps": steps}))
     top = stack(state).top()
     assert top is not None and top["kind"] == "main"
     top["data"]["spent"] = steps
     for t in legacy(state, "stop"):
         if t["loc"] == loc:
-            ev.append(Event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
-                            {"seat": seat, "tile": t["id"]}))
+            ev.append(new_event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
+                                {"seat": seat, "tile": t["id"]}))
             stack(state).push_all(gain(state, seat, t["gain"], rng, ev, "city"))
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")
-        ev.append(Event("home", f"{who(state, seat)} scores 3 VP on the way home.", {"seat": seat}))
+        ev.append(new_event("home", f"{who(state, seat)} scores 3 VP on the way home.", {"seat": seat}))
         if not last_round(state):
             state["trigger"] = seat
     elif home == 3:
         add_vp(p, 5, "homeward")
-        ev.append(Event("home", f"{who(state, seat)} scores 5 VP at the end of the voyage.", {"seat": seat}))
+        ev.append(new_event("home", f"{who(state, seat)} scores 5 VP at the end of the voyage.", {"seat": seat}))
         state["trigger"] = seat
     return ev
 
@@ -1041,14 +1041,14 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     loc = p["at"]
     frames: list[Frame] = []
     if code == "pass":
-        ev.append(Event("pass", f"{who(state, seat)} takes no main action.", {"seat": seat}))
+        ev.append(new_event("pass", f"{who(state, seat)} takes no main action.", {"seat": seat}))
     elif code == "quest":
         frames = [frame("pay", seat, what="quest", quest=state["quests"].pop(loc))]
     elif code.startswith("a") and code[1:].isdigit():
         cid = int(code[1:])
         e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "assistant")
-        ev.append(Event("assistant", f"{who(state, seat)} uses the assistant of {C.CARD[cid]['name']}.",
-                        {"seat": seat}))
+        ev.append(new_event("assistant", f"{who(state, seat)} uses the assistant of {C.CARD[cid]['name']}.",
+                            {"seat": seat}))
         frames = gain(state, seat, e["gain"], rng, ev, "cards")
     elif code == "hfight":
         frames = [frame("pile", seat)]
@@ -1103,9 +1103,9 @@ def _city_options(state: State, f: Frame) -> list[Option]:
 def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     action = city_action(state, p["at"])
-    ev: list[Event] = [Event("city", f"{who(state, seat)} takes the city action: "
-                             f"{city_action_text(state, p['at'], told=True)}.",
-                             {"seat": seat})]
+    ev: list[Event] = [new_event("city", f"{who(state, seat)} takes the city action: "
+                                 f"{city_action_text(state, p['at'], told=True)}.",
+                                 {"seat": seat})]
     frames: list[Frame] = []
     if action == "gain":
         frames = gain(state, seat, C.LOC[p["at"]]["gain"], rng, ev, "city")
@@ -1113,8 +1113,8 @@ def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         q = state["qpile"].pop(0)
         frames = [frame("pay", seat, what="quest", quest=q)]
         if state["qpile"]:
-            ev.append(Event("quest_top", f"The next quest of the pile is {state['qpile'][0]}.",
-                            {"quest": state["qpile"][0]}, reveals=True))
+            ev.append(new_event("quest_top", f"The next quest of the pile is {state['qpile'][0]}.",
+                                {"quest": state["qpile"][0]}, reveals=True))
     elif action == "inf_village":
         frames = [frame("nation", seat, n=1), frame("village", seat, left=1, used=[])]
     elif action == "cp_disc":
@@ -1162,8 +1162,8 @@ def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     frames: list[Frame] = []
     if what == "discard" and o.code == "yes":
         state["discard"].extend(p["hand"])
-        ev.append(Event("discard", f"{who(state, seat)} discards the hand ("
-                        + ", ".join(C.CARD[c]["name"] for c in p["hand"]) + ").", {"seat": seat}))
+        ev.append(new_event("discard", f"{who(state, seat)} discards the hand ("
+                            + ", ".join(C.CARD[c]["name"] for c in p["hand"]) + ").", {"seat": seat}))
         p["hand"] = []
         frames = gain(state, seat, {"d": 4}, rng, ev, "city")
     elif what == "assistants":
@@ -1206,8 +1206,8 @@ def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     if "place" in d:
         take_marker(state, nation)
         state["markers"][d["place"]] = nation
-        ev.append(Event("annex", f"{who(state, seat)} places a {nation.title()} marker in {d['place']}.",
-                        {"seat": seat, "loc": d["place"], "nation": nation}))
+        ev.append(new_event("annex", f"{who(state, seat)} places a {nation.title()} marker in {d['place']}.",
+                            {"seat": seat, "loc": d["place"], "nation": nation}))
         player(state, seat)["d"] += d.get("d", 0)
     gain_influence(state, seat, nation, d["n"], ev)
     return ev
@@ -1254,8 +1254,8 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event]) -> None:
     state["market"][loc] = [*market, seat]  # (replaced: views share it)
     p["d"] += reward
     p["delivered"] += 1
-    ev.append(Event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
-                    f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
+    ev.append(new_event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
+                        f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
 
 
 def _pay_options(state: State, f: Frame) -> list[Option]:
@@ -1305,9 +1305,9 @@ def _pile_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         token = state["piles"][int(o.code[1]) - 1].pop()
         t = C.TOKEN[token]
         vals = ", ".join(f"{n.title()} {t['value'][n]} ({C.gain_text(t['reward'][n])})" for n in C.NATIONS)
-        ev.append(Event("token", f"{who(state, seat)} reveals combat token {token}: {vals}"
-                        + (f"; modifier: {t['mod']}" if t["mod"] else "") + ".", {"seat": seat, "token": token},
-                        reveals=True))
+        ev.append(new_event("token", f"{who(state, seat)} reveals combat token {token}: {vals}"
+                            + (f"; modifier: {t['mod']}" if t["mod"] else "") + ".", {"seat": seat, "token": token},
+                            reveals=True))
     stack(state).push(frame("fight", seat, token=token, ask=True))
     return ev
 
@@ -1329,7 +1329,7 @@ def _fight_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     p = player(state, seat)
     nation = next(n for n in C.NATIONS if n[0] == o.code[1])
     token = f["data"]["token"]
-    ev = [Event("fight", f"{who(state, seat)} fights for {nation.title()}.", {"seat": seat, "nation": nation})]
+    ev = [new_event("fight", f"{who(state, seat)} fights for {nation.title()}.", {"seat": seat, "nation": nation})]
     frames: list[Frame] = []
     if token:
         frames = gain(state, seat, C.TOKEN[token]["reward"][nation], rng, ev, "nations", nation=nation)
@@ -1400,8 +1400,8 @@ def discard_three(state: State, seat: int, cards: list[int], rng: Rng, ev: list[
     for c in cards:
         p["hand"].remove(c)
         state["discard"].append(c)
-    ev.append(Event("discard", f"{who(state, seat)} discards three {C.CARD[cards[0]]['good']} ("
-                    + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards}))
+    ev.append(new_event("discard", f"{who(state, seat)} discards three {C.CARD[cards[0]]['good']} ("
+                        + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards}))
     return gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades")
 
 
@@ -1433,8 +1433,8 @@ def _short_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     p = player(state, seat)
     need, cp = f["data"]["need"], int(o.code[2:])
     pay_shortfall(p, need, cp)
-    return [Event("shortfall", f"{who(state, seat)} pays {cp} combat points and {need - cp} figures for "
-                  "the combat value missing.", {"seat": seat, "cp": cp, "figures": need - cp})]
+    return [new_event("shortfall", f"{who(state, seat)} pays {cp} combat points and {need - cp} figures for "
+                      "the combat value missing.", {"seat": seat, "cp": cp, "figures": need - cp})]
 
 
 def _rankup_options(state: State, f: Frame) -> list[Option]:
@@ -1509,8 +1509,8 @@ def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         paid = "U3" not in p["areas"]
         if paid:
             p["d"] -= 1
-        ev.append(Event("take", f"{who(state, seat)} takes {C.CARD[cid]['name']} from the display"
-                        + (" for 1 doubloon." if paid else "."), {"seat": seat, "card": cid}))
+        ev.append(new_event("take", f"{who(state, seat)} takes {C.CARD[cid]['name']} from the display"
+                            + (" for 1 doubloon." if paid else "."), {"seat": seat, "card": cid}))
     stack(state).push(f)
     return ev
 
@@ -1531,8 +1531,8 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
             start_turn(state, (seat + 1) % n, ev)
         return ev
     kind = "final" if last_round(state) else "interim"
-    ev.append(Event("round_end", f"{who(state, trigger)} ended round {state['round']}: "
-                    f"{'final' if kind == 'final' else 'interim'} scoring.", {"seat": trigger}))
+    ev.append(new_event("round_end", f"{who(state, trigger)} ended round {state['round']}: "
+                        f"{'final' if kind == 'final' else 'interim'} scoring.", {"seat": trigger}))
     order = [(trigger + i) % n for i in range(n)]
     stack(state).push_all([*(frame("score", s, mode=kind, ask=True) for s in order), frame("scoring", trigger,
                                                                                              mode=kind)])
@@ -1548,7 +1548,7 @@ def _score_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     p = player(state, seat)
     if o.code == "vp2":
         add_vp(p, 2, "scoring")
-        ev.append(Event("score2", f"{who(state, seat)} scores 2 VP.", {"seat": seat}))
+        ev.append(new_event("score2", f"{who(state, seat)} scores 2 VP.", {"seat": seat}))
         return ev
     frames = do_village(state, seat, o.code, rng, ev)
     if f["data"]["mode"] == "interim":
@@ -1569,8 +1569,8 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     for i, p in enumerate(state["p"]):
         p["d"] += p["inc_d"]
         add_vp(p, p["inc_vp"], "income")
-        ev.append(Event("income", f"{who(state, i)} receives {p['inc_d']} doubloons and {p['inc_vp']} VP.",
-                        {"seat": i}))
+        ev.append(new_event("income", f"{who(state, i)} receives {p['inc_d']} doubloons and {p['inc_vp']} VP.",
+                            {"seat": i}))
     if jean.playing(state):
         jean.interim(state, ev)
     for loc in state["market"]:
@@ -1581,16 +1581,16 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     for b in state["prestige"]:
         if not b["up"]:
             b["up"] = True
-            ev.append(Event("prestige", f"The {C.PRESTIGE[b['id']]['name']} is revealed.", {"building": b["id"]},
-                            reveals=True))
+            ev.append(new_event("prestige", f"The {C.PRESTIGE[b['id']]['name']} is revealed.", {"building": b["id"]},
+                                reveals=True))
             break
     state["round"] += 1
     place_quests(state, ev)
     for p in state["p"]:
         p["at"] = "H"
     state["trigger"] = None
-    ev.append(Event("round", f"Round {state['round']} begins; every ship is back in Havana.",
-                    {"round": state["round"]}))
+    ev.append(new_event("round", f"Round {state['round']} begins; every ship is back in Havana.",
+                        {"round": state["round"]}))
     if jean.playing(state) and not f["data"].get("jean"):
         stack(state).push(frame("jean", seat))  # the player ended the round: Jean begins the next
     else:
@@ -1611,8 +1611,8 @@ def refill_display(state: State, rng: Rng, ev: list[Event]) -> None:
         state["display"].append(cid)
         got.append(cid)
     if got:
-        ev.append(Event("display", "New display: " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
-                        {"cards": got}, reveals=True))
+        ev.append(new_event("display", "New display: " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
+                            {"cards": got}, reveals=True))
 
 
 def place_quests(state: State, ev: list[Event]) -> None:
@@ -1625,7 +1625,7 @@ def place_quests(state: State, ev: list[Event]) -> None:
         state["quests"][loc] = state["qpile"].pop(0)
         placed.append(f"{state['quests'][loc]} at {loc}")
     if placed:
-        ev.append(Event("quests", "New quests: " + ", ".join(placed) + ".", {"at": locs}, reveals=True))
+        ev.append(new_event("quests", "New quests: " + ", ".join(placed) + ".", {"at": locs}, reveals=True))
 
 
 def final_scores(state: State) -> list[dict[str, int]]:
@@ -1654,8 +1654,8 @@ def final_scoring(state: State, ev: list[Event]) -> None:
         p = state["p"][i]
         for src, v in s.items():
             add_vp(p, v, src)
-        ev.append(Event("final", f"{who(state, i)} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
-                        + f": {p['vp']} VP.", {"seat": i}))
+        ev.append(new_event("final", f"{who(state, i)} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
+                            + f": {p['vp']} VP.", {"seat": i}))
     if jean.playing(state):
         jean.final(state, ev)
     state["over"] = True
@@ -1702,12 +1702,12 @@ def _jean_options(state: State, f: Frame) -> list[Option]:
 
 def _jean_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     """Jean's whole turn; then the player's turn, or the end of the round she triggered."""
-    ev: list[Event] = [Event("jean_turn", f"{jean.NAME}'s turn (round {state['round']}).", {})]
+    ev: list[Event] = [new_event("jean_turn", f"{jean.NAME}'s turn (round {state['round']}).", {})]
     if not jean.play_turn(state, rng, ev):
         start_turn(state, seat, ev)
         return ev
     kind = "final" if last_round(state) else "interim"
-    ev.append(Event("round_end", f"{jean.NAME} ended round {state['round']}: {kind} scoring.", {"jean": True}))
+    ev.append(new_event("round_end", f"{jean.NAME} ended round {state['round']}: {kind} scoring.", {"jean": True}))
     stack(state).push_all([frame("score", seat, mode=kind, ask=True), frame("scoring", seat, mode=kind, jean=True)])
     return ev
 
@@ -1909,7 +1909,7 @@ class Maracaibo(Rules):
         for i, e in enumerate(events):
             if e.reveals:
                 # what follows a reveal in the same move may depend on it: it commits too
-                events[i + 1:] = [Event(x.kind, x.text, x.data, x.to, True) for x in events[i + 1:]]
+                events[i + 1:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in events[i + 1:]]
                 break
         return events
 
