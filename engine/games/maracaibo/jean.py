@@ -191,12 +191,10 @@ def _is_city(state: State, loc: str) -> bool:
 def open_to_her(state: State, loc: str) -> bool:
     """A legacy city (L4 at 9a, L7 at 16a) only when its tile is in play and her explorer has
     reached its space; every other location always."""
-    loc_kind = _rules().loc_kind
-
     info = C.LOC[loc]
     if "legacy" not in info:
         return True
-    return loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
+    return _rules().loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
 
 
 def counts_as_stop(state: State, loc: str) -> bool:

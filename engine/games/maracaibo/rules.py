@@ -1884,7 +1884,14 @@ class Maracaibo(Rules):
     _ocache: tuple[Any, int, int, list[Option] | None] = (None, -1, -1, None)
 
     def _options(self, state: State, seat: int) -> list[Option]:
-        opts = stack(state).options(seat)
+        # (DecisionStack.options, read from the state: the top frame's handler lists them)
+        frames = state["stack"]
+        if not frames or seat not in _pending_seats(state):
+            opts: list[Option] = []
+        else:
+            top = frames[-1]
+            handler = HANDLERS.get(top["kind"]) or stack(state).handler(top)  # (an unknown kind: its error)
+            opts = handler.options(state, DecisionStack._for_seat(top, seat))
         self._ocache = (state, state["v"], seat, opts)
         return opts
 
