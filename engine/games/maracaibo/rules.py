@@ -201,10 +201,8 @@ def city_action_text(state: State, loc: str, *, told: bool = False) -> str:
 
 
 def markers_on_board(state: State) -> dict[str, int]:
-    counts = dict.fromkeys(C.NATIONS, 0)
-    for nation in state["markers"].values():
-        counts[nation] += 1
-    return counts
+    on_board = list(state["markers"].values())
+    return {n: on_board.count(n) for n in C.NATIONS}
 
 
 def take_marker(state: State, nation: str) -> bool:
@@ -1886,10 +1884,10 @@ class Maracaibo(Rules):
     def _options(self, state: State, seat: int) -> list[Option]:
         # (DecisionStack.options, read from the state: the top frame's handler lists them)
         frames = state["stack"]
-        if not frames or seat not in _pending_seats(state):
+        top = frames[-1] if frames else None
+        if top is None or seat not in (top["seats"] if "seats" in top else (top["seat"],)):
             opts: list[Option] = []
         else:
-            top = frames[-1]
             handler = HANDLERS.get(top["kind"]) or stack(state).handler(top)  # (an unknown kind: its error)
             opts = handler.options(state, DecisionStack._for_seat(top, seat))
         self._ocache = (state, state["v"], seat, opts)
