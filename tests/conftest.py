@@ -279,6 +279,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_redis)
 
 
+#: The seeds dealt to the games a test started, in order (see :func:`_game_seeds`).
+GAME_SEEDS = pytest.StashKey[list[str]]()
+
+
+@pytest.fixture(autouse=True)
+def _game_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Remember each game's secret seed, so that a failed test names them; and deal the seeds
+    of ``PBEM_TEST_SEEDS`` (comma-separated, in order) instead of fresh ones, to replay it.
+
+    Why: a game created by mail (``new maracaibo ...``) takes a fresh secret seed, so every
+    run of a whole game by mail plays a different game; only the seed makes a failure repeatable.
+    """
+    if request.node.get_closest_marker("django_db") is None:
+        yield
+        return
+    from pbem.games import services
+
+    given = [s.strip() for s in os.environ.get("PBEM_TEST_SEEDS", "").split(",") if s.strip()]
+    made: list[str] = []
+    fresh = services.new_seed
+
+    def seed() -> str:
+        made.append(given.pop(0) if given else fresh())
+        return made[-1]
+
+    monkeypatch.setattr(services, "new_seed", seed)
+    request.node.stash[GAME_SEEDS] = made
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test that dealt games says their seeds and how to replay them."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    seeds = item.stash.get(GAME_SEEDS, [])
+    if report.failed and seeds:
+        report.sections.append(("game seeds", (
+            f"the games of this test were dealt the seeds {', '.join(seeds)}; replay with\n"
+            f"PBEM_TEST_SEEDS={','.join(seeds)} python -m pytest -p no:xdist '{item.nodeid}'")))
+
+
 @pytest.fixture
 def redis_url() -> Iterator[str]:
     """A real Redis database for this test alone: flushed before and after."""

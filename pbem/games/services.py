@@ -489,6 +489,11 @@ def _start_if_full(game: Game) -> None:
         do_start_game(game)
 
 
+def new_seed() -> str:
+    """A fresh secret seed for a game being dealt (tests replay a failed run's seeds through it)."""
+    return secrets.token_hex(16)
+
+
 def do_start_game(game: Game) -> None:
     """Deal the game. The seed stays secret; its hash is the commitment shown to players."""
     rules = rules_for(game)
@@ -496,7 +501,7 @@ def do_start_game(game: Game) -> None:
     for i, seat in enumerate(seats):
         seat.index = i
         seat.save(update_fields=["index"])
-    game.seed = secrets.token_hex(16)
+    game.seed = new_seed()
     game.seed_hash = hashlib.sha256(game.seed.encode()).hexdigest()
     game.state = rules.setup(unique_seat_names([s.player.display_name for s in seats if s.player]),
                              game.options, game.seed)
