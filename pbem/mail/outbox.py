@@ -341,6 +341,21 @@ def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = T
     return row
 
 
+def story_since(game: Game, seat: Seat) -> list[str]:
+    """What happened since the seat's last mail, told to its player (:func:`wording.story`)."""
+    assert game.state is not None and seat.index is not None
+    you = engine.get(game.rules).seat_name(game.state, seat.index)
+    return wording.story(_events_since(game, seat), seat.index, you)
+
+
+def mark_told(game: Game, seat: Seat) -> None:
+    """An answer told the seat's player everything up to now and listed their options now
+    (the answer to a mail applied in part): their next mail starts after it, so no move is told twice."""
+    assert game.state is not None and seat.index is not None
+    options = [] if _viewer(seat) is None else engine.get(game.rules).options(game.state, seat.index)
+    _mark_mailed(game, seat, options)
+
+
 def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option]) -> None:
     """The seat's mails have told it everything up to now: the next one starts after this."""
     seat.last_mailed_version = game.version
@@ -544,13 +559,16 @@ def queue_postmaster_copy(row: InboundMessage, address: str, *, sender: str, sub
 
 def queue_reply(to: Player | None, subject: str, body: str, game: Game | None = None,
                 reply_to: str | None = None, *, to_email: str | None = None,
-                in_reply_to: str = "") -> OutboundMessage:
-    """An answer to someone's own mail (rejections, account commands): to them only."""
-    extra: dict[str, str] = {}
+                in_reply_to: str = "", answer: str = "") -> OutboundMessage:
+    """An answer to someone's own mail (rejections, account commands): to them only.
+
+    ``answer``: marks an answer that follows a move applied (``STEP_ANSWER_HEADER``), which
+    cannot loop and so does not count towards the hourly limit of answers."""
+    extra: dict[str, str] = {STEP_ANSWER_HEADER: answer} if answer else {}
     if in_reply_to:
         refs = [thread_id(game)] if game is not None else []
         refs.append(in_reply_to)
-        extra = {"In-Reply-To": in_reply_to, "References": " ".join(refs)}
+        extra.update({"In-Reply-To": in_reply_to, "References": " ".join(refs)})
     headers_game = game
     row = _queue(to=to, subject=subject, body=body, game=headers_game, reply_to=reply_to, to_email=to_email,
                  extra_headers=extra, thread=in_reply_to == "")

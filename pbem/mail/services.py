@@ -326,18 +326,21 @@ def _judge_seats(incoming: Incoming, tokens: list[str]) -> Verdict:
 
 
 def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
-           reply_to: str | None = None) -> None:
-    """An answer to the sender of ``incoming``, and to nobody else (at most a few an hour)."""
-    if not _may_answer(incoming.sender):
+           reply_to: str | None = None, after_move: bool = False) -> bool:
+    """An answer to the sender of ``incoming``, and to nobody else (at most a few an hour);
+    whether it was queued. ``after_move``: the answer to a mail whose moves were applied,
+    which cannot loop, so the hourly limit does not hold it back (as a step's answer)."""
+    if not after_move and not _may_answer(incoming.sender):
         log.warning("inbound %s: not answered, its sender had %s answers this hour", incoming.row.pk,
                     REPLIES_PER_HOUR)
-        return
+        return False
     subject = outbox.subject_for(game) if game is not None else incoming.reply_subject
     if game is not None:
         subject = f"Re: {subject}"
     outbox.queue_reply(to, subject, f"{parsing.REPLY_MARKER}\n\n{body.rstrip()}\n", game=game,
                        reply_to=reply_to or outbox.general_address(), to_email=incoming.sender,
-                       in_reply_to=incoming.message_id)
+                       in_reply_to=incoming.message_id, answer="partial" if after_move else "")
+    return True
 
 
 def _unreadable_text(problems: list[str]) -> str:
@@ -597,8 +600,14 @@ def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> V
 def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:
     """The answer to a mail with a refused line. A reveal is a commit point (engine.batch): the lines
     up to the last reveal before the refused one stand, and the answer says what they showed this
-    seat; it never shows anything of the lines that were rolled back (no "options after them")."""
+    seat; it never shows anything of the lines that were rolled back (no "options after them").
+
+    Applied in part, the answer is also the seat's mail about that change: it tells everything
+    since their last mail (the lines that stand told to them, and anything before or after them)
+    and their options now, and their next mail starts after it, so that no move is told twice.
+    """
     game = Game.objects.get(pk=seat.game_id)
+    seat.refresh_from_db()
     seat.game = game
     n = len(lines)
 
@@ -606,17 +615,22 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         return lines[no - 1][1] if 0 < no <= n else fallback
 
     failed = line_text(exc.line_no, exc.line)
+    # Why: the change of the lines that stand began a decision of theirs, and its game mail
+    # (queued with the moves) told it and lists their options; this answer does not repeat them.
+    mailed = exc.partial and seat.last_mailed_version >= game.version
     if exc.partial:
         last = exc.applied[-1].line
-        which = f"line 1 of {n}" if last == 1 else f"lines 1 to {last} of {n}"
-        parts = [f"Your mail to game #{game.pk} ({game.title}) was applied in part: {which} stand, "
+        which = f"line 1 of {n} stands" if last == 1 else f"lines 1 to {last} of {n} stand"
+        parts = [f"Your mail to game #{game.pk} ({game.title}) was applied in part: {which}, "
                  f"line {exc.line_no} was refused.", "", "Applied:"]
-        for a in exc.applied:
-            parts.append(f"  {a.line}. {line_text(a.line, a.shown)}  (read as: {a.label})")
-            parts += [f"       - {e['text']}" for e in a.as_seen(seat.index)["events"]]
-        parts += ["", "Why they stand: a line that reveals something (a card drawn or looked at, a die rolled) "
-                      "cannot be taken back, so it and the lines before it count even though a later line "
-                      "was refused."]
+        parts += [f"  {a.line}. {line_text(a.line, a.shown)}  (read as: {a.label})" for a in exc.applied]
+        story = [] if mailed or game.state is None else outbox.story_since(game, seat)
+        if story:
+            parts += ["", "Since your last mail:", *(f"  - {t}" for t in story)]
+        they = "it" if last == 1 else "they"
+        parts += ["", f"Why {they} stand{'s' if last == 1 else ''}: a line that reveals something (a card drawn "
+                      "or looked at, a die rolled) cannot be taken back, so it and the lines before it count "
+                      "even though a later line was refused."]
     else:
         parts = [f"Your move in game #{game.pk} ({game.title}) was not accepted; nothing was changed."]
     parts.append("")
@@ -638,10 +652,16 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         parts += ["", f"Note: the game has moved on since the mail you answered (that mail showed it at "
                       f"version {seen}; it was at version {before} when your mail arrived). Your mail was "
                       "judged against the game as it was then."]
-    parts += ["", _options_block(game, seat), "",
-              "Reply to this mail with your commands, one a line, above the marker line.",
-              f"Game page: {outbox.game_url(game)}"]
-    _reply(incoming, "\n".join(parts), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+    if mailed:
+        parts += ["", "Your next decision is in the game mail sent with this answer: reply to that one."]
+    else:
+        parts += ["", _options_block(game, seat), "",
+                  "Reply to this mail with your commands, one a line, above the marker line."]
+    parts.append(f"Game page: {outbox.game_url(game)}")
+    told = _reply(incoming, "\n".join(parts), to=seat.player, game=game, reply_to=outbox.reply_address(seat),
+                  after_move=exc.partial)
+    if told and exc.partial and not mailed and game.status == Game.Status.RUNNING and game.state is not None:
+        outbox.mark_told(game, seat)
 
 
 def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from engine.games.caravelas import board
 from pbem.games.models import Game, InboundMessage, Move
 from tests.factories import caravelas_ready_to_draw, maretta_at_barrels
-from tests.mail.conftest import Persona, sent_messages, start_game, text_of
+from tests.mail.conftest import Persona, seat_of, sent_messages, start_game, text_of
+from tests.mail.test_maretta_by_mail import listed_options
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +37,7 @@ def test_it_keeps_a_draw_by_mail_and_says_what_it_showed(ana: Persona, bruno: Pe
     pile = list(game.state["dpile"][:4])
     mails_to_other = len(other.inbox())
     body = answer(drawer, "draw\nbogus")
-    assert "was applied in part: line 1 of 2 stand, line 2 was refused" in body
+    assert "was applied in part: line 1 of 2 stands, line 2 was refused" in body
     assert "1. draw" in body and all(board.name(c) in body for c in pile)
     assert "Line 2 of 2: bogus" in body and "Your options now:" in body and "keep" in body
     row = InboundMessage.objects.latest("id")
@@ -53,8 +55,13 @@ def test_it_keeps_a_draw_by_mail_and_says_what_it_showed(ana: Persona, bruno: Pe
 def test_it_keeps_a_face_down_barrel_taken_by_mail(ana: Persona, bruno: Persona, carla: Persona) -> None:
     game = start_game("maretta", [ana, bruno, carla])
     maretta_at_barrels(game, 0, [("mo", False), ("sp", False)])
+    before = len(ana.inbox())
     body = answer(ana, "b2\nbogus")
-    assert "applied in part" in body and "look at it: Fishing Spear" in body
+    told = [text_of(m) for m in ana.inbox()[before:]]
+    assert "applied in part" in body
+    # the barrel's look is told to her once: here the change began her next decision, so its
+    # game mail tells it, and the answer points to that mail instead of repeating it
+    assert sum(t.count("look at it: Fishing Spear") for t in told) == 1
     assert [m.move for m in Move.objects.filter(game=game)] == [{"a": "barrel", "b": 2}]
     for person in (bruno, carla):  # they see a face-down barrel taken, and nothing of what it was
         for m in person.inbox():
@@ -72,3 +79,33 @@ def test_it_answers_the_same_whichever_barrel_a_refused_mail_took_first(ana: Per
     game.refresh_from_db()
     assert game.version == 1 and not Move.objects.filter(game=game).exists()
     assert Game.objects.get(pk=game.pk).state["todo"][-1]["t"] == "barrel"
+
+
+def test_it_tells_the_lines_a_partly_refused_mail_applied_once(ana: Persona, bruno: Persona) -> None:
+    """The answer to a mail applied in part is the drawer's mail about that change: their next
+    mails start after it, so the draw is not told again (issue 10: each move once)."""
+    people = [ana, bruno]
+    game = start_game("caravelas", people)
+    seat = caravelas_ready_to_draw(game)
+    drawer, other = people[seat], people[1 - seat]
+    first = len(drawer.inbox())
+    body = answer(drawer, "draw\nbogus")
+    assert "Since your last mail:\n  - You draw " in body
+    drawn = next(line for line in body.splitlines() if line.startswith("  - You draw "))
+    game.refresh_from_db()
+    assert seat_of(game, drawer).last_mailed_version == game.version
+    # the drawer goes on from the answer, one option a mail, until the other's turn has come back
+    for _ in range(40):
+        game.refresh_from_db()
+        waiting = engine.get("caravelas").pending(game.state)
+        if waiting == [seat] and Move.objects.filter(game=game, seat=1 - seat).exists():
+            break
+        mover = people[waiting[0]]
+        mover.reply(mover.latest(), listed_options(text_of(mover.latest()))[0][0])
+    else:
+        raise AssertionError("the other player's turn did not come and go")
+    later = [text_of(m) for m in drawer.inbox()[first:]]
+    assert len(later) >= 2, "the answer, then at least the mail of the drawer's next turn"
+    assert sum(t.count(drawn.removeprefix("  - ")) for t in later) == 1, "the draw is told once"
+    assert sum(t.count("draw 4 discovery cards") + t.count("draws 4 discovery cards") for t in later) <= 1
+    assert "It is your turn" in later[-1]

@@ -186,8 +186,10 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
         for m in asking:
             assert DEADLINE.search(text_of(m)), f"no deadline in words in a turn mail to {person.name}"
         # each move told once: every mail that tells "since your last mail" shows a later version
+        # (a step's answer, and the answer to a mail applied in part, tell it too)
+        parts_told = [m for m in replies if "was applied in part" in text_of(m) and story_of(m)]
         story = [m for m in person.inbox() if (m in box and "invites you to play" not in text_of(m))
-                 or m in steps_told]
+                 or m in steps_told or m in parts_told]
         shown = [version_shown(m) for m in story]
         assert all(a < b for a, b in itertools.pairwise(shown)), f"{person.name}'s mails overlap: {shown}"
         figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
