@@ -417,9 +417,7 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     seat = _seat_for_token(token)
     if (seat is not None and seat.player is None and seat.invited_email
             and seat.invited_email == incoming.sender and seat.game.status == Game.Status.OPEN):
-        # The invited address answers: its account is made (or found) now, and no sooner (issue 11).
-        seat.player = game_services.do_get_or_create_player(incoming.sender, incoming.sender_name)
-        seat.save(update_fields=["player"])
+        return _judge_invited(incoming, seat)
     if seat is None or seat.player is None:
         # The seat changed hands after the mail was accepted: answer only a known player.
         known = Player.objects.filter(email=incoming.sender).first()
@@ -664,10 +662,30 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         outbox.mark_told(game, seat)
 
 
+def _judge_invited(incoming: Incoming, seat: Seat) -> Verdict:
+    """A mail from an invited address that has no account yet to its seat's address.
+
+    Why the seat is not given to the writer's account here: it becomes theirs when they
+    answer ``join`` and no sooner (issue 11). A mail that only asks ("what is this?"), or a
+    ``decline``, must not seat an account in a game they never joined; the game's creator
+    would see its name on the seat. ``name``/``mode`` lines make the account the general
+    address would make, and leave the seat as it is.
+    """
+    body = parsing.body_text(incoming.msg)
+    if not body.kind:
+        _reply(incoming, _unreadable_text(body.problems), game=seat.game, reply_to=outbox.reply_address(seat))
+        return Verdict(Status.REJECTED, "unreadable mail", seat.game)
+    extracted = parsing.extract_commands(body.text)
+    if extracted.commands and all(account.is_preference_line(line) for _pos, line in extracted.commands):
+        return _judge_preferences(incoming, seat, extracted)
+    return _judge_invitation(incoming, seat, extracted)
+
+
 def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:
+    """``join`` or ``decline`` in a reply to an invitation; ``seat.player`` is None while the
+    invited address has no account (then joining makes it, from the mail's From name)."""
     game = seat.game
     player = seat.player
-    assert player is not None
     words = [line.split()[0].lower().strip(".!") for _pos, line in extracted.commands if line.split()]
     verb = words[0] if words else ""
     if verb not in ("join", "decline", "yes", "no"):
@@ -678,15 +696,19 @@ def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extract
     if verb in ("join", "yes"):
         result = account.Result(verb, True, "")
         try:
-            result.text = account.cmd_join(incoming.sender, player, game.pk)
+            result.text = account.cmd_join(incoming.sender, player, game.pk, incoming.sender_name)
         except ServiceError as exc:
             result = account.Result(verb, False, exc.message)
     else:
         try:
-            result = account.Result(verb, True, account.cmd_decline(incoming.sender, player, game.pk))
+            result = account.Result(verb, True, account.cmd_decline(incoming.sender, player, game.pk,
+                                                                    incoming.sender_name))
         except ServiceError as exc:
             result = account.Result(verb, False, exc.message)
     game.refresh_from_db()
+    if result.ok and verb in ("join", "yes"):
+        # the seat is theirs now: a name never chosen takes the mail's From name, as at any seat mail
+        player = game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name) or player
     if not (result.ok and game.status == Game.Status.RUNNING):
         # Why: once the game starts, everyone's first mail says all there is to say.
         _reply(incoming, result.text if result.ok else f"Not done: {result.text}", to=player, game=game,

@@ -136,3 +136,33 @@ def test_it_starts_a_game_of_maretta_by_mail(ana: Persona, bruno: Persona, carla
         person.reply(person.latest(), "join")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
+
+
+def test_it_seats_an_invited_address_only_when_it_answers_join(blindbids: str, ana: Persona, bruno: Persona,
+                                                               mallory: Persona) -> None:
+    """A mail from an invited address to its seat address gives the seat to no account until it
+    says ``join``: a stranger invited by a mistyped address who asks "what is this?" gets no
+    account and no seat, so the creator sees no name on it (issue 11)."""
+    ana.send_to(GENERAL, f"new blindbids with {mallory.email}")
+    game = Game.objects.get()
+    invitation = mallory.latest()
+    mallory.reply(invitation, "Who are you? I do not know any Ana.")
+    assert "Reply with the word join" in answer(mallory)
+    seat = game.seats.get(invited_email=mallory.email)
+    assert seat.player is None and seat.status == Seat.Status.INVITED
+    assert not Player.objects.filter(email=mallory.email).exists()
+    # a decline makes the account the general address would make, and never seats it
+    mallory.reply(invitation, "decline")
+    assert f"You declined game #{game.pk}" in answer(mallory)
+    assert not game.seats.filter(player__email=mallory.email).exists()
+    assert game.seats.filter(player__isnull=True, invited_email="").count() == 1
+
+
+def test_it_seats_an_invited_address_with_its_mail_name_when_it_joins_by_its_seat_address(
+        blindbids: str, ana: Persona, bruno: Persona) -> None:
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email}")
+    game = Game.objects.get()
+    bruno.reply(bruno.latest(), "join")
+    seat = game.seats.get(player__email=bruno.email)
+    assert seat.status == Seat.Status.JOINED and seat.invited_email == ""
+    assert seat.player is not None and seat.player.display_name == "Bruno"
