@@ -120,7 +120,8 @@ def render_text_body(c: dict[str, Any]) -> str:
 def render_html_body(c: dict[str, Any]) -> str:
     """The HTML part of an update mail from its rendering context (see :func:`context`)."""
     ctx = dict(c)
-    ctx["option_rows"] = c["options"]
+    # a mail whose options are those of the mail before it points to them (outbox.options_again)
+    ctx["option_rows"] = [] if c.get("same_options") else c["options"]
     return render_to_string("mail/game_update.html", ctx)
 
 

@@ -263,13 +263,30 @@ def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
     return list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
 
 
+#: At most this many codes are named where a mail points to the options of the mail before it.
+AGAIN_CODES = 12
+
+
+def options_again(options: Sequence[Option]) -> str:
+    """What a mail says instead of listing the options of the mail before it again: the player
+    moved, and their next decision offers the very same choices (a second card of one kind to
+    discard, a second card to draw): "never two mails in a row with the same options"."""
+    codes = [o.code for o in options]
+    named = ", ".join(codes[:AGAIN_CODES]) + (f" and {len(codes) - AGAIN_CODES} more" if len(codes) > AGAIN_CODES
+                                               else "")
+    return (f"  The same as in my last mail ({named}): your move was applied, and you choose again "
+            "from the same options.")
+
+
 def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "",
-                  compact: bool = False) -> tuple[dict[str, Any], list[Option]]:
+                  compact: bool = False, again: bool = False) -> tuple[dict[str, Any], list[Option]]:
     """Everything one player's update mail shows, from their own view only, as the outbox row
     stores it (JSON; pbem.mail.compose makes the text, HTML and picture of it when the mail is
     sent), and the options it lists.
 
     ``compact``: the answer to their own mail within their turn (:func:`queue_step_answer`).
+    ``again``: a mail about a change (not a reminder or a moderator's): when its options are
+    those of the seat's last mail, it says so instead of listing them again (:func:`options_again`).
     """
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None and seat.player is not None
@@ -295,6 +312,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         headline = f"Game #{game.pk} ({game.title}): waiting for {waiting}."
     others_waiting = [s for s in pending if s != seat.index]
     first = seat.last_mailed_version == 0
+    same = bool(again and options and not first and options_signature(options) == seat.last_mailed_options)
     chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else "You", m.text]
             for m in _chat_since(game, seat)]
     rows, heads = pages.results(game.outcome or {}, names) if finished else ([], [])
@@ -313,7 +331,8 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "headline": headline,
         "deadline": deadline if options or first else "",
         "options": [{"code": o.code, "label": o.label} for o in options],
-        "options_text": format_options(options) if options else "",
+        "options_text": options_again(options) if same else format_options(options) if options else "",
+        "same_options": same,
         "examples": wording.notation_examples(options),
         "events": wording.story(events, seat.index, you),
         "chat": chat,
@@ -332,9 +351,10 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     return content, options
 
 
-def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True) -> OutboundMessage:
+def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True,
+                      again: bool = False) -> OutboundMessage:
     assert seat.player is not None
-    content, options = _mail_content(game, seat, _events_since(game, seat), intro=intro)
+    content, options = _mail_content(game, seat, _events_since(game, seat), intro=intro, again=again)
     row = _queue(to=seat.player, subject=subject_for(game), game=game, reply_to=reply_address(seat),
                  content=content, send=send)
     _mark_mailed(game, seat, options)
@@ -424,8 +444,10 @@ def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int
 
     - the first mail of a game and the game-over mail always go;
     - mode "turns" (the default): when a decision begins for them (:func:`decision_begins`),
-      never for a step inside a turn; and never two mails in a row with the same options
-      unless they moved in between (then it is a new decision that looks the same);
+      never for a step inside a turn; and not when its options are those of their last mail
+      and they did not move since (nothing new to decide). When they moved, a new decision
+      that offers the same choices is mailed, and the mail points to its last one instead of
+      listing them again (:func:`options_again`): never two mails in a row with the same options;
     - mode "all": also when a turn ended, theirs or another's (one mail per turn, not per
       step), even when their options did not change: that is what they asked for;
     - mode "digest": nothing else; the daily digest tells it.
@@ -489,7 +511,7 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending,
                                             before, turns, new_round):
             continue
-        rows.append(_queue_update_for(game, seat, send=False))
+        rows.append(_queue_update_for(game, seat, send=False, again=wanted is None))
     _send_batch(rows)
 
 
@@ -513,7 +535,7 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         return None
     if seat.last_mailed_version >= game.version:
         return None
-    content, options = _mail_content(game, seat, _events_since(game, seat), compact=True)
+    content, options = _mail_content(game, seat, _events_since(game, seat), compact=True, again=True)
     if not options:
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()

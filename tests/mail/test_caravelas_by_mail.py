@@ -16,7 +16,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, text_of
-from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, listed_options, play_until_over
+from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, options_to_answer, play_until_over
 from tests.mail.volume import check_mail_volume, print_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -44,12 +44,12 @@ def my_cargo(body: str) -> bool:
 
 class Sailor(Player):
     def act(self) -> bool:
-        newest = self.persona.latest()
+        newest = self.newest()
         mid = str(newest["Message-ID"])
         if mid in self.answered:
             return False
         body = text_of(newest)
-        options = listed_options(body)
+        options = options_to_answer(self.persona.inbox(), newest)
         if not options:
             return False
         targets = my_discoveries(body)

@@ -87,7 +87,7 @@ def test_it_tells_the_lines_a_partly_refused_mail_applied_once(ana: Persona, bru
     people = [ana, bruno]
     game = start_game("caravelas", people)
     seat = caravelas_ready_to_draw(game)
-    drawer, other = people[seat], people[1 - seat]
+    drawer = people[seat]
     first = len(drawer.inbox())
     body = answer(drawer, "draw\nbogus")
     assert "Since your last mail:\n  - You draw " in body

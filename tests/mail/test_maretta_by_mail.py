@@ -46,6 +46,19 @@ def listed_options(body: str) -> list[tuple[str, str]]:
     return []
 
 
+def options_to_answer(box: list[EmailMessage], m: EmailMessage) -> list[tuple[str, str]]:
+    """The options ``m`` asks about, as a reader finds them: listed, or, where it says they are
+    "the same as in my last mail", those of the newest mail before it that lists them."""
+    listed = listed_options(text_of(m))
+    if listed or "The same as in my last mail (" not in text_of(m):
+        return listed
+    for earlier in reversed(box[:box.index(m)]):
+        listed = listed_options(text_of(earlier))
+        if listed:
+            return listed
+    return []
+
+
 def is_game_over(m: EmailMessage) -> bool:
     return bool(re.search(r"^Game #\d+ \(.*\) is over(: .* wins?)?\.$", text_of(m), re.M))
 
@@ -62,13 +75,22 @@ class Player:
     def game_over(self) -> bool:
         return any(is_game_over(m) for m in self.persona.inbox())
 
+    def newest(self) -> EmailMessage:
+        """The newest mail, or the game mail it points to: the answer to a mail applied in part
+        whose lines began the next decision says that decision is in the game mail sent with it."""
+        newest = self.persona.latest()
+        if "Your next decision is in the game mail sent with this answer" in text_of(newest):
+            box = self.persona.inbox()
+            return next(m for m in reversed(box[:box.index(newest)]) if not str(m["Subject"]).startswith("Re:"))
+        return newest
+
     def act(self) -> bool:
         """Answer the newest mail if it lists options not answered yet; True if a reply went out."""
-        newest = self.persona.latest()
+        newest = self.newest()
         mid = str(newest["Message-ID"])
         if mid in self.answered:
             return False
-        options = listed_options(text_of(newest))
+        options = options_to_answer(self.persona.inbox(), newest)
         if not options:
             return False
         code, label = self.rnd.choice(options)

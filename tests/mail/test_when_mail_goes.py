@@ -9,13 +9,16 @@ Everything goes over the real SMTP socket and the real service.
 from __future__ import annotations
 
 import copy
+import itertools
 
 import pytest
 
 import engine
-from pbem.games.models import Game, Player
-from tests.mail.conftest import Persona, seat_of, start_game, text_of
+from pbem.games.models import Game, Move, Player
+from tests.factories import set_state
+from tests.mail.conftest import Persona, html_of, seat_of, start_game, text_of
 from tests.mail.test_maretta_by_mail import listed_options
+from tests.mail.volume import options_listed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -130,3 +133,43 @@ def test_it_answers_a_refused_line_after_many_steps_answered_within_the_hour(ana
     answer = text_of(mover.latest())
     assert "was not accepted; nothing was changed" in answer, "the answers to steps do not use up the limit"
     assert listed_options(answer)
+
+
+def test_it_never_lists_the_same_options_twice_in_a_row_when_a_step_asks_the_same_again(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    """Three cards to discard, three of them 1 Rope: after the first, the next discard offers the
+    very same choices. The answer to that step does not list them again (issue 10: never two
+    mails in a row with the same options): it tells the discard and points to the last mail,
+    naming its codes, and a reply with one of them is taken."""
+    people = [ana, bruno, carla]
+    game = start_game("maretta", people)
+    state = copy.deepcopy(game.state)
+    assert state is not None
+    state["stock"][0] = ["1ro", "1ro", "1ro", "2wa"]
+    state["todo"] += [{"t": "discard", "s": 0}] * 3
+    state["v"] += 1
+    set_state(game, state)
+    others = {p.email: len(p.inbox()) for p in (bruno, carla)}
+
+    ana.reply(ana.latest(), "ds-1ro")
+    first = ana.latest()
+    assert listed_options(text_of(first)) == [("ds-1ro", "discard 1 Rope from your stock"),
+                                              ("ds-2wa", "discard 2 Water from your stock")]
+    ana.reply(first, "discard 1 rope")
+    again = ana.latest()
+    body = text_of(again)
+    assert "Your mail was applied; your turn in game" in body and "You discard 1 Rope" in body
+    assert "Your options:\n  The same as in my last mail (ds-1ro, ds-2wa): your move was applied" in body
+    assert not listed_options(body) and not options_listed(again)
+    assert "discard 1 Rope from your stock</td>" not in html_of(again) and "The same as in my last mail" in \
+        html_of(again)
+    ana.reply(again, "ds-2wa")  # the third discard ends her part: the next round asks everyone
+    newest = text_of(ana.latest())
+    assert "It is your turn" in newest and "You discard 2 Water" in newest
+    assert [m.move for m in Move.objects.filter(game=game).order_by("number")] == [
+        {"a": "discard", "c": "1ro"}, {"a": "discard", "c": "1ro"}, {"a": "discard", "c": "2wa"}]
+    told = ana.inbox()
+    for before, after in itertools.pairwise(told):
+        assert not options_listed(before) or options_listed(before) != options_listed(after)
+    for p in (bruno, carla):  # their last mail asks what they are asked still: no mail
+        assert len(p.inbox()) == others[p.email]

@@ -79,6 +79,15 @@ def options_block(m: EmailMessage) -> str:
     return ""
 
 
+_OPTION_LINE = re.compile(r"^  \S+\s{2,}\S.*$")
+
+
+def options_listed(m: EmailMessage) -> tuple[str, ...]:
+    """The option lines a mail lists (code and words); none where it points to its last
+    mail's ("The same as in my last mail (...)": the player chooses again from the same)."""
+    return tuple(line for line in options_block(m).splitlines() if _OPTION_LINE.match(line))
+
+
 def story_of(m: EmailMessage) -> str:
     """The "Since your last mail" part of a mail, with its heading ("" if none)."""
     body = text_of(m)
@@ -145,13 +154,15 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
     """For each player: their game mails are at most the decisions that began for them, plus
     the game's start, its end and ``notices`` (moderator notices); the answers to their own
     mails are at most the mails they sent, one answer per mail; never two mails in a row
-    (game mails and answers together) with the same options unless they moved in between (the
-    later one tells their move: a second barrel to take looks like the first); every turn mail
+    (game mails and answers together) that list the same options (asked the same again after
+    their move, a mail points to the last one instead; a refusal's answer, which changed
+    nothing, lists the options it did not change); every turn mail
     says the deadline in words; their mails tell each version once; every mail under 30 KB.
 
     Returns, per player: game mails, answers, mails sent, decisions (turns) and steps.
     """
     figures: dict[str, dict[str, int]] = {}
+    again: dict[str, int] = {}
     turns = turns_had(game)
     for person in people:
         box = game_mails(person, game)
@@ -173,13 +184,17 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
         for m in person.inbox():
             size = wire_size(m)
             assert size <= MAX_MAIL_BYTES, f"a mail to {person.name} weighs {size} bytes"
+        # never two mails in a row that list the same options: when they moved and are asked the
+        # same again (a second card of one kind to discard), the mail points to the last one
         told = [m for m in person.inbox() if m in box or m in replies]
         for before, after in itertools.pairwise(told):
             if "was not accepted; nothing was changed" in text_of(after):
                 continue  # a refused mail is answered with the options it did not change
-            same = options_block(before) and options_block(before) == options_block(after)
+            same = options_listed(before) and options_listed(before) == options_listed(after)
             assert not same, (f"{person.name} got two mails in a row with the same options:\n"
                               f"{text_of(before)[:600]}\n----\n{text_of(after)[:600]}")
+            if "The same as in my last mail (" in options_block(after):
+                again[person.name] = again.get(person.name, 0) + 1
         # every turn mail (a game mail or a step's answer that asks something) says the deadline in words
         steps_told = [m for m in replies if "Your mail was applied; your turn in game" in text_of(m)]
         asking = [m for m in box + steps_told if options_block(m)]
@@ -195,6 +210,7 @@ def check_mail_volume(game: Game, people: list[Persona], *, notices: int = 0) ->
         figures[person.name] = {"game mails": len(box), "answers": len(replies), "sent": len(sent),
                                 "turns": had, "steps": own,
                                 "asking": sum(1 for m in box if options_block(m)),
+                                "again": again.get(person.name, 0),
                                 "pictures": sum(1 for m in box if options_block(m) and has_picture(m)),
                                 "shortened": sum(1 for m in box if options_block(m) and has_part_of_picture(m)),
                                 # the heaviest turn mail that went without its picture (0: none did)
