@@ -6,9 +6,10 @@ rulebook's whole game, three interim scorings and the final one) the captain rea
 the map in the mail, sails to the farthest village the mail offers and takes as many
 village actions as the movement spent gives (1, 2 or 3 lines "vd"), then "done";
 with no village in reach it sails as far as it can and writes "pass", "done" (the
-hand stays full, so there is nothing to draw). Scoring choices and anything else are
-answered with a listed code or label. The four-round game is played by 2 and by 4 players (the
-heaviest mails: every turn mail still carries its picture).
+hand stays full, so there is nothing to draw); to a homeward space it writes the sail
+alone (it may end the round at once). Scoring choices, a refused mail's answer and
+anything else are answered with a listed code or label. The four-round game is played by
+2 and by 4 players (the heaviest mails: every turn mail still carries its picture).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from pbem.games.models import Game, InboundMessage, Move
 from tests.mail.conftest import Persona, SmtpServer, text_of
-from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, listed_options, play_until_over
+from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, options_to_answer, play_until_over
 from tests.mail.volume import check_mail_volume, print_figures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -37,16 +38,24 @@ class Captain(Player):
         self.sent: list[list[str]] = []
 
     def act(self) -> bool:
-        newest = self.persona.latest()
+        newest = self.newest()
         mid = str(newest["Message-ID"])
         if mid in self.answered:
             return False
         body = text_of(newest)
-        options = listed_options(body)
+        options = options_to_answer(self.persona.inbox(), newest)
         if not options:
             return False
         codes = [code for code, _ in options]
-        if all(re.fullmatch(r"p\d+", c) for c in codes):  # the setup choice: plan one, keep four
+        refused = "was not accepted; nothing was changed" in body or "was applied in part" in body
+        if refused:
+            # Why one listed option, not the turn again: a whole turn written from the script can
+            # be refused mid-way (after sailing to a homeward space there is no main action to
+            # pass); sent again it is refused again, until the answers stop (5 an hour) and the
+            # game stalls. A person reads the refusal and answers the option asked.
+            code, label = self.rnd.choice(options)
+            lines = [self.rnd.choice([code, label])]
+        elif all(re.fullmatch(r"p\d+", c) for c in codes):  # the setup choice: plan one, keep four
             dealt = [c[1:] for c in codes]
             lines = [f"p{dealt[0]}", *(f"k{c}" for c in dealt[1:5])]
         elif any(c.startswith("s") and c[1:] and (c[1].isdigit() or c[1:] == "H") for c in codes):
@@ -59,7 +68,12 @@ class Captain(Player):
                 lines = [code, *["vd"] * actions, "done"]
                 self.village_turns += 1
             else:
-                lines = [max(sails)[1], "pass", "done"]
+                far = max(sails)[1]
+                # a homeward space may end the voyage or the round at once (21a/21b: the round's
+                # scoring comes next, there is no main action to pass): the sail alone, then what
+                # the game asks next, one option a mail
+                homeward = {code for code, label in options if " Homeward: " in label}
+                lines = [far] if far in homeward else [far, "pass", "done"]
         else:
             code, label = self.rnd.choice(options)
             lines = [self.rnd.choice([code, label])]
