@@ -611,12 +611,24 @@ def _reads_as_a_command(rules: Rules, state: dict[str, Any], seat: int, command:
     return True
 
 
+#: What a player writes last to say their turn is over. After lines that ended the turn (the
+#: game may end a phase by itself when nothing is left to do in it), such a line has nothing to
+#: apply to: it is ignored like a sign-off, not refused (which undid the whole turn).
+TURN_OVER_WORDS = frozenset({"done", "end", "end turn", "end of turn", "end my turn", "finished", "that's all",
+                             "that is all"})
+
+
+def _says_turn_over(command: Command) -> bool:
+    return command.text is not None and notation.fold(command.text).rstrip(".!") in TURN_OVER_WORDS
+
+
 def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
                    commands: Sequence[Command]) -> tuple[Sequence[Command], list[str]]:
     """The commands to apply, and the trailing lines to ignore as a sign-off ("Thanks!", "Cheers, Anna").
 
     Trailing lines are ignored only when the game cannot read any of them in the state the
-    batch starts from, and the lines before them, applied, leave the seat nothing to decide.
+    batch starts from (or they say the turn is over: ``done``, :data:`TURN_OVER_WORDS`), and
+    the lines before them, applied, leave the seat nothing to decide.
     Otherwise the batch is judged whole, as written. Why the state the batch starts from:
     it is what the player saw, so whether a line reads as a command there tells nothing new;
     the trial of the lines before runs on a copy and is only used to pick the split, which
@@ -625,15 +637,16 @@ def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
     if len(commands) < 2:
         return commands, []
     start = len(commands)
-    while start > 1 and not _reads_as_a_command(rules, state, seat, commands[start - 1]):
+    # the longest run of lines first: a "done" after a turn that ended by itself is dropped even
+    # when a line before it (a "pass") would not read as a command where the batch starts
+    while start > 1 and (not _reads_as_a_command(rules, state, seat, commands[start - 1])
+                         or _says_turn_over(commands[start - 1])):
         start -= 1
-    if start == len(commands):
-        return commands, []
-    trial = _json_copy(state)
-    steps = [batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
-    if not batch.apply_batch(rules, trial, seat, steps).ok or rules.options(trial, seat):
-        return commands, []
-    return commands[:start], [c.shown for c in commands[start:]]
+        trial = _json_copy(state)
+        steps = [batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
+        if batch.apply_batch(rules, trial, seat, steps).ok and not rules.options(trial, seat):
+            return commands[:start], [c.shown for c in commands[start:]]
+    return commands, []
 
 
 def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Command], *, source: str,

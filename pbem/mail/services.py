@@ -530,8 +530,9 @@ def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchRe
     taken = "\n".join(f"  {a.label}" for a in mine)
     ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
     _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
-                      "(After the lines before, you had nothing left to decide, and the game reads no "
-                      "command in these lines.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+                      "(After the lines before, you had nothing left to decide, so these lines had "
+                      "nothing to apply to: the game reads no command in them, or they say your turn is "
+                      "over.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
 
 
 def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:

@@ -77,10 +77,13 @@ def _pick(view: dict[str, Any], options: list[dict[str, Any]], rnd: random.Rando
 
 def _commands(view: dict[str, Any], options: list[dict[str, Any]], rnd: random.Random) -> list[dict[str, Any]]:
     """The commands of one request: in Maracaibo a whole turn at once when it starts (sail as far as
-    the options go, no main action, end the main phase; the hand stays full, so nothing to draw)."""
+    the options go, no main action, end the main phase; the hand stays full, so nothing to draw), but
+    the sail alone to 21a/21b before the last round, which ends the round at once."""
     sails = [o for o in options if o["label"].startswith("sail ") and o["code"].startswith("s")]
     if view.get("game") == "maracaibo" and sails:
         far = max(sails, key=lambda o: int(o["label"].split()[1]))
+        if far["code"] in ("s21a", "s21b") and view["round"] < view["rounds"]:
+            return [{"code": far["code"]}]  # that ends the round at once: no main action to pass
         return [{"code": far["code"]}, {"text": "pass"}, {"text": "done"}]
     return [{"code": _pick(view, options, rnd)["code"]}]
 

@@ -6,10 +6,11 @@ rulebook's whole game, three interim scorings and the final one) the captain rea
 the map in the mail, sails to the farthest village the mail offers and takes as many
 village actions as the movement spent gives (1, 2 or 3 lines "vd"), then "done";
 with no village in reach it sails as far as it can and writes "pass", "done" (the
-hand stays full, so there is nothing to draw); to a homeward space it writes the sail
-alone (it may end the round at once). Scoring choices, a refused mail's answer and
-anything else are answered with a listed code or label. The four-round game is played by
-2 and by 4 players (the heaviest mails: every turn mail still carries its picture).
+hand stays full, so there is nothing to draw); to 21a or 21b before the last round, or
+to 22, it writes the sail alone (that ends the round or the voyage at once). Scoring
+choices, a refused mail's answer and anything else are answered with a listed code or
+label. The four-round game is played by 2 and by 4 players (the heaviest mails: every
+turn mail still carries its picture).
 """
 
 from __future__ import annotations
@@ -69,11 +70,11 @@ class Captain(Player):
                 self.village_turns += 1
             else:
                 far = max(sails)[1]
-                # a homeward space may end the voyage or the round at once (21a/21b: the round's
-                # scoring comes next, there is no main action to pass): the sail alone, then what
-                # the game asks next, one option a mail
-                homeward = {code for code, label in options if " Homeward: " in label}
-                lines = [far] if far in homeward else [far, "pass", "done"]
+                # 21a/21b before the last round end the round at once: its scoring comes next, there
+                # is no main action to pass. The sail alone, then what the game asks, one a mail
+                now = re.search(r"^Round (\d+) of (\d+)", body, re.M)
+                ends_round = far in ("s21a", "s21b") and now is not None and now.group(1) != now.group(2)
+                lines = [far] if ends_round else [far, "pass", "done"]
         else:
             code, label = self.rnd.choice(options)
             lines = [self.rnd.choice([code, label])]

@@ -181,3 +181,40 @@ def test_a_move_request_whose_task_was_lost_is_decided_by_the_sweeper(fake_game,
         services.do_requeue_move_requests(later)
         services.do_process_move_request(req.pk)
     assert Move.objects.filter(game=game).count() == 1
+
+
+def _maracaibo_turn_the_game_ends_itself(game: Game) -> tuple[int, list[str]]:
+    """Play the game's state on (fixed choices) to a turn whose sail and ``pass`` end it by
+    themselves (nothing left to do in its main phase: the game ends the phase itself), and store
+    it. The seat and that turn's lines: the farthest sail, ``pass``."""
+    from engine import batch
+    from tests.factories import set_state
+
+    rules = engine.get("maracaibo")
+    state = json.loads(json.dumps(game.state))
+    rnd = random.Random(7)
+    for _ in range(3000):
+        seat = rules.pending(state)[0]
+        options = rules.options(state, seat)
+        sails = [o for o in options if o.label.startswith("sail ") and " Homeward: " not in o.label]
+        if sails:
+            lines = [max(sails, key=lambda o: int(o.label.split()[1])).code, "pass"]
+            trial = json.loads(json.dumps(state))
+            if batch.apply_batch(rules, trial, seat, [batch.Command(text=x) for x in lines]).ok \
+                    and seat not in rules.pending(trial):
+                set_state(game, state)
+                return seat, lines
+        rules.apply(state, seat, rnd.choice(options).move)
+    raise AssertionError("no such turn")
+
+
+def test_a_last_done_after_a_turn_the_game_ended_by_itself_is_ignored_by_mail(alice, bob):
+    """'s7, pass, done': the main phase had nothing left, so the game ended it after pass; the
+    'done' has nothing to apply to. By mail it is ignored like a sign-off (before, it was refused:
+    the turn stood only if something was revealed, else the whole turn was undone)."""
+    game = start_game("maracaibo", alice, [bob], options={"rounds": 1})
+    seat, lines = _maracaibo_turn_the_game_ends_itself(game)
+    mover = player_at(game, seat)
+    result = services.do_submit_moves(game.pk, mover, [Command(text=x) for x in [*lines, "Done."]],
+                                      source=Source.MAIL, signoff=True)
+    assert result.ignored == ["Done."] and len([a for a in result.applied if a.seat == seat]) >= 2
