@@ -111,7 +111,7 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     commitment = detail["seed_hash"]
     assert len(commitment) == 64 and detail["seed"] is None
 
-    moves = 0
+    moves = whole = 0
     while anon.get(game_url).json()["status"] == "running":
         progressed = False
         for name, client in clients.items():
@@ -124,8 +124,17 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
             r = client.post(f"{game_url}moves/?wait=5", {"commands": commands}, format="json",
                             headers={"If-Match": mine["etag"]})
             assert r.status_code == 200, (name, commands, r.json())
-            assert r.json()["status"] == "accepted"
+            if len(commands) == 3 and r.json()["status"] == "rejected" and r.json()["reason"]["line"] == 3:
+                # the game ended the main phase by itself after "pass" (nothing left to do in it),
+                # so "done" had nothing to apply to; the API judges every line: without it, then.
+                # (When the lines before it revealed something, they stand: "partial".)
+                r = client.post(f"{game_url}moves/?wait=5", {"commands": commands[:2]}, format="json",
+                                headers={"If-Match": mine["etag"]})
+            status = r.json()["status"]
+            assert status == "accepted" or (status == "partial" and r.json()["reason"]["line"] == 3), (
+                name, commands, r.json())
             moves += 1
+            whole += len(commands) == 3 and status == "accepted"
             progressed = True
             if anon.get(game_url).json()["status"] != "running":
                 break
@@ -148,7 +157,9 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     assert len(log) >= moves and all(e["move"] is not None for e in log)  # public once finished
     if rules_name == "maracaibo" and "rounds" not in options:
         assert final["options"]["rounds"] == 4 and outcome["reason"] == "final scoring"
-        assert len(log) > 2 * moves  # whole turns: most requests held three moves
+        # whole turns: at least two a round for each player held all three moves in one request
+        # (not every one: a sail to 21a/21b ends the round at once, and what follows is asked alone)
+        assert whole >= 2 * 4 * len(names) and len(log) >= moves + 2 * whole
     names = [s["name"] for s in sorted(final["seats"], key=lambda s: s["index"])]
     rules = engine.get(rules_name)
     state = replay(rules, names, final["options"], seed, [(e["seat"], e["move"]) for e in log])

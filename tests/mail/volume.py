@@ -230,6 +230,7 @@ def print_figures(label: str, figures: dict[str, dict[str, int]]) -> None:
         print(f"MAILVOLUME {label}: {name}: {f['game mails']} game mails for {f['turns']} turns, "
               f"{f['answers']} answers to {f['sent']} mails sent ({f['steps']} steps inside own turns), "
               f"{f['pictures']} of {f['asking']} turn mails with a picture ({f['shortened']} of them shortened), "
+              f"{f['again']} asked the same again (pointing to the last mail's options), "
               f"largest {f['largest']} bytes"
               + (f" (heaviest turn mail without its picture: {f['without']} bytes)" if f["without"] else "")
               + f"; a turn mail's parts (medians, bytes on the wire): text {f['text']}, HTML {f['html']}, "
