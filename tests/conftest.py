@@ -291,7 +291,8 @@ def _game_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     Why: a game created by mail (``new maracaibo ...``) takes a fresh secret seed, so every
     run of a whole game by mail plays a different game; only the seed makes a failure repeatable.
     """
-    if request.node.get_closest_marker("django_db") is None:
+    if request.node.get_closest_marker("django_db") is None and not {"db", "transactional_db"} & set(
+            request.fixturenames):
         yield
         return
     from pbem.games import services
