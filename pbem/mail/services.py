@@ -326,10 +326,11 @@ def _judge_seats(incoming: Incoming, tokens: list[str]) -> Verdict:
 
 
 def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
-           reply_to: str | None = None, after_move: bool = False) -> bool:
+           reply_to: str | None = None, after_move: str = "") -> bool:
     """An answer to the sender of ``incoming``, and to nobody else (at most a few an hour);
-    whether it was queued. ``after_move``: the answer to a mail whose moves were applied,
-    which cannot loop, so the hourly limit does not hold it back (as a step's answer)."""
+    whether it was queued. ``after_move``: the answer to a mail whose moves were applied
+    ("partial", "signoff"), which cannot loop, so the hourly limit does not hold it back (as
+    a step's answer); it says so in ``X-Pbem-Answer``."""
     if not after_move and not _may_answer(incoming.sender):
         log.warning("inbound %s: not answered, its sender had %s answers this hour", incoming.row.pk,
                     REPLIES_PER_HOUR)
@@ -339,7 +340,7 @@ def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Gam
         subject = f"Re: {subject}"
     outbox.queue_reply(to, subject, f"{parsing.REPLY_MARKER}\n\n{body.rstrip()}\n", game=game,
                        reply_to=reply_to or outbox.general_address(), to_email=incoming.sender,
-                       in_reply_to=incoming.message_id, answer="partial" if after_move else "")
+                       in_reply_to=incoming.message_id, answer=after_move)
     return True
 
 
@@ -532,7 +533,8 @@ def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchRe
     _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
                       "(After the lines before, you had nothing left to decide, so these lines had "
                       "nothing to apply to: the game reads no command in them, or they say your turn is "
-                      "over.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+                      "over.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat),
+           after_move="signoff")
 
 
 def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extracted) -> Verdict:
@@ -658,7 +660,7 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
                   "Reply to this mail with your commands, one a line, above the marker line."]
     parts.append(f"Game page: {outbox.game_url(game)}")
     told = _reply(incoming, "\n".join(parts), to=seat.player, game=game, reply_to=outbox.reply_address(seat),
-                  after_move=exc.partial)
+                  after_move="partial" if exc.partial else "")
     if told and exc.partial and not mailed and game.status == Game.Status.RUNNING and game.state is not None:
         outbox.mark_told(game, seat)
 

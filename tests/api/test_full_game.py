@@ -82,7 +82,7 @@ def _commands(view: dict[str, Any], options: list[dict[str, Any]], rnd: random.R
     sails = [o for o in options if o["label"].startswith("sail ") and o["code"].startswith("s")]
     if view.get("game") == "maracaibo" and sails:
         far = max(sails, key=lambda o: int(o["label"].split()[1]))
-        if far["code"] in ("s21a", "s21b") and view["round"] < view["rounds"]:
+        if far["code"] == "s22" or (far["code"] in ("s21a", "s21b") and view["round"] < view["rounds"]):
             return [{"code": far["code"]}]  # that ends the round at once: no main action to pass
         return [{"code": far["code"]}, {"text": "pass"}, {"text": "done"}]
     return [{"code": _pick(view, options, rnd)["code"]}]

@@ -70,10 +70,12 @@ class Captain(Player):
                 self.village_turns += 1
             else:
                 far = max(sails)[1]
-                # 21a/21b before the last round end the round at once: its scoring comes next, there
-                # is no main action to pass. The sail alone, then what the game asks, one a mail
+                # 21a/21b before the last round end the round at once (its scoring comes next), 22
+                # ends the voyage: there is no main action to pass. The sail alone, then what the
+                # game asks, one a mail
                 now = re.search(r"^Round (\d+) of (\d+)", body, re.M)
-                ends_round = far in ("s21a", "s21b") and now is not None and now.group(1) != now.group(2)
+                ends_round = far == "s22" or (far in ("s21a", "s21b") and now is not None
+                                              and now.group(1) != now.group(2))
                 lines = [far] if ends_round else [far, "pass", "done"]
         else:
             code, label = self.rnd.choice(options)
