@@ -103,11 +103,22 @@ def told(text: str) -> str:
 
 
 def rank(influence: int) -> int:
+    if 0 <= influence < len(_RANKS):
+        return _RANKS[influence]
+    return _rank(influence)
+
+
+def _rank(influence: int) -> int:
     best = 0
     for at, r in RANK_AT.items():
         if influence >= at:
             best = max(best, r)
     return best
+
+
+#: the noble rank of every influence on the track (worked out once: the final scoring and the career
+#: metric ask for it for every nation)
+_RANKS: list[int] = [_rank(i) for i in range(INFLUENCE_MAX + 1)]
 
 
 def next_rank_at(influence: int) -> int | None:
