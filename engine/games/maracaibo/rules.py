@@ -602,6 +602,14 @@ def fight_value(state: State, token: str | None, nation: str, p: P) -> int:
     return value
 
 
+#: card id -> (cost, label) of each of its combat actions (static data, worked out once; most cards have none)
+_CARD_COMBAT: dict[int, list[tuple[int, str]]] = {
+    cid: [(e["cost"], f"{c['name']}: {C.gain_text(e['gain'])} (value {e['cost']})") for e in c["effects"]
+          if e["t"] == "combat"]
+    for cid, c in C.CARD.items() if any(e["t"] == "combat" for e in c["effects"])
+}
+
+
 def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option]:
     return list(_combat_options_in_order(state, seat, data))
 
@@ -636,9 +644,9 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
             elif here is not None and here != nation and budget >= 5:
                 yield opt(f"cw{loc}", f"ship action: displace {here.title()} at village {name} (value 5)")
     for cid in p["display"]:
-        for e in C.CARD[cid]["effects"]:
-            if e["t"] == "combat" and f"c{cid}" not in used and e["cost"] <= budget:
-                yield opt(f"cc{cid}", f"{C.CARD[cid]['name']}: {C.gain_text(e['gain'])} (value {e['cost']})")
+        for cost, label in _CARD_COMBAT.get(cid, ()):
+            if f"c{cid}" not in used and cost <= budget:
+                yield opt(f"cc{cid}", label)
     for t in legacy(state, "combat"):
         for a in t["actions"]:
             if a["id"] not in used and a["cost"] <= budget:
