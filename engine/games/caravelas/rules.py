@@ -286,8 +286,10 @@ class Caravelas(Rules):
             self._end_moves(state, seat, f, rng, ev)
         else:  # "cards"
             ret = m["return"]
+            hand = f["hand"][:]
             for v in ret:
-                f["hand"].remove(v)
+                hand.remove(v)
+            f["hand"] = hand
             state["mdisc"].extend(ret)
             if ret:
                 ev.append(Event("return", f"{who} returns {len(ret)} movement card{'s' if len(ret) > 1 else ''} "
@@ -330,8 +332,10 @@ class Caravelas(Rules):
                  ev: list[Event]) -> None:
         start = f["at"]
         path = B.REACH[start][v][dest]
-        f["hand"].remove(v)
-        state["used"].append(v)
+        hand = f["hand"][:]
+        hand.remove(v)
+        f["hand"] = hand
+        state["used"] = [*state["used"], v]
         state["mdisc"].append(v)
         f["at"] = dest
         f["drew"] = False
@@ -356,8 +360,10 @@ class Caravelas(Rules):
         ev.append(Event("move", text + ".", data))
         if dest in f["disc"]:
             pts = B.DISCOVERIES[dest]["points"]
-            f["disc"].remove(dest)
-            f["found"].append(dest)
+            disc = f["disc"][:]
+            disc.remove(dest)
+            f["disc"] = disc
+            f["found"] = [*f["found"], dest]
             f["score"] += pts
             ev.append(Event("discovery", f"{who} discovers {B.name(dest)}: +{pts} point{'s' if pts > 1 else ''} "
                             f"({f['score']}).", {"seat": seat, "card": dest, "points": pts}, reveals=True))
@@ -365,9 +371,10 @@ class Caravelas(Rules):
         colour = B.CUBE_AT.get(dest)
         if (colour and state["cubes"][colour] > 0 and colour not in f["cargo"]
                 and _caravela_of(colour) not in f["sunk"]):
-            state["cubes"][colour] -= 1
-            f["cargo"].append(colour)
-            f["cargo"].sort(key=B.COLOURS.index)
+            cubes = state["cubes"].copy()
+            cubes[colour] -= 1
+            state["cubes"] = cubes
+            f["cargo"] = sorted([*f["cargo"], colour], key=B.COLOURS.index)
             ev.append(Event("load", f"{who} loads a {colour} cube onto caravela {_caravela_of(colour)}.",
                             {"seat": seat, "colour": colour}))
         self._settle(state, seat, f, rng, ev)
@@ -391,7 +398,7 @@ class Caravelas(Rules):
                  ev: list[Event]) -> None:
         drawn = state["stack"].pop()["drawn"]
         rest = [c for c in drawn if c not in cards]
-        f["disc"].extend(cards)
+        f["disc"] = [*f["disc"], *cards]
         state["dpile"].extend(rest)
         state["dknown"][seat].extend(rest)
         ev.append(Event("keep", f"{who} keeps {len(cards)} discovery card{'s' if len(cards) > 1 else ''}"
@@ -405,11 +412,15 @@ class Caravelas(Rules):
     def _do_sink(self, state: State, seat: int, f: Fleet, who: str, c: int, rng: Rng, ev: list[Event]) -> None:
         state["stack"].pop()
         lost = [col for col in f["cargo"] if _caravela_of(col) == c]
-        for col in lost:
-            f["cargo"].remove(col)
-            state["cubes"][col] += 1
-        f["sunk"].append(c)
-        f["sunk"].sort()
+        if lost:
+            cargo = f["cargo"][:]
+            cubes = state["cubes"].copy()
+            for col in lost:
+                cargo.remove(col)
+                cubes[col] += 1
+            f["cargo"] = cargo
+            state["cubes"] = cubes
+        f["sunk"] = sorted([*f["sunk"], c])
         ev.append(Event("sink", f"{who}'s caravela {c} sinks"
                         + (f"; its {' and '.join(lost)} cube{'s go' if len(lost) > 1 else ' goes'} back to "
                            + " and ".join(B.name(B.CUBES[col]['place']) for col in lost) if lost else "") + ".",
@@ -428,12 +439,14 @@ class Caravelas(Rules):
         cargo = f["cargo"]
         pts = sum(B.CUBES[c]["points"] for c in cargo)
         greens = 0
+        cubes = state["cubes"].copy()
         for c in cargo:
             if c == "green":
                 state["monastery"] += 1
                 greens += 1
             else:
-                state["cubes"][c] += 1
+                cubes[c] += 1
+        state["cubes"] = cubes
         recovered = f["sunk"]
         f["score"] += pts
         text = f"{who} delivers in Lisboa"
@@ -488,8 +501,7 @@ class Caravelas(Rules):
                     ev.append(Event("reshuffle", "The movement deck is empty: the discard pile is shuffled "
                                     "into a new deck.", {}))
                 got.append(state["mdeck"].pop())
-            f["hand"].extend(got)
-            f["hand"].sort()
+            f["hand"] = sorted([*f["hand"], *got])
             ev.append(Event("refill", f"{who} draws {need} movement card{'s' if need > 1 else ''}.",
                             {"seat": seat, "count": need}))
             ev.append(Event("cards", f"You draw {', '.join(map(str, got))}; your movement cards: "
@@ -566,27 +578,46 @@ class Caravelas(Rules):
         if seat is not None:
             f = state["fleets"][seat]
             pile = state["dpile"]
-            me: dict[str, Any] = {"hand": f["hand"][:], "disc": f["disc"][:],
+            me: dict[str, Any] = {"hand": f["hand"], "disc": f["disc"],
                                   "bottom": [[c, pile.index(c)] for c in state["dknown"][seat]]}
             if top == "keep" and state["turn"] == seat:
-                me["drawn"] = stack[-1]["drawn"][:]
+                me["drawn"] = stack[-1]["drawn"]
             view["me"] = me
         return view
 
+    #: the keys of a public view, in their order (filled in by _public)
+    _PUBLIC_TEMPLATE: dict[str, Any] = dict.fromkeys((
+        "game", "players", "seat", "options", "first", "turn", "turns", "step", "used", "cubes", "greens",
+        "monastery", "mdeck", "mdisc", "dpile", "fleets", "ending", "over"))
+
     def _public(self, state: State) -> View:
-        """What everybody sees, the same for every seat."""
+        """What everybody sees, the same for every seat.
+
+        Why no copies: the view shares the state's lists and dicts (players, options, used,
+        cubes, each fleet's cargo, sunk and found), and every move replaces those rather than
+        changing them in place, so a view given out never changes (tests/engine/test_core_view_isolation.py).
+        """
         stack = state["stack"]
-        view: View = {
-            "game": "caravelas", "players": state["players"][:], "seat": None,
-            "options": state["options"].copy(), "first": state["first"], "turn": state["turn"],
-            "turns": state["turns"], "step": stack[-1]["k"] if stack else None, "used": state["used"][:],
-            "cubes": state["cubes"].copy(), "greens": state["greens"], "monastery": state["monastery"],
-            "mdeck": len(state["mdeck"]), "mdisc": len(state["mdisc"]), "dpile": len(state["dpile"]),
-            "fleets": [{"at": f["at"], "score": f["score"], "cargo": f["cargo"][:], "sunk": f["sunk"][:],
-                        "found": f["found"][:], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
-                       for f in state["fleets"]],
-            "ending": state["ending"], "over": state["over"],
-        }
+        view: View = self._PUBLIC_TEMPLATE.copy()
+        view["game"] = "caravelas"
+        view["players"] = state["players"]
+        view["options"] = state["options"]
+        view["first"] = state["first"]
+        view["turn"] = state["turn"]
+        view["turns"] = state["turns"]
+        view["step"] = stack[-1]["k"] if stack else None
+        view["used"] = state["used"]
+        view["cubes"] = state["cubes"]
+        view["greens"] = state["greens"]
+        view["monastery"] = state["monastery"]
+        view["mdeck"] = len(state["mdeck"])
+        view["mdisc"] = len(state["mdisc"])
+        view["dpile"] = len(state["dpile"])
+        view["fleets"] = [{"at": f["at"], "score": f["score"], "cargo": f["cargo"], "sunk": f["sunk"],
+                           "found": f["found"], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
+                          for f in state["fleets"]]
+        view["ending"] = state["ending"]
+        view["over"] = state["over"]
         if state["over"]:
             out = self._outcome(state)
             assert out is not None
