@@ -61,6 +61,8 @@ DRAW = Option("draw", "draw discovery cards", {"act": "draw"})
 DELIVER = Option("deliver", "deliver cargo and recover caravelas (ends the turn)", {"act": "deliver"})
 END = Option("end", "end the turn", {"act": "end"})
 KEEP_CARDS = Option("keep", "keep cards", {"act": "cards", "return": []})
+#: the options of a move decision besides the cards, by code (which is also their "act")
+_PLAIN: dict[str, Option] = {o.code: o for o in (DRAW, DELIVER, END)}
 
 def _place_names() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
@@ -309,10 +311,22 @@ class Caravelas(Rules):
         return ev
 
     def _quick_option(self, state: State, seat: int, move: Move) -> Option | None:
-        """The option a card move names, found without listing every option (the common case)."""
+        """The option a card move, draw, deliver or end names, found without listing every option
+        (the common case); None when it is none of those or not legal (then the options decide)."""
         if state["stack"][-1]["k"] != "move":
             return None
         code = move.get("code")
+        key = code if code is not None else move.get("act")
+        plain = _PLAIN.get(key) if type(key) is str else None  # (a list or dict cannot be looked up)
+        if plain is not None:
+            if code is None and move != plain.move:
+                return None
+            if plain is END:
+                return END
+            f = state["fleets"][seat]
+            if plain is DRAW:
+                return DRAW if self._can_draw(state, f) else None
+            return DELIVER if self._can_deliver(f) else None
         if code is not None:
             # Why "in": str.isdigit() is true for "²" and other digits int() cannot read.
             if len(move) != 1 or not isinstance(code, str) or len(code) < 2 or code[0] not in "0123456789":
