@@ -173,11 +173,25 @@ class Caravelas(Rules):
     _ocache: tuple[Any, int, int, list[tuple[str, Move]]] = (None, -1, -1, [])
 
     def _options(self, state: State, seat: int) -> list[Option]:
+        if state["stack"][-1]["k"] == "move":
+            # the common case, listed here (one call fewer): the cards by value and destination
+            f = state["fleets"][seat]
+            opts: list[Option] = []
+            table = MOVE_OPTIONS[f["at"]]
+            last = None
+            for v in f["hand"]:  # sorted
+                if v != last:
+                    opts.extend(table[v])
+                    last = v
+            if f["at"] in B.DRAW_PLACES and not f["drew"] and len(f["disc"]) < B.MAX_DISC and state["dpile"]:
+                opts.append(DRAW)  # _can_draw
+            if f["at"] == B.LISBON and (f["cargo"] or f["sunk"]):
+                opts.append(DELIVER)  # _can_deliver
+            opts.append(END)
+            return opts
         opts = self._list_options(state, seat)
-        if state["stack"][-1]["k"] != "move":
-            self._ocache = (state, state["v"], seat,
-                            [(o.code, {k: v[:] if type(v) is list else v for k, v in o.move.items()})
-                             for o in opts])
+        self._ocache = (state, state["v"], seat,
+                        [(o.code, {k: v[:] if type(v) is list else v for k, v in o.move.items()}) for o in opts])
         return opts
 
     def _cached_move(self, state: State, seat: int, move: Move) -> Move | None:
@@ -192,23 +206,10 @@ class Caravelas(Rules):
         return None
 
     def _list_options(self, state: State, seat: int) -> list[Option]:
+        """The options of a sink, keep or cards decision (_options lists those of a move)."""
         f = state["fleets"][seat]
         top = state["stack"][-1]
         k = top["k"]
-        if k == "move":
-            opts: list[Option] = []
-            table = MOVE_OPTIONS[f["at"]]
-            last = None
-            for v in f["hand"]:  # sorted
-                if v != last:
-                    opts.extend(table[v])
-                    last = v
-            if self._can_draw(state, f):
-                opts.append(DRAW)
-            if self._can_deliver(f):
-                opts.append(DELIVER)
-            opts.append(END)
-            return opts
         if k == "sink":
             out = []
             for c in B.CARAVELAS:
@@ -591,9 +592,10 @@ class Caravelas(Rules):
         top = view["step"]
         if seat is not None:
             f = state["fleets"][seat]
+            known = state["dknown"][seat]
             pile = state["dpile"]
             me: dict[str, Any] = {"hand": f["hand"], "disc": f["disc"],
-                                  "bottom": [[c, pile.index(c)] for c in state["dknown"][seat]]}
+                                  "bottom": [[c, pile.index(c)] for c in known] if known else []}
             if top == "keep" and state["turn"] == seat:
                 me["drawn"] = stack[-1]["drawn"]
             view["me"] = me
