@@ -335,7 +335,8 @@ class Caravelas(Rules):
             v, dest = int(code[0]), code[1:]
         else:
             card, to = move.get("card"), move.get("to")
-            if type(card) is not int or not isinstance(to, str) or move != {"act": "move", "card": card, "to": to}:
+            # exactly {"act": "move", "card": card, "to": to} (card and to are there: their types say so)
+            if type(card) is not int or not isinstance(to, str) or len(move) != 3 or move.get("act") != "move":
                 return None
             v, dest = card, to
         f = state["fleets"][seat]
