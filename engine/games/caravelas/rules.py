@@ -28,7 +28,19 @@ from itertools import combinations
 from typing import Any
 
 from engine import notation
-from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, option_by_code
+from engine.core import (
+    Event,
+    Move,
+    Option,
+    OptionSpec,
+    Outcome,
+    Rules,
+    State,
+    View,
+    new_event,
+    new_option,
+    option_by_code,
+)
 from engine.rng import Rng, seed_to_state
 
 from . import board as B
@@ -217,7 +229,7 @@ class Caravelas(Rules):
                     continue
                 aboard = [col for col in f["cargo"] if _caravela_of(col) == c]
                 label = f"sink caravela {c}" + (f" (loses {', '.join(aboard)})" if aboard else "")
-                out.append(Option(f"sink{c}", label, {"act": "sink", "caravela": c}))
+                out.append(new_option(f"sink{c}", label, {"act": "sink", "caravela": c}))
             return out
         if k == "keep":
             drawn = top["drawn"]
@@ -226,20 +238,20 @@ class Caravelas(Rules):
             for size in range(1, room + 1):
                 for idx in combinations(range(len(drawn)), size):
                     cards = [drawn[i] for i in idx]
-                    out.append(Option("k" + "".join(str(i + 1) for i in idx),
+                    out.append(new_option("k" + "".join(str(i + 1) for i in idx),
                                       "keep " + ", ".join(B.name(c) for c in cards),
                                       {"act": "keep", "cards": cards}))
             return out
         # k == "cards": keep or return the unspent movement cards
         hand = f["hand"]
-        out = [KEEP_CARDS, Option("return", "return cards", {"act": "cards", "return": list(hand)})]
+        out = [KEEP_CARDS, new_option("return", "return cards", {"act": "cards", "return": list(hand)})]
         seen = set()
         for size in range(1, len(hand)):
             for sub in combinations(hand, size):
                 if sub in seen:
                     continue
                 seen.add(sub)
-                out.append(Option("r" + "".join(map(str, sub)), "return " + ", ".join(map(str, sub)),
+                out.append(new_option("r" + "".join(map(str, sub)), "return " + ", ".join(map(str, sub)),
                                   {"act": "cards", "return": list(sub)}))
         return out
 
@@ -285,7 +297,7 @@ class Caravelas(Rules):
             self._do_deliver(state, seat, f, who, ev)
             self._end_moves(state, seat, f, rng, ev)
         elif act == "end":
-            ev.append(Event("end", f"{who} ends the turn.", {"seat": seat}))
+            ev.append(new_event("end", f"{who} ends the turn.", {"seat": seat}))
             self._end_moves(state, seat, f, rng, ev)
         else:  # "cards"
             ret = m["return"]
@@ -295,11 +307,11 @@ class Caravelas(Rules):
             f["hand"] = hand
             state["mdisc"].extend(ret)
             if ret:
-                ev.append(Event("return", f"{who} returns {len(ret)} movement card{'s' if len(ret) > 1 else ''} "
+                ev.append(new_event("return", f"{who} returns {len(ret)} movement card{'s' if len(ret) > 1 else ''} "
                                 f"({', '.join(map(str, ret))}).", {"seat": seat, "cards": list(ret)},
                                 reveals=True))
             else:
-                ev.append(Event("keepcards", f"{who} keeps {len(f['hand'])} movement "
+                ev.append(new_event("keepcards", f"{who} keeps {len(f['hand'])} movement "
                                 f"card{'s' if len(f['hand']) != 1 else ''} for the next turn.",
                                 {"seat": seat, "count": len(f["hand"])}))
             state["stack"].pop()
@@ -307,7 +319,7 @@ class Caravelas(Rules):
         for i, e in enumerate(ev):
             if e.kind == "die":
                 # what follows a die roll in the same move depends on it: it reveals too
-                ev[i + 1:] = [Event(x.kind, x.text, x.data, x.to, True) for x in ev[i + 1:]]
+                ev[i + 1:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in ev[i + 1:]]
                 break
         return ev
 
@@ -362,18 +374,18 @@ class Caravelas(Rules):
             data["lost"] = lost
             if lost:
                 text += f" (stops at the Cape after {len(path)}, loses {lost})"
-            ev.append(Event("move", text + ".", data))
+            ev.append(new_event("move", text + ".", data))
             roll = B.DIE[rng.below(len(B.DIE))]
             if roll == 1:
-                ev.append(Event("die", f"{who} rolls the die at the Cape: 1. A caravela sinks!",
+                ev.append(new_event("die", f"{who} rolls the die at the Cape: 1. A caravela sinks!",
                                 {"seat": seat, "roll": roll}, reveals=True))
                 state["stack"].append({"k": "sink"})
             else:
-                ev.append(Event("die", f"{who} rolls the die at the Cape: {roll}. No harm done.",
+                ev.append(new_event("die", f"{who} rolls the die at the Cape: {roll}. No harm done.",
                                 {"seat": seat, "roll": roll}, reveals=True))
                 self._settle(state, seat, f, rng, ev)
             return
-        ev.append(Event("move", text + ".", data))
+        ev.append(new_event("move", text + ".", data))
         if dest in f["disc"]:
             pts = B.DISCOVERIES[dest]["points"]
             disc = f["disc"][:]
@@ -381,7 +393,7 @@ class Caravelas(Rules):
             f["disc"] = disc
             f["found"] = [*f["found"], dest]
             f["score"] += pts
-            ev.append(Event("discovery", f"{who} discovers {B.name(dest)}: +{pts} point{'s' if pts > 1 else ''} "
+            ev.append(new_event("discovery", f"{who} discovers {B.name(dest)}: +{pts} point{'s' if pts > 1 else ''} "
                             f"({f['score']}).", {"seat": seat, "card": dest, "points": pts}, reveals=True))
             self._check_ending(state, seat, ev)
         colour = B.CUBE_AT.get(dest)
@@ -391,7 +403,7 @@ class Caravelas(Rules):
             cubes[colour] -= 1
             state["cubes"] = cubes
             f["cargo"] = sorted([*f["cargo"], colour], key=B.COLOURS.index)
-            ev.append(Event("load", f"{who} loads a {colour} cube onto caravela {_caravela_of(colour)}.",
+            ev.append(new_event("load", f"{who} loads a {colour} cube onto caravela {_caravela_of(colour)}.",
                             {"seat": seat, "colour": colour}))
         self._settle(state, seat, f, rng, ev)
 
@@ -404,9 +416,9 @@ class Caravelas(Rules):
                 known[:] = [c for c in known if c not in drawn]
         f["drew"] = True
         state["stack"].append({"k": "keep", "drawn": drawn})
-        ev.append(Event("draw", f"{who} draws {len(drawn)} discovery cards in {B.name(f['at'])}.",
+        ev.append(new_event("draw", f"{who} draws {len(drawn)} discovery cards in {B.name(f['at'])}.",
                         {"seat": seat, "count": len(drawn)}))
-        ev.append(Event("drawn", "You draw " + ", ".join(f"{B.name(c)} ({B.DISCOVERIES[c]['points']})"
+        ev.append(new_event("drawn", "You draw " + ", ".join(f"{B.name(c)} ({B.DISCOVERIES[c]['points']})"
                                                           for c in drawn) + ".",
                         {"seat": seat, "cards": list(drawn)}, to=(seat,), reveals=True))
 
@@ -417,10 +429,10 @@ class Caravelas(Rules):
         f["disc"] = [*f["disc"], *cards]
         state["dpile"].extend(rest)
         state["dknown"][seat].extend(rest)
-        ev.append(Event("keep", f"{who} keeps {len(cards)} discovery card{'s' if len(cards) > 1 else ''}"
+        ev.append(new_event("keep", f"{who} keeps {len(cards)} discovery card{'s' if len(cards) > 1 else ''}"
                         + (f" and returns {len(rest)} to the bottom of the pile." if rest else "."),
                         {"seat": seat, "kept": len(cards), "returned": len(rest)}))
-        ev.append(Event("kept", f"You keep {', '.join(B.name(c) for c in cards)}"
+        ev.append(new_event("kept", f"You keep {', '.join(B.name(c) for c in cards)}"
                         + (f"; {', '.join(B.name(c) for c in rest)} go to the bottom of the pile." if rest else "."),
                         {"seat": seat, "kept": list(cards), "returned": rest}, to=(seat,)))
         self._settle(state, seat, f, rng, ev)
@@ -437,7 +449,7 @@ class Caravelas(Rules):
             f["cargo"] = cargo
             state["cubes"] = cubes
         f["sunk"] = sorted([*f["sunk"], c])
-        ev.append(Event("sink", f"{who}'s caravela {c} sinks"
+        ev.append(new_event("sink", f"{who}'s caravela {c} sinks"
                         + (f"; its {' and '.join(lost)} cube{'s go' if len(lost) > 1 else ' goes'} back to "
                            + " and ".join(B.name(B.CUBES[col]['place']) for col in lost) if lost else "") + ".",
                         {"seat": seat, "caravela": c, "cubes": lost}))
@@ -445,7 +457,7 @@ class Caravelas(Rules):
             f["at"] = B.LISBON
             f["sunk"] = []
             f["drew"] = False
-            ev.append(Event("wreck", f"All of {who}'s caravelas are sunk: the fleet returns to Lisboa, "
+            ev.append(new_event("wreck", f"All of {who}'s caravelas are sunk: the fleet returns to Lisboa, "
                             "the black tokens are removed and the turn ends.", {"seat": seat}))
             self._end_moves(state, seat, f, rng, ev)
         else:
@@ -472,7 +484,7 @@ class Caravelas(Rules):
                 text += f"; the green cube goes to the Jerónimos Monastery ({state['monastery']}/{state['greens']})"
         if recovered:
             text += f"; caravela{'s' if len(recovered) > 1 else ''} {', '.join(map(str, recovered))} recovered"
-        ev.append(Event("deliver", text + ".", {"seat": seat, "cargo": list(cargo), "points": pts,
+        ev.append(new_event("deliver", text + ".", {"seat": seat, "cargo": list(cargo), "points": pts,
                                                 "recovered": list(recovered)}))
         f["cargo"] = []
         f["sunk"] = []
@@ -503,7 +515,7 @@ class Caravelas(Rules):
         if state["ending"] and seat == (state["first"] - 1) % n:
             state["over"] = True
             state["stack"] = []
-            ev.append(Event("over", "The round is complete: the game is over.", {}))
+            ev.append(new_event("over", "The round is complete: the game is over.", {}))
             return
         need = B.HAND - len(f["hand"])
         if need:
@@ -514,19 +526,19 @@ class Caravelas(Rules):
                     state["mdisc"] = []
                     rng.shuffle(deck)
                     state["mdeck"] = deck
-                    ev.append(Event("reshuffle", "The movement deck is empty: the discard pile is shuffled "
+                    ev.append(new_event("reshuffle", "The movement deck is empty: the discard pile is shuffled "
                                     "into a new deck.", {}))
                 got.append(state["mdeck"].pop())
             f["hand"] = sorted([*f["hand"], *got])
-            ev.append(Event("refill", f"{who} draws {need} movement card{'s' if need > 1 else ''}.",
+            ev.append(new_event("refill", f"{who} draws {need} movement card{'s' if need > 1 else ''}.",
                             {"seat": seat, "count": need}))
-            ev.append(Event("cards", f"You draw {', '.join(map(str, got))}; your movement cards: "
+            ev.append(new_event("cards", f"You draw {', '.join(map(str, got))}; your movement cards: "
                             f"{', '.join(map(str, f['hand']))}.", {"seat": seat, "cards": got},
                             to=(seat,), reveals=True))
         nxt = (seat + 1) % n
         state["turn"] = nxt
         state["stack"] = [{"k": "move"}]
-        ev.append(Event("turn", f"{state['players'][nxt]}'s turn.", {"seat": nxt}))
+        ev.append(new_event("turn", f"{state['players'][nxt]}'s turn.", {"seat": nxt}))
 
     def _check_ending(self, state: State, seat: int, ev: list[Event]) -> None:
         if state["ending"]:
@@ -534,11 +546,11 @@ class Caravelas(Rules):
         target = state["options"]["target"]
         if state["fleets"][seat]["score"] >= target:
             state["ending"] = "points"
-            ev.append(Event("ending", f"{state['players'][seat]} has {state['fleets'][seat]['score']} points "
+            ev.append(new_event("ending", f"{state['players'][seat]} has {state['fleets'][seat]['score']} points "
                             f"(target {target}): the game ends when this round is complete.", {"seat": seat}))
         elif state["monastery"] >= state["greens"]:
             state["ending"] = "monastery"
-            ev.append(Event("ending", "The last green cube is in the Jerónimos Monastery: the game ends when "
+            ev.append(new_event("ending", "The last green cube is in the Jerónimos Monastery: the game ends when "
                             "this round is complete.", {"seat": seat}))
 
     # ---- outcome -----------------------------------------------------------------------------------
