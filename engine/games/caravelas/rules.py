@@ -73,6 +73,8 @@ DRAW = Option("draw", "draw discovery cards", {"act": "draw"})
 DELIVER = Option("deliver", "deliver cargo and recover caravelas (ends the turn)", {"act": "deliver"})
 END = Option("end", "end the turn", {"act": "end"})
 KEEP_CARDS = Option("keep", "keep cards", {"act": "cards", "return": []})
+#: the keys of a fleet in a public view, in their order (filled in by Caravelas._public)
+_FLEET_TEMPLATE: dict[str, Any] = dict.fromkeys(("at", "score", "cargo", "sunk", "found", "hand", "disc", "drew"))
 #: the options of a move decision besides the cards, by code (which is also their "act")
 _PLAIN: dict[str, Option] = {o.code: o for o in (DRAW, DELIVER, END)}
 
@@ -316,11 +318,6 @@ class Caravelas(Rules):
                                 {"seat": seat, "count": len(f["hand"])}))
             state["stack"].pop()
             self._finish_turn(state, seat, f, rng, ev)
-        for i, e in enumerate(ev):
-            if e.kind == "die":
-                # what follows a die roll in the same move depends on it: it reveals too
-                ev[i + 1:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in ev[i + 1:]]
-                break
         return ev
 
     def _quick_option(self, state: State, seat: int, move: Move) -> Option | None:
@@ -383,7 +380,11 @@ class Caravelas(Rules):
             else:
                 ev.append(new_event("die", f"{who} rolls the die at the Cape: {roll}. No harm done.",
                                 {"seat": seat, "roll": roll}, reveals=True))
+                after = len(ev)
                 self._settle(state, seat, f, rng, ev)
+                # what follows a die roll in the same move depends on it: it reveals too (the only
+                # die of a move: after a 1 the move ends with the sink decision)
+                ev[after:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in ev[after:]]
             return
         ev.append(new_event("move", text + ".", data))
         if dest in f["disc"]:
@@ -642,9 +643,19 @@ class Caravelas(Rules):
         view["mdeck"] = len(state["mdeck"])
         view["mdisc"] = len(state["mdisc"])
         view["dpile"] = len(state["dpile"])
-        view["fleets"] = [{"at": f["at"], "score": f["score"], "cargo": f["cargo"], "sunk": f["sunk"],
-                           "found": f["found"], "hand": len(f["hand"]), "disc": len(f["disc"]), "drew": f["drew"]}
-                          for f in state["fleets"]]
+        fleets = []
+        for f in state["fleets"]:
+            pf = _FLEET_TEMPLATE.copy()  # (faster than a dict literal, like the view's template)
+            pf["at"] = f["at"]
+            pf["score"] = f["score"]
+            pf["cargo"] = f["cargo"]
+            pf["sunk"] = f["sunk"]
+            pf["found"] = f["found"]
+            pf["hand"] = len(f["hand"])
+            pf["disc"] = len(f["disc"])
+            pf["drew"] = f["drew"]
+            fleets.append(pf)
+        view["fleets"] = fleets
         view["ending"] = state["ending"]
         view["over"] = state["over"]
         if state["over"]:
