@@ -600,16 +600,15 @@ class Caravelas(Rules):
         else:
             public = self._public(state)
             self._vcache = (state, state["v"], public)
-        view = dict(public)
+        view: View = public.copy()
         view["seat"] = seat
         stack = state["stack"]
         top = view["step"]
         if seat is not None:
             f = state["fleets"][seat]
             known = state["dknown"][seat]
-            pile = state["dpile"]
             me: dict[str, Any] = {"hand": f["hand"], "disc": f["disc"],
-                                  "bottom": [[c, pile.index(c)] for c in known] if known else []}
+                                  "bottom": [[c, state["dpile"].index(c)] for c in known] if known else []}
             if top == "keep" and state["turn"] == seat:
                 me["drawn"] = stack[-1]["drawn"]
             view["me"] = me
