@@ -1,5 +1,18 @@
 # One image for every pbem process: web (gunicorn with uvicorn workers, ASGI), Celery worker, Celery beat, SMTP ingress.
 # docker-compose.yml picks the command; see README.md "Distributed set-up".
+
+# The rules compiled with mypyc (engine/compiled.py): a C compiler and mypy are needed only here.
+FROM python:3.11-slim AS engine-build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+# (rapidfuzz: engine/notation.py, which mypy reads for the types of what the rules import)
+RUN pip install --no-cache-dir --disable-pip-version-check "mypy>=1.13" "mypy-extensions>=1.0" "setuptools>=68" \
+      "rapidfuzz>=3.9"
+WORKDIR /app
+COPY engine engine
+RUN python -m engine compile build && python -m engine compile status
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,7 +34,10 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 # Then the project. PYTHONPATH=/app makes the processes run this source tree, with
 # templates/ and docs/ beside the packages, exactly as in a checkout.
 COPY . .
-RUN pip install --no-deps . \
+# The compiled modules and their record (the guard checks them against the sources just copied).
+COPY --from=engine-build /app/engine /app/engine
+RUN python -m engine compile status \
+    && pip install --no-deps . \
     && useradd --system --home-dir /app --shell /usr/sbin/nologin pbem \
     && mkdir -p /app/var \
     && chown -R pbem /app/var

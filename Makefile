@@ -30,7 +30,7 @@ BENCH_ARGS ?=
 CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --kill-mid-send --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
+.PHONY: compile screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -44,7 +44,8 @@ help:
 	@echo "make chaos      the fault suite: own PostgreSQL + Redis, workers killed, relay down 3 min, bursts (CHAOS_ARGS='...')"
 	@echo "make check      everything CI runs"
 	@echo "make screenshots  docs/screenshots: mail and pages in headless Chromium at 1280 and 390 px"
-	@echo "make install    only create .venv and install"
+	@echo "make install    only create .venv, install, and compile the rules (mypyc)"
+	@echo "make compile    compile the rules with mypyc again (python -m engine compile status: what runs)"
 
 # The virtual environment, made with the first Python that is new enough.
 $(PY):
@@ -60,15 +61,30 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
-install: $(STAMP)
+# The rules compiled with mypyc (engine/compiled.py): rebuilt when one of their sources changes.
+# Without a C compiler the engine runs as plain Python (the same results, a third slower); in CI
+# the build must work, since the benches' figures are those of the compiled engine.
+COMPILED := engine/compiled.json
+COMPILED_SOURCES := $(shell grep -o '"engine\.[a-z_]*\.[a-z_.]*"' engine/compiled.py | tr -d '"' | sed 's|\.|/|g; s|$$|.py|')
 
-run: $(STAMP)
+$(COMPILED): $(COMPILED_SOURCES) engine/compiled.py | $(STAMP)
+	@echo "compiling the rules with mypyc (about a minute)"
+	@$(PY) -m engine compile build || { \
+	  if [ -n "$$CI" ]; then exit 1; fi; \
+	  echo "(the engine runs as plain Python: the same results, slower; make compile to retry)"; }
+
+install: $(STAMP) $(COMPILED)
+
+compile: $(STAMP)
+	$(PY) -m engine compile build
+
+run: $(STAMP) $(COMPILED)
 	@mkdir -p "$${PBEM_VAR_DIR:-var}"  # SQLite cannot create the folder of its database file
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runall
 
 # -n auto: one test process per core (each with its own database); PYTEST_ARGS='-n 0' for one.
-test: $(STAMP)
+test: $(STAMP) $(COMPILED)
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -91,11 +107,11 @@ schema: $(STAMP)
 	@mkdir -p $(dir $(SCHEMA_FILE))
 	$(PY) manage.py spectacular --validate --fail-on-warn --file $(SCHEMA_FILE)
 
-simulate: $(STAMP)
+simulate: $(STAMP) $(COMPILED)
 	$(PY) -m engine simulate $(GAME) --players $(PLAYERS) --games $(GAMES) --seed $(SEED) \
 	  $(addprefix --option ,$(OPTIONS))
 
-bench: $(STAMP)
+bench: $(STAMP) $(COMPILED)
 	$(PY) bench/engine.py $(BENCH_ARGS)
 
 # Starts its own PostgreSQL cluster and Redis on free ports (needs their server binaries).
@@ -116,6 +132,7 @@ screenshots: $(STAMP)
 	PBEM_SCREENSHOTS=docs/screenshots $(PY) -m pytest -n 0 -q tests/browser
 
 clean:
+	-$(PY) -m engine compile clean
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build dist
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 

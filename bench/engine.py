@@ -14,6 +14,9 @@ player counts (min, middle, max):
 * ratio = move / json, both measured now, in this process. Target: below 0.7 (issue #12), so
   that the database round trip, not the engine, limits the service.
 
+The last line says which engine ran: the rules compiled with mypyc (``make install`` builds
+them, engine/compiled.py) or plain Python (``PBEM_ENGINE_PURE=1``, or no build).
+
 The engine and JSON passes over the same positions alternate ``--rounds`` times
 (fresh copies each pass, copying not timed); the times shown are the best pass,
 the ratio is the median of the paired ratios, which holds up on a busy machine. Games that cannot be imported yet are
@@ -37,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, installed or not
 
-from engine import registry
+from engine import compiled, registry
 from engine.core import Rules, State
 from engine.testing import choose, player_names, run_game
 
@@ -168,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name:<11} {cfg.label:<5} {cfg.players:>7} {r.games_per_s:>9.1f} {r.moves_per_game:>10.1f} "
                   f"{r.state_bytes / 1024:>8.1f} {r.move_us:>9.1f} {r.json_us:>9.1f} {r.ratio:>6.2f}  {verdict}",
                   flush=True)
+    # which engine the figures are of (engine/compiled.py; PBEM_ENGINE_PURE=1 for plain Python)
+    print(f"engine: {compiled.status()}")
     return 1 if failures else 0
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine import registry
+from engine import compiled, registry
 from engine.core import visible_events
 from engine.errors import EngineError, IllegalMove
 from engine.notation import format_options
@@ -141,6 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep.set_defaults(fn=replay)
     games = sub.add_parser("games", help="list the games and their options")
     games.set_defaults(fn=lambda a: _list_games())
+    comp = sub.add_parser("compile", help="compile the rules with mypyc, or say what runs (engine/compiled.py)")
+    comp.add_argument("action", nargs="?", choices=("build", "status", "clean"), default="status")
+    comp.add_argument("--verbose", "-v", action="store_true", help="show the compiler's output")
+    comp.set_defaults(fn=lambda a: compiled.main([a.action, *(["-v"] if a.verbose else [])]))
     args = parser.parse_args(argv)
     try:
         return int(args.fn(args))

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from importlib import resources
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).resolve().parent
+# (the package's folder from importlib.resources: a module compiled with mypyc gets a __file__
+# that assumes another layout, see engine/compiled.py)
+_HERE = Path(str(resources.files("engine.games.caravelas")))
 
 with open(_HERE / "map.json", encoding="utf-8") as _f:
-    MAP = json.load(_f)
+    MAP: dict[str, Any] = json.load(_f)
 with open(_HERE / "cards.json", encoding="utf-8") as _f:
-    CARDS = json.load(_f)
+    CARDS: dict[str, Any] = json.load(_f)
 
 #: circle id -> its data (name, x, y, kind: lisbon, calecute, cape, place, white or blue)
 NODES: dict[str, dict[str, Any]] = {n["id"]: n for n in MAP["nodes"]}
@@ -62,7 +65,7 @@ def _build_adjacency() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
 
 ADJ = _build_adjacency()
 CARD_VALUES: list[int] = [int(v) for v, n in CARDS["movement"].items() for _ in range(n)]
-VMAX = max(CARD_VALUES)
+VMAX: int = max(CARD_VALUES)
 
 
 def _reach_from(start: str) -> list[dict[str, tuple[str, ...]]]:

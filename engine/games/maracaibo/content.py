@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-_DATA = Path(__file__).resolve().parent / "data"
+# (the package's folder from importlib.resources: a module compiled with mypyc gets a __file__
+# that assumes another layout, see engine/compiled.py)
+_DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:

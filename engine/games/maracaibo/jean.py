@@ -23,7 +23,7 @@ This module reads the rules' small helpers at call time (``rules`` imports it).
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 from engine.core import Event, State, new_event
@@ -33,7 +33,9 @@ from . import content as C
 
 J = dict[str, Any]
 
-DATA: dict[str, Any] = json.loads((Path(__file__).resolve().parent / "data" / "jean.json").read_text("utf-8"))
+# (the package's folder from importlib.resources, not __file__: see engine/compiled.py)
+DATA: dict[str, Any] = json.loads(
+    resources.files("engine.games.maracaibo").joinpath("data", "jean.json").read_text("utf-8"))
 NAME: str = DATA["name"]
 CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["cards"]}
 LEVELS: dict[int, dict[str, int]] = {int(k): v for k, v in DATA["levels"].items()}

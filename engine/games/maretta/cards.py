@@ -7,10 +7,11 @@ Apart from the rules so that the renderer can use them without importing the rul
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text("utf-8"))
+# (the package's folder from importlib.resources, not __file__: see engine/compiled.py)
+DATA: dict[str, Any] = json.loads(resources.files("engine.games.maretta").joinpath("data.json").read_text("utf-8"))
 
 SUITS: dict[str, str] = DATA["suits"]
 SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}

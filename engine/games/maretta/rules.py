@@ -35,6 +35,8 @@ from collections.abc import Callable, Sequence
 from itertools import filterfalse
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine import notation
 from engine.core import (
     Event,
@@ -140,6 +142,8 @@ def _names_seat(p: int) -> Callable[[Move], bool]:
     return lambda mv: mv.get("p") == p
 
 
+# (mypyc compiles no subclass of list: this one stays an ordinary Python class, see engine/compiled.py)
+@mypyc_attr(native_class=False)
 class _Events(list[Event]):
     """Events of one apply. An event after a reveal its audience saw is marked as revealing too,
     because it may depend on what was revealed (a move by a hidden number, a barrel's effect).
@@ -1241,10 +1245,11 @@ class Maretta(Rules):
             if t == seat:
                 continue
             hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
-            k = list(mine.get(str(t), []))
-            free = _multiset_minus(hidden, k)
-            assert len(free) + len(k) == len(hidden), "pelican knowledge is not in the hand"
-            fixed[t] = k
+            # (not "k": one name, one type, as mypyc checks it; "k" is a barrel kind below)
+            looked = list(mine.get(str(t), []))
+            free = _multiset_minus(hidden, looked)
+            assert len(free) + len(looked) == len(hidden), "pelican knowledge is not in the hand"
+            fixed[t] = looked
             free_n[t] = len(free)
             pool += free
         rng.shuffle(pool)
