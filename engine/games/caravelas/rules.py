@@ -755,7 +755,7 @@ class Caravelas(Rules):
         k = state["stack"][-1]["k"]
         terms = line.terms()
         nums = line.numbers()
-        places = [t for t in terms if t in B.NODES]
+        places = sorted(t for t in terms if t in B.NODES)  # (sorted: a set's order depends on the hash seed)
         if k == "move":
             if "draw" in terms and DRAW not in options:
                 return self._why_no_draw(state, f)

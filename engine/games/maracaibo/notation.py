@@ -535,7 +535,7 @@ def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], opt
                     f"'sail to {n}'. You can: {listing}")
         if str(n) not in steps:
             return f"no location is {n} steps ahead of {p['at']} this turn. You can: {listing}"
-    for t in terms:
+    for t in sorted(terms):  # (sorted: a set's order changes with the process's hash seed)
         loc = t[1:] if t.startswith("@") else t[2:] if t.startswith("l#") else None
         if loc in C.LOC and f"s{loc}" not in {o.code for o in options}:
             return f"{loc} {C.LOC[loc]['name']} cannot be reached from {p['at']} this turn. You can: {listing}"
