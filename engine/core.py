@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from engine import notation
 from engine.errors import GameOver, IllegalMove, NotYourTurn, SetupError
 from engine.rng import Rng, seed_to_state
@@ -31,6 +33,11 @@ View = dict[str, Any]
 # each field through object.__setattr__, which costs about twice what calling the slot's member
 # descriptor does, and every move builds dozens of options and events. The instances are the same:
 # frozen (assignment raises), equal, hashable and shown as the dataclass would.
+#
+# Compiled with mypyc (engine/compiled.py) they are native classes: their fields are C struct
+# members, which the __init__ below sets directly (the frozen check is the dataclass's
+# __setattr__, which only Python-level assignment goes through), and compiled code reads them
+# without a lookup. The same source runs both ways: _NATIVE tells which.
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -42,15 +49,25 @@ class Option:
     move: Move
 
     def __init__(self, code: str, label: str, move: Move) -> None:
-        _set_code(self, code)
-        _set_label(self, label)
-        _set_move(self, move)
+        if _NATIVE:
+            self.code = code  # type: ignore[misc]  # (a native field: set once, here)
+            self.label = label  # type: ignore[misc]
+            self.move = move  # type: ignore[misc]
+        else:
+            _set_code(self, code)
+            _set_label(self, label)
+            _set_move(self, move)
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "label": self.label, "move": self.move}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Why: a native class's instance is pickled and copied through its constructor (mypyc's
+        # own way needs the class open to interpreted subclasses); the same in pure Python
+        return (Option, (self.code, self.label, self.move))
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened. ``to`` is None for everyone, else the seats that may see it.
 
@@ -66,11 +83,18 @@ class Event:
 
     def __init__(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
                  to: tuple[int, ...] | None = None, reveals: bool = False) -> None:
-        _set_kind(self, kind)
-        _set_text(self, text)
-        _set_data(self, {} if data is None else data)
-        _set_to(self, to)
-        _set_reveals(self, reveals)
+        if _NATIVE:
+            self.kind = kind  # type: ignore[misc]  # (a native field: set once, here)
+            self.text = text  # type: ignore[misc]
+            self.data = {} if data is None else data  # type: ignore[misc]
+            self.to = to  # type: ignore[misc]
+            self.reveals = reveals  # type: ignore[misc]
+        else:
+            _set_kind(self, kind)
+            _set_text(self, text)
+            _set_data(self, {} if data is None else data)
+            _set_to(self, to)
+            _set_reveals(self, reveals)
 
     def visible_to(self, seat: int | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
@@ -95,10 +119,24 @@ class Event:
             reveals=bool(d.get("reveals", False)),
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.kind, self.text, self.data, self.to, self.reveals))  # (see Option's)
+
+
+#: compiled with mypyc: Option and Event are native classes, without __slots__ (a Python class
+#: has them, from slots=True)
+_NATIVE: bool = "__slots__" not in vars(Option)
+
 
 def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    if _NATIVE:
+        return _no_setter
     setter: Callable[[Any, Any], None] = vars(cls)[name].__set__  # the slot's member descriptor
     return setter
+
+
+def _no_setter(obj: Any, value: Any) -> None:
+    raise AssertionError("a native class sets its fields itself")
 
 
 _set_code, _set_label, _set_move = (_slot_setter(Option, n) for n in ("code", "label", "move"))
@@ -107,15 +145,18 @@ _set_kind, _set_text, _set_data, _set_to, _set_reveals = (
 
 
 def _unfrozen_twin(cls: type) -> Any:
-    """A plain class with exactly the slots of the frozen dataclass ``cls``.
+    """A plain class with exactly the slots of the frozen dataclass ``cls`` (None when compiled).
 
     Why: filling a twin's slots is ordinary attribute assignment (the interpreter's fastest
     store), and assigning ``__class__`` then makes it a ``cls`` instance like any other: frozen,
     equal, shown and hashed as the dataclass does. That builds an Option in about half the
     instructions of calling the slots' member descriptors (callgrind), and an Event in about
     a third. CPython allows the ``__class__`` assignment only between classes of the same
-    layout, which the probe below checks once, at import.
+    layout, which the probe below checks once, at import. A native class (compiled) has no
+    slots to copy and allows no such assignment; it needs none: its constructor is a C call.
     """
+    if _NATIVE:
+        return None
     twin = type(f"_{cls.__name__}Fields", (), {"__slots__": vars(cls)["__slots__"]})
     probe = twin()
     probe.__class__ = cls  # TypeError here if the two layouts ever differ
@@ -127,6 +168,8 @@ _OptionFields, _EventFields = _unfrozen_twin(Option), _unfrozen_twin(Event)
 
 def new_option(code: str, label: str, move: Move) -> Option:
     """``Option(code, label, move)`` without the call to ``__init__`` (for listings built at every move)."""
+    if _NATIVE:
+        return Option(code, label, move)
     o = _OptionFields()
     o.code = code
     o.label = label
@@ -139,6 +182,8 @@ def new_option(code: str, label: str, move: Move) -> Option:
 def new_event(kind: str, text: str, data: Mapping[str, Any], to: tuple[int, ...] | None = None,
               reveals: bool = False) -> Event:
     """``Event(kind, text, data, to, reveals)`` without the call to ``__init__`` (``data`` is required)."""
+    if _NATIVE:
+        return Event(kind, text, data, to, reveals)
     e = _EventFields()
     e.kind = kind
     e.text = text
@@ -155,6 +200,8 @@ def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
     return [e for e in events if e.visible_to(seat)]
 
 
+# (Outcome and OptionSpec: ordinary Python classes when compiled too; no move builds them)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """Final result. ``ranking`` lists groups of tied seats, best first.
@@ -175,8 +222,10 @@ class Outcome:
         return self.ranking[0] if self.ranking and self.seats_won else ()
 
     def as_dict(self) -> dict[str, Any]:
+        # (the scores read as Any: compiled, a value typed float would be made one, and 69 shown as 69.0)
+        scores: Mapping[int, Any] = self.scores
         d: dict[str, Any] = {
-            "scores": {str(k): v for k, v in self.scores.items()},
+            "scores": {str(k): v for k, v in scores.items()},
             "ranking": [list(g) for g in self.ranking],
             "winners": list(self.winners),
             "reason": self.reason,
@@ -186,6 +235,7 @@ class Outcome:
         return d
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One game option, declared by the game, validated at setup.
@@ -228,6 +278,7 @@ class OptionSpec:
             self._check_range(n)
             return n
         if kind == "intlist":
+            parts: list[Any]  # (Any: compiled, a list typed list[str] would refuse the numbers of a list)
             if isinstance(value, str):
                 parts = [p for p in value.replace(",", " ").split() if p]
             elif isinstance(value, (list, tuple)):
@@ -266,6 +317,8 @@ def _to_int(name: str, value: Any) -> int:
 _ALIASES: dict[tuple[type, str], Any] = {}
 
 
+# (compiled: a native class that games written in Python, such as tests' toy games, may subclass)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Rules:
     """Base class of every game. Subclasses fill in the ``_``-prefixed hooks.
 
@@ -326,8 +379,10 @@ class Rules:
             return []
         return self._options(state, seat)
 
-    def apply(self, state: State, seat: int, move: Move) -> list[Event]:
+    def apply(self, state: State, seat: int, move: Mapping[str, Any]) -> list[Event]:
         """Validate, then apply one move in place; return its events."""
+        # (``move`` typed Mapping, not dict: compiled, a parameter typed dict refuses anything else
+        # with a TypeError before the check below can answer it with an IllegalMove)
         if self._outcome(state) is not None:
             raise GameOver("the game is over; no more moves are taken")
         pending = self._pending(state)
@@ -336,7 +391,12 @@ class Rules:
             raise NotYourTurn(f"it is not your turn: the game waits for {names}")
         if type(move) is not dict and not isinstance(move, Mapping):  # (the ABC check is slow: dicts first)
             raise IllegalMove("a move must be an object such as {\"code\": ...}")
-        return self._apply(state, seat, dict(move), Rng(state))
+        # Why through an Any: compiled, self._apply would be called through Rules' vtable, so an
+        # _apply patched on the game's class (tests make a move crash that way) would not run; looked
+        # up on the object, the hook is found as Python finds it (once a move: a few dozen ns)
+        game: Any = self
+        events: list[Event] = game._apply(state, seat, dict(move), Rng(state))
+        return events
 
     def view(self, state: State, seat: int | None) -> View:
         """Exactly what ``seat`` may know (None: a spectator).
@@ -395,7 +455,9 @@ class Rules:
                 raise GameOver("the game is over; no more moves are taken")
             raise NotYourTurn("it is not your turn: there is nothing for you to decide now")
         parse = self._parse
-        if getattr(parse, "__func__", None) is not Rules._parse:  # a game with a parser of its own
+        # a game with a parser of its own (its class's, or one set on it): anything but Rules' own,
+        # compared bound (compiled, a bound method has no __func__ to compare)
+        if parse != vars(Rules)["_parse"].__get__(self, type(self)):
             move = parse(text, state, seat, opts)
             return notation.Reading(move, self.describe_move(state, seat, move), str(move.get("code", "")))
         return self._read_line(text, state, seat, opts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import pickle
@@ -200,6 +201,34 @@ def test_parse_uses_game_notation_then_option_codes() -> None:
         RULES.parse("jump", state, 0)
 
 
+@pytest.mark.parametrize("name", ["maretta", "caravelas", "maracaibo"])
+def test_the_contract_runs_a_hook_patched_on_the_class(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why: tests elsewhere make a move crash or a parser fail by patching the game's class or
+    # instance; compiled, the contract must still find the hooks as Python does (engine/core.py)
+    rules = engine.get(name)
+    state = rules.setup(["Ana", "Bruno", "Carla"][:max(rules.min_players, 2)], None, seed=1)
+    seat = rules.pending(state)[0]
+    code = rules.options(state, seat)[0].code
+
+    def broken(*args: object) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(type(rules), "_apply", broken)
+    with pytest.raises(ZeroDivisionError):
+        rules.apply(state, seat, {"code": code})
+    monkeypatch.setattr(type(rules), "_parse", broken)
+    with pytest.raises(ZeroDivisionError):
+        rules.read(code, state, seat)
+
+
+def test_a_parser_set_on_a_game_object_is_the_one_read_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = toy.Guess()
+    state = rules.setup(["Ana", "Bruno"], None, seed=1)
+    assert rules.read("three", state, 0).move == {"pick": 3}
+    monkeypatch.setattr(rules, "_parse", lambda *args: {"pick": 1})
+    assert rules.read("three", state, 0).move == {"pick": 1}
+
+
 def test_describe_move() -> None:
     state = RULES.setup(["Ana", "Bruno"], None, seed=1)
     assert RULES.describe_move(state, 0, {"pick": 2}) == "pick 2"
@@ -253,6 +282,8 @@ def test_the_fast_builders_make_the_same_frozen_values_as_the_constructors() -> 
         assert type(fast) is type(built)
         assert fast == built and repr(fast) == repr(built) and fast.as_dict() == built.as_dict()
         assert pickle.loads(pickle.dumps(fast)) == built
+        assert copy.deepcopy(fast) == built and copy.copy(fast) == built
+        assert dataclasses.replace(fast) == built and dataclasses.astuple(fast) == dataclasses.astuple(built)
         name = dataclasses.fields(built)[0].name
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(fast, name, "changed")
@@ -265,6 +296,8 @@ def test_outcome_as_dict() -> None:
     assert out.as_dict() == {
         "scores": {"0": 3, "1": 3, "2": 1}, "ranking": [[0, 1], [2]], "winners": [0, 1], "reason": "steamship boarded",
     }
+    # whole scores stay whole (compiled, a value read as a float would become one: 3.0 in the views)
+    assert [type(v) for v in out.as_dict()["scores"].values()] == [int, int, int]
     assert Outcome({}, (), "abandoned").winners == ()
 
 
