@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from engine.core import Event, Move, Option, State, option_by_code
 from engine.errors import IllegalMove, NotYourTurn
 from engine.rng import Rng
@@ -41,6 +43,7 @@ Frame = dict[str, Any]
 MAX_AUTOMATIC = 10_000
 
 
+@mypyc_attr(native_class=False)  # (mypyc compiles no native subclass of RuntimeError)
 class StackError(RuntimeError):
     """A programming error in a game's handlers (unknown kind, runaway automatic frames)."""
 

@@ -32,8 +32,6 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from engine import notation
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event, new_option
 from engine.errors import IllegalMove
@@ -1752,8 +1750,7 @@ for _kind in SUB_DECISIONS:
     HANDLERS[_kind] = with_free_actions(HANDLERS[_kind])
 
 
-# (an ordinary Python class, no __slots__: mypyc compiles no subclass of a Python class with slots)
-@mypyc_attr(native_class=False)
+# (compiled: a native subclass of the native DecisionStack; a Python class may not subclass one)
 class _Stack(DecisionStack):
     """The shared decision stack, its reads of the top written out for Maracaibo's frames in
     ``state["stack"]``: the same results in fewer calls (one move reads the top a dozen times)."""
