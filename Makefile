@@ -65,7 +65,7 @@ $(STAMP): pyproject.toml | $(PY)
 # Without a C compiler the engine runs as plain Python (the same results, a third slower); in CI
 # the build must work, since the benches' figures are those of the compiled engine.
 COMPILED := engine/compiled.json
-COMPILED_SOURCES := $(shell grep -o '"engine\.[a-z_]*\.[a-z_.]*"' engine/compiled.py | tr -d '"' | sed 's|\.|/|g; s|$$|.py|')
+COMPILED_SOURCES := $(shell sed -n 's|^    "\(engine\.[a-z_.]*\)",$$|\1|p' engine/compiled.py | sed 's|\.|/|g; s|$$|.py|')
 
 $(COMPILED): $(COMPILED_SOURCES) engine/compiled.py | $(STAMP)
 	@echo "compiling the rules with mypyc (about a minute)"
