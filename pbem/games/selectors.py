@@ -23,7 +23,7 @@ import engine
 from engine import Rules
 from engine.core import Event, visible_events
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
-from pbem.games.services import Conflict, NotFound, rules_for
+from pbem.games.services import Conflict, NotFound, live_moves, replay_state, rules_for
 
 # ---- lists ---------------------------------------------------------------------------------
 
@@ -389,3 +389,58 @@ def overdue_games(now: Any = None) -> QuerySet[Game]:
 
 def recent_moves(game: Game, limit: int = 20) -> list[Move]:
     return list(Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number")[:limit])[::-1]
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """What replaying one stored game with the running engine found (``problems`` empty: all well)."""
+
+    game_id: int
+    rules: str
+    moves: int
+    problems: tuple[str, ...]
+
+
+def check_stored_game(game: Game) -> GameCheck:
+    """Replay the game's live log with the running engine, compare with the stored state, and
+    read the stored state as the service will (every seat's view and options, who is pending).
+
+    For an operator before an engine upgrade (a new build, the compiled rules: engine/compiled.py
+    checks its types at run time, and a state written long ago may hold what today's engine no
+    longer writes). Read-only: nothing is saved, whatever it finds.
+    """
+    problems: list[str] = []
+    rows = list(live_moves(game))
+    state = game.state
+    if state is None:
+        return GameCheck(game.pk, game.rules, 0, ())
+    try:
+        replayed = replay_state(game, rows)
+    except Exception as exc:  # noqa: BLE001 - any failure is the finding, reported with its kind
+        problems.append(f"its log does not replay: {type(exc).__name__}: {exc}")
+    else:
+        if replayed != state:
+            differ = sorted(k for k in set(replayed) | set(state) if replayed.get(k) != state.get(k))
+            problems.append(f"the stored state differs from the replay of its {len(rows)} moves "
+                            f"(keys: {', '.join(differ[:8])}{' ...' if len(differ) > 8 else ''})")
+    rules = rules_for(game)
+    try:
+        rules.pending(state)
+        rules.outcome(state)
+        for seat in [*range(len(state["players"])), None]:
+            rules.view(state, seat)
+            if seat is not None:
+                rules.options(state, seat)
+    except Exception as exc:  # noqa: BLE001
+        problems.append(f"the engine fails on its stored state: {type(exc).__name__}: {exc}")
+    return GameCheck(game.pk, game.rules, len(rows), tuple(problems))
+
+
+def check_stored_games(game_ids: Iterable[int] = ()) -> Iterable[GameCheck]:
+    """check_stored_game for the given games, or every game that has started, oldest first."""
+    games = Game.objects.exclude(state__isnull=True).order_by("pk")
+    wanted = list(game_ids)
+    if wanted:
+        games = games.filter(pk__in=wanted)
+    for game in games.iterator(chunk_size=50):
+        yield check_stored_game(game)

@@ -1,0 +1,63 @@
+"""manage.py verify_games: stored games replayed with the running engine, what fails reported."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.factories import play_first_options, set_state, start_game
+
+
+def _run(*ids: int) -> str:
+    out = io.StringIO()
+    call_command("verify_games", *[str(i) for i in ids], stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_replays_every_started_game_and_finds_them_all_matching(alice, bob, carol):
+    maretta = start_game("maretta", alice, [bob, carol], {"side": "B"})
+    caravelas = start_game("caravelas", alice, [bob])
+    play_first_options(maretta.pk, limit=12)
+    play_first_options(caravelas.pk, limit=9)
+    out = _run()
+    assert "2 games replayed (21 moves): all match" in out
+    assert out.startswith("engine: ")
+
+
+@pytest.mark.django_db
+def test_it_names_a_game_whose_stored_state_is_not_the_replay_of_its_log(alice, bob, carol):
+    good = start_game("maretta", alice, [bob, carol])
+    bad = start_game("maretta", alice, [bob, carol])
+    play_first_options(bad.pk, limit=5)
+    bad.refresh_from_db()
+    state = copy.deepcopy(bad.state)
+    assert state is not None
+    state["pos"] = [p + 1 for p in state["pos"]]
+    set_state(bad, state)
+    with pytest.raises(CommandError, match="1 of 2 games"):
+        _run()
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_games", stdout=out)
+    text = out.getvalue()
+    assert f"game #{bad.pk} (maretta, 5 moves): the stored state differs from the replay of its 5 moves (keys: pos)" in text
+    assert f"game #{good.pk}" not in text
+    assert "all match" in _run(good.pk)
+
+
+@pytest.mark.django_db
+def test_it_reports_a_stored_state_the_engine_cannot_read(alice, bob, carol):
+    game = start_game("caravelas", alice, [bob])
+    state = copy.deepcopy(game.state)
+    assert state is not None
+    del state["players"]
+    set_state(game, state)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 1 games"):
+        call_command("verify_games", str(game.pk), stdout=out)
+    assert "its log does not replay: KeyError" in out.getvalue()
+    assert "the engine fails on its stored state: KeyError" in out.getvalue()
