@@ -44,7 +44,8 @@ def test_it_names_a_game_whose_stored_state_is_not_the_replay_of_its_log(alice, 
     with pytest.raises(CommandError):
         call_command("verify_games", stdout=out)
     text = out.getvalue()
-    assert f"game #{bad.pk} (maretta, 5 moves): the stored state differs from the replay of its 5 moves (keys: pos)" in text
+    assert (f"game #{bad.pk} (maretta, 5 moves): the stored state differs from the replay of its 5 moves "
+            "(keys: pos)") in text
     assert f"game #{good.pk}" not in text
     assert "all match" in _run(good.pk)
 
