@@ -20,6 +20,7 @@ source would still run the old code of that source.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -152,7 +153,8 @@ def build(root: Path = _ROOT, quiet: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="pbem-mypyc-") as tmp:
         log = Path(tmp) / "build.log"
         try:
-            with _chdir(root), _output_to(log if quiet else None):
+            # (mypycify reads its paths relative to the current folder)
+            with contextlib.chdir(root), _output_to(log if quiet else None):
                 built = _compile(root, Path(tmp))
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - mypyc exits on a type error, after printing it
             shown = log.read_text(errors="replace")[-4000:] if log.exists() else ""
@@ -199,19 +201,6 @@ def clean(root: Path = _ROOT) -> list[Path]:
             path.unlink()
             removed.append(path)
     return removed
-
-
-class _chdir:
-    """mypycify reads its paths relative to the current folder."""
-
-    def __init__(self, where: Path) -> None:
-        self.where, self.before = where, Path.cwd()
-
-    def __enter__(self) -> None:
-        os.chdir(self.where)
-
-    def __exit__(self, *exc: object) -> None:
-        os.chdir(self.before)
 
 
 class _output_to:
