@@ -13,13 +13,28 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
+from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
 
 app = Celery("pbem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 
-from pbem.games.periodic import JOBS  # noqa: E402 - the app must exist before tasks import it
+from pbem.games import dispatch  # noqa: E402 - the app must exist before tasks import it
+from pbem.games.periodic import JOBS  # noqa: E402
+
+
+def sweep_expires(every: float) -> float:
+    """How long a scheduled sweep may wait in its queue before it is dropped. Why not 1 s (as it
+    was): a sweep that waited behind work expired unexecuted, so recovery depended on how busy
+    the queue was. Its own queue takes it as soon as a worker process is free; a pile of sweeps
+    after a long stall is harmless (each run takes a lock and skips when one ran just before)."""
+    return max(6 * every, 60.0)
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    return int(raw) if raw.strip() else default
 
 # Why set them here as well as in settings: redelivery is a property of this
 # app, not something a deployment's environment should be able to switch off.
@@ -45,10 +60,22 @@ app.conf.update(
     # every this many tasks; in between, Django's own rules (CONN_MAX_AGE, health
     # checks) decide, through close_old_connections below, as they do for web requests.
     CELERY_DB_REUSE_MAX=1000,
+    # Queues (see dispatch.QUEUES): a worker without -Q consumes all of them; a worker started
+    # with ``-Q pbem.sweeps -c 1`` only sweeps, so recovery never waits for a free process.
+    task_default_queue=dispatch.DEFAULT_QUEUE,
+    task_queues=tuple(Queue(q, routing_key=q) for q in dispatch.QUEUES),
+    task_routes={**{name: {"queue": dispatch.queue_for(name)} for name in dispatch.TASKS},
+                 **{j.task: {"queue": dispatch.SWEEP_QUEUE} for j in JOBS}},
     beat_schedule={
-        j.task: {"task": j.task, "schedule": j.every, "options": {"expires": max(j.every - 5.0, 1.0)}}
+        j.task: {"task": j.task, "schedule": j.every,
+                 "options": {"queue": dispatch.SWEEP_QUEUE, "expires": sweep_expires(j.every)}}
         for j in JOBS
     },
+    # Why: a pool process grew from 107 to 240 MB over the fault suite and never shrank; it is
+    # replaced after this many tasks or once its resident memory passes this many KiB (checked
+    # after each task; the task in hand finishes first). 0 turns a limit off.
+    worker_max_tasks_per_child=_env_int("PBEM_WORKER_MAX_TASKS_PER_CHILD", 2000) or None,
+    worker_max_memory_per_child=_env_int("PBEM_WORKER_MAX_MEMORY_PER_CHILD", 200_000) or None,
 )
 app.conf.include = ["workers.tasks"]
 

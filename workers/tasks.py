@@ -89,7 +89,19 @@ def send_outbound_batch(outbound_ids: list[int]) -> Any:
 
 
 def _periodic(task_name: str) -> Any:
-    return periodic.run_job(periodic.job(task_name), timezone.now())
+    """One run of a periodic job, at most one at a time and one per half period (10 s at most).
+
+    Why the lock: sweeps now wait for a free process rather than expire, so after a stall
+    several of one job may come at once; the first runs, the others return at once. The
+    services are idempotent, so a run the lock cannot see (no cache) is harmless too."""
+    j = periodic.job(task_name)
+    try:
+        if not cache.add(f"pbem:sweep-lock:{task_name}", 1, timeout=min(max(j.every / 2, 1.0), 10.0)):
+            log.info("periodic %s skipped: one ran or runs within half its period", task_name)
+            return None
+    except Exception:  # noqa: BLE001 - no cache: run anyway
+        log.warning("periodic %s runs without its lock (cache unavailable)", task_name)
+    return periodic.run_job(j, timezone.now())
 
 
 @app.task(name="pbem.sweep_deadlines")

@@ -32,6 +32,25 @@ TASKS: dict[str, str] = {
     "pbem.send_outbound_batch": "pbem.mail.sending:do_send_outbound_batch",
 }
 
+#: The broker queues. Why three: recovery and sending must not wait behind a backlog of work.
+#: The sweepers (beat's periodic jobs) have a queue of their own, so a sweep is taken as soon as
+#: a worker process is free rather than after every mail queued before it (under a burst 224 of
+#: 359 sweeps used to expire unexecuted behind the work); outbound sends have theirs, so the
+#: mail of moves already decided leaves while thousands of inbound mails wait to be judged.
+#: A worker started without ``-Q`` consumes all three (``workers/celery.py``).
+DEFAULT_QUEUE = "celery"
+OUTBOUND_QUEUE = "pbem.outbound"
+SWEEP_QUEUE = "pbem.sweeps"
+QUEUES: tuple[str, ...] = (DEFAULT_QUEUE, OUTBOUND_QUEUE, SWEEP_QUEUE)
+_QUEUE_OF: dict[str, str] = {"pbem.send_outbound": OUTBOUND_QUEUE, "pbem.send_outbound_batch": OUTBOUND_QUEUE}
+
+
+def queue_for(name: str) -> str:
+    """The broker queue a task of this name goes to (periodic jobs: :data:`SWEEP_QUEUE`, routed by
+    ``workers/celery.py``)."""
+    return _QUEUE_OF.get(name, DEFAULT_QUEUE)
+
+
 _client: Any = None
 
 
@@ -94,10 +113,11 @@ def queued_args(name: str) -> set[tuple[Any, ...]] | None:
             import redis
 
             client = _broker_redis[url] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        if client.llen("celery") > QUEUE_READ_LIMIT:
+        queue = queue_for(name)
+        if client.llen(queue) > QUEUE_READ_LIMIT:
             return None
         found: set[tuple[Any, ...]] = set()
-        for raw in client.lrange("celery", 0, QUEUE_READ_LIMIT - 1):  # Celery's default queue
+        for raw in client.lrange(queue, 0, QUEUE_READ_LIMIT - 1):
             message = json.loads(raw)
             if (message.get("headers") or {}).get("task") != name:
                 continue
@@ -126,7 +146,7 @@ def recently_queued(name: str, *args: Any) -> bool:
 
 def _send(name: str, args: tuple[Any, ...]) -> None:
     try:
-        _celery_client().send_task(name, args=list(args))
+        _celery_client().send_task(name, args=list(args), queue=queue_for(name))
     except Exception as exc:  # noqa: BLE001 - the work is committed; a sweeper hands it on later
         log.warning("task %s not handed to the broker (%s); the sweeper will", name, type(exc).__name__)
         return
