@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Why: a password door (the log-in pages, the admin's) answers a lockout with 429 (pbem/tokens/lockout.py).
+    "pbem.tokens.lockout.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -70,6 +72,12 @@ ROOT_URLCONF = "pbem.urls"
 #: After the browsable API's log-in (Django's default, /accounts/profile/, does not exist here).
 LOGIN_REDIRECT_URL = "/api/v1/me/"
 LOGIN_URL = "/api/v1/auth/login/"
+#: Every password check (the API's token door, the log-in pages, the admin) counts against one lockout
+#: per account and per client address (pbem/tokens/lockout.py).
+AUTHENTICATION_BACKENDS = ["pbem.tokens.lockout.LockoutBackend"]
+PBEM_LOGIN_FAILURES = int(os.environ.get("PBEM_LOGIN_FAILURES", "10"))
+PBEM_LOGIN_ADDRESS_FAILURES = int(os.environ.get("PBEM_LOGIN_ADDRESS_FAILURES", "30"))
+PBEM_LOGIN_WINDOW = int(os.environ.get("PBEM_LOGIN_WINDOW", str(15 * 60)))
 WSGI_APPLICATION = "pbem.wsgi.application"
 ASGI_APPLICATION = "pbem.asgi.application"
 #: Set by pbem/asgi.py: this process serves the web under ASGI (gunicorn's uvicorn workers, uvicorn,

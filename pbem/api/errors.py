@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from engine import EngineError, IllegalMove
 from pbem.api.parsers import PayloadTooLarge
 from pbem.games.services import MoveRejected, ServiceError
+from pbem.tokens.lockout import LockedOut
 from pbem.tokens.services import TokenError
 from pbem.webhooks.services import WebhookError
 
@@ -76,6 +77,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         retry = getattr(exc, "retry_after", None)
         return Response(error_body(exc.code, exc.message), status=_semantic(exc.status),
                         headers={"Retry-After": str(retry)} if retry is not None else None)
+    if isinstance(exc, LockedOut):
+        return Response(error_body("throttled", exc.message), status=status.HTTP_429_TOO_MANY_REQUESTS,
+                        headers={"Retry-After": str(exc.retry_after)})
     if isinstance(exc, (TokenError, WebhookError)):
         return Response(error_body(exc.code, exc.message), status=exc.status)
     if isinstance(exc, IllegalMove):

@@ -753,7 +753,9 @@ class TokenApi(BaseApi):
         operation_id="auth_token_create",
         summary="Get your API token",
         description="With `email` and `password`, or without them when already authenticated (session or token). "
-                    "Players created by mail or by `manage.py player create` get their token from that command.",
+                    "Players created by mail or by `manage.py player create` get their token from that command. "
+                    "Wrong passwords count against one lockout per account and per client address, shared with "
+                    "the log-in pages: past it, 429 with `Retry-After`, even for the right password.",
         request=s.TokenIn, responses={200: s.TokenOut, **_errors(400, 401, 429)},
     )
     def post(self, request: Request) -> Response:
@@ -763,10 +765,13 @@ class TokenApi(BaseApi):
         if "email" in d or "password" in d:
             if not d.get("email") or not d.get("password"):
                 raise services.ServiceError("password: send both email and password")
-            player = Player.objects.filter(email=services.normalize_email(d["email"])).select_related("user").first()
-            user = player and authenticate(request._request, username=player.user.get_username(),
-                                           password=d["password"])
-            if not player or not user:
+            email = services.normalize_email(d["email"])
+            player = Player.objects.filter(email=email).select_related("user").first()
+            # Why authenticate even without a player: an unknown address counts against the lockout too
+            # (pbem.tokens.lockout, shared with every password door; LockedOut answers 429).
+            user = authenticate(request._request, username=player.user.get_username() if player else email,
+                                password=d["password"])
+            if not player or not user or user.pk != player.user_id:
                 raise exceptions.AuthenticationFailed("wrong email or password")
         else:
             player = self.player
