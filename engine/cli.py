@@ -15,6 +15,7 @@ from engine import compiled, registry
 from engine.core import visible_events
 from engine.errors import EngineError, IllegalMove
 from engine.notation import format_options
+from engine.record import outcome_record
 from engine.testing import Report, player_names, run_game
 
 
@@ -179,8 +180,7 @@ def replay(args: argparse.Namespace) -> int:
         except IllegalMove as exc:
             print(f"move {entry.get('number', '?')} (seat {entry['seat']}) is refused: {exc.message}", file=sys.stderr)
             return 1
-    outcome = rules.outcome(state)
-    got = outcome.as_dict() if outcome is not None else None
+    got = outcome_record(rules, state)  # with the breakdown, as the server records it
     expected = data.get("outcome")
     print(f"{rules.title}: {len(moves)} moves replayed; "
           + (f"finished ({got['reason']}), winners {got['winners']}" if got else "not finished"))

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
+from engine.record import outcome_record
 from pbem.games import dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
@@ -581,14 +582,12 @@ def _record(game: Game, applied: list[Applied], source: str) -> None:
 
 def _finish_if_over(game: Game, rules: Rules) -> None:
     assert game.state is not None
-    outcome = rules.outcome(game.state)
+    # Why engine.record: ``python -m engine replay`` builds the same record to compare an export with.
+    outcome = outcome_record(rules, game.state)
     if outcome is None:
         return
     game.status = Game.Status.FINISHED
-    game.outcome = outcome.as_dict()
-    breakdown = rules.score_breakdown(game.state)
-    if breakdown:
-        game.outcome["breakdown"] = {str(s): parts for s, parts in breakdown.items()}
+    game.outcome = outcome
     game.finished_at = timezone.now()
     game.deadline_at = None
     do_log(game, None, "finish", {"outcome": game.outcome})
