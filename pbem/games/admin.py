@@ -28,6 +28,7 @@ from pbem.games.models import (
     Campaign,
     Game,
     InboundMessage,
+    MailAddress,
     Move,
     MoveRequest,
     OutboundMessage,
@@ -338,3 +339,12 @@ class CampaignAdmin(ReadOnlyAdmin):
     list_display = ("id", "name", "created_by", "created_at")
     search_fields = ("name",)
     readonly_fields = ("name", "created_by", "carry", "created_at")
+
+
+@admin.register(MailAddress)
+class MailAddressAdmin(ReadOnlyAdmin):
+    list_display = ("email", "bounce_score", "bounce_kind", "bounce_at", "disabled_at", "answers_held")
+    list_filter = ("bounce_kind", ("disabled_at", admin.EmptyFieldListFilter))
+    search_fields = ("email",)
+    readonly_fields = ("email", "answers_held", "held_since", "bounce_score", "bounce_at", "bounce_kind",
+                       "bounce_detail", "disabled_at")

@@ -6,7 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import IntegrityError, models, transaction
 
 import engine
 
@@ -364,3 +364,44 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on game {self.game_id}"
+
+
+class MailAddress(models.Model):
+    """What the mail service knows of one address (lower case): answers the hourly limit held
+    back, and its bounces (pbem.mail.bounces). Why a table of its own rather than Player
+    columns: the address of a bounce or of a held answer need not be a player's."""
+
+    email = models.CharField(max_length=254, unique=True)
+    #: Answers not sent because of the hourly limit since the last one that went (said once
+    #: in the next answer that goes, then reset).
+    answers_held = models.PositiveIntegerField(default=0)
+    held_since = models.DateTimeField(null=True, blank=True)
+    #: Mailman's bounce score: a hard bounce counts 1, a soft one 0.5 (at most one count an
+    #: hour); it halves every ``bounces.SCORE_HALF_LIFE`` since ``bounce_at``.
+    bounce_score = models.FloatField(default=0.0)
+    bounce_at = models.DateTimeField(null=True, blank=True)
+    bounce_kind = models.CharField(max_length=4, blank=True)  # "hard" / "soft"
+    bounce_detail = models.CharField(max_length=200, blank=True)
+    #: Set when the score passed the threshold: no mail goes to it until the player turns mail on again.
+    disabled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "mail address"
+        verbose_name_plural = "mail addresses"
+
+    def __str__(self) -> str:
+        return f"{self.email} (score {self.bounce_score:.1f}{', disabled' if self.disabled_at else ''})"
+
+    @classmethod
+    def row(cls, email: str) -> MailAddress:
+        """The address's row, made if need be (safe when two processes make it at once)."""
+        email = email.strip().lower()[:254]
+        found = cls.objects.filter(email=email).first()
+        if found is not None:
+            return found
+        try:
+            with transaction.atomic():
+                return cls.objects.create(email=email)
+        except IntegrityError:
+            return cls.objects.get(email=email)
+

@@ -24,7 +24,8 @@ from email.message import Message
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
@@ -32,7 +33,7 @@ from engine import notation
 from engine.notation import format_options
 from pbem.games import dispatch, personal
 from pbem.games import services as game_services
-from pbem.games.models import Game, InboundMessage, OutboundMessage, Player, Seat
+from pbem.games.models import Game, InboundMessage, MailAddress, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
 from pbem.mail import absence_commands, outbox, parsing
 from pbem.mail import commands as account
@@ -174,6 +175,8 @@ class Incoming:
     references: str = ""
     #: The From display name ("Anna Silva"), "" if none.
     sender_name: str = ""
+    #: The seat's own player writing to their own seat's address (never to another's).
+    own_seat: bool = False
 
     @property
     def reply_subject(self) -> str:
@@ -240,6 +243,34 @@ def _fail_internal(inbound_id: int, result: str, text: str) -> None:
             raise
         log.error("inbound %s: the reply about its failure could not be queued either: %s",
                   inbound_id, type(exc).__name__)
+
+
+#: Refusals that read nothing of the game in a mail's first line: prose, what an unrecognised
+#: responder writes. Such an answer counts towards the hourly limit even for a seat's own player.
+PROSE_REFUSALS = ("malformed", "not_your_turn", "game_over")
+
+
+def _held_note(address: str) -> str:
+    """Said once, in the first answer that goes after the limit held some back (then reset)."""
+    row = MailAddress.objects.filter(email=address.lower(), answers_held__gt=0).first()
+    if row is None:
+        return ""
+    MailAddress.objects.filter(pk=row.pk).update(answers_held=0, held_since=None)
+    since = f" since {row.held_since:%Y-%m-%d %H:%M} UTC" if row.held_since else ""
+    n = row.answers_held
+    return (f"Note: {n} earlier mail{'s' if n > 1 else ''} from you{since} got no answer, because at most "
+            f"{REPLIES_PER_HOUR} answers an hour go to one address (against mail loops) and "
+            f"{'they' if n > 1 else 'it'} read as no move in a game of yours. "
+            f"{'They were' if n > 1 else 'It was'} judged all the same: what changed is on your games' pages. "
+            "Answers go again now.\n\n")
+
+
+def _hold(address: str, inbound_id: int) -> None:
+    now = timezone.now()
+    row = MailAddress.row(address)
+    MailAddress.objects.filter(pk=row.pk).update(answers_held=F("answers_held") + 1,
+                                                 held_since=Coalesce("held_since", Value(now)))
+    log.warning("inbound %s: not answered, its sender had %s answers this hour", inbound_id, REPLIES_PER_HOUR)
 
 
 def _may_answer(address: str, now: datetime | None = None) -> bool:
@@ -326,15 +357,19 @@ def _judge_seats(incoming: Incoming, tokens: list[str]) -> Verdict:
 
 
 def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Game | None = None,
-           reply_to: str | None = None, after_move: str = "") -> bool:
+           reply_to: str | None = None, after_move: str = "", attempt: bool = False) -> bool:
     """An answer to the sender of ``incoming``, and to nobody else (at most a few an hour);
     whether it was queued. ``after_move``: the answer to a mail whose moves were applied
     ("partial", "signoff"), which cannot loop, so the hourly limit does not hold it back (as
-    a step's answer); it says so in ``X-Pbem-Answer``."""
-    if not after_move and not _may_answer(incoming.sender):
-        log.warning("inbound %s: not answered, its sender had %s answers this hour", incoming.row.pk,
-                    REPLIES_PER_HOUR)
+    a step's answer); it says so in ``X-Pbem-Answer``. ``attempt``: the mail reads as a move
+    or a game command (not prose); from a seat's own player to their own seat it is always
+    answered. Why: a player writing whole turns to their seat got no word after five refusals
+    and the game stalled; the limit is against loops, which read as no move. When the limit
+    holds an answer back, the next answer that goes says so once (:func:`_held_note`)."""
+    if not after_move and not (attempt and incoming.own_seat) and not _may_answer(incoming.sender):
+        _hold(incoming.sender, incoming.row.pk)
         return False
+    body = _held_note(incoming.sender) + body
     subject = outbox.subject_for(game) if game is not None else incoming.reply_subject
     if game is not None:
         subject = f"Re: {subject}"
@@ -437,6 +472,7 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
             "Please send your reply from the address the game's mails are sent to. If you changed address, "
             "ask the game's creator or an administrator to update it."), game=None)
         return Verdict(Status.REJECTED, "wrong sender", game)
+    incoming.own_seat = incoming.sender == player.email
     # Why only here and at creation: the secret seat address vouches for the writer; the
     # general address would let anyone rename a player by writing a From in their name.
     game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name)
@@ -472,7 +508,8 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     if extracted.overflow:
         _reply(incoming, (f"Your mail holds more than {parsing.MAX_COMMAND_LINES} command lines; to be safe "
                           "none of them was applied. Nothing was changed.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+               attempt=True)
         return Verdict(Status.REJECTED, "too many lines", game)
     first = extracted.commands[0][1].strip()
     if notation.fold(first.split(" ", 1)[0]) == "say":
@@ -517,10 +554,11 @@ def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
         personal.do_say(seat, text)
     except ServiceError as exc:
         _reply(incoming, f"Your message was not delivered: {exc.message}", to=seat.player, game=game,
-               reply_to=outbox.reply_address(seat))
+               reply_to=outbox.reply_address(seat), attempt=True)
         return Verdict(Status.REJECTED, "say: " + exc.code, game)
     _reply(incoming, "Your message goes to the other players with their next mail, and is on the game page "
-                     "now. No move was made.", to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+                     "now. No move was made.", to=seat.player, game=game, reply_to=outbox.reply_address(seat),
+           attempt=True)
     return Verdict(Status.APPLIED, "say", game)
 
 
@@ -548,7 +586,7 @@ def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extrac
     if game.status == Game.Status.RUNNING:
         tail.append(_options_block(game, seat))
     _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts + tail),
-           to=seat.player, game=game, reply_to=outbox.reply_address(seat))
+           to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
     ok = all(r.ok for r in results)
     return Verdict(Status.APPLIED if ok else Status.REJECTED,
                    "; ".join(f"{r.line.split()[0]}: {'ok' if r.ok else 'refused'}" for r in results), game)
@@ -569,7 +607,8 @@ def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
         _reply(incoming, (f"Your mail to game #{game.pk} mixes undo with other lines, so it was not taken. "
                           "Nothing was changed.\n\nTo take back your last move, reply with the single word "
                           "undo; then send your new move in another mail.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+               attempt=True)
         return Verdict(Status.REJECTED, "undo mixed with other lines", game)
     try:
         result = game_services.do_undo_last_move(game.pk, player, via="mail")
@@ -577,7 +616,8 @@ def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
         game.refresh_from_db()
         seat.game = game
         _reply(incoming, (f"Your undo in game #{game.pk} was not taken: {exc.message}\nNothing was changed."
-                          f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+                          f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+               attempt=True)
         return Verdict(Status.REJECTED, f"undo: {exc.code}", game)
     return Verdict(Status.APPLIED, f"undo of move(s) {result.undone}, now version {result.version}", game)
 
@@ -591,10 +631,11 @@ def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> V
     if n_lines > 1:
         _reply(incoming, (f"Your mail to game #{game.pk} mixes `{line}` with other lines, so nothing was taken. "
                           "Send it alone in a mail, and your move in another.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to)
+                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+               attempt=True)
         return Verdict(Status.REJECTED, "absence command mixed with other lines", game)
     answer = absence_commands.run(line, player, game.pk)
-    _reply(incoming, answer.text, to=player, game=game, reply_to=seat_reply_to)
+    _reply(incoming, answer.text, to=player, game=game, reply_to=seat_reply_to, attempt=True)
     return Verdict(Status.APPLIED if answer.ok else Status.REJECTED, f"{line.split()[0]}: {answer.ok}", game)
 
 
@@ -659,8 +700,11 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         parts += ["", _options_block(game, seat), "",
                   "Reply to this mail with your commands, one a line, above the marker line."]
     parts.append(f"Game page: {outbox.game_url(game)}")
+    # A line the game read (a move refused as illegal, or a later line of a turn): a player's
+    # attempt, always answered to their own seat; a first line that reads as nothing is prose.
+    attempt = exc.line_no > 1 or exc.error.code not in PROSE_REFUSALS
     told = _reply(incoming, "\n".join(parts), to=seat.player, game=game, reply_to=outbox.reply_address(seat),
-                  after_move="partial" if exc.partial else "")
+                  after_move="partial" if exc.partial else "", attempt=attempt)
     if told and exc.partial and not mailed and game.status == Game.Status.RUNNING and game.state is not None:
         outbox.mark_told(game, seat)
 
