@@ -1,5 +1,5 @@
 # One image for every pbem process: web (gunicorn with uvicorn workers, ASGI), Celery worker, Celery beat, SMTP ingress.
-# docker-compose.yml picks the command; see README.md "Distributed set-up".
+# docker-compose.yml picks the command; see README.md "Distributed: docker compose".
 
 # The rules compiled with mypyc (engine/compiled.py): a C compiler and mypy are needed only here.
 FROM python:3.11-slim AS engine-build

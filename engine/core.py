@@ -250,6 +250,12 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     min: int | None = None
     max: int | None = None
+    #: Meaningful in a one-player game only (the automa's): not shown for a game of more players.
+    solo_only: bool = False
+
+    def applies_to(self, n_players: int) -> bool:
+        """Whether this option means something in a game of ``n_players``."""
+        return n_players == 1 or not self.solo_only
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "type": self.kind, "default": self.default, "help": self.help}

@@ -185,8 +185,21 @@ PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
 #: Days a sent mail's bodies (and a judged mail's raw bytes) are kept; see pbem/mail/retention.py.
 PBEM_MAIL_BODY_DAYS = float(os.environ.get("PBEM_MAIL_BODY_DAYS", "7"))
 PBEM_FROM_EMAIL = os.environ.get("PBEM_FROM_EMAIL", f"pbem@{PBEM_MAIL_DOMAIN}")
-PBEM_PUBLIC_URL = os.environ.get("PBEM_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
 PBEM_HTTP_ADDR = os.environ.get("PBEM_HTTP_ADDR", "127.0.0.1:8000")
+
+
+def _public_url_from(http_addr: str) -> str:
+    """Where `make run` serves, as a link: a wildcard host (0.0.0.0, ::) is this machine."""
+    host, _, port = http_addr.rpartition(":")
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+#: Base of the links in mails. Unset: derived from PBEM_HTTP_ADDR, so moving `make run` to
+#: another port moves the links with it; a deployment behind a proxy sets its public https URL.
+PBEM_PUBLIC_URL = (os.environ.get("PBEM_PUBLIC_URL") or _public_url_from(PBEM_HTTP_ADDR)).rstrip("/")
 PBEM_SMTP_ADDR = os.environ.get("PBEM_SMTP_ADDR", "127.0.0.1:2525")
 PBEM_SMTP_MAX_SIZE = int(os.environ.get("PBEM_SMTP_MAX_SIZE", str(2 * 1024 * 1024)))
 # Who reads mail sent to postmaster@ (and to a bare "postmaster"): comma-separated addresses.

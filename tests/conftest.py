@@ -38,6 +38,7 @@ import atexit
 import contextlib
 import os
 import re
+import shutil
 import socket
 import tempfile
 from collections.abc import Iterator
@@ -219,7 +220,9 @@ if SERVICES.redis_cache_url:
 else:
     os.environ.pop("REDIS_URL", None)
 os.environ.pop("CELERY_BROKER_URL", None)  # tasks in process unless a test starts a worker
-os.environ.setdefault("PBEM_VAR_DIR", tempfile.mkdtemp(prefix="pbem-test-var-"))  # maildir etc.
+if "PBEM_VAR_DIR" not in os.environ:  # maildir etc.; xdist workers inherit the controller's
+    os.environ["PBEM_VAR_DIR"] = _var_dir = tempfile.mkdtemp(prefix="pbem-test-var-")
+    atexit.register(shutil.rmtree, _var_dir, ignore_errors=True)  # made here, so removed here
 os.environ["DJANGO_SETTINGS_MODULE"] = "pbem.settings"
 
 import django  # noqa: E402 - must come after the environment above

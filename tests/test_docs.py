@@ -25,3 +25,9 @@ def test_it_links_only_to_files_that_exist_in_the_repository(page: Path) -> None
 
 def test_it_links_the_architecture_from_the_readme() -> None:
     assert "](docs/architecture.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_it_cites_no_file_that_is_not_in_the_repository(page: Path) -> None:
+    """The rulebooks and research notes lie outside the repository: a page cites them by section."""
+    assert not re.search(r"`shared/", page.read_text(encoding="utf-8")), f"{page.name} cites a shared/ file"

@@ -101,3 +101,12 @@ def test_migrate_then_runall_serves_web_and_smtp(tmp_path: Path) -> None:
                     proc.wait()
                     pytest.fail(f"runall did not stop on SIGTERM:\n{log.read_text()[-3000:]}")
     assert proc.returncode in (0, -signal.SIGTERM), f"runall stopped with {proc.returncode}"
+
+
+def test_it_derives_the_links_in_mails_from_the_http_address() -> None:
+    from pbem.settings import _public_url_from
+
+    assert _public_url_from("127.0.0.1:8000") == "http://127.0.0.1:8000"
+    assert _public_url_from("127.0.0.1:8123") == "http://127.0.0.1:8123"
+    assert _public_url_from("0.0.0.0:8080") == "http://127.0.0.1:8080"  # a wildcard is this machine
+    assert _public_url_from("[::1]:8080") == "http://[::1]:8080"

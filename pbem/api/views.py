@@ -310,7 +310,8 @@ class GameLeaveApi(_GameActionApi):
 
 class GameResignApi(_GameActionApi):
     @extend_schema(operation_id="games_resign", summary="Resign from a running game",
-                   description="Your seat is then played automatically (its first option) so the others can go on.",
+                   description="Your seat is then played automatically (the game's default move, its least "
+                               "committal choice) so the others can go on.",
                    request=None, parameters=[GAME_ID], responses={200: s.GameOut, **_errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         services.do_resign(game_id, self.require_player())

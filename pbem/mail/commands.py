@@ -48,13 +48,16 @@ def help_text(general: str) -> str:
         f"Commands for {general}, one a line:\n\n"
         "  help                      this text\n"
         "  games                     your games, and whose turn it is in each\n"
-        "  new GAME with ADDRESS... [key=value ...]\n"
+        "  new GAME [with ADDRESS...] [key=value ...]\n"
         "                            a new game; you take the first seat and the addresses get\n"
-        "                            an invitation. Keys: the game's options, and title=\"...\",\n"
+        "                            an invitation (none: a solo game, e.g. new maracaibo, against\n"
+        "                            its automa). Keys: the game's options, and title=\"...\",\n"
         "                            deadline=HOURS, open=N (seats anyone may join), anysender=yes\n"
         "  join [#N]                 accept your invitation (or take an open seat of game N)\n"
         "  decline [#N]              decline your invitation to game N\n"
-        "  resign #N                 give up game N (your seat then plays its first option)\n"
+        "  resign #N                 give up game N (your seat then plays the game's default move)\n"
+        "  extend #N                 more time for your turn in game N (as often as the game allows)\n"
+        "  vacation until DATE       your deadlines wait until then (vacation off: back early)\n"
         "  name NEW NAME             how the other players see you (no digits)\n"
         "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
         "                            every move, or one daily digest per game (also: mail turns)\n\n"
@@ -208,7 +211,8 @@ def cmd_resign(player: Player | None, game_id: int | None) -> str:
     if player is None:
         raise ServiceError(f"you do not play in game #{game_id}")
     game_services.do_resign(game_id, player)
-    return f"You resigned from game #{game_id}. Your seat now plays its first option each turn."
+    return (f"You resigned from game #{game_id}. Your seat now plays the game's default move "
+            "(its least committal choice) each turn.")
 
 
 #: What ``mode``/``mail`` take, folded and without spaces -> the mail mode.

@@ -147,10 +147,13 @@ def _send_batch(rows: Sequence[OutboundMessage]) -> None:
 # ---- invitations -------------------------------------------------------------------------------
 
 
-def _options_text(game: Game) -> str:
-    if not game.options:
+def _options_text(game: Game, n_players: int) -> str:
+    """The game's options that mean something for this many players (no solo-only ones for three)."""
+    specs = {s.name: s for s in engine.get(game.rules).option_specs}
+    shown = {k: v for k, v in (game.options or {}).items() if k not in specs or specs[k].applies_to(n_players)}
+    if not shown:
         return "  (none)"
-    return "\n".join(f"  {k} = {v}" for k, v in sorted(game.options.items()))
+    return "\n".join(f"  {k} = {v}" for k, v in sorted(shown.items()))
 
 
 def queue_invitation(seat: Seat) -> OutboundMessage:
@@ -166,7 +169,7 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
         f"or, if you do not want to play,\n\n    decline\n\n"
         f"The game starts as soon as every seat is taken; then each of you gets a mail with the board, "
         f"and your options whenever it is your turn.\n\n"
-        f"Game options:\n{_options_text(game)}\n\n"
+        f"Game options:\n{_options_text(game, n)}\n\n"
         f"Game page: {game_url(game)}\n"
         f"Account commands (help, games, new, join, decline, resign): mail {general_address()}\n"
     )

@@ -21,9 +21,22 @@ def answer(person: Persona) -> str:
 def test_it_answers_help(ana: Persona) -> None:
     ana.send_to(GENERAL, "help")
     body = answer(ana)
-    assert "new GAME with ADDRESS" in body
+    assert "new GAME [with ADDRESS...]" in body
     assert "maretta: Maretta" in body
+    # every account command the general address takes is in it (issue 29: extend, vacation)
+    for command in ("games", "join", "decline", "resign #N", "extend #N", "vacation until DATE", "name", "mode"):
+        assert f"\n  {command}" in body, command
+    assert "default move" in body and "first option" not in body
     assert InboundMessage.objects.get().status == InboundMessage.Status.APPLIED
+
+
+def test_it_invites_to_a_game_of_three_without_the_solo_only_options(ana: Persona, bruno: Persona,
+                                                                     carla: Persona) -> None:
+    ana.send_to(GENERAL, f"new maracaibo with {bruno.email} {carla.email} difficulty=4")
+    invitation = text_of(bruno.latest())
+    assert "for 3 players" in invitation
+    assert "scenario = 75" in invitation and "rounds = 4" in invitation
+    assert "difficulty" not in invitation and "jean_uprising" not in invitation
 
 
 def test_it_answers_a_mail_without_commands_with_the_help(ana: Persona) -> None:

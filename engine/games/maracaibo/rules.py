@@ -1806,8 +1806,10 @@ class Maracaibo(Rules):
         OptionSpec("scenario", "choice", "75", "scenario card without story: 75 easy, 76 medium, 77 hard",
                    choices=("75", "76", "77")),
         OptionSpec("rounds", "int", 4, "rounds to play (4 in the rulebook; fewer for a short game)", min=1, max=4),
-        OptionSpec("difficulty", "int", 3, "solo only: Jean's difficulty, 1 very easy to 5 very hard", min=1, max=5),
-        OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U"),
+        OptionSpec("difficulty", "int", 3, "solo only: Jean's difficulty, 1 very easy to 5 very hard", min=1, max=5,
+                   solo_only=True),
+        OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
+                   solo_only=True),
     )
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
