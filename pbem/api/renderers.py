@@ -1,4 +1,7 @@
-"""Renderers for the board picture and the text view (``?format=svg`` / ``?format=txt``)."""
+"""Renderers for the board picture and the text view (``?format=svg`` / ``?format=txt``).
+
+Each renders no data (a 304, a 204) as no body: ``str(None)`` made a 304 carry ``None`` and a
+``Content-Length: 4``, which uvicorn refuses, killing the next request on that connection."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ class SVGRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return str(data).encode(self.charset)
+        return b"" if data is None else str(data).encode(self.charset)
 
 
 class PlainTextRenderer(BaseRenderer):
@@ -22,7 +25,7 @@ class PlainTextRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return str(data).encode(self.charset)
+        return b"" if data is None else str(data).encode(self.charset)
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -33,7 +36,7 @@ class EventStreamRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return str(data).encode(self.charset)
+        return b"" if data is None else str(data).encode(self.charset)
 
 
 class NDJSONRenderer(BaseRenderer):
@@ -44,4 +47,4 @@ class NDJSONRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
-        return str(data).encode(self.charset)
+        return b"" if data is None else str(data).encode(self.charset)

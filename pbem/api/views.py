@@ -155,6 +155,9 @@ def _with_etag(response: Response, etag: str) -> Response:
     return response
 
 
+#: The ETag base of a list (the lobby, your games, the games' catalogue...): its digest makes the tag.
+LIST_TAG = '"list"'
+
 _TAG = re.compile(r'^"(?P<game>\d+)-(?P<version>\d+)(?:-[0-9a-f]+)?"$')
 
 
@@ -244,7 +247,7 @@ class GameListApi(BaseApi):
         # types, the same keys in the same order; tests/api/test_query_counts.py holds them
         # equal), and running 50 nested serialisers per page was most of the lobby's time.
         data = [presenters.lobby_entry(request, g, player, seats[g["id"]]) for g in page]
-        return paginator.get_paginated_response(data)
+        return _with_etag(paginator.get_paginated_response(data), LIST_TAG)
 
     @extend_schema(
         operation_id="games_create",
@@ -684,7 +687,8 @@ class RulesListApi(BaseApi):
     @extend_schema(operation_id="rules_list", summary="The games this server plays, with their option schemas",
                    responses={200: s.RulesOut(many=True)})
     def get(self, request: Request) -> Response:
-        return Response(s.RulesOut([presenters.rules_data(r) for r in selectors.rules_catalog()], many=True).data)
+        rules = [presenters.rules_data(r) for r in selectors.rules_catalog()]
+        return _with_etag(Response(s.RulesOut(rules, many=True).data), LIST_TAG)
 
 
 class RulesDetailApi(BaseApi):
@@ -694,7 +698,7 @@ class RulesDetailApi(BaseApi):
                    parameters=[OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],
                    responses={200: s.RulesOut, **_errors(404)})
     def get(self, request: Request, name: str) -> Response:
-        return Response(s.RulesOut(presenters.rules_data(selectors.rules_by_name(name))).data)
+        return _with_etag(Response(s.RulesOut(presenters.rules_data(selectors.rules_by_name(name))).data), LIST_TAG)
 
 
 # ---- account ------------------------------------------------------------------------------------------
@@ -742,7 +746,7 @@ class MyGamesApi(BaseApi):
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         data = [presenters.game_data(request, g, player) for g in page]
-        return paginator.get_paginated_response(s.GameOut(data, many=True).data)
+        return _with_etag(paginator.get_paginated_response(s.GameOut(data, many=True).data), LIST_TAG)
 
 
 class TokenApi(BaseApi):
@@ -797,7 +801,8 @@ class AuthTokensApi(BaseApi):
     @extend_schema(operation_id="auth_tokens_list", summary="Your live API tokens (never their text)",
                    responses={200: s.ApiTokenOut(many=True), **_errors(401, 403)})
     def get(self, request: Request) -> Response:
-        return Response(s.ApiTokenOut([_token_data(r) for r in tokens.tokens_of(request.user)], many=True).data)
+        rows = [_token_data(r) for r in tokens.tokens_of(request.user)]
+        return _with_etag(Response(s.ApiTokenOut(rows, many=True).data), LIST_TAG)
 
     @extend_schema(
         operation_id="auth_tokens_create",
@@ -840,7 +845,7 @@ class WebhooksApi(BaseApi):
                    responses={200: s.WebhookOut(many=True), **_errors(401, 403)})
     def get(self, request: Request) -> Response:
         hooks = webhooks.webhooks_of(self.require_player())
-        return Response(s.WebhookOut([_webhook_data(h) for h in hooks], many=True).data)
+        return _with_etag(Response(s.WebhookOut([_webhook_data(h) for h in hooks], many=True).data), LIST_TAG)
 
     @extend_schema(
         operation_id="me_webhooks_create",

@@ -299,3 +299,35 @@ def test_a_wait_whose_client_went_away_still_keeps_its_answer_for_the_idempotenc
     assert status == 202 and headers["Idempotency-Replayed"] == "true" and again["status"] == "pending"
     assert MoveRequest.objects.filter(player=mover).count() == 1
     connection.close()
+
+
+def test_it_answers_304s_without_a_body_and_keeps_the_connection_alive(
+        asgi_server: Server, alice: Player, bob: Player, carol: Player) -> None:
+    """A 304 of the SVG and text renderers once carried ``None`` with ``Content-Length: 4``: uvicorn
+    failed it, and the next request on that keep-alive connection died."""
+    game = start_game("maretta", alice, [bob, carol])
+    token = services.do_issue_api_token(alice)
+    paths = [f"/api/v1/games/{game.pk}/board.svg", f"/api/v1/games/{game.pk}/view/?format=svg",
+             f"/api/v1/games/{game.pk}/view/?format=txt", f"/api/v1/games/{game.pk}/view/",
+             "/api/v1/games/", "/api/v1/me/games/", "/api/v1/rules/", "/api/v1/rules/maretta/"]
+    conn = asgi_server.connect()  # one connection for every request: HTTP/1.1 keeps it alive
+    try:
+        for path in paths:
+            auth = {"Authorization": f"Token {token}"}
+            conn.request("GET", path, headers=auth)
+            r = conn.getresponse()
+            first = r.read()
+            assert r.status == 200 and first, (path, r.status)
+            tag = r.headers["ETag"]
+            assert tag and tag.startswith('"'), (path, tag)
+            conn.request("GET", path, headers=auth | {"If-None-Match": tag})
+            r = conn.getresponse()
+            assert r.status == 304 and r.read() == b"", path
+            assert r.headers.get("Content-Length") in (None, "0"), (path, r.headers.get("Content-Length"))
+            assert r.headers["ETag"] == tag
+            conn.request("GET", path, headers=auth | {"If-None-Match": '"other"'})
+            r = conn.getresponse()
+            assert r.status == 200 and r.read() == first, path
+    finally:
+        conn.close()
+    assert "Exception" not in asgi_server.log.read_text()
