@@ -212,11 +212,13 @@ def test_it_describes_the_ship_board_slots() -> None:
     assert (extra["LV2"]["cost"], extra["LV2"]["where"]) == (2, "village")
     assert {a["once"] for a in [*lib.values(), *extra.values()]} == {"turn"}
     assert {a["shared"] for a in extra.values()} == {"extra"}  # one extra liberation, city or village
+    assert {a["nation"] for a in [*lib.values(), *extra.values()]} == {"fought"}  # Assumption A15
     res = b["resistance"]
     assert res["front"]["unlock"] == [{"t": "now", "gain": {"d": 5}}]  # "Pegue 5 dobrões"
     assert res["back"]["unlock"] == [{"t": "now", "gain": {"d": 4}}]  # "pegue imediatamente 4 dobrões"
     v = res["back"]["village"]
     assert (v["ext"], v["cost_value"], v["where"], v["double"]) == ("liberate", 3, "here", True)
+    assert v["nation"] == "any"  # "um marcador de propriedade da vila em que seu navio está"
 
 
 def test_it_has_four_resistance_spaces_with_the_examples_rewards() -> None:

@@ -45,23 +45,23 @@ def _bonus(pay: int, gain: dict[str, int]) -> dict[str, Any]:
 # ---- home ports (15) ------------------------------------------------------------------------------
 # "text": the rulebook's wording of the ongoing effect (the English translation of the Portuguese).
 PORTS: list[dict[str, Any]] = [
-    {"id": "H1", "name": "Antwerp", "pt": "Antuérpia", "bonus": _bonus(4, {"vp": 4}),
+    {"id": "HP1", "name": "Antwerp", "pt": "Antuérpia", "bonus": _bonus(4, {"vp": 4}),
      "effects": [{"t": "perm", "ext": "market_take", "gain": {"d": 3, "vp": 3}}],
      "text": "When performing a city action, you can choose not to deliver a good to the market (even if the "
              "market is already full) and instead remove a disc from the city's market. If you do, take 3 "
              "doubloons and score 3 victory points. If the market is empty, you cannot use this effect (but you "
              "can deliver as usual)."},
-    {"id": "H2", "name": "Bremen", "pt": "Bremen", "bonus": _bonus(3, {"inf": 1}),
+    {"id": "HP2", "name": "Bremen", "pt": "Bremen", "bonus": _bonus(3, {"inf": 1}),
      "effects": [{"t": "village", "ext": "village_trade", "pay": {"goods": ["tobacco", "tobacco"]},
                   "gain": {"d": 5}, "repeat": True}],
      "text": "You have a new village action available to you: Pay 2 tobacco to take 5 doubloons. You can perform "
              "this action several times (as long as you have enough tobacco and village actions available to do "
              "so)."},
-    {"id": "H3", "name": "Cayman Islands", "pt": "Ilhas Cayman", "bonus": _bonus(5, {"vp": 5}),
+    {"id": "HP3", "name": "Cayman Islands", "pt": "Ilhas Cayman", "bonus": _bonus(5, {"vp": 5}),
      "effects": [{"t": "perm", "ext": "wild_sugar"}],
      "text": "You can use cards with sugar as any good or object of your choice. You could even use a sugar card "
              "showing a book as a spyglass! You can use several cards at the same time to pay costs."},
-    {"id": "H4", "name": "Genova", "pt": "Genova", "bonus": _bonus(4, {"vp": 4}),
+    {"id": "HP4", "name": "Genova", "pt": "Genova", "bonus": _bonus(4, {"vp": 4}),
      "effects": [{"t": "income", "ext": "income_influence", "inf": 2, "nation": "fewest"}],
      "text": "This home port has no ongoing effect - instead, it has an income effect. During income, gain 2 "
              "influence with the nation that currently controls the fewest locations. If there is a tie, choose "
@@ -70,7 +70,8 @@ PORTS: list[dict[str, Any]] = [
 for _i, (_name, _nation) in enumerate((("Kingstown", "england"), ("Port-au-Prince", "france"),
                                        ("Yaquimel", "spain"))):
     PORTS.append({
-        "id": f"H{5 + _i}", "name": _name, "pt": _name, "nation": _nation, "bonus": _bonus(3, {"inf": 1}),
+        "id": f"HP{5 + _i}", "name": _name, "pt": _name.replace("-au-", "-Au-"), "nation": _nation,
+        "bonus": _bonus(3, {"inf": 1}),
         "effects": [{"t": "combat", "ext": "combat_nation", "cost": 2, "nation": _nation,
                      "gain": {"d": 4, "inf": 1}}],
         "text": "When you fight with the indicated nation, you have a new combat action available to you: Reduce "
@@ -78,34 +79,34 @@ for _i, (_name, _nation) in enumerate((("Kingstown", "england"), ("Port-au-Princ
 for _i, (_name, _nation) in enumerate((("Grand Turk", "england"), ("Port of Spain", "spain"),
                                        ("Roseau", "france"))):
     PORTS.append({
-        "id": f"H{8 + _i}", "name": _name, "pt": "Rosseau" if _name == "Roseau" else _name, "nation": _nation,
+        "id": f"HP{8 + _i}", "name": _name, "pt": "Rosseau" if _name == "Roseau" else _name, "nation": _nation,
         "bonus": _bonus(5, {"vp": 5}),
         "effects": [{"t": "perm", "ext": "stop_marker", "nation": _nation, "gain": {"d": 2}}],
         "text": "Whenever you end your movement at a location (village or city) with a matching ownership marker, "
                 "take 2 doubloons. If an assistant lets you move again, this effect can apply to both locations."})
 PORTS += [
-    {"id": "H11", "name": "Nassau", "pt": "Nassau", "bonus": _bonus(3, {"inf": 1}),
+    {"id": "HP11", "name": "Nassau", "pt": "Nassau", "bonus": _bonus(3, {"inf": 1}),
      "effects": [{"t": "perm", "ext": "village_plus_main", "n": 1}],
      "text": "Whenever you end your movement at a village and choose the village actions as your main action, "
              "you can perform one additional village action. This effect is not triggered by village actions "
              "gained from any other actions (for example, as part of a city action, from assistants or from the "
              "last space on the explorer track)."},
-    {"id": "H12", "name": "Oranjestad", "pt": "Oranjestad", "bonus": _bonus(4, {"vp": 4}),
+    {"id": "HP12", "name": "Oranjestad", "pt": "Oranjestad", "bonus": _bonus(4, {"vp": 4}),
      "effects": [{"t": "village", "ext": "village_trade", "pay": {"goods": ["corn", "corn"]}, "gain": {"cp": 3},
                   "repeat": True}],
      "text": "You have a new village action available to you: Pay 2 corn to gain 3 combat points. You can perform "
              "this action several times (as long as you have enough corn and village actions available to do so)."},
-    {"id": "H13", "name": "Panamá", "pt": "Panamá", "bonus": _bonus(3, {"inf": 1}),
+    {"id": "HP13", "name": "Panamá", "pt": "Panamá", "bonus": _bonus(3, {"inf": 1}),
      "effects": [{"t": "perm", "ext": "explore_second_last"}],
      "text": "When moving your explorer at least 2 spaces, you receive not only the reward for the space you moved "
              "to, but also for the second-to-last space you moved to. If that space contains a quest, you can "
              "fulfil it! Skip occupied spaces as usual."},
-    {"id": "H14", "name": "Porto", "pt": "Porto", "bonus": _bonus(5, {"vp": 5}),
+    {"id": "HP14", "name": "Porto", "pt": "Porto", "bonus": _bonus(5, {"vp": 5}),
      "effects": [{"t": "perm", "ext": "deliver_again_cp", "gain": {"cp": 2}}],
      "text": "After delivering a good as part of a city action, you can immediately discard an identical good to "
              "gain 2 combat points (regardless of whether the city's market is full or not). This effect only "
              "counts during city actions."},
-    {"id": "H15", "name": "Roatán", "pt": "Roatán", "bonus": _bonus(4, {"inf": 1}),
+    {"id": "HP15", "name": "Roatán", "pt": "Roatán", "bonus": _bonus(4, {"inf": 1}),
      "effects": [{"t": "now", "ext": "second_explorer", "figure": 1}],
      "text": "As soon as you unlock this ship upgrade, immediately place a worker (figure) at the start of the "
              "explorer track. You can only do this when you unlock the upgrade. From now on, you can split your "
@@ -130,18 +131,19 @@ BOARDS: dict[str, Any] = {
         # ship board's combat action U6 (a village: empty 2 / displace 5)
         "base": {"text": "the base game's combat actions; upgrade: a village, empty 2 / displace 5",
                  "upgrade": "U6"},
-        # the back ("lado mostrando U"), with Liberation of the Caribbean
+        # the back ("lado mostrando U"), with Liberation of the Caribbean; a marker of the nation fought, as
+        # L40's Liberate City / Village say (Assumption A15)
         "liberation": {
             "actions": [
-                {"t": "combat", "ext": "liberate", "id": "LC", "cost": 5, "where": "city", "nation": "any",
+                {"t": "combat", "ext": "liberate", "id": "LC", "cost": 5, "where": "city", "nation": "fought",
                  "flag": True, "once": "turn", "gain": {}},
-                {"t": "combat", "ext": "liberate", "id": "LV", "cost": 3, "where": "village", "nation": "any",
+                {"t": "combat", "ext": "liberate", "id": "LV", "cost": 3, "where": "village", "nation": "fought",
                  "once": "turn", "gain": {}},
             ],
             "upgrade": [
-                {"t": "combat", "ext": "liberate", "id": "LC2", "cost": 3, "where": "city", "nation": "any",
+                {"t": "combat", "ext": "liberate", "id": "LC2", "cost": 3, "where": "city", "nation": "fought",
                  "flag": True, "once": "turn", "shared": "extra", "gain": {}},
-                {"t": "combat", "ext": "liberate", "id": "LV2", "cost": 2, "where": "village", "nation": "any",
+                {"t": "combat", "ext": "liberate", "id": "LV2", "cost": 2, "where": "village", "nation": "fought",
                  "once": "turn", "shared": "extra", "gain": {}},
             ],
         },
@@ -319,7 +321,7 @@ LEGACY: list[dict[str, Any]] = [
              "reached with that nation, and the city action; later rounds free; no final VP for that nation's "
              "influence; one marker a player). City action: 1 doubloon and 1 combat point per assistant on the "
              "board and per worker in your supply."},
-    {"id": "L31", "name": "The ruin", "kind": "ruin", "ext": "legacy_space", "after_space": 9, "track": "L32",
+    {"id": "L31", "name": "The ruin", "kind": "ruin", "ext": "legacy_space", "after_space": 11, "track": "L32",
      "text": "When you move your explorer past the ruin, immediately place a worker from your supply at the start "
              "of the ruin track on L32 (not later if you had none). The ruin is not a space of the explorer track."},
     {"id": "L32", "name": "The ruin track", "kind": "ruin_track", "ext": "second_explorer",
