@@ -11,10 +11,12 @@ player counts (min, middle, max):
   the mover's options, apply one of them, then the view of every seat;
 * json: one ``json.dumps`` plus ``json.loads`` of the same state, the least the
   service pays per move to store and load the state;
-* ratio = move / json, both measured now, in this process. Target: below 0.7 (issue #12), so
-  that the database round trip, not the engine, limits the service.
+* ratio = move / json, both measured now, in this process: a figure to compare before and after
+  a change to the rules (regressions), not a goal. The engine is a small part of what a move
+  costs the service (docs/scaling.md), so no verdict is printed; the service's goals are in
+  bench/pipeline.py, bench/api.py and bench/storage.py.
 
-The last line says which engine ran: the rules compiled with mypyc (``make install`` builds
+The last line says which engine ran: the rules compiled with mypyc (``make compile`` builds
 them, engine/compiled.py) or plain Python (``PBEM_ENGINE_PURE=1``, or no build).
 
 The engine and JSON passes over the same positions alternate ``--rounds`` times
@@ -43,8 +45,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from engine import compiled, registry
 from engine.core import Rules, State
 from engine.testing import choose, player_names, run_game
-
-TARGET = 0.7  # move / JSON round trip (issue #12)
 
 
 @dataclass
@@ -150,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"pbem engine benchmark: Python {platform.python_version()} on {platform.machine()}, "
           f"{args.games} games and {args.positions} positions per configuration, {args.rounds} paired rounds")
     header = (f"{'game':<11} {'side':<5} {'players':>7} {'games/s':>9} {'moves/game':>10} {'state KB':>8} "
-              f"{'move us':>9} {'json us':>9} {'ratio':>6}  target < {TARGET}")
+              f"{'move us':>9} {'json us':>9} {'ratio':>6}")
     print(header)
     print("-" * len(header))
     failures = 0
@@ -167,9 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 failures += 1
                 print(f"{name:<11} {cfg.label:<5} {cfg.players:>7} error: {type(exc).__name__}: {exc}")
                 continue
-            verdict = "ok" if r.ratio < TARGET else "over"
             print(f"{name:<11} {cfg.label:<5} {cfg.players:>7} {r.games_per_s:>9.1f} {r.moves_per_game:>10.1f} "
-                  f"{r.state_bytes / 1024:>8.1f} {r.move_us:>9.1f} {r.json_us:>9.1f} {r.ratio:>6.2f}  {verdict}",
+                  f"{r.state_bytes / 1024:>8.1f} {r.move_us:>9.1f} {r.json_us:>9.1f} {r.ratio:>6.2f}",
                   flush=True)
     # which engine the figures are of (engine/compiled.py; PBEM_ENGINE_PURE=1 for plain Python)
     print(f"engine: {compiled.status()}")

@@ -34,7 +34,7 @@ def test_bench_runs_and_reports_skips(monkeypatch: pytest.MonkeyPatch, capsys: p
     rows = [line.split() for line in out.splitlines() if line.startswith("guess")]
     assert len(rows) == 1  # one side, one player count
     assert rows[0][1:3] == ["-", "2"]
-    assert float(rows[0][-2]) > 0  # a ratio was computed
+    assert float(rows[0][-1]) > 0  # a ratio was computed, with no verdict after it
 
 
 def test_bench_configurations_cover_sides_and_player_counts() -> None:
