@@ -1,15 +1,27 @@
-"""Pagination: offsets for game lists, a cursor on the move number for the log."""
+"""Pagination: keyset pages for game lists, a cursor on the move number for the log.
+
+Why keyset pages: a list of games is read newest first, and a page found by ``OFFSET`` or
+counted with ``COUNT(*)`` reads every game before it (a million rows at a million games). A
+page found from the id it continues from reads its own rows only, whatever the table holds.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from django.db.models import Count, QuerySet, Window
-from rest_framework.exceptions import NotFound, ValidationError
+from django.db.models import QuerySet
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 #: Furthest offset a list may start at; past it the database would fail, not answer an empty page.
 MAX_OFFSET = 10**9
+#: A game list's cursor: ``b<id>`` continues with the games older than ``id``, ``a<id>`` with
+#: those newer (the page before). Opaque to clients: they follow ``next``/``previous``.
+GAME_CURSOR = re.compile(r"([ab])([0-9]{1,18})")
+BAD_CURSOR = "not a cursor this list gave: follow next or previous as given, or start without one"
 
 
 def strict_int(request: Any, name: str, default: int | None, low: int, high: int | None = None,
@@ -17,22 +29,39 @@ def strict_int(request: Any, name: str, default: int | None, low: int, high: int
     """The integer ``?name=`` holds, ``default`` when absent; 400 when it is not an integer in range.
 
     Why not DRF's: it takes ``?limit=abc`` as no limit at all, which the schema says is an error.
-    ``cutoff``: a larger value is taken as the cutoff (as documented) rather than refused.
+    ``cutoff``: a larger value, however many digits it has, is taken as the cutoff (as documented)
+    rather than refused.
     """
     raw = request.query_params.get(name)
     if raw is None:
         return default
     raw = raw.strip()
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12 or int(raw) < low or (high and int(raw) > high):
+    digits = raw.isascii() and raw.isdigit()
+    if digits and cutoff and len(raw.lstrip("0")) > 12:
+        return cutoff
+    if not digits or len(raw) > 12 or int(raw) < low or (high and int(raw) > high):
         bound = f" and at most {high}" if high else ""
         raise ValidationError({name: [f"must be an integer, at least {low}{bound}"]})
     value = int(raw)
     return min(value, cutoff) if cutoff else value
 
 
+def _id(row: Any) -> int:
+    return int(row["id"] if isinstance(row, dict) else row.pk)
+
+
 class GamePagination(LimitOffsetPagination):
+    """Game lists (newest first, ordered by ``-id``) in keyset pages.
+
+    ``next`` and ``previous`` carry a ``cursor`` (the id the page ends or starts at), so every
+    page costs what the first does. ``offset`` is still taken (it reads the rows it skips; the
+    links it gives are cursors; with a cursor it is ignored). ``count`` is exact when the page shows the list's end
+    (offset + rows) and null otherwise: no list is counted whole.
+    """
+
     default_limit = 50
     max_limit = 200
+    cursor_query_param = "cursor"
 
     def get_limit(self, request: Any) -> int | None:
         return strict_int(request, self.limit_query_param, self.default_limit, 1, cutoff=self.max_limit)
@@ -40,27 +69,79 @@ class GamePagination(LimitOffsetPagination):
     def get_offset(self, request: Any) -> int:
         return strict_int(request, self.offset_query_param, 0, 0, MAX_OFFSET) or 0
 
-    def paginate_rows(self, rows: QuerySet[Any], request: Any) -> list[dict[str, Any]]:
-        """:meth:`paginate_queryset` for a ``values()`` query, the count in the page's own
-        statement (``COUNT(*) OVER ()``) rather than a statement of its own.
+    def get_cursor(self, request: Any) -> tuple[str, int] | None:
+        raw = request.query_params.get(self.cursor_query_param)
+        if raw is None:
+            return None
+        match = GAME_CURSOR.fullmatch(raw.strip())
+        if match is None:
+            raise ValidationError({self.cursor_query_param: [BAD_CURSOR]})
+        return match.group(1), int(match.group(2))
 
-        Why: the lobby is read more than any other list, and its count query cost a round trip
-        and a compilation as dear as the page's. Only a page past the end asks for the count apart.
-        """
+    def paginate_rows(self, rows: QuerySet[Any] | list[Any], request: Any) -> list[Any]:
+        """A page of ``rows`` (a query ordered by ``-id``, of ``values()`` dicts or models; or such
+        a list), one statement: the page and one row more, which tells whether a next page exists."""
         self.request = request
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
         assert self.limit is not None  # get_limit always gives one (a default, a cutoff)
-        page = list(rows.annotate(_pbem_total=Window(Count("pk")))[self.offset:self.offset + self.limit])
-        if page:
-            self.count = page[0]["_pbem_total"]
-            for row in page:
-                del row["_pbem_total"]
+        cursor = self.get_cursor(request)
+        if cursor is not None:
+            self.offset = 0  # the cursor says where the page is
+        self.count = None
+        if cursor is None:
+            page = self._slice(rows, None, self.offset, self.limit + 1)
+            self.more_after, self.more_before = len(page) > self.limit, self.offset > 0
+            page = page[:self.limit]
+            if not self.more_after and (page or not self.offset):
+                self.count = self.offset + len(page)
+        elif cursor[0] == "b":
+            page = self._slice(rows, ("lt", cursor[1]), 0, self.limit + 1)
+            self.more_after, self.more_before = len(page) > self.limit, True
+            page = page[:self.limit]
         else:
-            self.count = rows.count() if self.offset else 0
-        if self.count > self.limit and self.template is not None:
-            self.display_page_controls = True
+            page = self._slice(rows, ("gt", cursor[1]), 0, self.limit + 1)  # oldest first
+            self.more_after, self.more_before = True, len(page) > self.limit
+            page = page[:self.limit][::-1]
+        self.page = page
         return page
+
+    @staticmethod
+    def _slice(rows: QuerySet[Any] | list[Any], keyset: tuple[str, int] | None, start: int, n: int) -> list[Any]:
+        if isinstance(rows, list):
+            if keyset is None:
+                return rows[start:start + n]
+            if keyset[0] == "lt":
+                return [r for r in rows if _id(r) < keyset[1]][start:start + n]
+            return [r for r in reversed(rows) if _id(r) > keyset[1]][start:start + n]
+        if keyset is None:
+            return list(rows[start:start + n])
+        if keyset[0] == "lt":
+            return list(rows.filter(pk__lt=keyset[1])[start:start + n])
+        return list(rows.filter(pk__gt=keyset[1]).reverse()[start:start + n])
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any]:
+        return self.paginate_rows(queryset, request)
+
+    def _link(self, cursor: str) -> str:
+        url = remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
+        return replace_query_param(url, self.cursor_query_param, cursor)
+
+    def get_next_link(self) -> str | None:
+        return self._link(f"b{_id(self.page[-1])}") if self.more_after and self.page else None
+
+    def get_previous_link(self) -> str | None:
+        if not self.more_before:
+            return None
+        if self.page:
+            return self._link(f"a{_id(self.page[0])}")
+        # Past the end: the list's newest page (no cursor, no offset).
+        url = remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
+        return remove_query_param(url, self.cursor_query_param)
+
+    def get_paginated_response(self, data: Any) -> Response:
+        return Response({"count": self.count, "next": self.get_next_link(),
+                         "previous": self.get_previous_link(), "results": data})
 
 
 class MoveLogPagination(CursorPagination):
@@ -75,10 +156,20 @@ class MoveLogPagination(CursorPagination):
         return strict_int(request, self.page_size_query_param, self.page_size, 1, cutoff=self.max_page_size)
 
     def decode_cursor(self, request: Any) -> Any:
-        cursor = super().decode_cursor(request)
-        # Why: DRF trusts the position inside a (base64, unsigned) cursor; a forged
-        # "p=abc" would reach the database as a move number and fail there (a 500).
-        if cursor is not None and cursor.position is not None and not (str(cursor.position).isdigit()
-                                                                        and len(str(cursor.position)) < 10):
-            raise NotFound(self.invalid_cursor_message)
+        # Why 400, whatever the form: DRF answers 404 to a cursor it cannot decode and trusts the
+        # position inside a (base64, unsigned) one, so a forged "p=abc" reached the database as a
+        # move number and failed there, and "o=99" answered an empty page.
+        raw = request.query_params.get(self.cursor_query_param)
+        try:
+            cursor = super().decode_cursor(request)
+        except Exception:  # noqa: BLE001 - DRF raises NotFound; any failure to read it is the client's
+            cursor = None
+        bad = cursor is None and raw is not None
+        if cursor is not None:
+            # The ordering is unique (one number a move), so the cursors this list gives never
+            # carry an offset, and their position is a move number.
+            position = str(cursor.position) if cursor.position is not None else None
+            bad = bool(cursor.offset) or (position is not None and not (position.isdigit() and len(position) < 10))
+        if bad:
+            raise ValidationError({self.cursor_query_param: [BAD_CURSOR]})
         return cursor

@@ -16,7 +16,7 @@ from typing import Any
 
 import engine
 from pbem.api.idempotency import KEY_PATTERN
-from pbem.api.pagination import MAX_OFFSET
+from pbem.api.pagination import GAME_CURSOR, MAX_OFFSET
 from pbem.api.serializers import MAX_COMMANDS, STREAM_EVENTS, STREAM_LINES
 
 #: Bounds of the paging parameters, as pbem.api.pagination enforces them.
@@ -24,7 +24,10 @@ _PAGING = {
     "limit": {"type": "integer", "minimum": 1},
     "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
     "page_size": {"type": "integer", "minimum": 1},
+    "cursor": {"type": "string", "pattern": f"^{GAME_CURSOR.pattern}$"},
 }
+#: The operations paged by pbem.api.pagination.GamePagination (keyset cursors of their own).
+_GAME_LISTS = ("games_list", "me_games_list")
 
 _RATE_HEADERS = {
     "RateLimit-Limit": {"schema": {"type": "integer"}, "description": "requests allowed in the current window"},
@@ -161,6 +164,8 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             })
             for param in operation.get("parameters", []):
                 if param.get("in") == "query" and param.get("name") in _PAGING:
+                    if param["name"] == "cursor" and operation.get("operationId") not in _GAME_LISTS:
+                        continue  # the move log's cursor is DRF's (base64)
                     param["schema"] = dict(_PAGING[param["name"]])
             if method != "get" or any(p.get("in") != "path" for p in operation.get("parameters", [])):
                 # Why on each: 400 is the answer to anything outside this schema, 422 to a request

@@ -114,7 +114,9 @@ class GameOut(serializers.Serializer):
 
 
 class GamePageOut(serializers.Serializer):
-    count = serializers.IntegerField()
+    #: Exact when the page shows the list's end, null otherwise (no list is counted whole).
+    count = serializers.IntegerField(allow_null=True, help_text="the games the list holds when this page shows "
+                                     "its end; null otherwise (follow `next`)")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = GameOut(many=True)

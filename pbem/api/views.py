@@ -216,6 +216,15 @@ def _game_response(request: Request, game_id: int, player: Player | None,
 # ---- games -------------------------------------------------------------------------------------
 
 
+#: The paging parameters of a list of games (pbem.api.pagination.GamePagination).
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", OpenApiTypes.INT, description="page size, at most 200 (a larger one is taken as 200)"),
+    OpenApiParameter("cursor", OpenApiTypes.STR, description="from `next` or `previous`: where the page continues"),
+    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts (reads the games it skips: "
+                                                             "follow `next` instead; ignored with `cursor`)"),
+]
+
+
 class GameListApi(BaseApi):
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else [HasPlayer()]
@@ -226,8 +235,7 @@ class GameListApi(BaseApi):
         description="Newest first. `mine=1`: games you hold a seat in; `joinable=1`: open games you may join; "
                     "`status` and `rules` narrow further.",
         parameters=[s.GameFilterIn,
-                    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (max 200)"),
-                    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts")],
+                    *PAGE_PARAMETERS],
         responses={200: s.GamePageOut, **_errors(400, 401)},
     )
     def get(self, request: Request) -> Response:
@@ -735,8 +743,7 @@ class MyGamesApi(BaseApi):
         description="Every game you hold a seat in (invitations included). `my_turn=1`: only the running games "
                     "that wait for your decision now.",
         parameters=[s.MyGamesFilterIn,
-                    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (max 200)"),
-                    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts")],
+                    *PAGE_PARAMETERS],
         responses={200: s.GamePageOut, **_errors(400, 401, 429)},
     )
     def get(self, request: Request) -> Response:
@@ -744,7 +751,7 @@ class MyGamesApi(BaseApi):
         player = self.require_player()
         games = selectors.my_games(player, my_turn=my_turn)
         paginator = GamePagination()
-        page = paginator.paginate_queryset(games, request, view=self) or []
+        page = paginator.paginate_rows(games, request)
         data = [presenters.game_data(request, g, player) for g in page]
         return _with_etag(paginator.get_paginated_response(s.GameOut(data, many=True).data), LIST_TAG)
 

@@ -39,7 +39,9 @@ def game_list(*, viewer: Player | None = None, mine: bool = False, joinable: boo
     if mine:
         if viewer is None:
             return qs.none()
-        qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer)))
+        # Why a set of ids, not EXISTS per game: newest first with EXISTS walks every newer game
+        # looking for the viewer's; their seats (an index on the player) are few.
+        qs = qs.filter(pk__in=Seat.objects.filter(player=viewer).values("game_id"))
     if joinable:
         qs = qs.filter(pk__in=open_games(viewer=viewer).values("pk"))
     if status:
@@ -53,19 +55,18 @@ def games_for_player(player: Player) -> QuerySet[Game]:
     return game_list(viewer=player, mine=True)
 
 
-def my_games(player: Player, *, my_turn: bool = False) -> list[Game]:
-    """The games ``player`` holds a seat in, newest first; ``my_turn``: only the running ones
-    that wait for their decision now (lichess's ``isMyTurn``)."""
-    games = list(games_for_player(player).prefetch_related("seats__player"))
+def my_games(player: Player, *, my_turn: bool = False) -> QuerySet[Game] | list[Game]:
+    """The games ``player`` holds a seat in, newest first (a query: pages read their own rows);
+    ``my_turn``: only the running ones that wait for their decision now (lichess's ``isMyTurn``),
+    read from each game's stored ``pending_seats``, never its state."""
+    games = games_for_player(player).prefetch_related("seats__player")
     if not my_turn:
         return games
     out = []
-    for game in games:
-        if game.status != Game.Status.RUNNING or game.state is None:
-            continue
+    for game in games.filter(status=Game.Status.RUNNING).defer("state"):
         seat = next((s.index for s in game.seats.all() if s.player_id == player.pk and s.index is not None
                      and s.status != Seat.Status.RESIGNED), None)
-        if seat is not None and seat in rules_for(game).pending(game.state):
+        if seat is not None and seat in (game.pending_seats or ()):
             out.append(game)
     return out
 

@@ -80,11 +80,13 @@ def test_it_answers_413_to_a_body_over_the_limit(alice):
     assert r.status_code == 413
 
 
-@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD0tMQ==", "cD0xMjM0NTY3ODkwMTIzNDU2Nzg5", "bz14"])
-def test_a_forged_log_cursor_is_a_404(fake_game, alice, bob, cursor):
+@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD0tMQ==", "cD0xMjM0NTY3ODkwMTIzNDU2Nzg5", "bz14", "bz05OQ==",
+                                    "garbage"])
+def test_a_forged_log_cursor_is_a_400_naming_the_cursor(fake_game, alice, bob, cursor):
+    # p=abc, p=-1, p=<19 digits>, o=x, o=99 (an offset, which this list never gives), not base64
     game = start_game(fake_game, alice, [bob])
     r = token_client().get(f"{GAMES}{game.pk}/log/", {"cursor": cursor})
-    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    assert r.status_code == 400 and "cursor" in r.json()["message"], r.content
 
 
 @pytest.mark.parametrize(("commands", "message"), [

@@ -110,8 +110,10 @@ def test_it_lists_and_filters_games(fake_game, alice, bob, carol, dave):
     assert _ids(token_client(carol).get(GAMES, {"joinable": "1"})) == []  # her own games: she is seated
     assert _ids(anon.get(GAMES, {"joinable": "1", "status": "open"})) == [open_for_all["id"]]
     page = anon.get(GAMES, {"limit": 2}).json()
-    assert page["count"] == 3 and len(page["results"]) == 2 and page["next"] and page["previous"] is None
+    # count: exact only on a page that shows the list's end (no list is counted whole)
+    assert page["count"] is None and len(page["results"]) == 2 and page["next"] and page["previous"] is None
     assert _ids(anon.get(page["next"])) == [running.pk]
+    assert anon.get(GAMES, {"limit": 3}).json()["count"] == 3
 
 
 @pytest.mark.parametrize(("query", "status", "message"), [

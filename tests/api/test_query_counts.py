@@ -6,6 +6,7 @@ slow under gunicorn (bench/api.py), and a count is what such a change breaks.
 
 from __future__ import annotations
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -90,18 +91,61 @@ def test_it_answers_a_view_exactly_as_the_view_serializer_would(fake_game, alice
         assert body == expected
 
 
-def test_it_counts_the_lobby_in_the_page_and_apart_only_past_the_end(fake_game, alice):
-    """The count comes with the page (a window over the same rows): the same figure as counting
-    apart, for a full page, a short one, a filtered one, and a page past the end."""
+def test_it_counts_a_list_only_on_a_page_that_shows_its_end(fake_game, alice):
+    """No list is counted whole (at a million games a count reads a million rows): the count is
+    the offset plus the rows of a page that shows the list's end, null on any other page."""
     client = token_client(alice)
     _games(fake_game, alice, 3)
     from pbem.games import services
 
     services.do_create_game(make_player("zed@example.org", "Zed"), fake_game,
                             invite=["nobody@example.org"])  # open, and not Alice's
-    for query, count, shown in (("", 4, 4), ("?limit=2", 4, 2), ("?limit=2&offset=3", 4, 1),
-                                ("?offset=9", 4, 0), ("?mine=1", 3, 3), ("?mine=1&offset=5", 3, 0),
-                                ("?status=open", 1, 1), ("?status=finished", 0, 0)):
+    for query, count, shown in (("", 4, 4), ("?limit=2", None, 2), ("?limit=2&offset=3", 4, 1),
+                                ("?limit=4", 4, 4), ("?limit=3", None, 3), ("?offset=9", None, 0),
+                                ("?mine=1", 3, 3), ("?mine=1&offset=5", None, 0), ("?status=open", 1, 1),
+                                ("?status=finished", 0, 0)):
         body = client.get(GAMES + query).json()
         assert (body["count"], len(body["results"])) == (count, shown), query
-        assert all(set(g) >= {"id", "seats", "waiting_for"} and "_pbem_total" not in g for g in body["results"])
+        assert all(set(g) >= {"id", "seats", "waiting_for"} for g in body["results"])
+
+
+def test_it_pages_every_game_list_by_keyset_forth_and_back_without_count_or_offset(fake_game, alice):
+    """next and previous carry a cursor: the page's statement finds its rows from the id it
+    continues from (no OFFSET, no COUNT), and walking forth then back gives every game once."""
+    client = token_client(alice)
+    ids = sorted(_games(fake_game, alice, 7), reverse=True)
+    for path in (GAMES, GAMES + "?mine=1", "/api/v1/me/games/"):
+        sep = "&" if "?" in path else "?"
+        page = client.get(f"{path}{sep}limit=3").json()
+        seen, pages = [g["id"] for g in page["results"]], [page]
+        while page["next"]:
+            assert "cursor=" in page["next"] and "offset=" not in page["next"]
+            with CaptureQueriesContext(connection) as ctx:
+                page = client.get(page["next"]).json()
+            sql = " ".join(q["sql"].upper() for q in ctx.captured_queries)
+            assert "COUNT(" not in sql and "OFFSET" not in sql, sql
+            assert page["count"] is None and page["previous"]
+            seen += [g["id"] for g in page["results"]]
+            pages.append(page)
+        assert seen == ids, path
+        back = [g["id"] for g in pages[-1]["results"]]
+        page = pages[-1]
+        while page["previous"]:
+            page = client.get(page["previous"]).json()
+            back = [g["id"] for g in page["results"]] + back
+        assert back == ids and page["results"] == pages[0]["results"], path
+
+
+@pytest.mark.parametrize("cursor", ["x1", "b", "b-1", "a1.5", "b1234567890123456789", "cD0x"])
+def test_it_answers_400_to_a_game_list_cursor_it_never_gave(fake_game, alice, cursor):
+    for path in (GAMES, "/api/v1/me/games/"):
+        r = token_client(alice).get(path, {"cursor": cursor})
+        assert r.status_code == 400 and "cursor" in r.json()["message"], r.content
+
+
+def test_it_takes_a_huge_page_size_as_the_maximum(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    client = token_client(alice)
+    for path, name in ((GAMES, "limit"), ("/api/v1/me/games/", "limit"), (f"{GAMES}{game.pk}/log/", "page_size")):
+        r = client.get(path, {name: "9" * 40})
+        assert r.status_code == 200, (path, r.content)
