@@ -123,8 +123,12 @@ class GamePagination(LimitOffsetPagination):
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any]:
         return self.paginate_rows(queryset, request)
 
+    def _here(self) -> str:
+        assert self.request is not None  # set by paginate_rows
+        return remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
+
     def _link(self, cursor: str) -> str:
-        url = remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
+        url = self._here()
         return replace_query_param(url, self.cursor_query_param, cursor)
 
     def get_next_link(self) -> str | None:
@@ -136,8 +140,7 @@ class GamePagination(LimitOffsetPagination):
         if self.page:
             return self._link(f"a{_id(self.page[0])}")
         # Past the end: the list's newest page (no cursor, no offset).
-        url = remove_query_param(self.request.build_absolute_uri(), self.offset_query_param)
-        return remove_query_param(url, self.cursor_query_param)
+        return remove_query_param(self._here(), self.cursor_query_param)
 
     def get_paginated_response(self, data: Any) -> Response:
         return Response({"count": self.count, "next": self.get_next_link(),

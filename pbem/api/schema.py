@@ -20,7 +20,7 @@ from pbem.api.pagination import GAME_CURSOR, MAX_OFFSET
 from pbem.api.serializers import MAX_COMMANDS, STREAM_EVENTS, STREAM_LINES
 
 #: Bounds of the paging parameters, as pbem.api.pagination enforces them.
-_PAGING = {
+_PAGING: dict[str, dict[str, Any]] = {
     "limit": {"type": "integer", "minimum": 1},
     "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
     "page_size": {"type": "integer", "minimum": 1},
