@@ -174,7 +174,8 @@ def test_it_words_each_home_ports_effect_as_the_rulebook() -> None:
                 assert e["gain"] == {"d": 2}
         assert nations == set(C.NATIONS)  # one port of each nation (Assumption A8)
     assert _port("Nassau")["effects"] == [{"t": "perm", "ext": "village_plus_main", "n": 1}]
-    assert [e["ext"] for e in _port("Panamá")["effects"]] == ["explore_second_last"]
+    (e,) = _port("Panamá")["effects"]
+    assert e["ext"] == "explore_second_last" and e["min"] == 2  # "em pelo menos 2 espaços"
     (e,) = _port("Porto")["effects"]
     assert e["ext"] == "deliver_again_cp" and e["gain"] == {"cp": 2}
     (e,) = _port("Roatán")["effects"]
@@ -294,6 +295,22 @@ def test_it_derives_the_modules_from_the_mode() -> None:
             assert "resistance" in mods  # "sempre jogado junto com a Peças de Resistência"
     assert {k for k, v in m.items() if v.get("status") == "not yet implemented"} == {"74", "193", "campaign"}
     assert not m["74"]["competitive"] and not m["193"]["competitive"]
+    assert {mod for mode in m.values() for mod in mode["modules"]} - {"jacques", "search"} == set(U.MODULES)
+
+
+def test_it_has_each_modules_numbers() -> None:
+    mods = U.MODULES
+    assert (mods["home_ports"]["dealt"], mods["home_ports"]["kept"], mods["home_ports"]["discs"]) == (3, 1, 2)
+    assert mods["home_ports"]["bonus_optional"] is True  # "Você não precisa usar o bônus imediato"
+    res = mods["resistance"]
+    assert (res["spaces"], res["unlock_d"], res["village_value"], res["village_double"]) == (4, 4, 3, True)
+    assert res["full"] == {"d": 3, "vp_per_combat_token": 1}
+    board = U.BOARDS["resistance"]  # the board's rows say the same
+    assert len(board["spaces"]) == res["spaces"] and board["back"]["village"]["cost_value"] == res["village_value"]
+    assert mods["uprising"] == {"legacy": "L40", "against_influence_vp": 2, "once": "combat"}
+    lib = mods["liberation"]
+    assert (lib["influence_vp"], lib["once"], lib["nation_scoring"]) == (2, "turn", False)
+    assert U.SCENARIOS["79"]["nation_scoring"] is lib["nation_scoring"]
 
 
 def test_it_has_the_new_career_and_the_two_city_tiles() -> None:

@@ -45,6 +45,7 @@ PROMOS: list[dict[str, Any]] = DATA["cards.json"]["promos"]
 QUESTS: list[dict[str, Any]] = DATA["tiles.json"]["quests"]
 LEGACY: dict[str, dict[str, Any]] = {t["id"]: t for t in DATA["tiles.json"]["legacy"]}
 MODES: dict[str, dict[str, Any]] = DATA["tiles.json"]["modes"]
+MODULES: dict[str, dict[str, Any]] = DATA["tiles.json"]["modules"]
 SCENARIOS: dict[str, dict[str, Any]] = DATA["tiles.json"]["scenarios"]
 BY_OBJECT: dict[str, dict[str, int]] = DATA["tiles.json"]["by_object"]
 

@@ -97,7 +97,7 @@ PORTS += [
      "text": "You have a new village action available to you: Pay 2 corn to gain 3 combat points. You can perform "
              "this action several times (as long as you have enough corn and village actions available to do so)."},
     {"id": "HP13", "name": "Panamá", "pt": "Panamá", "bonus": _bonus(3, {"inf": 1}),
-     "effects": [{"t": "perm", "ext": "explore_second_last"}],
+     "effects": [{"t": "perm", "ext": "explore_second_last", "min": 2}],
      "text": "When moving your explorer at least 2 spaces, you receive not only the reward for the space you moved "
              "to, but also for the second-to-last space you moved to. If that space contains a quest, you can "
              "fulfil it! Skip occupied spaces as usual."},
@@ -385,6 +385,17 @@ MODES = {
                  "status": "not yet implemented"},
 }
 
+# the numbers each module's text gives (the rules will read them from here)
+MODULES = {
+    "home_ports": {"dealt": 3, "kept": 1, "discs": 2, "bonus_optional": True},
+    "resistance": {"spaces": 4, "unlock_d": 4, "village_value": 3, "village_double": True,
+                   "full": {"d": 3, "vp_per_combat_token": 1}},
+    # "Se você ganharia influência com a peça de combate, marque 2 pontos de vitória" (fighting against)
+    "uprising": {"legacy": "L40", "against_influence_vp": 2, "once": "combat"},
+    # "os Portos de Origem que lhe dão influência obtêm 2 pontos de vitória por influência"
+    "liberation": {"influence_vp": 2, "once": "turn", "careers": "deal_one_of_four", "nation_scoring": False},
+}
+
 _BLOCKS = {"france": [str(i) for i in range(2, 8)], "spain": [str(i) for i in range(8, 14)],
            "england": [str(i) for i in range(14, 20)]}
 
@@ -413,7 +424,7 @@ def build() -> dict[str, Any]:
         "boards.json": {"label": LABEL, **BOARDS},
         "cards.json": {"label": LABEL, "cards": _cards(), "new_career": NEW_CAREER,
                        "liberation_careers": LIBERATION_CAREERS, "city_tiles": CITY_TILES, "promos": PROMOS},
-        "tiles.json": {"label": LABEL, "quests": _quests(), "legacy": LEGACY, "modes": MODES,
+        "tiles.json": {"label": LABEL, "quests": _quests(), "legacy": LEGACY, "modes": MODES, "modules": MODULES,
                        "scenarios": SCENARIOS, "by_object": BY_OBJECT},
     }
 
