@@ -221,10 +221,27 @@ def check_title(title: str) -> None:
                            "use letters, digits, spaces and punctuation only")
 
 
-def do_create_player(email: str, display_name: str = "") -> Player:
+def check_address(email: str) -> str:
+    """``email`` normalised if mail can be sent to it; else a ServiceError saying why.
+
+    Why at the door: an invitation to an address over 254 characters failed with "internal
+    error: DataError" (the column is 254 long), and one with a line break in its local part
+    made a game that waited for ever for an invitee who could never be mailed."""
     email = normalize_email(email)
-    if "@" not in email or len(email) > 254 or not deliverable_address(email):
-        raise ServiceError(f"{email!r} is not an email address we can send to")
+    shown = repr(email[:60] + ("..." if len(email) > 60 else ""))
+    if len(email) > 254:
+        raise ServiceError(f"{shown} is not an email address we can send to: it is {len(email)} characters "
+                           "long, and an address has 254 at most")
+    if any(ord(c) < 32 or ord(c) == 127 for c in email):
+        raise ServiceError(f"{shown} is not an email address we can send to: it holds a line break or "
+                           "another control character")
+    if "@" not in email or not deliverable_address(email):
+        raise ServiceError(f"{shown} is not an email address we can send to")
+    return email
+
+
+def do_create_player(email: str, display_name: str = "") -> Player:
+    email = check_address(email)
     if Player.objects.filter(email=email).exists():
         raise Conflict(f"a player with address {email} exists already")
     name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
@@ -340,7 +357,7 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
                    deadline_hours: int = 72, allow_any_sender: bool = False) -> Game:
     """A new game with the creator seated, invitations sent and open seats left for anyone."""
     rules = check_rules(rules_name)
-    emails = [normalize_email(e) for e in invite]
+    emails = [check_address(e) for e in invite]
     if creator.email in emails:
         raise ServiceError("you are seated already; do not invite yourself")
     if len(set(emails)) != len(emails):

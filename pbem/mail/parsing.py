@@ -168,8 +168,14 @@ def sender_name(msg: Message) -> str:
 
 
 def sender_address(msg: Message, mail_from: str) -> str:
-    """Who wrote the mail: the From header, else the envelope sender."""
-    return address_of(header(msg, "From")) or address_of(mail_from or "")
+    """Who wrote the mail: the From header's address; the envelope sender only when the mail
+    names no address in From. Why not the envelope after a From we cannot answer (over 254
+    characters, control characters): the mail says who wrote it, and that writer is
+    unanswerable; the envelope may be someone else (a list, a forwarder)."""
+    written = header(msg, "From")
+    if "@" in written:
+        return address_of(written)
+    return address_of(mail_from or "")
 
 
 def message_id_of(msg: Message, raw: bytes) -> str:

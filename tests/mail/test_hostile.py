@@ -40,8 +40,9 @@ class Expect:
 
 
 CASES: dict[str, Expect] = {
-    # The From header cannot be answered; the envelope sender (Ana) can, and owns the seat.
-    "from_too_long": Expect(True, "applied"),
+    # The From header names a writer who cannot be answered (300 characters): judged as having no
+    # sender, not answered at the envelope (which may be someone else: a list, a forwarder).
+    "from_too_long": Expect(False, "rejected", answered=False),
     "from_with_nul": Expect(None),
     "blank_lines_100k": Expect(True, "applied"),
     "blank_lines_100k_spaces": Expect(True, "applied"),
