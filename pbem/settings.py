@@ -205,6 +205,10 @@ PBEM_SMTP_MAX_SIZE = int(os.environ.get("PBEM_SMTP_MAX_SIZE", str(2 * 1024 * 102
 # Who reads mail sent to postmaster@ (and to a bare "postmaster"): comma-separated addresses.
 # Unset: every active superuser with an address; with none, the mail stays in the admin only.
 PBEM_POSTMASTER_EMAIL = [a.strip() for a in os.environ.get("PBEM_POSTMASTER_EMAIL", "").split(",") if a.strip()]
+#: Who hears, besides the staff accounts, that a game waits on a moderator (docs/moderation.md).
+PBEM_MODERATOR_EMAILS = [a.strip() for a in os.environ.get("PBEM_MODERATOR_EMAILS", "").split(",") if a.strip()]
+#: Hours before a deadline that the seats to move hear "N hours left" (half a shorter period).
+PBEM_WARN_HOURS = float(os.environ.get("PBEM_WARN_HOURS", "24"))
 PBEM_MAILDIR = Path(os.environ.get("PBEM_MAILDIR", VAR_DIR / "maildir"))
 DEFAULT_FROM_EMAIL = PBEM_FROM_EMAIL
 SERVER_EMAIL = PBEM_FROM_EMAIL

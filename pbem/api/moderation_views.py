@@ -43,6 +43,9 @@ class MoveForSeatIn(s.ReasonIn):
 class RollbackIn(s.ReasonIn):
     to_move = serializers.IntegerField(min_value=0, help_text="the game is taken back to just after this move "
                                                               "number of /log/ (0: the start)")
+    confirm_reveals = serializers.BooleanField(
+        default=False, help_text="roll back past moves that revealed hidden information (409 without it): the "
+                                 "same seed deals the same cards again, and the players are told so")
 
 
 class PolicyIn(serializers.Serializer):
@@ -137,7 +140,7 @@ class GameRollbackApi(_ModeratorApi):
                    responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         d = _valid(RollbackIn, request)
-        moderation.do_rollback(game_id, self.player, d["to_move"], d["reason"])
+        moderation.do_rollback(game_id, self.player, d["to_move"], d["reason"], confirm_reveals=d["confirm_reveals"])
         return _game_response(request, game_id, self.player)
 
 

@@ -362,6 +362,8 @@ class ReasonIn(serializers.Serializer):
 class ReplaceIn(ReasonIn):
     seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat number to hand over")
     email = serializers.EmailField(help_text="the new player's address (an account is created if needed)")
+    name = serializers.CharField(required=False, default="", max_length=60, allow_blank=True,
+                                 help_text="the name the newcomer plays as (default: their account's name)")
 
 
 class AuditEntryOut(serializers.Serializer):

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -349,6 +349,13 @@ class GameUndoApi(_GameActionApi):
 class _ModeratorApi(BaseApi):
     permission_classes = [IsStaff]
 
+    @property
+    def player(self) -> Player | None:
+        """The staff account's player profile, made if it has none, so the audit names the actor."""
+        if not hasattr(self, "_player"):
+            self._player = player_of(self.request) or services.do_moderator_profile(self.request.user)
+        return self._player
+
 
 class GamePauseApi(_ModeratorApi):
     @extend_schema(operation_id="games_pause", summary="Moderators: pause a running game",
@@ -384,7 +391,8 @@ class GameReplaceApi(_ModeratorApi):
         body = s.ReplaceIn(data=request.data)
         body.is_valid(raise_exception=True)
         d = body.validated_data
-        moderation.do_replace_player_by_address(game_id, self.player, d["seat"], d["email"], d["reason"])
+        moderation.do_replace_player_by_address(game_id, self.player, d["seat"], d["email"], d["reason"],
+                                                name=d["name"])
         return _game_response(request, game_id, self.player)
 
 
@@ -779,10 +787,14 @@ class TokenApi(BaseApi):
                 raise services.ServiceError("password: send both email and password")
             email = services.normalize_email(d["email"])
             player = Player.objects.filter(email=email).select_related("user").first()
+            # a staff account made by createsuperuser has no player profile yet: one is made for it
+            staff = None if player else _staff_without_profile(email)
+            login = player.user.get_username() if player else staff.get_username() if staff else email
             # Why authenticate even without a player: an unknown address counts against the lockout too
             # (pbem.tokens.lockout, shared with every password door; LockedOut answers 429).
-            user = authenticate(request._request, username=player.user.get_username() if player else email,
-                                password=d["password"])
+            user = authenticate(request._request, username=login, password=d["password"])
+            if player is None and staff is not None and user is not None and user.pk == staff.pk:
+                player = services.do_moderator_profile(staff)
             if not player or not user or user.pk != player.user_id:
                 raise exceptions.AuthenticationFailed("wrong email or password")
         else:
@@ -795,6 +807,12 @@ class TokenApi(BaseApi):
         token = services.do_issue_api_token(player, rotate=d["rotate"])
         return Response(s.TokenOut({"token": token}).data)
 
+
+
+def _staff_without_profile(email: str) -> Any:
+    """The active staff account with this address and no player profile, if any."""
+    return get_user_model().objects.filter(is_staff=True, is_active=True, email__iexact=email,
+                                           player__isnull=True).first()
 
 
 def _token_data(row: ApiToken) -> dict[str, Any]:

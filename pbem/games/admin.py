@@ -46,9 +46,11 @@ _SEAT_ADDRESS = re.compile(r"seat-[A-Za-z0-9_-]+@", re.IGNORECASE)
 
 
 def _moderator(request: HttpRequest) -> Player | None:
-    if not request.user.is_authenticated:
+    """The acting staff account's player profile (made for an account without one, such as one
+    from ``createsuperuser``), so the audit log names who acted."""
+    if not request.user.is_authenticated or not request.user.is_staff:
         return None
-    return Player.objects.filter(user=request.user).first()
+    return services.do_moderator_profile(request.user)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -79,6 +81,7 @@ class SeatInline(admin.TabularInline):
 class ReplacePlayerForm(forms.Form):
     seat = forms.TypedChoiceField(coerce=int, choices=())
     email = forms.EmailField(help_text="The new player's address; an account is made if there is none.")
+    name = forms.CharField(max_length=60, required=False, help_text="The name they play as (default: their own).")
     reason = forms.CharField(max_length=200, help_text="Kept in the moderation audit log.")
 
     def __init__(self, *args: Any, seats: list[tuple[int | None, str]], **kwargs: Any) -> None:
@@ -108,7 +111,8 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
                                     [services.Command(text=line)], reason)
         return f"Moved for seat {post.get('seat')}: {line}"
     if tool == "rollback":
-        moderation.do_rollback(game.pk, moderator, int(post.get("to_move", "-1")), reason)
+        moderation.do_rollback(game.pk, moderator, int(post.get("to_move", "-1")), reason,
+                               confirm_reveals=bool(post.get("confirm_reveals")))
         return f"Game taken back to move {post.get('to_move')}; every player got a mail."
     if tool == "abort":
         moderation.do_abort_game(game.pk, moderator, reason)
@@ -124,13 +128,13 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
 
 
 class OverdueFilter(admin.SimpleListFilter):
-    """Games a moderator should look at: past a deadline, waiting on a moderator, or with an open seat."""
+    """Games a moderator should look at: past a deadline, waiting on a moderator, with an open seat, or paused."""
 
     title = "needs a moderator"
     parameter_name = "overdue"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "late or waiting")]
+        return [("yes", "late, waiting or paused")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
         if self.value() == "yes":
@@ -215,7 +219,8 @@ class GameAdmin(ReadOnlyAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 moderation.do_replace_player_by_address(game.pk, _moderator(request), int(form.cleaned_data["seat"]),
-                                                      form.cleaned_data["email"], form.cleaned_data["reason"])
+                                                      form.cleaned_data["email"], form.cleaned_data["reason"],
+                                                      name=form.cleaned_data["name"])
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -226,25 +231,33 @@ class GameAdmin(ReadOnlyAdmin):
                    "game": game, "form": form, "opts": self.model._meta}
         return TemplateResponse(request, "admin/games/replace_player.html", context)
 
-    def _each(self, request: HttpRequest, queryset: QuerySet[Game], service: Any, verb: str) -> None:
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], service: Any, verb: str) -> HttpResponse | None:
+        """Ask for the reason first (the players and the audit log read it), then act on each game."""
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason:
+            context = {**self.admin_site.each_context(request), "title": f"Why are these games {verb}?",
+                       "games": list(queryset), "action": request.POST.get("action", ""), "verb": verb,
+                       "opts": self.model._meta}
+            return TemplateResponse(request, "admin/games/action_reason.html", context)
         moderator = _moderator(request)
         done = 0
         for game_id in queryset.values_list("pk", flat=True):
             try:
-                service(game_id, moderator, f"{verb} by {request.user.get_username()} in the admin")
+                service(game_id, moderator, reason[:500])
                 done += 1
             except services.ServiceError as exc:
                 self.message_user(request, exc.message, messages.WARNING)
         if done:
             self.message_user(request, f"{done} game(s) {verb}.", messages.SUCCESS)
+        return None
 
     @admin.action(description="Pause the selected games")
-    def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, moderation.do_pause_game, "paused")
+    def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        return self._each(request, queryset, moderation.do_pause_game, "paused")
 
     @admin.action(description="Resume the selected games")
-    def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        self._each(request, queryset, moderation.do_resume_game, "resumed")
+    def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        return self._each(request, queryset, moderation.do_resume_game, "resumed")
 
 
 @admin.register(Player)

@@ -172,6 +172,10 @@ class Seat(models.Model):
     extensions_used = models.PositiveSmallIntegerField(default=0)
     #: Hours of deadline this seat's vacations have postponed; capped by Game.vacation_cap_days.
     vacation_hours_used = models.PositiveIntegerField(default=0)
+    #: While a vacation holds the game's deadline for this seat: {"from": the deadline before,
+    #: "until": the deadline it was moved to, "hours": charged}. Coming back early (or moving)
+    #: gives back the hours not used (pbem.games.absence).
+    vacation_hold = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game_id", "index", "id"]

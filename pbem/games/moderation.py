@@ -28,6 +28,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.core import Event, visible_events
+from pbem.games import absence
+from pbem.games.absence import VACATION_GRACE
 from pbem.games.models import Game, Move, Player, Seat, Source
 from pbem.games.services import (
     Applied,
@@ -54,13 +56,10 @@ from pbem.games.services import (
 )
 from pbem.mail import outbox
 
-#: A vacation that covers a deadline moves it to the vacation's end plus this much.
-VACATION_GRACE = timedelta(hours=24)
-
 
 def warn_hours(game: Game) -> float:
     """How long before its deadline a seat hears "N hours left" (half a short period)."""
-    return float(min(getattr(settings, "PBEM_WARN_HOURS", 24), game.deadline_hours / 2))
+    return float(min(settings.PBEM_WARN_HOURS, game.deadline_hours / 2))
 
 
 def when_text(moment: datetime) -> str:
@@ -76,9 +75,9 @@ def _name(game: Game, index: int) -> str:
     return names[index] if 0 <= index < len(names) else f"seat {index}"
 
 
-def moderator_emails() -> list[str]:
+def moderator_emails(game: Game | None = None) -> list[str]:
     """Who hears that a game waits on a late player: ``PBEM_MODERATOR_EMAILS`` and staff accounts."""
-    emails = [e for e in getattr(settings, "PBEM_MODERATOR_EMAILS", []) if e]
+    emails = [e for e in settings.PBEM_MODERATOR_EMAILS if e]
     staff = get_user_model().objects.filter(is_staff=True, is_active=True).exclude(email="")
     emails += [u.email for u in staff]
     return sorted(set(emails))
@@ -171,17 +170,21 @@ def _story_so_far(game: Game, limit: int = 40) -> list[str]:
     return lines
 
 
-def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str) -> Player | None:
+def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name: str = "") -> Player | None:
     """Give ``seat`` to ``new_player``: a new reply address, the seat renamed in the game state
-    (the board, the mails and the result name the newcomer), a welcome telling the game so far,
-    and a notice to the others. The caller holds the row lock and writes the audit entry."""
+    (the board, the mails and the result name the newcomer, as ``name`` or their own name), a
+    full period to move, a welcome telling the game so far and the deadline, a notice to the
+    others, and a last mail to the player replaced. The caller holds the row lock and writes
+    the audit entry."""
     assert game.state is not None and seat.index is not None
     old = seat.player
     old_name = _name(game, seat.index)
-    new_name = _unique_name(game, new_player.display_name, seat.index)
+    new_name = _unique_name(game, name.strip()[:60] or new_player.display_name, seat.index)
     game.state["players"][seat.index] = new_name
     game.version += 1
-    game.save(update_fields=["state", "version"])
+    if game.status == Game.Status.RUNNING:
+        _reset_deadline(game)  # the newcomer gets a whole period, whatever the policy left
+    game.save()
     seat.player = new_player
     seat.status = Seat.Status.JOINED
     seat.token = Seat._meta.get_field("token").get_default()  # the old reply address stops working
@@ -189,22 +192,32 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str) -> P
     seat.joined_at = timezone.now()
     seat.extensions_used = 0
     seat.vacation_hours_used = 0
+    seat.vacation_hold = None
     seat.save()
     story = _story_so_far(game)
     intro = (f"Welcome to game #{game.pk} ({game.title}): you take over {old_name}'s seat ({why}). "
              f"You play as {new_name}.")
+    if game.status == Game.Status.PAUSED:
+        intro += " The game is paused by a moderator; you will get a mail when it resumes."
+    elif game.deadline_at is not None:
+        intro += f" The deadline for the seats to move is {when_text(game.deadline_at)}."
     if story:
         intro += "\n\nThe game so far:\n" + "\n".join(f"  - {line}" for line in story)
     outbox.queue_welcome(game, seat, intro)
     others = [s.index for s in game.seats.exclude(pk=seat.pk).exclude(index__isnull=True) if s.index is not None]
     outbox.queue_notice(game, f"{new_name} takes over {old_name}'s seat in game #{game.pk} ({why}).",
                         seats=others)
+    if old is not None and old != new_player:
+        outbox.queue_reply(old, outbox.subject_for(game),
+                           f"You no longer play in game #{game.pk} ({game.title}): {new_name} takes over your "
+                           f"seat ({why}). Your reply address and your page link for this game stop working; "
+                           f"the game's public page stays open: {outbox.game_url(game)}\n", game)
     return old
 
 
 @transaction.atomic
 def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, new_player: Player,
-                      reason: str) -> Seat:
+                      reason: str, *, name: str = "") -> Seat:
     """A new person takes over a seat; the old reply address stops working."""
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
@@ -214,7 +227,7 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
         raise NotFound(f"game #{game.pk} has no seat {seat_index}")
     if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
         raise Conflict(f"{new_player.email} plays in game #{game.pk} already")
-    old = hand_seat_over(game, seat, new_player, why="a moderator's replacement")
+    old = hand_seat_over(game, seat, new_player, why=f"a moderator's replacement: {reason}", name=name)
     do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
                                         "new": new_player.email, "reason": reason})
     return seat
@@ -222,9 +235,11 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
 
 @transaction.atomic
 def do_replace_player_by_address(game_id: int, moderator: Player | None, seat_index: int, email: str,
-                                 reason: str) -> Seat:
-    """A moderator hands a seat to whoever has ``email`` (a new player account if none has it yet)."""
-    return do_replace_player(game_id, moderator, seat_index, do_get_or_create_player(email), reason)
+                                 reason: str, *, name: str = "") -> Seat:
+    """A moderator hands a seat to whoever has ``email`` (a new player account if none has it yet),
+    playing as ``name`` if given (a new account is named so too)."""
+    return do_replace_player(game_id, moderator, seat_index, do_get_or_create_player(email, name), reason,
+                             name=name)
 
 
 @transaction.atomic
@@ -245,8 +260,6 @@ def do_take_open_seat(game_id: int, player: Player) -> Seat:
     if game.seats.filter(player=player).exclude(pk=seat.pk).exists():
         raise Conflict(f"you play in game #{game.pk} already")
     old = hand_seat_over(game, seat, player, why="the seat was open after missed deadlines")
-    _reset_deadline(game)
-    game.save(update_fields=["deadline_at", "reminded_at"])
     do_log(game, player, "take-seat", {"seat": seat.index, "old": old.email if old else None})
     return seat
 
@@ -317,43 +330,62 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
     player.vacation_until = until
     player.save(update_fields=["vacation_until"])
     games: list[Game] = []
-    for seat in player.seats.filter(game__status=Game.Status.RUNNING, status=Seat.Status.JOINED):
+    for seat_id in player.seats.filter(game__status=Game.Status.RUNNING,
+                                       status__in=[Seat.Status.JOINED, Seat.Status.OPEN]).values_list("pk", flat=True):
+        seat = Seat.objects.select_related("player").get(pk=seat_id)
         game = access_game_for_update(seat.game_id)
+        seat.refresh_from_db()
         games.append(game)
         do_log(game, player, "vacation", {"seat": seat.index, "until": until.isoformat() if until else None,
                                           "via": via})
         name = _name(game, seat.index or 0)
         others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
         if until is None:
-            outbox.queue_notice(game, f"{name} is back from vacation.", seats=others)
+            refund = absence.end_hold(game, seat, now, back=True)
+            game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
+            back = f"{name} is back from vacation."
+            if refund and game.deadline_at is not None:
+                back += (f" The deadline held for {name} is now {when_text(game.deadline_at)} "
+                         f"({refund} hours of {name}'s vacation allowance were not used and are given back).")
+            outbox.queue_notice(game, back, seats=others)
             continue
         cap = game.vacation_cap_days
-        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. Deadlines on "
-                                  f"{name}'s turns wait meanwhile (up to {cap} days in this game).", seats=others)
-        _postpone_for_vacation(game, [seat], now)
+        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. When the game waits on "
+                                  f"{name} alone, the deadline waits for {name} (up to {cap} days in this "
+                                  "game); nobody else's deadline moves.", seats=others)
+        late = _late_seats(game, rules_for(game))
+        if any(s.pk == seat.pk for s in late):
+            _postpone_for_vacation(game, late, now)
     return games
 
 
+def _away(game: Game, seat: Seat, now: datetime) -> bool:
+    """On vacation now, with some of the game's vacation allowance left."""
+    until = seat.player.vacation_until if seat.player is not None else None
+    return until is not None and until > now and seat.vacation_hours_used < game.vacation_cap_days * 24
+
+
 def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> bool:
-    """Move the deadline past the vacation of a late seat, within its allowance. True if moved."""
-    if game.deadline_at is None:
+    """Move the deadline past the vacations of the late seats, within each one's allowance, when
+    every seat the game waits on is away (one seat's vacation never gives the others more time).
+    Each seat is charged the hours the deadline moved for it (given back if it returns early).
+    True if moved."""
+    if game.deadline_at is None or not late or not all(_away(game, s, now) for s in late):
         return False
+    before = game.deadline_at
     best: datetime | None = None
     for seat in late:
-        away = seat.player.vacation_until if seat.player is not None else None
-        if away is None or away <= now:
-            continue
-        wanted = away + VACATION_GRACE
-        if wanted <= game.deadline_at:
+        assert seat.player is not None and seat.player.vacation_until is not None
+        wanted = seat.player.vacation_until + VACATION_GRACE
+        if wanted <= before:
             continue
         allowance = timedelta(days=game.vacation_cap_days) - timedelta(hours=seat.vacation_hours_used)
-        extra = min(wanted - game.deadline_at, allowance)
+        extra = min(wanted - before, allowance)
         hours = int(extra.total_seconds() // 3600)
         if hours <= 0:
             continue
-        seat.vacation_hours_used += hours
-        seat.save(update_fields=["vacation_hours_used"])
-        moved = game.deadline_at + timedelta(hours=hours)
+        moved = before + timedelta(hours=hours)
+        absence.start_hold(seat, before, moved, hours)
         best = moved if best is None or moved > best else best
     if best is None:
         return False
@@ -376,7 +408,7 @@ def do_sweep_deadlines(now: Any = None) -> int:
     """Warnings, reminders, vacations and the no-move policy (see the module docstring).
     Returns how many games were touched. Safe to run twice: each game is judged under its lock."""
     now = now or timezone.now()
-    horizon = now + timedelta(hours=float(getattr(settings, "PBEM_WARN_HOURS", 24)))
+    horizon = now + timedelta(hours=float(settings.PBEM_WARN_HOURS))
     touched = 0
     candidates = Game.objects.filter(status=Game.Status.RUNNING, deadline_at__lte=horizon)
     for game_id in candidates.values_list("pk", flat=True):
@@ -399,6 +431,9 @@ def _sweep_one(game: Game, now: datetime) -> bool:
         return False
     if _postpone_for_vacation(game, late, now):
         return True
+    # Why: a seat on vacation is not warned, reminded or played for while others are late too;
+    # the deadline runs for them, and waits for it once it is the only one left.
+    late = [s for s in late if not _away(game, s, now)] or late
     seats = [s.index for s in late if s.index is not None]
     if game.deadline_at > now:
         if game.warned_at is not None or game.reminded_at is not None:
@@ -448,7 +483,6 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
     policy = game.no_move_policy
     seats = [s.index for s in late if s.index is not None]
     if policy in (Game.NoMovePolicy.DEFAULT, Game.NoMovePolicy.BOT):
-        waited = rules.pending(game.state)  # before the change: who hears of it (outbox._mail_due)
         applied = _play_for(game, rules, seats, bot=policy == Game.NoMovePolicy.BOT)
         if applied:
             # Why autoplay before recording: the moves it plays for resigned seats go into the
@@ -460,9 +494,12 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             _finish_if_over(game, rules)
             game.save()
             do_log(game, None, "deadline", {"policy": policy, "seats": seats, "moves": [a.label for a in applied]})
-            outbox.queue_game_update(game, waited=waited)
+            # Why a full mail to everyone, with the reason first: the moves are told in the story
+            # like any other ("Bob plays ..."), and nobody must take them for the player's choice.
+            outbox.queue_updates(game, None, intro=_civil_disorder_text(game, applied, seats, policy))
             return
         policy = Game.NoMovePolicy.WAIT  # the game declares no default here: a person must decide
+    names = ", ".join(_name(game, i) for i in seats)
     if policy == Game.NoMovePolicy.REPLACE:
         for seat in late:
             seat.status = Seat.Status.OPEN
@@ -470,22 +507,40 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
         game.deadline_at = None
         game.version += 1
         game.save(update_fields=["deadline_at", "version"])
-        names = ", ".join(_name(game, i) for i in seats)
         do_log(game, None, "open-seat", {"seats": seats})
         outbox.queue_notice(game, f"{names} missed two deadlines in game #{game.pk}, so the seat is open for a "
                                   f"replacement: anyone may take it by mailing {outbox.general_address()} the "
                                   f"line `join {game.pk}` (or POST /api/v1/games/{game.pk}/join/). Until then "
-                                  f"{names} may still move.")
+                                  f"{names} may still move, which closes the offer.")
+        outbox.queue_to_moderators(game, moderator_emails(game),
+                                   f"Game #{game.pk} ({game.title}): the seat of {names} is open for a replacement "
+                                   f"after two missed deadlines (`join {game.pk}` takes it). You may also hand it "
+                                   "to someone yourself from the moderator page.")
         return
-    game.deadline_at = None
+    # Why the clock keeps running: a moderator extends it or hands the seat to a newcomer, who
+    # gets a full period; each period that passes tells the moderators again.
+    game.deadline_at = now + timedelta(hours=game.deadline_hours)
     game.moderator_told_at = now
     game.save(update_fields=["deadline_at", "moderator_told_at"])
-    names = ", ".join(_name(game, i) for i in seats)
     do_log(game, None, "late", {"seats": seats})
-    outbox.queue_to_moderators(game, moderator_emails(),
+    outbox.queue_to_moderators(game, moderator_emails(game),
                                f"Game #{game.pk} ({game.title}) waits for {names}, who missed two deadlines. "
                                "Its no-move policy is to wait: replace the player, move for the seat, extend "
-                               "the deadline or pause the game from its moderator page.")
+                               "the deadline or pause the game from its moderator page. The deadline runs on "
+                               f"to {when_text(game.deadline_at)}; you will be told again then.")
+
+
+def _civil_disorder_text(game: Game, applied: list[Applied], seats: list[int], policy: str) -> str:
+    """What every player reads first after a deadline played for absent seats."""
+    who = "the game's bot" if policy == Game.NoMovePolicy.BOT else "the game's safe default moves"
+    lines = [f"Civil disorder in game #{game.pk}: {', '.join(_name(game, i) for i in seats)} missed the "
+             f"deadline twice, so {who} played their whole turn. These moves were not their choice:"]
+    lines += [f"  - for {_name(game, a.seat)}: {a.label}" for a in applied if a.seat in seats]
+    return "\n".join(lines)
+
+
+#: At most this many decisions are played for one absent seat at one deadline.
+WHOLE_TURN_LIMIT = 60
 
 
 def _play_for(game: Game, rules: Any, seats: list[int], *, bot: bool) -> list[Applied]:
@@ -496,14 +551,23 @@ def _play_for(game: Game, rules: Any, seats: list[int], *, bot: bool) -> list[Ap
     # seeded one makes a sweep that is re-run after a crash choose the same way.
     rnd = random.Random(f"{game.pk}:{game.version}")
     chooser = getattr(rules, "bot_choice", None) if bot else None
+    before = set(rules.pending(state))
     for seat in seats:
-        if seat not in rules.pending(state):
-            continue
-        options = rules.options(state, seat)
-        opt = chooser(state, seat, options, rnd) if chooser is not None else rules.default_move(state, seat)
-        if opt is None:
-            continue
-        applied.append(Applied(seat, opt.move, opt.label, rules.apply(state, seat, opt.move)))
+        # The seat's whole turn: its decisions one after another, until the game waits on it no
+        # more, a new turn or round is announced, or the game waits on someone who was not late
+        # (a new round of simultaneous decisions: the others decide too).
+        for _ in range(WHOLE_TURN_LIMIT):
+            pending = rules.pending(state)
+            if seat not in pending or set(pending) - before:
+                break
+            options = rules.options(state, seat)
+            opt = chooser(state, seat, options, rnd) if chooser is not None else rules.default_move(state, seat)
+            if opt is None:
+                break
+            events = rules.apply(state, seat, opt.move)
+            applied.append(Applied(seat, opt.move, opt.label, events))
+            if any(e.kind in outbox.ROUND_EVENTS for e in events):
+                break
     return applied
 
 
@@ -539,11 +603,15 @@ def do_message_players(game_id: int, moderator: Player | None, text: str) -> Gam
 
 
 @transaction.atomic
-def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: str) -> Game:
+def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: str, *,
+                confirm_reveals: bool = False) -> Game:
     """Take the game back to just after move ``to_move`` (0: the start), replayed from the seed.
 
     The later moves stay in the log, marked undone like an undo's. Finished games are not
-    rolled back: their seed is public, so every later draw would be known."""
+    rolled back: their seed is public, so every later draw would be known. A rollback past a
+    move that revealed something (a card drawn, a barrel looked at) is refused unless the
+    moderator confirms it: the same seed deals the same hidden cards again, which the players
+    have seen; when confirmed, the players are told so (docs/moderation.md)."""
     reason = _reason(reason)
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
@@ -555,6 +623,11 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
         raise ServiceError(f"move {to_move} is not before the last move of game #{game.pk}")
     if keep and keep[-1].version == drop[0].version:
         raise ServiceError(f"move {to_move} is inside a batch; roll back to move {_batch_start(rows, drop[0]) - 1}")
+    revealed = [r.number for r in drop if any(e.get("reveals") for e in r.events)]
+    if revealed and not confirm_reveals:
+        raise Conflict(f"moves {', '.join(map(str, revealed[:10]))} after move {to_move} revealed hidden "
+                       "information; the replay deals the same hidden cards again, which the players have "
+                       "seen. Confirm the rollback to do it anyway (the players are told)")
     state = replay_state(game, keep)
     state["players"] = list(game.state["players"])  # replacements keep their names
     game.state = state
@@ -565,12 +638,16 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
         _reset_deadline(game)
         game.warned_at = None
     game.save()
-    do_log(game, moderator, "rollback", {"to_move": to_move, "moves": [r.number for r in drop], "reason": reason})
+    do_log(game, moderator, "rollback", {"to_move": to_move, "moves": [r.number for r in drop], "reason": reason,
+                                         "revealed": revealed})
     # Why: "since your last mail" would tell the undone moves as each player's own undo; the
     # intro says what happened instead, and the story starts again from here.
     game.seats.update(last_mailed_version=game.version)
-    outbox.queue_updates(game, None, intro=f"A moderator took game #{game.pk} back to move {to_move} "
-                                           f"({len(drop)} later moves are undone): {reason}")
+    intro = f"A moderator took game #{game.pk} back to move {to_move} ({len(drop)} later moves are undone): {reason}"
+    if revealed:
+        intro += ("\n\nThe undone moves revealed hidden information. The game replays from the same seed, so "
+                  "the same hidden cards come out again in the same order: what you saw stays true.")
+    outbox.queue_updates(game, None, intro=intro)
     return game
 
 

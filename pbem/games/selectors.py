@@ -382,10 +382,12 @@ def late_seats(game: Game, now: Any = None) -> list[LateSeat]:
 
 
 def overdue_games(now: Any = None) -> QuerySet[Game]:
-    """Running games past a deadline or waiting on a moderator, for the admin's list."""
+    """Games a moderator should look at, for the admin's list: running ones past a deadline,
+    waiting on a moderator or with a seat open, and paused ones (only a moderator resumes them)."""
     now = now or timezone.now()
-    return Game.objects.filter(status=Game.Status.RUNNING).filter(
-        Q(deadline_at__lte=now) | Q(moderator_told_at__isnull=False) | Q(seats__status=Seat.Status.OPEN)).distinct()
+    running = Q(status=Game.Status.RUNNING) & (
+        Q(deadline_at__lte=now) | Q(moderator_told_at__isnull=False) | Q(seats__status=Seat.Status.OPEN))
+    return Game.objects.filter(running | Q(status=Game.Status.PAUSED)).distinct()
 
 
 def recent_moves(game: Game, limit: int = 20) -> list[Move]:

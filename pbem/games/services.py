@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q, QuerySet
@@ -25,7 +26,7 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from engine.record import outcome_record
-from pbem.games import dispatch
+from pbem.games import absence, dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
@@ -253,6 +254,22 @@ def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
     """The player of ``email``; a new one is named ``mail_name`` (the From name of their mail) if usable."""
     existing = Player.objects.filter(email=normalize_email(email)).first()
     return existing or do_create_player(email, _usable_name(mail_name) or "")
+
+
+def do_moderator_profile(user: Any) -> Player | None:
+    """A staff account's player profile, made for one without (``createsuperuser`` makes none),
+    so that it can get an API token and the audit log names it. None for other accounts, or
+    when its address belongs to another player already."""
+    if not getattr(user, "is_staff", False):
+        return None
+    existing = Player.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    email = normalize_email(user.email or f"{user.get_username()}@{settings.PBEM_MAIL_DOMAIN}")
+    if Player.objects.filter(email=email).exists() or "@" not in email:
+        return None
+    name = (user.get_username() or "moderator")[:NAME_LENGTH]
+    return Player.objects.create(user=user, email=email, display_name=name)
 
 
 def do_adopt_mail_name(email: str, mail_name: str) -> Player | None:
@@ -697,8 +714,9 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version}); "
                            "look at the new state and send your move again")
-    if player is not None:
-        seat_index = access_seat(game, player).index
+    own = access_seat(game, player) if player is not None else None
+    if own is not None:
+        seat_index = own.index
     assert seat_index is not None
     rules = rules_for(game)
     ignored: list[str] = []
@@ -715,6 +733,8 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
         _reset_deadline(game)
         _finish_if_over(game, rules)
         game.save()
+        if own is not None:
+            _back_in_play(game, own)
         outbox.queue_game_update(game, waited=waited)
     refusal = None
     if refused is not None:
@@ -725,6 +745,23 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
                                rules.options(game.state, seat_index), seat=seat_index, applied=mine,
                                version=game.version if mine else None, rolled_back=refused.rolled_back)
     return BatchResult(game, game.version, applied, ignored), refusal
+
+
+def _back_in_play(game: Game, seat: Seat) -> None:
+    """A player who moves is present: a vacation's hold on their deadline ends (what it did not
+    use is given back), and their seat, if it was offered for a replacement, is theirs again
+    (the others are told it is no longer open)."""
+    absence.end_hold(game, seat, timezone.now(), back=False)
+    if seat.status != Seat.Status.OPEN:
+        return
+    seat.status = Seat.Status.JOINED
+    seat.save(update_fields=["status"])
+    assert game.state is not None and seat.index is not None
+    name = game.state["players"][seat.index]
+    do_log(game, seat.player, "seat-closed", {"seat": seat.index})
+    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    outbox.queue_notice(game, f"{name} moved in game #{game.pk}, so {name}'s seat is no longer open for a "
+                              "replacement.", seats=others)
 
 
 # ---- replay and undo ----------------------------------------------------------------------------
@@ -914,6 +951,11 @@ def do_resign(game_id: int, player: Player) -> None:
     seat.status = Seat.Status.RESIGNED
     seat.save(update_fields=["status"])
     do_log(game, player, "resign", {"seat": seat.index})
+    assert game.state is not None and seat.index is not None
+    name = game.state["players"][seat.index]
+    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    outbox.queue_notice(game, f"{name} resigned from game #{game.pk}. From now on the game plays {name}'s seat "
+                              "with its safe default moves, so the game goes on.", seats=others)
     if game.status == Game.Status.RUNNING:
         rules = rules_for(game)
         assert game.state is not None

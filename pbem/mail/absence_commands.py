@@ -12,6 +12,7 @@ To the general address, ``vacation ...`` works the same, and ``extend 12`` names
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -46,13 +47,17 @@ def parse_until(text: str, now: datetime | None = None) -> datetime | None:
         return None
     if not rest:
         raise ValueError("say until when, e.g. `vacation until 2026-12-20`, or `vacation off`")
-    default = (now or datetime.now(UTC)).replace(hour=0, minute=0, second=0, microsecond=0)
+    now = now or datetime.now(UTC)
+    default = now.replace(hour=0, minute=0, second=0, microsecond=0)
     try:
         moment = dateparser.parse(rest, default=default.replace(tzinfo=None), dayfirst="/" in rest)
     except (ValueError, OverflowError) as exc:
         raise ValueError(f"I could not read {rest!r} as a date; write it like 2026-12-20") from exc
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
+    if moment <= now and not re.search(r"\d{4}", rest):
+        # Why: "vacation 5 Jan" sent in December means the coming January.
+        moment = moment.replace(year=moment.year + 1)
     return moment
 
 

@@ -306,6 +306,11 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         winners = [r.name for r in pages.results(game.outcome or {}, names)[0] if r.winner]
         won = (f": {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "")
         headline = f"Game #{game.pk} ({game.title}) is over{won}."
+    elif options and game.status == Game.Status.PAUSED:
+        # Why not "your turn": nothing is taken until a moderator resumes the game (a rollback
+        # or a replacement during a pause still shows the board and the options to come).
+        headline = (f"Game #{game.pk} ({game.title}) is paused by a moderator: your options when it resumes "
+                    "are below; moves are not taken until then.")
     elif options and compact:
         headline = f"Your mail was applied; your turn in game #{game.pk} ({game.title}) goes on."
     elif options:

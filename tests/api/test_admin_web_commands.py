@@ -22,15 +22,16 @@ def test_admin_pause_and_resume_actions_call_the_services(fake_game, alice, bob,
     game = start_game(fake_game, alice, [bob])
     client.force_login(moderator.user)
     url = "/admin/games/game/"
-    r = client.post(url, {"action": "pause_games", "_selected_action": [game.pk]}, follow=True)
+    r = client.post(url, {"action": "pause_games", "_selected_action": [game.pk], "reason": "server move"},
+                    follow=True)
     assert r.status_code == 200 and b"1 game(s) paused." in r.content
     game.refresh_from_db()
     assert game.status == Game.Status.PAUSED
     entry = AuditEntry.objects.get(game=game, action="pause")
-    assert entry.actor == moderator and "admin" in entry.details["reason"]
-    r = client.post(url, {"action": "pause_games", "_selected_action": [game.pk]}, follow=True)
+    assert entry.actor == moderator and entry.details["reason"] == "server move"
+    r = client.post(url, {"action": "pause_games", "_selected_action": [game.pk], "reason": "again"}, follow=True)
     assert b"is not running" in r.content  # the service's refusal, shown as a warning
-    client.post(url, {"action": "resume_games", "_selected_action": [game.pk]}, follow=True)
+    client.post(url, {"action": "resume_games", "_selected_action": [game.pk], "reason": "done"}, follow=True)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
 

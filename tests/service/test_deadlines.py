@@ -81,7 +81,8 @@ def test_it_waits_and_tells_the_moderator_under_the_wait_policy(late_game, bob, 
     mark = _last_pk()
     _sweep_at(game.deadline_at + timedelta(minutes=1))
     game.refresh_from_db()
-    assert game.deadline_at is None and game.moderator_told_at is not None
+    # the clock keeps running (a moderator can extend it), and the moderators hear again then
+    assert game.deadline_at is not None and game.moderator_told_at is not None
     told = OutboundMessage.objects.filter(pk__gt=mark, to_email=moderator.email).get()
     assert "waits for Bob" in mail_text(told) and f"/admin/games/game/{game.pk}/moderate/" in mail_text(told)
     assert not Move.objects.filter(game=game, seat=seat_of(game, bob)).exists()
@@ -253,12 +254,15 @@ def test_it_extends_messages_rolls_back_and_aborts_for_the_moderator(late_game, 
     _bid(game, bob)  # round 1 over; round 2 starts
     game.refresh_from_db()
     start_state = services.replay_state(game, [])
-    moderation.do_rollback(game.pk, moderator, 0, "a misdeal")
+    with pytest.raises(services.Conflict, match="revealed hidden information"):
+        moderation.do_rollback(game.pk, moderator, 0, "a misdeal")  # the bids were shown: confirm first
+    moderation.do_rollback(game.pk, moderator, 0, "a misdeal", confirm_reveals=True)
     game.refresh_from_db()
     assert game.state == start_state
     assert Move.objects.filter(game=game, undone_at__isnull=True).count() == 0
     assert "took game" in mail_text(_mails(alice, mark)[-1]) and "a misdeal" in mail_text(_mails(alice, mark)[-1])
     assert AuditEntry.objects.get(game=game, action="rollback").details["moves"] == [1, 2]
+    assert "the same hidden cards come out again" in mail_text(_mails(alice, mark)[-1])
 
     moderation.do_abort_game(game.pk, moderator, "players gone")
     game.refresh_from_db()

@@ -1,0 +1,61 @@
+"""A vacation's hold on a seat's deadline, shared by the moves (services) and moderation.
+
+A vacation stops only the clock of a seat the game waits on, and only when the game waits on
+nobody else (moderation._postpone_for_vacation moves the deadline then and charges the seat the
+hours it moved). The hold is kept on the seat (``Seat.vacation_hold``) so that what was not used
+is given back: when the player moves during the hold, or comes back early (``vacation off``).
+Why a module of its own: the services (a move ends a hold) and moderation (a vacation starts
+and ends one) both need it, and neither may import the other's way round.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pbem.games.models import AuditEntry, Game, Seat
+
+#: A vacation that covers a deadline moves it to the vacation's end plus this much.
+VACATION_GRACE = timedelta(hours=24)
+
+
+def _hours(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() // 3600))
+
+
+def start_hold(seat: Seat, before: datetime, until: datetime, hours: int) -> None:
+    """Record that the seat's vacation moved the deadline from ``before`` to ``until`` (a longer
+    vacation during a hold keeps the first ``before`` and adds its hours)."""
+    hold = seat.vacation_hold or {}
+    seat.vacation_hold = {"from": hold.get("from", before.isoformat()), "until": until.isoformat(),
+                          "hours": int(hold.get("hours", 0)) + hours}
+    seat.vacation_hours_used += hours
+    seat.save(update_fields=["vacation_hold", "vacation_hours_used"])
+
+
+def end_hold(game: Game, seat: Seat, now: datetime, *, back: bool) -> int:
+    """End the seat's hold, if any, and give back the hours it did not use. Returns them.
+
+    ``back`` (the player ended the vacation): the seat gets the later of its deadline before the
+    hold and now plus a day, if the deadline is still the one the hold set (the caller saves the
+    game). A move ends the hold too (``back`` False): the move restarts the deadline anyway, so
+    the hold used only the time up to the move."""
+    hold = seat.vacation_hold
+    if not hold:
+        return 0
+    before = datetime.fromisoformat(hold["from"])
+    until = datetime.fromisoformat(hold["until"])
+    end = max(before, now + VACATION_GRACE) if back else max(before, now)
+    end = min(end, until)
+    used = min(int(hold["hours"]), _hours(end - before))
+    refund = int(hold["hours"]) - used
+    if back and game.deadline_at == until:
+        game.deadline_at = before + timedelta(hours=used)
+        game.warned_at = None
+        game.reminded_at = None
+    seat.vacation_hold = None
+    seat.vacation_hours_used = max(0, seat.vacation_hours_used - refund)
+    seat.save(update_fields=["vacation_hold", "vacation_hours_used"])
+    AuditEntry.objects.create(game=game, actor=None, action="vacation-end",
+                              details={"seat": seat.index, "used_hours": used, "refunded_hours": refund,
+                                       "deadline": game.deadline_at.isoformat() if game.deadline_at else None})
+    return refund
