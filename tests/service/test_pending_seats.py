@@ -98,7 +98,7 @@ def test_it_stores_it_after_deadline_moves_a_moderator_move_and_a_rollback(fake_
     hand = game.state["hands"][seat]
     moderation.do_move_for_seat(game.pk, moderator, seat, [Command(code=f"c{hand[0]}")], "sent by phone")
     _assert_stored_equals_decoded(game.pk)
-    moderation.do_rollback(game.pk, moderator, 0, "a misdeal")
+    moderation.do_rollback(game.pk, moderator, 0, "a misdeal", confirm_reveals=True)
     game = _assert_stored_equals_decoded(game.pk)
     assert sorted(game.pending_seats or []) == [0, 1]
 

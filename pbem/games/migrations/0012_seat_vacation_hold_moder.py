@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_outboundmessage_content'),
+        ('games', '0011_mailaddress_mailops'),
     ]
 
     operations = [
