@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -53,13 +54,30 @@ def required_scope(request: Request, staff_only: bool) -> str:
     return "read" if request.method in ("GET", "HEAD", "OPTIONS") else "play"
 
 
+def _granted(token: ApiToken) -> set[str]:
+    return set(token.scopes) | ({"read"} if "play" in token.scopes else set())  # play includes read
+
+
+def has_scope(request: Request, needed: str) -> bool:
+    """Whether the request's credentials carry ``needed`` (a session or no token carries every scope)."""
+    token = request.auth
+    return not isinstance(token, ApiToken) or needed in _granted(token)
+
+
+def read_as_anonymous(request: Request) -> None:
+    """Go on as an anonymous client, remembering the token (check_scope still names it)."""
+    token = request.auth
+    request.user = AnonymousUser()
+    request.auth = None
+    request._scoped_token = token  # type: ignore[attr-defined]
+
+
 def check_scope(request: Request, needed: str) -> None:
     """403 when the request came with a token whose scopes lack ``needed``."""
-    token = request.auth
+    token = request.auth if isinstance(request.auth, ApiToken) else getattr(request, "_scoped_token", None)
     if not isinstance(token, ApiToken):
         return
-    granted = set(token.scopes) | ({"read"} if "play" in token.scopes else set())  # play includes read
-    if needed not in granted:
+    if needed not in _granted(token):
         raise exceptions.PermissionDenied(
             f"this token's scopes ({', '.join(token.scopes)}) do not include {needed!r}; "
             "make a token with it at /api/v1/auth/tokens/")

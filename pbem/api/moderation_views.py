@@ -32,12 +32,9 @@ class MessageIn(serializers.Serializer):
 
 class MoveForSeatIn(s.ReasonIn):
     seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat to move for")
-    commands = s.CommandIn(many=True, help_text="applied in order, as the seat's own batch would be")
-
-    def validate_commands(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        if not value or len(value) > 50:
-            raise serializers.ValidationError("between 1 and 50 commands")
-        return value
+    # Why min_length/max_length here and not in a validator: the schema then says it (minItems/maxItems).
+    commands = serializers.ListField(child=s.CommandIn(), min_length=1, max_length=50,
+                                     help_text="applied in order, as the seat's own batch would be (1 to 50)")
 
 
 class RollbackIn(s.ReasonIn):
@@ -54,7 +51,7 @@ class PolicyIn(serializers.Serializer):
     vacation_cap_days = serializers.IntegerField(min_value=0, max_value=365, required=False)
     extensions_allowed = serializers.IntegerField(min_value=0, max_value=50, required=False)
     extension_hours = serializers.IntegerField(min_value=1, max_value=24 * 30, required=False)
-    reason = serializers.CharField(max_length=500)
+    reason = s.ReasonField()
 
 
 class LateSeatOut(serializers.Serializer):

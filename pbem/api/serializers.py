@@ -355,8 +355,20 @@ class GameExportOut(serializers.Serializer):
 # ---- moderation ---------------------------------------------------------------------------------------
 
 
+class ReasonField(serializers.CharField):
+    """A moderator's reason: any text the schema allows (a string of 1 to 500 characters). Control
+    characters, NUL included, are made spaces by the service (pbem.games.moderation.clean_reason),
+    not refused with a 400 the schema does not announce."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 500)
+        kwargs.setdefault("help_text", "why; kept in the game's audit log (control characters become spaces)")
+        super().__init__(**kwargs)
+        self.validators = [v for v in self.validators if type(v).__name__ != "ProhibitNullCharactersValidator"]
+
+
 class ReasonIn(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, help_text="why; kept in the game's audit log")
+    reason = ReasonField()
 
 
 class ReplaceIn(ReasonIn):

@@ -89,9 +89,20 @@ class BaseApi(APIView):
         for key, value in kwargs.items():
             if isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound(f"there is no object with {key} {value}")
-        super().initial(request, *args, **kwargs)
         staff_only = any(isinstance(p, IsStaff) for p in self.get_permissions())
-        auth.check_scope(request, auth.required_scope(request, staff_only))
+        needed = auth.required_scope(request, staff_only)
+        if needed == "read" and not auth.has_scope(request, "read"):
+            # A token without ``read`` (a moderate-only one) reads what an anonymous client may:
+            # the request goes on as anonymous; a read an anonymous client may not make is a 403.
+            auth.read_as_anonymous(request)
+            try:
+                super().initial(request, *args, **kwargs)
+            except (exceptions.NotAuthenticated, exceptions.PermissionDenied):
+                auth.check_scope(request, needed)
+                raise
+        else:
+            super().initial(request, *args, **kwargs)
+            auth.check_scope(request, needed)
         self._idempotency_key = idempotency.cache_key(request)
         if self._idempotency_key is not None:
             try:
@@ -125,8 +136,12 @@ class BaseApi(APIView):
         return self._player
 
     def require_player(self) -> Player:
+        """The player; 401 for an anonymous client, 403 for an account without a player (a staff
+        account: a 401 would make a client log its moderator out)."""
         player = self.player
         if player is None:
+            if self.request.user and self.request.user.is_authenticated:
+                raise exceptions.PermissionDenied(HasPlayer.message)
             raise exceptions.NotAuthenticated()
         return player
 
@@ -241,6 +256,8 @@ class GameListApi(BaseApi):
     def get(self, request: Request) -> Response:
         f = _query(s.GameFilterIn, request)
         if f["mine"] and self.player is None:
+            if request.user and request.user.is_authenticated:
+                raise exceptions.PermissionDenied(HasPlayer.message)
             raise exceptions.NotAuthenticated("log in to list your games")
         if f.get("rules"):
             services.check_rules(f["rules"])

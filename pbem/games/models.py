@@ -156,6 +156,9 @@ class Seat(models.Model):
     #: Why not a Player: an address anyone typed must not become an account before it answers
     #: (issue 11). Cleared when the address joins or declines. A seat with neither is free.
     invited_email = models.EmailField(blank=True, default="", db_index=True)
+    #: When the seat was created as an invitation (a mail its game's creator sent); None for the
+    #: creator's own seat and open seats, whoever joins them. The creator's hourly cap counts these.
+    invited_at = models.DateTimeField(null=True, blank=True)
     #: Secret part of this seat's reply address. Never logged.
     token = models.CharField(max_length=40, unique=True, default=new_token)
     #: The game version the player's last mail showed; "since your last mail" starts after it.

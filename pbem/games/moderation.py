@@ -83,11 +83,17 @@ def moderator_emails(game: Game | None = None) -> list[str]:
     return sorted(set(emails))
 
 
+def clean_reason(reason: str) -> str:
+    """A moderator's reason on one line: control characters (a bell, an escape, a line break that
+    would forge a line of the players' mail) become spaces, runs of spaces one."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in (reason or "")).split())[:500]
+
+
 def _reason(reason: str) -> str:
-    reason = (reason or "").strip()
+    reason = clean_reason(reason)
     if not reason:
         raise ServiceError("a moderator's action needs a reason (players and the audit log see it)")
-    return reason[:500]
+    return reason
 
 
 # ---- pause, resume, abort --------------------------------------------------------------------
@@ -96,6 +102,7 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game = access_game_for_update(game_id)
+    reason = clean_reason(reason)
     if game.status != Game.Status.RUNNING:
         raise Conflict(f"game #{game.pk} is not running")
     game.status = Game.Status.PAUSED
@@ -112,6 +119,7 @@ def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
 @transaction.atomic
 def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game = access_game_for_update(game_id)
+    reason = clean_reason(reason)
     if game.status != Game.Status.PAUSED:
         raise Conflict(f"game #{game.pk} is not paused")
     game.status = Game.Status.RUNNING
@@ -219,6 +227,7 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name
 def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, new_player: Player,
                       reason: str, *, name: str = "") -> Seat:
     """A new person takes over a seat; the old reply address stops working."""
+    reason = clean_reason(reason)
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
         raise Conflict(f"game #{game.pk} is not running")

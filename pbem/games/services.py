@@ -398,7 +398,9 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     # Why no account for a new address: it is made when that address answers (claim_invitation).
     # An address that has an account already is seated as that player at once.
     known = {p.email: p for p in Player.objects.filter(email__in=emails)}
-    invited = [Seat.objects.create(game=game, player=known.get(email), invited_email=email) for email in emails]
+    now = timezone.now()
+    invited = [Seat.objects.create(game=game, player=known.get(email), invited_email=email, invited_at=now)
+               for email in emails]
     for _ in range(open_seats):
         Seat.objects.create(game=game)
     # Why after every seat exists: an invitation tells how many players the game is for.
@@ -409,28 +411,47 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     return game
 
 
-#: Invitations one player may send in an hour, and unanswered invitations one address may
-#: receive in a day (from everyone together). Why: each one is a mail with the creator's
-#: name and title sent to an address of their choosing; unbounded, that is a spam relay.
+#: Invitations one player may send in an hour. Why: each one is a mail with the creator's name
+#: and title sent to an address of their choosing; unbounded, that is a spam relay. Players who
+#: joined one's open seats from the lobby are not invitations (``Seat.invited_at``).
 INVITATIONS_PER_CREATOR_PER_HOUR = 20
-INVITATIONS_PER_ADDRESS_PER_DAY = 3
+#: Unanswered invitations one inviter may have out to one address, from the last day.
+INVITATIONS_PER_INVITER_PER_ADDRESS = 3
+#: Unanswered invitations one address may get in a day from strangers together (inviters it
+#: never sat at a table with). Why not from everyone: three invitations by anyone would then
+#: block the address's friends for a day (a griefing tool); strangers can only block strangers.
+INVITATIONS_PER_ADDRESS_FROM_STRANGERS = 10
+
+
+def _table_mates(email: str) -> QuerySet[Seat, Any]:
+    """The players who sat (not just invited) at one table with the address's player, as a subquery."""
+    tables = Seat.objects.filter(player__email=email).exclude(status=Seat.Status.INVITED).values("game")
+    return Seat.objects.filter(game__in=tables, player__isnull=False).exclude(
+        status=Seat.Status.INVITED).values("player")
 
 
 def check_invitation_limits(creator: Player, emails: Sequence[str]) -> None:
     if not emails:
         return
     now = timezone.now()
-    sent = (Seat.objects.filter(game__created_by=creator, game__created_at__gte=now - timedelta(hours=1))
-            .exclude(player=creator).filter(Q(player__isnull=False) | ~Q(invited_email="")).count())
+    sent = Seat.objects.filter(game__created_by=creator, invited_at__gte=now - timedelta(hours=1)).count()
     if sent + len(emails) > INVITATIONS_PER_CREATOR_PER_HOUR:
         raise TooManyRequests(f"you may invite {INVITATIONS_PER_CREATOR_PER_HOUR} players an hour and have "
                               f"invited {sent} in the last hour; try again later", retry_after=3600)
     for email in emails:
         pending = Seat.objects.filter(Q(player__email=email) | Q(invited_email=email), status=Seat.Status.INVITED,
-                                      game__created_at__gte=now - timedelta(days=1)).count()
-        if pending >= INVITATIONS_PER_ADDRESS_PER_DAY:
-            raise TooManyRequests(f"{email} has {pending} unanswered invitations from the last day; "
+                                      game__created_at__gte=now - timedelta(days=1))
+        mine = pending.filter(game__created_by=creator).count()
+        if mine >= INVITATIONS_PER_INVITER_PER_ADDRESS:
+            raise TooManyRequests(f"{email} has {mine} unanswered invitations from you from the last day; "
                                   "invite them again tomorrow", retry_after=24 * 3600)
+        mates = _table_mates(email)
+        if mates.filter(player=creator).exists():
+            continue
+        strangers = pending.exclude(game__created_by__in=mates).count()
+        if strangers >= INVITATIONS_PER_ADDRESS_FROM_STRANGERS:
+            raise TooManyRequests(f"{email} has {strangers} unanswered invitations from the last day from players "
+                                  "they have not played with; invite them again tomorrow", retry_after=24 * 3600)
 
 
 def access_game_for_update(game_id: int) -> Game:
