@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_mailaddress_mailops'),
+        ('games', '0012_seat_vacation_hold_moder'),
     ]
 
     operations = [
