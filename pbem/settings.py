@@ -185,6 +185,11 @@ PBEM_MAIL_DOMAIN = os.environ.get("PBEM_MAIL_DOMAIN", "pbem.localhost")
 #: Days a sent mail's bodies (and a judged mail's raw bytes) are kept; see pbem/mail/retention.py.
 PBEM_MAIL_BODY_DAYS = float(os.environ.get("PBEM_MAIL_BODY_DAYS", "7"))
 PBEM_FROM_EMAIL = os.environ.get("PBEM_FROM_EMAIL", f"pbem@{PBEM_MAIL_DOMAIN}")
+#: VERP: each mail's envelope sender is its own return path, PBEM_BOUNCE_LOCAL+<row>-<signature>@
+#: PBEM_MAIL_DOMAIN, so a bounce says which mail (and address) failed (pbem.mail.bounces). Off:
+#: the envelope sender is PBEM_FROM_EMAIL (a relay that allows no other sender).
+PBEM_VERP = env_bool("PBEM_VERP", True)
+PBEM_BOUNCE_LOCAL = os.environ.get("PBEM_BOUNCE_LOCAL", "bounces")
 PBEM_HTTP_ADDR = os.environ.get("PBEM_HTTP_ADDR", "127.0.0.1:8000")
 
 

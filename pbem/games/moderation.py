@@ -30,7 +30,7 @@ from django.utils import timezone
 from engine.core import Event, visible_events
 from pbem.games import absence
 from pbem.games.absence import VACATION_GRACE
-from pbem.games.models import Game, Move, Player, Seat, Source
+from pbem.games.models import Game, MailAddress, Move, Player, Seat, Source
 from pbem.games.services import (
     Applied,
     BatchResult,
@@ -454,7 +454,7 @@ def _sweep_one(game: Game, now: datetime) -> bool:
                                                 f"is {when_text(game.deadline_at)}. {policy_text(game)}")
         do_log(game, None, "warn", {"seats": seats})
         return True
-    if game.reminded_at is None:
+    if game.reminded_at is None and _mail_reaches(late):
         game.reminded_at = now
         game.deadline_at = now + timedelta(hours=game.deadline_hours)
         game.save(update_fields=["reminded_at", "deadline_at"])
@@ -465,6 +465,14 @@ def _sweep_one(game: Game, now: datetime) -> bool:
         return True
     _apply_policy(game, rules, late, now)
     return True
+
+
+def _mail_reaches(late: Sequence[Seat]) -> bool:
+    """Whether a reminder can reach any late seat. Why: a seat whose mail bounces (pbem.mail.bounces
+    stopped it) is treated as absent, so its deadline goes straight to the no-move policy."""
+    emails = [s.player.email.lower() for s in late if s.player is not None]
+    off = set(MailAddress.objects.filter(email__in=emails, disabled_at__isnull=False).values_list("email", flat=True))
+    return len(off) < len(emails) or not emails
 
 
 def _duration(delta: timedelta) -> str:

@@ -29,8 +29,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from pbem.games import dispatch
-from pbem.games.models import OutboundMessage
-from pbem.mail import compose
+from pbem.games.models import MailAddress, OutboundMessage
+from pbem.mail import compose, dsn
 
 log = logging.getLogger(__name__)
 
@@ -279,8 +279,15 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     headers = {**compose.STANDARD_HEADERS, **row.headers}
     reply_to = headers.pop("Reply-To", None)
     from_email = f"pbem <{settings.PBEM_FROM_EMAIL}>"
+    envelope = from_email
+    if settings.PBEM_VERP and row.pk is not None:
+        # VERP: the envelope sender (the bounce address) is this row's own, so a bounce says
+        # which mail failed; the From header stays pbem's (pbem.mail.bounces).
+        envelope = dsn.return_path(row.pk, local=settings.PBEM_BOUNCE_LOCAL, domain=settings.PBEM_MAIL_DOMAIN,
+                                   secret=settings.SECRET_KEY)
+        headers.setdefault("From", from_email)
     made = bodies(row)
-    msg = EmailMultiAlternatives(subject=row.subject, body=made.text, from_email=from_email,
+    msg = EmailMultiAlternatives(subject=row.subject, body=made.text, from_email=envelope,
                                  to=[row.to_email], reply_to=[reply_to] if reply_to else None, headers=headers)
     if made.html:
         msg.attach_alternative(made.html, "text/html")
@@ -305,6 +312,10 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     return msg
 
 
+#: ``last_error`` of a row not sent because its address bounced (pbem.mail.bounces).
+MAIL_OFF = "undeliverable: mail to this address is off after bounces (its player turns it on from their page)"
+
+
 def do_send_outbound(row_id: int, mail_connection: Any = None) -> bool:
     """Send one row if it is still pending; True when this call sent it.
 
@@ -318,6 +329,11 @@ def do_send_outbound(row_id: int, mail_connection: Any = None) -> bool:
     if not claimed:
         return False
     row = OutboundMessage.objects.get(pk=row_id)
+    if MailAddress.objects.filter(email=row.to_email.lower(), disabled_at__isnull=False).exists():
+        OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
+            status=OutboundMessage.Status.FAILED, last_error=MAIL_OFF)
+        log.info("outbound %s: not sent, mail to its address is off after bounces", row_id)
+        return False
     try:
         message = build_message(row)
         message.connection = mail_connection

@@ -35,7 +35,7 @@ from pbem.games import dispatch, personal
 from pbem.games import services as game_services
 from pbem.games.models import Game, InboundMessage, MailAddress, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
-from pbem.mail import absence_commands, outbox, parsing
+from pbem.mail import absence_commands, bounces, dsn, outbox, parsing
 from pbem.mail import commands as account
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,10 @@ def _general_locals() -> tuple[str, ...]:
 
 
 def recipient_kind(address: str) -> tuple[str, str] | None:
+    """("seat", token), ("general", ""), ("postmaster", ""), ("bounce", outbox row id) or None."""
+    row_id = bounces.verp_row(address)
+    if row_id is not None:
+        return ("bounce", str(row_id))
     return parsing.split_recipient(address, settings.PBEM_MAIL_DOMAIN, _general_locals())
 
 
@@ -91,7 +95,7 @@ def _choose_recipient(rcpt_tos: list[str]) -> str:
     each seat the sender holds (see :func:`_judge`); the column holds up to 255 characters,
     about five seat addresses, far more than anyone writes to at once.
     """
-    ranked = {"seat": 0, "general": 1, "postmaster": 2}
+    ranked = {"seat": 0, "general": 1, "bounce": 2, "postmaster": 3}
     clean = [parsing.without_controls(r).strip() for r in rcpt_tos]
     seats = [r for r in clean if (recipient_kind(r) or ("",))[0] == "seat"]
     if seats:
@@ -103,7 +107,7 @@ def _choose_recipient(rcpt_tos: list[str]) -> str:
     best: tuple[int, str] | None = None
     for rcpt in clean:
         kind = recipient_kind(rcpt)
-        rank = ranked[kind[0]] if kind else 3
+        rank = ranked[kind[0]] if kind else 4
         if best is None or rank < best[0]:
             best = (rank, rcpt)
     return best[1][:255] if best else ""
@@ -292,7 +296,12 @@ def _judge(row: InboundMessage) -> Verdict:
     if target is not None and target[0] == "postmaster":
         return _forward_to_postmaster(row, msg)
     auto = parsing.automatic_reason(msg, row.mail_from)
+    if target is not None and target[0] == "bounce":
+        # A mail to a message's own return path: a bounce of that message (pbem.mail.bounces).
+        return Verdict(Status.IGNORED, bounces.do_process_bounce(msg, int(target[1]), auto))
     if auto:
+        if dsn.is_dsn(msg):  # a delivery report to another address of ours: its failed recipients count
+            return Verdict(Status.IGNORED, f"{auto}; {bounces.do_process_bounce(msg, None, auto)}")
         return Verdict(Status.IGNORED, auto)
     if target is None:
         return Verdict(Status.IGNORED, "not addressed to us")

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 from pbem.games import links, pages, personal
 from pbem.games.models import Seat
 from pbem.games.services import ServiceError
+from pbem.mail import bounces
 
 
 def _seat(token: str) -> Seat:
@@ -25,7 +26,8 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
     context: dict[str, object] = {
         "page": page, "token": token, "game": page.game,
         # The SVG comes from the engine's svg helpers, which escape every text they draw.
-        "svg": mark_safe(page.svg), **pages.board_context(page.boards, page.phone_boards), **extra,
+        "svg": mark_safe(page.svg), **pages.board_context(page.boards, page.phone_boards),
+        "mail_off": bounces.mail_state(seat.player), **extra,
     }
     response = render(request, "web/seat.html", context, status=status)
     # Why: the link is a credential; keep it out of other sites' Referer headers ("same-origin",
@@ -38,7 +40,8 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat(token)
     if request.method == "GET":
-        return _render(request, token, seat, notice=request.GET.get("done", "") == "1")
+        return _render(request, token, seat, notice=request.GET.get("done", "") == "1",
+                       mail_on=request.GET.get("mail", "") == "on")
     version = request.POST.get("version", "")
     result = personal.do_play_from_page(seat, request.POST.get("code", ""),
                                         version=int(version) if version.isdigit() else None,
@@ -59,6 +62,15 @@ def seat_say(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as exc:
         return _render(request, token, seat, status=400, say_error=exc.message)
     return redirect(f"/p/{token}/#messages")
+
+
+@require_http_methods(["POST"])
+def seat_mail_on(request: HttpRequest, token: str) -> HttpResponse:
+    """The player turns their mail on again after it stopped for bounces."""
+    seat = _seat(token)
+    if seat.player is not None:
+        bounces.do_enable_mail(seat.player)
+    return redirect(f"/p/{token}/?mail=on")
 
 
 @require_http_methods(["POST"])

@@ -13,6 +13,7 @@ urlpatterns = [
     path("p/<str:token>/", personal.seat_page, name="seat"),
     path("p/<str:token>/say/", personal.seat_say, name="seat-say"),
     path("p/<str:token>/revoke/", personal.seat_revoke, name="seat-revoke"),
+    path("p/<str:token>/mail-on/", personal.seat_mail_on, name="seat-mail-on"),
     path("p/<str:token>/board.svg", personal.seat_board, name="seat-board"),
     path("p/<str:token>/version", personal.seat_version, name="seat-version"),
     path("p/<str:token>/games/", personal.seat_dashboard, name="seat-games"),
