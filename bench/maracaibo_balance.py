@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.core import Option, State
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo.board import multiplier
 from engine.games.maracaibo.bot import choose as bot
 from engine.games.maracaibo.effects import count_of
-from engine.games.maracaibo.rules import multiplier
 from engine.testing import player_names
 
 Chooser = Callable[[State, int, list[Option], random.Random], Option]

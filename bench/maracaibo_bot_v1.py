@@ -15,8 +15,11 @@ from typing import Any
 
 from engine.core import Option, State
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo.board import city_action, last_round, loc_kind
+from engine.games.maracaibo.cards import card_cost
 from engine.games.maracaibo.effects import player
-from engine.games.maracaibo.rules import can_pay_quest, card_cost, city_action, last_round, loc_kind, village_count
+from engine.games.maracaibo.quests import can_pay_quest
+from engine.games.maracaibo.sailing import village_count
 
 
 def card_value(state: State, p: dict[str, Any], cid: int) -> float:
@@ -140,7 +143,7 @@ def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
 
 
 def _targets(state: State, seat: int) -> list[tuple[str, int]]:
-    from engine.games.maracaibo.rules import sail_targets
+    from engine.games.maracaibo.sailing import sail_targets
 
     return sail_targets(state, seat)
 

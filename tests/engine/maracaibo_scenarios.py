@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games.maracaibo import RULES
-from engine.games.maracaibo import rules as R
+from engine.stack import Frame, frame
 from engine.testing import player_names
 
 State = dict[str, Any]
@@ -48,7 +48,7 @@ def _started(at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24), plan: tuple[i
     return state
 
 
-def _on(state: State, *frames: R.Frame) -> tuple[State, int]:
+def _on(state: State, *frames: Frame) -> tuple[State, int]:
     state["stack"] = list(frames)
     state["v"] += 1
     return state, 0
@@ -69,114 +69,114 @@ def setup_keep() -> tuple[State, int]:
 def sail() -> tuple[State, int]:
     """In St. Kitts (7) with 1, 7, 8, 24, Pious Gunner planned: sail 1 to 7 on (branches at 8 and 14)."""
     state = _started(at="7")
-    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+    return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
 def sail_legacy() -> tuple[State, int]:
     """Scenario 77, in Martinique (8) with the explorer on space 12: Isla Margarita (9a) is open."""
     state = _started(at="8", scenario="77")
     state["p"][0]["explorer"] = 12
-    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+    return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
 def sail_legacy_closed() -> tuple[State, int]:
     """Scenario 77, in Martinique (8) with the explorer on space 2: Isla Margarita (9a) opens at 6."""
     state = _started(at="8", scenario="77")
     state["p"][0]["explorer"] = 2
-    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+    return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
 def sail_homeward() -> tuple[State, int]:
     """On the first homeward-bound space (20): 21a and 21b are one away (round I: the round ends there)."""
     state = _started(at="20")
-    return _on(state, R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+    return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
 def village() -> tuple[State, int]:
     """In San Juan (6, a village) after sailing 4: the first of two village actions."""
     state = _started(at="6")
-    return _on(state, R.frame("main", 0, spent=4))
+    return _on(state, frame("main", 0, spent=4))
 
 
 def village_more() -> tuple[State, int]:
     """The second village action (or no more)."""
     state = _started(at="6")
-    return _on(state, R.frame("village", 0, left=1, used=[]))
+    return _on(state, frame("village", 0, left=1, used=[]))
 
 
 def city() -> tuple[State, int]:
     """In Cartagena (14: corn and sugar) with cotton, corn, sugar and tobacco cards."""
     state = _started(at="14", hand=(1, 3, 2, 8))
-    return _on(state, R.frame("main", 0, spent=3))
+    return _on(state, frame("main", 0, spent=3))
 
 
 def homeward() -> tuple[State, int]:
     """On the Yucatan Channel (20): a combat action, explore 2, or nothing."""
     state = _started(at="20")
-    return _on(state, R.frame("main", 0, spent=2))
+    return _on(state, frame("main", 0, spent=2))
 
 
 def discard() -> tuple[State, int]:
     state = _started()
-    return _on(state, R.frame("yesno", 0, what="discard", ask=True))
+    return _on(state, frame("yesno", 0, what="discard", ask=True))
 
 
 def assistants() -> tuple[State, int]:
     state = _started()
     state["p"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
-    return _on(state, R.frame("yesno", 0, what="assistants", ask=True))
+    return _on(state, frame("yesno", 0, what="assistants", ask=True))
 
 
 def pay_cp() -> tuple[State, int]:
     state = _started()
     state["p"][0]["cp"] = 3
-    return _on(state, R.frame("yesno", 0, what="pay_cp", ask=True))
+    return _on(state, frame("yesno", 0, what="pay_cp", ask=True))
 
 
 def disc() -> tuple[State, int]:
     """A disc off the ship board: U1-U4, U6-U8 are open (U5, U9-U12 need others first)."""
-    return _on(_started(), R.frame("disc", 0, n=1))
+    return _on(_started(), frame("disc", 0, n=1))
 
 
 def nation() -> tuple[State, int]:
-    return _on(_started(), R.frame("nation", 0, n=1))
+    return _on(_started(), frame("nation", 0, n=1))
 
 
 def nation_place() -> tuple[State, int]:
     """Ship upgrade U10: a marker of a nation in the empty village 9 Barbados."""
-    return _on(_started(), R.frame("nation", 0, n=1, place="9", d=1))
+    return _on(_started(), frame("nation", 0, n=1, place="9", d=1))
 
 
 def explore() -> tuple[State, int]:
-    return _on(_started(), R.frame("explore", 0, n=3))
+    return _on(_started(), frame("explore", 0, n=3))
 
 
 def tquest() -> tuple[State, int]:
     """The explorer landed on space 3, where quest Q1 (a tobacco) waits."""
     state = _started()
     state["tquests"]["3"] = "Q1"
-    return _on(state, R.frame("tquest", 0, space=3, ask=True))
+    return _on(state, frame("tquest", 0, space=3, ask=True))
 
 
 def pay_deliver() -> tuple[State, int]:
     """Delivering corn in Cartagena: with Wealthy Navigator or with Bold Merchant?"""
     state = _started(at="14", hand=(3, 7, 2, 8))
-    return _on(state, R.frame("city", 0), R.frame("disc", 0, n=1), R.frame("pay", 0, what="deliver", good="corn"))
+    return _on(state, frame("city", 0), frame("disc", 0, n=1), frame("pay", 0, what="deliver", good="corn"))
 
 
 def pay_quest() -> tuple[State, int]:
     """Quest Q1 (a tobacco): pay with Silent Priest or with Old Scout?"""
     state = _started(hand=(8, 24, 1))
-    return _on(state, R.frame("pay", 0, what="quest", quest="Q1"))
+    return _on(state, frame("pay", 0, what="quest", quest="Q1"))
 
 
 def pile() -> tuple[State, int]:
-    return _on(_started(), R.frame("pile", 0))
+    return _on(_started(), frame("pile", 0))
 
 
 def fight() -> tuple[State, int]:
     """Combat token T1 revealed: France 3, England 8, Spain 7."""
-    return _on(_started(), R.frame("fight", 0, token="T1", ask=True))
+    return _on(_started(), frame("fight", 0, token="T1", ask=True))
 
 
 def combat() -> tuple[State, int]:
@@ -185,46 +185,46 @@ def combat() -> tuple[State, int]:
     state["markers"]["12"] = "france"
     state["p"][0]["display"] = [7]
     state["p"][0]["hand"] = [1, 8, 24]
-    return _on(state, R.frame("combat", 0, nation="spain", value=8, used=[], token="T1"))
+    return _on(state, frame("combat", 0, nation="spain", value=8, used=[], token="T1"))
 
 
 def combat_legacy() -> tuple[State, int]:
     """Scenario 77, fighting for England with value 8, the explorer on 12: 9a and 16a may be annexed."""
     state = _started(scenario="77")
     state["p"][0]["explorer"] = 12
-    return _on(state, R.frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+    return _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
 
 
 def u11() -> tuple[State, int]:
-    return _on(_started(), R.frame("u11", 0))
+    return _on(_started(), frame("u11", 0))
 
 
 def three() -> tuple[State, int]:
     """Ship area U9's village action with three tobacco and three corn in hand: which three?"""
     state = _started(at="6", hand=(4, 8, 12, 3, 7, 11))
     state["p"][0]["areas"] = ["U8", "U9"]
-    return _on(state, R.frame("three", 0))
+    return _on(state, frame("three", 0))
 
 
 def pay_three() -> tuple[State, int]:
     """U9 with four tobacco in hand (Grim Diplomat, Silent Priest, Old Gravedigger, Grim Navigator): which three?"""
     state = _started(at="6", hand=(4, 8, 12, 16, 3))
     state["p"][0]["areas"] = ["U8", "U9"]
-    return _on(state, R.frame("pay", 0, what="three", good="tobacco"))
+    return _on(state, frame("pay", 0, what="three", good="tobacco"))
 
 
 def short() -> tuple[State, int]:
     """A combat action 2 short of its value, with 3 combat points and 2 figures: which mix pays?"""
     state = _started()
     state["p"][0]["cp"], state["p"][0]["fig"] = 3, 2
-    return _on(state, R.frame("combat", 0, nation="france", value=0, used=["inf"], token="T1"),
-               R.frame("short", 0, need=2))
+    return _on(state, frame("combat", 0, nation="france", value=0, used=["inf"], token="T1"),
+               frame("short", 0, need=2))
 
 
 def rankup() -> tuple[State, int]:
     state = _started()
     state["p"][0]["inf"] = {"france": 2, "england": 5, "spain": 15}
-    return _on(state, R.frame("rankup", 0))
+    return _on(state, frame("rankup", 0))
 
 
 def free() -> tuple[State, int]:
@@ -232,18 +232,18 @@ def free() -> tuple[State, int]:
     state = _started()
     p = state["p"][0]
     p["quests"], p["tokens"] = 9, 9
-    return _on(state, R.frame("free", 0))
+    return _on(state, frame("free", 0))
 
 
 def draw() -> tuple[State, int]:
     """Two cards in hand: draw from the pile or take one of the display (1 doubloon)."""
     state = _started(hand=(1, 7))
-    return _on(state, R.frame("draw", 0))
+    return _on(state, frame("draw", 0))
 
 
 def score() -> tuple[State, int]:
     """Interim scoring: buy a card from the hand, or score 2 VP."""
-    return _on(_started(), R.frame("score", 0, mode="interim", ask=True))
+    return _on(_started(), frame("score", 0, mode="interim", ask=True))
 
 
 SCENARIOS = {

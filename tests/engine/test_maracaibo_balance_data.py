@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
-from engine.games.maracaibo import rules as R
+from engine.games.maracaibo.scoring import final_scores
 from engine.testing import player_names
 
 
@@ -21,7 +21,7 @@ def test_it_scores_the_library_two_vp_for_every_three_cards_in_the_display() -> 
     state["prestige"] = [{"id": "P5", "up": True, "investors": [0, 1]}]
     state["p"][0]["display"] = list(C.A_CARDS[:8])  # 8 cards: 2 sets of three
     state["p"][1]["display"] = list(C.A_CARDS[8:11])  # 3 cards: 1 set
-    scores = R.final_scores(state)
+    scores = final_scores(state)
     assert scores[0]["prestige"] == 4 and scores[1]["prestige"] == 2
 
 

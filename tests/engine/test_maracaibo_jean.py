@@ -13,7 +13,11 @@ from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import jean as J
 from engine.games.maracaibo import rules as R
+from engine.games.maracaibo.board import loc_kind, multiplier
+from engine.games.maracaibo.exploring import explore_targets
+from engine.games.maracaibo.scoring import final_scores
 from engine.rng import Rng, seed_to_state
+from engine.stack import frame
 from engine.testing import check_conformance, run_game
 
 
@@ -54,7 +58,7 @@ def test_it_takes_one_player_and_seats_jean_inside_the_engine_as_in_a_two_player
     # the 2-player table: tiles for two, 6/7/8 pre-annexed, Maracaibo covered (a village)
     assert all(2 in C.CITY_TILE[t]["players"] for t in state["tiles"].values())
     assert {k: state["markers"][k] for k in ("6", "7", "8")} == C.MAP["two_player_annexed"]
-    assert R.loc_kind(state, "10") == "village"
+    assert loc_kind(state, "10") == "village"
     assert state["p"][0]["d"] == 8 and len(state["p"]) == 1
     view = RULES.view(state, 0)
     assert view["jean"]["name"] == "Jean" and "Jean" in RULES.render_text(view)
@@ -237,7 +241,7 @@ def test_it_takes_the_shortest_way_skips_occupied_spaces_and_scores_nothing() ->
 def test_it_makes_the_players_explorer_skip_jeans() -> None:
     state = started()
     state["jean"]["explorer"] = 1
-    assert R.explore_targets(state, 0, 1) == [2]
+    assert explore_targets(state, 0, 1) == [2]
 
 
 def test_it_counts_how_far_her_explorer_is_ahead() -> None:
@@ -283,7 +287,7 @@ def test_it_annexes_the_lowest_empty_city_then_village_then_removes_a_marker() -
     assert state["jean"]["tokens"] == ["T1"] and state["p"][0]["vp"] == 0  # no flag bonus, no reward
     assert any(e.kind == "jean_token" and e.reveals for e in ev)
     for loc in C.FLAGS:
-        if R.loc_kind(state, loc) == "city":
+        if loc_kind(state, loc) == "city":
             state["markers"].setdefault(loc, "spain")
     assert J.annex_target(state) == "1"
     state["markers"] = dict.fromkeys(C.FLAGS, "spain")
@@ -329,7 +333,7 @@ def test_it_ends_the_round_when_jean_reaches_21_and_the_player_begins_the_next()
     state = started()
     state["jean"]["at"], state["jean"]["pile"] = "20", ["A1"]
     state["p"][0]["at"] = "1"
-    state["stack"] = [R.frame("jean", 0)]  # what the player's "next" pushes
+    state["stack"] = [frame("jean", 0)]  # what the player's "next" pushes
     ev = R.stack(state).settle(Rng(state))
     assert "Jean ended round 1" in texts(ev)
     assert state["stack"][-1]["kind"] == "score" and state["stack"][-2]["data"].get("jean")
@@ -358,7 +362,7 @@ def test_it_scores_her_final_bonuses_against_the_player() -> None:
     p.update(quests=1, explorer=9)
     p["areas"] = ["U1", "U2"]
     p["inf"] = {"france": 6, "england": 0, "spain": 4}
-    mult = R.multiplier(state)
+    mult = multiplier(state)
     s = J.final_bonuses(state, mult)
     assert s["income"] == 2 + 18
     assert s["quests"] == 25 + 30  # 4 more than the player's
@@ -378,8 +382,8 @@ def test_it_counts_jeans_influence_for_the_players_most_influence() -> None:
     state = started()
     state["p"][0]["inf"] = {"france": 5, "england": 2, "spain": 0}
     state["jean"]["inf"] = {"france": 6, "england": 2, "spain": 0}
-    nations = R.final_scores(state)[0]["nations"]
-    assert nations == 3 + 1 * R.multiplier(state)["france"]  # England shared at 2; France is Jean's
+    nations = final_scores(state)[0]["nations"]
+    assert nations == 3 + 1 * multiplier(state)["france"]  # England shared at 2; France is Jean's
 
 
 def test_it_gives_jean_the_win_on_a_tie_and_names_nobody_winner_then() -> None:

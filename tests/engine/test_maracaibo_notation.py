@@ -9,8 +9,8 @@ import pytest
 from engine.errors import IllegalMove
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
-from engine.games.maracaibo import rules as R
 from engine.rng import Rng, seed_to_state
+from engine.stack import frame
 from tests.engine.test_maracaibo_rules import started
 
 
@@ -36,28 +36,28 @@ def test_it_reads_buy_plan_deliver_quest_and_done() -> None:
     p["d"] = 99
     assert parsed(state, 0, f"buy {name}") == f"b{card}"
     assert parsed(state, 0, "pass") == "pass"
-    state["stack"][-1:] = [R.frame("free", 0)]
+    state["stack"][-1:] = [frame("free", 0)]
     assert parsed(state, 0, "done") == "end"
 
 
 def test_it_reads_fight_influence_annex_explore_career_and_draw() -> None:
     state = started(3)
-    state["stack"] = [R.frame("fight", 0, token="T1", ask=True)]
+    state["stack"] = [frame("fight", 0, token="T1", ask=True)]
     assert parsed(state, 0, "fight france") == "ff"
     assert parsed(state, 0, "fight eng") == "fe"
-    state["stack"] = [R.frame("combat", 0, nation="spain", value=8, used=[], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="spain", value=8, used=[], token="T1")]
     assert parsed(state, 0, "influence 2") == "ci2"
     assert parsed(state, 0, "annex 6") == "ca6"
-    state["stack"] = [R.frame("explore", 0, n=3)]
+    state["stack"] = [frame("explore", 0, n=3)]
     assert parsed(state, 0, "explore 3") == "e3"
-    state["stack"] = [R.frame("draw", 0)]
+    state["stack"] = [frame("draw", 0)]
     state["p"][0]["hand"] = []
     assert parsed(state, 0, "draw 2 display") == "x2"
     assert parsed(state, 0, "draw pile") == "pile"
     p = state["p"][0]
     p["quests"] = 9
     p["tokens"] = 9
-    state["stack"] = [R.frame("free", 0)]
+    state["stack"] = [frame("free", 0)]
     task = next(o.code for o in RULES.options(state, 0) if o.code.endswith("u"))
     assert parsed(state, 0, f"career {task[1:-1]} upper") == task
 

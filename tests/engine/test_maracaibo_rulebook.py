@@ -13,10 +13,18 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import State
-from engine.games.maracaibo import RULES
+from engine.games.maracaibo import RULES, effects
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import rules as R
+from engine.games.maracaibo.actions import do_village, special_village_actions
+from engine.games.maracaibo.board import loc_kind, multiplier, take_marker
+from engine.games.maracaibo.cards import _draw_options, card_cost
+from engine.games.maracaibo.combat import _pile_options
+from engine.games.maracaibo.effects import count_of
+from engine.games.maracaibo.scoring import final_scores
+from engine.games.maracaibo.ship import disc_areas, remove_disc
 from engine.rng import Rng, seed_to_state
+from engine.stack import Frame, frame
 from tests.engine.test_maracaibo_rules import codes, play, started
 
 
@@ -43,14 +51,14 @@ def rng() -> Rng:
     return Rng({"rng": seed_to_state("rulebook")})
 
 
-def on(state: State, *frames: R.Frame) -> State:
+def on(state: State, *frames: Frame) -> State:
     """``frames`` in asking order become the whole stack."""
     state["stack"] = list(reversed(frames))
     return state
 
 
 def village(state: State, seat: int = 0, left: int = 1) -> State:
-    return on(state, R.frame("village", seat, left=left, used=[]))
+    return on(state, frame("village", seat, left=left, used=[]))
 
 
 # ---- phase C: drawing ------------------------------------------------------------------------------
@@ -61,13 +69,13 @@ def test_it_draws_up_to_a_hand_limit_of_4_or_6_with_the_upgrade_and_not_past_it(
         state = started(2)
         p = state["p"][0]
         p["areas"], p["hand"] = areas, p["hand"][:1]
-        on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
+        on(state, frame("draw", 0), frame("free", 0, ask=True))
         while R.stack(state).top()["kind"] == "draw":
             play(state, 0, "pile")
         assert len(p["hand"]) == limit and R.stack(state).top()["kind"] == "free"
     state = started(2)  # a full hand does not draw at all
-    on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
-    assert R._draw_options(state, R.stack(state).top()) == [] and len(state["p"][0]["hand"]) == 4
+    on(state, frame("draw", 0), frame("free", 0, ask=True))
+    assert _draw_options(state, R.stack(state).top()) == [] and len(state["p"][0]["hand"]) == 4
 
 
 def test_it_keeps_planned_cards_out_of_the_hand_limit_and_the_goods() -> None:
@@ -75,22 +83,22 @@ def test_it_keeps_planned_cards_out_of_the_hand_limit_and_the_goods() -> None:
     p = state["p"][0]
     p["plan"] = p["hand"][:3]
     p["hand"] = p["hand"][3:]
-    on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
+    on(state, frame("draw", 0), frame("free", 0, ask=True))
     while R.stack(state).top()["kind"] == "draw":
         play(state, 0, "pile")
     assert len(p["hand"]) == 4 and len(p["plan"]) == 3  # the planning area does not count
-    on(state, R.frame("free", 0))
+    on(state, frame("free", 0))
     assert not [c for c in codes(state, 0) if c.startswith("p")]  # all 3 spaces full: no more planning
     # a planned card is no good: at Cartagena's market the only sugar card is planned
     state = started(2)
     p = state["p"][0]
-    loc = next(loc for loc in C.LOC_ORDER if "market" in C.LOC[loc] and R.loc_kind(state, loc) == "city")
+    loc = next(loc for loc in C.LOC_ORDER if "market" in C.LOC[loc] and loc_kind(state, loc) == "city")
     good = C.LOC[loc]["market"]["goods"][0]
     cid = card(lambda c: c["good"] == good and plain(c))
     hold(state, 0, cid)
     p["hand"] = [c for c in p["hand"] if C.CARD[c]["good"] != good or c == cid]
     p["at"] = loc
-    on(state, R.frame("main", 0, spent=1))
+    on(state, frame("main", 0, spent=1))
     assert f"d{good}" in codes(state, 0)
     p["hand"].remove(cid)
     p["plan"] = [cid]
@@ -101,7 +109,7 @@ def test_it_charges_a_doubloon_for_each_display_card_unless_the_upgrade_is_done(
     state = started(2)
     p = state["p"][0]
     p["hand"], p["d"] = p["hand"][:2], 1
-    on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
+    on(state, frame("draw", 0), frame("free", 0, ask=True))
     first = state["display"][0]
     assert "(1 d)" in next(o.label for o in RULES.options(state, 0) if o.code == "x1")
     events = RULES.apply(state, 0, {"code": "x1"})
@@ -111,7 +119,7 @@ def test_it_charges_a_doubloon_for_each_display_card_unless_the_upgrade_is_done(
     state = started(2)
     p = state["p"][0]
     p["hand"], p["d"], p["areas"] = p["hand"][:2], 0, ["U3"]  # "take cards from the display for free"
-    on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
+    on(state, frame("draw", 0), frame("free", 0, ask=True))
     assert {"x1", "x2", "x3", "x4"} <= set(codes(state, 0))
     play(state, 0, "x1")
     play(state, 0, "x1")
@@ -124,7 +132,7 @@ def test_it_shuffles_the_discards_into_a_new_pile_when_the_pile_runs_out() -> No
     p["hand"] = p["hand"][:3]
     old = state["deck"][:3]
     state["discard"], state["deck"] = list(old), []
-    on(state, R.frame("draw", 0), R.frame("free", 0, ask=True))
+    on(state, frame("draw", 0), frame("free", 0, ask=True))
     events = RULES.apply(state, 0, {"code": "pile"})
     assert any(e.kind == "reshuffle" and e.reveals for e in events)
     assert p["hand"][-1] in old and sorted(state["deck"] + [p["hand"][-1]]) == sorted(old)
@@ -137,16 +145,16 @@ def test_it_never_holds_more_than_8_combat_points() -> None:
     state = started(2)
     p = state["p"][0]
     p["cp"] = 7
-    R.gain(state, 0, {"cp": 3}, rng(), [], "city")  # the city action "gain 3 combat points"
+    effects.gain(state, 0, {"cp": 3}, rng(), [], "city")  # the city action "gain 3 combat points"
     assert C.COMBAT_MAX == 8 and p["cp"] == 8
-    R.gain(state, 0, {"cp": 1, "d": 2}, rng(), [], "city")
+    effects.gain(state, 0, {"cp": 1, "d": 2}, rng(), [], "city")
     assert p["cp"] == 8
 
 
 def test_it_fights_at_value_3_for_every_nation_when_both_piles_are_empty() -> None:
     state = started(2)
     state["piles"] = [[], []]
-    on(state, R.frame("pile", 0))
+    on(state, frame("pile", 0))
     assert codes(state, 0) == ["x"]
     play(state, 0, "x")
     labels = [o.label for o in RULES.options(state, 0) if o.code.startswith("f")]
@@ -154,8 +162,8 @@ def test_it_fights_at_value_3_for_every_nation_when_both_piles_are_empty() -> No
     assert sorted(labels) == ["fight england (value 3)", "fight france (value 3)", "fight spain (value 3)"]
     state = started(2)
     state["piles"][0] = []  # one pile left: the token comes from it
-    on(state, R.frame("pile", 0))
-    assert [o.code for o in R._pile_options(state, R.stack(state).top())] == ["t2"]
+    on(state, frame("pile", 0))
+    assert [o.code for o in _pile_options(state, R.stack(state).top())] == ["t2"]
 
 
 def test_it_pays_or_takes_what_the_token_shows_for_the_fighting_nation() -> None:
@@ -165,7 +173,7 @@ def test_it_pays_or_takes_what_the_token_shows_for_the_fighting_nation() -> None
     state = started(2)
     p = state["p"][0]
     p["d"] = cost - 1
-    on(state, R.frame("fight", 0, token=token["id"], ask=True))
+    on(state, frame("fight", 0, token=token["id"], ask=True))
     assert f"f{nation[0]}" not in codes(state, 0)  # cannot pay: cannot fight for that nation
     p["d"] = cost + 1
     play(state, 0, f"f{nation[0]}")
@@ -173,7 +181,7 @@ def test_it_pays_or_takes_what_the_token_shows_for_the_fighting_nation() -> None
     figure = next((t, n) for t in C.TOKEN.values() for n in C.NATIONS if t["reward"][n].get("fig"))
     state = started(2)
     p = state["p"][0]
-    on(state, R.frame("fight", 0, token=figure[0]["id"], ask=True))
+    on(state, frame("fight", 0, token=figure[0]["id"], ask=True))
     play(state, 0, f"f{figure[1][0]}")
     assert (p["fig"], p["figs"]) == (3, 3)  # a figure from the general supply, usable at once
 
@@ -182,7 +190,7 @@ def test_it_refuses_a_combat_action_that_the_value_and_payments_cannot_cover() -
     state = started(2)
     p = state["p"][0]
     p["cp"], p["fig"] = 0, 0
-    on(state, R.frame("combat", 0, nation="spain", value=3, used=[], token=None))
+    on(state, frame("combat", 0, nation="spain", value=3, used=[], token=None))
     got = codes(state, 0)
     assert "ci1" in got and "ci2" not in got and not [c for c in got if c.startswith(("ca", "cd"))]
     p["cp"] = 1  # one combat point raises the value to 4: annexing is possible, paying that point
@@ -197,7 +205,7 @@ def test_it_offers_a_bought_cards_combat_action_once_with_the_fighting_nation() 
     state = started(2)
     p = state["p"][0]
     p["display"] = [cid]
-    on(state, R.frame("combat", 0, nation="england", value=effect["cost"] + 2, used=[], token=None))
+    on(state, frame("combat", 0, nation="england", value=effect["cost"] + 2, used=[], token=None))
     assert f"cc{cid}" in codes(state, 0)
     inf, d = p["inf"]["england"], p["d"]
     play(state, 0, f"cc{cid}")
@@ -212,7 +220,7 @@ def test_it_annexes_a_village_for_2_or_displaces_for_5_with_the_ship_upgrade() -
     p = state["p"][0]
     p["areas"], p["cp"], p["fig"] = ["U6"], 0, 0
     state["markers"]["2"] = "spain"
-    on(state, R.frame("combat", 0, nation="france", value=2, used=[], token=None))
+    on(state, frame("combat", 0, nation="france", value=2, used=[], token=None))
     got = codes(state, 0)
     villages = {c[2:] for c in got if c.startswith("cv")}
     assert villages and villages <= set(C.VILLAGES) and "2" not in villages
@@ -223,7 +231,7 @@ def test_it_annexes_a_village_for_2_or_displaces_for_5_with_the_ship_upgrade() -
     assert state["markers"]["1"] == "france" and p["inf"]["france"] == 1
     assert (p["vp"], p["d"]) == (vp, d)  # the ship action gives no flag bonus
     state["markers"].pop("1")
-    on(state, R.frame("combat", 0, nation="france", value=5, used=[], token=None))
+    on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
     assert "cw2" in codes(state, 0)
     play(state, 0, "cw2")
     assert state["markers"]["2"] == "france" and sum(state["supply"]["spain"]) == 13  # spain's marker is gone
@@ -241,9 +249,9 @@ def test_it_lowers_a_cards_cost_by_its_discounts_but_never_below_0() -> None:
     p = state["p"][0]
     hold(state, 0, cheap)
     p["display"] = discounts[:1]
-    assert R.card_cost(p, cheap) == max(0, C.CARD[cheap]["cost"] - per[discounts[0]])
+    assert card_cost(p, cheap) == max(0, C.CARD[cheap]["cost"] - per[discounts[0]])
     p["display"] = discounts
-    assert R.card_cost(p, cheap) == 0
+    assert card_cost(p, cheap) == 0
     p["d"] = 0
     village(state)
     assert f"b{cheap}" in codes(state, 0)
@@ -278,7 +286,7 @@ def test_it_places_an_assistant_that_works_from_the_next_turn_at_its_location() 
     assert (p["fig"], p["figs"]) == (1, 2)  # the figure is on the board, still the player's
     assert p["assist"] == [{"loc": loc, "card": cid, "since": state["turns"]}]
     p["at"] = loc
-    on(state, R.frame("main", 0, spent=1))
+    on(state, frame("main", 0, spent=1))
     assert f"a{cid}" not in codes(state, 0)  # not in the turn it was placed
     state["turns"] += 1
     assert f"a{cid}" in codes(state, 0)
@@ -327,8 +335,8 @@ def test_it_invests_in_a_face_up_prestige_building_once_each_with_2_vp_to_the_fi
     up2["up"] = True
     village(state, 1)
     assert f"i{up2['id']}" not in codes(state, 1)  # investing places a figure: none left
-    s = R.final_scores(state)
-    assert s[0]["prestige"] == b["vp"] * R.count_of(p, b["per"])  # worth VP at the end
+    s = final_scores(state)
+    assert s[0]["prestige"] == b["vp"] * count_of(p, b["per"])  # worth VP at the end
 
 
 # ---- places ---------------------------------------------------------------------------------------------
@@ -339,7 +347,7 @@ def test_it_offers_no_delivery_on_the_homeward_bound_spaces() -> None:
     p["hand"] = [card(lambda c, g=g: c["good"] == g and plain(c)) for g in C.GOODS]
     for loc in ("20", "21a", "22"):
         p["at"] = loc
-        on(state, R.frame("main", 0, spent=1))
+        on(state, frame("main", 0, spent=1))
         assert not [c for c in codes(state, 0) if c.startswith("d") and c[1:] in C.GOODS], loc
     p["at"] = "20"
     assert {"hfight", "hexplore"} <= set(codes(state, 0))
@@ -355,7 +363,7 @@ def test_it_does_not_replace_a_quest_fulfilled_on_the_explorer_track() -> None:
          *[card(lambda c, o=o: c["object"] == o and plain(c)) for o in cost.get("objects", [])])
     p["explorer"] = space - 1
     state["p"][1]["explorer"] = 0
-    on(state, R.frame("explore", 0, n=1), R.frame("free", 0, ask=True))
+    on(state, frame("explore", 0, n=1), frame("free", 0, ask=True))
     play(state, 0, f"e{space}")
     while R.stack(state).top()["kind"] != "free":
         top = R.stack(state).top()["kind"]
@@ -369,21 +377,21 @@ def test_it_lets_the_ship_upgrades_village_actions_reach_villages_only_as_the_ga
     state = started(3, scenario="76")
     p = state["p"][0]
     p["areas"] = ["U6"]
-    on(state, R.frame("combat", 0, nation="france", value=5, used=[], token=None))
-    assert R.loc_kind(state, "17") == "city" and "cv17" not in codes(state, 0)  # "a village (not a city!)"
+    on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
+    assert loc_kind(state, "17") == "city" and "cv17" not in codes(state, 0)  # "a village (not a city!)"
     state = started(2)
     p = state["p"][0]
     p["areas"] = ["U6"]
-    on(state, R.frame("combat", 0, nation="france", value=5, used=[], token=None))
-    assert R.loc_kind(state, "10") == "village" and "cv10" in codes(state, 0)
+    on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
+    assert loc_kind(state, "10") == "village" and "cv10" in codes(state, 0)
     # U10: a marker in the village the ship is in; 17 with L1 is a city
     state = started(3, scenario="76")
     p = state["p"][0]
     p["areas"] = ["U10"]
     p["at"] = "17"
-    assert "vU10" not in [o.code for o in R.special_village_actions(state, 0, [])]
+    assert "vU10" not in [o.code for o in special_village_actions(state, 0, [])]
     p["at"] = "16"
-    assert "vU10" in [o.code for o in R.special_village_actions(state, 0, [])]
+    assert "vU10" in [o.code for o in special_village_actions(state, 0, [])]
 
 
 # ---- ship upgrades ---------------------------------------------------------------------------------------
@@ -396,11 +404,11 @@ def test_it_gives_each_ship_areas_immediate_bonus_when_its_second_disc_goes() ->
         state = started(2)
         p = state["p"][0]
         p["areas"] = list(before)
-        assert uid in R.disc_areas(p)
+        assert uid in disc_areas(p)
         was = p[key]
-        R.remove_disc(state, 0, uid, rng(), [])
+        remove_disc(state, 0, uid, rng(), [])
         assert p[key] == was and uid not in p["areas"]  # one disc of two: nothing yet
-        R.remove_disc(state, 0, uid, rng(), [])
+        remove_disc(state, 0, uid, rng(), [])
         assert p[key] == was + amount and uid in p["areas"], uid
 
 
@@ -412,10 +420,10 @@ def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     p["assist"] = [{"loc": "6", "card": 1, "since": 0}, {"loc": "6", "card": 2, "since": 0}]
     state["p"][1]["assist"] = [{"loc": "6", "card": 3, "since": 0}]
     d = p["d"]
-    R.do_village(state, 0, "vU7", rng(), [])
+    do_village(state, 0, "vU7", rng(), [])
     assert p["d"] == d + 3 * 2 + 1  # 3 per own assistant here, 1 per other player's
     d, cp = p["d"], p["cp"]
-    R.do_village(state, 0, "vU8", rng(), [])
+    do_village(state, 0, "vU8", rng(), [])
     assert (p["d"], p["cp"]) == (d + 1, cp + 1)
     good = C.GOODS[0]
     same_good = [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == good][:3]
@@ -424,12 +432,12 @@ def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     assert len(by_good) >= 3
     p["hand"] = []
     hold(state, 0, *list(by_good.values())[:3])  # three identical objects, three different goods
-    assert "vU9" not in [o.code for o in R.special_village_actions(state, 0, [])]  # objects are not goods
+    assert "vU9" not in [o.code for o in special_village_actions(state, 0, [])]  # objects are not goods
     p["hand"] = []
     hold(state, 0, *same_good)
-    assert "vU9" in [o.code for o in R.special_village_actions(state, 0, [])]
+    assert "vU9" in [o.code for o in special_village_actions(state, 0, [])]
     d, vp = p["d"], p["vp"]
-    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).push_all(do_village(state, 0, "vU9", rng(), []))
     R.stack(state).settle(rng())  # one good qualifies: forced, nothing asked
     assert (p["d"], p["vp"], p["hand"]) == (d + 2, vp + 2, [])
     assert set(same_good) <= set(state["discard"])
@@ -444,7 +452,7 @@ def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> 
     p["hand"] = []
     hold(state, 0, *mine[first], *mine[second])
     d, vp = p["d"], p["vp"]
-    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).push_all(do_village(state, 0, "vU9", rng(), []))
     R.stack(state).settle(rng())
     assert state["stack"][-1]["kind"] == "three"  # two goods qualify: the player is asked
     assert {"g" + first, "g" + second} <= set(codes(state, 0))
@@ -454,7 +462,7 @@ def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> 
     assert set(mine[second]) <= set(state["discard"])
     fourth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == first][3]
     hold(state, 0, fourth)  # four of the good: which three is the player's choice too
-    R.stack(state).push_all(R.do_village(state, 0, "vU9", rng(), []))
+    R.stack(state).push_all(do_village(state, 0, "vU9", rng(), []))
     R.stack(state).settle(rng())
     assert state["stack"][-1]["kind"] == "pay" and len(codes(state, 0)) == 4  # keep one of four
     play(state, 0, f"keep {C.CARD[mine[first][0]]['name']}")
@@ -465,13 +473,13 @@ def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> 
 
 def test_it_gives_the_majority_bonus_to_ties_as_the_rulebooks_examples_say() -> None:
     state = started(3)
-    assert R.multiplier(state) == dict.fromkeys(C.NATIONS, 2)  # all three tied for first: 2 each
+    assert multiplier(state) == dict.fromkeys(C.NATIONS, 2)  # all three tied for first: 2 each
     for loc, nation in {"1": "spain", "2": "spain", "3": "england", "6": "france"}.items():
-        R.take_marker(state, nation)
+        take_marker(state, nation)
         state["markers"][loc] = nation
     empty = {n: sum(1 for left in state["supply"][n] if left == 0) for n in C.NATIONS}
     # one first, two tied second: "all tied nations receive the higher value"
-    assert R.multiplier(state) == {"spain": empty["spain"] + 2, "england": empty["england"] + 1,
+    assert multiplier(state) == {"spain": empty["spain"] + 2, "england": empty["england"] + 1,
                                    "france": empty["france"] + 1}
 
 
@@ -483,7 +491,7 @@ def test_it_runs_interim_scoring_steps_2_to_5_income_markets_display_and_buildin
     state["market"][market] = [0, 1]
     old = list(state["display"])
     d, vp = p["d"], p["vp"]
-    on(state, R.frame("scoring", 0, mode="interim"))
+    on(state, frame("scoring", 0, mode="interim"))
     RULES.apply(state, 0, {"code": "go"})
     assert (p["d"] - d, p["vp"] - vp) == (12, 3) and q["d"] > 0
     assert all(not discs for discs in state["market"].values())  # the delivered goods leave the game
@@ -497,6 +505,6 @@ def test_it_scores_only_the_cards_in_the_display_at_the_end() -> None:
     p = state["p"][0]
     worth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["vp"] > 0][:3]
     p["display"], p["hand"], p["plan"] = [worth[0]], [worth[1]], [worth[2]]
-    assert R.final_scores(state)[0]["cards"] == C.CARD[worth[0]]["vp"]  # hand and planning area: nothing
+    assert final_scores(state)[0]["cards"] == C.CARD[worth[0]]["vp"]  # hand and planning area: nothing
     p["inc_d"], p["inc_vp"] = 20, 4
-    assert R.final_scores(state)[0]["income"] == 4 + (20 - 8) // 2  # VP income, and VP for doubloon income
+    assert final_scores(state)[0]["income"] == 4 + (20 - 8) // 2  # VP income, and VP for doubloon income

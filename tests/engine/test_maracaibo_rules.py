@@ -12,8 +12,18 @@ from engine.errors import IllegalMove
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import rules as R
-from engine.games.maracaibo.effects import add_income_d, add_income_vp, gain_influence
+from engine.games.maracaibo.board import loc_kind, multiplier, start_turn, take_marker
+from engine.games.maracaibo.cards import do_buy
+from engine.games.maracaibo.careers import _is_free, do_career
+from engine.games.maracaibo.combat import fight_value
+from engine.games.maracaibo.effects import add_income_d, add_income_vp, gain_influence, take_synergy
+from engine.games.maracaibo.exploring import do_explore, explore_targets
+from engine.games.maracaibo.quests import can_pay_quest, do_quest, quest_payments
+from engine.games.maracaibo.sailing import sail_targets, village_count
+from engine.games.maracaibo.scoring import final_scores
+from engine.games.maracaibo.ship import disc_areas
 from engine.rng import Rng
+from engine.stack import frame
 from engine.testing import player_names
 
 
@@ -90,27 +100,27 @@ def test_it_gives_the_medium_and_hard_scenarios_cards_90_to_99() -> None:
 
 def test_it_sails_one_to_seven_and_stops_at_homeward_bound_spaces() -> None:
     state = started()
-    targets = dict(R.sail_targets(state, 0))
+    targets = dict(sail_targets(state, 0))
     assert max(targets.values()) == 7 and min(targets.values()) == 1
     state["p"][0]["at"] = "17"
-    assert dict(R.sail_targets(state, 0)) == {"18": 1, "19": 2, "20": 3}  # 20 cannot be skipped
+    assert dict(sail_targets(state, 0)) == {"18": 1, "19": 2, "20": 3}  # 20 cannot be skipped
     state["p"][0]["at"] = "20"
-    assert dict(R.sail_targets(state, 0)) == {"21a": 1, "21b": 1}  # the round ends at 21 in rounds I-III
+    assert dict(sail_targets(state, 0)) == {"21a": 1, "21b": 1}  # the round ends at 21 in rounds I-III
 
 
 def test_it_goes_on_to_22_in_the_last_round() -> None:
     state = started(rounds=1)
     state["p"][0]["at"] = "21a"
-    assert dict(R.sail_targets(state, 0)) == {"22": 1}
+    assert dict(sail_targets(state, 0)) == {"22": 1}
 
 
 @pytest.mark.parametrize(("spent", "actions", "upgraded"), [(1, 1, 1), (2, 1, 2), (3, 1, 2), (4, 2, 2), (5, 2, 3),
                                                               (6, 2, 3), (7, 3, 3)])
 def test_it_gives_village_actions_by_movement_spent(spent: int, actions: int, upgraded: int) -> None:
     p: dict[str, Any] = {"areas": []}
-    assert R.village_count(p, spent) == actions
+    assert village_count(p, spent) == actions
     p["areas"] = ["U1"]
-    assert R.village_count(p, spent) == upgraded
+    assert village_count(p, spent) == upgraded
 
 
 def test_it_takes_two_village_actions_after_four_moves() -> None:
@@ -135,7 +145,7 @@ def test_it_pays_alexs_income_of_12_doubloons_and_3_vp_at_interim_scoring() -> N
     p = state["p"][0]
     p["inc_d"], p["inc_vp"] = 12, 3
     d, vp = p["d"], p["vp"]
-    state["stack"] = [R.frame("scoring", 0, mode="interim")]
+    state["stack"] = [frame("scoring", 0, mode="interim")]
     R.stack(state).settle(Rng(state))
     assert (p["d"], p["vp"]) == (d + 12, vp + 3)
 
@@ -163,18 +173,18 @@ def test_it_applies_the_most_and_fewest_marker_modifiers_but_not_on_ties() -> No
     p = state["p"][0]
     most = next(t for t in C.TOKEN.values() if t["mod"] == "most")
     fewest = next(t for t in C.TOKEN.values() if t["mod"] == "fewest")
-    assert R.fight_value(state, most["id"], "spain", p) == most["value"]["spain"]  # all tied at 0
+    assert fight_value(state, most["id"], "spain", p) == most["value"]["spain"]  # all tied at 0
     state["markers"] = {"1": "spain", "2": "spain", "3": "england"}
-    assert R.fight_value(state, most["id"], "spain", p) == most["value"]["spain"] - 2
-    assert R.fight_value(state, fewest["id"], "france", p) == fewest["value"]["france"] + 3
-    assert R.fight_value(state, None, "france", p) == 3  # both piles empty
+    assert fight_value(state, most["id"], "spain", p) == most["value"]["spain"] - 2
+    assert fight_value(state, fewest["id"], "france", p) == fewest["value"]["france"] + 3
+    assert fight_value(state, None, "france", p) == 3  # both piles empty
 
 
 def test_it_runs_a_combat_with_each_action_once_and_paid_combat_points() -> None:
     state = started(3)
     p = state["p"][0]
     p["cp"] = 3
-    state["stack"] = [R.frame("combat", 0, nation="france", value=5, used=[], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="france", value=5, used=[], token="T1")]
     assert {"ci1", "ci2", "ca1", "cend"} <= set(codes(state, 0))
     assert "cd1" not in codes(state, 0)
     play(state, 0, "annex 1")  # value 5 - 4 = 1
@@ -192,18 +202,18 @@ def test_it_lets_the_player_mix_combat_points_and_figures_for_the_value_missing(
     state = started(3)
     p = state["p"][0]
     p["cp"], p["fig"] = 3, 2
-    state["stack"] = [R.frame("combat", 0, nation="france", value=2, used=[], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="france", value=2, used=[], token="T1")]
     play(state, 0, "annex 1")  # value 2, cost 4: 2 missing
     assert set(codes(state, 0)) == {"cp2", "cp1", "cp0"}  # the rulebook: combat points or figures, any mix
     play(state, 0, "pay 2 figures")
     assert (p["cp"], p["fig"], p["figs"]) == (3, 0, 0) and state["markers"]["1"] == "france"
     assert state["stack"][-1]["kind"] == "combat"
     p["cp"], p["fig"] = 1, 2
-    state["stack"] = [R.frame("combat", 0, nation="france", value=0, used=["annex"], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="france", value=0, used=["annex"], token="T1")]
     play(state, 0, "influence 1")  # 2 missing, 1 point: 1 point and 1 figure, or 2 figures
     assert set(codes(state, 0)) == {"cp1", "cp0"}
     p["cp"], p["fig"] = 4, 0
-    state["stack"] = [R.frame("combat", 0, nation="spain", value=0, used=[], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="spain", value=0, used=[], token="T1")]
     play(state, 0, "influence 1")  # no figure: the points pay, nothing asked
     assert p["cp"] == 2 and all(f["kind"] != "short" for f in state["stack"])
 
@@ -211,7 +221,7 @@ def test_it_lets_the_player_mix_combat_points_and_figures_for_the_value_missing(
 def test_it_displaces_another_nations_marker_for_6_and_removes_it_from_the_game() -> None:
     state = started(3)
     state["markers"]["2"] = "spain"
-    state["stack"] = [R.frame("combat", 0, nation="england", value=6, used=[], token=None)]
+    state["stack"] = [frame("combat", 0, nation="england", value=6, used=[], token=None)]
     assert "cd2" in codes(state, 0)
     play(state, 0, "displace 2")
     assert state["markers"]["2"] == "england"
@@ -231,21 +241,21 @@ def test_it_scores_2_vp_for_each_space_past_the_end_of_an_influence_track() -> N
 def test_it_computes_multipliers_from_emptied_spaces_and_majority_bonus_with_ties() -> None:
     state = started(3)
     for loc, nation in {"1": "spain", "2": "spain", "3": "england", "6": "england", "7": "france"}.items():
-        R.take_marker(state, nation)
+        take_marker(state, nation)
         state["markers"][loc] = nation
     # spain and england tie for first (2 each): both +2, france third: nothing
-    assert R.multiplier(state) == {"spain": 1 + 2, "england": 1 + 2, "france": 1}
-    R.take_marker(state, "spain")
+    assert multiplier(state) == {"spain": 1 + 2, "england": 1 + 2, "france": 1}
+    take_marker(state, "spain")
     state["markers"]["9"] = "spain"
-    assert R.multiplier(state) == {"spain": 2 + 2, "england": 1 + 1, "france": 1}
+    assert multiplier(state) == {"spain": 2 + 2, "england": 1 + 1, "france": 1}
 
 
 def test_it_scores_most_influence_and_noble_ranks_at_the_end() -> None:
     state = started(2)
     state["p"][0]["inf"] = {"france": 6, "england": 0, "spain": 0}
     state["p"][1]["inf"] = {"france": 6, "england": 3, "spain": 0}
-    s = R.final_scores(state)
-    mult = R.multiplier(state)
+    s = final_scores(state)
+    mult = multiplier(state)
     assert s[0]["nations"] == 3 + 2 * mult["france"]
     assert s[1]["nations"] == 3 + 3 + 2 * mult["france"] + 1 * mult["england"]
 
@@ -255,29 +265,29 @@ def test_it_scores_most_influence_and_noble_ranks_at_the_end() -> None:
 def test_it_skips_occupied_explorer_spaces_without_counting_them() -> None:
     state = started(3)
     state["p"][1]["explorer"] = 1
-    assert R.explore_targets(state, 0, 1) == [2]
+    assert explore_targets(state, 0, 1) == [2]
 
 
 def test_it_rewards_the_barriers_and_the_end_of_the_track() -> None:
     state = started(3)
     rng = Rng(state)
-    frames = R.do_explore(state, 0, 7, rng, [])
+    frames = do_explore(state, 0, 7, rng, [])
     assert frames[0]["kind"] == "nation" and frames[0]["data"]["n"] == 3  # red: 3 influence
     vp = state["p"][0]["vp"]
     state["p"][0]["explorer"] = 12
-    R.do_explore(state, 0, 13, rng, [])
+    do_explore(state, 0, 13, rng, [])
     state["p"][1]["explorer"] = 12
-    R.do_explore(state, 1, 14, rng, [])
+    do_explore(state, 1, 14, rng, [])
     assert state["p"][0]["vp"] - vp == 4 and state["p"][1]["vp"] >= 2  # first 4, then 2
     ends = []
     for seat in (0, 1, 2):
         state["p"][seat]["explorer"] = C.END_SPACE - 1
         before = state["p"][seat]["vp"]
-        frames = R.do_explore(state, seat, C.END_SPACE, rng, [])
+        frames = do_explore(state, seat, C.END_SPACE, rng, [])
         ends.append(state["p"][seat]["vp"] - before)
         assert any(f["kind"] == "village" for f in frames)
     assert ends == [10, 8, 6]
-    assert R.explore_targets(state, 0, 3) == []  # further movement is lost
+    assert explore_targets(state, 0, 3) == []  # further movement is lost
 
 
 # ---- cards, synergy, quests, careers -----------------------------------------------------------------
@@ -290,9 +300,9 @@ def test_it_activates_synergy_gated_income_retroactively() -> None:
     p = state["p"][0]
     p["hand"].append(gated["id"])
     p["d"] = 50
-    R.do_buy(state, 0, gated["id"], Rng(state), [])
+    do_buy(state, 0, gated["id"], Rng(state), [])
     assert p["inc_d"] == 8
-    R.take_synergy(state, 0, symbol, [])
+    take_synergy(state, 0, symbol, [])
     assert p["inc_d"] == 8 + next(e["d"] for e in gated["effects"] if e["t"] == "income")
 
 
@@ -302,12 +312,12 @@ def test_it_multiplies_a_quest_reward_by_the_compasses() -> None:
     q = next(q for q in C.QUEST.values() if set(q["cost"]) == {"d"} and "vp" in q["per"])
     p["d"] = 20
     vp = p["vp"]
-    R.do_quest(state, 0, q["id"], Rng(state), [])
+    do_quest(state, 0, q["id"], Rng(state), [])
     assert p["vp"] - vp == q["per"]["vp"] + q["fixed"].get("vp", 0)
     compass_card = next(c["id"] for c in C.CARD.values() if any(e.get("k") == "compass" for e in c["effects"]))
     p["display"].append(compass_card)
     vp = p["vp"]
-    R.do_quest(state, 0, q["id"], Rng(state), [])
+    do_quest(state, 0, q["id"], Rng(state), [])
     assert p["vp"] - vp == 2 * q["per"]["vp"] + q["fixed"].get("vp", 0)
 
 
@@ -322,19 +332,19 @@ def test_it_pays_career_tasks_upper_or_lower_and_the_admiral_bonus() -> None:
     p["assist"] = [{"loc": "2", "card": 1, "since": 0}] * 2
     p["synergy"] = list(C.SYNERGIES)
     d, vp = p["d"], p["vp"]
-    R.do_career(state, 0, "k1u", [])
+    do_career(state, 0, "k1u", [])
     assert p["d"] == d + C.CAREER[p["careers"][0]["id"]]["tasks"][0]["d"] and p["vp"] == vp
-    R.do_career(state, 0, "k2l", [])
-    R.do_career(state, 0, "k3l", [])
+    do_career(state, 0, "k2l", [])
+    do_career(state, 0, "k3l", [])
     tasks = C.CAREER[p["careers"][0]["id"]]["tasks"]
     assert p["vp"] == vp + tasks[1]["vp"] + tasks[2]["vp"] + 2  # the Admiral's 2 VP
 
 
 def test_it_keeps_ship_area_order_conditions() -> None:
     p: dict[str, Any] = {"discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": []}
-    assert "U5" not in R.disc_areas(p) and "U10" not in R.disc_areas(p) and "U12" not in R.disc_areas(p)
+    assert "U5" not in disc_areas(p) and "U10" not in disc_areas(p) and "U12" not in disc_areas(p)
     p["areas"] = ["U3", "U1", "U2", "U4"]
-    areas = R.disc_areas(p)
+    areas = disc_areas(p)
     assert "U5" in areas and "U10" in areas and "U12" not in areas
 
 
@@ -346,7 +356,7 @@ def test_it_ends_the_round_at_21_then_scores_and_returns_every_ship_to_havana() 
     state["p"][2]["at"] = "11"
     state["turn"] = 1
     state["stack"] = []
-    R.start_turn(state, 1, [])
+    start_turn(state, 1, [])
     play(state, 1, "sail to 21a")
     assert state["trigger"] == 1
     while R.stack(state).top()["kind"] != "score":
@@ -380,7 +390,7 @@ def _at_city_with(action: str) -> State:
     else:
         p["at"] = "4"
         state["tiles"]["4"] = next(t["id"] for t in C.TILES["city_tiles"] if t["action"] == action)
-    state["stack"] = [R.frame("main", 0, spent=3)]
+    state["stack"] = [frame("main", 0, spent=3)]
     return state
 
 
@@ -449,7 +459,7 @@ def _at_quest(state: State, qid: str, hand: list[int]) -> dict[str, Any]:
     p["hand"] = hand
     p["at"] = "6"
     state["quests"]["6"] = qid
-    state["stack"] = [R.frame("main", 0, spent=3)]
+    state["stack"] = [frame("main", 0, spent=3)]
     return p
 
 
@@ -478,8 +488,8 @@ def test_it_finds_the_payment_a_cheapest_first_choice_would_miss() -> None:
     both = next(c["id"] for c in C.CARD.values() if c["good"] == "tobacco" and c["object"] == "book")
     other = next(c["id"] for c in C.CARD.values() if c["good"] == "tobacco" and c["object"] != "book")
     p = _at_quest(state, "Q20", [both, other])
-    assert R.can_pay_quest(p, "Q20")
-    assert R.quest_payments(p, C.QUEST["Q20"]["cost"]) == [sorted([both, other])]
+    assert can_pay_quest(p, "Q20")
+    assert quest_payments(p, C.QUEST["Q20"]["cost"]) == [sorted([both, other])]
 
 
 def test_it_lets_the_player_choose_which_card_makes_a_delivery() -> None:
@@ -498,7 +508,7 @@ def test_it_offers_free_actions_inside_a_combat_and_comes_back_to_it() -> None:
     state = started(3)
     p = state["p"][0]
     p["cp"] = 3
-    state["stack"] = [R.frame("combat", 0, nation="france", value=5, used=[], token="T1")]
+    state["stack"] = [frame("combat", 0, nation="france", value=5, used=[], token="T1")]
     card = p["hand"][0]
     assert f"p{card}" in codes(state, 0)
     play(state, 0, f"p{card}")
@@ -508,7 +518,7 @@ def test_it_offers_free_actions_inside_a_combat_and_comes_back_to_it() -> None:
 
 def test_it_does_not_stop_a_forced_sub_decision_for_free_actions() -> None:
     state = started(3)
-    state["stack"] = [R.frame("combat", 0, nation="france", value=0, used=["inf", "annex"], token=None)]
+    state["stack"] = [frame("combat", 0, nation="france", value=0, used=["inf", "annex"], token=None)]
     assert codes(state, 0) == ["cend"]
 
 
@@ -528,7 +538,7 @@ def test_it_declares_a_safe_default_move_for_every_decision() -> None:
         kinds.add(kind)
         assert default in opts
         if kind != "setup":
-            assert not R._is_free(default.code)
+            assert not _is_free(default.code)
         expected = {"main": "pass", "free": "end", "score": "vp2", "combat": "cend", "village": "done"}.get(kind)
         if expected:
             assert default.code == expected
@@ -559,25 +569,25 @@ def test_it_places_the_legacy_tiles_of_scenarios_76_and_77() -> None:
     assert state["legacy"] == ["L1", "L4", "L5", "L6", "L7", "L8", "L9"]
     assert state["markers"] == {"12": "spain"} and state["supply"]["spain"][0] == 0  # L9
     assert RULES.view(state, 0)["legacy"] == state["legacy"]
-    assert R.loc_kind(setup(3, scenario="75"), "9a") == "off" and R.loc_kind(state, "9a") == "city"
+    assert loc_kind(setup(3, scenario="75"), "9a") == "off" and loc_kind(state, "9a") == "city"
 
 
 def test_it_makes_puerto_cabezas_a_city_whose_action_fulfils_the_top_quest() -> None:
     state = started(3, scenario="76")
-    assert R.loc_kind(state, "17") == "city" and R.loc_kind(started(3), "17") == "village"
+    assert loc_kind(state, "17") == "city" and loc_kind(started(3), "17") == "village"
     p = state["p"][0]
     state["qpile"][0:0] = ["Q13"]  # pay 3 doubloons
     nxt = state["qpile"][1]
     p["at"], p["d"] = "17", 5
     state["quests"].pop("17", None)
-    state["stack"] = [R.frame("main", 0, spent=3)]
+    state["stack"] = [frame("main", 0, spent=3)]
     assert "city" in codes(state, 0)
     events = RULES.apply(state, 0, {"code": "city"})
     assert p["quests"] == 1 and p["d"] == 2 and state["qpile"][0] == nxt
     assert any(e.reveals for e in events)  # the next quest of the pile is turned face up
     p["d"] = 0
     state["qpile"][0:0] = ["Q13"]
-    state["stack"] = [R.frame("main", 0, spent=3)]
+    state["stack"] = [frame("main", 0, spent=3)]
     assert "city" not in codes(state, 0)  # an unpayable top quest: no city action
 
 
@@ -585,15 +595,15 @@ def test_it_opens_the_legacy_city_9a_once_the_explorer_has_reached_space_6() -> 
     state = started(3, scenario="76")
     p = state["p"][0]
     p["at"] = "8"
-    assert "9a" not in dict(R.sail_targets(state, 0))
+    assert "9a" not in dict(sail_targets(state, 0))
     p["explorer"] = 6
-    targets = dict(R.sail_targets(state, 0))
+    targets = dict(sail_targets(state, 0))
     assert targets["9"] == 1 and targets["9a"] == 3 and targets["11"] == 2  # in: 2 movement, out: 1
     p["at"] = "9a"
-    assert dict(R.sail_targets(state, 0))["11"] == 1
-    assert "9a" not in dict(R.sail_targets(started(3, scenario="75"), 0))
+    assert dict(sail_targets(state, 0))["11"] == 1
+    assert "9a" not in dict(sail_targets(started(3, scenario="75"), 0))
     d, vp = p["d"], p["vp"]
-    state["stack"] = [R.frame("main", 0, spent=3)]
+    state["stack"] = [frame("main", 0, spent=3)]
     RULES.apply(state, 0, {"code": "city"})
     assert (p["d"] - d, p["vp"] - vp) == (4, 2)
 
@@ -601,7 +611,7 @@ def test_it_opens_the_legacy_city_9a_once_the_explorer_has_reached_space_6() -> 
 def test_it_annexes_a_legacy_city_only_when_it_is_open_to_the_fighter() -> None:
     state = started(3, scenario="76")
     p = state["p"][0]
-    state["stack"] = [R.frame("combat", 0, nation="france", value=4, used=[], token=None)]
+    state["stack"] = [frame("combat", 0, nation="france", value=4, used=[], token=None)]
     assert "ca9a" not in codes(state, 0) and "ca16a" not in codes(state, 0)
     p["explorer"] = 6
     assert "ca9a" in codes(state, 0) and "ca16a" not in codes(state, 0)  # 16a is scenario 77's (L7)
@@ -616,7 +626,7 @@ def test_it_rewards_stopping_at_tortuga_and_charges_for_belize() -> None:
     state = started(3, scenario="77")
     p = state["p"][0]
     p["at"], p["d"] = "17", 5
-    state["stack"] = [R.frame("sail", 0, ask=True), R.frame("main", 0, spent=0)][::-1]
+    state["stack"] = [frame("sail", 0, ask=True), frame("main", 0, spent=0)][::-1]
     play(state, 0, "sail to 18")
     assert p["d"] == 3  # L8
     state = started(3, scenario="75")
@@ -629,13 +639,13 @@ def test_it_adds_the_treasure_fleet_combat_actions_each_once() -> None:
     state = started(3, scenario="76")
     p = state["p"][0]
     p["cp"] = 0
-    state["stack"] = [R.frame("combat", 0, nation="spain", value=5, used=["inf", "annex"], token=None)]
+    state["stack"] = [frame("combat", 0, nation="spain", value=5, used=["inf", "annex"], token=None)]
     assert {"cxL6a", "cxL6b"} <= set(codes(state, 0))
     d = p["d"]
     play(state, 0, "cxL6a")
     assert p["d"] == d + 4 and "cxL6a" not in codes(state, 0)
     state = started(3, scenario="75")
-    state["stack"] = [R.frame("combat", 0, nation="spain", value=5, used=[], token=None)]
+    state["stack"] = [frame("combat", 0, nation="spain", value=5, used=[], token=None)]
     assert not any(c.startswith("cx") for c in codes(state, 0))
 
 
@@ -643,7 +653,7 @@ def test_it_scores_21_for_every_arrival_in_the_last_round_and_ends_at_the_first_
     state = started(3, rounds=1)
     state["p"][1]["at"] = "20"
     state["stack"] = []
-    R.start_turn(state, 1, [])
+    start_turn(state, 1, [])
     vp = state["p"][1]["vp"]
     play(state, 1, "sail to 21a", "pass", "end")
     assert state["p"][1]["vp"] == vp + 3 and state["trigger"] is None  # no interim scoring in the last round
@@ -666,7 +676,7 @@ def test_its_bot_chooses_in_every_upgrade_choice() -> None:
 
     state = started(3)
     state["p"][0]["inf"]["spain"] = 4
-    state["stack"] = [R.frame("u11", 0)]
+    state["stack"] = [frame("u11", 0)]
     opts = RULES.options(state, 0)
     assert {"explore", "money", "rank"} <= {o.code for o in opts}
     assert RULES.bot_choice(state, 0, opts, random.Random(1)) in opts

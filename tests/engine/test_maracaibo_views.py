@@ -1,7 +1,7 @@
 """A Maracaibo view is a snapshot: the moves applied after it is taken never change it.
 
 Why this needs a test of its own: a view shares the state's lists and dicts instead of copying
-them (rules._public_player, the markets, the supply, the investors, Jean's part), which holds only
+them (views._public_player, the markets, the supply, the investors, Jean's part), which holds only
 while every apply replaces those lists and dicts rather than changing them in place. A single
 ``append`` on one of them anywhere in the rules would make earlier views change with the game.
 """

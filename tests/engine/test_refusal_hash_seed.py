@@ -15,7 +15,7 @@ SNIPPET = """
 from engine.errors import IllegalMove
 from engine.games.caravelas import RULES as CARAVELAS
 from engine.games.maracaibo import RULES as MARACAIBO
-from engine.games.maracaibo import rules as R
+from engine.stack import frame
 from tests.engine import maracaibo_scenarios as S
 from tests.engine.test_caravelas_rules import game, play, put
 
@@ -27,7 +27,7 @@ def refusal(rules, line, state, seat):
     raise AssertionError(line)
 
 # Maracaibo, sailing from Nassau (1): neither Belize (18) nor Barbados (9) is in reach
-state, seat = S._on(S._started(at="1"), R.frame("main", 0, spent=0), R.frame("sail", 0, ask=True))
+state, seat = S._on(S._started(at="1"), frame("main", 0, spent=0), frame("sail", 0, ask=True))
 print(refusal(MARACAIBO, "sail to belize barbados", state, seat))
 # Caravelas, keeping drawn cards: a line naming two places that were not drawn
 state = put(game(), 0, disc=["guine"])

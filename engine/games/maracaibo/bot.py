@@ -41,24 +41,15 @@ from typing import Any
 from engine.core import Option, State
 
 from . import content as C
+from .actions import three_cards
+from .board import city_action, hand_limit, has_marker, last_round, loc_kind, multiplier
+from .cards import can_buy
+from .combat import fight_value
 from .effects import compass, count_of, perm, player
-from .rules import (
-    can_buy,
-    can_pay_quest,
-    city_action,
-    disc_areas,
-    explore_targets,
-    fight_value,
-    hand_limit,
-    has_marker,
-    last_round,
-    loc_kind,
-    multiplier,
-    quest_payments,
-    sail_targets,
-    three_cards,
-    village_count,
-)
+from .exploring import explore_targets
+from .quests import can_pay_quest, quest_payments
+from .sailing import sail_targets, village_count
+from .ship import disc_areas
 
 #: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
 _AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}

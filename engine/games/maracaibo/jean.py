@@ -30,6 +30,7 @@ from engine.core import Event, State, new_event
 from engine.rng import Rng
 
 from . import content as C
+from .board import last_round, loc_kind, markers_on_board, multiplier, take_marker
 
 J = dict[str, Any]
 
@@ -172,22 +173,8 @@ def _add_vp(j: J, n: int, source: str) -> None:
     j["src"] = {**j["src"], source: j["src"].get(source, 0) + n}  # (replaced: views share it)
 
 
-_RULES: Any = None
-
-
-def _rules() -> Any:
-    """The rules module, imported on first use (it imports this one), then kept: a function-level
-    import runs the import machinery at every call, and her turn calls these often."""
-    global _RULES
-    if _RULES is None:
-        from . import rules
-
-        _RULES = rules
-    return _RULES
-
-
 def _is_city(state: State, loc: str) -> bool:
-    return bool(_rules().loc_kind(state, loc) == "city")
+    return bool(loc_kind(state, loc) == "city")
 
 
 def open_to_her(state: State, loc: str) -> bool:
@@ -196,7 +183,7 @@ def open_to_her(state: State, loc: str) -> bool:
     info = C.LOC[loc]
     if "legacy" not in info:
         return True
-    return _rules().loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
+    return loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
 
 
 def counts_as_stop(state: State, loc: str) -> bool:
@@ -207,8 +194,6 @@ def counts_as_stop(state: State, loc: str) -> bool:
 def destination(state: State, steps: int, route: str) -> str:
     """Where her ship stops: ``steps`` counted locations on, by the card's route; a hand-symbol
     (homeward) space is never skipped, and no location past the round's last space is reached."""
-    last_round = _rules().last_round
-
     loc = str(state["jean"]["at"])
     counted = 0
     while True:
@@ -243,8 +228,6 @@ def draw(state: State, rng: Rng, ev: list[Event]) -> str:
 
 def play_turn(state: State, rng: Rng, ev: list[Event]) -> bool:
     """Jean's whole turn; True when she ended the round (her ship reached its last space)."""
-    last_round = _rules().last_round
-
     j = state["jean"]
     cid = draw(state, rng, ev)
     card = CARDS[cid]
@@ -425,8 +408,6 @@ def explorer_ahead(state: State) -> int:
 def combat_values(state: State, token: str | None) -> dict[str, int]:
     """Each nation's modified combat value for Jean: the token's value, plus her noble rank,
     minus the player's, with the token's most/fewest modifier."""
-    markers_on_board = _rules().markers_on_board
-
     j = state["jean"]
     p = state["p"][0]
     counts = markers_on_board(state)
@@ -470,8 +451,6 @@ def annex_target(state: State, *, villages_only: bool = False) -> str | None:
 
 
 def _annex(state: State, nation: str, ev: list[Event], *, villages_only: bool = False) -> None:
-    take_marker = _rules().take_marker
-
     if not take_marker(state, nation):
         ev.append(new_event("jean_annex", f"{nation.title()} has no marker left: {NAME} annexes nothing.", {}))
         return
@@ -546,8 +525,6 @@ def final_bonuses(state: State, multiplier: dict[str, int]) -> dict[str, int]:
 
 
 def final(state: State, ev: list[Event]) -> None:
-    multiplier = _rules().multiplier
-
     j = state["jean"]
     s = final_bonuses(state, multiplier(state))
     for src, v in s.items():

@@ -1,5 +1,7 @@
 """Writes the golden Maracaibo states (run once on main at eee8661, before the split)."""
-import json, random, sys
+import json
+import random
+
 from engine import registry
 from engine.testing import choose, player_names
 
@@ -24,7 +26,8 @@ for name, n, opts, stop in [("maracaibo_3p_s77", 3, {"scenario": "77"}, 150),
         o = choose(rules, st2, seat, rules.options(st2, seat), rnd)
         rules.apply(st2, seat, dict(o.move))
         rest.append([seat, o.code])
-    doc = {"game": "maracaibo", "made_on": "main eee8661, before the split (issue 20)", "players": player_names(n), "options": opts,
+    doc = {"game": "maracaibo", "made_on": "main eee8661, before the split (issue 20)",
+           "players": player_names(n), "options": opts,
            "seed": seed, "moves": log, "state": st, "rest": rest, "final": st2,
            "outcome": rules.outcome(st2).as_dict()}
     with open(f"tests/engine/golden/{name}.json", "w") as f:

@@ -1,0 +1,152 @@
+"""Project cards: buying (a village action), investing in a prestige building, and
+phase C, drawing up to the hand limit (the ``draw`` frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.core import Event, Option, State, new_event
+from engine.rng import Rng
+from engine.stack import Frame, FunctionHandler
+
+from . import content as C
+from .board import HANDLERS, P, first_two, hand_limit, opt, stack
+from .effects import add_vp, apply_income, draw_cards, gain, perm, player, take_synergy, who, without
+
+
+def _buy_needs(c: dict[str, Any]) -> tuple[int, int, int]:
+    """What buying a card takes: its printed cost, the figures it uses (its own figure, an
+    assistant), and the explorer space its barrier needs reached (0: none)."""
+    needs = c.get("needs")
+    at = {v: k for k, v in C.BARRIERS.items()}[needs["barrier"]] if needs and "barrier" in needs else 0
+    return int(c["cost"]), (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0), at
+
+
+#: card id -> _buy_needs (static data, worked out once)
+_BUY_NEEDS: dict[int, tuple[int, int, int]] = {cid: _buy_needs(c) for cid, c in C.CARD.items()}
+
+
+def card_cost(p: P, cid: int) -> int:
+    return max(0, _BUY_NEEDS[cid][0] - perm(p, "discount"))
+
+
+def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
+    """Whether the player can buy the card now (``cost``: its card_cost, when the caller has it)."""
+    _, figs, at = _BUY_NEEDS[cid]
+    if (card_cost(p, cid) if cost is None else cost) > p["d"]:
+        return False
+    return bool(p["fig"] >= figs and p["explorer"] >= at)
+
+
+def buy_options(state: State, seat: int) -> list[Option]:
+    return list(buy_options_in_order(state, seat, ""))
+
+
+def buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Option]:
+    """buy_options one at a time, each label ending in ``suffix`` (which village action it is)."""
+    p = player(state, seat)
+    discount = perm(p, "discount")  # (card_cost's, once for every card)
+    for cid in [*p["hand"], *p["plan"]]:
+        cost = max(0, _BUY_NEEDS[cid][0] - discount)
+        if can_buy(state, p, cid, cost):
+            where = " from the planning area" if cid in p["plan"] else ""
+            yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}{suffix}")
+    for b in state["prestige"]:
+        pb = C.PRESTIGE[b["id"]]
+        if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
+            yield opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure){suffix}")
+
+
+def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    c = C.CARD[cid]
+    cost = card_cost(p, cid)
+    if cid in p["plan"]:
+        p["plan"] = without(p["plan"], cid)
+    else:
+        p["hand"].remove(cid)
+    p["d"] -= cost
+    p["display"] = [*p["display"], cid]
+    p["bought"] = [*p["bought"], cid]
+    text = f"{who(state, seat)} buys {c['name']} for {cost} doubloons"
+    if c.get("figure"):
+        p["fig"] -= 1
+        p["figs"] -= 1
+        text += ", returning a figure"
+    if c.get("assist"):
+        p["fig"] -= 1
+        p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
+        text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
+    ev.append(new_event("buy", text + ".", {"seat": seat, "card": cid}))
+    frames: list[Frame] = []
+    take_synergy(state, seat, c.get("synergy"), ev)
+    for e in c["effects"]:
+        if e["t"] == "income":
+            if e.get("needs") and e["needs"] not in p["synergy"]:
+                continue
+            if e.get("needs"):
+                p["gated"] = [*p["gated"], cid]
+            apply_income(state, seat, e, ev)
+        elif e["t"] == "now":
+            frames += gain(state, seat, e["gain"], rng, ev, "cards")
+    return frames
+
+
+def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
+    p = player(state, seat)
+    b = next(x for x in state["prestige"] if x["id"] == bid)
+    pb = C.PRESTIGE[bid]
+    p["d"] -= pb["cost"]
+    p["fig"] -= 1
+    first = not b["investors"]
+    b["investors"] = [*b["investors"], seat]  # (replaced: views share it)
+    ev.append(new_event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
+                        + ".", {"seat": seat, "building": bid}))
+    if first:
+        add_vp(p, 2, "prestige")
+    take_synergy(state, seat, pb["synergy"], ev)
+
+
+def _draw_options(state: State, f: Frame) -> list[Option]:
+    return list(_draw_options_in_order(state, f))
+
+
+def _draw_settle(state: State, f: Frame) -> list[Option]:
+    return first_two(_draw_options_in_order(state, f))
+
+
+def _draw_options_in_order(state: State, f: Frame) -> Iterator[Option]:
+    p = player(state, f["seat"])
+    if len(p["hand"]) >= hand_limit(p):
+        return
+    if state["deck"] or state["discard"]:
+        yield opt("pile", "draw from the pile")
+    free = "U3" in p["areas"]
+    for i, cid in enumerate(state["display"]):
+        if free or p["d"] >= 1:
+            yield opt(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
+                        + ("" if free else " (1 d)"))
+
+
+def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    ev: list[Event] = []
+    if o.code == "pile":
+        draw_cards(state, seat, 1, rng, ev)
+    else:
+        cid = state["display"].pop(int(o.code[1:]) - 1)
+        p["hand"].append(cid)
+        paid = "U3" not in p["areas"]
+        if paid:
+            p["d"] -= 1
+        ev.append(new_event("take", f"{who(state, seat)} takes {C.CARD[cid]['name']} from the display"
+                            + (" for 1 doubloon." if paid else "."), {"seat": seat, "card": cid}))
+    stack(state).push(f)
+    return ev
+
+
+# ---- the frames of this part (sub-decisions of a turn also offer the free actions) ----
+
+HANDLERS["draw"] = FunctionHandler(_draw_options, _draw_resolve, _draw_settle)

@@ -1,0 +1,80 @@
+"""Quests: which hand cards pay one, and fulfilling it (its reward times the compass).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Event, State, new_event
+from engine.rng import Rng
+from engine.stack import Frame
+
+from . import content as C
+from .board import P
+from .effects import add_vp, compass, gain, perm, player, who
+
+
+def quest_cards(p: P, cost: dict[str, Any]) -> list[int] | None:
+    """The cheapest hand cards paying a quest's goods and objects, or None."""
+    ways = quest_payments(p, cost)
+    return ways[0] if ways else None
+
+
+def quest_payments(p: P, cost: dict[str, Any]) -> list[list[int]]:
+    """Every set of hand cards that pays a quest's goods and objects, each sorted, cheapest first.
+
+    Why sets: two assignments of the same cards to the wanted goods are one payment.
+    """
+    wanted = [("good", w) for w in cost.get("goods", [])] + [("object", w) for w in cost.get("objects", [])]
+    found: set[tuple[int, ...]] = set()
+
+    def walk(i: int, chosen: list[int]) -> None:
+        if i == len(wanted):
+            found.add(tuple(sorted(chosen)))
+            return
+        kind, w = wanted[i]
+        for c in p["hand"]:
+            if C.CARD[c][kind] == w and c not in chosen:
+                walk(i + 1, [*chosen, c])
+
+    walk(0, [])
+    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+
+
+def pay_label(cards: list[int]) -> str:
+    return ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['good']}, {C.CARD[c]['object']})" for c in cards)
+
+
+def can_pay_quest(p: P, qid: str) -> bool:
+    cost = C.QUEST[qid]["cost"]
+    return (p["d"] >= cost.get("d", 0) and p["cp"] >= cost.get("cp", 0) and p["fig"] >= cost.get("fig", 0)
+            and quest_cards(p, cost) is not None)
+
+
+def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
+             cards: list[int] | None = None) -> list[Frame]:
+    """Fulfil a quest paying with ``cards`` (by default the cheapest matching hand cards)."""
+    p = player(state, seat)
+    q = C.QUEST[qid]
+    cost = q["cost"]
+    if cards is None:
+        cards = quest_cards(p, cost) or []
+    for c in cards:
+        p["hand"].remove(c)
+        state["discard"].append(c)
+    p["d"] -= cost.get("d", 0)
+    p["cp"] -= cost.get("cp", 0)
+    p["fig"] -= cost.get("fig", 0)
+    p["figs"] -= cost.get("fig", 0)
+    p["quests"] += 1
+    k = compass(p)
+    ev.append(new_event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"
+                        + (f" (discarding {', '.join(C.CARD[c]['name'] for c in cards)})" if cards else "")
+                        + f", reward x{k} compass.", {"seat": seat, "quest": qid}))
+    per = {key: v * k for key, v in q["per"].items()}
+    frames = gain(state, seat, per, rng, ev, "quests")
+    frames += gain(state, seat, q["fixed"], rng, ev, "quests")
+    bonus = perm(p, "quest_vp")
+    if bonus:
+        add_vp(p, bonus, "cards")
+    return frames

@@ -1,0 +1,156 @@
+"""Setup (rulebook: "Setup" and "Game start"): the table, the players' boards, and the
+simultaneous choice of a starting hand and a planned card (the ``setup`` frame). Also the two
+refills the round's end repeats: the card display and the quests of the round.
+"""
+
+from __future__ import annotations
+
+from engine.core import Event, Option, State, new_event
+from engine.rng import Rng
+from engine.stack import Frame, FunctionHandler, frame
+
+from . import content as C
+from . import jean
+from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
+from .effects import player, who
+
+
+def set_table(state: State, rng: Rng) -> None:
+    """The table as the rulebook sets it up for the players and options in ``state``."""
+    n = len(state["players"])
+    table = max(n, 2)  # solo is set up as a 2-player game (Jean's ship is the second)
+    opts = state["options"]
+    scen = C.SCENARIOS[str(opts["scenario"])]
+    a_cards = list(C.A_CARDS)
+    rng.shuffle(a_cards)
+    b_cards = [*C.B_CARDS, *scen["cards"]]
+    rng.shuffle(b_cards)
+    dealt = [a_cards[i * 8:(i + 1) * 8] for i in range(n)]
+    deck = a_cards[n * 8:] + b_cards[:40]
+    rng.shuffle(deck)
+    box = sorted(b_cards[40:])
+    tokens = [t["id"] for t in C.TILES["combat"]]
+    rng.shuffle(tokens)
+    quests = [q["id"] for q in C.TILES["quests"]]
+    rng.shuffle(quests)
+    tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and table in t["players"]]
+    tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and table in t["players"]]
+    rng.shuffle(tiles_other)
+    chosen = tiles_helm + tiles_other[:2]
+    rng.shuffle(chosen)
+    city_locs = [loc for loc in C.LOC_ORDER if C.LOC[loc].get("tile")]
+    prestige = [b["id"] for b in C.TILES["prestige"]]
+    rng.shuffle(prestige)
+    careers = [c["id"] for c in C.TILES["careers"]]
+    rng.shuffle(careers)
+    state.update({
+        "scenario": str(opts["scenario"]), "round": 1, "rounds": int(opts["rounds"]), "turn": 0, "turns": 0,
+        "trigger": None, "deck": deck, "discard": [], "display": [], "box": box, "returned": [],
+        "piles": [tokens[:13], tokens[13:]], "qpile": quests, "quests": {}, "tquests": {},
+        "markers": {}, "supply": {nation: list(C.SUPPLY_SPACES) for nation in C.NATIONS},
+        "tiles": dict(zip(city_locs, chosen, strict=True)),
+        "prestige": [{"id": b, "up": i == 0, "investors": []} for i, b in enumerate(prestige[:4])],
+        "pbox": sorted(prestige[4:]),
+        "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
+        "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
+        "legacy": list(scen.get("legacy", [])),
+    })
+    for t in legacy(state, "marker"):
+        take_marker(state, t["nation"])
+        state["markers"][t["loc"]] = t["nation"]
+    for space in C.QUEST_SPACES:
+        state["tquests"][str(space)] = state["qpile"].pop(0)
+    ev: list[Event] = []
+    place_quests(state, ev)
+    refill_display(state, rng, ev)
+    if table == 2:
+        for loc, nation in C.MAP["two_player_annexed"].items():
+            take_marker(state, nation)
+            state["markers"][loc] = nation
+    state["p"] = [{
+        "at": "H", "d": C.START_MONEY[i], "vp": 0, "cp": 1, "inc_d": C.INCOME_D_MIN, "inc_vp": 0,
+        "inf": dict.fromkeys(C.NATIONS, 0), "hand": [], "plan": [], "display": [], "bought": [],
+        "fig": 2, "figs": 2, "assist": [], "discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": [],
+        "tokens": 0, "quests": 0, "delivered": 0, "synergy": [], "gated": [], "explorer": 0,
+        "careers": [{"id": careers[2 * i + k], "done": [None, None, None]} for k in range(2)],
+        "setup": {"dealt": sorted(dealt[i]), "plan": None}, "src": {},
+    } for i in range(n)]
+    state["stack"] = [frame("setup", seats=range(n))]
+    if n == 1:
+        jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)
+
+
+def _setup_options(state: State, f: Frame) -> list[Option]:
+    seat = f["seat"]
+    s = player(state, seat)["setup"]
+    if s is None:
+        return []
+    if s["plan"] is None:
+        return [opt(f"p{c}", f"plan {C.CARD[c]['name']}") for c in s["dealt"]]
+    return [opt(f"k{c}", f"keep {C.CARD[c]['name']}") for c in s["dealt"]]
+
+
+def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    p = player(state, seat)
+    s = p["setup"]
+    cid = int(o.code[1:])
+    s["dealt"].remove(cid)
+    ev: list[Event] = []
+    if o.code.startswith("p"):
+        s["plan"] = cid
+        ev.append(new_event("setup_pick", f"You plan {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+    else:
+        p["hand"].append(cid)
+        ev.append(new_event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
+    if len(p["hand"]) < C.HAND_LIMIT:
+        return ev
+    p["plan"] = [*p["plan"], s["plan"]]
+    # Why sorted now: the state may not depend on the order in which the seats finish choosing.
+    state["returned"] = sorted(state["returned"] + s["dealt"])
+    p["setup"] = None
+    ev.append(new_event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
+                        {"seat": seat, "plan": p["plan"][0]}))
+    stack(state).done_for(seat)
+    if not state["stack"]:
+        returned = sorted(state.pop("returned"))
+        state["deck"].extend(returned)
+        rng.shuffle(state["deck"])  # the unkept cards go into the draw pile
+        ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile.",
+                        reveals=True))
+        start_turn(state, state["turn"], ev)
+    return ev
+
+
+def refill_display(state: State, rng: Rng, ev: list[Event]) -> None:
+    got = []
+    while len(state["display"]) < 4:
+        if not state["deck"] and state["discard"]:
+            state["deck"] = state["discard"]
+            state["discard"] = []
+            rng.shuffle(state["deck"])
+        if not state["deck"]:
+            break
+        cid = state["deck"].pop()
+        state["display"].append(cid)
+        got.append(cid)
+    if got:
+        ev.append(new_event("display", "New display: " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
+                            {"cards": got}, reveals=True))
+
+
+def place_quests(state: State, ev: list[Event]) -> None:
+    table = C.SCENARIOS[state["scenario"]]["quests"][str(state["round"])]
+    locs = list(table["all"]) + (list(table["three"]) if len(state["players"]) >= 3 else [])
+    placed = []
+    for loc in locs:
+        if loc in state["quests"] or not state["qpile"]:
+            continue
+        state["quests"][loc] = state["qpile"].pop(0)
+        placed.append(f"{state['quests'][loc]} at {loc}")
+    if placed:
+        ev.append(new_event("quests", "New quests: " + ", ".join(placed) + ".", {"at": locs}, reveals=True))
+
+
+# ---- the frames of this part (sub-decisions of a turn also offer the free actions) ----
+
+HANDLERS["setup"] = FunctionHandler(_setup_options, _setup_resolve)

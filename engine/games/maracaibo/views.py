@@ -1,0 +1,153 @@
+"""What a seat sees: the public part of a view, built once per state version and shared by
+every seat's view, and the resampling of what a seat may not know (the checker's leak test).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from engine.core import State, View
+from engine.rng import Rng
+
+from . import content as C
+from . import jean
+from .board import P, json_copy, multiplier
+from .scoring import outcome
+
+#: the player keys whose lists and dicts a view shares with the state: every apply replaces them
+#: rather than change them in place (see effects.py); the hand and the setup are hidden
+_SHARED = frozenset(("plan", "display", "bought", "areas", "synergy", "gated", "inf", "discs", "src", "assist",
+                     "careers"))
+
+
+#: the player keys holding a number or a string (nothing to copy)
+_SCALARS = frozenset(("at", "d", "vp", "cp", "inc_d", "inc_vp", "fig", "figs", "tokens", "quests", "delivered",
+                      "explorer"))
+
+
+_KNOWN = _SHARED | _SCALARS | {"hand", "setup"}
+
+
+_N_KNOWN = len(_KNOWN)
+
+
+def _public_player(p: P) -> P:
+    """A player's public part: a new dict, sharing the player's lists and dicts with the state.
+
+    Why shared, not copied: this runs for every player at every move, and the applies replace
+    those lists and dicts instead of changing them, so a view taken earlier keeps what it saw
+    (``tests/engine/test_maracaibo_views.py`` plays games to check it). A view is read-only.
+    Keys added later, outside that rule, are copied.
+    """
+    pub = p.copy()
+    if len(p) != _N_KNOWN:  # (every player has every known key, from setup on)
+        for k in p.keys() - _KNOWN:
+            v = p[k]
+            if isinstance(v, (dict, list)):
+                pub[k] = json_copy(v)
+    del pub["setup"]
+    pub["hand"] = len(p["hand"])
+    pub["choosing"] = p["setup"] is not None
+    return pub
+
+
+#: the keys of the public part of a view, in their order, with the values that never change
+_PUBLIC_VIEW: View = {
+    **dict.fromkeys(("game", "label", "players", "seat", "options", "round", "rounds", "turn", "turns", "trigger",
+                     "step", "deck", "discard", "display", "piles", "quest_top", "quest_pile", "quests", "tquests",
+                     "markers", "supply", "tiles", "market", "prestige", "first", "ended", "over", "multiplier",
+                     "legacy")),
+    "game": "maracaibo", "label": C.LABEL,
+}
+
+
+def public(state: State) -> View:
+    """What everybody sees, the same for every seat."""
+    top = state["stack"][-1] if state["stack"] else None
+    # Why a template: filling a copy of it (its keys already in order) costs less than a literal
+    view: View = _PUBLIC_VIEW.copy()
+    view["players"] = list(state["players"])
+    view["options"] = dict(state["options"])
+    view["round"] = state["round"]
+    view["rounds"] = state["rounds"]
+    view["turn"] = state["turn"]
+    view["turns"] = state["turns"]
+    view["trigger"] = state["trigger"]
+    if top is not None:
+        view["step"] = {"kind": top["kind"], "seat": top.get("seat"), "seats": top.get("seats")}
+    view["deck"] = len(state["deck"])
+    view["discard"] = list(state["discard"])
+    view["display"] = list(state["display"])
+    view["piles"] = list(map(len, state["piles"]))
+    qpile = state["qpile"]
+    view["quest_top"] = qpile[0] if qpile else None
+    view["quest_pile"] = len(qpile)
+    view["quests"] = dict(state["quests"])
+    view["tquests"] = dict(state["tquests"])
+    view["markers"] = dict(state["markers"])
+    view["supply"] = dict(state["supply"])  # (the lists of the supply and the markets: replaced, shared)
+    view["tiles"] = dict(state["tiles"])
+    view["market"] = dict(state["market"])
+    view["prestige"] = [{"id": b["id"] if b["up"] else None, "up": b["up"], "investors": b["investors"]}
+                        for b in state["prestige"]]
+    view["first"] = dict(state["first"])
+    view["ended"] = state["ended"]
+    view["over"] = state["over"]
+    view["multiplier"] = multiplier(state)
+    view["legacy"] = list(state.get("legacy", ()))
+    if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
+        view["step"]["data"] = json_copy(top["data"])
+    view["p"] = list(map(_public_player, state["p"]))
+    if jean.playing(state):
+        view["jean"] = jean.public(state)
+    if state["over"]:
+        out = outcome(state)
+        assert out is not None
+        view["outcome"] = out.as_dict()
+    return view
+
+
+def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
+    s = copy.deepcopy(state)
+    n = len(s["players"])
+    others = [o for o in range(n) if o != seat]
+    # cards: the pile, the box, other players' hands and the cards they were dealt
+    holders: list[tuple[list[int], int]] = [(s["deck"], len(s["deck"])), (s["box"], len(s["box"]))]
+    for o in others:
+        p = s["p"][o]
+        holders.append((p["hand"], len(p["hand"])))
+        if p["setup"]:
+            holders.append((p["setup"]["dealt"], len(p["setup"]["dealt"])))
+    if "returned" in s:
+        holders.append((s["returned"], len(s["returned"])))
+    pool = [c for lst, _ in holders for c in lst]
+    # a planned card in setup is the planner's secret too
+    for o in others:
+        p = s["p"][o]
+        if p["setup"] and p["setup"]["plan"] is not None:
+            pool.append(p["setup"]["plan"])
+    rng.shuffle(pool)
+    for lst, k in holders:
+        lst[:] = pool[:k]
+        del pool[:k]
+    for o in others:
+        p = s["p"][o]
+        if p["setup"] and p["setup"]["plan"] is not None:
+            p["setup"]["plan"] = pool.pop()
+    # combat tokens, face-down prestige buildings, the quest pile under its top
+    tokens = s["piles"][0] + s["piles"][1]
+    rng.shuffle(tokens)
+    k = len(s["piles"][0])
+    s["piles"] = [tokens[:k], tokens[k:]]
+    down = [b for b in s["prestige"] if not b["up"]]
+    ids = [b["id"] for b in down] + s["pbox"]
+    rng.shuffle(ids)
+    for b in down:
+        b["id"] = ids.pop()
+    s["pbox"] = sorted(ids)
+    rest = s["qpile"][1:]
+    rng.shuffle(rest)
+    s["qpile"] = s["qpile"][:1] + rest
+    if jean.playing(s):
+        jean.resample(s, rng)
+    return s
