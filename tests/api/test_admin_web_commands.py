@@ -201,3 +201,20 @@ def test_moves_are_throttled_per_user(fake_game, alice, bob, monkeypatch):
     assert codes[2].json()["code"] == "throttled" and int(codes[2]["Retry-After"]) > 0
     assert token_client(bob).post(f"/api/v1/games/{game.pk}/moves/", {"commands": [{"code": "c99"}]},
                                   format="json").status_code == 202
+
+
+def test_it_sets_the_password_of_a_player_who_came_by_mail(db, monkeypatch):
+    """`player password EMAIL` (issue 29): a mail player gets a password, then a token for it."""
+    services.do_get_or_create_player("mailonly@example.org")
+    monkeypatch.setattr("sys.stdin", StringIO("a long enough pw\n"))  # not a terminal: read from stdin
+    err = StringIO()
+    call_command("player", "password", "mailonly@example.org", stdout=StringIO(), stderr=err)
+    assert "password set" in err.getvalue()
+    r = token_client().post("/api/v1/auth/token/", {"email": "mailonly@example.org", "password": "a long enough pw"},
+                            format="json")
+    assert r.status_code == 200 and r.json()["token"].startswith("pbem_")
+    monkeypatch.setattr("sys.stdin", StringIO("short\n"))
+    with pytest.raises(CommandError, match="at least 8 characters"):
+        call_command("player", "password", "mailonly@example.org", stdout=StringIO(), stderr=StringIO())
+    with pytest.raises(CommandError, match="no player"):
+        call_command("player", "password", "nobody@example.org", stdout=StringIO(), stderr=StringIO())
