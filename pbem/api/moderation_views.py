@@ -10,12 +10,13 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pbem.api import serializers as s
 from pbem.api.views import GAME_ID, BaseApi, _errors, _game_response, _GameActionApi, _ModeratorApi
-from pbem.games import moderation, selectors
+from pbem.games import moderation, moderators, selectors
 from pbem.games.models import Game
 from pbem.games.services import Command
 
@@ -171,6 +172,38 @@ class GameLateApi(_ModeratorApi):
         game = selectors.get_game(game_id)
         rows = [vars(r) for r in selectors.late_seats(game)]
         return Response(LateListOut({"game": game.pk, "no_move_policy": game.no_move_policy, "results": rows}).data)
+
+
+class ModeratorIn(s.ReasonIn):
+    email = serializers.EmailField(help_text="the moderator's address (an account is made if there is none)")
+    lead = serializers.BooleanField(default=False, help_text="the lead moderator (else a co-moderator)")
+
+
+class ModeratorOut(serializers.Serializer):
+    email = serializers.CharField()
+    name = serializers.CharField()
+    lead = serializers.BooleanField()
+
+
+class GameModeratorsApi(_ModeratorApi):
+    @extend_schema(operation_id="games_moderators_list", summary="Moderators: the game's assigned moderators",
+                   parameters=[GAME_ID], responses={200: ModeratorOut(many=True), **_errors(401, 403, 404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        rows = selectors.get_game(game_id).moderators.select_related("player")
+        return Response(ModeratorOut([{"email": m.player.email, "name": m.player.display_name, "lead": m.lead}
+                                      for m in rows], many=True).data)
+
+    @extend_schema(operation_id="games_moderators_assign", summary="Staff: assign a moderator to the game",
+                   description="The lead (replacing the lead before, who stays a co-moderator) or a co-moderator. "
+                               "They get their command address by mail; the players are told. Staff only. Audited.",
+                   request=ModeratorIn, parameters=[GAME_ID],
+                   responses={200: ModeratorOut(many=True), **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        if not request.user.is_staff:
+            raise PermissionDenied("only staff accounts assign moderators")
+        d = _valid(ModeratorIn, request)
+        moderators.do_assign_moderator(game_id, self.player, d["email"], lead=d["lead"], reason=d["reason"])
+        return self.get(request, game_id)
 
 
 # ---- players ----------------------------------------------------------------------------------------

@@ -34,6 +34,24 @@ class HasPlayer(BasePermission):
         return player_of(request) is not None
 
 
+class IsGameModerator(BasePermission):
+    """A moderator of the game in the URL: a staff account, or a moderator assigned to that game
+    (pbem.games.moderators); without a game in the URL, staff only."""
+
+    message = "only moderators (staff accounts, or the game's assigned moderators) may do this"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        if not user or not user.is_authenticated:
+            return False
+        if user.is_staff:
+            return True
+        game_id = getattr(view, "kwargs", {}).get("game_id")
+        player = player_of(request)
+        return game_id is not None and player is not None and \
+            player.moderated.filter(game_id=game_id).exists()
+
+
 class IsStaff(BasePermission):
     """A moderator: a Django staff account (it need not have a player profile)."""
 

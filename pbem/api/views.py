@@ -30,7 +30,7 @@ from pbem.api import aio, auth, idempotency, presenters, streams
 from pbem.api import serializers as s
 from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
-from pbem.api.permissions import HasPlayer, IsStaff, player_of
+from pbem.api.permissions import HasPlayer, IsGameModerator, IsStaff, player_of
 from pbem.api.renderers import EventStreamRenderer, NDJSONRenderer, PlainTextRenderer, SVGRenderer
 from pbem.games import moderation, selectors, services
 from pbem.games.models import MoveRequest, Player
@@ -89,7 +89,7 @@ class BaseApi(APIView):
         for key, value in kwargs.items():
             if isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound(f"there is no object with {key} {value}")
-        staff_only = any(isinstance(p, IsStaff) for p in self.get_permissions())
+        staff_only = any(isinstance(p, (IsStaff, IsGameModerator)) for p in self.get_permissions())
         needed = auth.required_scope(request, staff_only)
         if needed == "read" and not auth.has_scope(request, "read"):
             # A token without ``read`` (a moderate-only one) reads what an anonymous client may:
@@ -364,7 +364,7 @@ class GameUndoApi(_GameActionApi):
 
 
 class _ModeratorApi(BaseApi):
-    permission_classes = [IsStaff]
+    permission_classes = [IsGameModerator]
 
     @property
     def player(self) -> Player | None:

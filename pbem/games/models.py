@@ -412,3 +412,23 @@ class MailAddress(models.Model):
         except IntegrityError:
             return cls.objects.get(email=email)
 
+
+
+class GameModerator(models.Model):
+    """A moderator assigned to one game (issue 24): the lead, or a co-moderator. They hear of the
+    game's late players and open seats, players' ``moderator ...`` mails reach them, and they run
+    the tools by mail from their own address to their secret command address (``mod-<token>@``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderators")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="moderated")
+    lead = models.BooleanField(default=False)
+    #: Secret part of the moderator's command address for this game. Never logged.
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "-lead", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="game_moderator_unique")]
+
+    def __str__(self) -> str:
+        return f"{'lead ' if self.lead else ''}moderator {self.player_id} of game {self.game_id}"

@@ -30,7 +30,7 @@ from django.utils import timezone
 from engine.core import Event, visible_events
 from pbem.games import absence
 from pbem.games.absence import VACATION_GRACE
-from pbem.games.models import Game, MailAddress, Move, Player, Seat, Source
+from pbem.games.models import Game, GameModerator, MailAddress, Move, Player, Seat, Source
 from pbem.games.services import (
     Applied,
     BatchResult,
@@ -76,8 +76,12 @@ def _name(game: Game, index: int) -> str:
 
 
 def moderator_emails(game: Game | None = None) -> list[str]:
-    """Who hears that a game waits on a late player: ``PBEM_MODERATOR_EMAILS`` and staff accounts."""
+    """Who hears that a game needs a moderator: ``PBEM_MODERATOR_EMAILS``, and the game's assigned
+    moderators, or every staff account when it has none."""
     emails = [e for e in settings.PBEM_MODERATOR_EMAILS if e]
+    assigned = list(GameModerator.objects.filter(game=game).values_list("player__email", flat=True)) if game else []
+    if assigned:
+        return sorted(set(emails + assigned))
     staff = get_user_model().objects.filter(is_staff=True, is_active=True).exclude(email="")
     emails += [u.email for u in staff]
     return sorted(set(emails))

@@ -623,10 +623,12 @@ def extract_commands(text: str, options: Sequence[tuple[str, str]] = ()) -> Extr
 
 
 _SEAT_RE = re.compile(r"^seat-(?P<token>[A-Za-z0-9_\-]{8,64})$")
+_MODERATOR_RE = re.compile(r"^mod-(?P<token>[A-Za-z0-9_\-]{8,64})$")
 
 
 def split_recipient(address: str, domain: str, general: Iterable[str] = ("pbem",)) -> tuple[str, str] | None:
-    """("seat", token) / ("general", "") / ("postmaster", "") for our addresses, else None.
+    """("seat", token) / ("moderator", token) / ("general", "") / ("postmaster", "") for our
+    addresses, else None.
 
     ``general`` are the local parts of the general (account commands) address.
     """
@@ -645,12 +647,15 @@ def split_recipient(address: str, domain: str, general: Iterable[str] = ("pbem",
     m = _SEAT_RE.match(local)
     if m:
         return ("seat", m.group("token"))
+    m = _MODERATOR_RE.match(local)
+    if m:
+        return ("moderator", m.group("token"))
     return None
 
 
-_REDACT_RE = re.compile(r"seat-[A-Za-z0-9_\-]+@", re.IGNORECASE)
+_REDACT_RE = re.compile(r"(seat|mod)-[A-Za-z0-9_\-]+@", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
     """Hide seat tokens in anything that may reach a log."""
-    return _REDACT_RE.sub("seat-XXXX@", text)
+    return _REDACT_RE.sub(lambda m: f"{m.group(1)}-XXXX@", text)

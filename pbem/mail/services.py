@@ -31,9 +31,9 @@ from django.utils import timezone
 import engine
 from engine import notation
 from engine.notation import format_options
-from pbem.games import dispatch, personal
+from pbem.games import dispatch, moderators, personal
 from pbem.games import services as game_services
-from pbem.games.models import Game, InboundMessage, MailAddress, OutboundMessage, Player, Seat
+from pbem.games.models import Game, GameModerator, InboundMessage, MailAddress, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
 from pbem.mail import absence_commands, bounces, dsn, outbox, parsing
 from pbem.mail import commands as account
@@ -81,6 +81,8 @@ def check_recipient(address: str) -> bool:
     kind = recipient_kind(address)
     if kind is None:
         return False
+    if kind[0] == "moderator":
+        return GameModerator.objects.filter(token=kind[1]).exists()
     if kind[0] != "seat":
         return True
     seat = _seat_for_token(kind[1])
@@ -95,7 +97,7 @@ def _choose_recipient(rcpt_tos: list[str]) -> str:
     each seat the sender holds (see :func:`_judge`); the column holds up to 255 characters,
     about five seat addresses, far more than anyone writes to at once.
     """
-    ranked = {"seat": 0, "general": 1, "bounce": 2, "postmaster": 3}
+    ranked = {"seat": 0, "moderator": 1, "general": 2, "bounce": 3, "postmaster": 4}
     clean = [parsing.without_controls(r).strip() for r in rcpt_tos]
     seats = [r for r in clean if (recipient_kind(r) or ("",))[0] == "seat"]
     if seats:
@@ -107,7 +109,7 @@ def _choose_recipient(rcpt_tos: list[str]) -> str:
     best: tuple[int, str] | None = None
     for rcpt in clean:
         kind = recipient_kind(rcpt)
-        rank = ranked[kind[0]] if kind else 4
+        rank = ranked[kind[0]] if kind else 5
         if best is None or rank < best[0]:
             best = (rank, rcpt)
     return best[1][:255] if best else ""
@@ -314,6 +316,8 @@ def _judge(row: InboundMessage) -> Verdict:
         return Verdict(Status.REJECTED, "no sender address to answer")
     if kind == "general":
         return _judge_general(incoming)
+    if kind == "moderator":
+        return _judge_moderator(incoming, token)
     tokens = [k[1] for k in (recipient_kind(r) for r in rcpts) if k is not None and k[0] == "seat"]
     if len(tokens) > 1:
         return _judge_seats(incoming, tokens)
@@ -521,6 +525,8 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
                attempt=True)
         return Verdict(Status.REJECTED, "too many lines", game)
     first = extracted.commands[0][1].strip()
+    if notation.fold(first.split(" ", 1)[0]) == "moderator":
+        return _judge_to_moderator(incoming, seat, body.text)
     if notation.fold(first.split(" ", 1)[0]) == "say":
         return _judge_say(incoming, seat, [line for _pos, line in extracted.commands])
     undo_lines = [line for _pos, line in extracted.commands if is_undo_line(line)]
@@ -552,6 +558,44 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     # limited like other answers: each one follows a move, so it cannot loop.
     outbox.queue_step_answer(result.game, seat, in_reply_to=incoming.message_id)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def _judge_moderator(incoming: Incoming, token: str) -> Verdict:
+    """A moderator's commands to their command address for a game (pbem.games.moderators)."""
+    body = parsing.body_text(incoming.msg)
+    lines = [line for _pos, line in parsing.extract_commands(body.text).commands] if body.kind else []
+    try:
+        gm, results = moderators.do_moderator_mail(token, incoming.sender, lines)
+    except ServiceError as exc:
+        known = Player.objects.filter(email=incoming.sender).first()
+        if known is not None:  # a stranger who found the address hears nothing of it
+            _reply(incoming, f"Your mail was not taken: {exc.message}. Nothing was changed.", to=known)
+        return Verdict(Status.REJECTED, exc.code)
+    game = gm.game
+    answer = "\n".join(f"> {r.line}\n{'done' if r.ok else 'not done'}: {r.text}\n" for r in results)
+    _reply(incoming, (answer or "I found no command in your mail; nothing was changed.\n")
+           + f"\n{moderators.COMMANDS_HELP}", to=gm.player, game=game, reply_to=moderators.command_address(gm),
+           attempt=True)
+    ok = sum(r.ok for r in results)
+    return Verdict(Status.APPLIED if ok else Status.REJECTED, f"moderator: {ok} of {len(results)} command(s)", game)
+
+
+def _judge_to_moderator(incoming: Incoming, seat: Seat, text: str) -> Verdict:
+    """``moderator ...`` in a reply to the game: the whole mail goes to the game's moderators."""
+    assert seat.player is not None
+    lines = parsing.strip_reply(text).strip()
+    words = lines.split(None, 1)
+    message = words[1] if len(words) > 1 else ""
+    try:
+        told = moderators.do_write_to_moderator(seat.game_id, seat.player, message)
+    except ServiceError as exc:
+        _reply(incoming, f"Your mail was not passed on: {exc.message}.", to=seat.player, game=seat.game,
+               reply_to=outbox.reply_address(seat))
+        return Verdict(Status.REJECTED, exc.code, seat.game)
+    _reply(incoming, f"Your mail went to the moderators of game #{seat.game_id} ({told} address"
+                     f"{'es' if told != 1 else ''}); they answer you directly.", to=seat.player, game=seat.game,
+           reply_to=outbox.reply_address(seat), attempt=True)
+    return Verdict(Status.APPLIED, "to the moderators", seat.game)
 
 
 def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:

@@ -1,0 +1,180 @@
+"""A moderator per game (issue 24): assigned moderators and co-moderators, players writing to
+them, and the tools by mail from the moderator's own address.
+
+A staff account may assign a moderator to a game (the lead, or a co-moderator). An assigned
+moderator hears of the game's late players and open seats instead of every staff account, may
+run the game's tools (the API's moderator endpoints, and by mail), and receives what players
+send with ``moderator ...`` in a reply to the game. Their command address for the game,
+``mod-<token>@<domain>``, is secret like a seat's reply address and takes mail only from the
+moderator's own address, as a seat's does from its player's.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+
+from pbem.games import moderation
+from pbem.games.models import Game, GameModerator, Player
+from pbem.games.services import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    access_game_for_update,
+    do_get_or_create_player,
+    do_log,
+)
+from pbem.mail import outbox
+
+COMMANDS_HELP = (
+    "Commands, one a line, to this address from your own (the rest of a line is the reason the players read):\n"
+    "  pause REASON\n"
+    "  resume REASON\n"
+    "  extend 2d REASON            (or 12h; a number alone is hours)\n"
+    "  replace 3 with a@example.org REASON\n"
+    "  rollback 41 REASON          (add `confirm` to go back past a move that revealed something)\n"
+    "  message TEXT                (to every player)")
+
+
+def command_address(gm: GameModerator) -> str:
+    return f"mod-{gm.token}@{settings.PBEM_MAIL_DOMAIN}"
+
+
+def is_moderator_of(player: Player | None, game_id: int) -> bool:
+    return player is not None and GameModerator.objects.filter(game_id=game_id, player=player).exists()
+
+
+@transaction.atomic
+def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead: bool, reason: str) -> GameModerator:
+    """A staff account names the game's lead moderator (replacing the lead before, who stays a
+    co-moderator) or adds a co-moderator. The moderator gets their command address; the players
+    are told whom to write to."""
+    reason = moderation._reason(reason)
+    game = access_game_for_update(game_id)
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict(f"game #{game.pk} is over")
+    player = do_get_or_create_player(email)
+    if game.seats.filter(player=player).exists():
+        raise Conflict(f"{player.email} plays in game #{game.pk}; a player cannot moderate their own game")
+    gm, _ = GameModerator.objects.get_or_create(game=game, player=player)
+    if lead:
+        GameModerator.objects.filter(game=game, lead=True).exclude(pk=gm.pk).update(lead=False)
+    gm.lead = lead or gm.lead
+    gm.save(update_fields=["lead"])
+    role = "lead moderator" if gm.lead else "co-moderator"
+    do_log(game, actor, "moderator-assign", {"moderator": player.email, "lead": gm.lead, "reason": reason})
+    outbox.queue_reply(player, outbox.subject_for(game),
+                       f"You are now the {role} of game #{game.pk} ({game.title}): {reason}\n\n"
+                       f"You hear when the game needs a moderator, and players' `moderator ...` mails reach you. "
+                       f"Your command address for this game is {command_address(gm)} (keep it to yourself; it "
+                       f"takes mail only from {player.email}).\n\n{COMMANDS_HELP}\n", game,
+                       reply_to=command_address(gm))
+    if game.state is not None:
+        outbox.queue_notice(game, f"{player.display_name} is now the {role} of game #{game.pk}. To write to the "
+                                  "moderators, reply to a game mail with a line starting `moderator`, e.g. "
+                                  "`moderator Bob has not moved for a week`.")
+    return gm
+
+
+@transaction.atomic
+def do_write_to_moderator(game_id: int, player: Player, text: str) -> int:
+    """A player's ``moderator ...`` mail: forwarded to the game's moderators, who answer the player
+    directly (the forward's Reply-To is the player's address). Returns how many were written to."""
+    text = text.strip()
+    if not text:
+        raise ServiceError("write what the moderator should read after `moderator`")
+    game = access_game_for_update(game_id)
+    seat = game.seats.filter(player=player).first()
+    if seat is None or seat.index is None:
+        raise Forbidden(f"you do not play in game #{game.pk}")
+    name = moderation._name(game, seat.index)
+    to = moderation.moderator_emails(game)
+    for address in to:
+        outbox.queue_reply(None, outbox.subject_for(game, f"from {name}"),
+                           f"{name} ({player.email}), seat {seat.index} of game #{game.pk} ({game.title}), writes "
+                           f"to the moderators:\n\n{text[:5000]}\n\nReply to this mail to answer {name} alone.\n"
+                           f"Game page: {outbox.game_url(game)}\n", game, reply_to=player.email, to_email=address)
+    do_log(game, player, "to-moderator", {"seat": seat.index, "text": text[:5000], "to": len(to)})
+    return len(to)
+
+
+# ---- the tools by mail --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineResult:
+    line: str
+    ok: bool
+    text: str
+
+
+_DURATION = re.compile(r"^(\d{1,4})([dh]?)$", re.IGNORECASE)
+_REPLACE = re.compile(r"^(\d{1,2})\s+(?:with|by|to)\s+(\S+@\S+)\s*(.*)$", re.IGNORECASE)
+
+
+def access_moderator_by_token(token: str, sender: str) -> GameModerator:
+    """The assignment behind a command address, if the mail comes from its moderator's address."""
+    gm = GameModerator.objects.select_related("game", "player").filter(token=token).first()
+    if gm is None or not hmac.compare_digest(gm.token.encode(), token.encode()):
+        raise NotFound("this moderator address is no longer valid")
+    if sender != gm.player.email:
+        raise Forbidden("a moderator's commands are taken only from the moderator's own address")
+    return gm
+
+
+def run_line(gm: GameModerator, line: str) -> LineResult:
+    """One moderator command; each line is independent, like the account commands."""
+    verb, _, rest = line.strip().partition(" ")
+    verb, rest = verb.lower().rstrip(":"), rest.strip()
+    reason = rest or "(no reason given)"
+    game_id, me = gm.game_id, gm.player
+    try:
+        if verb == "pause":
+            moderation.do_pause_game(game_id, me, reason)
+            return LineResult(line, True, "paused; the players were told")
+        if verb == "resume":
+            moderation.do_resume_game(game_id, me, reason)
+            return LineResult(line, True, "resumed; the players got their options")
+        if verb == "extend":
+            amount, _, why = rest.partition(" ")
+            m = _DURATION.match(amount)
+            if m is None:
+                return LineResult(line, False, "write how long: `extend 2d REASON` or `extend 12h REASON`")
+            hours = int(m.group(1)) * (24 if m.group(2).lower() == "d" else 1)
+            game = moderation.do_extend_deadline(game_id, me, hours, why.strip() or "(no reason given)")
+            assert game.deadline_at is not None
+            return LineResult(line, True, f"the deadline is now {moderation.when_text(game.deadline_at)}")
+        if verb == "replace":
+            r = _REPLACE.match(rest)
+            if r is None:
+                return LineResult(line, False, "write `replace SEAT with ADDRESS REASON`, e.g. "
+                                               "`replace 3 with a@example.org Bob left`")
+            moderation.do_replace_player_by_address(game_id, me, int(r.group(1)), r.group(2),
+                                                    r.group(3).strip() or "(no reason given)")
+            return LineResult(line, True, f"seat {r.group(1)} handed to {r.group(2)}; everyone was told")
+        if verb == "rollback":
+            words = rest.split()
+            if not words or not words[0].isdigit():
+                return LineResult(line, False, "write `rollback MOVE REASON` with the move number of the log")
+            confirm = any(w.lower() == "confirm" for w in words[1:])
+            why = " ".join(w for w in words[1:] if w.lower() != "confirm") or "(no reason given)"
+            moderation.do_rollback(game_id, me, int(words[0]), why, confirm_reveals=confirm)
+            return LineResult(line, True, f"taken back to move {words[0]}; every player got a mail")
+        if verb == "message":
+            moderation.do_message_players(game_id, me, rest)
+            return LineResult(line, True, "sent to every player")
+    except ServiceError as exc:
+        return LineResult(line, False, exc.message)
+    return LineResult(line, False, "unknown command")
+
+
+def do_moderator_mail(token: str, sender: str, lines: list[str]) -> tuple[GameModerator, list[LineResult]]:
+    """Every command line of a moderator's mail to their command address (raises NotFound or
+    Forbidden for a wrong address or sender), audited by each service with the moderator as actor."""
+    gm = access_moderator_by_token(token, sender)
+    return gm, [run_line(gm, line) for line in lines[:20]]

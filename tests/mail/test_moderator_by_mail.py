@@ -1,0 +1,118 @@
+"""A moderator per game (issue 24), over a real SMTP socket: staff assign a moderator through the
+API; the moderator runs the tools by mail from their own address to their secret command address;
+players write to their moderator with ``moderator ...``; the assigned moderator, not every staff
+account, hears that the game needs one; the moderator may use the API for their own game only."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.conf import settings
+
+from pbem.games import moderation, moderators
+from pbem.games.models import AuditEntry, Game, GameModerator, InboundMessage, OutboundMessage
+from tests.factories import make_player, token_client
+from tests.mail.conftest import Persona, text_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAMES = "/api/v1/games/"
+
+
+@pytest.fixture
+def nora(smtp_server) -> Persona:  # type: ignore[no-untyped-def]
+    return Persona("nora@example.org", "Nora", smtp_server)
+
+
+@pytest.fixture
+def staff():  # type: ignore[no-untyped-def]
+    player = make_player("staff@example.org", "Staff")
+    player.user.is_staff = True
+    player.user.save(update_fields=["is_staff"])
+    return player
+
+
+def _assign(game: Game, staff, email: str, lead: bool = True) -> GameModerator:  # type: ignore[no-untyped-def]
+    r = token_client(staff).post(f"{GAMES}{game.pk}/moderators/", {"email": email, "lead": lead,
+                                                                   "reason": "league rota"}, format="json")
+    assert r.status_code == 200, r.content
+    return GameModerator.objects.get(game=game, player__email=email)
+
+
+def _last_inbound() -> InboundMessage:
+    row = InboundMessage.objects.order_by("-id").first()
+    assert row is not None
+    return row
+
+
+def test_it_runs_the_moderators_commands_by_mail_from_their_own_address(
+        bids_game: Game, ana: Persona, bruno: Persona, nora: Persona, staff) -> None:  # type: ignore[no-untyped-def]
+    gm = _assign(bids_game, staff, nora.email)
+    address = moderators.command_address(gm)
+    welcome = text_of(nora.latest())
+    assert "lead moderator of game" in welcome and address in welcome and "extend 2d REASON" in welcome
+    assert "is now the lead moderator" in text_of(ana.latest())
+    before = Game.objects.get(pk=bids_game.pk).deadline_at
+    nora.send_to(address, "extend 2d storm in the harbour\nmessage Please keep the chat friendly.\npause a dispute")
+    assert _last_inbound().status == InboundMessage.Status.APPLIED
+    game = Game.objects.get(pk=bids_game.pk)
+    assert game.status == Game.Status.PAUSED
+    answer = text_of(nora.latest())
+    assert answer.count("done:") == 3 and "not done" not in answer
+    texts = [text_of(m) for m in ana.inbox()]
+    assert any("storm in the harbour" in t and "48 hours" in t for t in texts)
+    assert any("Please keep the chat friendly." in t for t in texts)
+    assert "a dispute" in texts[-1]
+    entry = AuditEntry.objects.get(game=game, action="extend")
+    assert entry.actor is not None and entry.actor.email == nora.email and entry.details["hours"] == 48
+    assert before is not None
+    # the same address from anyone else changes nothing (a seat's rule: the address and the sender)
+    bruno.send_to(address, "resume I am the moderator now")
+    assert _last_inbound().status == InboundMessage.Status.REJECTED
+    assert Game.objects.get(pk=bids_game.pk).status == Game.Status.PAUSED
+    assert "only from the moderator's own address" in text_of(bruno.latest())
+    # a refused command says why, the others still run
+    nora.send_to(address, "replace 7 with x@example.org nobody\nresume settled")
+    answer = text_of(nora.latest())
+    assert "not done: game #" in answer and "has no seat 7" in answer and "done: resumed" in answer
+
+
+def test_it_passes_a_players_moderator_mail_to_the_games_moderators(
+        bids_game: Game, ana: Persona, nora: Persona, staff) -> None:  # type: ignore[no-untyped-def]
+    _assign(bids_game, staff, nora.email)
+    ana.reply(ana.latest(), "moderator Bruno has not answered for a week; can you look?")
+    assert _last_inbound().status == InboundMessage.Status.APPLIED
+    forwarded = nora.latest()
+    assert "Bruno has not answered for a week" in text_of(forwarded) and "Ana" in text_of(forwarded)
+    assert ana.email in str(forwarded["Reply-To"])  # the moderator answers Ana directly
+    assert "went to the moderators" in text_of(ana.latest())
+    assert AuditEntry.objects.filter(game=bids_game, action="to-moderator").exists()
+    assert not OutboundMessage.objects.filter(to_email=staff.email, game=bids_game).exists()  # not every staff
+
+
+def test_it_tells_the_assigned_moderator_not_every_staff_account_that_the_game_waits(
+        bids_game: Game, ana: Persona, nora: Persona, staff) -> None:  # type: ignore[no-untyped-def]
+    _assign(bids_game, staff, nora.email)
+    moderation.do_set_game_policy(bids_game.pk, None, {"no_move_policy": "wait"}, "slow league")
+    for _ in range(2):
+        game = Game.objects.get(pk=bids_game.pk)
+        assert game.deadline_at is not None
+        with time_machine.travel(game.deadline_at + timedelta(minutes=1), tick=False):
+            moderation.do_sweep_deadlines()
+    assert "waits for" in text_of(nora.latest())
+    assert not OutboundMessage.objects.filter(to_email=staff.email, body_text__contains="waits for").exists()
+
+
+def test_it_lets_an_assigned_moderator_use_the_api_for_their_own_game_only(
+        bids_game: Game, blindbids: str, ana: Persona, nora: Persona, staff) -> None:  # type: ignore[no-untyped-def]
+    _assign(bids_game, staff, nora.email, lead=False)
+    client = token_client(moderators.GameModerator.objects.get(player__email=nora.email).player)
+    assert client.post(f"{GAMES}{bids_game.pk}/pause/", {"reason": "a dispute"}, format="json").status_code == 200
+    other = Game.objects.create(rules=blindbids, title="other", created_by=ana.player)
+    assert client.post(f"{GAMES}{other.pk}/pause/", {"reason": "x"}, format="json").status_code == 403
+    # only staff assign moderators
+    assert client.post(f"{GAMES}{bids_game.pk}/moderators/", {"email": "z@example.org", "reason": "me"},
+                       format="json").status_code == 403
+    assert settings.PBEM_MAIL_DOMAIN in moderators.command_address(GameModerator.objects.get(player__email=nora.email))
