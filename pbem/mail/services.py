@@ -60,7 +60,7 @@ def _general_locals() -> tuple[str, ...]:
 
 
 def recipient_kind(address: str) -> tuple[str, str] | None:
-    """("seat", token), ("general", ""), ("postmaster", ""), ("bounce", outbox row id) or None."""
+    """("seat", token), ("moderator", token), ("general", ""), ("postmaster", ""), ("bounce", outbox row id) or None."""
     row_id = bounces.verp_row(address)
     if row_id is not None:
         return ("bounce", str(row_id))

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_seat_vacation_hold_moder'),
+        ('games', '0013_seat_invited_at_api'),
     ]
 
     operations = [
