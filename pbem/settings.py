@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PBEM_VAR_DIR", BASE_DIR / "var"))
@@ -50,6 +52,8 @@ INSTALLED_APPS = [
     "pbem.games",
     "pbem.tokens",
     "pbem.webhooks",
+    "pbem.mail.apps.MailConfig",
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +233,23 @@ if EMAIL_HOST:
     EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 else:
     EMAIL_BACKEND = "pbem.mail.maildir.MaildirBackend"
+
+#: A mail provider (django-anymail) instead of SMTP: mail goes out through its API, and its
+#: inbound and tracking webhooks are served under /anymail/<provider>/ (pbem.mail.providers).
+#: Its settings come from ANYMAIL_* variables (ANYMAIL_MAILGUN_API_KEY, ANYMAIL_POSTMARK_SERVER_TOKEN,
+#: ANYMAIL_WEBHOOK_SECRET=user:password...), as anymail names them, without the prefix.
+MAIL_PROVIDERS = ("mailgun", "postmark", "sendgrid", "amazon_ses")
+PBEM_MAIL_PROVIDER = os.environ.get("PBEM_MAIL_PROVIDER", "").strip().lower()
+if PBEM_MAIL_PROVIDER and PBEM_MAIL_PROVIDER not in MAIL_PROVIDERS:
+    raise ImproperlyConfigured(f"PBEM_MAIL_PROVIDER must be one of {', '.join(MAIL_PROVIDERS)}")
+if PBEM_MAIL_PROVIDER:
+    EMAIL_BACKEND = f"anymail.backends.{PBEM_MAIL_PROVIDER}.EmailBackend"
+ANYMAIL: dict[str, Any] = {k.removeprefix("ANYMAIL_"): v for k, v in os.environ.items()
+                           if k.startswith("ANYMAIL_") and v}
+if "AMAZON_SES_REGION" in ANYMAIL:
+    ANYMAIL["AMAZON_SES_CLIENT_PARAMS"] = {"region_name": ANYMAIL.pop("AMAZON_SES_REGION")}
+#: Amazon SNS signs each message; its signing certificate is fetched from a URL on this host only.
+PBEM_SNS_CERT_HOST = os.environ.get("PBEM_SNS_CERT_HOST", r"^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")
 
 # ---- REST ---------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from pbem.mail import providers
 from pbem.web import views as web_views
 
 urlpatterns = [
@@ -17,6 +18,8 @@ urlpatterns = [
     path("api/v1/auth/", include("pbem.api.auth_urls")),
     path("api/v1/", web_views.api_index, name="api-index"),
     path("api/v1/", include("pbem.api.urls")),
+    # Mail providers' inbound and tracking webhooks (django-anymail; 404 until configured).
+    path("anymail/", include(providers.urlpatterns())),
     path("", include("pbem.web.urls")),
 ]
 

@@ -280,7 +280,8 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     reply_to = headers.pop("Reply-To", None)
     from_email = f"pbem <{settings.PBEM_FROM_EMAIL}>"
     envelope = from_email
-    if settings.PBEM_VERP and row.pk is not None:
+    # Not through a provider's API: its From is the envelope, and its bounces come by webhook.
+    if settings.PBEM_VERP and row.pk is not None and not getattr(settings, "PBEM_MAIL_PROVIDER", ""):
         # VERP: the envelope sender (the bounce address) is this row's own, so a bounce says
         # which mail failed; the From header stays pbem's (pbem.mail.bounces).
         envelope = dsn.return_path(row.pk, local=settings.PBEM_BOUNCE_LOCAL, domain=settings.PBEM_MAIL_DOMAIN,
