@@ -12,6 +12,7 @@ Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -323,6 +324,10 @@ def _to_int(name: str, value: Any) -> int:
 _ALIASES: dict[tuple[type, str], Any] = {}
 
 
+#: Each game package's ``catalogue`` module (None: it has none), looked up once.
+_CATALOGUE_MODULES: dict[str, Any] = {}
+
+
 # (compiled: a native class that games written in Python, such as tests' toy games, may subclass)
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Rules:
@@ -438,6 +443,37 @@ class Rules:
         package = type(self).__module__.rpartition(".")[0] or type(self).__module__
         schema: dict[str, Any] = json.loads(resources.files(package).joinpath(self.view_schema_file).read_text())
         return schema
+
+    def _catalogue_module(self) -> Any:
+        """The game's ``catalogue`` module beside its code (``engine/games/<name>/catalogue.py``), or None."""
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        if package not in _CATALOGUE_MODULES:
+            try:
+                _CATALOGUE_MODULES[package] = importlib.import_module(f"{package}.catalogue")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{package}.catalogue":
+                    raise
+                _CATALOGUE_MODULES[package] = None
+        return _CATALOGUE_MODULES[package]
+
+    def catalogue(self) -> dict[str, Any] | None:
+        """The game's content a front end draws (cards, places, routes, tiles: what an id in a view
+        or an option stands for), with its ``version`` (a digest of the content); None when the game
+        declares none. Default: ``catalogue()`` of the game's ``catalogue`` module."""
+        module = self._catalogue_module()
+        return None if module is None else dict(module.catalogue())
+
+    def option_details(self, state: State, seat: int, option: Option) -> dict[str, Any] | None:
+        """What ``option`` does, in the catalogue's terms (``kind``, and the ``card``, ``place``, ``cost``,
+        ``effect``... it names), so a client draws it without reading its label; None when the game
+        declares none. Default: ``option_details`` of the game's ``catalogue`` module."""
+        module = self._catalogue_module()
+        return None if module is None else module.option_details(state, seat, option)
+
+    def option_details_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema every :meth:`option_details` answer matches (``OPTION_DETAILS_SCHEMA``)."""
+        module = self._catalogue_module()
+        return None if module is None else dict(module.OPTION_DETAILS_SCHEMA)
 
     def parse(self, text: str, state: State, seat: int) -> Move:
         """Turn a line a player typed into a move (or raise Malformed/IllegalMove).

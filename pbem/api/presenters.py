@@ -170,7 +170,8 @@ def options_data(game: Game, seat: int, options: list[Option]) -> dict[str, Any]
         "etag": game.etag,
         "seat": seat,
         "your_turn": bool(options),
-        "options": [o.as_dict() for o in options],
+        "options": [o.as_dict() | {"details": d}
+                    for o, d in zip(options, selectors.option_details(game, seat, options), strict=True)],
     }
 
 

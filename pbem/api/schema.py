@@ -7,7 +7,9 @@
 * examples for the bodies a front end sends most;
 * each installed game's view schema (``Rules.view_schema``, JSON Schema 2020-12) as a component
   ``<Game>View`` in OpenAPI 3.0's dialect, and the view endpoint's ``view`` as a ``oneOf`` of them
-  told apart by the view's ``game``.
+  told apart by the view's ``game``;
+* each game's option details (``Rules.option_details_schema``) as ``<Game>OptionDetails`` with its option
+  kinds, and an option's ``details`` as one of them.
 """
 
 from __future__ import annotations
@@ -144,6 +146,30 @@ def _view_components(schemas: dict[str, Any], names: list[str]) -> None:
     schemas["GameViewOut"]["properties"]["view"] = choice
 
 
+def _option_details_components(schemas: dict[str, Any], names: list[str]) -> None:
+    """One component per game that says what its options do (``Rules.option_details_schema``):
+    ``<Game>OptionDetails``, its ``kind`` an enum of the game's option kinds (described in
+    ``x-pbem-option-kinds``); OptionOut's ``details`` one of them, or null."""
+    refs = []
+    for name in names:
+        rules = engine.get(name)
+        declared = rules.option_details_schema()
+        if declared is None:
+            continue
+        component = f"{name.capitalize()}OptionDetails"
+        schemas[component] = _openapi30({k: v for k, v in declared.items() if k != "title"})
+        kinds = (rules.catalogue() or {}).get("option_kinds")
+        if kinds:
+            schemas[component]["x-pbem-option-kinds"] = kinds
+        refs.append(f"#/components/schemas/{component}")
+    details = schemas.get("OptionOut", {}).get("properties", {}).get("details")
+    if details is None or not refs:
+        return
+    schemas["OptionOut"]["properties"]["details"] = {
+        "oneOf": [{"$ref": ref} for ref in refs], "nullable": True,
+        "description": details.get("description", "") + " (the game's component names every kind)"}
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for path in result.get("paths", {}).values():
@@ -210,6 +236,12 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
     _close_stream_components(schemas)
     names = _installed_rules()
     _view_components(schemas, names)
+    _option_details_components(schemas, names)
+    catalogue = schemas.get("CatalogueOut")
+    if catalogue is not None:
+        catalogue["additionalProperties"] = {}
+        catalogue["description"] = ("the game's content: `cards`, `places`, `routes`, `explorer`, `tiles`, "
+                                    "`option_kinds` for Maracaibo (see the game's OptionDetails component)")
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":
             param["schema"] = {"type": "string", "enum": names}

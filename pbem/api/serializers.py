@@ -164,6 +164,9 @@ class OptionOut(serializers.Serializer):
     code = serializers.CharField(help_text="post it as {\"code\": ...}")
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     move = serializers.DictField(help_text="the structured move it stands for")
+    details = serializers.DictField(allow_null=True, help_text="what it does in the terms of the game's catalogue "
+                                    "(/rules/{name}/catalogue/): its kind and the card, place, cost, effect it "
+                                    "names; null for a game without a catalogue")
 
 
 class OptionsOut(serializers.Serializer):
@@ -350,6 +353,12 @@ class GameExportOut(serializers.Serializer):
     outcome = serializers.DictField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class CatalogueOut(serializers.Serializer):
+    game = serializers.CharField()
+    version = serializers.CharField(help_text="a digest of the content: it changes when the content does")
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
 
 
 # ---- moderation ---------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ urlpatterns = [
     path("move-requests/<int:request_id>/", views.MoveRequestDetailApi.as_view(), name="move-request-detail"),
     path("rules/", views.RulesListApi.as_view(), name="rules-list"),
     path("rules/<str:name>/", views.RulesDetailApi.as_view(), name="rules-detail"),
+    path("rules/<str:name>/catalogue/", views.RulesCatalogueApi.as_view(), name="rules-catalogue"),
     path("me/", views.MeApi.as_view(), name="me"),
     path("me/games/", views.MyGamesApi.as_view(), name="me-games"),
     path("auth/token/", views.TokenApi.as_view(), name="auth-token"),

@@ -734,6 +734,25 @@ class RulesDetailApi(BaseApi):
         return _with_etag(Response(s.RulesOut(presenters.rules_data(selectors.rules_by_name(name))).data), LIST_TAG)
 
 
+class RulesCatalogueApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="rules_catalogue",
+        summary="The game's content a front end draws: cards, places, routes, tiles",
+        description="What the ids of a view and the `details` of an option stand for: for Maracaibo every card "
+                    "(cost, good, object, VP, effects in words and in structure), every place of the map with its "
+                    "routes, the explorer track, the quests, combat tokens, city tiles, prestige buildings, "
+                    "careers, upgrades, legacy tiles, and the option kinds. `version` changes with the content; "
+                    "the ETag is made of it, so `If-None-Match` answers 304 until the server's content changes. "
+                    "404 for a game without one.",
+        parameters=[OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        responses={200: s.CatalogueOut, **_errors(404)})
+    def get(self, request: Request, name: str) -> Response:
+        catalogue = selectors.rules_catalogue(name)
+        return _with_etag(Response(catalogue), f'"catalogue-{catalogue["version"]}"')
+
+
 # ---- account ------------------------------------------------------------------------------------------
 
 

@@ -316,6 +316,21 @@ def rules_by_name(name: str) -> Rules:
         raise NotFound(f"no game called {name!r}; the games are: {known}") from None
 
 
+def rules_catalogue(name: str) -> dict[str, Any]:
+    """The game's content for a front end (``Rules.catalogue``, versioned); NotFound when it has none."""
+    rules = rules_by_name(name)
+    catalogue = rules.catalogue()
+    if catalogue is None:
+        raise NotFound(f"{rules.title} has no catalogue: its views and options name no content beyond their labels")
+    return catalogue
+
+
+def option_details(game: Game, seat: int, options: list[Any]) -> list[dict[str, Any] | None]:
+    """What each option does, in the terms of the game's catalogue (None for a game that says nothing)."""
+    rules = engine.get(game.rules)
+    return [rules.option_details(game.state or {}, seat, o) for o in options]
+
+
 # ---- move requests ----------------------------------------------------------------------------------
 
 
