@@ -206,6 +206,32 @@ class GameModeratorsApi(_ModeratorApi):
         return self.get(request, game_id)
 
 
+class InspectIn(s.ReasonIn):
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the seat whose hidden information to see")
+
+
+class InspectOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    view = serializers.DictField(help_text="exactly what that seat may see")
+    text = serializers.CharField(help_text="the same, as the seat's mail shows it")
+
+
+class GameInspectApi(_ModeratorApi):
+    @extend_schema(operation_id="games_inspect", summary="Moderators: see one seat's hidden information",
+                   description="For a dispute: the seat's own view (its hand, its hidden cards). Needs a reason; "
+                               "audited as `inspect`, and every player is told that it happened. A moderator's "
+                               "other views are the spectator's.",
+                   request=InspectIn, parameters=[GAME_ID],
+                   responses={200: InspectOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(InspectIn, request)
+        seen = moderators.do_inspect_seat(game_id, self.player, d["seat"], d["reason"])
+        return Response(InspectOut({"game": seen.game.pk, "seat": seen.seat, "name": seen.name, "view": seen.view,
+                                    "text": seen.text}).data)
+
+
 # ---- players ----------------------------------------------------------------------------------------
 
 

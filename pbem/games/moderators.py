@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 
+import engine
 from pbem.games import moderation
 from pbem.games.models import Game, GameModerator, Player
 from pbem.games.services import (
@@ -178,3 +179,37 @@ def do_moderator_mail(token: str, sender: str, lines: list[str]) -> tuple[GameMo
     Forbidden for a wrong address or sender), audited by each service with the moderator as actor."""
     gm = access_moderator_by_token(token, sender)
     return gm, [run_line(gm, line) for line in lines[:20]]
+
+
+# ---- inspect: a seat's hidden information, for a dispute -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Inspection:
+    game: Game
+    seat: int
+    name: str
+    view: dict[str, object]
+    text: str
+
+
+@transaction.atomic
+def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, reason: str) -> Inspection:
+    """What one seat may see (its hand, its hidden cards), for a moderator settling a dispute.
+
+    A moderator's pages and mails show the spectator's view; this is the one way past it. It
+    needs a reason, is audited (``inspect``), and every player is told that it happened, whose
+    seat and why, so a moderator who plays favourites cannot do it unseen."""
+    reason = moderation._reason(reason)
+    game = access_game_for_update(game_id)
+    if game.state is None:
+        raise Conflict(f"game #{game.pk} has not started")
+    if not game.seats.filter(index=seat_index).exists():
+        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
+    rules = engine.get(game.rules)
+    view = rules.view(game.state, seat_index)
+    name = moderation._name(game, seat_index)
+    do_log(game, moderator, "inspect", {"seat": seat_index, "reason": reason})
+    outbox.queue_notice(game, f"A moderator looked at {name}'s hidden information in game #{game.pk} (what only "
+                              f"{name} sees): {reason}")
+    return Inspection(game, seat_index, name, view, rules.render_text(view))

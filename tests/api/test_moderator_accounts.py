@@ -93,3 +93,26 @@ def test_it_names_the_newcomer_and_gives_the_deadline_in_the_welcome(fake_game, 
     assert "You play as Captain Nina" in welcome and moderation.when_text(game.deadline_at) in welcome
     farewell = mail_text(OutboundMessage.objects.filter(pk__gt=mark, to_email=bob.email).get())
     assert "You no longer play in game" in farewell
+
+
+def test_it_shows_a_seats_hidden_information_only_audited_and_told(fake_game, alice, bob, moderator):
+    from tests.factories import seat_of, token_client
+
+    game = start_game(fake_game, alice, [bob])
+    bob_seat = seat_of(game, bob)
+    hand = game.state["hands"][bob_seat]
+    mark = OutboundMessage.objects.order_by("-pk").first().pk
+    assert token_client(alice).post(f"{GAMES}{game.pk}/inspect/", {"seat": bob_seat, "reason": "peek"},
+                                    format="json").status_code == 403  # a player never
+    staff = token_client(moderator)
+    assert staff.post(f"{GAMES}{game.pk}/inspect/", {"seat": bob_seat}, format="json").status_code == 400
+    assert staff.post(f"{GAMES}{game.pk}/inspect/", {"seat": 9, "reason": "x"}, format="json").status_code == 404
+    r = staff.post(f"{GAMES}{game.pk}/inspect/", {"seat": bob_seat, "reason": "Alice says Bob bid twice"},
+                   format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["view"]["hand"] == hand and r.json()["name"] == "Bob"
+    entry = AuditEntry.objects.get(game=game, action="inspect")
+    assert entry.actor == moderator and entry.details == {"seat": bob_seat, "reason": "Alice says Bob bid twice"}
+    for who in (alice, bob):
+        told = mail_text(OutboundMessage.objects.filter(pk__gt=mark, to_email=who.email).get())
+        assert "looked at Bob's hidden information" in told and "Alice says Bob bid twice" in told
