@@ -250,6 +250,8 @@ if "AMAZON_SES_REGION" in ANYMAIL:
     ANYMAIL["AMAZON_SES_CLIENT_PARAMS"] = {"region_name": ANYMAIL.pop("AMAZON_SES_REGION")}
 #: Amazon SNS signs each message; its signing certificate is fetched from a URL on this host only.
 PBEM_SNS_CERT_HOST = os.environ.get("PBEM_SNS_CERT_HOST", r"^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")
+#: An LMTP listener beside the SMTP one, for an MTA in front (manage.py smtpd); empty: none.
+PBEM_LMTP_ADDR = os.environ.get("PBEM_LMTP_ADDR", "")
 
 # ---- REST ---------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -18,6 +18,7 @@ import traceback
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -144,10 +145,32 @@ class PbemSMTP(SMTP):
     line_length_limit = MAX_LINE_LENGTH
 
 
+class PbemLMTP(LMTP):
+    """LMTP (RFC 2033) for an MTA in front (Postfix's ``lmtp:`` transport): LHLO instead of EHLO,
+    and after DATA one answer per recipient (:class:`LmtpHandler`)."""
+
+    line_length_limit = MAX_LINE_LENGTH
+
+
+class LmtpHandler(PbemHandler):
+    """The same doors as SMTP. Why one answer repeated: the mail is stored once for all its
+    recipients (one row, judged for each addressed seat), so it is taken or refused for all."""
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        status = await super().handle_DATA(server, session, envelope)
+        return "\r\n".join([status] * max(len(envelope.rcpt_tos), 1))
+
+
 class PbemController(Controller):
     """aiosmtpd's threaded controller; on stop it also closes the database connection it used."""
 
+    def __init__(self, *args: Any, lmtp: bool = False, **kwargs: Any) -> None:
+        self.lmtp = lmtp
+        super().__init__(*args, **kwargs)
+
     def factory(self) -> SMTP:
+        if self.lmtp:
+            return PbemLMTP(self.handler, **self.SMTP_kwargs)
         return PbemSMTP(self.handler, **self.SMTP_kwargs)
 
     def stop(self, no_assert: bool = False) -> None:
@@ -160,11 +183,11 @@ class PbemController(Controller):
         super().stop(no_assert=no_assert)
 
 
-def make_controller(host: str, port: int, handler: PbemHandler | None = None) -> Controller:
-    """The threaded aiosmtpd server the ``smtpd`` command and the tests start."""
-    handler = handler or PbemHandler()
+def make_controller(host: str, port: int, handler: PbemHandler | None = None, *, lmtp: bool = False) -> Controller:
+    """The threaded aiosmtpd server the ``smtpd`` command and the tests start (``lmtp``: an LMTP one)."""
+    handler = handler or (LmtpHandler() if lmtp else PbemHandler())
     return PbemController(
-        handler, hostname=host, port=port,
+        handler, lmtp=lmtp, hostname=host, port=port,
         server_hostname=settings.PBEM_MAIL_DOMAIN,
         ident="pbem ESMTP",
         data_size_limit=handler.max_size,
