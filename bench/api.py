@@ -1,7 +1,8 @@
-"""The API under gunicorn on PostgreSQL, against a DRF endpoint reading 10 KB of JSONB, same run.
+"""The API under gunicorn on PostgreSQL, against a DRF endpoint reading 10 KB of JSONB, same run;
+every list of games at a few games and again at ``--bulk-games`` (100,000 by default).
 
-    python bench/api.py [--games 60] [--rounds 3] [--seconds 3] [--slice 0.5] [--clients 4] [--gunicorn-workers 2]
-                        [--pg URL] [--db-name NAME] [--redis URL] [--cache-db N]
+    python bench/api.py [--games 100] [--small-bulk 100] [--bulk-games 100000] [--rounds 3] [--seconds 3] [--slice 0.5]
+                        [--clients 4] [--gunicorn-workers 2] [--pg URL] [--db-name NAME] [--redis URL] [--cache-db N]
 
 It fills its own scratch database (see ``bench/common.py``: created under a name of this
 run, refused if it exists, dropped at the end) with ``--games`` running three-player
@@ -14,10 +15,18 @@ paid alike):
 
 * baseline: ``GET /bench/blob/``, a DRF ``APIView`` that reads one 10 KB JSONB value;
 * view: ``GET /api/v1/games/<id>/view/``, the player's own view of one of their games;
-* lobby: ``GET /api/v1/games/``, the first page (50 games).
+* lobby: ``GET /api/v1/games/``, the first page (50 games);
+* deep: the lobby's page that continues from the middle of the list (its ``cursor``);
+* mine: ``GET /api/v1/games/?mine=1``; me: ``GET /api/v1/me/games/``; open: ``?status=open&limit=10``.
 
-Ratios are requests/s of an endpoint over the baseline's in the same round; the median of
-the rounds is the figure (goals: view >= 0.5, lobby >= 0.25). Figures are printed last.
+Games in bulk are added in one statement (copies of a game of three other players, with their
+seats: a tenth running, a tenth open, the rest finished): ``--small-bulk`` before the first pass
+(so that every list fills its page), up to ``--bulk-games`` in all before the second.
+
+Ratios are requests/s of an endpoint over the baseline's in the same round; the median of the
+rounds is the figure (goals: view >= 0.5, lobby >= 0.25). Flat: each list's ratio with the bulk
+over its ratio without (goal: at least 0.9, every list flat from a hundred games to a million).
+Figures are printed last.
 """
 
 from __future__ import annotations
@@ -46,6 +55,8 @@ from bench.common import (  # noqa: E402
 )
 
 GOALS = {"view": 0.5, "lobby": 0.25}
+LISTS = ("lobby", "deep", "mine", "me", "open")
+FLAT_GOAL = 0.9
 
 
 def fill(n_games: int, moves: int) -> tuple[list[tuple[str, int]], int]:
@@ -94,6 +105,54 @@ def fill(n_games: int, moves: int) -> tuple[list[tuple[str, int]], int]:
     return clients, len(payload)
 
 
+_TEMPLATE: list[int] = []  # the game the bulk copies, made once
+
+
+def bulk(n: int) -> float:
+    """``n`` more games in one statement: copies of a game of three players of their own (with
+    fresh seat tokens), most finished, a tenth running, a tenth open; the seconds it took."""
+    from django.db import connection
+
+    from pbem.games import services
+    from pbem.games.models import Game, Seat
+
+    if not _TEMPLATE:
+        players = [services.do_create_player(f"bulk-{i}@bench.example", f"Bulk{i}") for i in range(3)]
+        template = services.do_create_game(players[0], "maretta", options={"side": "A"},
+                                           invite=[p.email for p in players[1:]])
+        for p in players[1:]:
+            services.do_join_game(template.pk, p)
+        _TEMPLATE.append(template.pk)
+    template_id = _TEMPLATE[0]
+    status = "CASE WHEN i %% 10 = 0 THEN 'running' WHEN i %% 10 = 1 THEN 'open' ELSE 'finished' END"
+    game_cols = [str(f.column) for f in Game._meta.concrete_fields if f.column != "id"]
+    game_exprs = [status if c == "status" else f"g.{c}" for c in game_cols]
+    seat_cols = [str(f.column) for f in Seat._meta.concrete_fields
+                 if f.column not in ("id", "game_id", "token", "page_key")]
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH new AS (INSERT INTO {Game._meta.db_table} ({', '.join(game_cols)}) "
+            f"SELECT {', '.join(game_exprs)} FROM {Game._meta.db_table} g, generate_series(1, %s) i "
+            f"WHERE g.id = %s RETURNING id) "
+            f"INSERT INTO {Seat._meta.db_table} ({', '.join(seat_cols)}, game_id, token, page_key) "
+            f"SELECT {', '.join('s.' + c for c in seat_cols)}, new.id, md5(s.id || '-' || new.id || random()::text), "
+            f"md5(new.id || '-' || s.id || random()::text) FROM new CROSS JOIN {Seat._meta.db_table} s "
+            f"WHERE s.game_id = %s", [n, template_id, template_id])
+        cursor.execute(f"ANALYZE {Game._meta.db_table}")
+        cursor.execute(f"ANALYZE {Seat._meta.db_table}")
+    return time.perf_counter() - started
+
+
+def middle_cursor() -> str:
+    """The lobby's cursor from the middle of the list (a page as deep as any)."""
+    from pbem.games.models import Game
+
+    ids = Game.objects.order_by("-id").values_list("id", flat=True)
+    n = Game.objects.count()  # the bench's own figure, not the API's
+    return f"b{ids[n // 2]}"
+
+
 def get(port: int, path: str, token: str) -> tuple[int, int]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
@@ -132,7 +191,11 @@ def drive(port: int, paths: list[tuple[str, str]], clients: int, seconds: float)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=60, help="running games (the lobby shows 50)")
+    parser.add_argument("--games", type=int, default=100, help="running games (the lobby shows 50)")
+    parser.add_argument("--bulk-games", type=int, default=100_000,
+                        help="games in bulk before the second pass (0: none): every list flat?")
+    parser.add_argument("--small-bulk", type=int, default=100,
+                        help="games in bulk before the first pass (full pages of every list)")
     parser.add_argument("--moves", type=int, default=4, help="moves played into each game")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0, help="per endpoint and round")
@@ -169,8 +232,8 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
          "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     lines = [f"machine: {machine_note()}"]
     errors: list[str] = []
-    rounds: list[dict[str, float]] = []
     sizes: dict[str, int] = {}
+    phases: dict[str, list[dict[str, float]]] = {}
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -181,32 +244,27 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("api bench: gunicorn did not start") from None
                 time.sleep(0.3)
-        endpoints = {
-            "baseline": [("/bench/blob/", token) for token, _g in clients],
-            "view": [(f"/api/v1/games/{game}/view/", token) for token, game in clients],
-            "lobby": [("/api/v1/games/", token) for token, _g in clients],
-        }
-        for paths in endpoints.values():  # warm every worker
-            drive(port, paths, args.clients, 0.5)
-        # Why slices: on a shared machine the load moves within seconds; each endpoint runs in
-        # turns of ``--slice`` seconds (the order rotating) until it had ``--seconds``, so the
-        # endpoints of one round see the same machine and their ratio is not a load swing.
-        slices = max(1, round(args.seconds / args.slice))
-        names = list(endpoints)
-        for _ in range(args.rounds):
-            load = os.getloadavg()[0]
-            done = {name: [0, 0.0] for name in names}
-            for k in range(slices):
-                for name in names[k % len(names):] + names[:k % len(names)]:
-                    count, size, failed, took = drive(port, endpoints[name], args.clients, args.seconds / slices)
-                    done[name][0] += count
-                    done[name][1] += took
-                    sizes[name] = size
-                    if failed:
-                        errors.append(f"{name}: {failed} answers were not 200")
-            rates: dict[str, float] = {"load": load}
-            rates.update({name: count / took for name, (count, took) in done.items()})
-            rounds.append(rates)
+        from pbem.games.models import Game
+
+        sizes_of = {}
+        for phase, more in (("small", args.small_bulk), ("bulk", args.bulk_games - args.small_bulk)):
+            if more <= 0 and phase == "bulk":
+                break
+            if more > 0:
+                took = bulk(more)
+                lines.append(f"{phase}: {more} games with their seats inserted in {took:.1f} s")
+            sizes_of[phase] = Game.objects.count()
+            deep = middle_cursor()
+            endpoints = {
+                "baseline": [("/bench/blob/", token) for token, _g in clients],
+                "view": [(f"/api/v1/games/{game}/view/", token) for token, game in clients],
+                "lobby": [("/api/v1/games/", token) for token, _g in clients],
+                "deep": [(f"/api/v1/games/?cursor={deep}", token) for token, _g in clients],
+                "mine": [("/api/v1/games/?mine=1", token) for token, _g in clients],
+                "me": [("/api/v1/me/games/", token) for token, _g in clients],
+                "open": [("/api/v1/games/?status=open&limit=10", token) for token, _g in clients],
+            }
+            phases[phase] = measure(port, endpoints, args, sizes, errors)
     finally:
         server.terminate()
         try:
@@ -214,18 +272,58 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-    for i, r in enumerate(rounds, 1):
-        lines.append(f"round {i} (load {r['load']:.1f}): baseline {r['baseline']:.0f} req/s, view {r['view']:.0f} "
-                     f"req/s ({r['view'] / r['baseline']:.3f}), lobby {r['lobby']:.0f} req/s "
-                     f"({r['lobby'] / r['baseline']:.3f})")
+    for phase, rounds in phases.items():
+        for i, r in enumerate(rounds, 1):
+            lines.append(f"{phase} ({sizes_of[phase]} games) round {i} (load {r['load']:.1f}): baseline "
+                         f"{r['baseline']:.0f} req/s; " + ", ".join(
+                             f"{name} {r[name]:.0f} ({r[name] / r['baseline']:.3f})" for name in ("view", *LISTS)))
     lines.append(f"answers: baseline {sizes.get('baseline', 0)} bytes (JSONB value {blob_size} bytes), "
                  f"view {sizes.get('view', 0)} bytes, lobby {sizes.get('lobby', 0)} bytes (page of 50); "
                  f"gunicorn {args.gunicorn_workers} sync workers, {args.clients} clients")
+
+    def figure(phase: str, name: str) -> float:
+        ratios = [r[name] / r["baseline"] for r in phases.get(phase, []) if r["baseline"]]
+        return statistics.median(ratios) if ratios else 0.0
+
     for name, goal in GOALS.items():
-        ratios = [r[name] / r["baseline"] for r in rounds if r["baseline"]]
-        value = statistics.median(ratios) if ratios else 0.0
-        lines.append(f"ratio {name}/baseline (median of {len(ratios)} rounds): {value:.3f}  target >= {goal}")
+        value = figure("small", name)
+        lines.append(f"ratio {name}/baseline (median of {len(phases['small'])} rounds, {sizes_of['small']} games): "
+                     f"{value:.3f}  goal >= {goal}: {'met' if value >= goal else 'not met'}")
+    if "bulk" in phases:
+        for name in LISTS:
+            small, big = figure("small", name), figure("bulk", name)
+            flat = big / small if small else 0.0
+            verdict = "met" if flat >= FLAT_GOAL else "not met"
+            lines.append(f"flat {name}: {sizes_of['bulk']} games against {sizes_of['small']}: {big:.3f}/{small:.3f} "
+                         f"of the baseline = {flat:.3f}  goal >= {FLAT_GOAL}: {verdict}")
     return lines + [f"error: {e}" for e in errors]
+
+
+def measure(port: int, endpoints: dict[str, list[tuple[str, str]]], args: argparse.Namespace,
+            sizes: dict[str, int], errors: list[str]) -> list[dict[str, float]]:
+    for paths in endpoints.values():  # warm every worker
+        drive(port, paths, args.clients, 0.3)
+    # Why slices: on a shared machine the load moves within seconds; each endpoint runs in
+    # turns of ``--slice`` seconds (the order rotating) until it had ``--seconds``, so the
+    # endpoints of one round see the same machine and their ratio is not a load swing.
+    slices = max(1, round(args.seconds / args.slice))
+    names = list(endpoints)
+    rounds = []
+    for _ in range(args.rounds):
+        load = os.getloadavg()[0]
+        done = {name: [0, 0.0] for name in names}
+        for k in range(slices):
+            for name in names[k % len(names):] + names[:k % len(names)]:
+                count, size, failed, took = drive(port, endpoints[name], args.clients, args.seconds / slices)
+                done[name][0] += count
+                done[name][1] += took
+                sizes[name] = size
+                if failed:
+                    errors.append(f"{name}: {failed} answers were not 200")
+        rates: dict[str, float] = {"load": load}
+        rates.update({name: count / took for name, (count, took) in done.items()})
+        rounds.append(rates)
+    return rounds
 
 
 if __name__ == "__main__":
