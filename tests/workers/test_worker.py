@@ -155,6 +155,36 @@ def test_it_drops_a_message_that_keeps_coming_back(db, caplog):
     assert worker_tasks.process_move_request.apply(args=[987654321], task_id=f"{task_id}-other").failed()
 
 
+@pytest.mark.redis
+def test_it_counts_a_tasks_starts_in_one_redis_round_trip(db, monkeypatch):
+    """The poison guard costs one round trip before every task (INCR and EXPIRE pipelined), and
+    its count lives in the shared cache with a day's expiry."""
+    import redis.connection
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    if not isinstance(caches["default"], RedisCache):
+        pytest.skip("the shared cache is not Redis here")
+    sent: list[int] = []
+    real = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):  # a spy: the real command is sent
+        sent.append(1)
+        return real(self, command, check_health)
+
+    key = f"pbem:task-starts:trips-{time.monotonic_ns()}"
+    worker_tasks.count_start(key)  # the connection made first
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    assert worker_tasks.count_start(key) == 2
+    assert len(sent) == 1
+    monkeypatch.undo()
+    from django.core.cache import cache
+
+    assert cache.get(key) == 2
+    ttl = caches["default"]._cache.get_client(key).ttl(caches["default"].make_and_validate_key(key))
+    assert 0 < ttl <= worker_tasks.STARTS_SECONDS
+
+
 @pytest.mark.postgres
 def test_it_keeps_one_database_connection_across_tasks(transactional_db):
     """Celery's Django fixup, as the worker installs it, no longer closes the connection
