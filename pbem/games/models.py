@@ -432,3 +432,19 @@ class GameModerator(models.Model):
 
     def __str__(self) -> str:
         return f"{'lead ' if self.lead else ''}moderator {self.player_id} of game {self.game_id}"
+
+
+class Standby(models.Model):
+    """A player who volunteers to replace an absent one (issue 24): for one game, or for any game
+    (``game`` None). When a seat opens for a replacement, volunteers are offered it in the order
+    they signed up, those of that game first, with the game so far."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standby")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="standby")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"standby {self.player_id} for {self.game_id or 'any game'}"

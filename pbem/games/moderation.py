@@ -25,12 +25,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.core import Event, visible_events
 from pbem.games import absence
 from pbem.games.absence import VACATION_GRACE
-from pbem.games.models import Game, GameModerator, MailAddress, Move, Player, Seat, Source
+from pbem.games.models import Game, GameModerator, MailAddress, Move, Player, Seat, Source, Standby
 from pbem.games.services import (
     Applied,
     BatchResult,
@@ -273,6 +274,7 @@ def do_take_open_seat(game_id: int, player: Player) -> Seat:
     if game.seats.filter(player=player).exclude(pk=seat.pk).exists():
         raise Conflict(f"you play in game #{game.pk} already")
     old = hand_seat_over(game, seat, player, why="the seat was open after missed deadlines")
+    Standby.objects.filter(player=player).filter(Q(game=game) | Q(game__isnull=True)).delete()
     do_log(game, player, "take-seat", {"seat": seat.index, "old": old.email if old else None})
     return seat
 
@@ -533,8 +535,10 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
                                   f"replacement: anyone may take it by mailing {outbox.general_address()} the "
                                   f"line `join {game.pk}` (or POST /api/v1/games/{game.pk}/join/). Until then "
                                   f"{names} may still move, which closes the offer.")
+        offered = _offer_to_standby(game, late)
         outbox.queue_to_moderators(game, moderator_emails(game),
                                    f"Game #{game.pk} ({game.title}): the seat of {names} is open for a replacement "
+                                   f"(offered to {', '.join(offered) or 'nobody on the standby list'}) "
                                    f"after two missed deadlines (`join {game.pk}` takes it). You may also hand it "
                                    "to someone yourself from the moderator page.")
         return
@@ -549,6 +553,33 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
                                "Its no-move policy is to wait: replace the player, move for the seat, extend "
                                "the deadline or pause the game from its moderator page. The deadline runs on "
                                f"to {when_text(game.deadline_at)}; you will be told again then.")
+
+
+def _offer_to_standby(game: Game, opened: list[Seat]) -> list[str]:
+    """Offer each open seat to the next volunteer of the standby list (this game's first, then any
+    game's, in the order they signed up), with the game so far. Returns the addresses offered."""
+    seated = set(game.seats.exclude(player__isnull=True).values_list("player_id", flat=True))
+    already: set[int] = set()
+    offered: list[str] = []
+    queue = [*Standby.objects.filter(game=game).select_related("player"),
+             *Standby.objects.filter(game__isnull=True).select_related("player")]
+    story = _story_so_far(game)
+    for seat in opened:
+        volunteer = next((v for v in queue if v.player_id not in seated and v.pk not in already), None)
+        if volunteer is None:
+            break
+        already.add(volunteer.pk)
+        seated.add(volunteer.player_id)
+        name = _name(game, seat.index or 0)
+        text = (f"A seat is open in game #{game.pk} ({game.title}): {name} missed two deadlines, and you are on "
+                f"the standby list. To take {name}'s seat, send the line `join {game.pk}` to "
+                f"{outbox.general_address()} (the first to answer takes it).")
+        if story:
+            text += "\n\nThe game so far:\n" + "\n".join(f"  - {line}" for line in story)
+        outbox.queue_reply(volunteer.player, outbox.subject_for(game, "a seat for you"), text + "\n", game)
+        do_log(game, None, "standby-offer", {"seat": seat.index, "to": volunteer.player.email})
+        offered.append(volunteer.player.email)
+    return offered
 
 
 def _civil_disorder_text(game: Game, applied: list[Applied], seats: list[int], policy: str) -> str:

@@ -20,7 +20,7 @@ from django.db import transaction
 
 import engine
 from pbem.games import moderation
-from pbem.games.models import Game, GameModerator, Player
+from pbem.games.models import Game, GameModerator, Player, Standby
 from pbem.games.services import (
     Conflict,
     Forbidden,
@@ -213,3 +213,31 @@ def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, rea
     outbox.queue_notice(game, f"A moderator looked at {name}'s hidden information in game #{game.pk} (what only "
                               f"{name} sees): {reason}")
     return Inspection(game, seat_index, name, view, rules.render_text(view))
+
+
+# ---- the standby list ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def do_volunteer(player: Player, game_id: int | None, *, on: bool = True) -> str:
+    """Put ``player`` on the standby list of one game (or of any game, ``game_id`` None), or take
+    them off it (``on`` False: off every list). Returns the answer for them."""
+    if not on:
+        n, _ = Standby.objects.filter(player=player).delete()
+        return f"You are off the standby list{'s' if n != 1 else ''} ({n} entr{'ies' if n != 1 else 'y'})."
+    game: Game | None = None
+    if game_id is not None:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"there is no game #{game_id}")
+        if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+            raise Conflict(f"game #{game.pk} is over")
+        if game.seats.filter(player=player).exists():
+            raise Conflict(f"you play in game #{game.pk} already")
+    _, created = Standby.objects.get_or_create(player=player, game=game)
+    where = f"game #{game_id}" if game is not None else "any game"
+    ahead = Standby.objects.filter(game=game).count()
+    do_log(game, player, "standby", {"game": game_id})
+    return (f"You are {'now' if created else 'already'} on the standby list for {where} ({ahead} on it). When a "
+            "seat opens for a replacement, volunteers are offered it in the order they signed up, with the "
+            "game so far. `standby off` takes you off.")

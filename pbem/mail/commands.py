@@ -17,7 +17,7 @@ from django.db.models import Q
 
 import engine
 from engine import notation
-from pbem.games import moderation
+from pbem.games import moderation, moderators
 from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.games.services import ServiceError
@@ -58,6 +58,8 @@ def help_text(general: str) -> str:
         "  resign #N                 give up game N (your seat then plays the game's default move)\n"
         "  extend #N                 more time for your turn in game N (as often as the game allows)\n"
         "  vacation until DATE       your deadlines wait until then (vacation off: back early)\n"
+        "  standby [#N]              volunteer to replace an absent player (in game N, or any game;\n"
+        "                            standby off: no more)\n"
         "  name NEW NAME             how the other players see you (no digits)\n"
         "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
         "                            every move, or one daily digest per game (also: mail turns)\n\n"
@@ -290,6 +292,12 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
             return Result(line, True, cmd_decline(sender, player, _game_number(args, "decline"), mail_name))
         if verb == "resign":
             return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
+        if verb == "standby":
+            if args and notation.fold(args[0]) in ("off", "stop", "none"):
+                return Result(line, True, moderators.do_volunteer(player, None, on=False) if player else
+                              "You are on no standby list.")
+            volunteer = player or game_services.do_get_or_create_player(sender, mail_name)
+            return Result(line, True, moderators.do_volunteer(volunteer, _game_number(args, "standby")))
         if absence_commands.is_absence_line(line):
             if player is None:
                 return Result(line, False, "you play no game here yet, so there is no deadline to hold")

@@ -116,3 +116,34 @@ def test_it_lets_an_assigned_moderator_use_the_api_for_their_own_game_only(
     assert client.post(f"{GAMES}{bids_game.pk}/moderators/", {"email": "z@example.org", "reason": "me"},
                        format="json").status_code == 403
     assert settings.PBEM_MAIL_DOMAIN in moderators.command_address(GameModerator.objects.get(player__email=nora.email))
+
+
+def test_it_offers_an_open_seat_to_the_standby_list_in_order_with_the_game_so_far(
+        bids_game: Game, ana: Persona, bruno: Persona, carla: Persona, mallory: Persona,
+        nora: Persona) -> None:
+    from pbem.games.models import Seat, Standby
+    from tests.mail.conftest import seat_of
+
+    mallory.send_to(settings.PBEM_FROM_EMAIL, "standby")  # any game, first in line
+    assert "on the standby list for any game" in text_of(mallory.latest())
+    nora.send_to(settings.PBEM_FROM_EMAIL, f"standby #{bids_game.pk}")  # this game: offered before any game's
+    assert f"on the standby list for game #{bids_game.pk}" in text_of(nora.latest())
+    moderation.do_set_game_policy(bids_game.pk, None, {"no_move_policy": "replace"}, "open league")
+    for person in (ana, carla):
+        game = Game.objects.get(pk=bids_game.pk)
+        person.reply(person.latest(), f"c{game.state['hands'][seat_of(game, person).index][0]}")
+    for _ in range(2):
+        game = Game.objects.get(pk=bids_game.pk)
+        with time_machine.travel(game.deadline_at + timedelta(minutes=1), tick=False):
+            moderation.do_sweep_deadlines()
+    offer = text_of(nora.latest())
+    assert "A seat is open in game" in offer and f"join {bids_game.pk}" in offer and "The game so far" in offer
+    assert "A seat is open" not in text_of(mallory.latest())  # one seat, one offer: the game's own volunteer
+    nora.send_to(settings.PBEM_FROM_EMAIL, f"join {bids_game.pk}")
+    seat = Seat.objects.get(game=bids_game, player__email=nora.email)
+    assert seat.status == Seat.Status.JOINED
+    assert not Standby.objects.filter(player__email=nora.email).exists()
+    assert Standby.objects.filter(player__email=mallory.email).exists()
+    mallory.send_to(settings.PBEM_FROM_EMAIL, "standby off")
+    assert "off the standby list" in text_of(mallory.latest())
+    assert AuditEntry.objects.filter(game=bids_game, action="standby-offer").count() == 1
