@@ -1,5 +1,51 @@
-"""Combat (rulebook: "Combat"): the token revealed, the nation fought for, its combat
-value, and the combat actions it pays for (frames ``pile``, ``fight``, ``combat``, ``short``).
+"""Combat (rulebook: "Combat"): the token revealed, the nation fought for, its combat value, and
+the combat actions it pays for (frames ``pile``, ``fight``, ``combat``, ``short``).
+
+Every combat action is one row of data, read by one :func:`do_combat_action`. The rulebook's are
+in ``data/combat.json``; a project card's ``{"t": "combat", "cost", "gain"}`` effect and a legacy
+tile's ``actions`` become rows of the same format when they load (:data:`ROWS`). A row::
+
+    {"id": "annex", "code": "ca", "cost": 4, "once": "annex",
+     "needs": {"supply": true},
+     "where": {"kinds": ["village", "city"], "held": "none", "open": true},
+     "label": "annex {loc}", "effect": {"marker": true, "inf": 1, "flag": true},
+     "source": "nations", "event": ["combat_card", "uses Galleon"]}
+
+``id``
+    the row's name, unique.
+``code``
+    the option's code; with ``where``, the code of each target is this plus the location
+    (``ca14``). Codes never change: a game's log replays by them.
+``cost``
+    the combat value it takes; what the combat value lacks is paid in combat points and figures.
+``once``
+    the once-per-combat group: a row is offered only while no row of its group was used in this
+    combat (both influence rows share ``inf``; annex and displace share ``annex``).
+``needs`` (when it may be used; all must hold)
+    ``supply``: the fought nation has a marker left; ``area``: that ship upgrade is complete;
+    ``display``: that project card is in the player's display; ``legacy``: that legacy tile is in
+    play.
+``where`` (a row with a target location, among the map's flag locations in board order)
+    ``kinds``: the location kinds it may target (as the game has them: ``loc_kind``);
+    ``held``: ``none`` (no marker there) or ``other`` (another nation's marker); ``open``: the
+    player's explorer must have opened it (a legacy city). Consecutive rulebook rows with a
+    ``where`` and the same ``once`` are offered location by location.
+``label``
+    the option's words; ``{Nation}``, ``{loc}`` (number and name) and ``{Held}`` (the nation
+    there) are filled in, and `` (value <cost>)`` is added.
+``effect``
+    a gain bundle of the effect language (``effects.gain``: ``d``, ``vp``, ``cp``, ``inf`` for the
+    fought nation, ``draw``, ``explore``, ``disc``, ``per``) plus the keys only a combat action
+    has: ``marker`` (the fought nation's marker to the target, from its supply: annex, or
+    displace the one there) and ``flag`` (the target's flag reward).
+``source``
+    where its VP are counted (``nations`` unless given); ``event``: the event's kind and the words
+    after the player's name, told before the effect.
+
+Rows to come (the Uprising, issue 20) fit this format with new ``needs`` (``against``: fighting
+against a nation; ``tile``: a resistance tile's village action unlocked), a ``once`` scope per turn,
+``held: "fought"`` and new effect keys (``liberate``: the marker to the resistance tile), each
+added here once, never a code of its own per action.
 """
 
 from __future__ import annotations
@@ -26,7 +72,7 @@ from .board import (
     take_marker,
 )
 from .careers import with_free_actions
-from .effects import gain, gain_influence, perm, player, who
+from .effects import gain, perm, player, who
 
 
 def pay_shortfall(p: P, need: int, cp: int | None = None) -> None:
@@ -60,12 +106,119 @@ def fight_value(state: State, token: str | None, nation: str, p: P) -> int:
     return value
 
 
-#: card id -> (cost, label) of each of its combat actions (static data, worked out once; most cards have none)
-_CARD_COMBAT: dict[int, list[tuple[int, str]]] = {
-    cid: [(e["cost"], f"{c['name']}: {C.gain_text(e['gain'])} (value {e['cost']})") for e in c["effects"]
-          if e["t"] == "combat"]
-    for cid, c in C.CARD.items() if any(e["t"] == "combat" for e in c["effects"])
-}
+# ---- combat actions: one row of data each --------------------------------------------------------
+
+Row = dict[str, Any]
+
+
+def _card_row(cid: int, e: dict[str, Any]) -> Row:
+    """A project card's combat action (its ``{"t": "combat"}`` effect), as a row."""
+    name = C.CARD[cid]["name"]
+    return {"id": f"c{cid}", "code": f"cc{cid}", "cost": e["cost"], "once": f"c{cid}", "needs": {"display": cid},
+            "label": f"{name}: {C.gain_text(e['gain'])}", "effect": e["gain"], "source": "cards",
+            "event": ["combat_card", f"uses {name}"]}
+
+
+def _legacy_row(t: dict[str, Any], a: dict[str, Any]) -> Row:
+    """A legacy tile's combat action, as a row."""
+    return {"id": a["id"], "code": f"cx{a['id']}", "cost": a["cost"], "once": a["id"], "needs": {"legacy": t["id"]},
+            "label": f"{t['name']}: {C.gain_text(a['gain'])}", "effect": a["gain"], "source": "nations",
+            "event": ["combat_legacy", a["told"]]}
+
+
+#: every combat action, in the order they are offered: the rulebook's (data/combat.json), then the
+#: project cards' (in the display's order when offered) and the legacy tiles'
+ROWS: list[Row] = [
+    *C.COMBAT_ACTIONS,
+    *(_card_row(cid, e) for cid, c in C.CARD.items() for e in c["effects"] if e["t"] == "combat"),
+    *(_legacy_row(t, a) for t in C.LEGACY.values() if t["kind"] == "combat" for a in t["actions"]),
+]
+_ROW_KEYS = frozenset(("id", "code", "cost", "once", "needs", "where", "label", "effect", "source", "event"))
+_NEEDS = frozenset(("supply", "area", "display", "legacy"))
+_HELD = frozenset(("none", "other"))
+_EFFECT_KEYS = frozenset(("d", "vp", "cp", "fig", "draw", "inf", "explore", "disc", "per", "marker", "flag"))
+
+
+def check_row(row: Row) -> Row:
+    """The row, or ValueError saying what is wrong with it (every row is checked when it loads)."""
+    name = row.get("id", row)
+    unknown = set(row) - _ROW_KEYS
+    if unknown or not {"id", "code", "cost", "once", "label", "effect"} <= set(row):
+        raise ValueError(f"combat action {name}: keys {sorted(row)} (known: {sorted(_ROW_KEYS)})")
+    if not isinstance(row["cost"], int) or row["cost"] < 0:
+        raise ValueError(f"combat action {name}: cost {row['cost']!r} is not a number of 0 or more")
+    if set(row.get("needs", {})) - _NEEDS:
+        raise ValueError(f"combat action {name}: needs {sorted(row['needs'])} (known: {sorted(_NEEDS)})")
+    if set(row["effect"]) - _EFFECT_KEYS:
+        raise ValueError(f"combat action {name}: effect {sorted(row['effect'])} (known: {sorted(_EFFECT_KEYS)})")
+    where = row.get("where")
+    if where is not None and (where.get("held") not in _HELD or not where.get("kinds") or len(row["code"]) != 2):
+        raise ValueError(f"combat action {name}: where {where!r} needs kinds, held in {sorted(_HELD)} "
+                         "and a two-letter code")
+    if (row["effect"].get("marker") or row["effect"].get("flag")) and where is None:
+        raise ValueError(f"combat action {name}: a marker or flag effect needs a target (where)")
+    return row
+
+
+for _row in ROWS:
+    check_row(_row)
+if len({r["code"] for r in ROWS}) != len(ROWS) or len({r["id"] for r in ROWS}) != len(ROWS):
+    raise ValueError("combat actions: two rows share a code or an id")
+#: the effect keys only a combat action has (the rest of its effect is a gain bundle of effects.py)
+_COMBAT_KEYS = ("marker", "flag")
+#: the row of each code (a row with a location: of each code prefix)
+_BY_CODE: dict[str, Row] = {r["code"]: r for r in ROWS}
+#: the rulebook's rows, in groups listed together: consecutive rows with a location and the same
+#: ``once`` are offered location by location (the annex or the displace of each flag in turn)
+_BASE_GROUPS: list[list[Row]] = []
+for _row in C.COMBAT_ACTIONS:
+    if _BASE_GROUPS and "where" in _row and "where" in _BASE_GROUPS[-1][-1] and \
+            _BASE_GROUPS[-1][-1]["once"] == _row["once"]:
+        _BASE_GROUPS[-1].append(_row)
+    else:
+        _BASE_GROUPS.append([_row])
+#: card id -> its combat action rows; legacy tile id -> its rows
+_CARD_ROWS: dict[int, list[Row]] = {}
+_LEGACY_ROWS: dict[str, list[Row]] = {}
+for _row in ROWS:
+    _needs = _row.get("needs", {})
+    if "display" in _needs:
+        _CARD_ROWS.setdefault(int(_needs["display"]), []).append(_row)
+    elif "legacy" in _needs:
+        _LEGACY_ROWS.setdefault(str(_needs["legacy"]), []).append(_row)
+
+
+def _may(state: State, p: P, row: Row, nation: str) -> bool:
+    """Whether the row's ``needs`` hold (all but ``display`` and ``legacy``, which choose the rows)."""
+    needs = row.get("needs")
+    if not needs:
+        return True
+    if needs.get("supply") and not has_marker(state, nation):
+        return False
+    area = needs.get("area")
+    return area is None or area in p["areas"]
+
+
+def _label(row: Row, nation: str, loc: str | None = None, held: str | None = None) -> str:
+    text: str = row["label"]
+    if "{" in text:
+        text = text.replace("{Nation}", nation.title())
+        if loc is not None:
+            text = text.replace("{loc}", f"{loc} {C.LOC[loc]['name']}")
+        if held is not None:
+            text = text.replace("{Held}", held.title())
+    return f"{text} (value {row['cost']})"
+
+
+def _targets(state: State, p: P, row: Row, nation: str, loc: str) -> str | None:
+    """Whether ``loc`` is a target of the row: the nation holding it ("" when empty), else None."""
+    where = row["where"]
+    if loc_kind(state, loc) not in where["kinds"] or (where.get("open") and not open_to(state, p, loc)):
+        return None
+    here: str = state["markers"].get(loc, "")
+    if where["held"] == "none":
+        return "" if not here else None
+    return here if here and here != nation else None  # "other" (check_row allows no third)
 
 
 def combat_options(state: State, seat: int, data: dict[str, Any]) -> list[Option]:
@@ -77,82 +230,65 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
     p = player(state, seat)
     nation, value, used = data["nation"], data["value"], data["used"]
     budget = value + p["cp"] + p["fig"]
-    if "inf" not in used:
-        for n, cost in ((1, 2), (2, 5)):
-            if cost <= budget:
-                yield opt(f"ci{n}", f"influence {n} with {nation.title()} (value {cost})")
-    if "annex" not in used and has_marker(state, nation):
+    for group in _BASE_GROUPS:
+        first = group[0]
+        if first["once"] in used or not _may(state, p, first, nation):
+            continue
+        if "where" not in first:
+            for row in group:
+                if row["cost"] <= budget:
+                    yield opt(row["code"], _label(row, nation))
+            continue
         for loc in C.FLAGS:
-            if loc_kind(state, loc) not in ("village", "city") or not open_to(state, p, loc):
-                continue
-            here = state["markers"].get(loc)
-            name = f"{loc} {C.LOC[loc]['name']}"
-            if here is None and budget >= 4:
-                yield opt(f"ca{loc}", f"annex {name} (value 4)")
-            elif here is not None and here != nation and budget >= 6:
-                yield opt(f"cd{loc}", f"displace {here.title()} at {name} (value 6)")
-    if "U6" in p["areas"] and "vil" not in used and has_marker(state, nation):
-        for loc in C.LOC_ORDER:  # the villages as this game has them (L1 makes 17 a city; 2 players, 10 a village)
-            if loc not in C.FLAG_SET or loc_kind(state, loc) != "village":
-                continue
-            here = state["markers"].get(loc)
-            name = f"{loc} {C.LOC[loc]['name']}"
-            if here is None and budget >= 2:
-                yield opt(f"cv{loc}", f"ship action: annex village {name} (value 2)")
-            elif here is not None and here != nation and budget >= 5:
-                yield opt(f"cw{loc}", f"ship action: displace {here.title()} at village {name} (value 5)")
+            for row in group:
+                held = _targets(state, p, row, nation, loc)
+                if held is not None and row["cost"] <= budget:
+                    yield opt(row["code"] + loc, _label(row, nation, loc, held))
     for cid in p["display"]:
-        for cost, label in _CARD_COMBAT.get(cid, ()):
-            if f"c{cid}" not in used and cost <= budget:
-                yield opt(f"cc{cid}", label)
+        for row in _CARD_ROWS.get(cid, ()):
+            if row["once"] not in used and row["cost"] <= budget:
+                yield opt(row["code"], _label(row, nation))
     for t in legacy(state, "combat"):
-        for a in t["actions"]:
-            if a["id"] not in used and a["cost"] <= budget:
-                yield opt(f"cx{a['id']}", f"{t['name']}: {C.gain_text(a['gain'])} (value {a['cost']})")
+        for row in _LEGACY_ROWS[t["id"]]:
+            if row["once"] not in used and row["cost"] <= budget:
+                yield opt(row["code"], _label(row, nation))
     yield opt("cend", "end the combat")
 
 
 def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], rng: Rng,
                      ev: list[Event]) -> list[Frame]:
+    """Carry out the combat action of ``code`` (a code listed by combat_options): its row's effect,
+    then its cost from the combat value (the shortfall in combat points and figures)."""
     p = player(state, seat)
     nation = data["nation"]
-    used = list(data["used"])
-    frames: list[Frame] = []
     if code == "cend":
         p["tokens"] += 1 if data["token"] else 0
         ev.append(new_event("combat_end", f"{who(state, seat)} ends the combat.", {"seat": seat}))
         return []
-    if code.startswith("ci"):
-        n = int(code[2:])
-        cost = 2 if n == 1 else 5
-        used.append("inf")
-        gain_influence(state, seat, nation, n, ev)
-    elif code[:2] in ("ca", "cd", "cv", "cw"):
-        loc = code[2:]
-        cost = {"ca": 4, "cd": 6, "cv": 2, "cw": 5}[code[:2]]
-        used.append("annex" if code[:2] in ("ca", "cd") else "vil")
+    row = _BY_CODE.get(code)
+    loc = None
+    if row is None:  # a row with a location: its code, then the location's
+        row, loc = _BY_CODE[code[:2]], code[2:]
+    used = [*data["used"], row["once"]]
+    effect = row["effect"]
+    frames: list[Frame] = []
+    if "event" in row:
+        kind, told = row["event"]
+        ev.append(new_event(kind, f"{who(state, seat)} {told}.", {"seat": seat}))
+    if effect.get("marker"):
+        assert loc is not None
         old = state["markers"].get(loc)
         take_marker(state, nation)
         state["markers"][loc] = nation
         text = f"{who(state, seat)} " + (f"displaces {old.title()} at" if old else "annexes") + \
             f" {loc} {C.LOC[loc]['name']} for {nation.title()}."
         ev.append(new_event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
-        gain_influence(state, seat, nation, 1, ev)
-        if code[:2] in ("ca", "cd"):
-            frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
-    elif code.startswith("cx"):
-        a = next(a for t in legacy(state, "combat") for a in t["actions"] if a["id"] == code[2:])
-        cost = a["cost"]
-        used.append(a["id"])
-        ev.append(new_event("combat_legacy", f"{who(state, seat)} raids the treasure fleet.", {"seat": seat}))
-        frames += gain(state, seat, a["gain"], rng, ev, "nations")
-    else:
-        cid = int(code[2:])
-        e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "combat")
-        cost = e["cost"]
-        used.append(f"c{cid}")
-        ev.append(new_event("combat_card", f"{who(state, seat)} uses {C.CARD[cid]['name']}.", {"seat": seat}))
-        frames += gain(state, seat, e["gain"], rng, ev, "cards", nation=nation)
+    source = row.get("source", "nations")
+    frames += gain(state, seat, _GAINS[row["id"]], rng, ev, source, nation=nation)
+    if effect.get("flag"):
+        assert loc is not None
+        frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
+    cost = int(row["cost"])
     value = data["value"]
     short: list[Frame] = []
     if cost > value:
@@ -164,6 +300,11 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
     else:
         value -= cost
     return [*short, *frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
+
+
+#: each row's effect without the combat-only keys: the gain bundle effects.gain applies
+_GAINS: dict[str, dict[str, Any]] = {r["id"]: {k: v for k, v in r["effect"].items() if k not in _COMBAT_KEYS}
+                                     for r in ROWS}
 
 
 def _pile_options(state: State, f: Frame) -> list[Option]:

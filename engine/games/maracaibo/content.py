@@ -25,6 +25,8 @@ MAP = _load("map.json")
 EXPLORER_DATA = _load("explorer.json")
 CARDS_DATA = _load("cards.json")
 TILES = _load("tiles.json")
+#: the rulebook's combat actions, one row each (the format: combat.py)
+COMBAT_ACTIONS: list[dict[str, Any]] = _load("combat.json")["actions"]
 LABEL: str = MAP["label"]
 
 NATIONS = ("france", "england", "spain")

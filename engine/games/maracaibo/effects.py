@@ -25,7 +25,7 @@ from . import content as C
 P = dict[str, Any]
 
 # Why a player's lists and dicts are replaced, never changed in place (the hand excepted): a view
-# shares them with the state (rules._public_player), and a view taken before a move must not
+# shares them with the state (views._public_player), and a view taken before a move must not
 # change with it. The same holds for the lists of the markets and the supply, the investors of a
 # prestige building, and Jean's discard, cards, tokens, influence and sources.
 

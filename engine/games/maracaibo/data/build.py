@@ -213,7 +213,8 @@ LEGACY = [
     {"id": "L5", "name": "Tortuga informants", "kind": "stop", "loc": "3", "gain": {"cp": 1},
      "text": "ending your sailing at Tortuga (3): 1 combat point"},
     {"id": "L6", "name": "The treasure fleet", "kind": "combat",
-     "actions": [{"id": "L6a", "cost": 3, "gain": {"d": 4}}, {"id": "L6b", "cost": 5, "gain": {"vp": 3, "d": 1}}],
+     "actions": [{"id": "L6a", "cost": 3, "gain": {"d": 4}, "told": "raids the treasure fleet"},
+                 {"id": "L6b", "cost": 5, "gain": {"vp": 3, "d": 1}, "told": "raids the treasure fleet"}],
      "text": "two new combat actions: raid the treasure fleet (value 3: 4 doubloons; value 5: 3 VP and 1 doubloon)"},
     {"id": "L7", "name": "Providencia", "kind": "place", "loc": "16a",
      "text": "a city at 16a off San Andres, open once your explorer has reached space 12; sailing in costs 2 "
