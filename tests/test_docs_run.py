@@ -1,5 +1,6 @@
 """The README's first game by mail and docs/api.md's life cycle, run as written (issue 29);
-then docs/moderation.md's pause and resume, and docs/operations.md's health check.
+then docs/moderation.md's pause and resume, docs/operations.md's health check and docs/mail.md's
+solo game.
 
 Each document marks the shell blocks it promises work with an HTML comment before them:
 
@@ -44,7 +45,7 @@ MARKER = re.compile(  # (a block in a list item is indented: its text is dedente
 )
 BLOCK_START = "@@docs-block@@"
 #: In this order, on one server: each goes on from the game(s) the one before left.
-DOCUMENTS = ("README.md", "docs/api.md", "docs/moderation.md", "docs/operations.md")
+DOCUMENTS = ("README.md", "docs/api.md", "docs/moderation.md", "docs/operations.md", "docs/mail.md")
 
 
 @dataclass(frozen=True)

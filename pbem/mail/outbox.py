@@ -171,7 +171,7 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
         f"and your options whenever it is your turn.\n\n"
         f"Game options:\n{_options_text(game, n)}\n\n"
         f"Game page: {game_url(game)}\n"
-        f"Account commands (help, games, new, join, decline, resign): mail {general_address()}\n"
+        f"Account commands (help, games, new, join, decline, resign, extend, vacation): mail {general_address()}\n"
     )
     return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat),
                   to_email=seat.invited_email or None)
