@@ -50,6 +50,10 @@ class PolicyIn(serializers.Serializer):
     no_move_policy = serializers.ChoiceField(choices=Game.NoMovePolicy.choices, required=False)
     deadline_hours = serializers.IntegerField(min_value=1, max_value=24 * 60, required=False)
     vacation_cap_days = serializers.IntegerField(min_value=0, max_value=365, required=False)
+    absences_allowed = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True,
+                                                help_text="absences (vacation holds) per seat; null: no limit")
+    absence_max_days = serializers.IntegerField(min_value=1, max_value=365, required=False, allow_null=True,
+                                                help_text="days one absence may hold a deadline; null: up to the cap")
     extensions_allowed = serializers.IntegerField(min_value=0, max_value=50, required=False)
     extension_hours = serializers.IntegerField(min_value=1, max_value=24 * 30, required=False)
     reason = s.ReasonField()
@@ -230,6 +234,24 @@ class GameInspectApi(_ModeratorApi):
         seen = moderators.do_inspect_seat(game_id, self.player, d["seat"], d["reason"])
         return Response(InspectOut({"game": seen.game.pk, "seat": seen.seat, "name": seen.name, "view": seen.view,
                                     "text": seen.text}).data)
+
+
+class AbsenceIn(s.ReasonIn):
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the seat whose player is away")
+    until = serializers.DateTimeField(allow_null=True, help_text="back then; null ends the absence")
+
+
+class GameAbsenceApi(_ModeratorApi):
+    @extend_schema(operation_id="games_absence", summary="Moderators: enter a player's absence",
+                   description="For a player who told the moderator another way: the same as their own vacation "
+                               "(all their running games), within each game's absence limits. The player and the "
+                               "others are told. Audited as `absence`.",
+                   request=AbsenceIn, parameters=[GAME_ID],
+                   responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        d = _valid(AbsenceIn, request)
+        moderators.do_enter_absence(game_id, self.player, d["seat"], d["until"], d["reason"])
+        return _game_response(request, game_id, self.player)
 
 
 # ---- players ----------------------------------------------------------------------------------------

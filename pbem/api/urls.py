@@ -36,6 +36,7 @@ urlpatterns = [
     path("games/<int:game_id>/late/", moderation_views.GameLateApi.as_view(), name="game-late"),
     path("games/<int:game_id>/moderators/", moderation_views.GameModeratorsApi.as_view(), name="game-moderators"),
     path("games/<int:game_id>/inspect/", moderation_views.GameInspectApi.as_view(), name="game-inspect"),
+    path("games/<int:game_id>/absence/", moderation_views.GameAbsenceApi.as_view(), name="game-absence"),
     path("games/<int:game_id>/extend/", moderation_views.GameExtendApi.as_view(), name="game-extend"),
     path("me/vacation/", moderation_views.VacationApi.as_view(), name="me-vacation"),
     path("games/<int:game_id>/view/", views.GameViewApi.as_view(), name="game-view"),

@@ -26,10 +26,12 @@ def start_hold(seat: Seat, before: datetime, until: datetime, hours: int) -> Non
     """Record that the seat's vacation moved the deadline from ``before`` to ``until`` (a longer
     vacation during a hold keeps the first ``before`` and adds its hours)."""
     hold = seat.vacation_hold or {}
+    if not hold:
+        seat.absences_taken += 1
     seat.vacation_hold = {"from": hold.get("from", before.isoformat()), "until": until.isoformat(),
                           "hours": int(hold.get("hours", 0)) + hours}
     seat.vacation_hours_used += hours
-    seat.save(update_fields=["vacation_hold", "vacation_hours_used"])
+    seat.save(update_fields=["vacation_hold", "vacation_hours_used", "absences_taken"])
 
 
 def end_hold(game: Game, seat: Seat, now: datetime, *, back: bool) -> int:

@@ -88,6 +88,10 @@ class Game(models.Model):
     moderator_told_at = models.DateTimeField(null=True, blank=True)
     #: Days of vacation a seat may stop its clock for over the whole game.
     vacation_cap_days = models.PositiveIntegerField(default=14)
+    #: Limits on the absences (vacation holds) of each seat in this game: how many (None: no
+    #: limit) and how long each may hold the deadline, in days (None: up to the cap).
+    absences_allowed = models.PositiveSmallIntegerField(null=True, blank=True)
+    absence_max_days = models.PositiveIntegerField(null=True, blank=True)
     #: How many times a seat may ask for more time (``extend``), and how much each gives.
     extensions_allowed = models.PositiveSmallIntegerField(default=2)
     extension_hours = models.PositiveIntegerField(default=48)
@@ -179,6 +183,8 @@ class Seat(models.Model):
     #: "until": the deadline it was moved to, "hours": charged}. Coming back early (or moving)
     #: gives back the hours not used (pbem.games.absence).
     vacation_hold = models.JSONField(null=True, blank=True)
+    #: Vacation holds this seat began in this game (limited by Game.absences_allowed).
+    absences_taken = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game_id", "index", "id"]

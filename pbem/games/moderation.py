@@ -377,7 +377,10 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
 def _away(game: Game, seat: Seat, now: datetime) -> bool:
     """On vacation now, with some of the game's vacation allowance left."""
     until = seat.player.vacation_until if seat.player is not None else None
-    return until is not None and until > now and seat.vacation_hours_used < game.vacation_cap_days * 24
+    if until is None or until <= now or seat.vacation_hours_used >= game.vacation_cap_days * 24:
+        return False
+    # a hold under way goes on; a new one needs an absence left in this game
+    return bool(seat.vacation_hold) or game.absences_allowed is None or seat.absences_taken < game.absences_allowed
 
 
 def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> bool:
@@ -395,6 +398,9 @@ def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> b
         if wanted <= before:
             continue
         allowance = timedelta(days=game.vacation_cap_days) - timedelta(hours=seat.vacation_hours_used)
+        if game.absence_max_days is not None:  # one absence holds the deadline this long at most
+            held = int((seat.vacation_hold or {}).get("hours", 0))
+            allowance = min(allowance, timedelta(days=game.absence_max_days) - timedelta(hours=held))
         extra = min(wanted - before, allowance)
         hours = int(extra.total_seconds() // 3600)
         if hours <= 0:
@@ -707,7 +713,8 @@ def _batch_start(rows: list[Move], row: Move) -> int:
     return min(r.number for r in rows if r.version == row.version)
 
 
-POLICY_FIELDS = ("no_move_policy", "deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours")
+POLICY_FIELDS = ("no_move_policy", "deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours",
+                 "absences_allowed", "absence_max_days")
 
 
 @transaction.atomic
@@ -732,7 +739,9 @@ def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str
         lines = [f"A moderator changed how game #{game.pk} treats time ({reason}):",
                  f"  - deadline: {game.deadline_hours} hours a turn",
                  f"  - {policy_text(game)}",
-                 f"  - vacations may hold your deadlines for up to {game.vacation_cap_days} days",
+                 f"  - vacations may hold your deadlines for up to {game.vacation_cap_days} days"
+                 + (f", {game.absences_allowed} absences at most" if game.absences_allowed is not None else "")
+                 + (f", {game.absence_max_days} days each at most" if game.absence_max_days is not None else ""),
                  f"  - you may ask for {game.extensions_allowed} extensions of {game.extension_hours} hours "
                  "(reply `extend`)"]
         outbox.queue_notice(game, "\n".join(lines))

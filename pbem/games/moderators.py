@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -241,3 +242,29 @@ def do_volunteer(player: Player, game_id: int | None, *, on: bool = True) -> str
     return (f"You are {'now' if created else 'already'} on the standby list for {where} ({ahead} on it). When a "
             "seat opens for a replacement, volunteers are offered it in the order they signed up, with the "
             "game so far. `standby off` takes you off.")
+
+
+# ---- absences entered by a moderator ---------------------------------------------------------------
+
+
+@transaction.atomic
+def do_enter_absence(game_id: int, moderator: Player | None, seat_index: int, until: datetime | None,
+                     reason: str) -> Game:
+    """A moderator enters (or ends, ``until`` None) the absence of a seat's player, who told them
+    another way: the same as the player's own ``vacation``, within the game's limits, and the
+    player is told who entered it and why."""
+    reason = moderation._reason(reason)
+    game = access_game_for_update(game_id)
+    seat = game.seats.select_related("player").filter(index=seat_index).first()
+    if seat is None or seat.player is None:
+        raise NotFound(f"game #{game.pk} has no player in seat {seat_index}")
+    do_log(game, moderator, "absence", {"seat": seat_index, "until": until.isoformat() if until else None,
+                                        "reason": reason})
+    moderation.do_set_vacation(seat.player, until, via="moderator")
+    said = (f"until {moderation.when_text(until)}" if until is not None else "ended")
+    outbox.queue_reply(seat.player, outbox.subject_for(game),
+                       f"A moderator of game #{game.pk} entered your absence ({said}): {reason}\n\n"
+                       "It works as your own `vacation` in all your running games; reply `vacation off` to the "
+                       f"general address ({outbox.general_address()}) when you are back early.\n", game)
+    game.refresh_from_db()
+    return game

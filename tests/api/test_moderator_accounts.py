@@ -116,3 +116,47 @@ def test_it_shows_a_seats_hidden_information_only_audited_and_told(fake_game, al
     for who in (alice, bob):
         told = mail_text(OutboundMessage.objects.filter(pk__gt=mark, to_email=who.email).get())
         assert "looked at Bob's hidden information" in told and "Alice says Bob bid twice" in told
+
+
+def test_it_enters_a_players_absence_for_them_within_the_games_limits(fake_game, alice, bob, moderator):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from pbem.games import services
+    from tests.factories import seat_of, token_client
+
+    game = start_game(fake_game, alice, [bob], deadline_hours=48)
+    bob_seat = seat_of(game, bob)
+    staff = token_client(moderator)
+    r = staff.post(f"{GAMES}{game.pk}/policy/", {"absences_allowed": 1, "absence_max_days": 3,
+                                                 "reason": "league rules"}, format="json")
+    assert r.status_code == 200, r.content
+    card = game.state["hands"][seat_of(game, alice)][0]
+    services.do_submit_moves(game.pk, alice, [services.Command(code=f"c{card}")], source="api")
+    game.refresh_from_db()
+    before = game.deadline_at
+    mark = OutboundMessage.objects.order_by("-pk").first().pk
+    until = (timezone.now() + timedelta(days=10)).isoformat()
+    r = staff.post(f"{GAMES}{game.pk}/absence/",
+                   {"seat": bob_seat, "until": until, "reason": "Bob phoned: in hospital"}, format="json")
+    assert r.status_code == 200, r.content
+    game.refresh_from_db()
+    assert game.deadline_at == before + timedelta(days=3)  # one absence holds 3 days at most here
+    told = mail_text(OutboundMessage.objects.filter(pk__gt=mark, to_email=bob.email).last())
+    assert "entered your absence" in told and "Bob phoned: in hospital" in told
+    assert any("Bob is on vacation" in mail_text(m)
+               for m in OutboundMessage.objects.filter(pk__gt=mark, to_email=alice.email))
+    assert AuditEntry.objects.get(game=game, action="absence").actor == moderator
+    # ended, then a second absence: the game allows one, so the deadline no longer waits
+    assert staff.post(f"{GAMES}{game.pk}/absence/", {"seat": bob_seat, "until": None, "reason": "back"},
+                      format="json").status_code == 200
+    game.refresh_from_db()
+    after_first = game.deadline_at
+    assert after_first < before + timedelta(days=3)
+    staff.post(f"{GAMES}{game.pk}/absence/", {"seat": bob_seat, "until": until, "reason": "away again"},
+               format="json")
+    game.refresh_from_db()
+    assert game.deadline_at == after_first
+    assert staff.post(f"{GAMES}{game.pk}/absence/", {"seat": 7, "until": None, "reason": "?"},
+                      format="json").status_code == 404
