@@ -10,19 +10,18 @@ seat, under one rule that every door shares:
 - When a step is refused, the steps since the last commit point are rolled back
   with it (they revealed nothing, so nothing is lost), and the batch stops there.
   A batch refused before any commit point leaves the state exactly as it was.
-- Nothing computed from a rolled-back state leaves this module: not the refused
-  step's reason, not its ``allowed`` list, not an exception. When steps were
-  rolled back with the refused one, the refused line is judged again, alone,
-  against the state that stands: if it is refused there too, that judgement is
-  the reason given (and says it was judged without the undone lines); if it
-  would be allowed there, the reason is a generic :class:`NotAfterUndone` ("it
-  cannot follow line 2, undone with it"). Either way the reason is a function
-  of the standing state and the lines as written. A bug (any other exception)
-  after rolled-back steps is treated the same way: the line is run again alone
-  on the standing state, and what propagates is that run's exception or a
-  :class:`BatchCrash` naming the line, never the exception raised in the
-  rolled-back state (nor as the ``__context__`` of another one), so a traceback
-  in a log carries nothing of it either.
+- A refused line is judged where it stands: after the lines before it. Its reason and its
+  ``allowed`` list, and the :attr:`Refusal.options`, are computed in the state those lines
+  made, before they are rolled back. Why that shows nothing new: the steps since the last
+  commit point revealed nothing and used no random numbers, so the state they made is a
+  function of what the seat could see and of its own lines (sent one a mail, they would have
+  shown the same); and it is what the player needs to fix the turn ("after sailing to 9, no
+  card of that name is in your hand", not a reason judged before the sail).
+- A bug (any other exception) after rolled-back steps is different: an exception's text and
+  traceback are the game's internals, not its options. The line is run again alone on the
+  standing state, and what propagates is that run's exception or a :class:`BatchCrash` naming
+  the line, never the exception raised in the rolled-back state (nor as the ``__context__`` of
+  another one), so a traceback in a log carries nothing of it either.
 
 Usage (any door; the service's ``do_submit_moves`` is one)::
 
@@ -52,16 +51,14 @@ from engine.core import Event, Move, Option, Rules, State, note_events, visible_
 from engine.errors import IllegalMove, Malformed
 
 __all__ = [
-    "BatchCrash", "BatchResult", "Command", "NotAfterUndone", "Refusal", "Step", "apply_batch", "canonical_move",
-    "is_commit_point", "read_command",
+    "BatchCrash", "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move",
+    "MOVED_ON", "is_commit_point", "read_command",
 ]
 
-
-class NotAfterUndone(IllegalMove):
-    """A line refused only after earlier lines that were undone with it: alone, as the game stands,
-    it would be allowed. Its message names those lines and nothing they computed."""
-
-    code = "not_after_undone"
+#: Kinds of event that say the game moved on by itself: a new turn began (``turn``, with the seat
+#: whose turn it is), a new phase for everyone (``phase``), or a round ended (``round_end``). A game emits them; a door uses them to tell a closing
+#: ``done`` after a turn that ended by itself (a sign-off) from a move of the decision that came next.
+MOVED_ON = frozenset({"turn", "phase", "round_end"})
 
 
 class BatchCrash(RuntimeError):
@@ -106,8 +103,8 @@ class Refusal:
 
     number: int  #: position in the batch, from 1
     shown: str
-    error: IllegalMove  #: its ``allowed`` is already the options of the state that stands
-    options: tuple[Option, ...]  #: the seat's options in the state that stands
+    error: IllegalMove  #: judged after the lines before it; ``allowed`` lists the options there
+    options: tuple[Option, ...]  #: the seat's options at the refused line (after the lines before it)
     rolled_back: tuple[int, ...]  #: numbers of the earlier steps undone with it (no reveal among them)
 
 
@@ -216,12 +213,11 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
             # a guessed word ("read `karla` as Carla") is said to the seat that typed it
             events = [*note_events(move, seat), *rules.apply(state, seat, move)]
         except IllegalMove as exc:
-            _restore(state, saved)
+            # judged where it stands: the options after the lines before it (see the docstring)
             options = tuple(rules.options(state, seat))
+            error = _with_allowed(exc, [f"{o.code}: {o.label}" for o in options]) if since else exc
+            _restore(state, saved)
             undone = tuple(s.number for s in since)
-            # Why judged again: exc was computed from the rolled-back state (its message and its
-            # allowed list), and nothing computed there may reach the player.
-            error = _judged_alone(rules, state, seat, command, undone, options, read) if since else exc
             return BatchResult(tuple(stood), Refusal(number, command.shown, error, options, undone))
         except BaseException as exc:
             if not since or not isinstance(exc, Exception):
@@ -245,31 +241,6 @@ def _lines(numbers: Sequence[int]) -> str:
     if len(numbers) == 1:
         return f"line {numbers[0]}"
     return "lines " + ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}"
-
-
-def _judged_alone(rules: Rules, standing: State, seat: int, command: Command, undone: Sequence[int],
-                  options: Sequence[Option], read: Callable[[Rules, State, int, Command], Move]) -> IllegalMove:
-    """The reason a line refused after the rolled-back lines ``undone`` is given: its judgement alone
-    against the state that stands (on a copy), or a generic one when it would be allowed there."""
-    allowed = [f"{o.code}: {o.label}" for o in options]
-    trial = _copy(standing)
-    try:
-        rules.apply(trial, seat, read(rules, trial, seat, command))
-    except IllegalMove as exc:
-        # (the undone lines are named by number only: nothing of their effect is said)
-        judged = _with_allowed(exc, allowed)
-        judged.message = (f"{exc.message} (judged as the game stands, without {_lines(undone)}, "
-                          f"undone with it)")
-        judged.args = (judged.message,)
-        return judged
-    except Exception:  # noqa: BLE001 - a bug on the standing state: only the generic reason is given
-        alone = "it could not be judged on its own either"
-    else:
-        alone = "as the game stands, it would be allowed on its own"
-    were = "was" if len(undone) == 1 else "were"
-    return NotAfterUndone(f"it cannot follow {_lines(undone)}, which revealed nothing and {were} undone "
-                          f"with it; {alone}. Send {_lines(undone)} alone first, then this line, to see "
-                          f"why it is refused after {'it' if len(undone) == 1 else 'them'}", allowed)
 
 
 def _crash_alone(rules: Rules, standing: State, seat: int, command: Command, number: int, undone: Sequence[int],

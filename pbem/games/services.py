@@ -81,8 +81,9 @@ class MoveRejected(ServiceError):
     A reveal is a commit point (see ``engine.batch``): the commands up to the batch's last
     reveal before the refused one stand (``applied``, ``version`` the game version they
     produced); the others were rolled back with it. With nothing applied, nothing changed.
-    ``options`` are the seat's options in the game as it now stands, never those of a
-    rolled-back state.
+    ``options`` are the seat's options in the game as it now stands; ``at_line`` those at the
+    refused line, after the lines before it (rolled back when they revealed nothing: the
+    refusal is judged where it stands, see ``engine.batch``), which ``error.allowed`` lists.
     """
 
     code = "rejected"
@@ -90,7 +91,7 @@ class MoveRejected(ServiceError):
 
     def __init__(self, line_no: int, line: str, error: IllegalMove, options: Sequence[engine.Option], *,
                  seat: int | None = None, applied: Sequence[Applied] = (), version: int | None = None,
-                 rolled_back: Sequence[int] = ()) -> None:
+                 rolled_back: Sequence[int] = (), at_line: Sequence[engine.Option] | None = None) -> None:
         where = f"line {line_no} ({line!r})" if line else f"command {line_no}"
         super().__init__(f"{where}: {error.message}")
         self.line_no = line_no
@@ -101,6 +102,7 @@ class MoveRejected(ServiceError):
         self.applied = list(applied)
         self.version = version
         self.rolled_back = list(rolled_back)
+        self.at_line = list(options if at_line is None else at_line)
 
     @property
     def partial(self) -> bool:
@@ -682,7 +684,10 @@ def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
 
     Trailing lines are ignored only when the game cannot read any of them in the state the
     batch starts from (or they say the turn is over: ``done``, :data:`TURN_OVER_WORDS`), and
-    the lines before them, applied, leave the seat nothing to decide.
+    the lines before them, applied, leave the seat nothing to decide; lines that say the turn is
+    over are ignored too when the lines before them moved the game on to a new turn or past the
+    round's end (events of a kind in ``engine.batch.MOVED_ON``: in a solo game, or when the
+    round's scoring asks the seat something, the seat has a decision again at once).
     Otherwise the batch is judged whole, as written. Why the state the batch starts from:
     it is what the player saw, so whether a line reads as a command there tells nothing new;
     the trial of the lines before runs on a copy and is only used to pick the split, which
@@ -698,7 +703,14 @@ def _split_signoff(rules: Rules, state: dict[str, Any], seat: int,
         start -= 1
         trial = _json_copy(state)
         steps = [batch.Command(code=c.code, text=c.text, move=c.move) for c in commands[:start]]
-        if batch.apply_batch(rules, trial, seat, steps).ok and not rules.options(trial, seat):
+        result = batch.apply_batch(rules, trial, seat, steps)
+        if not result.ok:
+            continue
+        # the game moved on by itself after the last of these lines (a new turn began, or the
+        # round ended): a closing ``done`` is a sign-off, never a move of the decision that came next
+        moved_on = (all(_says_turn_over(c) for c in commands[start:]) and bool(result.steps)
+                    and any(e.kind in batch.MOVED_ON for e in result.steps[-1].events))
+        if moved_on or not rules.options(trial, seat):
             return commands[:start], [c.shown for c in commands[start:]]
     return commands, []
 
@@ -760,11 +772,12 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     refusal = None
     if refused is not None:
         assert game.state is not None
-        # Why the options of the game as saved: they are what the player may act on now,
-        # and the only ones computed from a state that was not rolled back.
+        # the options of the game as saved are what the player may act on now; those at the
+        # refused line (after the lines before it) are what the refusal is judged against
         refusal = MoveRejected(refused.number, commands[refused.number - 1].shown, refused.error,
                                rules.options(game.state, seat_index), seat=seat_index, applied=mine,
-                               version=game.version if mine else None, rolled_back=refused.rolled_back)
+                               version=game.version if mine else None, rolled_back=refused.rolled_back,
+                               at_line=refused.options)
     return BatchResult(game, game.version, applied, ignored), refusal
 
 

@@ -130,7 +130,8 @@ def sentence(text: str) -> str:
 
 
 def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
-    """What happened, told to one seat: each thing once, their own moves as 'you'.
+    """What happened, told to one seat: each thing once (a thing done several times in a row once,
+    with how many times), their own moves as 'you'.
 
     Why drop some lines: when a move has a line for the reader alone ('You put 1 Water
     face down'), the public line just before it that tells the same thing about them
@@ -140,6 +141,7 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         return e is not None and e.to == (reader,) and e.text.startswith("You ")
 
     out: list[str] = []
+    times: list[int] = []  # how often each line happened in a row: three ``vd`` gave 3 doubloons
     for i, e in enumerate(events):
         prev = events[i - 1] if i else None
         nxt = events[i + 1] if i + 1 < len(events) else None
@@ -147,6 +149,9 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         if about_me and (private(prev) or private(nxt)):
             continue
         line = sentence(to_reader(e.text, name))
-        if not out or out[-1] != line:
+        if out and out[-1] == line:
+            times[-1] += 1
+        else:
             out.append(line)
-    return out
+            times.append(1)
+    return [line if n == 1 else f"{line} ({n} times)" for line, n in zip(out, times)]

@@ -695,7 +695,8 @@ def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> V
 def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]], exc: MoveRejected) -> None:
     """The answer to a mail with a refused line. A reveal is a commit point (engine.batch): the lines
     up to the last reveal before the refused one stand, and the answer says what they showed this
-    seat; it never shows anything of the lines that were rolled back (no "options after them").
+    seat. Lines rolled back revealed nothing: the refused line is judged after them, and the
+    answer lists the options there (what the player needs to fix the turn) beside those now.
 
     Applied in part, the answer is also the seat's mail about that change: it tells everything
     since their last mail (the lines that stand told to them, and anything before or after them)
@@ -736,7 +737,9 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         parts += ["", f"Line{'s' if len(exc.rolled_back) > 1 else ''} {undone} before it "
                       f"{'were' if len(exc.rolled_back) > 1 else 'was'} fine but revealed nothing, and a mail's "
                       "lines between two reveals apply all together or not at all, so "
-                      f"{'they were' if len(exc.rolled_back) > 1 else 'it was'} not applied either."]
+                      f"{'they were' if len(exc.rolled_back) > 1 else 'it was'} not applied either. "
+                      f"Line {exc.line_no} was judged after {'them' if len(exc.rolled_back) > 1 else 'it'}; "
+                      "there, you could write:", format_options(exc.at_line)]
     if n > exc.line_no:
         rest = n - exc.line_no
         parts += ["", f"{rest} line{'s' if rest > 1 else ''} after the refused one {'were' if rest > 1 else 'was'} "

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.batch import BatchCrash, BatchResult, Command, NotAfterUndone, apply_batch, canonical_move, is_commit_point
+from engine.batch import BatchCrash, BatchResult, Command, apply_batch, canonical_move, is_commit_point
 from engine.core import Event, Move, Option, Outcome, Rules, View, option_by_code, visible_events
 from engine.core import State as EngineState
 from engine.errors import IllegalMove
@@ -66,16 +66,19 @@ def test_it_keeps_a_draw_and_refuses_the_bad_line_after_it_alone() -> None:
                                                                          if e.to is None]
 
 
-def test_it_changes_nothing_and_shows_the_options_before_the_batch_when_it_fails_before_a_reveal() -> None:
+def test_it_changes_nothing_and_shows_the_options_at_the_refused_line_when_it_fails_before_a_reveal() -> None:
     state = caravelas_game(2)
     before = snapshot(state)
-    options_before = [f"{o.code}: {o.label}" for o in CARAVELAS.options(state, 0)]
     quiet = quiet_option(CARAVELAS, state, 0)
+    after_quiet = copy.deepcopy(state)
+    CARAVELAS.apply(after_quiet, 0, option_by_code(CARAVELAS.options(state, 0), {"code": quiet}).move)
+    options_there = [f"{o.code}: {o.label}" for o in CARAVELAS.options(after_quiet, 0)]
+    assert options_there != [f"{o.code}: {o.label}" for o in CARAVELAS.options(state, 0)]
     result = apply_batch(CARAVELAS, state, 0, [Command(code=quiet), Command(text="bogus")])
     assert snapshot(state) == before and not result.committed
     assert result.refused is not None and result.refused.number == 2 and result.refused.rolled_back == (1,)
-    assert list(result.refused.error.allowed) == options_before
-    assert [f"{o.code}: {o.label}" for o in result.refused.options] == options_before
+    assert list(result.refused.error.allowed) == options_there
+    assert [f"{o.code}: {o.label}" for o in result.refused.options] == options_there
 
 
 def test_it_rolls_back_the_quiet_steps_after_the_last_reveal() -> None:
@@ -125,13 +128,14 @@ def test_it_stores_the_matched_options_move_without_extra_keys() -> None:
     assert result.steps[0].move == opt.move
 
 
-# ---- nothing computed from a rolled-back state: a game that would tell ------------------------
+# ---- a refusal is judged where it stands; a crash in a rolled-back state never gets out -------------
 
 
 class Telltale(Rules):
     """One seat, one hidden number. ``arm`` is quiet (no reveal, no random numbers); once armed,
-    every refusal and every crash quotes the hidden number. Judged in the state that stands
-    (unarmed), the same lines say nothing of it. The batch must never pass on the armed words."""
+    a refusal says so, and a crash quotes the hidden number (a bug's text is the game's internals,
+    not its options). Run alone on the state that stands (unarmed), a crash says nothing of it: the
+    batch must never pass on an armed crash."""
 
     name = "telltale"
     title = "Telltale"
@@ -147,7 +151,7 @@ class Telltale(Rules):
 
     def _options(self, state: EngineState, seat: int) -> list[Option]:
         if state["armed"]:
-            return [Option("disarm", f"disarm (secret {state['secret']})", {"code": "disarm"})]
+            return [Option("disarm", "disarm", {"code": "disarm"})]
         return [Option("arm", "arm", {"code": "arm"}), Option("wait", "wait", {"code": "wait"})]
 
     def _apply(self, state: EngineState, seat: int, move: Move, rng: Any) -> list[Event]:
@@ -160,7 +164,8 @@ class Telltale(Rules):
         try:
             opt = option_by_code(self._options(state, seat), move)
         except IllegalMove as exc:
-            raise IllegalMove(f"{code} is not an option here{tail}", exc.allowed) from None
+            raise IllegalMove(f"{code} is not an option here{' (armed)' if state['armed'] else ''}",
+                              exc.allowed) from None
         state["armed"] = opt.code == "arm"
         return [Event("did", opt.code)]
 
@@ -189,26 +194,26 @@ def no_secret(state: State, *texts: str) -> None:
         assert str(state["secret"]) not in text and "secret" not in text, text
 
 
-def test_it_judges_the_refused_line_alone_on_the_state_that_stands_when_lines_were_undone() -> None:
+def test_it_judges_the_refused_line_where_it_stands_after_the_lines_undone_with_it() -> None:
     state = telltale()
     before = snapshot(state)
     result = apply_batch(TELLTALE, state, 0, [Command(code="arm"), Command(code="bogus")])
     assert snapshot(state) == before
     r = result.refused
     assert r is not None and r.number == 2 and r.rolled_back == (1,)
-    assert r.error.message == "bogus is not an option here (judged as the game stands, without line 1, undone with it)"
-    assert list(r.error.allowed) == ["arm: arm", "wait: wait"]
+    # the reason and the options at line 2, after line 1 (which revealed nothing and was undone)
+    assert r.error.message == "bogus is not an option here (armed)"
+    assert list(r.error.allowed) == ["disarm: disarm"] and [o.code for o in r.options] == ["disarm"]
     no_secret(state, r.error.message, str(r.error), *r.error.allowed, *(o.label for o in r.options))
 
 
-def test_it_gives_a_generic_reason_when_the_line_is_wrong_only_after_the_undone_lines() -> None:
+def test_it_refuses_a_line_that_is_wrong_only_after_the_undone_lines_for_the_reason_there() -> None:
     state = telltale()
     result = apply_batch(TELLTALE, state, 0, [Command(code="wait"), Command(code="arm"), Command(code="wait")])
     r = result.refused
     assert r is not None and r.number == 3 and r.rolled_back == (1, 2)
-    assert isinstance(r.error, NotAfterUndone) and r.error.code == "not_after_undone"
-    assert "cannot follow lines 1 and 2" in r.error.message and "allowed on its own" in r.error.message
-    no_secret(state, r.error.message, *r.error.allowed)
+    assert r.error.message == "wait is not an option here (armed)" and list(r.error.allowed) == ["disarm: disarm"]
+    assert not state["armed"]
 
 
 def test_it_keeps_the_engines_own_reason_when_nothing_was_undone() -> None:

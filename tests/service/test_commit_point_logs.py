@@ -1,4 +1,4 @@
-"""Nothing computed from a rolled-back state reaches a log either.
+"""Nothing of a crash in a rolled-back state reaches a log.
 
 A batch whose line crashes the engine only after quiet lines (rolled back with it) is decided as
 an internal error; what the service logs is the crash of that line alone on the state that stands,
@@ -60,16 +60,20 @@ def test_it_logs_nothing_of_a_crash_in_a_rolled_back_state(alice, bob, monkeypat
     assert game.version == 1 and game.state == standing
 
 
-def test_it_refuses_a_line_wrong_only_after_undone_lines_with_a_reason_from_the_standing_state(alice, bob):
+def test_it_refuses_a_line_wrong_only_after_undone_lines_for_the_reason_where_it_stands(alice, bob):
     game = start_game("caravelas", alice, [bob])
     rules = engine.get("caravelas")
     seat = rules.pending(game.state)[0]
     quiet = quiet_option(rules, game.state, seat)
+    after = copy.deepcopy(game.state)
+    rules.apply(after, seat, next(o.move for o in rules.options(after, seat) if o.code == quiet))
     with pytest.raises(services.MoveRejected) as info:
         services.do_submit_moves(game.pk, player_at(game, seat), [services.Command(code=quiet),
                                                                   services.Command(code=quiet)], source="api")
     body = info.value.as_dict()
     assert body["line"] == 2 and body["rolled_back"] == [1] and body["applied"] == []
-    # the same card played twice: allowed alone, so the reason is the generic one, naming line 1 only
-    assert body["code"] == "not_after_undone" and "cannot follow line 1" in body["message"]
+    # the same move twice: judged after line 1 (which revealed nothing and was undone), with the
+    # options there; the options now are those of the game as it stands
+    assert body["code"] != "not_after_undone" and "cannot follow" not in body["message"]
+    assert body["allowed"] == [f"{o.code}: {o.label}" for o in rules.options(after, seat)]
     assert body["options"] == [o.as_dict() for o in rules.options(game.state, seat)]

@@ -40,10 +40,17 @@ def test_it_tells_each_line_to_its_reader(told: str, heard: str) -> None:
 def test_it_tells_a_private_line_once_instead_of_its_public_twin() -> None:
     events = [Event("chosen", "Ana has chosen a card for position 1"),
               Event("play", "You put 1 Wood face down in position 1", to=(0,)),
-              Event("chosen", "Bruno has chosen a card for position 1"),
               Event("chosen", "Bruno has chosen a card for position 1")]
     assert wording.story(events, 0, "Ana") == ["You put 1 Wood face down in position 1",
                                                "Bruno has chosen a card for position 1"]
+
+
+def test_it_counts_a_thing_that_happened_several_times_in_a_row() -> None:
+    # three village actions ``vd`` gave 3 doubloons: told once, with how many times
+    events = [Event("sail", "Ana sails 2 to 9 Barbados."), *[Event("gain", "Ana gets 1 doubloons.")] * 3,
+              Event("draw", "Bruno draws 1 card."), Event("draw", "Bruno draws 1 card.")]
+    assert wording.story(events, 0, "Ana") == ["You sail 2 to 9 Barbados.", "You get 1 doubloon. (3 times)",
+                                               "Bruno draws 1 card. (2 times)"]
 
 
 WRONG = [

@@ -108,6 +108,10 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
     for qid in C.QUEST:
         names[f"q#{qid}"] = [qid, f"quest {qid}"]
         display[f"q#{qid}"] = qid
+    # the village action's code, typed where it is not an option: understood, so that the refusal
+    # says why (no village action left) instead of "not understood"
+    names["v#d"] = ["vd"]
+    display["v#d"] = "vd"
     for u in C.UPGRADES:
         names[f"u#{u['id']}"] = [u["id"], f"area {u['id']}"]
         display[f"u#{u['id']}"] = u["id"]
@@ -250,9 +254,11 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
     if kind == "setup":
         cid = int(code[1:])
         verb = "plan (planning area)" if code[0] == "p" else "keep"
-        return [f"{verb} {card_name(cid)}"]
+        # ``plan 1`` where the option is p1: a card by its number (the code's) too
+        return [f"{verb} {card_name(cid)}", f"{verb} (card) {cid}"]
     if code.startswith("p") and code[1:].isdigit():  # plan a card (a free action)
-        return [f"plan {card_name(int(code[1:]))} (planning area)"]
+        cid = int(code[1:])
+        return [f"plan {card_name(cid)} (planning area)", f"plan (card) {cid} (planning area)"]
     if re.fullmatch(r"k\d+[ul]", code):
         n, which = code[1:-1], "upper" if code.endswith("u") else "lower"
         return [f"career {n} {which}", f"career {n} {which} task", f"{which} career {n} (task) (complete)"]
@@ -471,6 +477,8 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         if tile and p["explorer"] < need and kind in ("sail", "combat"):
             return (f"{loc} {C.LOC[loc]['name']} opens to you once your explorer reaches space {need} "
                     f"(it is on {p['explorer']})")
+    if "v#d" in terms:
+        return _why_not_vd(state, seat, kind)
     if kind == "sail" and ("sail" in terms or places):
         return _why_not_sail(state, seat, terms, nums, options)
     if places and kind == "combat" and not any("flag" in C.LOC[loc] for loc in places):
@@ -521,6 +529,18 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         return f"the display has cards 1 to {len(state['display'])}"
     if "career" in terms and not any(c.startswith("k") for c in codes):
         return "no career task of yours is met now"
+    return None
+
+
+def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
+    at = state["p"][seat]["at"]
+    if kind == "sail":
+        return "village actions ('vd': 1 doubloon) come after sailing to a village, not before"
+    if kind in ("free", "next", ""):
+        return ("you have no village action left: the main phase has ended (a ship that sails 1 to 3 spaces "
+                "gets 1 village action, 4 to 6 gets 2, 7 gets 3)")
+    if kind == "main" and at not in C.VILLAGES:
+        return f"{at} {C.LOC[at]['name']} is not a village: 'vd' is a village action"
     return None
 
 
