@@ -51,13 +51,14 @@ from engine.core import Event, Move, Option, Rules, State, note_events, visible_
 from engine.errors import IllegalMove, Malformed
 
 __all__ = [
-    "BatchCrash", "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move",
-    "MOVED_ON", "is_commit_point", "read_command",
+    "MOVED_ON", "BatchCrash", "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move",
+    "is_commit_point", "read_command",
 ]
 
 #: Kinds of event that say the game moved on by itself: a new turn began (``turn``, with the seat
-#: whose turn it is), a new phase for everyone (``phase``), or a round ended (``round_end``). A game emits them; a door uses them to tell a closing
-#: ``done`` after a turn that ended by itself (a sign-off) from a move of the decision that came next.
+#: whose turn it is), a new phase for everyone (``phase``), or a round ended (``round_end``). A
+#: game emits them; a door uses them to tell a closing ``done`` after a turn that ended by itself
+#: (a sign-off) from a move of the decision that came next.
 MOVED_ON = frozenset({"turn", "phase", "round_end"})
 
 

@@ -257,16 +257,17 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         # ``plan 1`` where the option is p1: a card by its number (the code's) too
         return [f"{verb} {card_name(cid)}", f"{verb} (card) {cid}"]
     if code.startswith("p") and code[1:].isdigit():  # plan a card (a free action)
-        cid = int(code[1:])
-        return [f"plan {card_name(cid)} (planning area)", f"plan (card) {cid} (planning area)"]
+        return [f"plan {card_name(int(code[1:]))} (planning area)"]
     if re.fullmatch(r"k\d+[ul]", code):
         n, which = code[1:-1], "upper" if code.endswith("u") else "lower"
         return [f"career {n} {which}", f"career {n} {which} task", f"{which} career {n} (task) (complete)"]
     if kind == "sail" and code.startswith("s"):
         return _sail_readings(code[1:], label)
     if kind == "draw":
+        # A number without ``display`` or the card's name may be a count (``draw one card``, ``draw
+        # up to 4``): refused with both readings (:func:`check`), never a paid display card.
         if code == "pile":
-            return ["draw (pile) (cards) (top) (blind)", "pile", "draw from the pile (cards)"]
+            return ["draw (pile) (cards) (top) (blind)", "pile", "draw from the pile (cards)", "draw 1 pile (top)"]
         i = int(code[1:])
         cid = state["display"][i - 1]
         return [f"draw {i} (display)", f"draw {card_name(cid)} (display)", f"display {i}",
@@ -379,7 +380,9 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     if code.startswith("d") and code[1:] in C.GOODS:
         return [f"deliver {code[1:]} (city action) (market) (then) (card)"]
     if code == "city":
-        return ["city (action)", "city (action) not deliver", "not deliver (city) (action)"]
+        # ``no delivery`` (the rules page's words): a line that only says not to deliver fits this
+        # reading whole (its words are all weak); :func:`check` refuses it for any other negation
+        return ["city (action)", "(city) (action) not deliver"]
     if code == "quest":
         q = state["quests"].get(state["p"][seat]["at"], "")
         return [f"quest (fulfil) ({q})", f"fulfil quest ({q})", f"{q} (quest) (fulfil)"]
@@ -393,7 +396,9 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
         return ["explore (2) (action)"]
     if code == "pass":
         # no word of "main action" alone: ``main action`` names no move (the label is read whole first)
-        return ["skip", "not action"]
+        # ``(deliver)``: a line that says not to deliver (``no delivery``) is the city action, not this
+        # one; a line that says to deliver is refused by :func:`check` (it names no good)
+        return ["skip (deliver)", "not action (deliver)"]
     if code == "vp2":
         return ["(score) 2 vp", "(score) vp", "(take) 2 vp"]
     if code == "done":
@@ -410,6 +415,7 @@ def _combat_readings(state: State, code: str, label: str) -> list[str]:
         loc = code[2:]
         name = place_name(loc)
         verb = {"ca": "annex", "cd": "displace", "cv": "annex village", "cw": "displace village"}[code[:2]]
+        # ``annex 12 for england`` while fighting for England: the nation fought for may be said
         ship = " (ship action)" if code[:2] in ("cv", "cw") else ""
         out = [f"{verb} {loc}{ship}", f"{verb} {name}{ship}", f"{verb} {loc} {name}{ship}"]
         if code[:2] == "cd":  # ``annex 6`` when 6 belongs to another nation: displace it
@@ -419,7 +425,7 @@ def _combat_readings(state: State, code: str, label: str) -> list[str]:
             out += [f"annex village {loc} (displace) (ship action)"]
         if ship:
             out = [*out, *(f"ship action {x}" for x in out[:3])]
-        return out
+        return [f"{r} ({nation})" for r in out] if nation else out
     if code.startswith("cc"):
         cid = int(code[2:])
         return [f"use {card_name(cid)} (combat action)", f"{card_name(cid)} (combat action) (use)"]
@@ -439,8 +445,31 @@ SAYS_NO = frozenset({"city", "no", "pass", "done", "cend", "end"})
 
 def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, options: Sequence[Option]) -> None:
     """Refuse a reading that stands on a negated action (``no plan X`` read as buying X)."""
+    if reading.code == "pass" and "deliver" in notation.lex(text, vocab, strict=True).terms():
+        goods = [o.label.split(" (", 1)[0] for o in options if o.code.startswith("d")]
+        raise IllegalMove(f"{text.strip()!r}: deliver which good? " + (" or ".join(f"'{g}'" for g in goods)
+                          or "no good can be delivered here"), notation.listing(options))
+    if reading.code == "city":
+        line = notation.lex(text, vocab, strict=True)
+        if not line.terms() and {t for x in line.lexemes if x.negated for t in x.terms} & ACTIONS - {"deliver"}:
+            raise IllegalMove(f"{text.strip()!r} says what not to do; write the move you want instead",
+                              notation.listing(options))
     if reading.code in SAYS_NO:
         return
+    if re.fullmatch(r"s\w+", reading.code) and re.search(r"(?<![\w-])-\s*\d", text):
+        raise IllegalMove(f"{text.strip()!r}: a ship sails forward, 1 to 7 locations; a negative number "
+                          "names no move", notation.listing(options))
+    if (re.fullmatch(r"x\d+", reading.code) and any(o.code == "pile" for o in options)
+            and notation.fold(text.strip()) != reading.code):
+        line = notation.lex(text, vocab, strict=True)
+        named = any(t.startswith(("c#", "w#")) for x in line.lexemes for t in x.terms)
+        if "display" not in line.terms() and not named:
+            n = int(reading.code[1:])
+            card = reading.label.split(": ", 1)[-1]
+            raise IllegalMove(f"{text.strip()!r} could be a count of cards from the pile or card {n} of the "
+                              f"display: write 'draw' for a card from the pile (one a line; the game asks again "
+                              f"while your hand has room), or 'draw {n} from the display' for {card}",
+                              notation.listing(options))
     negated = {t for x in notation.lex(text, vocab, strict=True).lexemes if x.negated for t in x.terms} & ACTIONS
     if negated:
         raise IllegalMove(f"{text.strip()!r} says what not to do ({', '.join(sorted(negated))}); write the move "
@@ -479,6 +508,11 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
                     f"(it is on {p['explorer']})")
     if "v#d" in terms:
         return _why_not_vd(state, seat, kind)
+    fought = str(_frame_data(state).get("nation", "")) if kind == "combat" else ""
+    others = [n for n in ("france", "england", "spain") if n in terms and n != fought]
+    if fought and others:
+        return (f"you are fighting for {fought.title()}: what you annex or gain is {fought.title()}'s, "
+                f"not {others[0].title()}'s")
     if kind == "sail" and ("sail" in terms or places):
         return _why_not_sail(state, seat, terms, nums, options)
     if places and kind == "combat" and not any("flag" in C.LOC[loc] for loc in places):
@@ -523,13 +557,32 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         ways = "; ".join(o.label for o in options)
         return f"these cards can pay: {ways}"
     if kind == "explore" and nums:
-        spaces = ", ".join(o.code[1:] for o in options)
+        spaces = ", ".join(o.code[1:] for o in options if re.fullmatch(r"e\w+", o.code))
         return f"your explorer can move to space {spaces} now"
     if kind == "draw" and nums:
-        return f"the display has cards 1 to {len(state['display'])}"
+        return _why_not_draw(state, seat, terms, nums)
+    if kind == "pile":
+        piles = [o.code[1:] for o in options if re.fullmatch(r"t\d+", o.code)]
+        return (f"a combat token is revealed from the top of pile {' or '.join(piles)} ("
+                + ", ".join(f"'reveal T{n}'" for n in piles) + "); tokens are not chosen by their number")
     if "career" in terms and not any(c.startswith("k") for c in codes):
         return "no career task of yours is met now"
     return None
+
+
+def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> str:
+    display = state["display"]
+    n = nums[0]
+    room = C.HAND_LIMIT - len(state["p"][seat]["hand"])
+    one = (f"a draw from the pile takes one card ('draw'), and the game asks again while your hand has room "
+           f"({room} more card{'s' if room != 1 else ''} now): write 'draw' on a line for each card")
+    if "display" in terms or n > len(display):
+        return (f"the display has cards 1 to {len(display)}" if "display" in terms or "pile" not in terms
+                else one)
+    if "pile" in terms:
+        return one
+    return (f"'draw {n}' could be {n} cards from the pile or card {n} of the display: {one}; or write "
+            f"'draw {n} from the display' for {C.CARD[display[n - 1]]['name']}")
 
 
 def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
