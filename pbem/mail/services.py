@@ -739,7 +739,9 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
                       "lines between two reveals apply all together or not at all, so "
                       f"{'they were' if len(exc.rolled_back) > 1 else 'it was'} not applied either. "
                       f"Line {exc.line_no} was judged after {'them' if len(exc.rolled_back) > 1 else 'it'}; "
-                      "there, you could write:", format_options(exc.at_line)]
+                      + ("there, you could write:" if exc.at_line else
+                         "there, you had nothing left to decide (the game waited for others)."),
+                      *([format_options(exc.at_line)] if exc.at_line else [])]
     if n > exc.line_no:
         rest = n - exc.line_no
         parts += ["", f"{rest} line{'s' if rest > 1 else ''} after the refused one {'were' if rest > 1 else 'was'} "

@@ -75,16 +75,21 @@ def test_it_keeps_a_draw_that_a_later_bad_command_follows(alice, bob, decide):
     assert again["status"] == "rejected" and again["reason"]["line"] == 1 and again["reason"]["applied"] == []
 
 
-def test_it_shows_the_options_before_the_batch_when_nothing_was_revealed(alice, bob, decide):
+def test_it_shows_the_options_before_the_batch_and_those_at_the_refused_line_when_nothing_was_revealed(
+        alice, bob, decide):
     game = start_game("caravelas", alice, [bob])
     seat = caravelas_ready_to_draw(game)
     before = options_now(game, seat)
-    quiet = quiet_option(engine.get("caravelas"), game.state, seat)
+    rules = engine.get("caravelas")
+    quiet = quiet_option(rules, game.state, seat)
+    after = copy.deepcopy(game.state)
+    rules.apply(after, seat, next(o.move for o in rules.options(after, seat) if o.code == quiet))
     body = decide(game, seat, [{"code": quiet}, {"code": "bogus"}])
     reason = body["reason"]
     assert body["status"] == "rejected" and reason["line"] == 2 and reason["applied"] == []
     assert reason["options"] == before and reason["rolled_back"] == [1]
-    assert reason["allowed"] == [f"{o['code']}: {o['label']}" for o in before]
+    # the refused line is judged where it stands: after line 1 (undone with it, it revealed nothing)
+    assert reason["allowed"] == [f"{o.code}: {o.label}" for o in rules.options(after, seat)]
     game.refresh_from_db()
     assert game.version == 1 and not Move.objects.filter(game=game).exists()
 

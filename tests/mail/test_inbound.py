@@ -77,9 +77,8 @@ def test_it_applies_several_lines_atomically_or_not_at_all(bids_game: Game, ana:
     body = text_of(new[0])
     assert "nothing was changed" in body
     assert f"Line 2 of 2: c{second}" in body
-    # after the first bid the round waits for the others; that is not said (the reason is never
-    # computed from the undone state): alone, the second bid would be allowed
-    assert "it cannot follow line 1" in body and "would be allowed on its own" in body
+    # judged where it stands: after the first bid the round waits for the others
+    assert "it is not your turn" in body and "there, you had nothing left to decide" in body
     assert "not applied either" in body
 
 
