@@ -52,6 +52,11 @@ class PolicyIn(serializers.Serializer):
     vacation_cap_days = serializers.IntegerField(min_value=0, max_value=365, required=False)
     absences_allowed = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True,
                                                 help_text="absences (vacation holds) per seat; null: no limit")
+    time_bank_hours = serializers.IntegerField(min_value=1, max_value=24 * 365, required=False, allow_null=True,
+                                               help_text="a time bank per player for the whole game instead of a "
+                                                         "deadline per move; null: the fixed deadline")
+    time_bank_increment_hours = serializers.IntegerField(min_value=0, max_value=24 * 30, required=False,
+                                                         help_text="hours each move adds to the player's bank")
     absence_max_days = serializers.IntegerField(min_value=1, max_value=365, required=False, allow_null=True,
                                                 help_text="days one absence may hold a deadline; null: up to the cap")
     extensions_allowed = serializers.IntegerField(min_value=0, max_value=50, required=False)

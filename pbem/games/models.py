@@ -91,6 +91,10 @@ class Game(models.Model):
     #: Limits on the absences (vacation holds) of each seat in this game: how many (None: no
     #: limit) and how long each may hold the deadline, in days (None: up to the cap).
     absences_allowed = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: A time bank per player instead of a deadline per move (pbem.games.clocks): hours each seat
+    #: has for the whole game (None: a fixed deadline per move), and hours each move adds.
+    time_bank_hours = models.PositiveIntegerField(null=True, blank=True)
+    time_bank_increment_hours = models.PositiveIntegerField(default=0)
     absence_max_days = models.PositiveIntegerField(null=True, blank=True)
     #: How many times a seat may ask for more time (``extend``), and how much each gives.
     extensions_allowed = models.PositiveSmallIntegerField(default=2)
@@ -185,6 +189,10 @@ class Seat(models.Model):
     vacation_hold = models.JSONField(null=True, blank=True)
     #: Vacation holds this seat began in this game (limited by Game.absences_allowed).
     absences_taken = models.PositiveSmallIntegerField(default=0)
+    #: The seat's time bank left, in seconds, when its clock last stopped (None: untouched, full),
+    #: and since when its clock runs (the game waits on it), for games with a time bank.
+    bank_seconds = models.IntegerField(null=True, blank=True)
+    waiting_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game_id", "index", "id"]

@@ -29,7 +29,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine.core import Event, visible_events
-from pbem.games import absence
+from pbem.games import absence, clocks
 from pbem.games.absence import VACATION_GRACE
 from pbem.games.models import Game, GameModerator, MailAddress, Move, Player, Seat, Source, Standby
 from pbem.games.services import (
@@ -111,6 +111,8 @@ def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     if game.status != Game.Status.RUNNING:
         raise Conflict(f"game #{game.pk} is not running")
     game.status = Game.Status.PAUSED
+    if clocks.is_banked(game):
+        clocks.settle(game, [], timezone.now(), stop=True)  # a pause stops every clock
     game.deadline_at = None
     game.version += 1  # the game's public state changed: ETags and pages must see it
     game.save(update_fields=["status", "deadline_at", "version"])
@@ -319,7 +321,9 @@ def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Exte
         raise Forbidden(f"you have used all {game.extensions_allowed} extensions of game #{game.pk}; "
                         "a moderator can still give more time")
     seat.extensions_used += 1
-    seat.save(update_fields=["extensions_used"])
+    if clocks.is_banked(game):  # the time goes into the seat's bank, which makes the deadline
+        seat.bank_seconds = clocks._bank(game, seat) + game.extension_hours * 3600
+    seat.save(update_fields=["extensions_used", "bank_seconds"])
     game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=game.extension_hours)
     game.warned_at = None
     game.save(update_fields=["deadline_at", "warned_at"])
@@ -518,7 +522,7 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             # same log rows, or the stored state would run ahead of its replay.
             _autoplay(game, rules, applied)
             _record(game, applied, Source.BOT if policy == Game.NoMovePolicy.BOT else Source.DEADLINE)
-            _reset_deadline(game)
+            _reset_deadline(game, movers={a.seat for a in applied})
             game.warned_at = None
             _finish_if_over(game, rules)
             game.save()
@@ -714,7 +718,7 @@ def _batch_start(rows: list[Move], row: Move) -> int:
 
 
 POLICY_FIELDS = ("no_move_policy", "deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours",
-                 "absences_allowed", "absence_max_days")
+                 "absences_allowed", "absence_max_days", "time_bank_hours", "time_bank_increment_hours")
 
 
 @transaction.atomic
@@ -734,10 +738,17 @@ def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str
     for field_name, value in changes.items():
         setattr(game, field_name, value)
     game.save(update_fields=list(changes))
+    if {"time_bank_hours", "time_bank_increment_hours"} & set(changes) and game.status == Game.Status.RUNNING:
+        _reset_deadline(game)  # the clocks start (or the fixed deadline returns) now
+        game.save(update_fields=["deadline_at", "reminded_at", "warned_at", "moderator_told_at"])
     do_log(game, moderator, "policy", {"before": before, "after": changes, "reason": reason})
     if game.state is not None:
+        clock = (f"  - a time bank: {game.time_bank_hours} hours for each player's whole game"
+                 + (f", {game.time_bank_increment_hours} more with each move" if game.time_bank_increment_hours else "")
+                 + " (your clock runs only while the game waits for you)"
+                 if clocks.is_banked(game) else f"  - deadline: {game.deadline_hours} hours a turn")
         lines = [f"A moderator changed how game #{game.pk} treats time ({reason}):",
-                 f"  - deadline: {game.deadline_hours} hours a turn",
+                 clock,
                  f"  - {policy_text(game)}",
                  f"  - vacations may hold your deadlines for up to {game.vacation_cap_days} days"
                  + (f", {game.absences_allowed} absences at most" if game.absences_allowed is not None else "")

@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,7 +26,7 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from engine.record import outcome_record
-from pbem.games import absence, dispatch
+from pbem.games import absence, clocks, dispatch
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
@@ -650,8 +650,13 @@ def _finish_if_over(game: Game, rules: Rules) -> None:
     do_log(game, None, "finish", {"outcome": game.outcome})
 
 
-def _reset_deadline(game: Game) -> None:
-    game.deadline_at = timezone.now() + timedelta(hours=game.deadline_hours)
+def _reset_deadline(game: Game, movers: Collection[int] = ()) -> None:
+    """The deadline starts again; with time banks, ``movers`` (the seats that just moved) are
+    charged their time and their clocks start again if the game still waits on them."""
+    now = timezone.now()
+    game.deadline_at = now + timedelta(hours=game.deadline_hours)
+    if clocks.is_banked(game) and game.state is not None:
+        game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), now, movers=movers)
     game.reminded_at = None
     game.warned_at = None
     game.moderator_told_at = None
@@ -763,7 +768,7 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     if applied:
         _autoplay(game, rules, applied)
         _record(game, applied, source)
-        _reset_deadline(game)
+        _reset_deadline(game, movers={a.seat for a in applied})
         _finish_if_over(game, rules)
         game.save()
         if own is not None:

@@ -26,7 +26,7 @@ from django.utils import timezone
 import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
-from pbem.games import dispatch, pages, wording
+from pbem.games import clocks, dispatch, pages, wording
 from pbem.games.links import seat_page_url
 from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat
 from pbem.mail import compose
@@ -300,6 +300,10 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     options: list[Option] = [] if gone else rules.options(game.state, seat.index)
     pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
+    bank = None if finished else clocks.left(game, seat, timezone.now())
+    if bank is not None:
+        deadline = f"your time bank: {clocks.words(bank)} left for the whole game" + (
+            f" (the game's deadline: {deadline})" if deadline else "")
     you = rules.seat_name(game.state, seat.index)
     names = [str(n) for n in game.state.get("players", [])]
     if finished:

@@ -229,3 +229,36 @@ def test_it_names_the_policy_in_the_mail_as_civil_disorder(fake_game, alice, bob
     _two_deadlines(game)
     for player in (alice, bob):
         assert any("Civil disorder" in t and "for Bob:" in t for t in _texts(player.email, mark))
+
+
+# ---- time banks ----------------------------------------------------------------------------------
+
+
+def test_it_keeps_a_time_bank_per_player_shown_in_words_and_stopped_by_a_pause(fake_game, alice, bob, moderator):
+    t0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+    with time_machine.travel(t0, tick=False):
+        game = start_game(fake_game, alice, [bob], deadline_hours=72)
+        moderation.do_set_game_policy(game.pk, moderator, {"time_bank_hours": 100, "time_bank_increment_hours": 10},
+                                      "a clock league")
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=100)  # both bid: the earlier bank to run out
+    assert any("a time bank: 100 hours" in t for t in _texts(alice.email, 0))
+    with time_machine.travel(t0 + timedelta(hours=30), tick=False):
+        _bid(game, alice)  # 100 - 30 + 10 = 80 hours left
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=100)  # Bob's clock alone runs now
+    mark = _mark()
+    with time_machine.travel(t0 + timedelta(hours=50), tick=False):
+        _bid(game, bob)  # 100 - 50 + 10 = 60 hours; a new round: both clocks run again
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=110)  # Bob's 60 hours from now
+    assert any("your time bank: 2 days 12 hours left" in t for t in _texts(bob.email, mark))
+    assert any("your time bank: 3 days 8 hours left" in t for t in _texts(alice.email, mark))
+    with time_machine.travel(t0 + timedelta(hours=60), tick=False):
+        moderation.do_pause_game(game.pk, moderator, "a dispute")  # every clock stops
+    with time_machine.travel(t0 + timedelta(hours=200), tick=False):
+        moderation.do_resume_game(game.pk, moderator, "settled")
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=250)  # Bob had 50 hours left when it paused
+    with time_machine.travel(t0 + timedelta(hours=250, minutes=1), tick=False):
+        assert moderation.do_sweep_deadlines() == 1  # an empty bank is a missed deadline: the reminder
