@@ -221,7 +221,8 @@ class MoveRequestOut(serializers.Serializer):
     url = serializers.URLField()
     game = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MoveRequest.Status.choices)
-    commands = serializers.ListField(child=serializers.DictField())
+    commands = serializers.ListField(child=serializers.DictField(), help_text="as sent; a trailing line not taken "
+                                     "(a `done` after the turn was over) is marked `\"ignored\": true`")
     expected_version = serializers.IntegerField(allow_null=True)
     reason = RejectionOut(allow_null=True, help_text="why it was rejected")
     result_version = serializers.IntegerField(allow_null=True, help_text="the game version it produced")

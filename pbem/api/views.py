@@ -522,7 +522,11 @@ class GameMovesApi(BaseApi):
                     "`PBEM_API_MAX_WAIT`), and answers 200 (accepted), 422 (rejected) or 412 (the version named "
                     "by If-Match was gone when the worker judged it); still undecided: 202 with `Location` and "
                     "`Retry-After`. `If-Match` with the game's ETag (strong tags only) makes a move sent "
-                    "against an old version fail with 412.",
+                    "against an old version fail with 412. A whole turn goes in one request with its "
+                    "sub-decisions (a Maracaibo sail, delivery, city action...: each decision's code, stable and "
+                    "named by the options' `details`, or its notation line), judged like a mail of those lines: "
+                    "trailing lines such as `done` after the turn is over are ignored and marked "
+                    "`\"ignored\": true` in the request's `commands`.",
         parameters=[GAME_ID, s.MovesQueryIn,
                     OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                      description="the game's ETag as you last saw it (or `*`); anything that "

@@ -953,9 +953,11 @@ def do_process_move_request(request_id: int) -> None:
     if req.status != MoveRequest.Status.PENDING:
         return
     try:
-        commands = [Command.from_dict(c) for c in req.commands]
+        commands = [Command.from_dict({k: v for k, v in c.items() if k != "ignored"}) for c in req.commands]
+        # Why signoff, as the mail path: a turn sent whole may end with "done" (or a sign-off line),
+        # ignored once the lines before leave the seat nothing to decide (_split_signoff), and said so.
         result = do_submit_moves(req.game_id, req.player, commands, source=Source.API,
-                                 expected_version=req.expected_version)
+                                 expected_version=req.expected_version, signoff=True)
     except MoveRejected as exc:
         status = MoveRequest.Status.PARTIAL if exc.partial else MoveRequest.Status.REJECTED
         _decide(req, status, reason=exc.as_dict(), version=exc.version)
@@ -971,14 +973,19 @@ def do_process_move_request(request_id: int) -> None:
             "message": "something went wrong on our side while judging these moves; nothing was changed. "
                        "The administrators can see what happened; please send them again later."})
     else:
-        _decide(req, MoveRequest.Status.ACCEPTED, version=result.version)
+        ignored = len(result.ignored)
+        marked = [c | {"ignored": True} if i >= len(req.commands) - ignored else c
+                  for i, c in enumerate(req.commands)] if ignored else None
+        _decide(req, MoveRequest.Status.ACCEPTED, version=result.version, commands=marked)
 
 
 def _decide(req: MoveRequest, status: str, *, reason: dict[str, Any] | None = None,
-            version: int | None = None) -> None:
+            version: int | None = None, commands: list[dict[str, Any]] | None = None) -> None:
+    """``commands``: the request's commands with the trailing ones not taken marked ``"ignored": true``."""
     # Why the conditional update: a redelivered task must not overwrite the first decision.
+    changes: dict[str, Any] = {"commands": commands} if commands is not None else {}
     MoveRequest.objects.filter(pk=req.pk, status=MoveRequest.Status.PENDING).update(
-        status=status, reason=reason, result_version=version, decided_at=timezone.now())
+        status=status, reason=reason, result_version=version, decided_at=timezone.now(), **changes)
 
 
 @transaction.atomic

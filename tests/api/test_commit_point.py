@@ -41,9 +41,11 @@ def decide(django_capture_on_commit_callbacks: Any) -> Callable[[Game, int, list
 
 
 def options_now(game: Game, seat: int) -> list[dict[str, object]]:
+    """The seat's options as /options/ lists them, without their ``details`` (a rejection's options are
+    the engine's: code, label, move)."""
     options: list[dict[str, object]] = token_client(player_at(game, seat)).get(
         f"/api/v1/games/{game.pk}/options/").json()["options"]
-    return options
+    return [{k: v for k, v in o.items() if k != "details"} for o in options]
 
 
 def quiet_option(rules: engine.Rules, state: dict[str, object], seat: int) -> str:
