@@ -1,6 +1,6 @@
 # pbem: the everyday commands. A fresh machine needs only Python 3.11+ and make:
-# every target creates .venv and installs the project (with its dev tools) on first
-# use, and again whenever pyproject.toml changes.
+# every target creates .venv and installs the project (with its dev tools; `make run` without
+# them) on first use, and again whenever pyproject.toml changes.
 #
 #   make run        migrate, then serve web + SMTP ingress + periodic jobs (embedded: SQLite, no broker)
 #   make test       the whole test suite (real PostgreSQL/Redis when they answer; see tests/conftest.py)
@@ -18,6 +18,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.pbem-installed
+# The project without its dev tools (pytest, mypy, playwright, schemathesis...): all `make run` needs,
+# so that a fresh `make run` serves sooner; every other target installs the dev tools too.
+RUN_STAMP := $(VENV)/.pbem-installed-run
 
 PYTEST_ARGS ?=
 GAME ?= maretta
@@ -60,7 +63,12 @@ $(PY):
 # Reinstalled whenever pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e '.[dev]'
-	@touch $@
+	@touch $@ $(RUN_STAMP)
+
+# The runtime part only, unless the whole install is there and up to date already.
+$(RUN_STAMP): pyproject.toml | $(PY)
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then touch $@; else \
+	  $(PY) -m pip install --disable-pip-version-check -e . && touch $@; fi
 
 # The rules compiled with mypyc (engine/compiled.py) are opt-in: everything runs as plain Python
 # until `make compile` (2 to 5 minutes on 2 cores, for a move about a third cheaper in the engine,
@@ -73,7 +81,7 @@ compile: $(STAMP)
 	$(PY) -m engine compile build
 	@$(PY) -m engine compile status
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	@mkdir -p "$${PBEM_VAR_DIR:-var}"  # SQLite cannot create the folder of its database file
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runall
