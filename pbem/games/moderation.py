@@ -506,8 +506,9 @@ def policy_text(game: Game) -> str:
     p = Game.NoMovePolicy
     return {
         p.WAIT: "If you still do not move, the game waits and a moderator is told.",
-        p.DEFAULT: "If you still do not move by then, the game plays its safe default move for you.",
-        p.BOT: "If you still do not move by then, the game's bot plays your seat.",
+        p.DEFAULT: "If you still do not move by then, civil disorder: the game plays your whole turn with its safe "
+                   "default move for you.",
+        p.BOT: "If you still do not move by then, civil disorder: the game's bot plays your whole turn.",
         p.REPLACE: "If you still do not move by then, your seat is offered to a replacement player.",
     }[Game.NoMovePolicy(game.no_move_policy)]
 

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods
 
-from pbem.games import links, pages, personal
+from pbem.games import links, moderators, pages, personal
 from pbem.games.models import Seat
 from pbem.games.services import ServiceError
 from pbem.mail import bounces
@@ -41,7 +41,8 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat(token)
     if request.method == "GET":
         return _render(request, token, seat, notice=request.GET.get("done", "") == "1",
-                       mail_on=request.GET.get("mail", "") == "on")
+                       mail_on=request.GET.get("mail", "") == "on",
+                       moderator_sent=request.GET.get("moderator", "") == "sent")
     version = request.POST.get("version", "")
     result = personal.do_play_from_page(seat, request.POST.get("code", ""),
                                         version=int(version) if version.isdigit() else None,
@@ -62,6 +63,19 @@ def seat_say(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as exc:
         return _render(request, token, seat, status=400, say_error=exc.message)
     return redirect(f"/p/{token}/#messages")
+
+
+@require_http_methods(["POST"])
+def seat_to_moderator(request: HttpRequest, token: str) -> HttpResponse:
+    """The player writes to the game's moderators (pbem.games.moderators), who answer by mail."""
+    seat = _seat(token)
+    if seat.player is None:
+        raise Http404("this link is not valid (any more): use the link in your newest mail")
+    try:
+        moderators.do_write_to_moderator(seat.game_id, seat.player, request.POST.get("text", ""))
+    except ServiceError as exc:
+        return _render(request, token, seat, status=400, moderator_error=exc.message)
+    return redirect(f"/p/{token}/?moderator=sent#moderator")
 
 
 @require_http_methods(["POST"])

@@ -12,6 +12,7 @@ urlpatterns = [
     path("favicon.svg", views.favicon, name="favicon"),
     path("p/<str:token>/", personal.seat_page, name="seat"),
     path("p/<str:token>/say/", personal.seat_say, name="seat-say"),
+    path("p/<str:token>/moderator/", personal.seat_to_moderator, name="seat-moderator"),
     path("p/<str:token>/revoke/", personal.seat_revoke, name="seat-revoke"),
     path("p/<str:token>/mail-on/", personal.seat_mail_on, name="seat-mail-on"),
     path("p/<str:token>/board.svg", personal.seat_board, name="seat-board"),

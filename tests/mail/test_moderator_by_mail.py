@@ -147,3 +147,20 @@ def test_it_offers_an_open_seat_to_the_standby_list_in_order_with_the_game_so_fa
     mallory.send_to(settings.PBEM_FROM_EMAIL, "standby off")
     assert "off the standby list" in text_of(mallory.latest())
     assert AuditEntry.objects.filter(game=bids_game, action="standby-offer").count() == 1
+
+
+def test_it_takes_a_players_message_to_the_moderators_from_their_page(
+        bids_game: Game, ana: Persona, nora: Persona, staff) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    from tests.mail.test_personal_page import LINK
+
+    link = next(m.group(1) for m in (LINK.search(text_of(x)) for x in ana.inbox()) if m)
+    _assign(bids_game, staff, nora.email)
+    page = Client().get(link).content.decode()
+    assert "Write to the moderators" in page
+    r = Client().post(f"{link.rstrip('/')}/moderator/", {"text": "Carla keeps bidding out of turn"})
+    assert r.status_code == 302 and "moderator=sent" in r["Location"]
+    forwarded = nora.latest()
+    assert "Carla keeps bidding out of turn" in text_of(forwarded) and ana.email in str(forwarded["Reply-To"])
+    assert Client().post(f"{link.rstrip('/')}/moderator/", {"text": " "}).status_code == 400
