@@ -104,19 +104,26 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
         ev.append(new_event("setup_pick", f"You keep {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
     if len(p["hand"]) < C.HAND_LIMIT:
         return ev
-    p["plan"] = [*p["plan"], s["plan"]]
     # Why sorted now: the state may not depend on the order in which the seats finish choosing.
     state["returned"] = sorted(state["returned"] + s["dealt"])
-    p["setup"] = None
+    # The planned card stays the seat's secret (in its ``setup``, with nothing left dealt) until every
+    # seat has chosen: a public planning area, or this event, would show it to those still choosing.
+    p["setup"] = {"dealt": [], "plan": s["plan"]}
     ev.append(new_event("setup_done", f"{who(state, seat)} has chosen a starting hand and a planned card.",
-                        {"seat": seat, "plan": p["plan"][0]}))
+                        {"seat": seat}))
     stack(state).done_for(seat)
     if not state["stack"]:
+        planned = []
+        for i, q in enumerate(state["p"]):
+            if q["setup"] is not None:  # (a state saved before this rule has the plan moved already)
+                q["plan"] = [*q["plan"], q["setup"]["plan"]]
+                q["setup"] = None
+            planned.append(f"{who(state, i)}: {C.CARD[q['plan'][0]]['name']}" if q["plan"] else who(state, i))
         returned = sorted(state.pop("returned"))
         state["deck"].extend(returned)
         rng.shuffle(state["deck"])  # the unkept cards go into the draw pile
-        ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile.",
-                        reveals=True))
+        ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile. "
+                        f"Planned: {'; '.join(planned)}.", reveals=True))
         start_turn(state, state["turn"], ev)
     return ev
 

@@ -47,7 +47,7 @@ def _public_player(p: P) -> P:
                 pub[k] = json_copy(v)
     del pub["setup"]
     pub["hand"] = len(p["hand"])
-    pub["choosing"] = p["setup"] is not None
+    pub["choosing"] = p["setup"] is not None and len(p["hand"]) < C.HAND_LIMIT  # (done: the plan kept secret)
     return pub
 
 
