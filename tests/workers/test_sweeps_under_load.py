@@ -75,7 +75,7 @@ def test_it_runs_a_scheduled_sweep_within_seconds_behind_a_backlog_of_work(real_
         delays = {name: round(at - sent_at, 2) for name, at in seen.items()}
         print(f"sweeps started {delays} s after beat sent them, {waiting} tasks of work still waiting")
         assert waiting > BACKLOG // 2, "the sweeps did not wait for the backlog"
-        assert max(delays.values()) < 2 * BUSY + 1.5
+        assert max(delays.values()) < 4.0  # the backlog is 12 s of work: a sweep waits one task, not the queue
     finally:
         task_prerun.disconnect(record)
         broker.delete(dispatch.DEFAULT_QUEUE)
