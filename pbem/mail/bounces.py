@@ -156,4 +156,7 @@ def do_process_bounce(msg: Message, verp_row_id: int | None, auto_reason: str | 
         counted.append("soft (no delivery report)")
     if not counted:
         return "bounce: nothing counted"
+    if verp_row_id is not None:
+        # The mail that bounced says so (the admin's Outbound messages), its status stays "sent".
+        OutboundMessage.objects.filter(pk=verp_row_id).update(last_error=f"bounced: {', '.join(counted)}"[:2000])
     return "bounce counted: " + ", ".join(counted)

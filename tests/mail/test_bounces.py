@@ -97,6 +97,8 @@ def test_it_counts_dsns_stops_mail_treats_the_seat_as_absent_and_lets_the_player
     address = MailAddress.objects.get(email=bruno.email)
     assert address.bounce_kind == dsn.HARD and address.bounce_score == pytest.approx(1.0)
     assert "User unknown" in address.bounce_detail and address.disabled_at is None
+    bounced = OutboundMessage.objects.get(pk=bounces.verp_row(path))  # the mail that bounced says so
+    assert bounced.status == OutboundMessage.Status.SENT and bounced.last_error == "bounced: hard 5.1.1"
 
     _bounce(smtp_server, path, bruno.email, 2)  # the same hour: the move's other mails bouncing too
     assert MailAddress.objects.get(email=bruno.email).bounce_score == pytest.approx(1.0)
