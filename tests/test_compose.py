@@ -181,3 +181,16 @@ def test_the_commands_compose_and_make_run_exist() -> None:
     assert not missing, f"docker-compose.yml / Makefile run management commands that do not exist: {missing}"
     assert (ROOT / "workers" / "celery.py").exists() or (ROOT / "workers" / "__init__.py").exists(), \
         "docker-compose.yml runs `celery -A workers`, but there is no workers package"
+
+
+def test_it_checks_the_web_health_on_healthz(services: dict[str, dict[str, Any]]) -> None:
+    """The web container is healthy when /healthz says so (database, broker, queues), not when a port opens."""
+    test = " ".join(services["web"]["healthcheck"]["test"])
+    assert "http://127.0.0.1:8000/healthz" in test and "X-Forwarded-Proto" in test  # no https redirect
+    assert 'path("healthz"' in (ROOT / "pbem" / "urls.py").read_text()  # (docs/operations.md's block runs it)
+
+
+def test_it_points_the_dockerfile_at_a_readme_heading_that_exists() -> None:
+    headings = re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(), re.M)
+    for cited in re.findall(r'README\.md "([^"]+)"', (ROOT / "Dockerfile").read_text()):
+        assert cited in headings, f"the Dockerfile cites README.md \"{cited}\", which is not a heading"

@@ -129,6 +129,22 @@ def test_it_reads_the_markers_and_matches_documented_answers() -> None:
     assert missing_lines(("b", "a"), "a\nb\n") == ["a"]  # in order
 
 
+
+def test_it_fails_naming_the_block_whose_command_fails_or_whose_answer_differs(tmp_path: Path) -> None:
+    env = {"PATH": os.environ["PATH"]}
+    ok = Block("page.md", 3, "run", "echo one", ("one",))
+    run_document([ok], tmp_path, env, 1, 2)
+    failing = Block("page.md", 9, "run", "echo two\nfalse\necho never", ())
+    with pytest.raises(pytest.fail.Exception, match=r"page\.md line 9: a documented command failed \(exit 1\)"):
+        run_document([ok, failing], tmp_path, env, 1, 2)
+    unset = Block("page.md", 12, "run", 'curl -H "Authorization: Token $CAROL" x', ())
+    with pytest.raises(pytest.fail.Exception, match=r"page\.md line 12: a documented command failed"):
+        run_document([unset], tmp_path, env, 1, 2)  # an undefined variable, as api.md's $CAROL was
+    differs = Block("page.md", 15, "run", "echo 'HTTP/1.1 401 Unauthorized'", ("HTTP/1.1 200 OK",))
+    with pytest.raises(AssertionError, match=r"page\.md line 15: the documented answer differs"):
+        run_document([ok, differs], tmp_path, env, 1, 2)
+
+
 @pytest.mark.skipif(shutil.which("curl") is None or shutil.which("jq") is None,
                     reason="the documents' commands need curl and jq")
 def test_it_runs_the_documents_commands_as_written(tmp_path: Path) -> None:
