@@ -119,11 +119,19 @@ def cmd_show(address: str) -> int:
     return 0
 
 
+def asking_for_a_move(address: str) -> list[tuple[Path, EmailMessage]]:
+    return [(p, m) for p, m in mails_to(address) if first_option(text_of(m))]
+
+
 def cmd_play(addresses: list[str]) -> int:
     settle()
+    deadline = time.monotonic() + WAIT_SECONDS
+    # with workers (not make run) the mail asking for a move may come a little later
+    while not any(asking_for_a_move(a) for a in addresses) and time.monotonic() < deadline:
+        time.sleep(0.3)
     played = 0
     for address in addresses:
-        asking = [(p, m) for p, m in mails_to(address) if first_option(text_of(m))]
+        asking = asking_for_a_move(address)
         if not asking:
             print(f"{address}: no unread mail asks for a move")
             continue
