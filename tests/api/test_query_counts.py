@@ -39,7 +39,7 @@ def test_it_answers_the_lobby_with_as_many_queries_for_many_games_as_for_one(fak
     _games(fake_game, alice, 6)
     many = _statements(client, GAMES)
     assert len(many) == len(few), "\n".join(many)
-    assert len(few) <= 3, "\n".join(few)  # the token with its player, the games with their count, their seats
+    assert len(few) <= 3, "\n".join(few)  # the token with its player, the page of games (no count), their seats
 
 
 def test_it_answers_a_view_with_a_few_queries_however_many_seats(fake_game, alice):
