@@ -9,6 +9,7 @@ are never shown and raw mail only on its own detail page.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from django import forms
@@ -22,7 +23,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from rest_framework.authtoken.models import TokenProxy
 
-from pbem.games import moderation, selectors, services
+from pbem.games import moderation, moderators, selectors, services
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -117,9 +118,22 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
     if tool == "abort":
         moderation.do_abort_game(game.pk, moderator, reason)
         return "Game aborted; the players were told."
+    if tool == "moderator":
+        moderators.do_assign_moderator(game.pk, moderator, post.get("email", ""), lead=bool(post.get("lead")),
+                                       reason=reason)
+        return f"{post.get('email')} moderates the game now; they got their command address, the players were told."
+    if tool == "inspect":
+        seen = moderators.do_inspect_seat(game.pk, moderator, int(post.get("seat", "-1")), reason)
+        return f"What {seen.name} sees (every player was told you looked): {seen.text}"
+    if tool == "absence":
+        until = post.get("until", "").strip()
+        moment = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
+        moderators.do_enter_absence(game.pk, moderator, int(post.get("seat", "-1")), moment, reason)
+        return "Absence entered; the player and the others were told." if moment else "Absence ended."
     if tool == "policy":
         changes: dict[str, Any] = {"no_move_policy": post.get("no_move_policy", game.no_move_policy)}
-        for name in ("deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours"):
+        for name in ("deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours",
+                     "absences_allowed", "absence_max_days", "time_bank_hours", "time_bank_increment_hours"):
             if post.get(name, "").strip():
                 changes[name] = int(post[name])
         moderation.do_set_game_policy(game.pk, moderator, changes, reason)

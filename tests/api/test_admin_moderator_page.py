@@ -46,3 +46,27 @@ def test_it_keeps_the_page_from_players(fake_game, alice, bob, client):
     client.force_login(alice.user)
     r = client.get(f"/admin/games/game/{game.pk}/moderate/")
     assert r.status_code in (302, 403)
+
+
+def test_it_assigns_inspects_and_enters_an_absence_from_the_moderator_page(fake_game, alice, bob, moderator, client):
+    from pbem.games.models import AuditEntry, GameModerator
+
+    game = start_game(fake_game, alice, [bob])
+    client.force_login(moderator.user)
+    url = f"/admin/games/game/{game.pk}/moderate/"
+    page = client.get(url).content.decode()
+    assert 'value="inspect"' in page and 'value="absence"' in page and 'value="moderator"' in page
+    client.post(url, {"tool": "moderator", "email": "nora@example.org", "lead": "1", "reason": "rota"})
+    assert GameModerator.objects.get(game=game).lead
+    r = client.post(url, {"tool": "inspect", "seat": seat_of(game, bob), "reason": "a dispute"}, follow=True)
+    assert "What Bob sees" in r.content.decode()
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    back = (timezone.now() + timedelta(days=20)).replace(microsecond=0, second=0, tzinfo=None)
+    client.post(url, {"tool": "absence", "seat": seat_of(game, bob), "until": back.isoformat(), "reason": "phoned"})
+    bob.refresh_from_db()
+    assert bob.vacation_until is not None and bob.vacation_until.replace(tzinfo=None) == back
+    assert {"moderator-assign", "inspect", "absence"} <= set(AuditEntry.objects.filter(game=game)
+                                                          .values_list("action", flat=True))
