@@ -1,25 +1,55 @@
 #!/usr/bin/env python
 """Hash whole seeded games of every game: states, options, events, every seat's view and text, outcome.
 
-    python bench/engine_hash.py [games per configuration] [game ...]
+    python bench/engine_hash.py [games per configuration] [game ...] [--engine CHECKOUT]
 
 For a speed-up that must not change behaviour: run it before and after (or on two checkouts)
 and compare the lines. Each configuration's games are played with the bench's bot choices from
 fixed seeds, applying moves in the ways the doors do (by code, by structure, on a fresh JSON copy
 of the state, with and without options listed first), so caches keyed on a state are exercised
 both hit and missed. Run by hand; never part of the test suite.
+
+States are hashed as this checkout's engine reads them: a Maracaibo state passes through this
+checkout's format upgrades first (engine/games/maracaibo/upgrade.py), so ``--engine`` an older
+checkout (its engine plays, states of its own format) gives the same lines as this one when the
+upgrades keep every game the same (the hash of an old-format run, upgraded, equals the new run's).
 """
 import hashlib
+import importlib.util
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, installed or not
+HERE = Path(__file__).resolve().parents[1]
+ENGINE = Path(sys.argv[sys.argv.index("--engine") + 1]).resolve() if "--engine" in sys.argv else HERE
+sys.path.insert(0, str(ENGINE))  # run from a checkout, installed or not (or play another checkout's engine)
 
-from engine import registry
-from engine.testing import choose, player_names
+from engine import registry  # noqa: E402
+from engine.testing import choose, player_names  # noqa: E402
+
+
+def _upgrades() -> dict[str, tuple[int, Callable[[dict[str, Any]], bool]]]:
+    """Each game's format upgrade, from this checkout (it imports nothing: see its docstring)."""
+    spec = importlib.util.spec_from_file_location("maracaibo_upgrade", HERE / "engine/games/maracaibo/upgrade.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {"maracaibo": (module.FORMAT, module.current)}
+
+
+UPGRADE = _upgrades()
+
+
+def as_read(name: str, state: dict[str, Any]) -> str:
+    """The state as this checkout's engine reads it (upgraded, on a copy), as hashed."""
+    upgrade = UPGRADE.get(name)
+    if upgrade is not None and state.get("format") != upgrade[0]:
+        state = json.loads(json.dumps(state))
+        upgrade[1](state)
+    return json.dumps(state)
 
 CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "maretta": [(n, {"side": s}) for s in "AB" for n in (3, 4, 5)],
@@ -30,8 +60,11 @@ CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 6
-    only = sys.argv[2:] or list(CONFIGS)
+    args = [a for i, a in enumerate(sys.argv[1:], 1) if a != "--engine" and sys.argv[i - 1] != "--engine"]
+    games = int(args[0]) if args else 6
+    only = args[1:] or list(CONFIGS)
+    if ENGINE != HERE:
+        print(f"the engine of {ENGINE}, its states upgraded by this checkout's")
     total = hashlib.sha256()
     for name in only:
         rules = registry.get(name)
@@ -42,7 +75,7 @@ def main() -> None:
                 seed = f"hash-{name}-{n}-{json.dumps(opts, sort_keys=True)}-{g}"
                 rnd = random.Random(seed)
                 st = rules.setup(player_names(n), opts, seed)
-                h.update(json.dumps(st).encode())
+                h.update(as_read(name, st).encode())
                 while pend := rules.pending(st):
                     seat = pend[rnd.randrange(len(pend))]
                     mode = rnd.randrange(4)
@@ -58,7 +91,7 @@ def main() -> None:
                         ev = rules.apply(st, seat, opt.move)
                     moves += 1
                     h.update(json.dumps([e.as_dict() for e in ev]).encode())
-                    h.update(json.dumps(st).encode())
+                    h.update(as_read(name, st).encode())
                     if mode != 3 or moves % 5 == 0:
                         for v in [*range(n), None]:
                             view = rules.view(st, v)

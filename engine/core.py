@@ -543,6 +543,14 @@ class Rules:
         which the mail prints under it (a few hundred bytes as text, 1 KB or more drawn)."""
         return self._render_mail_svg(view)
 
+    def upgrade(self, state: State) -> bool:
+        """Bring a state written by an older release of this game to the format this release
+        writes, in place; True when it was older. A game that versions its state (Maracaibo:
+        ``"format"``) also does this whenever its rules first read an older state, so a game in
+        progress survives a release; ``manage.py verify_games`` calls it before comparing a stored
+        state with the replay of its log. By default a game has one format: nothing to do."""
+        return False
+
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         """A label for a structured move, used when echoing a parsed line back."""
         for opt in self.options(state, seat):

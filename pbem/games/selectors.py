@@ -9,6 +9,7 @@ by forgetting to redact.
 
 from __future__ import annotations
 
+import copy
 import functools
 import time
 from collections.abc import Iterable
@@ -429,9 +430,17 @@ def check_stored_game(game: Game) -> GameCheck:
     """
     problems: list[str] = []
     rows = list(live_moves(game))
-    state = game.state
-    if state is None:
+    if game.state is None:
         return GameCheck(game.pk, game.rules, 0, ())
+    rules = rules_for(game)
+    # A state stored by an older release is compared as this engine reads it: upgraded to its
+    # format (Rules.upgrade; on a copy, nothing is saved), as the rules do when they first read it.
+    state = copy.deepcopy(game.state)
+    try:
+        rules.upgrade(state)
+    except Exception as exc:  # noqa: BLE001 - any failure is the finding, reported with its kind
+        problems.append(f"its stored state cannot be upgraded: {type(exc).__name__}: {exc}")
+        return GameCheck(game.pk, game.rules, len(rows), tuple(problems))
     try:
         replayed = replay_state(game, rows)
     except Exception as exc:  # noqa: BLE001 - any failure is the finding, reported with its kind
@@ -441,7 +450,6 @@ def check_stored_game(game: Game) -> GameCheck:
             differ = sorted(k for k in set(replayed) | set(state) if replayed.get(k) != state.get(k))
             problems.append(f"the stored state differs from the replay of its {len(rows)} moves "
                             f"(keys: {', '.join(differ[:8])}{' ...' if len(differ) > 8 else ''})")
-    rules = rules_for(game)
     try:
         rules.pending(state)
         rules.outcome(state)

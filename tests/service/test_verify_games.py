@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from pbem.games.models import Game
 from tests.factories import play_first_options, set_state, start_game
 
 
@@ -62,3 +63,35 @@ def test_it_reports_a_stored_state_the_engine_cannot_read(alice, bob, carol):
         call_command("verify_games", str(game.pk), stdout=out)
     assert "its log does not replay: KeyError" in out.getvalue()
     assert "the engine fails on its stored state: KeyError" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_upgrades_a_state_stored_by_an_older_release_before_comparing(alice, bob):
+    # A Maracaibo game stored before its state had a format (format 0: no "format" key) replays
+    # as today's engine plays it once upgraded, and plays on (engine/games/maracaibo/upgrade.py).
+    game = start_game("maracaibo", alice, [bob], {"rounds": 1})
+    play_first_options(game.pk, limit=14)
+    game.refresh_from_db()
+    state = copy.deepcopy(game.state)
+    assert state is not None and state.pop("format") == 1
+    Game.objects.filter(pk=game.pk).update(state=state)  # (as stored: set_state reads it with the engine)
+    assert "1 game replayed (14 moves): all match" in _run(game.pk)
+    game.refresh_from_db()
+    assert game.state is not None and "format" not in game.state  # (read-only: nothing saved)
+    play_first_options(game.pk, limit=3)
+    game.refresh_from_db()
+    assert game.state is not None and game.state["format"] == 1  # saved upgraded with the next move
+    assert "all match" in _run(game.pk)
+
+
+@pytest.mark.django_db
+def test_it_reports_a_state_of_a_format_newer_than_the_engine(alice, bob):
+    game = start_game("maracaibo", alice, [bob], {"rounds": 1})
+    state = copy.deepcopy(game.state)
+    assert state is not None
+    state["format"] = 99
+    Game.objects.filter(pk=game.pk).update(state=state)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 1 games"):
+        call_command("verify_games", str(game.pk), stdout=out)
+    assert "its stored state cannot be upgraded: UnknownFormat: this Maracaibo state has format 99" in out.getvalue()

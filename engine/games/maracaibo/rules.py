@@ -14,8 +14,9 @@ quest), ``markers`` (location -> nation), ``supply`` (nation -> markers left
 per supply space), ``tiles`` (city -> city tile), ``prestige`` (four buildings,
 ``up`` when face up), ``pbox`` (unused buildings, hidden), ``market`` (city ->
 seats with a disc there), ``first`` (explorer barrier firsts), ``ended`` (how
-many explorers reached the end), ``p`` (per player) and ``stack`` (the
-decision frames, see ``engine.stack``).
+many explorers reached the end), ``p`` (per player), ``stack`` (the
+decision frames, see ``engine.stack``) and ``format`` (the state's format version: an older
+state is upgraded when the rules first read it, see ``upgrade.py``).
 
 A turn is the frames ``sail``, ``main``, ``free``, ``draw``, ``next``; effects
 push more on top (``village``, ``disc``, ``nation``, ``explore``, ``pile``,
@@ -69,6 +70,7 @@ from .board import HANDLERS, _pending_seats, json_copy, stack
 from .careers import _is_free
 from .scoring import SOURCES, outcome, score_breakdown
 from .setup import set_table
+from .upgrade import FORMAT, current
 from .views import public, resample_hidden
 
 
@@ -97,7 +99,14 @@ class Maracaibo(Rules):
     def _setup(self, state: State, rng: Rng) -> None:
         set_table(state, rng)
 
+    def upgrade(self, state: State) -> bool:
+        """An older state brought to this engine's format (upgrade.py); the hooks below do it on
+        first reading one, so a game saved by an older release plays on."""
+        return current(state)
+
     def _pending(self, state: State) -> list[int]:
+        if state.get("format") != FORMAT:
+            current(state)
         if state["over"]:
             return []
         return _pending_seats(state)
@@ -107,6 +116,8 @@ class Maracaibo(Rules):
     _ocache: tuple[Any, int, int, list[Option] | None] = (None, -1, -1, None)
 
     def _options(self, state: State, seat: int) -> list[Option]:
+        if state.get("format") != FORMAT:
+            current(state)
         # (DecisionStack.options, read from the state: the top frame's handler lists them)
         frames = state["stack"]
         top = frames[-1] if frames else None
@@ -159,9 +170,13 @@ class Maracaibo(Rules):
     SOURCES = SOURCES
 
     def score_breakdown(self, state: State) -> dict[int, dict[str, float]]:
+        if state.get("format") != FORMAT:
+            current(state)
         return score_breakdown(state)
 
     def _outcome(self, state: State) -> Outcome | None:
+        if state.get("format") != FORMAT:  # (the first hook pending, options and apply call)
+            current(state)
         return outcome(state)
 
     # ---- views ------------------------------------------------------------------------------
@@ -172,6 +187,8 @@ class Maracaibo(Rules):
     _vcache: tuple[Any, int, Any] = (None, -1, None)
 
     def _view(self, state: State, seat: int | None) -> View:
+        if state.get("format") != FORMAT:
+            current(state)
         cached = self._vcache
         if cached[0] is state and cached[1] == state["v"]:
             public = cached[2]
@@ -191,6 +208,8 @@ class Maracaibo(Rules):
         return public(state)
 
     def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
+        if state.get("format") != FORMAT:
+            current(state)
         return resample_hidden(state, seat, rng)
 
     # ---- notation ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from . import content as C
 from . import jean
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
+from .upgrade import FORMAT
 
 
 def set_table(state: State, rng: Rng) -> None:
@@ -78,6 +79,7 @@ def set_table(state: State, rng: Rng) -> None:
     state["stack"] = [frame("setup", seats=range(n))]
     if n == 1:
         jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)
+    state["format"] = FORMAT  # (upgrade.py: the format this engine writes)
 
 
 def _setup_options(state: State, f: Frame) -> list[Option]:

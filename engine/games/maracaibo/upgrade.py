@@ -1,0 +1,63 @@
+"""The state's format versions, and the upgrades that bring an older state to this engine's.
+
+A game by mail can last a year and outlive many releases of the engine. So the state says which
+format it is in (``"format": N``; none at all is format 0, every state written before formats
+existed, up to main eee8661), and the rules bring a state of an older format up to date when they
+read it (:func:`current`: in place, once; the service saves it with the next move).
+
+:data:`UPGRADES` is a chain of small steps, ``UPGRADES[n]`` taking format ``n`` to ``n + 1``; a
+state of format 0 runs them all. A step:
+
+- changes the form, never the game: the upgraded state plays on exactly as the old one would
+  have (tests/engine/test_maracaibo_format.py replays games saved by the engine of their day,
+  tests/engine/golden/, and compares them with the same games played by today's engine);
+- is never edited once released (a state may wait years on any format): a later change is a new
+  step at the end, and :data:`FORMAT` goes up by one;
+- needs only the state (no data files, no rules module: this module imports nothing, so
+  ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it).
+
+A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
+release must never play a game a newer one has written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+State = dict[str, Any]
+
+#: the format this engine writes
+FORMAT = 1
+
+
+class UnknownFormat(ValueError):
+    """A state whose format this engine does not know (newer, or not a format at all)."""
+
+
+def _format_0_to_1(state: State) -> None:
+    """Format 1: the state says its format (nothing else changed)."""
+    state["format"] = 1
+
+
+#: UPGRADES[n] takes a state of format n to format n + 1
+UPGRADES: list[Callable[[State], None]] = [_format_0_to_1]
+
+
+def format_of(state: State) -> int:
+    found = state.get("format", 0)
+    if type(found) is not int or not 0 <= found <= FORMAT:
+        raise UnknownFormat(f"this Maracaibo state has format {found!r}; this engine reads formats 0 to {FORMAT} "
+                            "(a newer release wrote it?)")
+    return found
+
+
+def current(state: State) -> bool:
+    """Bring ``state`` to :data:`FORMAT` in place; True when it was older (and is now upgraded)."""
+    found = format_of(state)
+    if found == FORMAT:
+        return False
+    for step in UPGRADES[found:]:
+        step(state)
+    assert state["format"] == FORMAT
+    return True
