@@ -33,6 +33,7 @@ from engine import notation
 from engine.notation import format_options
 from pbem.games import dispatch, moderators, personal
 from pbem.games import services as game_services
+from pbem.games.links import seat_page_url
 from pbem.games.models import Game, GameModerator, InboundMessage, MailAddress, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
 from pbem.mail import absence_commands, bounces, dsn, outbox, parsing
@@ -504,7 +505,7 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return _judge_invitation(incoming, seat, extracted)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         _reply(incoming, f"Game #{game.pk} ({game.title}) is {game.get_status_display()}; it takes no more "
-                         f"moves. Nothing was changed.\n\nGame page: {outbox.game_url(game)}",
+                         f"moves. Nothing was changed.\n\nYour page: {seat_page_url(seat)}",
                to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, f"game {game.status}", game)
     if not extracted.commands:
@@ -529,6 +530,8 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return _judge_to_moderator(incoming, seat, body.text)
     if notation.fold(first.split(" ", 1)[0]) == "say":
         return _judge_say(incoming, seat, [line for _pos, line in extracted.commands])
+    if len(extracted.commands) == 1 and notation.fold(first).rstrip(".!?") in LINK_WORDS:
+        return _judge_link(incoming, seat)
     undo_lines = [line for _pos, line in extracted.commands if is_undo_line(line)]
     if undo_lines:
         return _judge_undo(incoming, seat, len(extracted.commands))
@@ -598,6 +601,20 @@ def _judge_to_moderator(incoming: Incoming, seat: Seat, text: str) -> Verdict:
     return Verdict(Status.APPLIED, "to the moderators", seat.game)
 
 
+#: A reply whose one line asks for the player's personal page link (an old one expired or was revoked).
+LINK_WORDS = frozenset({"link", "new link", "my link", "page", "my page", "link please"})
+
+
+def _judge_link(incoming: Incoming, seat: Seat) -> Verdict:
+    """``link`` alone in a reply to a game's mail: the player's own page link, as it is now (the
+    link is their credential for the seat; it goes only to the seat's own player)."""
+    game = seat.game
+    _reply(incoming, f"Your personal page for game #{game.pk} ({game.title}):\n{seat_page_url(seat)}\n\n"
+                     "It is yours alone: whoever has it plays for your seat. No move was made.",
+           to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
+    return Verdict(Status.APPLIED, "link", game)
+
+
 def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
     """A reply starting with ``say``: the whole text is a message to the other players,
     delivered in their next mails and on the page; no move is made."""
@@ -622,9 +639,11 @@ def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchRe
     taken = "\n".join(f"  {a.label}" for a in mine)
     ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
     _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
-                      "(After the lines before, you had nothing left to decide, so these lines had "
+                      "(After the lines before, your turn was over (you had nothing left to decide, or "
+                      "the game moved on by itself to a new turn or the round's end), so these lines had "
                       "nothing to apply to: the game reads no command in them, or they say your turn is "
-                      "over.)"), to=seat.player, game=game, reply_to=outbox.reply_address(seat),
+                      f"over.)\n\nYour page: {seat_page_url(seat)}"), to=seat.player, game=game,
+           reply_to=outbox.reply_address(seat),
            after_move="signoff")
 
 
@@ -757,7 +776,7 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
     else:
         parts += ["", _options_block(game, seat), "",
                   "Reply to this mail with your commands, one a line, above the marker line."]
-    parts.append(f"Game page: {outbox.game_url(game)}")
+    parts.append(f"Your page: {seat_page_url(seat)}")  # (their own page, signed: not the public one)
     # A line the game read (a move refused as illegal, or a later line of a turn): a player's
     # attempt, always answered to their own seat; a first line that reads as nothing is prose.
     attempt = exc.line_no > 1 or exc.error.code not in PROSE_REFUSALS

@@ -101,6 +101,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if request.path.startswith("/api/"):
         return json_404(request, exception)
+    if request.path.startswith("/p/"):
+        # a personal link that is forged, mangled, expired or revoked: said kindly, and the token
+        # (a credential, even a dead one) is never echoed
+        return render(request, "web/link_invalid.html", status=404)
     return render(request, "web/404.html", {"path": request.path}, status=404)
 
 

@@ -81,6 +81,36 @@ def test_it_refuses_a_forged_mangled_or_revoked_link(blindbids: str, ana: Person
     assert fresh != url and client.get(fresh).status_code == 200
 
 
+def test_it_answers_a_dead_link_kindly_without_its_token_and_sends_a_new_one_for_link(
+        blindbids: str, ana: Persona, bruno: Persona, carla: Persona) -> None:
+    game = start_game(blindbids, [ana, bruno, carla])
+    client = Client()
+    url = link_in(ana)
+    assert client.post(url + "revoke/").status_code == 200
+    for dead in (url, url[:-3] + "x/"):
+        page = client.get(dead)
+        body = page.content.decode()
+        token = dead.split("/")[2]
+        assert page.status_code == 404 and token not in body and token[:12] not in body
+        assert "does not work" in body and "<code>link</code>" in body
+    # ``link`` alone in a reply to a game mail: the player's own page link as it is now
+    before = len(ana.inbox())
+    ana.reply(ana.latest(), "link")
+    answer = text_of(ana.inbox()[before])
+    fresh = links.seat_page_url(seat_of(game, ana))
+    assert fresh in answer and "No move was made." in answer
+    assert client.get(fresh.removeprefix("http://pbem.test")).status_code == 200
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_it_links_a_refusal_to_the_players_own_page(bids_game: Game, ana: Persona) -> None:
+    ana.reply(ana.latest(), "c99")
+    answer = text_of(ana.latest())
+    assert "nothing was changed" in answer
+    assert f"Your page: {links.seat_page_url(seat_of(bids_game, ana))}" in answer
+    assert "/games/" not in answer
+
+
 def test_it_delivers_a_message_on_the_page_and_in_each_next_mail(blindbids: str, ana: Persona, bruno: Persona,
                                                                  carla: Persona) -> None:
     game = start_game(blindbids, [ana, bruno, carla])

@@ -82,9 +82,14 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
     if code == "vd":
         return gain(state, seat, {"d": 1}, rng, ev, "village")
     key = code[1:]
+    # the story names whose action it was ("uses Bold Merchant's village action"), then what it gave
     if key.isdigit():
         e = next(e for e in C.CARD[int(key)]["effects"] if e["t"] == "village")
+        ev.append(new_event("village_use", f"{who(state, seat)} uses {C.CARD[int(key)]['name']}'s village action.",
+                            {"seat": seat, "card": int(key)}))
         return gain(state, seat, e["gain"], rng, ev, "cards")
+    ev.append(new_event("village_use", f"{who(state, seat)} uses the village action of ship area {key}.",
+                        {"seat": seat, "area": key}))
     action = C.UPGRADE[key]["village"]
     if action == "cp_d":
         return gain(state, seat, {"cp": 1, "d": 1}, rng, ev, "upgrades")
