@@ -561,6 +561,14 @@ class Rules:
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["players"][seat])
 
+    def example_turn(self, state: State, seat: int) -> list[str]:
+        """A whole turn the seat could write in one mail now, one line each, built from its actual
+        options (a game with multi-step turns shows one; [] when it has none to show). Each line
+        reads back through ``parse`` and the lines apply in order as one batch (tested). It is
+        computed on a copy, from what the seat may know: a game stops it before a line that would
+        reveal or draw anything."""
+        return []
+
     def default_move(self, state: State, seat: int) -> Option | None:
         """The game's declared safe move for ``seat``'s current decision, played by the
         service's "default move" no-move policy when a player misses a deadline.

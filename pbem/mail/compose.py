@@ -68,6 +68,9 @@ class Composed:
     svg: str
 
 
+_EXAMPLE_HEADING = "A whole turn in one mail, for example (from your options now):"
+
+
 def render_text_body(c: dict[str, Any]) -> str:
     """The text part of an update mail from its rendering context (see :func:`context`)."""
     game = c["game"]
@@ -87,6 +90,8 @@ def render_text_body(c: dict[str, Any]) -> str:
             "One command a line, above the marker line; several lines are applied in order.",
             "",
         ]
+        if c.get("example_turn"):  # (stored contents before it have none)
+            parts += [_EXAMPLE_HEADING, *(f"  {line}" for line in c["example_turn"]), ""]
     elif not c["finished"]:
         parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
                   "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
@@ -122,6 +127,7 @@ def render_html_body(c: dict[str, Any]) -> str:
     ctx = dict(c)
     # a mail whose options are those of the mail before it points to them (outbox.options_again)
     ctx["option_rows"] = [] if c.get("same_options") else c["options"]
+    ctx["example_heading"] = _EXAMPLE_HEADING
     return render_to_string("mail/game_update.html", ctx)
 
 

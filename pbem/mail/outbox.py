@@ -346,6 +346,8 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "options_text": options_again(options) if same else format_options(options) if options else "",
         "same_options": same,
         "examples": wording.notation_examples(options),
+        # one worked whole turn from these options (the game's, on a copy: engine Rules.example_turn)
+        "example_turn": rules.example_turn(game.state, seat.index) if options and not compact else [],
         "events": wording.story(events, seat.index, you),
         "chat": chat,
         "compact": compact,

@@ -115,3 +115,32 @@ def test_it_takes_a_closing_done_after_a_turn_that_moved_on_by_itself_as_a_sign_
     game.refresh_from_db()
     assert game.version == version + 1  # one batch, one version
     assert [m.move["code"] for m in Move.objects.filter(game=game).order_by("number")][-len(lines):] == lines
+
+
+def example_in(body: str) -> list[str]:
+    heading = "A whole turn in one mail, for example (from your options now):\n"
+    assert heading in body, body[:2000]
+    block = body.split(heading, 1)[1].split("\n\n", 1)[0]
+    return [line.strip() for line in block.splitlines()]
+
+
+def test_it_shows_a_worked_whole_turn_that_applies_as_written(ana: Persona, bruno: Persona) -> None:
+    game = start_game("maracaibo", [ana, bruno])
+    # the first mail explains the setup with the dealt cards: plan one, keep four
+    setup = example_in(text_of(ana.latest()))
+    assert setup[0].startswith("plan ") and len(setup) == 5 and all(x.startswith("keep ") for x in setup[1:])
+    told = answers_to(ana, "\n".join(setup))
+    assert not any("not accepted" in t or "refused" in t for t in told), told
+    answers_to(bruno, "\n".join(choose_setup(game, bruno)))
+    game.refresh_from_db()
+    assert game.state is not None
+    seat = RULES.pending(game.state)[0]
+    captain = ana if seat_of(game, ana).index == seat else bruno
+    turn = example_in(text_of(captain.latest()))
+    assert turn[0].startswith("sail to ") and turn == RULES.example_turn(game.state, seat)
+    version = game.version
+    told = answers_to(captain, "\n".join(turn))
+    assert not any("not accepted" in t or "refused" in t for t in told), told
+    game.refresh_from_db()
+    assert game.version > version
+    assert Move.objects.filter(game=game, seat=seat, version=game.version).count() >= len(turn) - 1

@@ -48,10 +48,13 @@ asked, and no rules module imports them (import-linter contract ``maracaibo-rule
 
 from __future__ import annotations
 
+import copy
 import random
+import re
 from typing import Any, ClassVar
 
 from engine import notation
+from engine.batch import is_commit_point
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
 from engine.errors import IllegalMove
 from engine.rng import Rng
@@ -65,6 +68,7 @@ from . import (
     sailing,  # noqa: F401
     ship,  # noqa: F401
 )
+from . import content as C
 from . import notation as N
 from .board import HANDLERS, _pending_seats, json_copy, stack
 from .careers import _is_free
@@ -231,6 +235,55 @@ class Maracaibo(Rules):
 
     def _explain(self, state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
         return N.explain(state, seat, line, options)
+
+    def example_turn(self, state: State, seat: int) -> list[str]:
+        """One worked whole turn from the seat's options (docs/mail.md): in the setup, plan one dealt
+        card and keep four; on a turn, sail to the village of most actions in reach, buy a card there
+        when one is affordable (and answer what that asks, such as the explorer's move), take the
+        village actions left as doubloons, then ``done``. Stops before any line that reveals or draws."""
+        top = state["stack"][-1]["kind"] if state.get("stack") else ""
+        options = self.options(state, seat)
+        if top == "setup":
+            cards = [o.label.split(" ", 1)[1] for o in options]
+            verb = "plan" if options and options[0].code.startswith("p") else "keep"
+            return [f"plan {cards[0]}", *(f"keep {c}" for c in cards[1:5])] if verb == "plan" else []
+        sails = [o for o in options if o.code.startswith("s") and o.label.startswith("sail ")]
+        if top != "sail" or not sails:
+            return []
+        trial = copy.deepcopy(state)
+        best = max(sails, key=lambda o: (o.code[1:] in C.VILLAGES, int(o.label.split()[1])))
+        lines: list[str] = []
+        move: Option | None = best
+        bought = False
+        for _ in range(8):
+            if move is None:
+                break
+            rng_before = trial.get("rng")
+            after = copy.deepcopy(trial)
+            events = self.apply(after, seat, move.move)
+            if is_commit_point(rng_before, after, events):
+                lines.append("done" if move.code in ("done", "end", "pass") else move.label)
+                break
+            lines.append(f"sail to {move.code[1:]}" if move is best else
+                         "vd" if move.code == "vd" else "done" if move.code in ("done", "end") else
+                         f"buy {C.CARD[int(move.code[1:])]['name']}" if re.fullmatch(r"b\d+", move.code) else
+                         move.label)
+            trial = after
+            if seat not in self.pending(trial) or any(e.kind in ("turn", "round_end") for e in events):
+                break
+            opts = self.options(trial, seat)
+            codes = {o.code: o for o in opts}
+            kind = trial["stack"][-1]["kind"] if trial.get("stack") else ""
+            buy = next((o for o in opts if o.code.startswith("b") and kind in ("main", "village")), None)
+            if buy is not None and not bought:
+                move, bought = buy, True
+            elif kind in ("main", "village"):
+                move = codes.get("vd") or codes.get("done") or codes.get("pass")
+            elif kind == "free":
+                move = codes.get("end")
+            else:  # a sub-decision the line before asked (the explorer's move, a nation, a payment)
+                move = next((o for o in opts if not re.fullmatch(r"p\d+|k\d+[ul]", o.code)), None)
+        return lines
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         for o in self.options(state, seat):
