@@ -77,6 +77,22 @@ def ink_on(fill: str) -> str:
     return "#ffffff" if contrast("#ffffff", fill) >= contrast("#111111", fill) else "#111111"
 
 
+@functools.lru_cache(maxsize=256)
+def readable(colour: str, on: str = "#ffffff", ratio: float = 4.5) -> str:
+    """``colour`` darkened just enough to read as text on ``on`` (WCAG's 4.5:1 for normal text):
+    a seat's or a nation's colour kept recognisable for its name or label."""
+    c = colour.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    rgb = [int(c[i:i + 2], 16) for i in (0, 2, 4)]
+    out = "#" + c.lower()
+    for step in range(21):
+        out = "#" + "".join(f"{round(v * (1 - step / 20)):02x}" for v in rgb)
+        if contrast(out, on) >= ratio:
+            break
+    return out
+
+
 def text_width(s: str, size: float, bold: bool = False) -> float:
     """A generous estimate of a sans-serif text's width, for laying labels out."""
     return len(s) * size * (0.68 if bold else 0.62)

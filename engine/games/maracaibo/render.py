@@ -25,6 +25,8 @@ SUBSTITUTE = "the cards, map and tiles are this project's own"
 NATION_COLOUR = {"france": "#2459c4", "england": "#c8102e", "spain": "#e0a800"}
 SEAT_COLOUR = ["#d9480f", "#2f9e44", "#7048e8", "#1c7ed6", "#495057"]
 JEAN_COLOUR = "#111111"
+#: a quest's "Q" as text (4.5:1 on the tracks' light fills; the gold of the quest boxes is a stroke)
+_INK_Q = "#6b5000"
 
 
 # ---- the view, read ---------------------------------------------------------------------------------
@@ -442,9 +444,9 @@ def _svg_explorer(view: View, y: int) -> tuple[list[str], int]:
             fill = "#ffe066"
         out.append(f'<rect x="{x:.1f}" y="{y}" width="{cw - 1:.1f}" height="14" fill="{fill}" stroke="#adb5bd" '
                    'stroke-width="0.5"/>')
-        out.append(_t(x + cw / 2, y + 10, str(s), 6.5, "middle", "#495057"))
+        out.append(_t(x + cw / 2, y + 10, str(s), 6.5, "middle", "#343a40"))
         if str(s) in view["tquests"]:
-            out.append(_t(x + cw / 2, y + 22, "Q", 7, "middle", "#a07c00", "bold"))
+            out.append(_t(x + cw / 2, y + 22, "Q", 7, "middle", _INK_Q, "bold"))
     pawns = [(p["explorer"], _colour(view, i)) for i, p in enumerate(view["p"])]
     if view.get("jean"):
         pawns.append((view["jean"]["explorer"], JEAN_COLOUR))
@@ -461,14 +463,14 @@ def _svg_influence(view: View, y: int) -> tuple[list[str], int]:
     for r, nation in enumerate(C.NATIONS):
         yy = y + 4 + r * 15
         out.append(_t(x0 - 4, yy + 10, f"{nation.title()} x{view['multiplier'][nation]}", 8, "end",
-                      NATION_COLOUR[nation], "bold"))
+                      kit.readable(NATION_COLOUR[nation]), "bold"))
         for v in range(C.INFLUENCE_MAX + 1):
             x = x0 + v * cw
             fill = "#ffe8cc" if v in C.RANK_AT else "#f8f9fa"
             out.append(f'<rect x="{x:.1f}" y="{yy}" width="{cw - 1:.1f}" height="12" fill="{fill}" stroke="#ced4da" '
                        'stroke-width="0.5"/>')
             if r == 0:
-                out.append(_t(x + cw / 2, y + 1, str(v), 6, "middle", "#868e96"))
+                out.append(_t(x + cw / 2, y + 1, str(v), 6, "middle", "#5c636a"))
         marks = [(p["inf"][nation], _colour(view, i)) for i, p in enumerate(view["p"])]
         if view.get("jean"):
             marks.append((view["jean"]["inf"][nation], JEAN_COLOUR))
@@ -488,7 +490,7 @@ def _svg_players(view: View, y: int) -> tuple[list[str], int]:
         rows.append((str(view["jean"]["name"]), view["jean"]["vp"], None, JEAN_COLOUR))
     for name, vp, p, colour in rows:
         you = " (you)" if p is not None and view["p"].index(p) == view.get("seat") else ""
-        out.append(_t(6, y + 9, name + you, 8.5, fill=colour, weight="bold"))
+        out.append(_t(6, y + 9, name + you, 8.5, fill=kit.readable(colour), weight="bold"))
         bar = 180 * vp / vmax
         out.append(f'<rect x="94" y="{y + 2}" width="{max(bar, 1):.1f}" height="8" fill="{colour}"/>')
         out.append(_t(98 + bar, y + 9, f"{vp} VP", 8))
@@ -686,8 +688,8 @@ def _narrow(view: View) -> tuple[list[str], int]:
         marks = [f"{names[i]} {p['inf'][nation]}" for i, p in enumerate(view["p"])]
         if view.get("jean"):
             marks.append(f"{view['jean']['name']} {view['jean']['inf'][nation]}")
-        col.say(f"{nation.title()} x{view['multiplier'][nation]}: " + ", ".join(marks), fill=NATION_COLOUR[nation]
-                if nation != "spain" else "#7a5c00", bold=False)
+        col.say(f"{nation.title()} x{view['multiplier'][nation]}: " + ", ".join(marks),
+                fill=kit.readable(NATION_COLOUR[nation]), bold=False)
     # the players
     col.head("Players")
     for i, p in enumerate(view["p"]):
