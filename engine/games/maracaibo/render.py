@@ -310,6 +310,31 @@ POS: dict[str, tuple[int, int]] = {
 }
 MAP_H = 352
 
+#: where a place's row of ships may go (its first ship's corner, from the place): above it, else
+#: left, right or below; the first that is nearer this place than any other place and its name
+_SHIP_SPOTS = ((-14, -30), (-44, -6), (18, -6), (-14, 44), (-44, 14), (18, 14), (-44, -26), (18, -26), (8, -22),
+               (-4, -22), (-24, -22), (-34, 30), (10, 30))
+
+
+def ship_offset(loc: str, n: int) -> tuple[int, int]:
+    """Where ``loc``'s row of ``n`` ships is drawn, so that it is seen at that place: Havana's ships
+    were drawn above it, beside 21b (issue 21). The first spot clearly nearer this place than any
+    other place or name; else the one that is most so."""
+    x, y = POS[loc]
+    others = [(ox, oy + k) for o, (ox, oy) in POS.items() if o != loc for k in (0, 21)]
+    best, margin = _SHIP_SPOTS[0], -1e9
+    for dx, dy in _SHIP_SPOTS:
+        if not (x + dx - 3 >= 0 and x + dx + 8 * max(n, 1) + 3 <= 640 and y + dy - 8 >= 18):
+            continue
+        cx, cy = x + dx + 4 * max(n, 1), y + dy - 2  # the row's middle
+        own = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
+        near = min(((cx - ox) ** 2 + (cy - oy) ** 2) ** 0.5 for ox, oy in others)
+        if near > own + 6:
+            return dx, dy
+        if near - own > margin:
+            best, margin = (dx, dy), near - own
+    return best
+
 
 def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
        weight: str = "normal") -> str:
@@ -406,8 +431,9 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
             out.append(f'<rect x="{x - 22}" y="{y - 20}" width="14" height="9" rx="2" fill="#ffd43b" '
                        f'stroke="#a07c00" stroke-width="0.6"/>')
             out.append(_t(x - 15, y - 13, str(view["quests"][loc]), 6, "middle"))
+        dx, dy = ship_offset(loc, len(ships.get(loc, [])))
         for k, colour in enumerate(ships.get(loc, [])):
-            sx, sy = x - 14 + 8 * k, y - 30
+            sx, sy = x + dx + 8 * k, y + dy
             cls = ' class="mine"' if mine == (loc, k) else ""
             if cls and least:  # a picture has no page style to mark it: a frame
                 out.append(f'<rect x="{sx - 2.5}" y="{sy - 7}" width="12" height="13" rx="2" fill="#ffffff" '
