@@ -246,6 +246,69 @@ def score() -> tuple[State, int]:
     return _on(_started(), frame("score", 0, mode="interim", ask=True))
 
 
+def setup_port() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana is dealt the home ports Bremen, Roseau, Nassau: keep one."""
+    state = RULES.setup(player_names(3), {"mode": "78"}, "corpus")
+    mine = ["HP2", "HP10", "HP11"]
+    everywhere = [state["ports_box"], *(p["setup"]["ports"] for p in state["p"])]
+    for lst in everywhere:
+        lst[:] = [x for x in lst if x not in mine]
+    state["ports_box"] += list(state["p"][0]["setup"]["ports"])
+    for p in state["p"][1:]:
+        while len(p["setup"]["ports"]) < 3:
+            p["setup"]["ports"].append(state["ports_box"].pop())
+    state["p"][0]["setup"]["ports"] = mine
+    return state, 0
+
+
+def port_bonus() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana has unlocked her home port Grand Turk: pay 5 doubloons for 5 VP, or not."""
+    state = _started(mode="78")
+    state["p"][0]["port"] = "HP8"
+    return _on(state, frame("portbonus", 0, ask=True))
+
+
+def disc_new_board() -> tuple[State, int]:
+    """The Uprising (mode 78): a disc off the new ship board, its resistance tile UR and home port UH open."""
+    state = _started(mode="78")
+    state["p"][0]["port"] = "HP8"
+    state["p"][0]["discs"] = {**state["p"][0]["discs"], "UH": 2}
+    return _on(state, frame("disc", 0, n=1))
+
+
+def resist() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana liberated a French marker; her tile holds France on space 1:
+    spaces 3 (a figure) and 4 (3 doubloons) may take it, or it leaves the game."""
+    state = _started(mode="78")
+    state["p"][0]["resist"] = ["france", None, None, None]
+    return _on(state, frame("resist", 0, nation="france", times=1))
+
+
+def village_resist() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana at 3 Tortuga (an English marker), her resistance tile unlocked, 3 combat points."""
+    state = _started(mode="78", at="3")
+    p = state["p"][0]
+    p["areas"], p["cp"], p["fig"] = [*p["areas"], "UR"], 3, 0
+    p["discs"] = {**p["discs"], "UR": 0}
+    state["markers"]["3"] = "england"
+    return _on(state, frame("village", 0, left=2, used=[]))
+
+
+def fight_uprising() -> tuple[State, int]:
+    """The Uprising (mode 78): token T3 revealed (England 4, France 6, Spain 2): fight for or against a nation."""
+    state = _started(mode="78")
+    state["markers"]["14"] = "france"
+    return _on(state, frame("fight", 0, token="T3", ask=True))
+
+
+def against() -> tuple[State, int]:
+    """The Uprising (mode 78): fighting against France with value 6; France holds 14 Cartagena, 4 Puerto
+    Plata and the village 2 Nassau."""
+    state = _started(mode="78")
+    state["markers"] = {"14": "france", "4": "france", "2": "france", "13": "spain"}
+    return _on(state, frame("against", 0, nation="france", value=6, used=[], token="T3"))
+
+
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
     "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
@@ -255,4 +318,6 @@ SCENARIOS = {
     "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
     "three": three, "pay-three": pay_three, "short": short,
     "rankup": rankup, "free": free, "draw": draw, "score": score,
+    "setup-port": setup_port, "port-bonus": port_bonus, "disc-new-board": disc_new_board, "resist": resist,
+    "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
 }

@@ -14,6 +14,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import homeports, resistance
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
@@ -59,6 +60,10 @@ def _special_village_actions_in_order(state: State, seat: int, used: list[str], 
                                       or not any(has_marker(state, n) for n in C.NATIONS)):
             continue
         yield opt(f"v{uid}", label + suffix)
+    if "port" in p:  # the Uprising's home ports (Bremen, Oranjestad): repeatable, so never "used"
+        yield from homeports.village_options(state, seat, suffix)
+    if "resist" in p and "vR" not in used:  # the Uprising's resistance tile
+        yield from resistance.village_options(state, seat, suffix)
 
 
 def village_options(state: State, seat: int, used: list[str]) -> list[Option]:
@@ -82,6 +87,10 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
     if code == "vd":
         return gain(state, seat, {"d": 1}, rng, ev, "village")
     key = code[1:]
+    if key == "H":
+        return homeports.do_village(state, seat, rng, ev)
+    if key == "R":
+        return resistance.do_village(state, seat, ev)
     # the story names whose action it was ("uses Bold Merchant's village action"), then what it gave
     if key.isdigit():
         e = next(e for e in C.CARD[int(key)]["effects"] if e["t"] == "village")
@@ -320,7 +329,7 @@ def _nation_options(state: State, f: Frame) -> list[Option]:
     if "place" in d:
         return [opt("n" + n[0], f"{n.title()}: marker in {d['place']}, 1 influence, 1 doubloon")
                 for n in C.NATIONS if has_marker(state, n)]
-    return [opt("n" + n[0], f"{d['n']} influence with {n.title()}") for n in C.NATIONS]
+    return [opt("n" + n[0], f"{d['n']} influence with {n.title()}") for n in d.get("among", C.NATIONS)]
 
 
 def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:

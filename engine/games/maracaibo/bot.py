@@ -41,6 +41,9 @@ from typing import Any
 from engine.core import Option, State
 
 from . import content as C
+from . import resistance as RES
+from . import uprising as UP
+from . import uprising_content as C_U
 from .actions import three_cards
 from .board import city_action, hand_limit, has_marker, last_round, loc_kind, multiplier
 from .cards import can_buy
@@ -103,7 +106,7 @@ _FLAG_V: dict[tuple[str, float, int], float] = {}
 
 
 #: ``disc_areas`` by (which areas still hold discs, the areas completed): it depends on nothing else
-_DISC_AREAS: dict[tuple[tuple[bool, ...], tuple[str, ...]], list[str]] = {}
+_DISC_AREAS: dict[tuple[tuple[bool, ...], tuple[str, ...], bool, bool], list[str]] = {}
 
 
 def _kinds(state: State) -> dict[str, str]:
@@ -194,7 +197,9 @@ class Ctx:
     def disc_areas(self) -> list[str]:
         if self._areas is None:
             p = self.p
-            key = (tuple(p["discs"][u["id"]] == 0 for u in C.UPGRADES), tuple(p["areas"]))
+            discs = p["discs"]
+            key = (tuple(discs[u["id"]] == 0 for u in C.UPGRADES), tuple(p["areas"]),
+                   discs.get("UR", 0) > 0, discs.get("UH", 0) > 0)  # (the Uprising's new board's slots)
             areas = _DISC_AREAS.get(key)
             if areas is None:
                 areas = _DISC_AREAS[key] = disc_areas(p)
@@ -269,7 +274,11 @@ class Ctx:
     def _area_value(self, uid: str) -> float:
         v = _AREA_NOW.get(uid, 0.0) + _AREA_USE.get(uid, 0.0) * self.left
         if uid == "U4":
-            v += 5 * self.dv
+            v += (3 * self.dv + 0.5 * self.left) if "board" in self.p else 5 * self.dv  # the Uprising's: a compass
+        if uid == "UR":  # the Uprising's resistance tile: 5 doubloons, or 4 and its village action
+            v += (4 * self.dv + 0.8 * self.left) if "resist" in self.p else 5 * self.dv
+        if uid == "UH":  # the Uprising's home port: its bonus and its ongoing effect
+            v += 2.0 + _PORT_VALUE.get(str(self.p.get("port")), 0.0) * 0.5 * self.left
         if uid == "U7":
             v += 0.3 * self.left * len(self.p["assist"])
         if uid == "U3" and "U5" not in self.p["areas"]:
@@ -491,6 +500,13 @@ class Ctx:
             key = u.get("village")
             if key and u["id"] in p["areas"]:
                 out[f"v{u['id']}"] = self.upgrade_village_value(u["id"])
+        if "port" in p:  # the Uprising: a home port's village action, the resistance tile's
+            hp = C_U.PORT.get(str(p["port"]))
+            e = hp["effects"][0] if hp else {}
+            if e.get("ext") == "village_trade":
+                out["vH"] = self.gain_value(e["gain"]) - 2 * _BLIND_DRAW * 0.5
+            if "resist" in p:
+                out["vR"] = 2 * max(self.gain_value(g) for g in _RESIST_SPACES) - 2.0
         return out
 
     def upgrade_village_value(self, uid: str) -> float:
@@ -755,12 +771,58 @@ def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
     return None
 
 
+#: the home ports the bot prefers: those whose ongoing effect the rules play (homeports.py), by id
+_RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
+_PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0}
+
+
+def _liberate_value(ctx: Ctx, code: str) -> float:
+    """The Uprising's Liberate City / Village: its VP and doubloons, a resistance space, its cost."""
+    if code == "cend":
+        return 0.0
+    st = ctx.state
+    data = st["stack"][-1]["data"]
+    loc = code[2:]
+    if code.startswith("lc"):
+        a = UP.CITY
+        g = 3 * ctx.dv + UP.occupied_cities(st)
+    else:
+        a = UP.VILLAGE
+        g = 3.0 * UP.occupied_neighbours(st, loc)
+    if "resist" in ctx.p and RES.free_spaces(ctx.p, str(st["markers"][loc])):
+        g += max(ctx.gain_value(RES.SPACES[n]) for n in RES.free_spaces(ctx.p, str(st["markers"][loc])))
+    return g - ctx.shortfall_cost(int(a["cost"]) - int(data["value"])) - 0.05 * int(a["cost"])
+
+
+def _against_value(ctx: Ctx, code: str) -> float:
+    st = ctx.state
+    nation = next(n for n in C.NATIONS if n[0] == code[1])
+    token = st["stack"][-1]["data"]["token"]
+    value = UP.against_value(st, token, nation, ctx.p)
+    reward = UP._against_reward(token, nation)
+    targets = [loc for loc, n in st["markers"].items() if n == nation]
+    best = max((6 - value if ctx.kind(loc) == "city" else 4 - value) for loc in targets) if targets else 99
+    return ctx.gain_value(reward) + (4.0 - max(0, best) * 0.8 if targets else -5.0)
+
+
 def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[str, float]) -> float:
     st = ctx.state
     p = ctx.p
     code = o.code
     if kind == "sail":
         return ctx.sail_value(code[1:], steps[code[1:]])
+    if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
+        return _PORT_VALUE.get(code[1:], 0.0)
+    if kind == "resist":  # the Uprising: a liberated marker to the resistance tile
+        d = st["stack"][-1]["data"]
+        if code == "r0":
+            return -0.5
+        return ctx.gain_value({k: v * int(d["times"]) for k, v in _RESIST_SPACES[int(code[1:]) - 1].items()})
+    if kind == "portbonus":  # the Uprising: pay for the home port's bonus, or lose it
+        hp = C_U.PORT[p["port"]]
+        got = hp["bonus"]["gain"]
+        worth = got.get("vp", 0) + (ctx.best_inf(got["inf"]) if "inf" in got else 0.0)
+        return worth - hp["bonus"]["pay"]["d"] * ctx.dv if code == "yes" else 0.0
     if kind == "setup":
         cid = int(code[1:])
         if code.startswith("p"):
@@ -809,6 +871,10 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         if code == "ypay":
             return 0.0
         return -sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
+    if kind == "fight" and code.startswith("a"):  # the Uprising: against a nation, to liberate
+        return _against_value(ctx, code)
+    if kind == "against":
+        return _liberate_value(ctx, code)
     if kind == "fight":
         nation = next(n for n in C.NATIONS if n[0] == code[1])
         token = st["stack"][-1]["data"]["token"]

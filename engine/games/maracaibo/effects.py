@@ -101,7 +101,8 @@ def perm(p: P, kind: str) -> int:
 
 
 def compass(p: P) -> int:
-    return 1 + perm(p, "compass")
+    # (the Uprising's new ship board: its indicated upgrade U4 gives a compass, homeports.py)
+    return 1 + perm(p, "compass") + (1 if "board" in p and "U4" in p["areas"] else 0)
 
 
 def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -> None:

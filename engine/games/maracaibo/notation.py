@@ -28,6 +28,7 @@ from engine.core import Option, State
 from engine.errors import IllegalMove
 
 from . import content as C
+from . import uprising_content as U
 
 # ---- the vocabulary -------------------------------------------------------------------------------
 
@@ -77,8 +78,10 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "cotton": ["algodao"],
         "upper": ["top", "high", "higher", "u"],
         "lower": ["bottom", "low", "l"],
+        "against": ["contra", "versus", "vs"],  # (a name, not a verb: a fight for never reads as against)
     }
-    display = {"france": "France", "england": "England", "spain": "Spain", "upper": "upper", "lower": "lower"}
+    display = {"against": "against", "france": "France", "england": "England", "spain": "Spain", "upper": "upper",
+               "lower": "lower"}
     words: dict[str, set[str]] = {}
 
     def word(written: str, term: str) -> None:
@@ -105,6 +108,12 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         for w in _words(b["name"]) if len(_words(b["name"])) > 1 else ():
             word(w, "w#" + w)
             display["w#" + w] = w
+    for hp in U.PORTS:  # the Uprising's home ports
+        names[f"h#{hp['id']}"] = sorted({hp["name"], hp["pt"], hp["id"]})
+        display[f"h#{hp['id']}"] = str(hp["name"])
+    for area in ("UR", "UH"):  # the Uprising's new ship board: its resistance tile and home port slots
+        names[f"u#{area}"] = [area, f"area {area}"]
+        display[f"u#{area}"] = area
     for qid in C.QUEST:
         names[f"q#{qid}"] = [qid, f"quest {qid}"]
         display[f"q#{qid}"] = qid
@@ -155,6 +164,11 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "space": ["spaces", "step", "steps", "location", "locations", "loc", "casa", "casas"],
         "turn": ["vez", "turno", "phase"],
         "pay": ["pagar"],
+        "port": ["home port", "homeport", "porto de origem", "porto inicial", "starting port"],
+        "bonus": ["bonuses", "bonus"],
+        "resistance": ["resistencia", "resistence"],
+        "liberate": ["liberation", "free", "libertar", "liberar", "free the"],
+        "tile": ["tiles", "peca"],
     }
     # words with several meanings (``take`` a card to keep, from the display, or a doubloon)
     several = {
@@ -251,6 +265,11 @@ def readings(state: State, seat: int, option: Option) -> list[str]:
 def _readings(state: State, seat: int, option: Option) -> list[str]:
     code, label = option.code, option.label
     kind = _top(state)
+    if kind == "setup" and code.startswith("h"):  # the Uprising: the home port kept
+        name = U.PORT[code[1:]]["name"]
+        return [f"(keep) port {name}", f"keep {name}"]
+    if kind == "portbonus":
+        return ["pay (port) (bonus)", "yes", label] if code == "yes" else ["leave (port) (bonus)", "pass", label]
     if kind == "setup":
         cid = int(code[1:])
         verb = "plan (planning area)" if code[0] == "p" else "keep"
@@ -297,6 +316,15 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [f"{what} (with) (use) (discard) {cards}", label]
     if kind == "combat":
         return _combat_readings(state, code, label)
+    if kind == "fight" and code.startswith("a"):  # the Uprising (78): against a nation
+        n = _nation(code[1])
+        return [f"fight against {n} (nation)", f"against {n} (fight)"]
+    if kind == "against":  # the Uprising (78): Liberate City / Village
+        if code == "cend":
+            return ["end (combat) (fight)", "pass", "end (the) combat", "not more (combat) (action)"]
+        loc, name = code[2:], place_name(code[2:])
+        what = "(city)" if code.startswith("lc") else "(village)"
+        return [f"liberate {what} {loc}", f"liberate {what} {name}", f"liberate {what} {loc} {name}"]
     if kind == "fight":
         n = _nation(code[1])
         return [f"fight {n}", f"fight (for) {n} (nation)", f"{n} (value)"]
@@ -319,6 +347,13 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
     if kind == "explore":
         to = code[1:]
         return [f"explore {to} (space)", f"explore (to) space {to}", f"space {to} (explore)"]
+    if kind == "disc" and code in ("uR", "uH"):  # the Uprising's new ship board: its two slots
+        slot = "resistance (tile)" if code == "uR" else "port"
+        return [f"U{code[1:]} (disc) (remove) (ship) (area) (from)", f"(disc) (remove) (from) {slot} (area)"]
+    if kind == "resist":  # the Uprising: a liberated marker to a space of the resistance tile
+        if code == "r0":
+            return ["leave (marker) (out) (game)", "pass", "discard (marker)"]
+        return [f"resistance {code[1:]} (space) (tile) (marker) (put)", f"space {code[1:]} (resistance) (tile)"]
     if kind == "disc":
         n = code[1:]
         return [f"U{n} (disc) (remove) (ship) (area) (from)", f"disc {n} (ship) (area) (remove) (from)",
@@ -375,6 +410,12 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
         cid = int(code[1:])
         return [f"use {card_name(cid)} (village action)", f"village action {card_name(cid)}",
                 f"{card_name(cid)} (village action) (use)"]
+    if code == "vH":  # the Uprising: the home port's village action (Bremen, Oranjestad)
+        return ["(use) port (village action) (trade) (pay)", "village action (home) port"]
+    if code == "vR":  # the Uprising: the resistance tile's village action
+        at = state["p"][seat]["at"]
+        return ["liberate (village) (here) (resistance) (tile) (village action)", f"liberate {C.LOC[at]['name']}",
+                "resistance (tile) (village action) (use) (liberate)"]
     if code.startswith("vU"):
         return [f"{code[1:]} (village action) (use) (ship) (area)", f"village action {code[1:]} (ship) (area)"]
     if code.startswith("d") and code[1:] in C.GOODS:

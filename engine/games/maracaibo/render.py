@@ -19,6 +19,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
+from . import uprising_content as C_U
 
 WIDTH = 76
 SUBSTITUTE = "the cards, map and tiles are this project's own"
@@ -229,6 +230,12 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
     you = " (you)" if view.get("seat") == i else ""
     bits = [f"synergy {', '.join(p['synergy']) or 'none'}",
             f"ship upgrades {', '.join(p['areas']) or 'none'}, {sum(p['discs'].values())} discs left"]
+    if p.get("port"):  # the Uprising: the home port (area UH) and its effect in words
+        hp = C_U.PORT[p["port"]]
+        bits.append(f"home port {hp['name']} ({'unlocked' if 'UH' in p['areas'] else 'locked'}): {hp['text']}")
+    if "resist" in p:  # the Uprising: the resistance tile's four spaces
+        bits.append("resistance tile: " + ", ".join(f"{n + 1} {str(x).title() if x else 'empty'}"
+                                                      for n, x in enumerate(p["resist"])))
     tasks = [f"{k * 3 + t + 1} {state}" for k, car in enumerate(p.get("careers", ()))
              for t, state in enumerate(car["done"]) if state]
     bought = sum(int(C.CARD[c]["vp"]) for c in p["display"])

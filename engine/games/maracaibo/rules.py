@@ -41,6 +41,13 @@ The rules are read top-down, one module per part of the rulebook; this file only
     effects.py    the effect language (gain bundles, card effects); content.py: the data files
     jean.py       Jean, the solo automa
 
+The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per module of its rulebook:
+
+    homeports.py  the game mode, the new ship boards, the Home Ports (``portbonus``)
+    resistance.py the Resistance Tiles (``resist``; the tile's village action)
+    uprising.py   scenario 78's Uprising: fighting for or against a nation (``fight``, ``against``)
+    uprising_content.py  the expansion's data files
+
 The bot (bot.py), the renderer (render.py) and the notation's words (notation.py) are not part
 of the rules: the rules object hands out the bot and the renderer by importing them when first
 asked, and no rules module imports them (import-linter contract ``maracaibo-rules-below-doors``).
@@ -56,7 +63,7 @@ from typing import Any, ClassVar
 from engine import notation
 from engine.batch import is_commit_point
 from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
-from engine.errors import IllegalMove
+from engine.errors import IllegalMove, SetupError
 from engine.rng import Rng
 from engine.stack import DecisionStack
 
@@ -65,8 +72,10 @@ from . import (
     cards,  # noqa: F401
     combat,  # noqa: F401
     exploring,  # noqa: F401
+    homeports,
     sailing,  # noqa: F401
     ship,  # noqa: F401
+    uprising,  # noqa: F401 - after combat: it widens the fight frame in scenario 78
 )
 from . import content as C
 from . import notation as N
@@ -92,6 +101,7 @@ class Maracaibo(Rules):
                    solo_only=True),
         OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
                    solo_only=True),
+        OptionSpec("mode", "choice", "base", homeports.MODE_HELP, choices=homeports.MODES),
     )
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
@@ -99,6 +109,10 @@ class Maracaibo(Rules):
         "'explore 3' (to space 3), 'done'; free actions 'plan <card>' and 'career 2 upper'; draw with "
         "'draw pile' or 'draw 2 display'. Option codes work too."
     )
+
+    def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
+        if n_players == 1 and options.get("mode", "base") != "base":
+            raise SetupError("the Uprising's modes (option mode) are for 2 to 4 players; solo plays mode=base")
 
     def _setup(self, state: State, rng: Rng) -> None:
         set_table(state, rng)
@@ -205,6 +219,9 @@ class Maracaibo(Rules):
             me = state["p"][seat]
             view["me"] = {"hand": list(me["hand"]),
                           "setup": json_copy(me["setup"]) if me["setup"] else None}
+            kept = homeports.my_kept_port(state, seat)
+            if kept:
+                view["me"]["port"] = kept
         return view
 
     def _public(self, state: State) -> View:

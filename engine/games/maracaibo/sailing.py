@@ -9,6 +9,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
 from . import content as C
+from . import homeports
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
 from .effects import add_vp, gain, player, who
@@ -114,6 +115,8 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
             ev.append(new_event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
                                 {"seat": seat, "tile": t["id"]}))
             stack(state).push_all(gain(state, seat, t["gain"], rng, ev, "city"))
+    if "port" in p:  # the Uprising's home ports (Grand Turk, Port of Spain, Roseau)
+        stack(state).push_all(homeports.on_stop(state, seat, loc, rng, ev))
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")

@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import jean
+from . import homeports, jean
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
@@ -98,6 +98,9 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
         stack(state).push(frame("jean", seat))  # the player ended the round: Jean begins the next
     else:
         start_turn(state, (seat + 1) % len(state["players"]), ev)
+    if "ports_box" in state:  # the Uprising's home ports: an income effect (Genova)
+        for i in reversed(range(len(state["p"]))):
+            stack(state).push_all(homeports.income(state, i, ev))
     return ev
 
 

@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import jean
+from . import homeports, jean
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
 from .upgrade import FORMAT
@@ -76,6 +76,8 @@ def set_table(state: State, rng: Rng) -> None:
         "careers": [{"id": careers[2 * i + k], "done": [None, None, None]} for k in range(2)],
         "setup": {"dealt": sorted(dealt[i]), "plan": None}, "src": {},
     } for i in range(n)]
+    if homeports.mode(state) != "base":  # the Uprising's new ship boards and home ports
+        homeports.set_boards(state, rng)
     state["stack"] = [frame("setup", seats=range(n))]
     if n == 1:
         jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)
@@ -87,6 +89,8 @@ def _setup_options(state: State, f: Frame) -> list[Option]:
     s = player(state, seat)["setup"]
     if s is None:
         return []
+    if "ports" in s and (ports := homeports.setup_options(state, seat)) is not None:
+        return ports  # the Uprising's home ports: one of three kept first
     if s["plan"] is None:
         return [opt(f"p{c}", f"plan {C.CARD[c]['name']}") for c in s["dealt"]]
     return [opt(f"k{c}", f"keep {C.CARD[c]['name']}") for c in s["dealt"]]
@@ -95,9 +99,12 @@ def _setup_options(state: State, f: Frame) -> list[Option]:
 def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     s = p["setup"]
+    ev: list[Event] = []
+    if o.code.startswith("h"):
+        homeports.keep_port(state, seat, o.code[1:], ev)
+        return ev
     cid = int(o.code[1:])
     s["dealt"].remove(cid)
-    ev: list[Event] = []
     if o.code.startswith("p"):
         s["plan"] = cid
         ev.append(new_event("setup_pick", f"You plan {C.CARD[cid]['name']}.", {"card": cid}, to=(seat,)))
@@ -126,6 +133,7 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
         rng.shuffle(state["deck"])  # the unkept cards go into the draw pile
         ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile. "
                         f"Planned: {'; '.join(planned)}.", reveals=True))
+        homeports.reveal_ports(state, ev)
         start_turn(state, state["turn"], ev)
     return ev
 

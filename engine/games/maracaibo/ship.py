@@ -9,6 +9,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import homeports
 from .board import HANDLERS, P, opt, stack
 from .careers import with_free_actions
 from .effects import gain, gain_influence, player, who
@@ -32,6 +33,8 @@ def disc_areas(p: P) -> list[str]:
         if count and len(areas) - areas.count(uid) < count:
             continue
         out.append(uid)
+    if "board" in p:  # the Uprising's new ship board: its resistance tile and home port slots
+        out += homeports.extra_areas(p)
     return out
 
 
@@ -42,8 +45,17 @@ def remove_disc(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) ->
         ev.append(new_event("disc", f"{who(state, seat)} removes a disc from ship area {uid}.", {"seat": seat}))
         return []
     p["areas"] = [*p["areas"], uid]
-    u = C.UPGRADE[uid]
-    ev.append(new_event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.", {"seat": seat}))
+    if "board" in p:  # the Uprising's new ship board
+        ev.append(new_event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: "
+                            f"{homeports.area_text(p, uid)}.", {"seat": seat}))
+        frames = homeports.completed(state, seat, uid, rng, ev)
+        if frames is not None:
+            return frames
+        u = C.UPGRADE[uid]
+    else:
+        u = C.UPGRADE[uid]
+        ev.append(new_event("upgrade", f"{who(state, seat)} completes ship upgrade {uid}: {u['text']}.",
+                            {"seat": seat}))
     if "now" in u:
         return gain(state, seat, u["now"], rng, ev, "upgrades")
     if u.get("choice"):
@@ -51,9 +63,14 @@ def remove_disc(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) ->
     return []
 
 
+def _base_text(p: P, uid: str) -> str:
+    return str(C.UPGRADE[uid]["text"])
+
+
 def _disc_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
-    return [opt(f"u{uid[1:]}", f"disc from ship area {uid}: {C.UPGRADE[uid]['text']}"
+    text = homeports.area_text if "board" in p else _base_text
+    return [opt(f"u{uid[1:]}", f"disc from ship area {uid}: {text(p, uid)}"
                 + (" (completes it)" if p["discs"][uid] == 1 else "")) for uid in disc_areas(p)]
 
 

@@ -10,7 +10,7 @@ from engine.core import State, View
 from engine.rng import Rng
 
 from . import content as C
-from . import jean
+from . import homeports, jean
 from .board import P, json_copy, multiplier
 from .scoring import outcome
 
@@ -148,6 +148,7 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     rest = s["qpile"][1:]
     rng.shuffle(rest)
     s["qpile"] = s["qpile"][:1] + rest
+    homeports.resample(s, others, rng)
     if jean.playing(s):
         jean.resample(s, rng)
     return s

@@ -1,0 +1,360 @@
+"""Maracaibo: The Uprising, the game mode, the new ship boards and the Home Ports module
+(rulebook: "Alterações na configuração do jogo", "Portos de Origem"; docs/rules/maracaibo-uprising.md).
+
+SUBSTITUTE CONTENT: the ports' bonuses and numbers are this project's (``data/uprising/``).
+
+One option, ``mode``, picks the game: ``base`` (the base game, nothing of this module runs and no
+random draw is added), ``basic`` (the basic game on the new boards, the home port face down),
+``78`` or ``79`` (the scenarios; their modules follow from the mode, :func:`modules`).
+
+The state this module adds, only when the mode is not ``base`` (every read of it is here):
+
+- ``p["board"]``: ``"uprising"``, the new ship board: its resistance tile's slot is the ship area
+  ``UR`` (two discs; its front side: 5 doubloons when completed), its home port the area ``UH``
+  (two discs once the port is kept), and its indicated upgrade ``U4`` gives a compass and
+  3 doubloons instead of the base board's 5 doubloons;
+- ``p["port"]``: the home port kept (public once every player has chosen), or None;
+- ``p["setup"]["ports"]``: while choosing, the ports dealt and not yet kept (hidden);
+- ``state["ports_kept"]``: seat -> the port kept, hidden until every player has chosen;
+- ``state["ports_box"]``: the ports out of the game, never seen (hidden).
+
+A home port is unlocked like any ship upgrade (its two discs); its immediate bonus is then offered
+once (frame ``portbonus``: pay, or decline and lose it) and its ongoing effect counts from then on
+(Assumption A6). Ongoing effects played so far: Grand Turk, Port of Spain, Roseau (a stop at a
+marker of their nation), Bremen and Oranjestad (a village action trading two goods), Genova (its
+income). The others are listed as not done on the rules page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Event, Option, State, new_event
+from engine.rng import Rng
+from engine.stack import Frame, FunctionHandler, frame
+
+from . import content as C
+from . import resistance
+from . import uprising_content as U
+from .board import HANDLERS, P, markers_on_board, opt, stack
+from .effects import add_vp, gain, gain_influence, player, who
+
+MODES = ("base", "basic", "78", "79")
+#: the help of the ``mode`` option (what each mode plays today, said plainly)
+MODE_HELP = ("game mode: base (the base game), basic (the basic game on the Uprising's new ship boards, "
+             "home port face down), 78 (Home Ports, Resistance Tiles, Uprising) or 79 (Home Ports, Resistance "
+             "Tiles; its Liberation module is not played yet); 78 and 79 keep the base scenario's table so far")
+
+#: the new board's slots as ship areas: the resistance tile and the home port
+RESISTANCE_AREA, PORT_AREA = "UR", "UH"
+#: the base board's area that the new board's indicated upgrade replaces (compass and doubloons)
+INDICATED = str(U.BOARDS["compass_upgrade"]["replaces"])
+_INDICATED_GAIN: dict[str, int] = next(e["gain"] for e in U.BOARDS["compass_upgrade"]["effects"] if e["t"] == "now")
+_RESISTANCE_FRONT: dict[str, int] = U.BOARDS["resistance"]["front"]["unlock"][0]["gain"]
+_DISCS = int(U.BOARDS["discs_per_slot"])
+_HP = U.MODULES["home_ports"]
+
+
+def mode(state: State) -> str:
+    """The game mode (a state saved before the option existed is a base game)."""
+    return str(state["options"].get("mode", "base"))
+
+
+def modules(state: State) -> list[str]:
+    """The expansion's modules the mode plays (the rulebook: they follow from the mode)."""
+    m = mode(state)
+    return [] if m == "base" else list(U.MODES[m]["modules"])
+
+
+def new_board(p: P) -> bool:
+    return "board" in p
+
+
+def port_of(p: P) -> dict[str, Any] | None:
+    """The player's home port, once every player has chosen (face down in the basic game: None)."""
+    pid = p.get("port")
+    return U.PORT[pid] if pid else None
+
+
+def unlocked_port(p: P) -> dict[str, Any] | None:
+    """The player's home port once unlocked (its ongoing effect counts from then on, A6)."""
+    return port_of(p) if PORT_AREA in p["areas"] else None
+
+
+def area_text(p: P, uid: str) -> str:
+    """A ship area's words on this player's board."""
+    if uid == RESISTANCE_AREA:
+        return "resistance tile: " + str(U.BOARDS["resistance"]["back" if resistance.playing(p) else "front"]["text"])
+    if uid == PORT_AREA:
+        hp = port_of(p)
+        return f"home port {hp['name']}: {port_text(hp)}" if hp else "home port"
+    if uid == INDICATED and new_board(p):
+        return str(U.BOARDS["compass_upgrade"]["text"])
+    return str(C.UPGRADE[uid]["text"])
+
+
+def extra_areas(p: P) -> list[str]:
+    """The new board's slots that still hold discs (in the board's order)."""
+    discs = p["discs"]
+    return [uid for uid in (RESISTANCE_AREA, PORT_AREA) if discs.get(uid, 0) > 0]
+
+
+def compass_bonus(p: P) -> int:
+    """The indicated upgrade's compass, once completed on the new board."""
+    return 1 if "board" in p and INDICATED in p["areas"] else 0
+
+
+# ---- setup ----------------------------------------------------------------------------------
+
+def set_boards(state: State, rng: Rng) -> None:
+    """The new ship boards, and (Home Ports) three ports dealt to each player. Only for a mode
+    other than ``base`` (the base game draws nothing more from the rng)."""
+    ports = [hp["id"] for hp in U.PORTS]
+    rng.shuffle(ports)
+    dealing = "home_ports" in modules(state)
+    for p in state["p"]:
+        p["board"] = "uprising"
+        p["port"] = None
+        p["discs"] = {**p["discs"], RESISTANCE_AREA: _DISCS}
+        if dealing:
+            p["setup"]["ports"] = sorted(ports[:_HP["dealt"]], key=_port_order)
+            del ports[:_HP["dealt"]]
+    state["ports_box"] = sorted(ports, key=_port_order)
+    state["ports_kept"] = {}
+    if "resistance" in modules(state):
+        resistance.set_tiles(state)
+
+
+def _port_order(pid: str) -> int:
+    return int(pid[2:])
+
+
+def setup_options(state: State, seat: int) -> list[Option] | None:
+    """The ports to keep while the player has not kept one (None: nothing to choose here)."""
+    s = player(state, seat)["setup"]
+    if not s.get("ports"):
+        return None
+    return [opt(f"h{pid}", f"home port {U.PORT[pid]['name']}: {port_text(U.PORT[pid])}") for pid in s["ports"]]
+
+
+def keep_port(state: State, seat: int, pid: str, ev: list[Event]) -> None:
+    """The player keeps ``pid``; the two others leave the game unseen (hidden until all chose)."""
+    s = player(state, seat)["setup"]
+    s["ports"].remove(pid)
+    state["ports_box"] = sorted(state["ports_box"] + s["ports"], key=_port_order)
+    s["ports"] = []
+    state["ports_kept"] = {**state["ports_kept"], str(seat): pid}
+    ev.append(new_event("setup_port", f"You keep the home port {U.PORT[pid]['name']}.", {"port": pid},
+                        to=(seat,)))
+
+
+def setup_done(p: P) -> bool:
+    """The player's home port is chosen (or none is dealt)."""
+    return not p["setup"].get("ports")
+
+
+def reveal_ports(state: State, ev: list[Event]) -> None:
+    """Every player has chosen: the kept ports go on the boards with two discs each, face up."""
+    kept = state.get("ports_kept")
+    if not kept:
+        return
+    for seat, p in enumerate(state["p"]):
+        pid = kept.get(str(seat))
+        if pid:
+            p["port"] = pid
+            p["discs"] = {**p["discs"], PORT_AREA: _DISCS}
+    state["ports_kept"] = {}
+    ev.append(new_event("ports", "Home ports: " + ", ".join(
+        f"{who(state, s)} {U.PORT[kept[str(s)]]['name']}" for s in range(len(state["p"])) if str(s) in kept)
+        + ".", {"ports": dict(kept)}))
+
+
+def my_kept_port(state: State, seat: int) -> str | None:
+    """The port ``seat`` kept and the others do not know yet (for that seat's view)."""
+    kept = state.get("ports_kept")
+    return kept.get(str(seat)) if kept else None
+
+
+def resample(s: State, others: list[int], rng: Rng) -> None:
+    """The ports a seat may not know (the box, the others' dealt and kept ports) dealt anew."""
+    if "ports_box" not in s:
+        return
+    kept = s["ports_kept"]
+    pool = list(s["ports_box"])
+    holders: list[list[str]] = []
+    for o in others:
+        st = s["p"][o]["setup"]
+        if st and st.get("ports"):
+            holders.append(st["ports"])
+            pool += st["ports"]
+        if str(o) in kept:
+            pool.append(kept[str(o)])
+    rng.shuffle(pool)
+    for lst in holders:
+        k = len(lst)
+        lst[:] = sorted(pool[:k], key=_port_order)
+        del pool[:k]
+    for o in others:
+        if str(o) in kept:
+            kept[str(o)] = pool.pop()
+    s["ports_box"] = sorted(pool, key=_port_order)
+
+
+# ---- the slots unlocked ---------------------------------------------------------------------
+
+def completed(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) -> list[Frame] | None:
+    """What completing a new board's area gives (None: a base area, the base rule)."""
+    p = player(state, seat)
+    if uid == RESISTANCE_AREA:  # the tile's village-action side with Resistance Tiles, else its front
+        return gain(state, seat, resistance.UNLOCK if resistance.playing(p) else _RESISTANCE_FRONT, rng, ev,
+                    "upgrades")
+    if uid == PORT_AREA:
+        hp = port_of(p)
+        assert hp is not None
+        ev.append(new_event("port", f"{who(state, seat)} unlocks the home port {hp['name']}.",
+                            {"seat": seat, "port": hp["id"]}))
+        return [frame("portbonus", seat, ask=True)]
+    if uid == INDICATED and new_board(p):
+        return gain(state, seat, _INDICATED_GAIN, rng, ev, "upgrades")
+    return None
+
+
+def bonus_text(hp: dict[str, Any], liberation: bool = False) -> str:
+    b = hp["bonus"]
+    got = b["gain"]
+    if "inf" in got and liberation:
+        what = f"{2 * got['inf']} VP"
+    elif "inf" in got:
+        what = f"{got['inf']} influence"
+    else:
+        what = f"{got['vp']} VP"
+    return f"pay {b['pay']['d']} doubloons for {what}"
+
+
+def _liberation(state: State) -> bool:
+    return "liberation" in modules(state)
+
+
+def _bonus_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    hp = port_of(p)
+    assert hp is not None
+    out = []
+    if p["d"] >= hp["bonus"]["pay"]["d"]:
+        out.append(opt("yes", f"home port bonus: {bonus_text(hp, _liberation(state))}"))
+    out.append(opt("no", "decline the home port bonus (it is lost)"))
+    return out
+
+
+def _bonus_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if o.code == "no":
+        ev.append(new_event("port_bonus", f"{who(state, seat)} declines the home port's bonus.", {"seat": seat}))
+        return ev
+    p = player(state, seat)
+    hp = port_of(p)
+    assert hp is not None
+    got = dict(hp["bonus"]["gain"])
+    if "inf" in got and _liberation(state):
+        got = {"vp": _HP_INF_VP * got.pop("inf")}
+    stack(state).push_all(gain(state, seat, {"d": -hp["bonus"]["pay"]["d"], **got}, rng, ev, "upgrades"))
+    return ev
+
+
+_HP_INF_VP = int(U.MODULES["liberation"]["influence_vp"])
+
+
+# ---- the ongoing effects ---------------------------------------------------------------------
+
+def _effect(p: P, ext: str) -> dict[str, Any] | None:
+    hp = unlocked_port(p)
+    if hp is None:
+        return None
+    for e in hp["effects"]:
+        if e.get("ext") == ext:
+            return e  # type: ignore[no-any-return]
+    return None
+
+
+def port_text(hp: dict[str, Any]) -> str:
+    """The port's ongoing effect in a few words (its full wording: the data's ``text``)."""
+    e = hp["effects"][0]
+    ext = e.get("ext")
+    if ext == "stop_marker":
+        return f"ending a movement where {str(e['nation']).title()} holds a marker: {C.gain_text(e['gain'])}"
+    if ext == "village_trade":
+        goods = e["pay"]["goods"]
+        return f"village action: pay {len(goods)} {goods[0]} for {C.gain_text(e['gain'])}, repeatable"
+    if ext == "income_influence":
+        return f"income: {e['inf']} influence with the nation holding the fewest locations"
+    return "its ongoing effect is not played yet"
+
+
+def on_stop(state: State, seat: int, loc: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+    """Grand Turk, Port of Spain, Roseau: ending the movement at a location holding a marker of the
+    port's nation."""
+    p = player(state, seat)
+    e = _effect(p, "stop_marker")
+    if e is None or state["markers"].get(loc) != e["nation"]:
+        return []
+    ev.append(new_event("port", f"{who(state, seat)}'s home port: a {str(e['nation']).title()} marker at "
+                        f"{C.LOC[loc]['name']}.", {"seat": seat}))
+    return gain(state, seat, e["gain"], rng, ev, "upgrades")
+
+
+def _trade_cards(p: P, goods: list[str]) -> list[int] | None:
+    """The hand cards that pay ``goods`` (the cheapest of each good first), or None."""
+    cards: list[int] = []
+    for g in goods:
+        have = sorted((c for c in p["hand"] if C.CARD[c]["good"] == g and c not in cards),
+                      key=lambda c: (C.CARD[c]["cost"], c))
+        if not have:
+            return None
+        cards.append(have[0])
+    return cards
+
+
+def village_options(state: State, seat: int, suffix: str) -> list[Option]:
+    """Bremen, Oranjestad: the port's village action, repeatable while the goods last."""
+    e = _effect(player(state, seat), "village_trade")
+    if e is None or _trade_cards(player(state, seat), e["pay"]["goods"]) is None:
+        return []
+    goods = e["pay"]["goods"]
+    return [opt("vH", f"village action of the home port: pay {len(goods)} {goods[0]} for "
+                + C.gain_text(e["gain"]) + suffix)]
+
+
+def do_village(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
+    e = _effect(p, "village_trade")
+    assert e is not None
+    cards = _trade_cards(p, e["pay"]["goods"])
+    assert cards is not None
+    p["hand"] = [c for c in p["hand"] if c not in cards]
+    state["discard"].extend(cards)
+    ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
+                        + " for the home port's village action.", {"seat": seat, "cards": cards}))
+    return gain(state, seat, e["gain"], rng, ev, "upgrades")
+
+
+def income(state: State, seat: int, ev: list[Event]) -> list[Frame]:
+    """Genova: at income, influence with the nation controlling the fewest locations (a tie: the
+    player chooses among the tied, frame ``nation`` with ``among``)."""
+    e = _effect(player(state, seat), "income_influence")
+    if e is None:
+        return []
+    counts = markers_on_board(state)
+    low = min(counts.values())
+    tied = [n for n in C.NATIONS if counts[n] == low]
+    if _liberation(state):
+        add_vp(player(state, seat), _HP_INF_VP * int(e["inf"]), "upgrades")
+        ev.append(new_event("port", f"{who(state, seat)} scores {_HP_INF_VP * int(e['inf'])} VP (Genova).",
+                            {"seat": seat}))
+        return []
+    if len(tied) == 1:
+        gain_influence(state, seat, tied[0], int(e["inf"]), ev)
+        return []
+    return [frame("nation", seat, n=int(e["inf"]), among=tied)]
+
+
+HANDLERS["portbonus"] = FunctionHandler(_bonus_options, _bonus_resolve)

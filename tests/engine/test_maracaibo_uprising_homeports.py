@@ -1,0 +1,175 @@
+"""Maracaibo: The Uprising: the game mode, the new ship boards and the Home Ports module
+(docs/rules/maracaibo-uprising.md, "Components and setup changes", "Home Ports")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.errors import SetupError
+from engine.games.maracaibo import RULES, homeports
+from engine.games.maracaibo.effects import compass
+from engine.games.maracaibo.sailing import sail_targets
+from engine.stack import frame
+from engine.testing import check_conformance, player_names
+from tests.engine.maracaibo_scenarios import _on, _started
+
+State = dict[str, Any]
+
+
+def _codes(state: State, seat: int = 0) -> list[str]:
+    return [o.code for o in RULES.options(state, seat)]
+
+
+def _play(state: State, seat: int, code: str) -> list[Any]:
+    return RULES.apply(state, seat, {"code": code})
+
+
+def _with_port(port: str, mode: str = "78", **unlocked: Any) -> State:
+    """Ana (seat 0) after the setup, her home port ``port`` kept (its area unlocked unless told)."""
+    state = _started(mode=mode)
+    p = state["p"][0]
+    p["port"] = port
+    p["discs"] = {**p["discs"], "UH": 0}
+    if unlocked.get("unlocked", True):
+        p["areas"] = [*p["areas"], "UH"]
+    state["v"] += 1
+    return state
+
+
+def test_it_leaves_the_base_game_as_it_was() -> None:
+    state = RULES.setup(player_names(3), {}, "base")
+    assert state["options"]["mode"] == "base"
+    assert "ports_box" not in state and all("board" not in p and "port" not in p for p in state["p"])
+    assert [o.code[0] for o in RULES.options(state, 0)] == ["p"] * 8  # plan a card, no home port
+
+
+def test_it_refuses_an_expansion_mode_solo() -> None:
+    with pytest.raises(SetupError, match="2 to 4 players"):
+        RULES.setup(player_names(1), {"mode": "78"}, 1)
+
+
+def test_it_gives_the_new_ship_board_in_every_expansion_mode() -> None:
+    for mode in ("basic", "78", "79"):
+        state = RULES.setup(player_names(2), {"mode": mode}, 1)
+        p = state["p"][0]
+        assert p["board"] == "uprising" and p["discs"]["UR"] == 2 and "UH" not in p["discs"]
+    basic = RULES.setup(player_names(2), {"mode": "basic"}, 1)
+    assert "ports" not in basic["p"][0]["setup"]  # the home port face down: none dealt
+    assert _codes(basic)[0].startswith("p")
+
+
+def test_it_deals_three_home_ports_and_hides_the_kept_one_until_all_have_chosen() -> None:
+    state = RULES.setup(player_names(3), {"mode": "78"}, "ports")
+    dealt = [list(p["setup"]["ports"]) for p in state["p"]]
+    assert all(len(d) == 3 for d in dealt) and len({x for d in dealt for x in d}) == 9
+    assert len(state["ports_box"]) == 6
+    assert _codes(state) == [f"h{x}" for x in dealt[0]]  # the port first, then the cards
+    events = _play(state, 0, f"h{dealt[0][1]}")
+    assert [e.to for e in events] == [(0,)]
+    assert RULES.view(state, 0)["me"]["port"] == dealt[0][1]
+    for seat in (1, 2, None):
+        view = RULES.view(state, seat)
+        assert dealt[0][1] not in str(view) and dealt[0][0] not in str(view)
+    assert _codes(state)[0].startswith("p")
+    while state["stack"] and state["stack"][-1]["kind"] == "setup":
+        seat = RULES.pending(state)[0]
+        _play(state, seat, _codes(state, seat)[0])
+    assert state["p"][0]["port"] == dealt[0][1]
+    assert all(p["port"] and p["discs"]["UH"] == 2 for p in state["p"])
+    assert state["ports_kept"] == {} and len(state["ports_box"]) == 12
+    assert RULES.view(state, 1)["p"][0]["port"] == dealt[0][1]  # public now
+
+
+def test_it_unlocks_the_home_port_like_an_upgrade_and_offers_its_bonus_once() -> None:
+    state = _with_port("HP8", unlocked=False)  # Grand Turk: pay 5 doubloons for 5 VP
+    p = state["p"][0]
+    p["discs"] = {**p["discs"], "UH": 1}
+    p["d"], p["vp"] = 7, 0
+    _on(state, frame("disc", 0, n=1))
+    assert "uH" in _codes(state)
+    _play(state, 0, "uH")
+    assert "UH" in p["areas"] and state["stack"][-1]["kind"] == "portbonus"
+    assert _codes(state) == ["yes", "no"]
+    _play(state, 0, "yes")
+    assert (p["d"], p["vp"]) == (2, 5)
+
+
+def test_it_loses_the_home_port_bonus_when_declined_or_unaffordable() -> None:
+    state = _with_port("HP8")
+    p = state["p"][0]
+    p["d"], p["vp"] = 4, 0
+    _on(state, frame("portbonus", 0, ask=True))
+    assert _codes(state) == ["no"]  # 5 doubloons needed
+    _play(state, 0, "no")
+    assert (p["d"], p["vp"]) == (4, 0) and not state["stack"]
+
+
+def test_it_gives_vp_for_a_home_ports_influence_with_liberation() -> None:
+    state = _with_port("HP2", mode="79")  # Bremen: 3 doubloons for 1 influence, 2 VP with Liberation
+    p = state["p"][0]
+    p["d"], p["vp"] = 5, 0
+    _on(state, frame("portbonus", 0, ask=True))
+    _play(state, 0, "yes")
+    assert (p["d"], p["vp"], sum(p["inf"].values())) == (2, 2, 0)
+
+
+def test_it_pays_the_resistance_slot_and_the_compass_upgrade_of_the_new_board() -> None:
+    state = _started(mode="basic")
+    p = state["p"][0]
+    p["d"] = 0
+    p["discs"] = {**p["discs"], "UR": 1, "U4": 1}
+    _on(state, frame("disc", 0, n=2))
+    assert {"uR", "u4"} <= set(_codes(state))
+    _play(state, 0, "uR")
+    assert p["d"] == 5  # the resistance tile's front: take 5 doubloons
+    _play(state, 0, "u4")
+    assert p["d"] == 8  # the indicated upgrade: 3 doubloons and a compass
+    assert compass(p) == 2
+
+
+def test_it_pays_grand_turk_for_ending_at_an_english_marker_only() -> None:
+    state = _with_port("HP8")
+    _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    here, there = [loc for loc, _ in sail_targets(state, 0)][:2]
+    state["markers"] = {here: "england", there: "france"}
+    p = state["p"][0]
+    d = p["d"]
+    _play(state, 0, f"s{here}")
+    assert p["d"] == d + 2
+    state = _with_port("HP8")
+    _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    state["markers"] = {here: "england", there: "france"}
+    d = state["p"][0]["d"]
+    _play(state, 0, f"s{there}")
+    assert state["p"][0]["d"] == d
+
+
+def test_it_offers_bremens_village_action_while_the_tobacco_lasts() -> None:
+    state = _with_port("HP2")
+    p = state["p"][0]
+    p["hand"] = [8, 24, 36]  # three tobacco cards
+    _on(state, frame("village", 0, left=3, used=[]))
+    d = p["d"]
+    _play(state, 0, "vH")
+    assert p["d"] == d + 5 and len(p["hand"]) == 1
+    assert "vH" not in _codes(state)  # one tobacco left
+
+
+def test_it_gives_genova_influence_with_the_nation_holding_the_fewest_locations() -> None:
+    state = _with_port("HP4")
+    state["markers"] = {"2": "france", "3": "france", "6": "spain", "8": "spain", "9": "england"}
+    ev: list[Any] = []
+    assert homeports.income(state, 0, ev) == []
+    assert state["p"][0]["inf"]["england"] == 2
+    state["markers"]["12"] = "england"
+    frames = homeports.income(state, 0, ev)
+    assert frames[0]["kind"] == "nation" and frames[0]["data"]["among"] == ["france", "england", "spain"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("mode", ["basic", "78", "79"])
+def test_it_passes_the_conformance_checker_in_every_expansion_mode(n: int, mode: str) -> None:
+    report = check_conformance(RULES, n, {"mode": mode, "rounds": 1}, seeds=[f"up-{n}-{mode}"])
+    assert report.finished == 1 and report.resamples_that_changed > 0
