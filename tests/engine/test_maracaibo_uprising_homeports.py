@@ -173,3 +173,13 @@ def test_it_gives_genova_influence_with_the_nation_holding_the_fewest_locations(
 def test_it_passes_the_conformance_checker_in_every_expansion_mode(n: int, mode: str) -> None:
     report = check_conformance(RULES, n, {"mode": mode, "rounds": 1}, seeds=[f"up-{n}-{mode}"])
     assert report.finished == 1 and report.resamples_that_changed > 0
+
+
+def test_it_reads_a_game_saved_before_the_mode_option_as_a_base_game() -> None:
+    from engine.games.maracaibo.upgrade import UPGRADES, current
+
+    state = RULES.setup(player_names(2), {}, "old")
+    state["format"] = 1
+    del state["options"]["mode"]  # as every format-1 engine wrote it
+    assert current(state) and state["options"]["mode"] == "base" and len(UPGRADES) == state["format"]
+    assert list(state["options"]) == [s.name for s in RULES.option_specs]

@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from engine.games.maracaibo.upgrade import FORMAT
 from pbem.games.models import Game
 from tests.factories import play_first_options, set_state, start_game
 
@@ -73,14 +74,15 @@ def test_it_upgrades_a_state_stored_by_an_older_release_before_comparing(alice, 
     play_first_options(game.pk, limit=14)
     game.refresh_from_db()
     state = copy.deepcopy(game.state)
-    assert state is not None and state.pop("format") == 1
+    assert state is not None and state.pop("format") == FORMAT
+    del state["options"]["mode"]  # (format 0 had no Uprising option either)
     Game.objects.filter(pk=game.pk).update(state=state)  # (as stored: set_state reads it with the engine)
     assert "1 game replayed (14 moves): all match" in _run(game.pk)
     game.refresh_from_db()
     assert game.state is not None and "format" not in game.state  # (read-only: nothing saved)
     play_first_options(game.pk, limit=3)
     game.refresh_from_db()
-    assert game.state is not None and game.state["format"] == 1  # saved upgraded with the next move
+    assert game.state is not None and game.state["format"] == FORMAT  # saved upgraded with the next move
     assert "all match" in _run(game.pk)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 1
+FORMAT = 2
 
 
 class UnknownFormat(ValueError):
@@ -40,8 +40,15 @@ def _format_0_to_1(state: State) -> None:
     state["format"] = 1
 
 
+def _format_1_to_2(state: State) -> None:
+    """Format 2: the option ``mode`` (the Uprising's game mode, homeports.py); every older game is a
+    base game (``"base"``, last among the options as the rules declare them)."""
+    state["options"] = {**state["options"], "mode": "base"}
+    state["format"] = 2
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
-UPGRADES: list[Callable[[State], None]] = [_format_0_to_1]
+UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2]
 
 
 def format_of(state: State) -> int:
