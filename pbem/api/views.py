@@ -32,7 +32,7 @@ from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
 from pbem.api.permissions import HasPlayer, IsGameModerator, IsStaff, player_of
 from pbem.api.renderers import EventStreamRenderer, NDJSONRenderer, PlainTextRenderer, SVGRenderer
-from pbem.games import moderation, selectors, services
+from pbem.games import moderation, moderators, selectors, services
 from pbem.games.models import MoveRequest, Player
 from pbem.tokens import services as tokens
 from pbem.tokens.models import ApiToken
@@ -370,7 +370,7 @@ class _ModeratorApi(BaseApi):
     def player(self) -> Player | None:
         """The staff account's player profile, made if it has none, so the audit names the actor."""
         if not hasattr(self, "_player"):
-            self._player = player_of(self.request) or services.do_moderator_profile(self.request.user)
+            self._player = player_of(self.request) or moderators.do_moderator_profile(self.request.user)
         return self._player
 
 
@@ -834,7 +834,7 @@ class TokenApi(BaseApi):
             # (pbem.tokens.lockout, shared with every password door; LockedOut answers 429).
             user = authenticate(request._request, username=login, password=d["password"])
             if player is None and staff is not None and user is not None and user.pk == staff.pk:
-                player = services.do_moderator_profile(staff)
+                player = moderators.do_moderator_profile(staff)
             if not player or not user or user.pk != player.user_id:
                 raise exceptions.AuthenticationFailed("wrong email or password")
         else:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.utils import timezone
+
 from pbem.games.models import AuditEntry, Game, Seat
+from pbem.mail import outbox
 
 #: A vacation that covers a deadline moves it to the vacation's end plus this much.
 VACATION_GRACE = timedelta(hours=24)
@@ -61,3 +64,20 @@ def end_hold(game: Game, seat: Seat, now: datetime, *, back: bool) -> int:
                               details={"seat": seat.index, "used_hours": used, "refunded_hours": refund,
                                        "deadline": game.deadline_at.isoformat() if game.deadline_at else None})
     return refund
+
+
+def back_in_play(game: Game, seat: Seat) -> None:
+    """A player who moves is present: a vacation's hold on their deadline ends (what it did not
+    use is given back), and their seat, if it was offered for a replacement, is theirs again
+    (the others are told it is no longer open)."""
+    end_hold(game, seat, timezone.now(), back=False)
+    if seat.status != Seat.Status.OPEN:
+        return
+    seat.status = Seat.Status.JOINED
+    seat.save(update_fields=["status"])
+    assert game.state is not None and seat.index is not None
+    name = game.state["players"][seat.index]
+    AuditEntry.objects.create(game=game, actor=seat.player, action="seat-closed", details={"seat": seat.index})
+    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    outbox.queue_notice(game, f"{name} moved in game #{game.pk}, so {name}'s seat is no longer open for a "
+                              "replacement.", seats=others)

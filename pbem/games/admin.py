@@ -51,7 +51,7 @@ def _moderator(request: HttpRequest) -> Player | None:
     from ``createsuperuser``), so the audit log names who acted."""
     if not request.user.is_authenticated or not request.user.is_staff:
         return None
-    return services.do_moderator_profile(request.user)
+    return moderators.do_moderator_profile(request.user)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -15,6 +15,7 @@ import hmac
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -23,6 +24,7 @@ import engine
 from pbem.games import moderation
 from pbem.games.models import Game, GameModerator, Player, Standby
 from pbem.games.services import (
+    NAME_LENGTH,
     Conflict,
     Forbidden,
     NotFound,
@@ -30,6 +32,7 @@ from pbem.games.services import (
     access_game_for_update,
     do_get_or_create_player,
     do_log,
+    normalize_email,
 )
 from pbem.mail import outbox
 
@@ -41,6 +44,22 @@ COMMANDS_HELP = (
     "  replace 3 with a@example.org REASON\n"
     "  rollback 41 REASON          (add `confirm` to go back past a move that revealed something)\n"
     "  message TEXT                (to every player)")
+
+
+def do_moderator_profile(user: Any) -> Player | None:
+    """A staff account's player profile, made for one without (``createsuperuser`` makes none),
+    so that it can get an API token and the audit log names it. None for other accounts, or
+    when its address belongs to another player already."""
+    if not getattr(user, "is_staff", False):
+        return None
+    existing = Player.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    email = normalize_email(user.email or f"{user.get_username()}@{settings.PBEM_MAIL_DOMAIN}")
+    if Player.objects.filter(email=email).exists() or "@" not in email:
+        return None
+    name = (user.get_username() or "moderator")[:NAME_LENGTH]
+    return Player.objects.create(user=user, email=email, display_name=name)
 
 
 def command_address(gm: GameModerator) -> str:

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q, QuerySet
@@ -256,22 +255,6 @@ def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
     """The player of ``email``; a new one is named ``mail_name`` (the From name of their mail) if usable."""
     existing = Player.objects.filter(email=normalize_email(email)).first()
     return existing or do_create_player(email, _usable_name(mail_name) or "")
-
-
-def do_moderator_profile(user: Any) -> Player | None:
-    """A staff account's player profile, made for one without (``createsuperuser`` makes none),
-    so that it can get an API token and the audit log names it. None for other accounts, or
-    when its address belongs to another player already."""
-    if not getattr(user, "is_staff", False):
-        return None
-    existing = Player.objects.filter(user=user).first()
-    if existing is not None:
-        return existing
-    email = normalize_email(user.email or f"{user.get_username()}@{settings.PBEM_MAIL_DOMAIN}")
-    if Player.objects.filter(email=email).exists() or "@" not in email:
-        return None
-    name = (user.get_username() or "moderator")[:NAME_LENGTH]
-    return Player.objects.create(user=user, email=email, display_name=name)
 
 
 def do_adopt_mail_name(email: str, mail_name: str) -> Player | None:
@@ -772,7 +755,7 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
         _finish_if_over(game, rules)
         game.save()
         if own is not None:
-            _back_in_play(game, own)
+            absence.back_in_play(game, own)
         outbox.queue_game_update(game, waited=waited)
     refusal = None
     if refused is not None:
@@ -784,23 +767,6 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
                                version=game.version if mine else None, rolled_back=refused.rolled_back,
                                at_line=refused.options)
     return BatchResult(game, game.version, applied, ignored), refusal
-
-
-def _back_in_play(game: Game, seat: Seat) -> None:
-    """A player who moves is present: a vacation's hold on their deadline ends (what it did not
-    use is given back), and their seat, if it was offered for a replacement, is theirs again
-    (the others are told it is no longer open)."""
-    absence.end_hold(game, seat, timezone.now(), back=False)
-    if seat.status != Seat.Status.OPEN:
-        return
-    seat.status = Seat.Status.JOINED
-    seat.save(update_fields=["status"])
-    assert game.state is not None and seat.index is not None
-    name = game.state["players"][seat.index]
-    do_log(game, seat.player, "seat-closed", {"seat": seat.index})
-    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
-    outbox.queue_notice(game, f"{name} moved in game #{game.pk}, so {name}'s seat is no longer open for a "
-                              "replacement.", seats=others)
 
 
 # ---- replay and undo ----------------------------------------------------------------------------
