@@ -240,8 +240,8 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
     catalogue = schemas.get("CatalogueOut")
     if catalogue is not None:
         catalogue["additionalProperties"] = {}
-        catalogue["description"] = ("the game's content: `cards`, `places`, `routes`, `explorer`, `tiles`, "
-                                    "`option_kinds` for Maracaibo (see the game's OptionDetails component)")
+        catalogue["description"] = ("the game's content (`cards`, `places`, `routes`, `tiles`... as the game has "
+                                    "them) and its `option_kinds` (see the game's OptionDetails component)")
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":
             param["schema"] = {"type": "string", "enum": names}

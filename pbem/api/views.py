@@ -747,7 +747,9 @@ class RulesCatalogueApi(BaseApi):
         description="What the ids of a view and the `details` of an option stand for: for Maracaibo every card "
                     "(cost, good, object, VP, effects in words and in structure), every place of the map with its "
                     "routes, the explorer track, the quests, combat tokens, city tiles, prestige buildings, "
-                    "careers, upgrades, legacy tiles, and the option kinds. `version` changes with the content; "
+                    "careers, upgrades, legacy tiles, and the option kinds; for Caravelas the board (places with "
+                    "coordinates, lines, arrow routes) and the cards; for Maretta the cards, barrels and tracks. "
+                    "`version` changes with the content; "
                     "the ETag is made of it, so `If-None-Match` answers 304 until the server's content changes. "
                     "404 for a game without one.",
         parameters=[OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],

@@ -44,9 +44,11 @@ def test_it_serves_maracaibos_catalogue_versioned_and_cacheable(db):
     again = client.get(CATALOGUE, HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304 and again.content == b""
 
-    missing = client.get("/api/v1/rules/maretta/catalogue/")
+    for name in ("maretta", "caravelas"):  # every game has one
+        other = client.get(f"/api/v1/rules/{name}/catalogue/")
+        assert other.status_code == 200 and other.json()["game"] == name and other.json()["version"]
+    missing = client.get("/api/v1/rules/nosuchgame/catalogue/")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
-    assert client.get("/api/v1/rules/nosuchgame/catalogue/").status_code == 404
 
 
 def test_it_gives_every_option_what_it_does_in_the_catalogues_terms(alice, bob):
@@ -92,3 +94,21 @@ def test_it_names_each_games_view_schema_and_option_kinds_in_the_openapi_documen
     assert {"$ref": "#/components/schemas/MaracaiboOptionDetails"} in schemas["OptionOut"]["properties"]["details"][
         "oneOf"]
     assert "/api/v1/rules/{name}/catalogue/" in openapi["paths"]
+
+
+def test_it_gives_maretta_and_caravelas_options_their_details(alice, bob, carol):
+    openapi = _openapi()
+    for rules, options in (("maretta", {"side": "B"}), ("caravelas", {})):
+        game = start_game(rules, alice, [bob, carol], options)
+        catalogue = token_client().get(f"/api/v1/rules/{rules}/catalogue/").json()
+        seat = selectors.waiting_for(game)[0]
+        body = token_client(player_at(game, seat)).get(f"/api/v1/games/{game.pk}/options/").json()
+        assert body["options"]
+        for option in body["options"]:
+            details = option["details"]
+            assert not _errors(openapi, f"{rules.capitalize()}OptionDetails", details), (option, details)
+            assert details["kind"] != "other", option
+            if "card" in details and rules == "maretta":
+                assert details["card"] in {c["id"] for c in catalogue["cards"]}
+            if "place" in details:
+                assert details["place"] in {p["id"] for p in catalogue["places"]}
