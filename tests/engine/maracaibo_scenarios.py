@@ -309,6 +309,14 @@ def against() -> tuple[State, int]:
     return _on(state, frame("against", 0, nation="france", value=6, used=[], token="T3"))
 
 
+def combat_port() -> tuple[State, int]:
+    """The Uprising (mode 78): fighting for England with value 8, Ana's home port Kingstown unlocked."""
+    state = _started(mode="78")
+    p = state["p"][0]
+    p["port"], p["areas"] = "HP5", [*p["areas"], "UH"]
+    return _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+
+
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
     "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
@@ -320,4 +328,5 @@ SCENARIOS = {
     "rankup": rankup, "free": free, "draw": draw, "score": score,
     "setup-port": setup_port, "port-bonus": port_bonus, "disc-new-board": disc_new_board, "resist": resist,
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
+    "combat-port": combat_port,
 }

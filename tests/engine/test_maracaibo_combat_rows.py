@@ -11,6 +11,7 @@ import pytest
 
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.combat import ROWS, check_row, combat_options, do_combat_action
 from engine.rng import Rng
 from engine.testing import choose, player_names
@@ -70,7 +71,9 @@ def test_it_carries_out_every_combat_action_offered_by_its_row() -> None:
 def test_it_makes_a_row_of_each_card_and_legacy_combat_action() -> None:
     card_actions = sum(1 for c in C.CARD.values() for e in c["effects"] if e["t"] == "combat")
     legacy_actions = sum(len(t["actions"]) for t in C.LEGACY.values() if t["kind"] == "combat")
-    assert len(ROWS) == len(C.COMBAT_ACTIONS) + card_actions + legacy_actions
+    port_actions = sum(1 for hp in U.PORTS for e in hp["effects"] if e["t"] == "combat")  # the Uprising's
+    assert port_actions == 3  # Kingstown, Port-au-Prince, Yaquimel
+    assert len(ROWS) == len(C.COMBAT_ACTIONS) + card_actions + legacy_actions + port_actions
     costs = {r["id"]: r["cost"] for r in ROWS}
     # the rulebook's values: influence 2 and 5, annex 4, displace 6; the ship's (U6) 2 and 5
     assert [costs[i] for i in ("influence1", "influence2", "annex", "displace", "ship_annex", "ship_displace")] \

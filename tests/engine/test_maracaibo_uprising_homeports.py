@@ -183,3 +183,19 @@ def test_it_reads_a_game_saved_before_the_mode_option_as_a_base_game() -> None:
     del state["options"]["mode"]  # as every format-1 engine wrote it
     assert current(state) and state["options"]["mode"] == "base" and len(UPGRADES) == state["format"]
     assert list(state["options"]) == [s.name for s in RULES.option_specs]
+
+
+def test_it_offers_kingstowns_combat_action_only_fighting_for_england_once_unlocked() -> None:
+    state = _with_port("HP5")  # Kingstown: value 2 for 4 doubloons and 1 influence with England
+    p = state["p"][0]
+    _on(state, frame("combat", 0, nation="england", value=5, used=[], token="T1"))
+    assert "ch5" in _codes(state)
+    d, inf = p["d"], p["inf"]["england"]
+    _play(state, 0, "ch5")
+    assert (p["d"], p["inf"]["england"]) == (d + 4, inf + 1)
+    assert "ch5" not in _codes(state)  # once per combat
+    _on(state, frame("combat", 0, nation="france", value=5, used=[], token="T1"))
+    assert "ch5" not in _codes(state)  # another nation
+    locked = _with_port("HP5", unlocked=False)
+    _on(locked, frame("combat", 0, nation="england", value=5, used=[], token="T1"))
+    assert "ch5" not in _codes(locked)

@@ -773,7 +773,8 @@ def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
 
 #: the home ports the bot prefers: those whose ongoing effect the rules play (homeports.py), by id
 _RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
-_PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0}
+_PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
+               "HP7": 2.0}
 
 
 def _liberate_value(ctx: Ctx, code: str) -> float:
@@ -896,6 +897,11 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             if code[:2] in ("ca", "cd"):
                 g += ctx.flag_value(loc)
             return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
+        if code.startswith("ch"):  # the Uprising: a home port's combat action
+            e = C_U.PORT["HP" + code[2:]]["effects"][0]
+            g = ctx.gain_value({k: v for k, v in e["gain"].items() if k != "inf"}) + ctx.inf_value(
+                str(e["nation"]), int(e["gain"].get("inf", 0)))
+            return g - ctx.shortfall_cost(int(e["cost"]) - int(data["value"])) - 0.05 * int(e["cost"])
         return -1.0
     if kind == "short":  # the combat value missing: combat points are cheaper to give than figures
         figs = int(st["stack"][-1]["data"]["need"]) - int(code[2:])

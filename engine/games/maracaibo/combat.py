@@ -58,6 +58,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import uprising_content as U
 from .board import (
     HANDLERS,
     P,
@@ -119,6 +120,14 @@ def _card_row(cid: int, e: dict[str, Any]) -> Row:
             "event": ["combat_card", f"uses {name}"]}
 
 
+def _port_row(hp: dict[str, Any], e: dict[str, Any]) -> Row:
+    """A home port's combat action (the Uprising: Kingstown, Port-au-Prince, Yaquimel), as a row: only
+    for its owner once unlocked, fighting with its nation."""
+    return {"id": hp["id"], "code": f"ch{hp['id'][2:]}", "cost": e["cost"], "once": hp["id"],
+            "needs": {"port": hp["id"], "nation": e["nation"]}, "label": f"{hp['name']}: {C.gain_text(e['gain'])}",
+            "effect": e["gain"], "source": "upgrades", "event": ["combat_port", f"uses the home port {hp['name']}"]}
+
+
 def _legacy_row(t: dict[str, Any], a: dict[str, Any]) -> Row:
     """A legacy tile's combat action, as a row."""
     return {"id": a["id"], "code": f"cx{a['id']}", "cost": a["cost"], "once": a["id"], "needs": {"legacy": t["id"]},
@@ -132,9 +141,10 @@ ROWS: list[Row] = [
     *C.COMBAT_ACTIONS,
     *(_card_row(cid, e) for cid, c in C.CARD.items() for e in c["effects"] if e["t"] == "combat"),
     *(_legacy_row(t, a) for t in C.LEGACY.values() if t["kind"] == "combat" for a in t["actions"]),
+    *(_port_row(hp, e) for hp in U.PORTS for e in hp["effects"] if e["t"] == "combat"),
 ]
 _ROW_KEYS = frozenset(("id", "code", "cost", "once", "needs", "where", "label", "effect", "source", "event"))
-_NEEDS = frozenset(("supply", "area", "display", "legacy"))
+_NEEDS = frozenset(("supply", "area", "display", "legacy", "port", "nation"))
 _HELD = frozenset(("none", "other"))
 _EFFECT_KEYS = frozenset(("d", "vp", "cp", "fig", "draw", "inf", "explore", "disc", "per", "marker", "flag"))
 
@@ -180,9 +190,12 @@ for _row in C.COMBAT_ACTIONS:
 #: card id -> its combat action rows; legacy tile id -> its rows
 _CARD_ROWS: dict[int, list[Row]] = {}
 _LEGACY_ROWS: dict[str, list[Row]] = {}
+_PORT_ROWS: dict[str, list[Row]] = {}  # home port id -> its rows (the Uprising)
 for _row in ROWS:
     _needs = _row.get("needs", {})
-    if "display" in _needs:
+    if "port" in _needs:
+        _PORT_ROWS.setdefault(str(_needs["port"]), []).append(_row)
+    elif "display" in _needs:
         _CARD_ROWS.setdefault(int(_needs["display"]), []).append(_row)
     elif "legacy" in _needs:
         _LEGACY_ROWS.setdefault(str(_needs["legacy"]), []).append(_row)
@@ -251,6 +264,11 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
     for t in legacy(state, "combat"):
         for row in _LEGACY_ROWS[t["id"]]:
             if row["once"] not in used and row["cost"] <= budget:
+                yield opt(row["code"], _label(row, nation))
+    port = p.get("port")
+    if port and "UH" in p["areas"]:  # the Uprising: an unlocked home port's combat action, for its nation
+        for row in _PORT_ROWS.get(port, ()):
+            if row["once"] not in used and row["cost"] <= budget and row["needs"]["nation"] == nation:
                 yield opt(row["code"], _label(row, nation))
     yield opt("cend", "end the combat")
 

@@ -22,7 +22,8 @@ A home port is unlocked like any ship upgrade (its two discs); its immediate bon
 once (frame ``portbonus``: pay, or decline and lose it) and its ongoing effect counts from then on
 (Assumption A6). Ongoing effects played so far: Grand Turk, Port of Spain, Roseau (a stop at a
 marker of their nation), Bremen and Oranjestad (a village action trading two goods), Genova (its
-income). The others are listed as not done on the rules page.
+income), Kingstown, Port-au-Prince, Yaquimel (a combat action: a row of combat.py). The others
+are listed as not done on the rules page.
 """
 
 from __future__ import annotations
@@ -287,6 +288,9 @@ def port_text(hp: dict[str, Any]) -> str:
         return f"village action: pay {len(goods)} {goods[0]} for {C.gain_text(e['gain'])}, repeatable"
     if ext == "income_influence":
         return f"income: {e['inf']} influence with the nation holding the fewest locations"
+    if ext == "combat_nation":
+        return (f"fighting for {str(e['nation']).title()}: combat action (value {e['cost']}) for "
+                f"{C.gain_text(e['gain'])}")
     return "its ongoing effect is not played yet"
 
 

@@ -467,6 +467,9 @@ def _combat_readings(state: State, code: str, label: str) -> list[str]:
         if ship:
             out = [*out, *(f"ship action {x}" for x in out[:3])]
         return [f"{r} ({nation})" for r in out] if nation else out
+    if code.startswith("ch"):  # the Uprising: a home port's combat action
+        name = U.PORT["HP" + code[2:]]["name"]
+        return ["use (home) port (combat action)", f"use {name} (combat action)", f"{name} (combat action)"]
     if code.startswith("cc"):
         cid = int(code[2:])
         return [f"use {card_name(cid)} (combat action)", f"{card_name(cid)} (combat action) (use)"]
