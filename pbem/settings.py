@@ -82,6 +82,10 @@ AUTHENTICATION_BACKENDS = ["pbem.tokens.lockout.LockoutBackend"]
 PBEM_LOGIN_FAILURES = int(os.environ.get("PBEM_LOGIN_FAILURES", "10"))
 PBEM_LOGIN_ADDRESS_FAILURES = int(os.environ.get("PBEM_LOGIN_ADDRESS_FAILURES", "30"))
 PBEM_LOGIN_WINDOW = int(os.environ.get("PBEM_LOGIN_WINDOW", str(15 * 60)))
+#: Proxies in front of the web service that append the client's address to X-Forwarded-For (a
+#: TLS-terminating proxy: 1). 0: the client address is REMOTE_ADDR. Behind a proxy, leaving it 0
+#: makes every client one address for the lockout (and DRF's throttles: NUM_PROXIES below).
+PBEM_PROXY_COUNT = int(os.environ.get("PBEM_PROXY_COUNT", "0"))
 WSGI_APPLICATION = "pbem.wsgi.application"
 ASGI_APPLICATION = "pbem.asgi.application"
 #: Set by pbem/asgi.py: this process serves the web under ASGI (gunicorn's uvicorn workers, uvicorn,
@@ -266,6 +270,7 @@ REST_FRAMEWORK = {
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.URLPathVersioning",
     "ALLOWED_VERSIONS": ["v1"],
     "DEFAULT_VERSION": "v1",
+    "NUM_PROXIES": PBEM_PROXY_COUNT or None,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     # Lenient on purpose: a guard against runaway clients, not a security measure

@@ -50,7 +50,16 @@ def _limits() -> tuple[int, int, int]:
 
 
 def client_address(request: HttpRequest | None) -> str:
-    return (request.META.get("REMOTE_ADDR", "") if request is not None else "") or "unknown"
+    """REMOTE_ADDR, or behind ``PBEM_PROXY_COUNT`` proxies the address the outermost one saw
+    (X-Forwarded-For read from the right, as DRF's throttles read it with NUM_PROXIES: what a
+    client writes itself at the left is never trusted)."""
+    if request is None:
+        return "unknown"
+    proxies = int(getattr(settings, "PBEM_PROXY_COUNT", 0) or 0)
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    if proxies > 0 and forwarded:
+        return forwarded[-min(proxies, len(forwarded))]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
 def _keys(request: HttpRequest | None, username: str) -> list[tuple[str, int]]:

@@ -103,3 +103,21 @@ def test_it_gives_a_right_password_its_attempt_back_and_counts_unknown_addresses
     codes = [client.post(TOKEN, {"email": "nobody@example.org", "password": "x"}, content_type="application/json",
                          REMOTE_ADDR=f"10.4.0.{i}").status_code for i in range(4)]
     assert codes == [401, 401, 401, 429]
+
+
+def test_it_tells_clients_apart_behind_a_proxy_and_trusts_no_address_they_write(transactional_db, settings):
+    settings.PBEM_LOGIN_ADDRESS_FAILURES = 3
+    settings.PBEM_PROXY_COUNT = 1
+    dave = make_player("dave@example.org", "Dave")
+    services.do_set_password(dave, PASSWORD)
+    proxy = {"REMOTE_ADDR": "10.9.9.9"}
+    for i in range(3):  # one client behind the proxy; what it writes itself at the left changes nothing
+        r = Client().post(LOGIN, {"username": f"x{i}@example.org", "password": "guess"}, **proxy,
+                          HTTP_X_FORWARDED_FOR=f"1.1.1.{i}, 203.0.113.7")
+        assert r.status_code == 200
+    r = Client().post(LOGIN, {"username": dave.user.username, "password": PASSWORD}, **proxy,
+                      HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert r.status_code == 429
+    r = Client().post(LOGIN, {"username": dave.user.username, "password": PASSWORD}, **proxy,
+                      HTTP_X_FORWARDED_FOR="198.51.100.4")  # another client behind the same proxy
+    assert r.status_code == 302
