@@ -199,3 +199,17 @@ def test_it_offers_kingstowns_combat_action_only_fighting_for_england_once_unloc
     locked = _with_port("HP5", unlocked=False)
     _on(locked, frame("combat", 0, nation="england", value=5, used=[], token="T1"))
     assert "ch5" not in _codes(locked)
+
+
+def test_it_gives_nassau_one_more_village_action_as_the_main_action_only() -> None:
+    state = _with_port("HP11")  # Nassau
+    state["p"][0]["at"] = "2"
+    _on(state, frame("main", 0, spent=1))  # one village action for 1 movement, two with Nassau
+    assert any("(1 of 2 village actions)" in o.label for o in RULES.options(state, 0))
+    _play(state, 0, "vd")
+    top = state["stack"][-1]
+    assert top["kind"] == "village" and top["data"]["left"] == 1
+    locked = _with_port("HP11", unlocked=False)
+    locked["p"][0]["at"] = "2"
+    _on(locked, frame("main", 0, spent=1))
+    assert any("(1 of 1 village actions)" in o.label for o in RULES.options(locked, 0))

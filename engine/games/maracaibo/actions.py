@@ -146,7 +146,7 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
     loc = p["at"]
     kind = loc_kind(state, loc)
     if kind == "village":
-        n = village_count(p, f["data"]["spent"])
+        n = village_count(p, f["data"]["spent"]) + homeports.main_village_plus(p)
         yield from _village_options_in_order(state, seat, [], f" (1 of {n} village actions)")
     elif kind == "city":
         market = state["market"].get(loc, [])
@@ -207,7 +207,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     elif code == "city":
         frames = [frame("city", seat)]
     else:
-        n = village_count(p, f["data"]["spent"])
+        n = village_count(p, f["data"]["spent"]) + homeports.main_village_plus(p)
         frames = do_village(state, seat, code, rng, ev)
         if n > 1:
             frames.append(frame("village", seat, left=n - 1, used=[code] if code.startswith("v") else []))

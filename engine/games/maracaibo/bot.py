@@ -774,7 +774,7 @@ def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
 #: the home ports the bot prefers: those whose ongoing effect the rules play (homeports.py), by id
 _RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
 _PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
-               "HP7": 2.0}
+               "HP7": 2.0, "HP11": 2.0}
 
 
 def _liberate_value(ctx: Ctx, code: str) -> float:

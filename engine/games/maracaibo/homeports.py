@@ -22,7 +22,8 @@ A home port is unlocked like any ship upgrade (its two discs); its immediate bon
 once (frame ``portbonus``: pay, or decline and lose it) and its ongoing effect counts from then on
 (Assumption A6). Ongoing effects played so far: Grand Turk, Port of Spain, Roseau (a stop at a
 marker of their nation), Bremen and Oranjestad (a village action trading two goods), Genova (its
-income), Kingstown, Port-au-Prince, Yaquimel (a combat action: a row of combat.py). The others
+income), Kingstown, Port-au-Prince, Yaquimel (a combat action: a row of combat.py), Nassau (one
+more village action as the main action). The others
 are listed as not done on the rules page.
 """
 
@@ -286,12 +287,23 @@ def port_text(hp: dict[str, Any]) -> str:
     if ext == "village_trade":
         goods = e["pay"]["goods"]
         return f"village action: pay {len(goods)} {goods[0]} for {C.gain_text(e['gain'])}, repeatable"
+    if ext == "village_plus_main":
+        return f"{e['n']} more village action when the village actions are the main action"
     if ext == "income_influence":
         return f"income: {e['inf']} influence with the nation holding the fewest locations"
     if ext == "combat_nation":
         return (f"fighting for {str(e['nation']).title()}: combat action (value {e['cost']}) for "
                 f"{C.gain_text(e['gain'])}")
     return "its ongoing effect is not played yet"
+
+
+def main_village_plus(p: P) -> int:
+    """Nassau: one more village action when the main action is the village actions (never those of a
+    city action, an assistant or the explorer track, which do not come through here)."""
+    if "port" not in p:
+        return 0
+    e = _effect(p, "village_plus_main")
+    return int(e["n"]) if e else 0
 
 
 def on_stop(state: State, seat: int, loc: str, rng: Rng, ev: list[Event]) -> list[Frame]:
