@@ -647,17 +647,11 @@ def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchRe
     mine = [a for a in result.applied if a.seat == seat.index and a.source is None]
     taken = "\n".join(f"  {a.label}" for a in mine)
     ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
-    # Why: when the game came back to them (a new turn, or Jean's turn played by itself), the
-    # game mail queued with the moves asks their next decision; say which mail to answer.
-    game.refresh_from_db(fields=["status", "pending_seats"])
-    again = game.status == Game.Status.RUNNING and seat.index in (game.pending_seats or [])
-    nxt = ("\n\nYour next decision is in the game mail sent with this answer: reply to that one."
-           if again else "")
     _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
                       "(After the lines before, your turn was over (you had nothing left to decide, or "
                       "the game moved on by itself to a new turn or the round's end), so these lines had "
                       "nothing to apply to: the game reads no command in them, or they say your turn is "
-                      f"over.){nxt}\n\nYour page: {seat_page_url(seat)}"), to=seat.player, game=game,
+                      f"over.)\n\nYour page: {seat_page_url(seat)}"), to=seat.player, game=game,
            reply_to=outbox.reply_address(seat),
            after_move="signoff")
 
