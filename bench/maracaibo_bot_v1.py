@@ -136,7 +136,7 @@ def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
             v += 5
         action = city_action(state, loc)
         if action == "top_quest":
-            v += 6 if state["qpile"] and can_pay_quest(p, state["qpile"][0]) else -2
+            v += 6 if state["quest_pile"] and can_pay_quest(p, state["quest_pile"][0]) else -2
         else:
             v += {"combat": 2.5, "gain": 3.5}.get(action, 1.5)
     return v

@@ -154,7 +154,7 @@ def explore() -> tuple[State, int]:
 def tquest() -> tuple[State, int]:
     """The explorer landed on space 3, where quest Q1 (a tobacco) waits."""
     state = _started()
-    state["tquests"]["3"] = "Q1"
+    state["track_quests"]["3"] = "Q1"
     return _on(state, frame("tquest", 0, space=3, ask=True))
 
 

@@ -75,6 +75,18 @@ def test_it_takes_a_format_0_state_to_format_1_changing_nothing_else() -> None:
     assert new == old
 
 
+def test_it_names_three_top_level_keys_readably_in_format_3_in_their_places() -> None:
+    old = _golden(SAVED[0])["state"]
+    UPGRADES[0](old)
+    UPGRADES[1](old)
+    new = copy.deepcopy(old)
+    UPGRADES[2](new)
+    assert old["format"] == 2 and new["format"] == 3
+    renamed = {"qpile": "quest_pile", "tquests": "track_quests", "pbox": "prestige_box"}
+    assert list(new) == [renamed.get(k, k) for k in old]
+    assert all(new[renamed.get(k, k)] == v for k, v in old.items() if k != "format")
+
+
 @pytest.mark.parametrize("bad", [FORMAT + 1, -1, "1", None])
 def test_it_refuses_a_state_of_a_format_it_does_not_know(bad: Any) -> None:
     state = RULES.setup(["Ana", "Bruno"], {}, "format")

@@ -178,9 +178,9 @@ def test_it_removes_the_cards_display_card_when_the_market_is_full() -> None:
 def test_it_takes_a_quest_from_the_pile_and_shows_the_new_top() -> None:
     state = started()
     state["quests"] = {}
-    top, nxt = state["qpile"][:2]
+    top, nxt = state["quest_pile"][:2]
     _, ev = turn(state, "B2", at="H")
-    assert state["jean"]["quests"] == 1 and state["qpile"][0] == nxt
+    assert state["jean"]["quests"] == 1 and state["quest_pile"][0] == nxt
     quest = next(e for e in ev if e.kind == "jean_quest")
     assert quest.reveals and top in quest.text
 
@@ -214,17 +214,17 @@ def test_it_gives_the_vp_of_the_round_and_makes_the_player_pay_combat_points() -
 
 def test_it_moves_her_explorer_to_a_quest_within_reach_and_takes_it() -> None:
     state = started()
-    state["tquests"] = {"4": "Q9", "11": "Q10", "17": "Q11"}
+    state["track_quests"] = {"4": "Q9", "11": "Q10", "17": "Q11"}
     ev: list[Event] = []
     J.explore(state, 4, ev)  # the quest at 4 is reached with 4: she stops there
-    assert state["jean"]["explorer"] == 4 and state["jean"]["quests"] == 1 and "4" not in state["tquests"]
+    assert state["jean"]["explorer"] == 4 and state["jean"]["quests"] == 1 and "4" not in state["track_quests"]
     J.explore(state, 2, ev)  # no quest within 2: on by the shortest way
     assert state["jean"]["explorer"] == 6
 
 
 def test_it_takes_the_shortest_way_skips_occupied_spaces_and_scores_nothing() -> None:
     state = started()
-    state["tquests"] = {}
+    state["track_quests"] = {}
     state["jean"]["explorer"] = 6
     state["p"][0]["explorer"] = 7
     vp = state["jean"]["vp"]

@@ -62,7 +62,7 @@ def test_it_writes_the_map_the_tracks_and_my_cards_in_words(render: str) -> None
     for loc, taken in state["market"].items():
         m = C.LOC[loc]["market"]
         assert f"market {'/'.join(m['goods'])} {len(taken)}/{len(m['rewards'])}" in flat
-    for qid in [*state["quests"].values(), *state["tquests"].values()]:
+    for qid in [*state["quests"].values(), *state["track_quests"].values()]:
         assert f"quest {qid}: pay {C.cost_text(C.QUEST[qid]['cost'])}" in flat
     for cid in state["p"][0]["hand"] + state["p"][0]["plan"]:
         assert f"  {C.card_text(cid)}" in text  # good/object, cost and effect in words
@@ -139,7 +139,7 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
                                                                    for c in p["hand"])] if c not in seen]
         assert hidden
         assert not [c for c in hidden if named(text, c) or named(svg, c)]
-        face_down = [b["id"] for b in state["prestige"] if not b["up"]] + state["pbox"]
+        face_down = [b["id"] for b in state["prestige"] if not b["up"]] + state["prestige_box"]
         assert not [b for b in face_down if C.PRESTIGE[b]["name"] in text + svg]
         if seat is None:
             assert "YOUR HAND" not in text and "Your ship board" not in svg

@@ -356,7 +356,7 @@ def test_it_offers_no_delivery_on_the_homeward_bound_spaces() -> None:
 def test_it_does_not_replace_a_quest_fulfilled_on_the_explorer_track() -> None:
     state = started(2)
     p = state["p"][0]
-    space, qid = next((int(s), q) for s, q in sorted(state["tquests"].items()))
+    space, qid = next((int(s), q) for s, q in sorted(state["track_quests"].items()))
     cost = C.QUEST[qid]["cost"]
     p["d"], p["cp"], p["fig"], p["figs"] = 30, 8, 3, 3
     hold(state, 0, *[card(lambda c, g=g: c["good"] == g and plain(c)) for g in cost.get("goods", [])],
@@ -368,8 +368,8 @@ def test_it_does_not_replace_a_quest_fulfilled_on_the_explorer_track() -> None:
     while R.stack(state).top()["kind"] != "free":
         top = R.stack(state).top()["kind"]
         play(state, 0, "quest" if top == "tquest" else RULES.options(state, 0)[0].code)
-    assert str(space) not in state["tquests"] and p["quests"] == 1
-    assert qid not in state["qpile"] and qid not in state["quests"].values()
+    assert str(space) not in state["track_quests"] and p["quests"] == 1
+    assert qid not in state["quest_pile"] and qid not in state["quests"].values()
 
 
 def test_it_lets_the_ship_upgrades_village_actions_reach_villages_only_as_the_game_has_them() -> None:

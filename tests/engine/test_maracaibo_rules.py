@@ -61,7 +61,7 @@ def test_it_sets_up_money_cards_display_and_buildings_as_the_rulebook_says(n: in
     assert [b["up"] for b in state["prestige"]] == [True, False, False, False]
     assert all(sum(p["discs"].values()) == 24 for p in state["p"])
     assert all((p["cp"], p["inc_d"], p["inc_vp"], p["fig"], p["at"]) == (1, 8, 0, 2, "H") for p in state["p"])
-    assert len(state["tquests"]) == 3 and [len(x) for x in state["piles"]] == [13, 12]
+    assert len(state["track_quests"]) == 3 and [len(x) for x in state["piles"]] == [13, 12]
     tiles = [C.CITY_TILE[t] for t in state["tiles"].values()]
     assert sorted(state["tiles"]) == ["13", "14", "4", "5"]
     assert sum(t["helm"] for t in tiles) == 2 and all(n in t["players"] for t in tiles)
@@ -576,17 +576,17 @@ def test_it_makes_puerto_cabezas_a_city_whose_action_fulfils_the_top_quest() -> 
     state = started(3, scenario="76")
     assert loc_kind(state, "17") == "city" and loc_kind(started(3), "17") == "village"
     p = state["p"][0]
-    state["qpile"][0:0] = ["Q13"]  # pay 3 doubloons
-    nxt = state["qpile"][1]
+    state["quest_pile"][0:0] = ["Q13"]  # pay 3 doubloons
+    nxt = state["quest_pile"][1]
     p["at"], p["d"] = "17", 5
     state["quests"].pop("17", None)
     state["stack"] = [frame("main", 0, spent=3)]
     assert "city" in codes(state, 0)
     events = RULES.apply(state, 0, {"code": "city"})
-    assert p["quests"] == 1 and p["d"] == 2 and state["qpile"][0] == nxt
+    assert p["quests"] == 1 and p["d"] == 2 and state["quest_pile"][0] == nxt
     assert any(e.reveals for e in events)  # the next quest of the pile is turned face up
     p["d"] = 0
-    state["qpile"][0:0] = ["Q13"]
+    state["quest_pile"][0:0] = ["Q13"]
     state["stack"] = [frame("main", 0, spent=3)]
     assert "city" not in codes(state, 0)  # an unpayable top quest: no city action
 

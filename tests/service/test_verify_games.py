@@ -76,6 +76,8 @@ def test_it_upgrades_a_state_stored_by_an_older_release_before_comparing(alice, 
     state = copy.deepcopy(game.state)
     assert state is not None and state.pop("format") == FORMAT
     del state["options"]["mode"]  # (format 0 had no Uprising option either)
+    for old, new in (("qpile", "quest_pile"), ("tquests", "track_quests"), ("pbox", "prestige_box")):
+        state[old] = state.pop(new)  # (format 0's names)
     Game.objects.filter(pk=game.pk).update(state=state)  # (as stored: set_state reads it with the engine)
     assert "1 game replayed (14 moves): all match" in _run(game.pk)
     game.refresh_from_db()
@@ -83,6 +85,7 @@ def test_it_upgrades_a_state_stored_by_an_older_release_before_comparing(alice, 
     play_first_options(game.pk, limit=3)
     game.refresh_from_db()
     assert game.state is not None and game.state["format"] == FORMAT  # saved upgraded with the next move
+    assert "quest_pile" in game.state and "qpile" not in game.state
     assert "all match" in _run(game.pk)
 
 

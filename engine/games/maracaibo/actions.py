@@ -159,7 +159,7 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
                     seen.add(g)
                     yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action")
         action = city_action(state, loc)
-        if action != "top_quest" or (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
+        if action != "top_quest" or (state["quest_pile"] and can_pay_quest(p, state["quest_pile"][0])):
             yield opt("city", f"city action without delivery: {city_action_text(state, loc)}")
     elif C.LOC[loc].get("home") == 1:
         yield opt("hfight", "combat action")
@@ -243,7 +243,8 @@ def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
 
 def _city_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
-    if city_action(state, p["at"]) == "top_quest" and not (state["qpile"] and can_pay_quest(p, state["qpile"][0])):
+    pile = state["quest_pile"]
+    if city_action(state, p["at"]) == "top_quest" and not (pile and can_pay_quest(p, pile[0])):
         return []  # after a delivery the top quest may no longer be payable: nothing to do
     return [opt("go", f"city action: {city_action_text(state, p['at'])}")]
 
@@ -258,11 +259,11 @@ def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     if action == "gain":
         frames = gain(state, seat, C.LOC[p["at"]]["gain"], rng, ev, "city")
     elif action == "top_quest":
-        q = state["qpile"].pop(0)
+        q = state["quest_pile"].pop(0)
         frames = [frame("pay", seat, what="quest", quest=q)]
-        if state["qpile"]:
-            ev.append(new_event("quest_top", f"The next quest of the pile is {state['qpile'][0]}.",
-                                {"quest": state["qpile"][0]}, reveals=True))
+        if state["quest_pile"]:
+            ev.append(new_event("quest_top", f"The next quest of the pile is {state['quest_pile'][0]}.",
+                                {"quest": state["quest_pile"][0]}, reveals=True))
     elif action == "inf_village":
         frames = [frame("nation", seat, n=1), frame("village", seat, left=1, used=[])]
     elif action == "cp_disc":

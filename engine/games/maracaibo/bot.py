@@ -251,7 +251,7 @@ class Ctx:
             v += vps[min(self.state["ended"], len(vps) - 1)] + 1.0
         else:
             v += self.gain_value(C.SPACES[to]["reward"], explore=False)
-            q = self.state["tquests"].get(str(to))
+            q = self.state["track_quests"].get(str(to))
             if q and can_pay_quest(p, q):
                 v += max(0.0, 0.8 * self.quest_value(q, deep=False))
         return v
@@ -663,7 +663,7 @@ class Ctx:
         if action == "combat":
             return self.fight_estimate()
         if action == "top_quest":
-            q = self.state["qpile"][0] if self.state["qpile"] else None
+            q = self.state["quest_pile"][0] if self.state["quest_pile"] else None
             return self.quest_value(q) if q and can_pay_quest(p, q) else -5.0
         return self.gain_value(C.LOC[loc]["gain"])
 
@@ -867,7 +867,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
     if kind == "explore":
         return ctx.explore_value(int(code[1:]))
     if kind == "tquest":
-        return ctx.quest_value(st["tquests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
+        return ctx.quest_value(st["track_quests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
     if kind == "pay":
         if code == "ypay":
             return 0.0

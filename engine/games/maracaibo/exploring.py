@@ -66,7 +66,7 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> l
         frames.append(frame("village", seat, left=1, used=[], ask=True))
     else:
         frames += gain(state, seat, C.SPACES[to]["reward"], rng, ev, "explorer")
-        q = state["tquests"].get(str(to))
+        q = state["track_quests"].get(str(to))
         if q and can_pay_quest(p, q):
             frames.append(frame("tquest", seat, space=to, ask=True))
     return frames
@@ -88,7 +88,7 @@ def _explore_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
 
 
 def _tquest_options(state: State, f: Frame) -> list[Option]:
-    q = state["tquests"].get(str(f["data"]["space"]))
+    q = state["track_quests"].get(str(f["data"]["space"]))
     if not q or not can_pay_quest(player(state, f["seat"]), q):
         return []
     return [opt("quest", f"fulfil quest {q}: pay {C.cost_text(C.QUEST[q]['cost'])}"), opt("no", "leave the quest")]
@@ -97,7 +97,7 @@ def _tquest_options(state: State, f: Frame) -> list[Option]:
 def _tquest_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     if o.code == "quest":
-        stack(state).push(frame("pay", seat, what="quest", quest=state["tquests"].pop(str(f["data"]["space"]))))
+        stack(state).push(frame("pay", seat, what="quest", quest=state["track_quests"].pop(str(f["data"]["space"]))))
     return ev
 
 

@@ -283,12 +283,12 @@ def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> Non
     elif act == "explore":
         explore(state, int(a["n"]), ev)
     elif act == "quest":
-        if not state["qpile"]:
+        if not state["quest_pile"]:
             ev.append(new_event("jean_quest", f"The quest pile is empty: {NAME} takes no quest.", {}))
             return
-        q = state["qpile"].pop(0)
+        q = state["quest_pile"].pop(0)
         j["quests"] += 1
-        top = state["qpile"][0] if state["qpile"] else None
+        top = state["quest_pile"][0] if state["quest_pile"] else None
         ev.append(new_event("jean_quest", f"{NAME} takes quest {q} from the pile" +
                             (f"; the pile now shows {top}." if top else "; the pile is empty."),
                             {"quest": q, "top": top}, reveals=True))
@@ -374,7 +374,7 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
         state["ended"] += 1
         ev.append(new_event("jean_explorer_end", f"{NAME}'s explorer reaches the end (she scores nothing).", {}))
     if quest:
-        q = state["tquests"].pop(str(to))
+        q = state["track_quests"].pop(str(to))
         j["quests"] += 1
         ev.append(new_event("jean_quest", f"{NAME} takes quest {q} on the explorer track.", {"quest": q}))
 
@@ -389,7 +389,7 @@ def _quest_in_reach(state: State, start: int, n: int, occupied: set[int]) -> int
             counted = steps if (nx in occupied and nx != C.END_SPACE) else steps + 1
             if counted > n:
                 continue
-            if counted > steps and str(nx) in state["tquests"] and (best is None or (counted, nx) < best):
+            if counted > steps and str(nx) in state["track_quests"] and (best is None or (counted, nx) < best):
                 best = (counted, nx)
             if nx != C.END_SPACE:
                 frontier.append((nx, counted))

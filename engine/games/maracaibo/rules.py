@@ -8,11 +8,11 @@ with its test and every assumption.
 State (plain JSON): ``round``/``rounds``, ``turn`` (seat playing), ``trigger``
 (the seat whose ship ended the round this turn), ``deck`` (top last),
 ``discard``, ``display``, ``box`` (unused cards, hidden), ``piles`` (two
-face-down combat-token piles), ``qpile`` (quest pile, top first, only the top
-is face up), ``quests`` (location -> quest), ``tquests`` (explorer space ->
+face-down combat-token piles), ``quest_pile`` (top first, only the top
+is face up), ``quests`` (location -> quest), ``track_quests`` (explorer space ->
 quest), ``markers`` (location -> nation), ``supply`` (nation -> markers left
 per supply space), ``tiles`` (city -> city tile), ``prestige`` (four buildings,
-``up`` when face up), ``pbox`` (unused buildings, hidden), ``market`` (city ->
+``up`` when face up), ``prestige_box`` (unused buildings, hidden), ``market`` (city ->
 seats with a disc there), ``first`` (explorer barrier firsts), ``ended`` (how
 many explorers reached the end), ``p`` (per player), ``stack`` (the
 decision frames, see ``engine.stack``) and ``format`` (the state's format version: an older

@@ -47,11 +47,11 @@ def set_table(state: State, rng: Rng) -> None:
     state.update({
         "scenario": str(opts["scenario"]), "round": 1, "rounds": int(opts["rounds"]), "turn": 0, "turns": 0,
         "trigger": None, "deck": deck, "discard": [], "display": [], "box": box, "returned": [],
-        "piles": [tokens[:13], tokens[13:]], "qpile": quests, "quests": {}, "tquests": {},
+        "piles": [tokens[:13], tokens[13:]], "quest_pile": quests, "quests": {}, "track_quests": {},
         "markers": {}, "supply": {nation: list(C.SUPPLY_SPACES) for nation in C.NATIONS},
         "tiles": dict(zip(city_locs, chosen, strict=True)),
         "prestige": [{"id": b, "up": i == 0, "investors": []} for i, b in enumerate(prestige[:4])],
-        "pbox": sorted(prestige[4:]),
+        "prestige_box": sorted(prestige[4:]),
         "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
         "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
         "legacy": list(scen.get("legacy", [])),
@@ -60,7 +60,7 @@ def set_table(state: State, rng: Rng) -> None:
         take_marker(state, t["nation"])
         state["markers"][t["loc"]] = t["nation"]
     for space in C.QUEST_SPACES:
-        state["tquests"][str(space)] = state["qpile"].pop(0)
+        state["track_quests"][str(space)] = state["quest_pile"].pop(0)
     ev: list[Event] = []
     place_quests(state, ev)
     refill_display(state, rng, ev)
@@ -160,9 +160,9 @@ def place_quests(state: State, ev: list[Event]) -> None:
     locs = list(table["all"]) + (list(table["three"]) if len(state["players"]) >= 3 else [])
     placed = []
     for loc in locs:
-        if loc in state["quests"] or not state["qpile"]:
+        if loc in state["quests"] or not state["quest_pile"]:
             continue
-        state["quests"][loc] = state["qpile"].pop(0)
+        state["quests"][loc] = state["quest_pile"].pop(0)
         placed.append(f"{state['quests'][loc]} at {loc}")
     if placed:
         ev.append(new_event("quests", "New quests: " + ", ".join(placed) + ".", {"at": locs}, reveals=True))

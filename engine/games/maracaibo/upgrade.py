@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 2
+FORMAT = 3
 
 
 class UnknownFormat(ValueError):
@@ -47,8 +47,22 @@ def _format_1_to_2(state: State) -> None:
     state["format"] = 2
 
 
+#: format 3's readable names of format 2's short top-level keys
+_NAMES_3 = {"qpile": "quest_pile", "tquests": "track_quests", "pbox": "prestige_box"}
+
+
+def _format_2_to_3(state: State) -> None:
+    """Format 3: three top-level keys renamed readably (``qpile`` the quest pile, ``tquests`` the
+    quests on the explorer track, ``pbox`` the unused prestige buildings), each keeping its place
+    among the keys (as a new game's setup places them)."""
+    items = [(_NAMES_3.get(k, k), v) for k, v in state.items()]
+    state.clear()
+    state.update(items)
+    state["format"] = 3
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
-UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2]
+UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3]
 
 
 def format_of(state: State) -> int:

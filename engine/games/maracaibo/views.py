@@ -79,11 +79,11 @@ def public(state: State) -> View:
     view["discard"] = list(state["discard"])
     view["display"] = list(state["display"])
     view["piles"] = list(map(len, state["piles"]))
-    qpile = state["qpile"]
+    qpile = state["quest_pile"]
     view["quest_top"] = qpile[0] if qpile else None
     view["quest_pile"] = len(qpile)
     view["quests"] = dict(state["quests"])
-    view["tquests"] = dict(state["tquests"])
+    view["tquests"] = dict(state["track_quests"])
     view["markers"] = dict(state["markers"])
     view["supply"] = dict(state["supply"])  # (the lists of the supply and the markets: replaced, shared)
     view["tiles"] = dict(state["tiles"])
@@ -140,14 +140,14 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     k = len(s["piles"][0])
     s["piles"] = [tokens[:k], tokens[k:]]
     down = [b for b in s["prestige"] if not b["up"]]
-    ids = [b["id"] for b in down] + s["pbox"]
+    ids = [b["id"] for b in down] + s["prestige_box"]
     rng.shuffle(ids)
     for b in down:
         b["id"] = ids.pop()
-    s["pbox"] = sorted(ids)
-    rest = s["qpile"][1:]
+    s["prestige_box"] = sorted(ids)
+    rest = s["quest_pile"][1:]
     rng.shuffle(rest)
-    s["qpile"] = s["qpile"][:1] + rest
+    s["quest_pile"] = s["quest_pile"][:1] + rest
     homeports.resample(s, others, rng)
     if jean.playing(s):
         jean.resample(s, rng)
