@@ -617,7 +617,10 @@ def mail_svg(view: View) -> str:
     seat = view.get("seat")
     at = view["p"][seat]["at"] if seat is not None else "H"
     cx, cy = POS.get(at, (320, 176))
-    x0, y0, w, h = kit.around(cx, cy - 28, *MAIL_BOX, 640, MAP_H - 18)  # below the map's title line
+    # the ships' row at that place is drawn where ship_offset puts it (the same count as _svg_map)
+    n = sum(1 for p in view["p"] if p["at"] == at) + (1 if view.get("jean") and view["jean"]["at"] == at else 0)
+    row = cy + ship_offset(at, n)[1] + 2 if at in POS else cy - 28
+    x0, y0, w, h = kit.around(cx, row, *MAIL_BOX, 640, MAP_H - 18)  # below the map's title line
     box = (x0, y0 + 18, w, h)
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" font-family="sans-serif">'
                + "".join(_svg_map(view, least=MAIL_LEAST, legend=False)) + "</svg>")
@@ -631,7 +634,7 @@ def mail_svg(view: View) -> str:
         out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
     part, height = kit.window(the_map, box, kit.MAIL_WIDTH, top=y + 6)
     out.append(part)
-    focus = (y + 6, y + 6 + (cy - 28 - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
+    focus = (y + 6, y + 6 + (row - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
     y += 6 + height
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
