@@ -633,8 +633,17 @@ def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
 
 
 def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchResult) -> None:
-    """Moves applied and a sign-off ignored: say what was taken and what was not."""
+    """Moves applied and a sign-off ignored: say what was taken and what was not.
+
+    Not when the change began the seat's next decision (a solo player after Jean's turn, the
+    round's scoring): its game mail, queued with the moves, tells what was applied and asks that
+    decision, and an answer after it would bury it as the newest mail with nothing to answer."""
     game = result.game
+    seat.refresh_from_db()
+    if (seat.last_mailed_version >= game.version and game.status == Game.Status.RUNNING
+            and game.state is not None and seat.index is not None
+            and engine.get(game.rules).options(game.state, seat.index)):
+        return
     mine = [a for a in result.applied if a.seat == seat.index and a.source is None]
     taken = "\n".join(f"  {a.label}" for a in mine)
     ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
