@@ -253,10 +253,12 @@ class OptionSpec:
     max: int | None = None
     #: Meaningful in a one-player game only (the automa's): not shown for a game of more players.
     solo_only: bool = False
+    #: Meaningful in a game of two or more players only (the Uprising's modes): not for a solo game.
+    multi_only: bool = False
 
     def applies_to(self, n_players: int) -> bool:
         """Whether this option means something in a game of ``n_players``."""
-        return n_players == 1 or not self.solo_only
+        return (n_players == 1 or not self.solo_only) and (n_players > 1 or not self.multi_only)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "type": self.kind, "default": self.default, "help": self.help}

@@ -256,9 +256,11 @@ def configurations() -> Iterator[tuple[str, int, dict[str, Any]]]:
         for spec in rules.option_specs:
             if spec.kind == "choice":
                 variants += [{spec.name: c} for c in spec.choices if c != spec.default]
+        specs = {spec.name: spec for spec in rules.option_specs}
         for options in variants:
             for n in sorted({rules.min_players, rules.max_players}):
-                yield name, n, options
+                if all(specs[k].applies_to(n) for k in options):  # (the Uprising's modes are not solo)
+                    yield name, n, options
 
 
 def sample_states(rules: Rules, n: int, options: dict[str, Any], seed: int, count: int) -> list[State]:

@@ -101,7 +101,7 @@ class Maracaibo(Rules):
                    solo_only=True),
         OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
                    solo_only=True),
-        OptionSpec("mode", "choice", "base", homeports.MODE_HELP, choices=homeports.MODES),
+        OptionSpec("mode", "choice", "base", homeports.MODE_HELP, choices=homeports.MODES, multi_only=True),
     )
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
