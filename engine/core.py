@@ -12,6 +12,7 @@ Seats are integers ``0 .. n-1`` in clockwise order. A view or event for seat
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -324,6 +325,13 @@ def _to_int(name: str, value: Any) -> int:
 
 #: (class, method name) -> the hook Rules.__init_subclass__ set as that public method
 _ALIASES: dict[tuple[type, str], Any] = {}
+
+
+def versioned(body: dict[str, Any]) -> dict[str, Any]:
+    """A game's catalogue with its ``version``: a digest of its content, so a client that cached
+    it knows when the game's content changed (each game's ``catalogue.py`` builds ``body``)."""
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+    return {"version": digest, **body}
 
 
 #: Each game package's ``catalogue`` module (None: it has none), looked up once.

@@ -5,10 +5,10 @@ names). Read through :meth:`engine.core.Rules.catalogue` and :meth:`~engine.core
 
 from __future__ import annotations
 
-import hashlib
-import json
+import functools
 from typing import Any
 
+from engine.core import versioned
 from engine.games.caravelas.board import CARDS, MAP
 
 #: Every kind of option, with what it does (the OpenAPI document lists them).
@@ -48,16 +48,12 @@ def _build() -> dict[str, Any]:
         "discoveries": CARDS["discoveries"], "movement": CARDS["movement"], "die": CARDS["die"],
         "option_kinds": dict(OPTION_KINDS),
     }
-    return {"version": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16], **body}
+    return versioned(body)
 
 
-_CATALOGUE: dict[str, Any] = {}
-
-
+@functools.cache
 def catalogue() -> dict[str, Any]:
-    if not _CATALOGUE:
-        _CATALOGUE.update(_build())
-    return _CATALOGUE
+    return _build()
 
 
 def option_details(state: Any, seat: int, option: Any) -> dict[str, Any]:

@@ -10,11 +10,11 @@ thing, from the state (``x2``: the display's second card).
 
 from __future__ import annotations
 
-import hashlib
-import json
+import functools
 import re
 from typing import Any
 
+from engine.core import versioned
 from engine.games.maracaibo import content as C
 
 #: Every kind of option, with what it does (the OpenAPI document lists them).
@@ -146,18 +146,13 @@ def _build() -> dict[str, Any]:
         },
         "option_kinds": dict(OPTION_KINDS),
     }
-    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
-    return {"version": digest, **body}
+    return versioned(body)
 
 
-_CATALOGUE: dict[str, Any] = {}
-
-
+@functools.cache
 def catalogue() -> dict[str, Any]:
     """The catalogue (built once; callers get the same dict and must not change it)."""
-    if not _CATALOGUE:
-        _CATALOGUE.update(_build())
-    return _CATALOGUE
+    return _build()
 
 
 _EXACT = {"pass": "pass", "end": "end_main", "done": "done", "no": "decline", "yes": "accept",

@@ -5,10 +5,10 @@ and :meth:`~engine.core.Rules.option_details`."""
 
 from __future__ import annotations
 
-import hashlib
-import json
+import functools
 from typing import Any
 
+from engine.core import versioned
 from engine.games.maretta.cards import DATA
 
 OPTION_KINDS: dict[str, str] = {
@@ -51,16 +51,12 @@ def _build() -> dict[str, Any]:
         "sides": {side: DATA[side] for side in ("A", "B")},
         "option_kinds": dict(OPTION_KINDS),
     }
-    return {"version": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16], **body}
+    return versioned(body)
 
 
-_CATALOGUE: dict[str, Any] = {}
-
-
+@functools.cache
 def catalogue() -> dict[str, Any]:
-    if not _CATALOGUE:
-        _CATALOGUE.update(_build())
-    return _CATALOGUE
+    return _build()
 
 
 def option_details(state: Any, seat: int, option: Any) -> dict[str, Any]:
