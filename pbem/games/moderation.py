@@ -197,9 +197,6 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name
     new_name = _unique_name(game, name.strip()[:60] or new_player.display_name, seat.index)
     game.state["players"][seat.index] = new_name
     game.version += 1
-    if game.status == Game.Status.RUNNING:
-        _reset_deadline(game)  # the newcomer gets a whole period, whatever the policy left
-    game.save()
     seat.player = new_player
     seat.status = Seat.Status.JOINED
     seat.token = Seat._meta.get_field("token").get_default()  # the old reply address stops working
@@ -208,7 +205,11 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name
     seat.extensions_used = 0
     seat.vacation_hours_used = 0
     seat.vacation_hold = None
+    seat.bank_seconds = seat.waiting_since = None  # a full time bank, not the leaver's remainder
     seat.save()
+    if game.status == Game.Status.RUNNING:
+        _reset_deadline(game)  # the newcomer gets a whole period (or bank), whatever the policy left
+    game.save()
     story = _story_so_far(game)
     intro = (f"Welcome to game #{game.pk} ({game.title}): you take over {old_name}'s seat ({why}). "
              f"You play as {new_name}.")

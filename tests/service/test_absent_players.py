@@ -262,3 +262,19 @@ def test_it_keeps_a_time_bank_per_player_shown_in_words_and_stopped_by_a_pause(f
     assert game.deadline_at == t0 + timedelta(hours=250)  # Bob had 50 hours left when it paused
     with time_machine.travel(t0 + timedelta(hours=250, minutes=1), tick=False):
         assert moderation.do_sweep_deadlines() == 1  # an empty bank is a missed deadline: the reminder
+
+
+def test_it_gives_a_newcomer_a_full_time_bank_not_the_leavers_remainder(fake_game, alice, bob, moderator):
+    t0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+    with time_machine.travel(t0, tick=False):
+        game = start_game(fake_game, alice, [bob], deadline_hours=72)
+        moderation.do_set_game_policy(game.pk, moderator, {"time_bank_hours": 100}, "a clock league")
+    with time_machine.travel(t0 + timedelta(hours=1), tick=False):
+        _bid(game, alice)  # the game waits for Bob, whose clock runs
+    nina = make_player("nina@example.org", "Nina")
+    mark = _mark()
+    with time_machine.travel(t0 + timedelta(hours=90), tick=False):  # Bob has 10 hours left
+        moderation.do_replace_player(game.pk, moderator, seat_of(game, bob), nina, "Bob left")
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=190)  # Nina's own 100 hours from now
+    assert any("your time bank: 4 days 4 hours left" in t for t in _texts(nina.email, mark))
