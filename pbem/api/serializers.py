@@ -143,6 +143,12 @@ class GameCreateIn(serializers.Serializer):
                                           help_text="seats anyone may join")
     title = serializers.CharField(required=False, default="", allow_blank=True, max_length=100)
     deadline_hours = serializers.IntegerField(required=False, default=72, min_value=1, max_value=24 * 60)
+    time_bank_hours = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=1,
+                                               max_value=24 * 365,
+                                               help_text="a time bank per player for the whole game instead of a "
+                                                         "deadline per move; null: the fixed deadline")
+    time_bank_increment_hours = serializers.IntegerField(required=False, default=0, min_value=0, max_value=24 * 30,
+                                                         help_text="hours each move adds to the player's bank")
 
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
         return _json_safe(value, "options")

@@ -288,7 +288,8 @@ class GameListApi(BaseApi):
         d = body.validated_data
         game = services.do_create_game(
             self.require_player(), d["rules"], options=d["options"], invite=d["invite"],
-            open_seats=d["open_seats"], title=d["title"], deadline_hours=d["deadline_hours"])
+            open_seats=d["open_seats"], title=d["title"], deadline_hours=d["deadline_hours"],
+            time_bank_hours=d["time_bank_hours"], time_bank_increment_hours=d["time_bank_increment_hours"])
         response = _game_response(request, game.pk, self.player, status.HTTP_201_CREATED)
         response["Location"] = response.data["links"]["self"]
         return response

@@ -356,7 +356,8 @@ def check_rules(name: str) -> Rules:
 @transaction.atomic
 def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] | None = None,
                    invite: Sequence[str] = (), open_seats: int = 0, title: str = "",
-                   deadline_hours: int = 72, allow_any_sender: bool = False) -> Game:
+                   deadline_hours: int = 72, allow_any_sender: bool = False,
+                   time_bank_hours: int | None = None, time_bank_increment_hours: int = 0) -> Game:
     """A new game with the creator seated, invitations sent and open seats left for anyone."""
     rules = check_rules(rules_name)
     emails = [check_address(e) for e in invite]
@@ -374,10 +375,17 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         raise ServiceError(str(exc)) from None
     if not 1 <= deadline_hours <= 24 * 60:
         raise ServiceError("the deadline must be between 1 hour and 60 days")
+    if time_bank_hours is not None and not 1 <= time_bank_hours <= 24 * 365:
+        raise ServiceError("a time bank is between 1 hour and 365 days")
+    if not 0 <= time_bank_increment_hours <= 24 * 30:
+        raise ServiceError("a time bank's increment is between 0 hours and 30 days")
+    if time_bank_increment_hours and time_bank_hours is None:
+        raise ServiceError("an increment needs a time bank (bank=HOURS)")
     check_title(title)
     game = Game.objects.create(
         rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
+        time_bank_hours=time_bank_hours, time_bank_increment_hours=time_bank_increment_hours,
     )
     Seat.objects.create(game=game, player=creator, status=Seat.Status.JOINED, joined_at=timezone.now())
     # Why no account for a new address: it is made when that address answers (claim_invitation).

@@ -24,7 +24,7 @@ from pbem.games.services import ServiceError
 from pbem.mail import absence_commands
 
 #: Keys of ``new`` that belong to the game, not to the rules' option schema.
-SERVICE_KEYS = {"title", "deadline", "open", "anysender", "any_sender"}
+SERVICE_KEYS = {"title", "deadline", "open", "anysender", "any_sender", "bank", "increment"}
 
 
 @dataclass
@@ -52,7 +52,8 @@ def help_text(general: str) -> str:
         "                            a new game; you take the first seat and the addresses get\n"
         "                            an invitation (none: a solo game, e.g. new maracaibo, against\n"
         "                            its automa). Keys: the game's options, and title=\"...\",\n"
-        "                            deadline=HOURS, open=N (seats anyone may join), anysender=yes\n"
+        "                            deadline=HOURS, open=N (seats anyone may join), anysender=yes,\n"
+        "                            bank=HOURS increment=HOURS (a time bank per player)\n"
         "  join [#N]                 accept your invitation (or take an open seat of game N)\n"
         "  decline [#N]              decline your invitation to game N\n"
         "  resign #N                 give up game N (your seat then plays the game's default move)\n"
@@ -148,13 +149,16 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
     try:
         open_seats = int(service.get("open", "0"))
         deadline = int(service.get("deadline", "72"))
+        bank = int(service["bank"]) if service.get("bank") else None
+        increment = int(service.get("increment") or "0")
     except ValueError:
-        raise ServiceError("open and deadline take whole numbers") from None
+        raise ServiceError("open, deadline, bank and increment take whole numbers") from None
     any_sender = (service.get("anysender") or service.get("any_sender") or "no").lower() in ("yes", "true", "1", "on")
     creator = game_services.do_get_or_create_player(sender, mail_name)
     game = game_services.do_create_game(creator, rules_name, options=options, invite=invite, open_seats=open_seats,
                                         title=service.get("title", ""), deadline_hours=deadline,
-                                        allow_any_sender=any_sender)
+                                        allow_any_sender=any_sender, time_bank_hours=bank,
+                                        time_bank_increment_hours=increment)
     if game.status == Game.Status.RUNNING:
         return f"Game #{game.pk} ({game.title}) is created and started; your first mail of it follows."
     who = ", ".join(invite) if invite else "nobody"

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from pbem.games import services
 from pbem.games.models import AuditEntry, Game, Move, OutboundMessage, Source
-from tests.factories import seat_of, start_game, token_client
+from tests.factories import mail_text, seat_of, start_game, token_client
 
 GAMES = "/api/v1/games/"
 
@@ -127,3 +128,20 @@ def test_it_lets_anyone_take_a_seat_opened_for_replacement_through_the_api(game,
     mine = token_client(dave).get("/api/v1/me/games/?my_turn=1").json()
     assert game.pk in [g["id"] for g in mine["results"]]
     assert token_client(dave).post(f"{GAMES}{game.pk}/join/").status_code == 409  # no second seat
+
+
+def test_it_creates_a_game_with_a_time_bank_and_refuses_an_increment_without_one(fake_game, alice, bob):
+    t0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+    refused = token_client(alice).post(GAMES, {"rules": fake_game, "open_seats": 1, "time_bank_increment_hours": 5},
+                                       format="json")
+    assert refused.status_code == 422 and "needs a time bank" in str(refused.json())
+    with time_machine.travel(t0, tick=False):
+        r = token_client(alice).post(GAMES, {"rules": fake_game, "open_seats": 1, "time_bank_hours": 120,
+                                             "time_bank_increment_hours": 6}, format="json")
+        assert r.status_code == 201, r.json()
+        services.do_join_game(r.json()["id"], bob)
+    game = Game.objects.get(pk=r.json()["id"])
+    assert (game.time_bank_hours, game.time_bank_increment_hours) == (120, 6)
+    assert game.status == Game.Status.RUNNING and game.deadline_at == t0 + timedelta(hours=120)
+    turn = OutboundMessage.objects.filter(to_email=bob.email).order_by("-pk").first()
+    assert turn is not None and "your time bank: 5 days left for the whole game" in mail_text(turn)

@@ -179,3 +179,11 @@ def test_it_seats_an_invited_address_with_its_mail_name_when_it_joins_by_its_sea
     seat = game.seats.get(player__email=bruno.email)
     assert seat.status == Seat.Status.JOINED and seat.invited_email == ""
     assert seat.player is not None and seat.player.display_name == "Bruno"
+
+
+def test_it_creates_a_game_with_a_time_bank_by_mail(blindbids: str, ana: Persona, bruno: Persona) -> None:
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email} bank=100 increment=4")
+    game = Game.objects.get()
+    assert (game.time_bank_hours, game.time_bank_increment_hours) == (100, 4)
+    ana.send_to(GENERAL, f"new blindbids with {bruno.email} increment=4")
+    assert "an increment needs a time bank" in answer(ana) and Game.objects.count() == 1
