@@ -50,6 +50,8 @@ GAMES = [
     # The whole game of the rulebook: four rounds (three interim scorings and the final one), each turn
     # one request of three commands (sail, no main action, end the main phase: see _commands).
     pytest.param("maracaibo", {}, ("Ana", "Bruno"), id="maracaibo-4-rounds"),
+    # The Uprising, All Included (Home Ports, Resistance Tiles, the Uprising): a port kept first by each.
+    pytest.param("maracaibo", {"rounds": 1, "mode": "78"}, ("Ana", "Bruno", "Carla"), id="maracaibo-uprising-78"),
 ]
 
 
@@ -177,6 +179,9 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     rules = engine.get(rules_name)
     state = replay(rules, names, final["options"], seed, [(e["seat"], e["move"]) for e in log])
     replayed = rules.outcome(state)
+    if options.get("mode") == "78":  # every player kept one of the ports dealt, a different one each
+        kept = [p["port"] for p in state["p"]]
+        assert all(kept) and len(set(kept)) == len(names) and all("resist" in p for p in state["p"])
     assert replayed is not None
     breakdown = {str(s): parts for s, parts in rules.score_breakdown(state).items()}
     assert _json(replayed.as_dict() | ({"breakdown": breakdown} if breakdown else {})) == outcome
