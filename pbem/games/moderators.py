@@ -25,6 +25,7 @@ from pbem.games import moderation
 from pbem.games.models import Game, GameModerator, Player, Standby
 from pbem.games.services import (
     NAME_LENGTH,
+    Command,
     Conflict,
     Forbidden,
     NotFound,
@@ -34,7 +35,7 @@ from pbem.games.services import (
     do_log,
     normalize_email,
 )
-from pbem.mail import outbox
+from pbem.mail import absence_commands, outbox
 
 COMMANDS_HELP = (
     "Commands, one a line, to this address from your own (the rest of a line is the reason the players read):\n"
@@ -43,7 +44,10 @@ COMMANDS_HELP = (
     "  extend 2d REASON            (or 12h; a number alone is hours)\n"
     "  replace 3 with a@example.org REASON\n"
     "  rollback 41 REASON          (add `confirm` to go back past a move that revealed something)\n"
-    "  message TEXT                (to every player)")
+    "  message TEXT                (to every player)\n"
+    "  move 2 NOTATION -- REASON   (a move for seat 2: an option code or a line of notation)\n"
+    "  absence 2 until 2026-12-20 REASON  (or `absence 2 off REASON`: seat 2's player told you)\n"
+    "  inspect 2 REASON            (seat 2's hidden information, for a dispute; every player is told)")
 
 
 def do_moderator_profile(user: Any) -> Player | None:
@@ -189,9 +193,51 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
         if verb == "message":
             moderation.do_message_players(game_id, me, rest)
             return LineResult(line, True, "sent to every player")
+        if verb in ("move", "absence", "inspect"):
+            return _seat_line(gm, line, verb, rest)
     except ServiceError as exc:
         return LineResult(line, False, exc.message)
     return LineResult(line, False, "unknown command")
+
+
+def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult:
+    """``move``, ``absence`` and ``inspect``: a seat number, then what the API takes."""
+    seat_word, _, rest = rest.partition(" ")
+    if not seat_word.isdigit():
+        return LineResult(line, False, f"write the seat number after `{verb}`, e.g. `{verb} 2 ...`")
+    seat, rest, me = int(seat_word), rest.strip(), gm.player
+    if verb == "move":
+        move, _, why = rest.partition(" -- ")
+        if not move.strip():
+            return LineResult(line, False, "write `move SEAT NOTATION -- REASON`")
+        moderation.do_move_for_seat(gm.game_id, me, seat, [Command(text=move.strip())],
+                                    why.strip() or "(no reason given)")
+        return LineResult(line, True, f"moved for seat {seat}; the player and the others were told")
+    if verb == "absence":
+        when, _, why = rest.partition(" ") if rest.lower().startswith("off") else _split_date(rest)
+        try:
+            until = absence_commands.parse_until(when)
+        except ValueError as exc:
+            return LineResult(line, False, str(exc))
+        do_enter_absence(gm.game_id, me, seat, until, why.strip() or "(no reason given)")
+        said = f"until {moderation.when_text(until)}" if until is not None else "ended"
+        return LineResult(line, True, f"seat {seat}'s absence entered ({said}); the player was told")
+    seen = do_inspect_seat(gm.game_id, me, seat, rest or "(no reason given)")
+    shown = "\n".join(f"    {t}" for t in seen.text.splitlines())
+    return LineResult(line, True, f"what {seen.name} sees (every player was told you looked):\n{shown}")
+
+
+def _split_date(rest: str) -> tuple[str, str, str]:
+    """``until 2026-12-20 18:00 Bob phoned`` -> the date words and the reason: the longest run of
+    leading words that reads as a date."""
+    words = rest.split()
+    for n in range(min(len(words), 5), 0, -1):
+        try:
+            absence_commands.parse_until(" ".join(words[:n]))
+        except ValueError:
+            continue
+        return " ".join(words[:n]), " ", " ".join(words[n:])
+    return rest, " ", ""
 
 
 def do_moderator_mail(token: str, sender: str, lines: list[str]) -> tuple[GameModerator, list[LineResult]]:

@@ -164,3 +164,31 @@ def test_it_takes_a_players_message_to_the_moderators_from_their_page(
     forwarded = nora.latest()
     assert "Carla keeps bidding out of turn" in text_of(forwarded) and ana.email in str(forwarded["Reply-To"])
     assert Client().post(f"{link.rstrip('/')}/moderator/", {"text": " "}).status_code == 400
+
+
+def test_it_moves_enters_an_absence_and_inspects_a_seat_by_moderator_mail(
+        bids_game: Game, ana: Persona, bruno: Persona, carla: Persona, nora: Persona,
+        staff) -> None:  # type: ignore[no-untyped-def]
+    address = moderators.command_address(_assign(bids_game, staff, nora.email))
+    assert "inspect 2 REASON" in text_of(nora.latest())
+    assert bids_game.state is not None
+    card = bids_game.state["hands"][1][0]
+    nora.send_to(address, "inspect 1 Bruno says he holds it\n"
+                          "absence 2 until 2027-01-10 Carla phoned from the harbour\n"
+                          f"move 1 Bid {card} -- Bruno phoned it in\n"
+                          "move 1 Bid 999 -- twice\n"
+                          "absence 2 next blue moon")
+    answer = text_of(nora.latest())
+    assert answer.count("done:") == 5 and answer.count("not done") == 2, answer
+    assert "what Bruno sees" in answer and "moved for seat 1" in answer and "absence entered (until" in answer
+    assert "could not read" in answer
+    assert any("looked at Bruno's hidden information" in text_of(m) and "Bruno says he holds it" in text_of(m)
+               for m in ana.inbox())
+    assert any("entered your absence (until" in text_of(m) and "Carla phoned from the harbour" in text_of(m)
+               for m in carla.inbox())
+    assert any("A moderator moved for you" in text_of(m) and "Bruno phoned it in" in text_of(m)
+               for m in bruno.inbox())
+    game = Game.objects.get(pk=bids_game.pk)
+    assert game.moves.filter(seat=1, source="moderator").count() == 1
+    actions = set(AuditEntry.objects.filter(game=game, actor__email=nora.email).values_list("action", flat=True))
+    assert {"inspect", "absence", "move-for-seat"} <= actions
