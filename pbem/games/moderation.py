@@ -17,7 +17,7 @@ The deadline sweep, in order, for a running game whose deadline is near or past:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -31,7 +31,7 @@ from django.utils import timezone
 from engine.core import Event, visible_events
 from pbem.games import absence, clocks
 from pbem.games.absence import VACATION_GRACE
-from pbem.games.models import Game, GameModerator, MailAddress, Move, Player, Seat, Source, Standby
+from pbem.games.models import AuditEntry, Game, GameModerator, MailAddress, Move, Player, Seat, Source, Standby
 from pbem.games.services import (
     Applied,
     BatchResult,
@@ -444,7 +444,41 @@ def do_sweep_deadlines(now: Any = None) -> int:
                 continue
             if _sweep_one(game, now):
                 touched += 1
-    return touched
+    return touched + _sweep_standby_offers(now)
+
+
+def _sweep_standby_offers(now: datetime) -> int:
+    """An open seat whose last standby offer got no answer within the game's deadline period is
+    offered to the next volunteer (one not offered it yet since it opened); the moderators are
+    told. Returns how many seats were offered again."""
+    offered_again = 0
+    games = (Seat.objects.filter(status=Seat.Status.OPEN, game__status__in=[Game.Status.RUNNING, Game.Status.PAUSED])
+             .values_list("game_id", flat=True).distinct())
+    for game_id in list(games):
+        with transaction.atomic():
+            game = access_game_for_update(game_id)
+            for seat in game.seats.filter(status=Seat.Status.OPEN).exclude(index__isnull=True):
+                offers = AuditEntry.objects.filter(game=game, action="standby-offer", details__seat=seat.index)
+                if seat.joined_at is not None:
+                    offers = offers.filter(created_at__gt=seat.joined_at)
+                last = offers.order_by("-created_at", "-pk").first()
+                if last is None or last.created_at > now - timedelta(hours=game.deadline_hours):
+                    continue
+                if offers.filter(details__to=None).exists():
+                    continue  # the list ran out before: nothing more to offer
+                tried = {str(o.details.get("to")) for o in offers}
+                offered = _offer_to_standby(game, [seat], skip=tried)
+                name = _name(game, seat.index or 0)
+                if not offered:
+                    do_log(game, None, "standby-offer", {"seat": seat.index, "to": None})
+                outbox.queue_to_moderators(
+                    game, moderator_emails(game),
+                    f"Game #{game.pk} ({game.title}): {last.details.get('to')} did not take {name}'s open seat "
+                    f"within {game.deadline_hours} hours, so it was offered to "
+                    f"{', '.join(offered) or 'nobody: the standby list has nobody else'}. "
+                    f"(`join {game.pk}` takes it; you may also hand it to someone from the moderator page.)")
+                offered_again += 1
+    return offered_again
 
 
 def _sweep_one(game: Game, now: datetime) -> bool:
@@ -567,9 +601,10 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
                                f"to {when_text(game.deadline_at)}; you will be told again then.")
 
 
-def _offer_to_standby(game: Game, opened: list[Seat]) -> list[str]:
+def _offer_to_standby(game: Game, opened: list[Seat], skip: Collection[str] = ()) -> list[str]:
     """Offer each open seat to the next volunteer of the standby list (this game's first, then any
-    game's, in the order they signed up), with the game so far. Returns the addresses offered."""
+    game's, in the order they signed up; never an address in ``skip``), with the game so far.
+    Returns the addresses offered."""
     seated = set(game.seats.exclude(player__isnull=True).values_list("player_id", flat=True))
     already: set[int] = set()
     offered: list[str] = []
@@ -577,7 +612,8 @@ def _offer_to_standby(game: Game, opened: list[Seat]) -> list[str]:
              *Standby.objects.filter(game__isnull=True).select_related("player")]
     story = _story_so_far(game)
     for seat in opened:
-        volunteer = next((v for v in queue if v.player_id not in seated and v.pk not in already), None)
+        volunteer = next((v for v in queue if v.player_id not in seated and v.pk not in already
+                          and v.player.email not in skip), None)
         if volunteer is None:
             break
         already.add(volunteer.pk)

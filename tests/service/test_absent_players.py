@@ -278,3 +278,36 @@ def test_it_gives_a_newcomer_a_full_time_bank_not_the_leavers_remainder(fake_gam
     game.refresh_from_db()
     assert game.deadline_at == t0 + timedelta(hours=190)  # Nina's own 100 hours from now
     assert any("your time bank: 4 days 4 hours left" in t for t in _texts(nina.email, mark))
+
+
+def test_it_offers_an_unanswered_open_seat_to_the_next_volunteer_and_tells_the_moderators(
+        fake_game, alice, bob, moderator):
+    from pbem.games import moderators
+
+    game = start_game(fake_game, alice, [bob], deadline_hours=48)
+    vera, walt = make_player("vera@example.org", "Vera"), make_player("walt@example.org", "Walt")
+    moderators.do_volunteer(vera, game.pk)
+    moderators.do_volunteer(walt, None)
+    moderation.do_set_game_policy(game.pk, moderator, {"no_move_policy": "replace"}, "open league")
+    _bid(game, alice)
+    _two_deadlines(game)
+    first = AuditEntry.objects.get(game=game, action="standby-offer")
+    assert first.details["to"] == vera.email
+    mark = _mark()
+    _sweep_at(first.created_at + timedelta(hours=47))  # Vera still has time
+    assert not _texts(walt.email, mark)
+    _sweep_at(first.created_at + timedelta(hours=48, minutes=1))
+    assert any("A seat is open in game" in t and f"join {game.pk}" in t for t in _texts(walt.email, mark))
+    told = _texts(moderator.email, mark)
+    assert len(told) == 1 and "vera@example.org did not take Bob's open seat within 48 hours" in told[0]
+    assert "offered to walt@example.org" in told[0]
+    assert not _texts(vera.email, mark)  # not offered twice
+    mark = _mark()
+    _sweep_at(first.created_at + timedelta(hours=97))  # Walt did not answer either: nobody is left
+    told = _texts(moderator.email, mark)
+    assert len(told) == 1 and "the standby list has nobody else" in told[0]
+    mark = _mark()
+    _sweep_at(first.created_at + timedelta(hours=200))  # told once, not at every sweep
+    assert not _texts(moderator.email, mark) and not _texts(walt.email, mark)
+    moderation.do_join(game.pk, walt)  # a late answer still takes the seat
+    assert game.seats.get(index=seat_of(game, walt)).player == walt
