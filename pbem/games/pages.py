@@ -106,6 +106,69 @@ class SeatPage:
     reason: str = ""
     finished: bool = False
     decision: str = ""  # what the reader decides now, when the game's view says it
+    option_rows: list[OptionRow] = field(default_factory=list)  # the options, a card's ones drawn as cards
+    hand: list[dict[str, Any]] = field(default_factory=list)  # my hand's cards (the catalogue's words)
+    planned: list[dict[str, Any]] = field(default_factory=list)  # my planning area's cards
+
+
+@dataclass
+class OptionRow:
+    option: Option
+    card: dict[str, Any] | None  # the catalogue's card an option buys, plans or keeps (None: a plain button)
+    verb: str = ""
+
+
+#: The option kinds (engine option_details) whose card the page draws as a card, with the button's verb.
+CARD_KINDS = {"buy": "Buy", "plan": "Plan", "keep": "Keep"}
+
+
+def _cards_by_id(rules: Any) -> dict[Any, dict[str, Any]]:
+    catalogue = rules.catalogue() or {}
+    cards = catalogue.get("cards")
+    if not isinstance(cards, list):
+        return {}
+    return {c["id"]: c for c in cards if isinstance(c, dict) and "id" in c and "name" in c}
+
+
+def card_face(card: dict[str, Any]) -> dict[str, Any]:
+    """A catalogue card as the page draws it: name, cost, good, object and effect in words."""
+    cost = card.get("cost") or {}
+    words = f"{cost['d']} d" if isinstance(cost, dict) and "d" in cost else ""
+    if isinstance(cost, dict) and cost.get("figure"):
+        words += " + a figure"
+    if isinstance(cost, dict) and cost.get("assistant_at"):
+        words += f" + an assistant at {cost['assistant_at']}"
+    effects = "; ".join(str(e.get("text", "")) for e in card.get("effects", []) if isinstance(e, dict))
+    return {"id": card["id"], "name": card["name"], "cost": words, "good": card.get("good", ""),
+            "object": card.get("object", ""), "vp": card.get("vp"), "effect": effects or "no effect"}
+
+
+def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> list[OptionRow]:
+    """Each option, with the card it buys, plans or keeps (from the engine's option details)."""
+    cards = _cards_by_id(rules)
+    rows = []
+    for o in options:
+        details = rules.option_details(state, seat, o) if cards else None
+        kind = (details or {}).get("kind", "")
+        card = cards.get((details or {}).get("card")) if kind in CARD_KINDS else None
+        rows.append(OptionRow(o, card_face(card) if card else None, CARD_KINDS.get(kind, "")))
+    return rows
+
+
+def my_cards(rules: Any, view: dict[str, Any], seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """My hand and my planning area, drawn from the catalogue (games whose view has them: Maracaibo)."""
+    cards = _cards_by_id(rules)
+    me, players = view.get("me"), view.get("p")
+    hand = me.get("hand") if isinstance(me, dict) else None
+    mine = players[seat] if isinstance(players, list) and seat < len(players) else None
+    plan = mine.get("plan") if isinstance(mine, dict) else None
+    setup = me.get("setup") if isinstance(me, dict) else None
+    if not plan and isinstance(setup, dict) and setup.get("plan") is not None:  # the card planned at setup
+        plan = [setup["plan"]]
+
+    def faces(ids: Any) -> list[dict[str, Any]]:
+        return [card_face(cards[i]) for i in ids if i in cards] if isinstance(ids, list) else []
+    return (faces(hand), faces(plan)) if cards else ([], [])
 
 
 def _names(game: Game) -> list[str]:
@@ -145,6 +208,8 @@ def seat_page(seat: Seat) -> SeatPage:
         finished=finished,
         players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
     )
+    page.option_rows = option_rows(rules, state, seat.index, options)
+    page.hand, page.planned = my_cards(rules, view, seat.index)
     page.history = history(game, seat.index, you)
     page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text)
                  for m in ChatMessage.objects.filter(game=game).order_by("pk")]

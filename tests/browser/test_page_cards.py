@@ -1,0 +1,60 @@
+"""Maracaibo's personal page draws cards as cards (issue #21): each buy, plan or keep option shows
+the card's name, cost, good, object and effect in words, and my hand and planning area are near
+the top of the page on a phone; on a desktop the page uses its width, the map uncut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.games.maracaibo import content as C
+from tests.browser.test_personal_pages import DESKTOP, PHONE, link_of, people
+from tests.mail.conftest import start_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def test_it_draws_maracaibos_cards_and_my_hand_near_the_top_at_both_widths(new_page: Any, site: str,
+                                                                            shots: Path) -> None:
+    folk = people()
+    start_game("maracaibo", folk)
+    url = link_of(folk[0], site)
+    for width, viewport in ((1280, DESKTOP), (390, PHONE)):
+        page = new_page(viewport)
+        page.goto(url)
+        cards = page.locator("#options form.card-option")
+        assert cards.count() >= 2, "the setup's plan options are drawn as cards"
+        first = cards.first
+        cid = int(first.locator(".card").get_attribute("data-card"))
+        card = C.CARD[cid]
+        text = first.inner_text()
+        assert card["name"] in text and f"Cost {card['cost']} d" in text
+        assert card["good"] in text and card["object"] in text
+        effect = "; ".join(C.effect_text(e) for e in card["effects"]) or "no effect"
+        assert effect in text, (effect, text)
+        assert first.locator(".card-effect").is_visible()
+        assert first.locator("button").inner_text().startswith(f"Plan {card['name']}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "nothing wider than the screen"
+        if width == 1280:  # the 1,227 px map is not cut by a narrow column
+            svg = page.locator("#board .wide-board svg").first.bounding_box()
+            assert svg is not None and svg["width"] >= 1200, svg
+            page.screenshot(path=str(shots / "page-maracaibo-cards-1280.png"), full_page=True)
+            continue
+        # Plan one from the phone, keep four: they are my planning area and my hand, near the top.
+        for _ in range(5):
+            page.locator("#options form.card-option button").first.click()
+            page.wait_for_load_state()
+            if page.locator("#confirm").count():
+                page.locator("#confirm button").click()
+                page.wait_for_load_state()
+        page.goto(url)
+        planned = page.locator("#planned .card")
+        assert planned.count() == 1 and card["name"] in planned.first.inner_text()
+        hand = page.locator("#hand")
+        top = hand.bounding_box()
+        assert top is not None and top["y"] < PHONE["height"], f"my hand starts at {top} px on a phone"
+        assert page.locator("#hand .card").count() == 4 and page.locator("#hand .card").first.is_visible()
+        print(f"phone: hand at y={top['y']:.0f} px, {page.locator('#hand .card').count()} cards")
+        page.screenshot(path=str(shots / "page-maracaibo-cards-390.png"), full_page=True)
