@@ -38,8 +38,11 @@ def test_it_draws_maracaibos_cards_and_my_hand_near_the_top_at_both_widths(new_p
         assert first.locator("button").inner_text().startswith(f"Plan {card['name']}")
         assert page.evaluate("document.documentElement.scrollWidth") <= width, "nothing wider than the screen"
         if width == 1280:  # the 1,227 px map is not cut by a narrow column
-            svg = page.locator("#board .wide-board svg").first.bounding_box()
-            assert svg is not None and svg["width"] >= 1200, svg
+            pan = page.locator("#board .wide-board .pan").first
+            seen = pan.evaluate("p => ({shown: p.getBoundingClientRect().width, whole: p.scrollWidth <= p.clientWidth + 1,"
+                                " svg: p.querySelector('svg').getBoundingClientRect().width})")
+            assert seen["whole"] and seen["shown"] >= 1200 and seen["svg"] >= 1200, seen
+            print(f"desktop: map shown {seen['shown']:.0f} px wide, whole")
             page.screenshot(path=str(shots / "page-maracaibo-cards-1280.png"), full_page=True)
             continue
         # Plan one from the phone, keep four: they are my planning area and my hand, near the top.
