@@ -39,7 +39,8 @@ def test_it_draws_maracaibos_cards_and_my_hand_near_the_top_at_both_widths(new_p
         assert page.evaluate("document.documentElement.scrollWidth") <= width, "nothing wider than the screen"
         if width == 1280:  # the 1,227 px map is not cut by a narrow column
             pan = page.locator("#board .wide-board .pan").first
-            seen = pan.evaluate("p => ({shown: p.getBoundingClientRect().width, whole: p.scrollWidth <= p.clientWidth + 1,"
+            seen = pan.evaluate("p => ({shown: p.getBoundingClientRect().width,"
+                                " whole: p.scrollWidth <= p.clientWidth + 1,"
                                 " svg: p.querySelector('svg').getBoundingClientRect().width})")
             assert seen["whole"] and seen["shown"] >= 1200 and seen["svg"] >= 1200, seen
             print(f"desktop: map shown {seen['shown']:.0f} px wide, whole")
