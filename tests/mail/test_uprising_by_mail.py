@@ -2,8 +2,9 @@
 Uprising) played only by mail over a real SMTP socket.
 
 The game is set up by mail (``new maracaibo with ... mode=78`` to the general address, ``join`` in
-reply to the invitation) and played to the end by the captains of the base game's mail test, each
-answering their newest mail from its listed options (whole turns in one mail where they can). The
+reply to the invitation) and played to the end (one round) by the captains of the base game's mail
+test, each answering their newest mail from its listed options (whole turns in one mail, village
+actions where a village is in reach). The
 home port is dealt (three ports, one kept) before the base game's setup choice; the kept port stays
 hidden from the others until every player has chosen, then every board shows it.
 """
@@ -45,7 +46,7 @@ def test_it_plays_a_complete_uprising_game_by_mail_with_home_ports_hidden_until_
         guest.reply(invitation, "join")
 
     rnd = random.Random(78)
-    players: list[Player] = [Captain(p, rnd) for p in people]
+    players: list[Player] = [Captain(p, rnd, villages=True) for p in people]
     replies = play_until_over(players, rnd)
 
     game = Game.objects.get(rules="maracaibo")
