@@ -71,3 +71,22 @@ def left(game: Game, seat: Seat, now: datetime) -> int | None:
     if seat.waiting_since is not None:
         bank -= int((now - seat.waiting_since).total_seconds())
     return max(0, bank)
+
+
+def snapshot(game: Game, now: datetime) -> dict[str, int] | None:
+    """What each seat's clock has left now, kept with a batch of moves (``Move.banks_before``)."""
+    if not is_banked(game):
+        return None
+    return {str(seat.index): left(game, seat, now) or 0 for seat in game.seats.exclude(index__isnull=True)}
+
+
+def restore(game: Game, banks: dict[str, int] | None, seats: Collection[int] | None = None) -> None:
+    """Put the banks back as a snapshot had them, every clock stopped (the caller's settle starts
+    those of the seats waited on from now). Nothing for a game without banks, or moves made
+    before snapshots were kept."""
+    if not is_banked(game) or not banks:
+        return
+    for seat in game.seats.exclude(index__isnull=True):
+        if str(seat.index) in banks and (seats is None or seat.index in seats):
+            seat.bank_seconds, seat.waiting_since = int(banks[str(seat.index)]), None
+            seat.save(update_fields=["bank_seconds", "waiting_since"])

@@ -235,6 +235,9 @@ class Move(models.Model):
     undone_at = models.DateTimeField(null=True, blank=True)
     #: The game version the undo produced: "since your last mail" mentions the undo after it.
     undone_version = models.PositiveIntegerField(null=True, blank=True)
+    #: With time banks: what each seat's clock had left when the batch was made ({"seat": seconds}),
+    #: so that an undo or a rollback puts the banks back as they were then (clocks.restore).
+    banks_before = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game_id", "number"]

@@ -734,6 +734,8 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
     game.version += 1
     now = timezone.now()
     Move.objects.filter(pk__in=[r.pk for r in drop]).update(undone_at=now, undone_version=game.version)
+    if drop:  # the banks as they were when the first move undone was made
+        clocks.restore(game, min(drop, key=lambda r: r.number).banks_before)
     if game.status == Game.Status.RUNNING:
         _reset_deadline(game)
         game.warned_at = None

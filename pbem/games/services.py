@@ -619,11 +619,12 @@ def _record(game: Game, applied: list[Applied], source: str) -> None:
     # the newest row is one step down the (game, number) unique index, however long the log.
     number = Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first() or 0
     version = game.version + 1
+    banks = clocks.snapshot(game, timezone.now())
     rows = []
     for a in applied:
         number += 1
         rows.append(Move(game=game, seat=a.seat, move=a.move, source=a.source or source, version=version, number=number,
-                         events=[e.as_dict() for e in a.events]))
+                         events=[e.as_dict() for e in a.events], banks_before=banks))
     Move.objects.bulk_create(rows)
     game.version = version
 
@@ -867,6 +868,8 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
     game.version += 1
     now = timezone.now()
     Move.objects.filter(pk__in=[r.pk for r in batch]).update(undone_at=now, undone_version=game.version)
+    # the mover's bank as it was at the move (its increment goes); the others' clocks ran meanwhile
+    clocks.restore(game, batch[0].banks_before, seats={seat.index} if seat.index is not None else set())
     _reset_deadline(game)
     game.save()
     numbers = [r.number for r in batch]

@@ -311,3 +311,31 @@ def test_it_offers_an_unanswered_open_seat_to_the_next_volunteer_and_tells_the_m
     assert not _texts(moderator.email, mark) and not _texts(walt.email, mark)
     moderation.do_join(game.pk, walt)  # a late answer still takes the seat
     assert game.seats.get(index=seat_of(game, walt)).player == walt
+
+
+def test_it_puts_the_time_banks_back_on_undo_and_rollback(fake_game, alice, bob, moderator):
+    t0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+    with time_machine.travel(t0, tick=False):
+        game = start_game(fake_game, alice, [bob], deadline_hours=72)
+        moderation.do_set_game_policy(game.pk, moderator, {"time_bank_hours": 100, "time_bank_increment_hours": 10},
+                                      "a clock league")
+    with time_machine.travel(t0 + timedelta(hours=30), tick=False):
+        _bid(game, alice)  # Alice had 70 hours left; the move adds 10
+    mark = _mark()
+    with time_machine.travel(t0 + timedelta(hours=40), tick=False):
+        services.do_undo_last_move(game.pk, alice, via="mail")  # back to 70: the increment goes with the move
+    assert any("your time bank: 2 days 22 hours left" in t for t in _texts(alice.email, mark))
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=100)  # Bob's clock ran on all along
+    with time_machine.travel(t0 + timedelta(hours=41), tick=False):
+        _bid(game, alice)  # 70 - 1 + 10 = 79
+    with time_machine.travel(t0 + timedelta(hours=50), tick=False):
+        _bid(game, bob)  # 100 - 50 + 10 = 60; a new round: both clocks run
+    game.refresh_from_db()
+    assert game.deadline_at == t0 + timedelta(hours=110)
+    first = Move.objects.filter(game=game, undone_at__isnull=True).order_by("number").first()
+    assert first is not None
+    with time_machine.travel(t0 + timedelta(hours=60), tick=False):
+        moderation.do_rollback(game.pk, moderator, first.number - 1, "a misdeal", confirm_reveals=True)
+    game.refresh_from_db()  # the banks of Alice's move at 41 h: 69 and 59 hours, from now
+    assert game.deadline_at == t0 + timedelta(hours=60 + 59)
