@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -155,6 +156,17 @@ def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> lis
     return rows
 
 
+def map_links(rules: Any, state: Any, seat: int, options: list[Option]) -> dict[str, str]:
+    """The places the board draws as links (Maracaibo's sail targets): each opens the page with
+    that option picked (``?play=code``), whose button then sends the same move as the option's."""
+    out: dict[str, str] = {}
+    for o in options:
+        details = rules.option_details(state, seat, o)
+        if details and details.get("kind") == "sail" and isinstance(details.get("place"), str):
+            out[details["place"]] = f"./?play={quote(o.code)}#chosen"
+    return out
+
+
 def my_cards(rules: Any, view: dict[str, Any], seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """My hand and my planning area, drawn from the catalogue (games whose view has them: Maracaibo)."""
     cards = _cards_by_id(rules)
@@ -198,7 +210,8 @@ def seat_page(seat: Seat) -> SeatPage:
     else:
         headline = f"Waiting for {', '.join(others) or 'nobody'}"
     view = rules.view(state, seat.index)
-    boards, phone_boards = board_parts(rules, view)
+    targets = map_links(rules, state, seat.index, options)
+    boards, phone_boards = board_parts(rules, {**view, "links": targets} if targets else view)
     page = SeatPage(
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
         deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),

@@ -29,6 +29,8 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
         "svg": mark_safe(page.svg), **pages.board_context(page.boards, page.phone_boards),
         "mail_off": bounces.mail_state(seat.player), **extra,
     }
+    play = request.GET.get("play", "") if request.method == "GET" else ""
+    context["chosen"] = next((o for o in page.options if o.code == play), None) if play else None
     response = render(request, "web/seat.html", context, status=status)
     # Why: the link is a credential; keep it out of other sites' Referer headers ("same-origin",
     # not "no-referrer": with that, the browser posts our own forms with Origin: null and CSRF refuses them).

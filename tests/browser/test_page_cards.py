@@ -62,3 +62,43 @@ def test_it_draws_maracaibos_cards_and_my_hand_near_the_top_at_both_widths(new_p
         assert page.locator("#hand .card").count() == 4 and page.locator("#hand .card").first.is_visible()
         print(f"phone: hand at y={top['y']:.0f} px, {page.locator('#hand .card').count()} cards")
         page.screenshot(path=str(shots / "page-maracaibo-cards-390.png"), full_page=True)
+
+
+def test_it_sails_by_a_click_on_a_highlighted_place_of_the_map(new_page: Any, site: str, shots: Path) -> None:
+    import engine
+    from pbem.games.models import Game
+    from tests.factories import play_first_options
+
+    folk = people()
+    game = start_game("maracaibo", folk)
+    url = link_of(folk[0], site)
+    for _ in range(60):  # the setup and the others' turns, by the service, until Ana may sail
+        game.refresh_from_db()
+        rules = engine.get("maracaibo")
+        assert game.state is not None
+        mine = rules.options(game.state, 0) if 0 in rules.pending(game.state) else []
+        sails = [o.code for o in mine if rules.option_details(game.state, 0, o).get("kind") == "sail"]
+        if sails:
+            break
+        play_first_options(game.pk, until_finished=False, limit=1)
+    assert sails, "Ana gets to sail"
+    page = new_page(DESKTOP)
+    page.goto(url)
+    targets = page.locator("#board .wide-board a.target")
+    places = sorted(targets.evaluate_all("ts => ts.map(t => t.dataset.place)"))
+    assert places == sorted(c[1:] for c in sails), "exactly the reachable places are links"
+    page.locator("#board").screenshot(path=str(shots / "page-maracaibo-sail-targets-1280.png"))
+    target = targets.last
+    place = target.get_attribute("data-place")
+    target.click()
+    page.wait_for_load_state()
+    chosen = page.locator("#chosen")
+    assert chosen.is_visible() and place in chosen.inner_text()
+    assert chosen.locator("button").get_attribute("data-code") == f"s{place}", "the same move as the button"
+    chosen.locator("button").click()
+    page.wait_for_load_state()
+    if page.locator("#confirm").count():
+        page.locator("#confirm button").click()
+        page.wait_for_load_state()
+    game = Game.objects.get(pk=game.pk)
+    assert game.state is not None and game.state["p"][0]["at"] == place, "Ana's ship went where she clicked"

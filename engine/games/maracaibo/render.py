@@ -409,10 +409,16 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
         ships.setdefault(p["at"], []).append(_colour(view, i))
     if view.get("jean"):
         ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
+    links = view.get("links") or {}  # place -> address, given by a host page (its sail targets)
     for loc in live:
         x, y = POS.get(loc, (0, 0))
         kind = _kind(view, loc)
         owner = view["markers"].get(loc)
+        link = links.get(loc) if isinstance(links, dict) else None
+        if link:  # a reachable place: a link, ringed
+            out.append(f'<a href="{escape(str(link), quote=True)}" class="target" data-place="{escape(loc)}">'
+                       f'<title>Sail to {escape(_name(loc))}</title>'
+                       f'<circle cx="{x}" cy="{y}" r="17" fill="#fff3bf" stroke="#e8590c" stroke-width="3"/>')
         if kind == "city":
             out.append(f'<rect x="{x - 13}" y="{y - 11}" width="26" height="22" rx="4" fill="#f3d9b1" '
                        f'stroke="#8a5a2b" stroke-width="1.5"/>')
@@ -423,6 +429,8 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
         out.append(_t(x, y + 3.5, loc, 9, "middle", weight="bold"))
         label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
         out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b"))
+        if link:
+            out.append("</a>")
         if owner:
             out.append(f'<rect x="{x + 8}" y="{y - 18}" width="10" height="8" fill="{NATION_COLOUR[owner]}" '
                        f'stroke="#222" stroke-width="0.5"/>')
