@@ -88,6 +88,14 @@ def test_it_sails_by_a_click_on_a_highlighted_place_of_the_map(new_page: Any, si
     places = sorted(targets.evaluate_all("ts => ts.map(t => t.dataset.place)"))
     assert places == sorted(c[1:] for c in sails), "exactly the reachable places are links"
     page.locator("#board").screenshot(path=str(shots / "page-maracaibo-sail-targets-1280.png"))
+    phone = new_page(PHONE)
+    phone.goto(url)
+    assert sorted(phone.locator("#board .phone-board a.target").evaluate_all(
+        "ts => ts.map(t => t.dataset.place)")) == places, "the phone's map too"
+    phone.goto(url + "?play=s99")  # not an option of mine: nothing picked
+    assert phone.locator("#chosen").count() == 0 and phone.locator("#options button").count() == len(mine)
+    phone.goto(f"{site}/games/{game.pk}/")  # a spectator's map links nowhere
+    assert phone.locator("a.target").count() == 0
     target = targets.last
     place = target.get_attribute("data-place")
     target.click()
