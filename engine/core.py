@@ -323,6 +323,17 @@ def _to_int(name: str, value: Any) -> int:
         raise SetupError(f"option {name} takes a whole number, not {value!r}") from None
 
 
+class BadArchive(SetupError):
+    """A campaign archive the engine cannot continue from; the message names what is wrong.
+
+    (A :class:`SetupError`, hence a ``ValueError``: a door that answers a bad setup answers it.)
+    """
+
+
+#: The envelope every campaign archive has (``Rules.archive``, ``Rules.check_archive``).
+ARCHIVE_FORMAT = "pbem-campaign"
+
+
 #: (class, method name) -> the hook Rules.__init_subclass__ set as that public method
 _ALIASES: dict[tuple[type, str], Any] = {}
 
@@ -360,6 +371,8 @@ class Rules:
     #: The JSON Schema (draft 2020-12) of this game's views, a file beside the game's module
     #: (None: the game declares none; :meth:`view_schema` then answers any object).
     view_schema_file: ClassVar[str | None] = None
+    #: Whether the game plays campaigns: games carried one to the next by an archive (see archive).
+    supports_campaign: ClassVar[bool] = False
 
     # ---- contract -----------------------------------------------------------------
 
@@ -381,12 +394,56 @@ class Rules:
         self._check_option_combination(n_players, out)
         return out
 
-    def setup(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str) -> State:
-        """A new game. ``players`` are display names in seat order."""
+    def setup(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str,
+              archive: Mapping[str, Any] | None = None) -> State:
+        """A new game. ``players`` are display names in seat order.
+
+        ``archive``: the previous game's :meth:`archive`, for the next game of a campaign (None: a
+        game on its own, or the first of a campaign); checked by :meth:`check_archive` (BadArchive),
+        and part of what the game replays from (setup + seed + archive + move log)."""
         opts = self.check_options(len(players), options)
         state: State = {"game": self.name, "players": list(players), "options": opts, "rng": seed_to_state(seed)}
+        if archive is not None:
+            self.check_archive(archive)
+            seats = archive["seats"]
+            if len(seats) != len(players):
+                raise BadArchive(f"the archive is of a campaign of {len(seats)} seats, not {len(players)}")
+            # a copy through JSON: the state owns it, and the game's _setup reads and removes it
+            state["archive_in"] = json.loads(json.dumps(dict(archive)))
         self._setup(state, Rng(state))
+        state.pop("archive_in", None)
         return state
+
+    def archive(self, state: State) -> dict[str, Any] | None:
+        """What a finished campaign game hands to the next (JSON: ``{"format": "pbem-campaign",
+        "version": 1, "rules": <game>, "game": <games played>, "seats": [names], ...}``); None when
+        the game is not a campaign game or is not finished. By default a game has no campaigns."""
+        return None
+
+    def check_archive(self, archive: Mapping[str, Any]) -> None:
+        """Raise :class:`BadArchive`, naming what is wrong, unless this engine can continue a
+        campaign from ``archive`` (the envelope here, the game's own data in ``_check_archive``)."""
+        if not self.supports_campaign:
+            raise BadArchive(f"{self.title} has no campaigns: it continues from no archive")
+        if not isinstance(archive, Mapping):
+            raise BadArchive("an archive is a JSON object")
+        if archive.get("format") != ARCHIVE_FORMAT:
+            raise BadArchive(f"not a campaign archive: its format is {archive.get('format')!r}, not {ARCHIVE_FORMAT!r}")
+        if archive.get("rules") != self.name:
+            raise BadArchive(f"the archive is of a {archive.get('rules')!r} campaign, not {self.name!r}")
+        version = archive.get("version")
+        if type(version) is not int or version < 1:
+            raise BadArchive(f"the archive's version must be a whole number from 1, not {version!r}")
+        played = archive.get("game")
+        if type(played) is not int or played < 1:
+            raise BadArchive(f"the archive's game (games played) must be a whole number from 1, not {played!r}")
+        seats = archive.get("seats")
+        if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+            raise BadArchive("the archive's seats must be a list of the players' names")
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise BadArchive(f"the archive has {len(seats)} seats; {self.title} is for "
+                             f"{self.min_players} to {self.max_players} players")
+        self._check_archive(archive)
 
     def pending(self, state: State) -> list[int]:
         """Seats whose decision the game waits for (empty once the game is over)."""
@@ -609,7 +666,11 @@ class Rules:
         """Cross-option checks; raise SetupError."""
 
     def _setup(self, state: State, rng: Rng) -> None:
+        """Deal the game into ``state``; a campaign game finds its archive in ``state["archive_in"]``."""
         raise NotImplementedError
+
+    def _check_archive(self, archive: Mapping[str, Any]) -> None:
+        """The game's own checks of an archive whose envelope is sound: raise BadArchive."""
 
     def _pending(self, state: State) -> list[int]:
         raise NotImplementedError
