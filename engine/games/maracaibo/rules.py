@@ -48,7 +48,7 @@ The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per
     uprising.py   scenario 78's Uprising: fighting for or against a nation (``fight``, ``against``)
     uprising_content.py  the expansion's data files
 
-The bot (bot.py), the renderer (render.py) and the notation's words (notation.py) are not part
+The bot (bot/), the renderer (render.py) and the notation's words (notation.py) are not part
 of the rules: the rules object hands out the bot and the renderer by importing them when first
 asked, and no rules module imports them (import-linter contract ``maracaibo-rules-below-doors``).
 """

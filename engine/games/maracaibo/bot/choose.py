@@ -1,0 +1,242 @@
+"""The bot's choice among a decision's options: each option scored by ``Ctx`` (ctx.py), the
+expansion's by uprising.py, small seeded noise breaking ties."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from engine.core import Option, State
+
+from .. import content as C
+from .. import uprising_content as C_U
+from ..actions import three_cards
+from ..board import hand_limit, last_round
+from ..combat import fight_value
+from ..effects import count_of, perm
+from ..sailing import sail_targets, village_count
+from .ctx import _BLIND_DRAW, _PORT_VALUE, _RESIST_SPACES, Ctx
+from .uprising import against_value, liberate_value
+
+# ---- choosing ---------------------------------------------------------------------------------------
+
+def _is_free(kind: str, code: str) -> bool:
+    if kind == "setup":
+        return False
+    return (code[:1] == "p" and code[1:].isdigit()) or (code[:1] == "k" and code[1:-1].isdigit()
+                                                         and code[-1:] in ("u", "l"))
+
+
+def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
+    """A career task or a card to plan, when it is worth doing now."""
+    p = ctx.p
+    for o in free:
+        if o.code.startswith("k") and o.code.endswith("l"):
+            return o
+    for o in free:
+        if o.code.startswith("k") and o.code.endswith("u"):
+            num = int(o.code[1:-1]) - 1
+            ci, ti = divmod(num, 3)
+            task = C.CAREER[p["careers"][ci]["id"]]["tasks"][ti]
+            have = count_of(p, task["metric"])
+            if last_round(ctx.state) or (ctx.left <= 2 and have * 2 < task["lower"]):
+                return o
+    if kind == "free" and len(p["plan"]) < C.PLAN_SLOTS:
+        plans = [o for o in free if o.code.startswith("p")]
+        if plans:
+            best = max(plans, key=lambda o: ctx.buy_net(int(o.code[1:])) - ctx.goods_value(int(o.code[1:])))
+            cid = int(best.code[1:])
+            if ctx.buy_net(cid) > max(1.0, ctx.goods_value(cid)) or len(p["hand"]) >= hand_limit(p):
+                return best
+    return None
+
+
+def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[str, float]) -> float:
+    st = ctx.state
+    p = ctx.p
+    code = o.code
+    if kind == "sail":
+        return ctx.sail_value(code[1:], steps[code[1:]])
+    if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
+        return _PORT_VALUE.get(code[1:], 0.0)
+    if kind == "resist":  # the Uprising: a liberated marker to the resistance tile
+        d = st["stack"][-1]["data"]
+        if code == "r0":
+            return -0.5
+        return ctx.gain_value({k: v * int(d["times"]) for k, v in _RESIST_SPACES[int(code[1:]) - 1].items()})
+    if kind == "portbonus":  # the Uprising: pay for the home port's bonus, or lose it
+        hp = C_U.PORT[p["port"]]
+        got = hp["bonus"]["gain"]
+        worth = got.get("vp", 0) + (ctx.best_inf(got["inf"]) if "inf" in got else 0.0)
+        return worth - hp["bonus"]["pay"]["d"] * ctx.dv if code == "yes" else 0.0
+    if kind == "setup":
+        cid = int(code[1:])
+        if code.startswith("p"):
+            return ctx.card_gain(cid) - 0.3 * ctx.cost(cid) * ctx.dv
+        return ctx.keep_value(cid)
+    if kind in ("main", "village", "score"):
+        if code in village:
+            return village[code]
+        if code.startswith("d") and code[1:] in C.GOODS:
+            value, good, reward = ctx.delivery(p["at"])
+            if good != code[1:]:
+                m = C.LOC[p["at"]]["market"]
+                reward = m["rewards"][len(st["market"][p["at"]])] + perm(p, "deliver_d")
+                card = min((c for c in p["hand"] if C.CARD[c]["good"] == code[1:]), key=ctx.keep_value)
+                value = reward * ctx.dv + ctx.disc_value() - ctx.keep_value(card)
+            return value + ctx.city_value(p["at"], int(p["d"]) + reward)
+        if code == "city":
+            return ctx.city_value(p["at"])
+        if code == "quest":
+            return ctx.quest_value(st["quests"][p["at"]])
+        if code.startswith("a") and code[1:].isdigit():
+            e = next(e for e in C.CARD[int(code[1:])]["effects"] if e["t"] == "assistant")
+            return ctx.gain_value(e["gain"])
+        if code == "hfight":
+            return ctx.fight_estimate()
+        if code == "hexplore":
+            return ctx.best_explore(2)
+        if code == "vp2":
+            return 2.0
+        if code in ("pass", "done"):
+            return 0.0
+        return 0.1
+    if kind == "disc":
+        return ctx.disc_choice_value("U" + code[1:])
+    if kind == "nation":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        v = ctx.inf_value(nation, int(st["stack"][-1]["data"]["n"]))
+        if "place" in st["stack"][-1]["data"]:
+            v += ctx.marker_value(nation)
+        return v
+    if kind == "explore":
+        return ctx.explore_value(int(code[1:]))
+    if kind == "tquest":
+        return ctx.quest_value(st["track_quests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
+    if kind == "pay":
+        if code == "ypay":
+            return 0.0
+        return -sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
+    if kind == "fight" and code.startswith("a"):  # the Uprising: against a nation, to liberate
+        return against_value(ctx, code)
+    if kind == "against":
+        return liberate_value(ctx, code)
+    if kind == "fight":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        token = st["stack"][-1]["data"]["token"]
+        reward = C.TOKEN[token]["reward"][nation] if token else {}
+        value = fight_value(st, token, nation, p)
+        return ctx.gain_value(reward, nation) + ctx.combat_plan(nation, value, [])
+    if kind == "combat":
+        data = st["stack"][-1]["data"]
+        if code == "cend":
+            return 0.0
+        for c, cost, g in ctx.combat_gains(data["nation"], data["used"]):
+            if c == code or (c == "cv" and code.startswith("cv")):
+                return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost
+        if code[:2] in ("ca", "cd", "cv", "cw"):  # another place than the best: its own flag
+            loc = code[2:]
+            cost = {"ca": 4, "cd": 6, "cv": 2, "cw": 5}[code[:2]]
+            nation = data["nation"]
+            g = ctx.inf_value(nation, 1) + ctx.marker_value(nation)
+            if code[:2] in ("ca", "cd"):
+                g += ctx.flag_value(loc)
+            return g - ctx.shortfall_cost(cost - int(data["value"])) - 0.05 * cost - 0.01 * int(loc.rstrip("ab"))
+        if code.startswith("ch"):  # the Uprising: a home port's combat action
+            e = C_U.PORT["HP" + code[2:]]["effects"][0]
+            g = ctx.gain_value({k: v for k, v in e["gain"].items() if k != "inf"}) + ctx.inf_value(
+                str(e["nation"]), int(e["gain"].get("inf", 0)))
+            return g - ctx.shortfall_cost(int(e["cost"]) - int(data["value"])) - 0.05 * int(e["cost"])
+        return -1.0
+    if kind == "short":  # the combat value missing: combat points are cheaper to give than figures
+        figs = int(st["stack"][-1]["data"]["need"]) - int(code[2:])
+        return -(0.3 * int(code[2:]) + 2.5 * figs)
+    if kind == "three":  # U9: discard the three cards of the good worth least kept
+        return -sum(sorted(ctx.keep_value(c) for c in three_cards(p, code[1:]))[:3])
+    if kind == "u11":
+        if code == "explore":
+            return ctx.best_explore(3)
+        if code == "money":
+            return 4 + 4 * ctx.dv
+        return max(ctx.inf_value(n, (C.next_rank_at(int(p["inf"][n])) or 99) - int(p["inf"][n]))
+                   for n in C.NATIONS if C.next_rank_at(int(p["inf"][n])) is not None)
+    if kind == "rankup":
+        nation = next(n for n in C.NATIONS if n[0] == code[1])
+        at = C.next_rank_at(int(p["inf"][nation])) or int(p["inf"][nation])
+        return ctx.inf_value(nation, at - int(p["inf"][nation]))
+    if kind == "yesno":
+        what = st["stack"][-1]["data"]["what"]
+        if what == "discard":
+            return 4 * ctx.dv - sum(ctx.keep_value(c) for c in p["hand"]) if code == "yes" else 0.0
+        if what == "assistants":
+            return 4 * ctx.dv if code == "yes" else 2.0
+        return 6 * ctx.dv + ctx.best_inf(1) - 0.8 if code == "yes" else 0.0
+    if kind == "draw":
+        if code == "pile":
+            return _BLIND_DRAW
+        cid = st["display"][int(code[1:]) - 1]
+        return ctx.keep_value(cid) - (0.0 if "U3" in p["areas"] else ctx.dv)
+    if kind == "pile":
+        return float(len(st["piles"][int(code[1]) - 1])) if code.startswith("t") else 0.0
+    return 0.0
+
+
+def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, float]:
+    """For the village actions among ``options``: the value of the best sequence that starts with each."""
+    p = ctx.p
+    st = ctx.state
+    if kind == "main":
+        n = village_count(p, int(st["stack"][-1]["data"]["spent"])) if ctx.kind(p["at"]) == "village" else 1
+    elif kind == "village":
+        n = int(st["stack"][-1]["data"]["left"])
+    else:
+        n = 1
+    specials = ctx.special_village()
+    used = st["stack"][-1]["data"].get("used", []) if kind == "village" else []
+    out: dict[str, float] = {}
+    for o in options:
+        code = o.code
+        if code.startswith("b") and code[1:].isdigit():
+            cid = int(code[1:])
+            own = ctx.buy_net(cid)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - ctx.cost(cid)) if n > 1 else 0.0)
+        elif code.startswith("i"):
+            pb = C.PRESTIGE[code[1:]]
+            b = next(x for x in st["prestige"] if x["id"] == code[1:])
+            count = count_of(p, pb["per"])
+            growth = {"quest": 1.0, "combat": 1.0, "synergy": 0.8, "upgrade": 1.5, "display": 2.0, "rank": 0.8,
+                      "assistant": 0.5, "explorer5": 0.8, "display3": 0.7}[pb["per"]] * ctx.interims
+            own = (pb["vp"] * (count + growth) + (2 if not b["investors"] else 0) + 1.0
+                   - pb["cost"] * ctx.dv - 2.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"]) if n > 1 else 0.0)
+        elif code == "vd":
+            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["d"]) + 1) if n > 1 else 0.0)
+        elif code.startswith("v") and code not in used:
+            out[code] = specials.get(code, 0.0) + (ctx.village_plan(n - 1) if n > 1 else 0.0)
+    return out
+
+
+def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
+           weights: Mapping[str, float] | None = None) -> Option:
+    """The bot's choice among ``options`` (``weights``: some of WEIGHTS changed, for self-play tests)."""
+    kind = state["stack"][-1]["kind"] if state["stack"] else ""
+    free: list[Option] = []
+    real: list[Option] = []
+    for o in options:
+        (free if _is_free(kind, o.code) else real).append(o)
+    if not free and len(real) == 1:
+        return real[0]
+    ctx = Ctx(state, seat, weights)
+    if free:
+        pick = _free_choice(ctx, kind, free)
+        if pick is not None or not real:
+            return pick or free[0]
+    if len(real) == 1:
+        return real[0]
+    if kind == "free":
+        return next(o for o in real if o.code == "end")
+    if kind in ("short", "three"):  # a payment: its cheapest way, without noise (the bot's random draws unchanged)
+        return max(real, key=lambda o: _score(ctx, kind, o, {}, {}))
+    steps = dict(sail_targets(state, seat)) if kind == "sail" else {}
+    village = _village_scores(ctx, kind, real) if kind in ("main", "village", "score") else {}
+    return max(real, key=lambda o: _score(ctx, kind, o, steps, village) + rnd.random() * 0.3)
