@@ -30,12 +30,9 @@ value then suit code, and ``"ss"`` for a steamship card):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from itertools import filterfalse
 from typing import Any
-
-from mypy_extensions import mypyc_attr
 
 from engine import notation
 from engine.core import (
@@ -47,7 +44,6 @@ from engine.core import (
     Rules,
     State,
     View,
-    new_event,
     new_option,
     option_by_code,
 )
@@ -67,140 +63,38 @@ from engine.games.maretta.cards import (
     suit,
     value,
 )
+from engine.games.maretta.explain import explain
+from engine.games.maretta.tables import (
+    _AFTER,
+    _AUTO_SINGLE,
+    _CLOCKWISE,
+    _DISCARD,
+    _GIVE,
+    _LOOK,
+    _MOVE_INSTEAD,
+    _OF_SUIT,
+    _PLAY,
+    _PLAY_LABEL,
+    _STEAL,
+    _SUIT,
+    _SWAP,
+    _TAKE,
+    _TAKE_FROM,
+    _VALUE,
+    VOCABULARY,
+    Frame,
+    _distinct,
+    _Events,
+    _put,
+    _without,
+)
+from engine.games.maretta.views import describe, public, resample_hidden
 from engine.rng import Rng
 
 __all__ = [
     "BARREL_NAMES", "DATA", "HAND", "SHIP", "SUITS", "SUIT_ORDER", "Maretta", "all_resource_cards", "card_key",
     "card_name", "suit", "value",
 ]
-
-Frame = dict[str, Any]
-
-#: the label of playing each card ("play 3 Wood")
-_PLAY_LABEL = {c: f"play {name}" for c, name in NAMES.items()}
-
-# decisions that are resolved automatically when they offer a single choice (or skipped with none)
-_AUTO_SINGLE = frozenset({"barrel", "monkey", "troop", "discard", "pelican", "spear"})
-
-
-def _distinct(cards: list[str]) -> list[str]:
-    """Each different card once, by number then suit (the steamship card last)."""
-    return sorted(set(cards))
-
-
-def _without(cards: list[str], card: str) -> list[str]:
-    """A copy of ``cards`` without one ``card``."""
-    rest = cards[:]
-    rest.remove(card)
-    return rest
-
-
-def _multiset_minus(a: list[str], b: list[str]) -> list[str]:
-    rest = list(a)
-    for c in b:
-        if c in rest:
-            rest.remove(c)
-    return rest
-
-
-#: every seat clockwise from seat s, s first: ``_CLOCKWISE[n][s]`` (tables for up to 8 seats)
-_CLOCKWISE = {n: [tuple((s + j) % n for j in range(n)) for s in range(n)] for n in range(1, 9)}
-#: the other seats clockwise from seat s: ``_AFTER[n][s]``
-_AFTER = {n: [seats[1:] for seats in tables] for n, tables in _CLOCKWISE.items()}
-
-
-# Every (code, move) pair a listing can hold, made once (see Maretta._moves: shared, never changed).
-_CARDS = tuple(NAMES)  # every card, the steamship card too
-_VALUE = {c: value(c) for c in _CARDS}
-_SUIT = {c: c[1:] for c in _CARDS}
-_OF_SUIT = {su: frozenset(c for c in _CARDS if c[1:] == su) for su in SUITS}
-_SEATS = range(8)  # more seats than a game may have
-_PLAY = {c: (c, {"a": "play", "c": c}) for c in _CARDS}
-_GIVE = {(c, p): (f"{c}-{p + 1}", {"a": "give", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
-_STEAL = {(c, p): (f"st-{c}", {"a": "steal", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
-_MOVE_INSTEAD: tuple[str, Move] = ("move", {"a": "move"})
-_TAKE_FROM = {(c, p): (f"tk-{c}-{p + 1}", {"a": "take", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
-_TAKE = {(c, p): (f"tk-{c}", {"a": "take", "c": c, "p": p}) for c in _CARDS for p in _SEATS}
-_DISCARD = {c: (f"ds-{c}", {"a": "discard", "c": c}) for c in _CARDS}
-_LOOK = {p: (f"look-{p + 1}", {"a": "look", "p": p}) for p in _SEATS}
-_SWAP = {p: (f"swap-{p + 1}", {"a": "swap", "p": p}) for p in _SEATS}
-
-
-def _put(st: State, key: str, i: int, value: Any) -> None:
-    """``st[key][i] = value`` by replacing the list ``st[key]`` with a changed copy.
-
-    Why: views share the state's public lists instead of copying them (see ``_public``), so a
-    move must never change one of those lists in place, or a view already given out would
-    change with it (tests/engine/test_core_view_isolation.py).
-    """
-    lst = st[key][:]
-    lst[i] = value
-    st[key] = lst
-
-
-def _names_seat(p: int) -> Callable[[Move], bool]:
-    return lambda mv: mv.get("p") == p
-
-
-# (mypyc compiles no subclass of list: this one stays an ordinary Python class, see engine/compiled.py)
-@mypyc_attr(native_class=False)
-class _Events(list[Event]):
-    """Events of one apply. An event after a reveal its audience saw is marked as revealing too,
-    because it may depend on what was revealed (a move by a hidden number, a barrel's effect).
-
-    Why only for that audience: what follows a reveal to one seat (a barrel it looked at) and
-    is shown to the table must not depend on it beyond its visible consequences, and the
-    hidden-information checks compare exactly the events that are not marked.
-    """
-
-    revealed = False  # to everybody
-    revealed_to: frozenset[int] = frozenset()  # to these seats only
-
-    def add(self, kind: str, text: str, to: tuple[int, ...] | None = None, reveals: bool = False,
-            **data: Any) -> None:
-        if reveals:
-            if to is None:
-                self.revealed = True
-            else:
-                self.revealed_to = self.revealed_to | set(to)
-            self.append(new_event(kind, text, data, to, True))
-            return
-        # (set(()) <= anything: an event for nobody follows any reveal)
-        follows = self.revealed or (to is not None and (not to or (bool(self.revealed_to)
-                                                                      and set(to) <= self.revealed_to)))
-        self.append(new_event(kind, text, data, to, follows))
-
-
-#: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
-VOCABULARY = notation.Vocabulary.build(
-    verbs={
-        "play": [], "give": [], "put": [], "steal": ["roubar", "rob", "nick"], "take": [],
-        "move": ["go", "sail", "walk", "advance", "run", "row", "mover", "andar", "avancar"],
-        "barrel": ["barrels", "open", "pick", "choose", "barril", "barris"],
-        "discard": ["drop", "lose", "throw", "bin", "descartar", "throw away"],
-        "look": ["peek", "pelican", "see", "view", "inspect", "olhar", "ver"],
-        "swap": ["spear", "switch", "exchange", "trade", "trocar"],
-        "own": ["me", "myself", "self", "mine", "yourself", "keep", "own raft", "own minecart"],
-        "facedown": ["face down", "hidden", "unknown", "covered", "virada", "escondida", "closed", "secret"],
-        "position1": ["position 1", "pos 1", "p1", "posicao 1", "slot 1", "first position"],
-        "position2": ["position 2", "pos 2", "p2", "posicao 2", "slot 2", "second position"],
-        "spaces": ["space", "steps", "step", "casas", "casa"],
-    },
-    words={
-        **dict.fromkeys(("play", "lay", "jogar", "give", "place", "put", "send", "dar", "colocar", "por"),
-                        ("give", "play", "put")),
-        **dict.fromkeys(("take", "get", "grab", "pegar", "tirar"), ("barrel", "steal", "take")),
-    },
-    names={
-        **{su: [name, su, {"wo": "madeira", "ro": "corda", "fi": "fogo", "wa": "agua", "fo": "comida"}[su]]
-           for su, name in SUITS.items()},
-        SHIP: ["steamship", "ship", "steamer", "boat", "steam ship", "navio", "vapor", "steamship card"],
-        **{k: [v] for k, v in BARREL_NAMES.items()},
-    },
-    fillers=["raft", "minecart", "cart", "hand", "stock", "instead", "stealing", "position", "pos", "places",
-             "i", "jangada", "vagoneta", "mao"],
-    display={**SUITS, SHIP: "Steamship", **BARREL_NAMES, "facedown": "face down"},
-)
 
 
 class Maretta(Rules):
@@ -1045,49 +939,8 @@ class Maretta(Rules):
         return [option.label]
 
     def _explain(self, st: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
-        f = st["todo"][-1]
-        t = f["t"]
-        nums = [n for n in line.numbers() if 1 <= n <= 5]
-        terms = line.terms()
-        suits = [su for su in SUITS if su in terms]
-        seats = [int(x[4:]) for x in terms if x.startswith("seat") and x[4:].isdigit()]
-        names = st["players"]
-        card = f"{nums[0]}{suits[0]}" if len(nums) == 1 and len(suits) == 1 else None
-        if card is not None and not any(o.move.get("c") == card for o in options):
-            shown = card_name(card)
-            shown = shown[0].upper() + shown[1:]
-            why = f"{shown} is not a card you can use now"
-            if t in ("p1", "place", "play"):
-                if card not in st["hand"][seat]:
-                    return f"{why}: it is not in your hand"
-                c2 = st["p2"][seat]
-                if t == "play" and c2 is not None:
-                    rule = "the card in position 1 may share neither suit nor number with the card in position 2"
-                    if c2 != SHIP and card[1:] == c2[1:]:
-                        return f"{why}: it shares a suit with the card in position 2 ({card_name(c2)}); {rule}"
-                    if c2 != SHIP and card[0] == c2[0]:
-                        return f"{why}: it shares a number with the card in position 2 ({card_name(c2)}); {rule}"
-            if t == "steal":
-                return f"{why}: {names[f['r']]}'s stock has no {card_name(card)}"
-            if t == "discard":
-                return f"{why}: your stock has no {card_name(card)}"
-            if t in ("monkey", "troop"):
-                return f"{why}: no stock you may take from has {card_name(card)}"
-            return why
-        if t == "place" and len(seats) == 1 and not any(o.move.get("p") == seats[0] for o in options):
-            p = seats[0]
-            where = "raft" if st["side"] == "A" else "minecart"
-            if p == seat:
-                return f"you may put a card on your own {where} only when every opponent's position 2 is taken"
-            if st["p2"][p] is not None:
-                return f"{names[p]}'s {where} already has a card in position 2"
-            return f"{names[p]} cannot take a card now"
-        if t in ("pelican", "spear") and len(seats) == 1 and not any(o.move.get("p") == seats[0] for o in options):
-            p = seats[0]
-            if t == "spear":
-                return f"{names[p]} is not the nearest player in front of you"
-            return f"{names[p]} is not an opponent you can look at"
-        return None
+        return explain(st, seat, line, options)
+
 
     # ---- outcome ------------------------------------------------------------------------
 
@@ -1146,162 +999,19 @@ class Maretta(Rules):
         return view
 
     def _public(self, st: State) -> View:
-        """What everybody sees; the same for every seat.
+        """What everybody sees; the same for every seat (see views.public)."""
+        return public(st, self._pending(st))
 
-        Views share this part between seats, and its lists with the state itself (``pos`` is
-        ``st["pos"]``, not a copy): a move replaces such a list rather than changing it (see
-        ``_put``), so a view given out never changes. Treat views as read-only.
-        """
-        p1, p1d = st["p1"], st["p1d"]
-        known = st["known"]
-        over = st["over"]
-        side = st["side"]
-        # Why a template: filling a copy of it costs about two thirds of building the same
-        # 33-key dict from a literal (callgrind), and it fixes the keys' order (the JSON's).
-        view: View = _PUBLIC_VIEW[side].copy()
-        view["side"] = side
-        view["players"] = st["players"]
-        view["turn"] = st["turn"]
-        view["phase"] = st["phase"]
-        view["start"] = st["start"]
-        view["end"] = st["end"]
-        view["reefs"] = st["reefs"]
-        view["pos"] = st["pos"]
-        view["hand_counts"] = list(map(len, st["hand"]))
-        view["stock"] = st["stock"]
-        view["p1"] = [None if c is None else "?" if d else c for c, d in zip(p1, p1d)] if True in p1d else p1
-        view["p1_face_down"] = p1d
-        view["p2"] = st["p2"]
-        view["movement"] = st["mv"]
-        # the spaces each pawn went through this turn, its turn-start space first
-        view["trail"] = st.get("trail") or [[p] for p in st["pos"]]
-        view["deck"] = len(st["deck"])
-        view["discard"] = st["disc"]
-        view["barrels"] = st["barv"]
-        view["barrels_in_box"] = len(st["bbox"])
-        view["barrels_used"] = st["bdv"]
-        view["waiting"] = self._pending(st)
-        view["decision"] = self._describe(st)
-        view["known_hands"] = {}
-        # who has looked at whose hand with a Pelican: the table sees a hand being shown
-        view["pelican_looks"] = ([[u, int(p)] for u, k in enumerate(known) if k for p in sorted(k, key=int)]
-                                 if any(known) else [])
-        if over is not None:
-            view["over"] = {"winners": over["winners"][:], "reason": over["reason"],
-                            "ranking": [g[:] for g in over["ranking"]], "scores": over["scores"][:]}
-        if side == "A":
-            view["cuttlefish"] = st["cut"]
-            view["cuttlefish_next"] = st.get("cutp") or st["cutn"]
-            view["removed_at_setup"] = len(st["box"])
-        else:
-            view["lava"] = st["lava"]
-            view["lava_speed"] = st["lspd"]
-            view["lava_start"] = -st["options"]["lava_start"]
-            view["out"] = st["out"]
-        return view
 
     def _describe(self, st: State) -> str:
-        if st["over"] is not None or not st["todo"]:
-            return ""
-        f = st["todo"][-1]
-        t = f["t"]
-        if t == "p1":
-            return "everybody puts a card face down in position 1"
-        who = st["players"][f["s"]]
-        if t == "place":
-            return f"{who} puts a card on an opponent's {'raft' if st['side'] == 'A' else 'minecart'} (position 2)"
-        if t == "play":
-            return f"{who} puts a card in position 1 of their minecart"
-        if t == "steal":
-            return f"{who} decides whether to steal from {st['players'][f['r']]} or move 2 spaces"
-        if t == "barrel":
-            return f"{who} chooses a barrel at space {f['at']}"
-        # the effect of a barrel taken face down does not name it: only its taker knows it
-        named = "h" not in f
-        if t == "monkey":
-            return f"{who} takes a card from an opponent's stock" + (" (Monkey)" if named else "")
-        if t == "troop":
-            return (f"{who} takes a card from {st['players'][f['v']]}'s stock"
-                    + (" (Troop of Monkeys)" if named else ""))
-        if t == "discard":
-            return f"{who} discards a card from their stock"
-        if t == "pelican":
-            return f"{who} chooses whose hand to look at" + (" (Pelican)" if named else "")
-        if t == "spear":
-            return f"{who} chooses whom to swap places with" + (" (Fishing Spear)" if named else "")
-        return ""
+        return describe(st)
+
 
     # ---- hidden information (testing hook) ----------------------------------------------------
 
     def resample_hidden(self, state: State, seat: int | None, rng: Rng) -> State:
-        st: State = json.loads(json.dumps(state))
-        n = len(st["pos"])
-        hand, p1, p1d, known = st["hand"], st["p1"], st["p1d"], st["known"]
-        mine = known[seat] if seat is not None else {}
-        pool = list(st["deck"]) + list(st["box"])
-        fixed: dict[int, list[str]] = {}
-        free_n: dict[int, int] = {}
-        for t in range(n):
-            if t == seat:
-                continue
-            hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
-            # (not "k": one name, one type, as mypyc checks it; "k" is a barrel kind below)
-            looked = list(mine.get(str(t), []))
-            free = _multiset_minus(hidden, looked)
-            assert len(free) + len(looked) == len(hidden), "pelican knowledge is not in the hand"
-            fixed[t] = looked
-            free_n[t] = len(free)
-            pool += free
-        rng.shuffle(pool)
-        box: list[str] = []
-        rest: list[str] = []
-        for c in pool:
-            if len(box) < len(st["box"]) and c != SHIP:
-                box.append(c)
-            else:
-                rest.append(c)
-        rng.shuffle(rest)
-        i = len(st["deck"])
-        st["deck"] = rest[:i]
-        st["box"] = box
-        for t in fixed:
-            new = fixed[t] + rest[i:i + free_n[t]]
-            i += free_n[t]
-            rng.shuffle(new)
-            if p1[t] is not None and p1d[t]:
-                p1[t] = new.pop()
-            hand[t] = new
-        # what the others saw with a pelican, where this seat does not know it
-        for u in range(n):
-            if u == seat:
-                continue
-            for key, cards in list(known[u].items()):
-                t = int(key)
-                if t == seat:
-                    continue
-                hidden = hand[t] + ([p1[t]] if p1[t] is not None and p1d[t] else [])
-                rng.shuffle(hidden)
-                known[u][key] = hidden[:len(cards)]
-        # face-down barrels, the barrels in the box, and the used barrels others took face down
-        slots = [b for v in st["bar"].values() for b in v if not b[1]]
-        bdisc, seen = st["bdisc"], st["bseen"]
-        mine = seen[seat] if seat is not None else None
-        used = [i for i, k in enumerate(st["bdv"]) if k == "?" and (mine is None or mine[i] == "?")]
-        kinds = [b[0] for b in slots] + [bdisc[i] for i in used] + list(st["bbox"])
-        rng.shuffle(kinds)
-        for b, k in zip(slots, kinds):
-            b[0] = k
-        for i, k in zip(used, kinds[len(slots):]):
-            bdisc[i] = k
-            for other in seen:  # its taker knows it
-                if other is not None and other[i] != "?":
-                    other[i] = k
-        st["bbox"] = kinds[len(slots) + len(used):]
-        if "cutp" in st:  # a face-down cuttlefish the seat did not take: as if it were another barrel
-            cutk: list[bool] | None = st["cutk"][seat] if seat is not None else None
-            st["cutn"] = list(st["cutp"] if cutk is None else cutk)
-        st["rng"] = format((rng.below(1 << 32) << 32) | rng.below(1 << 32), "016x")
-        return st
+        return resample_hidden(state, seat, rng)
+
 
     # ---- rendering ------------------------------------------------------------------------------
 
@@ -1314,17 +1024,6 @@ class Maretta(Rules):
     def _render_phone_svg(self, view: View) -> list[str]:
         return [render.render_svg(view, narrow=True)]
 
-
-#: every key of the public part of a view, in its order, for each side; _public fills in a copy
-_PUBLIC_VIEW: dict[str, View] = {
-    side: dict.fromkeys((
-        "game", "side", "players", "seat", "turn", "phase", "start", "end", "reefs", "pos", "hand", "hand_counts",
-        "stock", "p1", "p1_face_down", "p2", "movement", "trail", "deck", "discard", "barrels", "barrels_in_box",
-        "barrels_used", "waiting", "decision", "known_hands", "pelican_looks", "over", *extra))
-    | {"game": "maretta"}
-    for side, extra in (("A", ("cuttlefish", "cuttlefish_next", "removed_at_setup")),
-                        ("B", ("lava", "lava_speed", "lava_start", "out")))
-}
 
 #: the steps the machine runs by itself (``_run``), by the name a frame gives in "t"
 _STEPS: dict[str, Callable[[Maretta, State, Frame, _Events], None]] = {
