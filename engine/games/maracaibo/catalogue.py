@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core import versioned
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
 
 #: Every kind of option, with what it does (the OpenAPI document lists them).
 OPTION_KINDS: dict[str, str] = {
@@ -47,6 +48,7 @@ OPTION_KINDS: dict[str, str] = {
     "upgrade": "take the disc off ship area `tile` (`effect`)",
     "combat_token": "reveal a combat token from pile `amount`",
     "quest": "fulfil quest `tile`",
+    "home_port": "keep home port `tile` (the Uprising: an id of the catalogue's `tiles.home_ports`, never a place)",
     "pay_with_cards": "pay with `cards` (for quest `tile`, or a delivery)",
     "score": "score `amount` VP",
     "accept": "accept what is offered (`effect`)",
@@ -73,7 +75,8 @@ OPTION_DETAILS_SCHEMA: dict[str, Any] = {
         "nation": {"type": "string", "enum": list(C.NATIONS)},
         "good": {"type": "string", "enum": list(C.GOODS)},
         "space": {"type": "integer", "description": "a space of the catalogue's `explorer` track"},
-        "tile": {"type": "string", "description": "a tile id of the catalogue's `tiles` (quest, prestige, upgrade)"},
+        "tile": {"type": "string",
+                 "description": "a tile id of the catalogue's `tiles` (quest, prestige, upgrade, home port)"},
         "amount": {"type": "integer"},
         "cost": {"type": "object", "description": "what the option costs now (discounts included)",
                  "properties": {"d": {"type": "integer"}, "fig": {"type": "integer"}},
@@ -110,6 +113,14 @@ def _place(loc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _home_port(hp: dict[str, Any]) -> dict[str, Any]:
+    """A home port of the Uprising (SUBSTITUTE CONTENT): its id (``HP11``) names it, never a place's
+    (the home port Nassau and the place 2 Nassau share a name: ``kind`` and the id tell them apart)."""
+    return {"id": hp["id"], "kind": "home port", "name": hp["name"], "name_pt": hp["pt"],
+            "label": f"home port {hp['name']}", "bonus": hp["bonus"], "effects": hp["effects"], "text": hp["text"],
+            **({"nation": hp["nation"]} if "nation" in hp else {})}
+
+
 def _quest(q: dict[str, Any]) -> dict[str, Any]:
     words = {"cost": C.cost_text(q["cost"])}
     for key in ("fixed", "per"):
@@ -143,6 +154,7 @@ def _build() -> dict[str, Any]:
             "careers": list(tiles["careers"]),
             "upgrades": list(tiles["upgrades"]),
             "legacy": list(tiles["legacy"]),
+            "home_ports": [_home_port(hp) for hp in U.PORTS],
         },
         "option_kinds": dict(OPTION_KINDS),
     }
@@ -180,6 +192,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"x(\d+)"), "draw_display", "position"),
     (re.compile(r"e(\d+)"), "explore", "space"),
     (re.compile(r"i(P\d+)"), "invest", "tile"),
+    (re.compile(r"h(HP\d+)"), "home_port", "tile"),
     (re.compile(r"u(\d+)"), "upgrade", "upgrade"),
     (re.compile(r"t(\d+)"), "combat_token", "amount"),
     (re.compile(r"y([\d-]+)"), "pay_with_cards", "cards"),

@@ -21,6 +21,7 @@ from engine.rng import Rng
 from engine.stack import Frame, frame
 
 from . import content as C
+from . import uprising_content as U
 
 P = dict[str, Any]
 
@@ -235,3 +236,48 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     if g.get("disc"):
         frames.append(frame("disc", seat, n=g["disc"]))
     return frames
+
+
+# ---- the expansion's extensions of the language (docs/rules/maracaibo-uprising.md, "Effect language") ----
+
+#: extension name -> {card id: its effects of that extension} (the cards that carry one; the base cards none)
+_EXT_CARDS: dict[str, dict[int, list[dict[str, Any]]]] = {}
+for _card in [*C.CARD.values(), *U.CARDS]:
+    for _e in _card["effects"]:
+        if isinstance(_e.get("ext"), str):
+            _EXT_CARDS.setdefault(_e["ext"], {}).setdefault(_card["id"], []).append(_e)
+
+
+def ext_effects(p: P, ext: str) -> list[dict[str, Any]]:
+    """The effects of the extension ``ext`` the player holds: their home port's once unlocked (its ship
+    area ``UH``, Assumption A6) and their display cards'. Every extension is looked up here, by name,
+    never by a port's or a card's id."""
+    out: list[dict[str, Any]] = []
+    pid = p.get("port")
+    if pid and "UH" in p["areas"]:
+        out += [e for e in U.PORT[pid]["effects"] if e.get("ext") == ext]
+    cards = _EXT_CARDS.get(ext)
+    if cards:
+        for cid in p["display"]:
+            out += cards.get(cid, ())
+    return out
+
+
+def wild_sugar(p: P) -> bool:
+    """``wild_sugar`` (Cayman Islands): a sugar card pays as any good or object, several at once."""
+    return bool(ext_effects(p, "wild_sugar")) if "port" in p else False
+
+
+def pays_as(p: P, cid: int, kind: str, want: str, wild: bool | None = None) -> bool:
+    """Card ``cid`` pays ``want``, a good (``kind`` "good") or an object ("object"): it shows it, or
+    it is a sugar card and the player has ``wild_sugar``."""
+    card = C.CARD[cid]
+    if card[kind] == want:
+        return True
+    return card["good"] == "sugar" and (wild_sugar(p) if wild is None else wild)
+
+
+def good_cards(p: P, good: str) -> list[int]:
+    """The hand cards that pay ``good`` (its own cards, and sugar cards with ``wild_sugar``)."""
+    wild = wild_sugar(p)
+    return [c for c in p["hand"] if pays_as(p, c, "good", good, wild)]

@@ -39,7 +39,7 @@ from . import content as C
 from . import resistance
 from . import uprising_content as U
 from .board import HANDLERS, P, markers_on_board, opt, stack
-from .effects import add_vp, gain, gain_influence, player, who
+from .effects import add_vp, ext_effects, gain, gain_influence, good_cards, player, who
 
 MODES = ("base", "basic", "78", "79")
 #: the help of the ``mode`` option (what each mode plays today, said plainly)
@@ -269,13 +269,9 @@ _HP_INF_VP = int(U.MODULES["liberation"]["influence_vp"])
 # ---- the ongoing effects ---------------------------------------------------------------------
 
 def _effect(p: P, ext: str) -> dict[str, Any] | None:
-    hp = unlocked_port(p)
-    if hp is None:
-        return None
-    for e in hp["effects"]:
-        if e.get("ext") == ext:
-            return e  # type: ignore[no-any-return]
-    return None
+    """The player's first effect of extension ``ext`` (effects.ext_effects: the unlocked port's, the cards')."""
+    found = ext_effects(p, ext)
+    return found[0] if found else None
 
 
 def port_text(hp: dict[str, Any]) -> str:
@@ -285,8 +281,7 @@ def port_text(hp: dict[str, Any]) -> str:
     if ext == "stop_marker":
         return f"ending a movement where {str(e['nation']).title()} holds a marker: {C.gain_text(e['gain'])}"
     if ext == "village_trade":
-        goods = e["pay"]["goods"]
-        return f"village action: pay {len(goods)} {goods[0]} for {C.gain_text(e['gain'])}, repeatable"
+        return f"village action: pay {_trade_words(e['pay'])} for {C.gain_text(e['gain'])}, repeatable"
     if ext == "village_plus_main":
         return f"{e['n']} more village action when the village actions are the main action"
     if ext == "income_influence":
@@ -318,39 +313,92 @@ def on_stop(state: State, seat: int, loc: str, rng: Rng, ev: list[Event]) -> lis
     return gain(state, seat, e["gain"], rng, ev, "upgrades")
 
 
-def _trade_cards(p: P, goods: list[str]) -> list[int] | None:
-    """The hand cards that pay ``goods`` (the cheapest of each good first), or None."""
-    cards: list[int] = []
-    for g in goods:
-        have = sorted((c for c in p["hand"] if C.CARD[c]["good"] == g and c not in cards),
-                      key=lambda c: (C.CARD[c]["cost"], c))
-        if not have:
-            return None
-        cards.append(have[0])
-    return cards
+def trade_ways(p: P, pay: dict[str, Any]) -> list[list[int]]:
+    """Every set of hand cards that pays a ``village_trade``'s goods, each sorted, cheapest first:
+    ``{"goods": [...]}`` names them (sugar cards count as any good with ``wild_sugar``),
+    ``{"same_goods": n}`` asks ``n`` cards of one good."""
+    same = int(pay.get("same_goods", 0))
+    wanted = [[g] * same for g in C.GOODS] if same else [list(pay["goods"])]
+    found: set[tuple[int, ...]] = set()
+    for goods in wanted:
+        found |= {tuple(sorted(cs)) for cs in _assign(p, goods)}
+    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+
+
+def _assign(p: P, goods: list[str]) -> list[list[int]]:
+    """The ways to give each of ``goods`` its own hand card."""
+    out: list[list[int]] = []
+
+    def walk(i: int, chosen: list[int]) -> None:
+        if i == len(goods):
+            out.append(chosen)
+            return
+        for c in good_cards(p, goods[i]):
+            if c not in chosen:
+                walk(i + 1, [*chosen, c])
+
+    walk(0, [])
+    return out
+
+
+def _trade_words(pay: dict[str, Any]) -> str:
+    if "same_goods" in pay:
+        return f"{pay['same_goods']} identical goods"
+    goods = list(pay["goods"])
+    return f"{len(goods)} {goods[0]}" if len(set(goods)) == 1 else " and ".join(goods)
 
 
 def village_options(state: State, seat: int, suffix: str) -> list[Option]:
-    """Bremen, Oranjestad: the port's village action, repeatable while the goods last."""
-    e = _effect(player(state, seat), "village_trade")
-    if e is None or _trade_cards(player(state, seat), e["pay"]["goods"]) is None:
+    """Bremen, Oranjestad (``village_trade``): the port's village action, repeatable while the goods last."""
+    p = player(state, seat)
+    e = _effect(p, "village_trade")
+    if e is None or not trade_ways(p, e["pay"]):
         return []
-    goods = e["pay"]["goods"]
-    return [opt("vH", f"village action of the home port: pay {len(goods)} {goods[0]} for "
+    return [opt("vH", f"village action of the home port: pay {_trade_words(e['pay'])} for "
                 + C.gain_text(e["gain"]) + suffix)]
 
 
 def do_village(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    """The trade: the cards paid, asked when there is a choice (frame ``trade``), then the gain."""
     p = player(state, seat)
     e = _effect(p, "village_trade")
     assert e is not None
-    cards = _trade_cards(p, e["pay"]["goods"])
-    assert cards is not None
+    ways = trade_ways(p, e["pay"])
+    if len(ways) > 1:  # which cards: asked, the cards that could pay named in the frame (for the notation)
+        return [frame("trade", seat, cards=sorted({c for cs in ways for c in cs}))]
+    return _trade(state, seat, ways[0], e, rng, ev)
+
+
+def _trade(state: State, seat: int, cards: list[int], e: dict[str, Any], rng: Rng, ev: list[Event]) -> list[Frame]:
+    p = player(state, seat)
     p["hand"] = [c for c in p["hand"] if c not in cards]
     state["discard"].extend(cards)
     ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
                         + " for the home port's village action.", {"seat": seat, "cards": cards}))
     return gain(state, seat, e["gain"], rng, ev, "upgrades")
+
+
+def trade_label(cards: list[int], could: list[int]) -> str:
+    kept = [c for c in could if c not in cards]
+    return ("discard " + ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['good']})" for c in cards)
+            + ("; keep " + ", ".join(C.CARD[c]["name"] for c in kept) if kept else ""))
+
+
+def _trade_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    e = _effect(p, "village_trade")
+    if e is None:
+        return []
+    return [opt("y" + "-".join(map(str, cs)), trade_label(cs, f["data"]["cards"])) for cs in trade_ways(p, e["pay"])]
+
+
+def _trade_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    e = _effect(player(state, seat), "village_trade")
+    assert e is not None
+    cards = [int(c) for c in o.code[1:].split("-")]
+    stack(state).push_all(_trade(state, seat, cards, e, rng, ev))
+    return ev
 
 
 def income(state: State, seat: int, ev: list[Event]) -> list[Frame]:
@@ -374,3 +422,4 @@ def income(state: State, seat: int, ev: list[Event]) -> list[Frame]:
 
 
 HANDLERS["portbonus"] = FunctionHandler(_bonus_options, _bonus_resolve)
+HANDLERS["trade"] = FunctionHandler(_trade_options, _trade_resolve)

@@ -108,9 +108,9 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         for w in _words(b["name"]) if len(_words(b["name"])) > 1 else ():
             word(w, "w#" + w)
             display["w#" + w] = w
-    for hp in U.PORTS:  # the Uprising's home ports
+    for hp in U.PORTS:  # the Uprising's home ports (shown as such: the port Nassau is not the place 2 Nassau)
         names[f"h#{hp['id']}"] = sorted({hp["name"], hp["pt"], hp["id"]})
-        display[f"h#{hp['id']}"] = str(hp["name"])
+        display[f"h#{hp['id']}"] = f"home port {hp['name']}"
     for area in ("UR", "UH"):  # the Uprising's new ship board: its resistance tile and home port slots
         names[f"u#{area}"] = [area, f"area {area}"]
         display[f"u#{area}"] = area
@@ -314,6 +314,11 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         what = f"(deliver) ({data['good']}) (pay)" if data.get("what") == "deliver" else \
             f"(pay) (quest) ({data.get('quest', '')})"
         return [f"{what} (with) (use) (discard) {cards}", label]
+    if kind == "trade":  # the Uprising: which cards pay a home port's village trade (Bremen, Oranjestad)
+        paid = [int(c) for c in code[1:].split("-")]
+        kept = [c for c in _frame_data(state).get("cards", ()) if c not in paid]
+        return [f"(discard) (pay) (with) {' '.join(card_name(c) for c in paid)}",
+                *(["keep " + " (and) ".join(card_name(c) for c in kept)] if kept else []), label]
     if kind == "combat":
         return _combat_readings(state, code, label)
     if kind == "fight" and code.startswith("a"):  # the Uprising (78): against a nation
