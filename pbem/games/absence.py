@@ -6,6 +6,11 @@ hours it moved). The hold is kept on the seat (``Seat.vacation_hold``) so that w
 is given back: when the player moves during the hold, or comes back early (``vacation off``).
 Why a module of its own: the services (a move ends a hold) and moderation (a vacation starts
 and ends one) both need it, and neither may import the other's way round.
+
+In a game with time banks (pbem.games.clocks) a vacation holds the seat's own clock instead:
+the hold is ``{"clock": True, "until": the vacation's end, "seconds": how long it stopped the
+clock}``, charged as the clock runs (``clocks.charge_clock_hold``), so only the time that actually
+stopped the clock is spent, and nothing is left to give back when the player returns.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ def end_hold(game: Game, seat: Seat, now: datetime, *, back: bool) -> int:
     game). A move ends the hold too (``back`` False): the move restarts the deadline anyway, so
     the hold used only the time up to the move."""
     hold = seat.vacation_hold
-    if not hold:
+    if not hold or hold.get("clock"):  # a clock hold lasts as long as the vacation (clocks.end_clock_hold)
         return 0
     before = datetime.fromisoformat(hold["from"])
     until = datetime.fromisoformat(hold["until"])

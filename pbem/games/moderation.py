@@ -325,17 +325,23 @@ def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Exte
     if clocks.is_banked(game):  # the time goes into the seat's bank, which makes the deadline
         seat.bank_seconds = clocks._bank(game, seat) + game.extension_hours * 3600
     seat.save(update_fields=["extensions_used", "bank_seconds"])
-    game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=game.extension_hours)
+    if clocks.is_banked(game):  # the deadline is the first clock to run out, which may be another's
+        game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), timezone.now())
+    else:
+        game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=game.extension_hours)
     game.warned_at = None
     game.save(update_fields=["deadline_at", "warned_at"])
     left = game.extensions_allowed - seat.extensions_used
+    until = clocks.end_of(game, seat) or game.deadline_at  # with time banks: the seat's own clock
+    assert until is not None
     do_log(game, player, "extension", {"seat": seat.index, "hours": game.extension_hours, "via": via,
-                                       "until": game.deadline_at.isoformat()})
+                                       "until": until.isoformat()})
     others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    mine = f"{_name(game, seat.index or 0)}'s time bank runs out" if clocks.is_banked(game) else "the deadline is"
     outbox.queue_notice(game, f"{_name(game, seat.index or 0)} took {game.extension_hours} more hours "
-                              f"in game #{game.pk}; the deadline is now {when_text(game.deadline_at)}.",
+                              f"in game #{game.pk}; {mine} now {when_text(until)}.",
                         seats=others)
-    return Extension(game, game.deadline_at, left)
+    return Extension(game, until, left)
 
 
 @transaction.atomic
@@ -347,11 +353,15 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
         raise ServiceError("a vacation must end in the future")
     if until is not None and until > now + timedelta(days=365):
         raise ServiceError("a vacation can last a year at most")
+    seat_ids = list(player.seats.filter(game__status=Game.Status.RUNNING, status__in=[
+        Seat.Status.JOINED, Seat.Status.OPEN]).order_by("game_id").values_list("pk", flat=True))
+    for seat_id in seat_ids:  # time banks: each clock charged under the vacation as it was till now
+        seat = Seat.objects.get(pk=seat_id)
+        clocks.checkpoint(access_game_for_update(seat.game_id), [seat.index or 0], now)
     player.vacation_until = until
     player.save(update_fields=["vacation_until"])
     games: list[Game] = []
-    for seat_id in player.seats.filter(game__status=Game.Status.RUNNING,
-                                       status__in=[Seat.Status.JOINED, Seat.Status.OPEN]).values_list("pk", flat=True):
+    for seat_id in seat_ids:
         seat = Seat.objects.select_related("player").get(pk=seat_id)
         game = access_game_for_update(seat.game_id)
         seat.refresh_from_db()
@@ -360,6 +370,9 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
                                           "via": via})
         name = _name(game, seat.index or 0)
         others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+        if clocks.is_banked(game):
+            _vacation_on_clock(game, seat, until, now, others)
+            continue
         if until is None:
             refund = absence.end_hold(game, seat, now, back=True)
             game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
@@ -377,6 +390,26 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
         if any(s.pk == seat.pk for s in late):
             _postpone_for_vacation(game, late, now)
     return games
+
+
+def _vacation_on_clock(game: Game, seat: Seat, until: datetime | None, now: datetime, others: list[int]) -> None:
+    """A vacation in a game with time banks stops the seat's own clock while the game waits on it
+    (its clock was charged up to now by the caller); the game's deadline follows the clocks."""
+    name = _name(game, seat.index or 0)
+    if until is None:
+        hold = seat.vacation_hold or {}
+        clocks.end_clock_hold(game, seat)
+        stopped = int(hold.get("seconds", 0)) if hold.get("clock") else 0
+        outbox.queue_notice(game, f"{name} is back from vacation: {name}'s time bank runs again whenever the game "
+                                  f"waits on {name}" + (f" (the vacation stopped it for {clocks.words(stopped)})."
+                                                        if stopped >= 3600 else "."), seats=others)
+    else:
+        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. {name}'s time bank stops while "
+                                  f"the game waits on {name} (up to {game.vacation_cap_days} days in this game); "
+                                  "nobody else's clock stops.", seats=others)
+    if game.state is not None:
+        game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), now)
+        game.save(update_fields=["deadline_at"])
 
 
 def _away(game: Game, seat: Seat, now: datetime) -> bool:
@@ -489,11 +522,20 @@ def _sweep_one(game: Game, now: datetime) -> bool:
         return False
     if game.deadline_at - timedelta(hours=warn_hours(game)) > now:
         return False
-    if _postpone_for_vacation(game, late, now):
+    if clocks.is_banked(game):
+        # Why: each seat has its own clock (a vacation stops it): only those whose clock runs out
+        # are warned, reminded or played for, not everyone the game waits on. After the reminder
+        # (the game's deadline is then its grace), those that were reminded.
+        by = game.reminded_at or (now + timedelta(hours=warn_hours(game)) if game.deadline_at > now else now)
+        late = clocks.late(game, late, by)
+        if not late:
+            return False
+    elif _postpone_for_vacation(game, late, now):
         return True
-    # Why: a seat on vacation is not warned, reminded or played for while others are late too;
-    # the deadline runs for them, and waits for it once it is the only one left.
-    late = [s for s in late if not _away(game, s, now)] or late
+    else:
+        # Why: a seat on vacation is not warned, reminded or played for while others are late too;
+        # the deadline runs for them, and waits for it once it is the only one left.
+        late = [s for s in late if not _away(game, s, now)] or late
     seats = [s.index for s in late if s.index is not None]
     if game.deadline_at > now:
         if game.warned_at is not None or game.reminded_at is not None:
@@ -734,8 +776,7 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
     game.version += 1
     now = timezone.now()
     Move.objects.filter(pk__in=[r.pk for r in drop]).update(undone_at=now, undone_version=game.version)
-    if drop:  # the banks as they were when the first move undone was made
-        clocks.restore(game, min(drop, key=lambda r: r.number).banks_before)
+    clocks.take_back(game, drop, now)  # the banks as they were when the first move undone was made
     if game.status == Game.Status.RUNNING:
         _reset_deadline(game)
         game.warned_at = None
@@ -775,6 +816,8 @@ def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict(f"game #{game.pk} is over")
     before = {f: getattr(game, f) for f in changes}
+    if {"vacation_cap_days", "absences_allowed", "absence_max_days"} & set(changes):
+        clocks.checkpoint(game, None, timezone.now())  # vacations stopped the clocks by the old rules till now
     for field_name, value in changes.items():
         setattr(game, field_name, value)
     game.save(update_fields=list(changes))

@@ -23,6 +23,7 @@ from django.utils import timezone
 import engine
 from engine import Rules
 from engine.core import Event, visible_events
+from pbem.games import clocks
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
 from pbem.games.services import Conflict, NotFound, live_moves, replay_state, rules_for
 
@@ -109,6 +110,22 @@ def game_seats(game: Game) -> list[Seat]:
     prefetched = getattr(game, "_prefetched_objects_cache", {})
     seats = list(game.seats.all()) if "seats" in prefetched else list(game.seats.select_related("player"))
     return sorted(seats, key=lambda s: (s.index is None, s.index or 0, s.pk))
+
+
+def clock_words(game: Game, now: Any = None) -> dict[int, str]:
+    """Each seat's time bank in words for the game page ("3 days left, running"), empty for a
+    game without time banks. Why public: everyone's clock is shown to everyone, as on BGA and
+    lichess; a vacation that stops one is told to the other players anyway."""
+    if not clocks.is_banked(game) or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return {}
+    now = now or timezone.now()
+    out: dict[int, str] = {}
+    for seat in game.seats.select_related("player").exclude(index__isnull=True):
+        assert seat.index is not None
+        how = ("stopped: on vacation" if clocks.stopped_by_vacation(game, seat, now)
+               else "running" if seat.waiting_since is not None else "stopped")
+        out[seat.index] = f"{clocks.words(clocks.left(game, seat, now) or 0)} left, {how}"
+    return out
 
 
 def lobby_seats(game_ids: list[int]) -> dict[int, list[tuple[int | None, str, int | None, str | None]]]:

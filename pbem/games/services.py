@@ -869,7 +869,7 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
     now = timezone.now()
     Move.objects.filter(pk__in=[r.pk for r in batch]).update(undone_at=now, undone_version=game.version)
     # the mover's bank as it was at the move (its increment goes); the others' clocks ran meanwhile
-    clocks.restore(game, batch[0].banks_before, seats={seat.index} if seat.index is not None else set())
+    clocks.take_back(game, batch, now, seats={seat.index})
     _reset_deadline(game)
     game.save()
     numbers = [r.number for r in batch]

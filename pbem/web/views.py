@@ -79,6 +79,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "player": player,
         "seats": selectors.game_seats(game),
+        "clocks": selectors.clock_words(game),
         "waiting": selectors.waiting_for(game),
         "rules": selectors.rules_for(game),
         "seat": seat,
