@@ -317,6 +317,23 @@ def combat_port() -> tuple[State, int]:
     return _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
 
 
+def fight_liberation() -> tuple[State, int]:
+    """The Liberation (mode 79): token T3 revealed (England 4, France 6, Spain 2): always against a nation."""
+    state = _started(mode="79")
+    return _on(state, frame("fight", 0, token="T3", ask=True))
+
+
+def liberation() -> tuple[State, int]:
+    """The Liberation (mode 79): against Spain with value 9, the combat tile's upgrade unlocked; Spain
+    holds the cities 10 Maracaibo and 13 Port Royal and the village 8 Martinique; Bold Merchant in
+    Ana's display."""
+    state = _started(mode="79")
+    state["markers"] = {"10": "spain", "13": "spain", "8": "spain", "14": "england"}
+    p = state["p"][0]
+    p["areas"], p["display"] = [*p["areas"], "U6"], [7]
+    return _on(state, frame("liberation", 0, nation="spain", value=9, used=[], token="T3"))
+
+
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
     "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
@@ -328,5 +345,5 @@ SCENARIOS = {
     "rankup": rankup, "free": free, "draw": draw, "score": score,
     "setup-port": setup_port, "port-bonus": port_bonus, "disc-new-board": disc_new_board, "resist": resist,
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
-    "combat-port": combat_port,
+    "combat-port": combat_port, "fight-liberation": fight_liberation, "liberation": liberation,
 }

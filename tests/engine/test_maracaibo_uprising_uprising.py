@@ -115,7 +115,7 @@ def test_it_never_fights_for_and_against_the_same_nation_in_one_turn() -> None:
 
 
 def test_it_leaves_the_base_fight_alone_outside_scenario_78() -> None:
-    for mode in ("base", "basic", "79"):
+    for mode in ("base", "basic"):  # (79: always against, test_maracaibo_uprising_liberation.py)
         state = _started(mode=mode)
         _on(state, frame("fight", 0, token="T3", ask=True))
         assert not any(c.startswith("a") for c in _codes(state))

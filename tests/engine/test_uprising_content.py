@@ -102,7 +102,7 @@ def test_it_names_everything_once() -> None:
     assert not {q["id"] for q in U.QUESTS} & set(C.QUEST)
     assert not {t["id"] for t in U.CITY_TILES} & set(C.CITY_TILE)
     assert not set(U.LEGACY) & set(C.LEGACY)
-    assert U.NEW_CAREER["id"] not in C.CAREER
+    assert U.NEW_CAREER["id"] not in {c["id"] for c in C.TILES["careers"]}  # (C.CAREER knows it: it joins them)
 
 
 # ---- the rulebook's numbers ----------------------------------------------------------------------

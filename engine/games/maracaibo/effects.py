@@ -136,8 +136,25 @@ def gain_figure(p: P, n: int = 1) -> int:
     return got
 
 
+#: mode -> VP per influence gained, for the modes playing the Uprising's Liberation module (the
+#: influence is scored as VP instead: liberation.py)
+_INFLUENCE_VP: dict[str, int] = {m: int(U.MODULES["liberation"]["influence_vp"]) for m, d in U.MODES.items()
+                                 if "liberation" in d["modules"]}
+
+
+def influence_vp(state: State) -> int:
+    """VP per influence gained instead of the influence (the Liberation module), else 0."""
+    return _INFLUENCE_VP.get(str(state["options"].get("mode", "base")), 0)
+
+
 def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]) -> None:
     p = player(state, seat)
+    as_vp = influence_vp(state)
+    if as_vp:
+        add_vp(p, as_vp * n, "nations")
+        ev.append(new_event("influence", f"{who(state, seat)} scores {as_vp * n} VP for {n} influence.",
+                            {"seat": seat}))
+        return
     before = p["inf"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
     p["inf"] = {**p["inf"], nation: after}
@@ -162,6 +179,7 @@ _COUNTS: dict[str, Callable[[P], int]] = {
     "rank": lambda p: sum(C.rank(v) for v in p["inf"].values()),
     "explorer5": lambda p: int(p["explorer"]) // 5,
     "display3": lambda p: len(p["display"]) // 3,
+    "liberated": lambda p: int(p.get("liberated", 0)),  # (the Uprising: markers put on the resistance tile)
 }
 
 
@@ -227,8 +245,8 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     if g.get("draw"):
         draw_cards(state, seat, g["draw"], rng, ev)
     if g.get("inf"):
-        if nation is not None:
-            gain_influence(state, seat, nation, g["inf"], ev)
+        if nation is not None or influence_vp(state):
+            gain_influence(state, seat, nation or C.NATIONS[0], g["inf"], ev)  # (Liberation: VP, any nation)
         else:
             frames.append(frame("nation", seat, n=g["inf"]))
     if g.get("explore"):

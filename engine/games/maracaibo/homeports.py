@@ -45,7 +45,8 @@ MODES = ("base", "basic", "78", "79")
 #: the help of the ``mode`` option (what each mode plays today, said plainly)
 MODE_HELP = ("game mode: base (the base game), basic (the basic game on the Uprising's new ship boards, "
              "home port face down), 78 (Home Ports, Resistance Tiles, Uprising) or 79 (Home Ports, Resistance "
-             "Tiles; its Liberation module is not played yet); 78 and 79 keep the base scenario's table so far")
+             "Tiles, Liberation, the scenario's markers); 78 and 79 keep the base scenario's legacy tiles, cards and "
+             "quests so far")
 
 #: the new board's slots as ship areas: the resistance tile and the home port
 RESISTANCE_AREA, PORT_AREA = "UR", "UH"

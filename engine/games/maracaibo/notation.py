@@ -79,8 +79,10 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "upper": ["top", "high", "higher", "u"],
         "lower": ["bottom", "low", "l"],
         "against": ["contra", "versus", "vs"],  # (a name, not a verb: a fight for never reads as against)
+        # the Liberation's extra liberation by the ship upgrade (a name: "liberate 14" never reads as it)
+        "extra": ["additional", "with the upgrade", "with the ship upgrade", "by the upgrade", "upgrade's"],
     }
-    display = {"against": "against", "france": "France", "england": "England", "spain": "Spain", "upper": "upper",
+    display = {"against": "against", "extra": "extra", "france": "France", "england": "England", "spain": "Spain", "upper": "upper",
                "lower": "lower"}
     words: dict[str, set[str]] = {}
 
@@ -324,12 +326,19 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
     if kind == "fight" and code.startswith("a"):  # the Uprising (78): against a nation
         n = _nation(code[1])
         return [f"fight against {n} (nation)", f"against {n} (fight)"]
-    if kind == "against":  # the Uprising (78): Liberate City / Village
+    if kind in ("against", "liberation") and (code == "cend" or code[:2] in ("lc", "lv", "xc", "xv")):
+        # the Uprising (78) and the Liberation (79): Liberate City / Village; the ship upgrade's extra
+        # liberation (79) needs the word "extra" or "upgrade", so "liberate 14" is never two options
         if code == "cend":
             return ["end (combat) (fight)", "pass", "end (the) combat", "not more (combat) (action)"]
         loc, name = code[2:], place_name(code[2:])
-        what = "(city)" if code.startswith("lc") else "(village)"
+        what = "(city)" if code[1] == "c" else "(village)"
+        if code[0] == "x":
+            return [f"liberate {what} {loc} extra", f"liberate {what} {name} extra",
+                    f"extra liberate {what} {loc}", f"extra liberate {what} {name}"]
         return [f"liberate {what} {loc}", f"liberate {what} {name}", f"liberate {what} {loc} {name}"]
+    if kind == "liberation":  # a card's or a home port's combat action against a nation (79)
+        return _combat_readings(state, code, label)
     if kind == "fight":
         n = _nation(code[1])
         return [f"fight {n}", f"fight (for) {n} (nation)", f"{n} (value)"]

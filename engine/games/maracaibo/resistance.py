@@ -97,6 +97,7 @@ def _resist_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     p = player(state, seat)
     tile = list(p["resist"])
     tile[n - 1] = d["nation"]
+    p["liberated"] = int(p.get("liberated", 0)) + 1  # (the career metric "liberated": Fighting Spirit)
     ev.append(new_event("resist", f"{who(state, seat)} puts the {str(d['nation']).title()} marker on space {n} "
                         "of the resistance tile.", {"seat": seat, "space": n}))
     g = {k: v * int(d["times"]) for k, v in SPACES[n].items()}

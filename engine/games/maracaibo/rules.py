@@ -46,6 +46,7 @@ The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per
     homeports.py  the game mode, the new ship boards, the Home Ports (``portbonus``)
     resistance.py the Resistance Tiles (``resist``; the tile's village action)
     uprising.py   scenario 78's Uprising: fighting for or against a nation (``fight``, ``against``)
+    liberation.py the Liberation of the Caribbean (79): always against a nation (``fight``, ``liberation``)
     uprising_content.py  the expansion's data files
 
 The bot (bot/), the renderer (render.py) and the notation's words (notation.py) are not part
@@ -73,6 +74,7 @@ from . import (
     combat,  # noqa: F401
     exploring,  # noqa: F401
     homeports,
+    liberation,  # noqa: F401 - after uprising: the fight frame of the Liberation module
     sailing,  # noqa: F401
     ship,  # noqa: F401
     uprising,  # noqa: F401 - after combat: it widens the fight frame in scenario 78

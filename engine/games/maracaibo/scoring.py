@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import homeports, jean
+from . import homeports, jean, liberation, scenarios
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
@@ -88,6 +88,7 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
                                 reveals=True))
             break
     state["round"] += 1
+    scenarios.round_markers(state, ev)  # (the Uprising's scenario 79: set-aside markers, A17)
     place_quests(state, ev)
     for p in state["p"]:
         p["at"] = "H"
@@ -120,7 +121,7 @@ def final_scores(state: State) -> list[dict[str, int]]:
                 pv += pb["vp"] * count_of(p, pb["per"])
         s["prestige"] = pv
         s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and p["inf"][n] == most[n]) + sum(
-            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS)
+            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS) if liberation.nation_scoring(state) else 0
         out.append(s)
     return out
 

@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import homeports, jean
+from . import homeports, jean, liberation, scenarios
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
 from .upgrade import FORMAT
@@ -56,7 +56,10 @@ def set_table(state: State, rng: Rng) -> None:
         "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
         "legacy": list(scen.get("legacy", [])),
     })
+    scenarios.set_markers(state)  # (the Uprising's scenario 79: its markers on 2-19)
     for t in legacy(state, "marker"):
+        if t["loc"] in state["markers"]:
+            continue  # (scenario 79 holds it already)
         take_marker(state, t["nation"])
         state["markers"][t["loc"]] = t["nation"]
     for space in C.QUEST_SPACES:
@@ -64,7 +67,7 @@ def set_table(state: State, rng: Rng) -> None:
     ev: list[Event] = []
     place_quests(state, ev)
     refill_display(state, rng, ev)
-    if table == 2:
+    if table == 2 and not scenarios.places_markers(state):  # (A24: not with scenario 79's markers)
         for loc, nation in C.MAP["two_player_annexed"].items():
             take_marker(state, nation)
             state["markers"][loc] = nation
@@ -78,6 +81,8 @@ def set_table(state: State, rng: Rng) -> None:
     } for i in range(n)]
     if homeports.mode(state) != "base":  # the Uprising's new ship boards and home ports
         homeports.set_boards(state, rng)
+    if liberation.playing(state):  # the Liberation careers, one dealt to each player
+        liberation.deal_careers(state, rng)
     state["stack"] = [frame("setup", seats=range(n))]
     if n == 1:
         jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)

@@ -48,6 +48,10 @@ MODES: dict[str, dict[str, Any]] = DATA["tiles.json"]["modes"]
 MODULES: dict[str, dict[str, Any]] = DATA["tiles.json"]["modules"]
 SCENARIOS: dict[str, dict[str, Any]] = DATA["tiles.json"]["scenarios"]
 BY_OBJECT: dict[str, dict[str, int]] = DATA["tiles.json"]["by_object"]
+# The new career card joins the base game's careers (the rulebook: "Adicione a nova carta de
+# carreira ... às do jogo base"): its id is known to every career lookup (it is dealt only in the
+# expansion's modes).
+C.CAREER.setdefault(str(NEW_CAREER["id"]), NEW_CAREER)
 
 # ---- the base effect language (what effects.py interprets and content.effect_text words) ----------
 EFFECT_KINDS = frozenset({"income", "now", "perm", "village", "combat", "assistant"})
