@@ -82,8 +82,8 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         # the Liberation's extra liberation by the ship upgrade (a name: "liberate 14" never reads as it)
         "extra": ["additional", "with the upgrade", "with the ship upgrade", "by the upgrade", "upgrade's"],
     }
-    display = {"against": "against", "extra": "extra", "france": "France", "england": "England", "spain": "Spain", "upper": "upper",
-               "lower": "lower"}
+    display = {"against": "against", "extra": "extra", "france": "France", "england": "England", "spain": "Spain",
+               "upper": "upper", "lower": "lower"}
     words: dict[str, set[str]] = {}
 
     def word(written: str, term: str) -> None:
