@@ -15,8 +15,8 @@ from ..board import hand_limit, last_round
 from ..combat import fight_value
 from ..effects import count_of, perm
 from ..sailing import sail_targets, village_count
-from .ctx import _BLIND_DRAW, _PORT_VALUE, _RESIST_SPACES, Ctx
-from .uprising import against_value, liberate_value
+from .ctx import _BLIND_DRAW, Ctx
+from .uprising import PORT_VALUE
 
 # ---- choosing ---------------------------------------------------------------------------------------
 
@@ -58,12 +58,10 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
     if kind == "sail":
         return ctx.sail_value(code[1:], steps[code[1:]])
     if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
-        return _PORT_VALUE.get(code[1:], 0.0)
+        return PORT_VALUE.get(code[1:], 0.0)
     if kind == "resist":  # the Uprising: a liberated marker to the resistance tile
         d = st["stack"][-1]["data"]
-        if code == "r0":
-            return -0.5
-        return ctx.gain_value({k: v * int(d["times"]) for k, v in _RESIST_SPACES[int(code[1:]) - 1].items()})
+        return ctx.resist_space(int(code[1:]), int(d["times"]))
     if kind == "portbonus":  # the Uprising: pay for the home port's bonus, or lose it
         hp = C_U.PORT[p["port"]]
         got = hp["bonus"]["gain"]
@@ -118,9 +116,9 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             return 0.0
         return -sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
     if kind == "fight" and code.startswith("a"):  # the Uprising: against a nation, to liberate
-        return against_value(ctx, code)
+        return ctx.against_value(next(n for n in C.NATIONS if n[0] == code[1]), st["stack"][-1]["data"]["token"])
     if kind == "against":
-        return liberate_value(ctx, code)
+        return ctx.liberate_option(code, st["stack"][-1]["data"])
     if kind == "fight":
         nation = next(n for n in C.NATIONS if n[0] == code[1])
         token = st["stack"][-1]["data"]["token"]
@@ -191,15 +189,16 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
         n = int(st["stack"][-1]["data"]["left"])
     else:
         n = 1
-    specials = ctx.special_village()
     used = st["stack"][-1]["data"].get("used", []) if kind == "village" else []
+    here = p["at"] if "vR" not in used else None  # the resistance tile's village action, once
+    specials = {**ctx.special_village(), "vR": ctx.resist_village_value(p["at"])}
     out: dict[str, float] = {}
     for o in options:
         code = o.code
         if code.startswith("b") and code[1:].isdigit():
             cid = int(code[1:])
             own = ctx.buy_net(cid)
-            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - ctx.cost(cid)) if n > 1 else 0.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - ctx.cost(cid), here) if n > 1 else 0.0)
         elif code.startswith("i"):
             pb = C.PRESTIGE[code[1:]]
             b = next(x for x in st["prestige"] if x["id"] == code[1:])
@@ -208,11 +207,12 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
                       "assistant": 0.5, "explorer5": 0.8, "display3": 0.7}[pb["per"]] * ctx.interims
             own = (pb["vp"] * (count + growth) + (2 if not b["investors"] else 0) + 1.0
                    - pb["cost"] * ctx.dv - 2.0)
-            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"]) if n > 1 else 0.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"], here) if n > 1 else 0.0)
         elif code == "vd":
-            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["d"]) + 1) if n > 1 else 0.0)
+            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["d"]) + 1, here) if n > 1 else 0.0)
         elif code.startswith("v") and code not in used:
-            out[code] = specials.get(code, 0.0) + (ctx.village_plan(n - 1) if n > 1 else 0.0)
+            out[code] = specials.get(code, 0.0) + (
+                ctx.village_plan(n - 1, loc=None if code == "vR" else here) if n > 1 else 0.0)
     return out
 
 

@@ -19,6 +19,7 @@ from ..exploring import explore_targets
 from ..quests import can_pay_quest, quest_payments
 from ..sailing import village_count
 from ..ship import disc_areas
+from .uprising import PORT_VALUE, UprisingValues
 
 #: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
 _AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}
@@ -28,7 +29,8 @@ _BLIND_DRAW = 2.2
 #: what each kind of value is multiplied by. The explorer and quest weights were fitted by self-play
 #: (``bench/maracaibo_balance.py --ab explorer=1.5,quests=1.5`` against the weights all 1: 60 % of 100
 #: two-player games); the balance check scales the others to see whether leaning on one source pays
-WEIGHTS: dict[str, float] = {"influence": 1.0, "cards": 1.0, "discs": 1.0, "explorer": 1.5, "quests": 1.5}
+WEIGHTS: dict[str, float] = {"influence": 1.0, "cards": 1.0, "discs": 1.0, "explorer": 1.5, "quests": 1.5,
+                             "uprising": 1.0}
 
 
 def _reach(start: str) -> set[str]:
@@ -82,14 +84,9 @@ def _kinds(state: State) -> dict[str, str]:
         kinds = _KINDS[key] = {loc: loc_kind(state, loc) for loc in C.LOC}
     return kinds
 
-#: the resistance tile's spaces' rewards, in order
-_RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
-#: the home ports the bot prefers: those whose ongoing effect the rules play (homeports.py), by id
-_PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
-               "HP7": 2.0, "HP11": 2.0}
 
 
-class Ctx:
+class Ctx(UprisingValues):
     """What one decision needs, computed once: the seat's own part and the public board."""
 
     def __init__(self, state: State, seat: int, weights: Mapping[str, float] | None = None) -> None:
@@ -131,7 +128,7 @@ class Ctx:
         self._keep: dict[int, float] = {}
         self._explore: dict[int, float] = {}
         self._quest: dict[tuple[str, bool], float] = {}
-        self._plans: dict[tuple[int, int], float] = {}
+        self._plans: dict[tuple[int, int, str | None], float] = {}
         self._city: dict[tuple[str, int], float] = {}
         self._delivery: dict[str, tuple[float, str | None, int]] = {}
         self._combat: dict[tuple[str, int, tuple[str, ...]], float] = {}
@@ -250,7 +247,7 @@ class Ctx:
         if uid == "UR":  # the Uprising's resistance tile: 5 doubloons, or 4 and its village action
             v += (4 * self.dv + 0.8 * self.left) if "resist" in self.p else 5 * self.dv
         if uid == "UH":  # the Uprising's home port: its bonus and its ongoing effect
-            v += 2.0 + _PORT_VALUE.get(str(self.p.get("port")), 0.0) * 0.5 * self.left
+            v += 2.0 + PORT_VALUE.get(str(self.p.get("port")), 0.0) * 0.5 * self.left
         if uid == "U7":
             v += 0.3 * self.left * len(self.p["assist"])
         if uid == "U3" and "U5" not in self.p["areas"]:
@@ -415,23 +412,27 @@ class Ctx:
             self._buyable = sorted(out, reverse=True)
         return self._buyable
 
-    def village_plan(self, n: int, money: int | None = None) -> float:
-        """The value of ``n`` village actions here: the best buys it can afford, else doubloons."""
+    def village_plan(self, n: int, money: int | None = None, loc: str | None = None) -> float:
+        """The value of ``n`` village actions at ``loc`` (None: none that depends on the place): the best
+        buys it can afford, else doubloons."""
         money = int(self.p["d"]) if money is None else money
-        key = (n, money)
+        key = (n, money, loc)
         v = self._plans.get(key)
         if v is None:
-            v = self._village_plan(n, money)
+            v = self._village_plan(n, money, loc)
             if not self._depth:
                 self._plans[key] = v
         return v
 
-    def _village_plan(self, n: int, money: int) -> float:
+    def _village_plan(self, n: int, money: int, loc: str | None) -> float:
         p = self.p
         figs = int(p["fig"])
         cards = list(self.buyable())
         used: set[str] = set()
         specials = self.special_village()
+        here = self.resist_village_value(loc) if loc is not None else 0.0
+        if here > 0:  # the Uprising: the resistance tile's village action, where the place allows it
+            specials = {**specials, "vR": here}
         total = 0.0
         for _ in range(n):
             best, pick, cost, fig = self.dv, "vd", -1, 0
@@ -472,13 +473,13 @@ class Ctx:
             key = u.get("village")
             if key and u["id"] in p["areas"]:
                 out[f"v{u['id']}"] = self.upgrade_village_value(u["id"])
-        if "port" in p:  # the Uprising: a home port's village action, the resistance tile's
-            hp = C_U.PORT.get(str(p["port"]))
-            e = hp["effects"][0] if hp else {}
+        if "UH" in p["areas"]:  # the Uprising: the home port's village action, with the goods in hand
+            e = C_U.PORT[str(p["port"])]["effects"][0]
             if e.get("ext") == "village_trade":
-                out["vH"] = self.gain_value(e["gain"]) - 2 * _BLIND_DRAW * 0.5
-            if "resist" in p:
-                out["vR"] = 2 * max(self.gain_value(g) for g in _RESIST_SPACES) - 2.0
+                k = len(e["pay"]["goods"])
+                cards = sorted((c for c in p["hand"] if C.CARD[c]["good"] == e["pay"]["goods"][0]), key=self.keep_value)
+                if len(cards) >= k:
+                    out["vH"] = self.gain_value(e["gain"]) - sum(self.keep_value(c) for c in cards[:k])
         return out
 
     def upgrade_village_value(self, uid: str) -> float:
@@ -498,7 +499,7 @@ class Ctx:
         """A combat before its token is seen: a middling token value for the best nation."""
         if self._fight is None:
             value = 5 + perm(self.p, "combat_plus")
-            self._fight = 1.0 + max(self.combat_plan(n, value, []) for n in C.NATIONS)
+            self._fight = 1.0 + max(max(self.combat_plan(n, value, []) for n in C.NATIONS), self.against_estimate())
         return self._fight
 
     def flags(self) -> list[tuple[float, str]]:
@@ -667,7 +668,7 @@ class Ctx:
         kind = self.kind(loc)
         best = 0.0
         if kind == "village":
-            best = self.village_plan(village_count(p, steps))
+            best = self.village_plan(village_count(p, steps), loc=loc)
         elif kind == "city":
             value, good, reward = self.delivery(loc)
             city = self.city_value(loc)

@@ -1,39 +1,181 @@
-"""The bot's values of the Uprising's decisions (scenarios 78 and 79): fighting against a nation,
-liberating, the resistance tile, the home ports."""
+"""The bot's values of the Uprising's decisions (modes 78 and 79): fighting against a nation,
+liberating a city or a village, the resistance tile and its village action, the home ports.
+
+``UprisingValues`` is a part of ``Ctx`` (ctx.py): it reads the same seat's view and values in VP.
+Its values are multiplied by the weight ``uprising`` (``WEIGHTS``); ``bench/uprising_balance.py
+--ab uprising=0`` plays a seat that ignores the expansion against the bot, to show that using it pays.
+
+How it plays the expansion:
+
+- **Against a nation** (78): the token's reward (influence as 2 VP each) plus the best liberations
+  the combat value pays for: Liberate City (3 doubloons, 1 VP per occupied city) and Liberate
+  Village (3 VP per occupied neighbour), each once, at the target worth most; a liberated marker is
+  worth the best free space of the resistance tile (with the full tile's bonus when it fills it),
+  and what the nation's multiplier loses, weighed by this seat's rank against the others'.
+- **The resistance tile's village action** (``vR``): at an occupied village, paid with 3 combat
+  value, the marker to the tile with double reward; a village where it can be used is worth that
+  much more when the route is planned.
+- **Home ports**: the port kept at setup by how much its ongoing effect gives, its bonus paid when
+  worth the price, its village action when the goods are in hand.
+"""
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import State
 
 from .. import content as C
 from .. import resistance as RES
 from .. import uprising as UP
-from .ctx import Ctx
+from .. import uprising_content as C_U
+from ..board import multiplier
+from ..effects import perm
+
+_FULL_D = int(C_U.MODULES["resistance"]["full"]["d"])
+_FULL_VP = int(C_U.MODULES["resistance"]["full"]["vp_per_combat_token"])
+#: the resistance tile's spaces' rewards, in order
+RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
+#: a home port's ongoing effect, what it is worth a scoring left (the ports whose effect the rules play)
+PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
+              "HP7": 2.0, "HP11": 2.0}
 
 
-def liberate_value(ctx: Ctx, code: str) -> float:
-    """The Uprising's Liberate City / Village: its VP and doubloons, a resistance space, its cost."""
-    if code == "cend":
-        return 0.0
-    st = ctx.state
-    data = st["stack"][-1]["data"]
-    loc = code[2:]
-    if code.startswith("lc"):
-        a = UP.CITY
-        g = 3 * ctx.dv + UP.occupied_cities(st)
-    else:
-        a = UP.VILLAGE
-        g = 3.0 * UP.occupied_neighbours(st, loc)
-    if "resist" in ctx.p and RES.free_spaces(ctx.p, str(st["markers"][loc])):
-        g += max(ctx.gain_value(RES.SPACES[n]) for n in RES.free_spaces(ctx.p, str(st["markers"][loc])))
-    return g - ctx.shortfall_cost(int(a["cost"]) - int(data["value"])) - 0.05 * int(a["cost"])
+class UprisingValues:
+    """The expansion's values; the names below are Ctx's (ctx.py), declared for the type checker."""
 
+    state: State
+    p: Any
+    seat: int
+    dv: float
+    left: int
+    w: Mapping[str, float]
 
-def against_value(ctx: Ctx, code: str) -> float:
-    st = ctx.state
-    nation = next(n for n in C.NATIONS if n[0] == code[1])
-    token = st["stack"][-1]["data"]["token"]
-    value = UP.against_value(st, token, nation, ctx.p)
-    reward = UP._against_reward(token, nation)
-    targets = [loc for loc, n in st["markers"].items() if n == nation]
-    best = max((6 - value if ctx.kind(loc) == "city" else 4 - value) for loc in targets) if targets else 99
-    return ctx.gain_value(reward) + (4.0 - max(0, best) * 0.8 if targets else -5.0)
+    def kind(self, loc: str) -> str:
+        raise NotImplementedError
 
+    def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
+        raise NotImplementedError
+
+    def shortfall_cost(self, need: int) -> float:
+        raise NotImplementedError
+
+    # ---- the resistance tile -----------------------------------------------------------------
+
+    def resist_value(self, nation: str, times: int = 1, token: int = 0) -> float:
+        """A liberated ``nation`` marker on the best free space of the tile (the full tile's bonus when
+        it fills it; ``token``: a combat token this combat will add before the tile is full)."""
+        p = self.p
+        if "resist" not in p:
+            return 0.0
+        free = RES.free_spaces(p, nation)
+        if not free:
+            return 0.0
+        v = max(self.gain_value({k: n * times for k, n in RES.SPACES[s].items()}) for s in free)
+        if sum(1 for x in p["resist"] if x) == len(RES.SPACES) - 1:
+            v += _FULL_D * self.dv + _FULL_VP * (int(p["tokens"]) + token)
+        return v
+
+    def denial(self, loc: str) -> float:
+        """What the marker at ``loc`` leaving the board is worth to this seat: each nation's multiplier
+        change times this seat's rank less the best other's (a rival's nation loses its bonus)."""
+        memo = self.__dict__.setdefault("_denial_memo", {})
+        if loc not in memo:
+            memo[loc] = self._denial(loc)
+        return float(memo[loc])
+
+    def _denial(self, loc: str) -> float:
+        st = self.state
+        before = multiplier(st)
+        after = multiplier({"markers": {k: n for k, n in st["markers"].items() if k != loc}, "supply": st["supply"]})
+        v = 0.0
+        for n in C.NATIONS:
+            d = after[n] - before[n]
+            if d:
+                mine = C.rank(int(self.p["inf"][n]))
+                best = max((C.rank(int(o["inf"][n])) for i, o in enumerate(st["p"]) if i != self.seat), default=0)
+                v += 0.5 * d * (mine - best)
+        return v
+
+    def liberation_gain(self, loc: str, token: int = 0) -> float:
+        """Liberating ``loc`` (a city: Liberate City; a village: Liberate Village), before its cost."""
+        st = self.state
+        nation = str(st["markers"][loc])
+        if self.kind(loc) == "city":
+            g = 3 * self.dv + UP.occupied_cities(st)
+        else:
+            g = 3.0 * sum(1 for n in UP.NEIGHBOURS[loc] if n in st["markers"] and n != loc)
+        return g + self.resist_value(nation, token=token) + self.denial(loc)
+
+    def against_plan(self, nation: str, value: int, used: list[str], token: int = 1) -> float:
+        """The best liberations a combat against ``nation`` with ``value`` can still pay for."""
+        st = self.state
+        acts: list[tuple[float, int]] = []
+        for a, key in ((UP.CITY, "city"), (UP.VILLAGE, "village")):
+            if a["id"] in used:
+                continue
+            targets = [loc for loc, n in st["markers"].items() if n == nation and self.kind(loc) == key]
+            if targets:
+                acts.append((max(self.liberation_gain(loc, token) for loc in targets), int(a["cost"])))
+        best = 0.0
+        for order in itertools.permutations(acts):
+            left, total = value, 0.0
+            for g, cost in order:
+                net = g - self.shortfall_cost(cost - left) - 0.05 * cost
+                if net > 0:
+                    total += net
+                    left = max(0, left - cost)
+            best = max(best, total)
+        return best
+
+    def against_value(self, nation: str, token: str | None) -> float:
+        """Fighting against ``nation`` with ``token``: its reward and the liberations it pays for."""
+        reward = UP._against_reward(token, nation)
+        value = UP.against_value(self.state, token, nation, self.p)
+        return self.w["uprising"] * (self.gain_value(reward) + self.against_plan(nation, value, [],
+                                                                                   1 if token else 0))
+
+    def against_estimate(self) -> float:
+        """A combat before its token is seen, against the nation worth most (78 only; else 0)."""
+        if not UP.playing(self.state) or not self.state["markers"]:
+            return 0.0
+        value = 4 + perm(self.p, "combat_plus")
+        return self.w["uprising"] * max(self.against_plan(n, value, []) for n in C.NATIONS)
+
+    def liberate_option(self, code: str, data: Mapping[str, Any]) -> float:
+        """An option of the ``against`` frame: ``lc<loc>``/``lv<loc>`` (then what is left), or ``cend``."""
+        if not code.startswith(("lc", "lv")):
+            return 0.0
+        loc = code[2:]
+        a = UP.CITY if code.startswith("lc") else UP.VILLAGE
+        value = int(data["value"])
+        token = 1 if data.get("token") else 0
+        g = self.liberation_gain(loc, token) - self.shortfall_cost(int(a["cost"]) - value) - 0.05 * int(a["cost"])
+        rest = self.against_plan(str(data["nation"]), max(0, value - int(a["cost"])), [*data["used"], a["id"]], token)
+        return self.w["uprising"] * (g + rest) - (0.0 if self.w["uprising"] else 1.0)
+
+    def resist_village_value(self, loc: str) -> float:
+        """The resistance tile's village action at ``loc`` (0 where it cannot be used)."""
+        p = self.p
+        st = self.state
+        if ("UR" not in p["areas"] or "resist" not in p or loc not in st["markers"]
+                or self.kind(loc) != "village"):
+            return 0.0
+        cost = self.shortfall_cost(RES.VILLAGE_VALUE)
+        if cost >= 1e8:
+            return 0.0
+        nation = str(st["markers"][loc])
+        return self.w["uprising"] * (self.resist_value(nation, times=2) + self.denial(loc) - cost)
+
+    def resist_space(self, n: int, times: int) -> float:
+        """An option of the ``resist`` frame: space ``n`` (0: the marker leaves the game)."""
+        if n == 0:
+            return -0.5
+        v = self.gain_value({k: x * times for k, x in RES.SPACES[n].items()})
+        p = self.p
+        if sum(1 for x in p["resist"] if x) == len(RES.SPACES) - 1:
+            v += _FULL_D * self.dv + _FULL_VP * int(p["tokens"])
+        # a space left free for a nation the board still holds many markers of is worth keeping open
+        return v

@@ -1,0 +1,296 @@
+#!/usr/bin/env python
+"""Maracaibo: The Uprising, measured: N bot games per mode and player count, each with TWO seeds.
+
+    python bench/uprising_balance.py [--games N] [--modes base basic 78 79] [--players 2 3 4]
+                                     [--seeds A B] [--against random] [--ab uprising=0] [--json FILE]
+
+For every mode, player count and seed (a figure met on one seed only shows as such) it prints:
+errors (and the first failing seeds), game length (turns a player, moves a game), the score spread
+by seat and the win rate by seat, the points by source, how often a player uses each of the
+expansion's parts (fights for and against a nation, Liberate City and Village, markers put on the
+resistance tile or lost, the tile filled, its village action, the home port's bonus, village and
+combat actions, the new board's slots completed), and wins by home port and by strategy (the
+players who liberated against those who did not). Where a part is offered but seldom taken, the
+"offered" counts say how often the bot could have used it.
+
+``--against random``: one seat (each in turn, game by game) is the bot, the others play random legal
+moves: the bot's win rate against the even share, and each part's use by the bot and by random play.
+``--ab uprising=0``: one seat (each in turn) plays the bot with those weights changed
+(``engine.games.maracaibo.bot.WEIGHTS``; ``uprising=0`` ignores the expansion's parts), the others the bot:
+does using the expansion pay?
+
+The content of ``data/uprising/`` is SUBSTITUTE CONTENT; these figures are what it is balanced by.
+Run by hand with ``nice -n 19``; the figures go into docs/rules/maracaibo-uprising.md ("Balance").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.core import Option, State
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import uprising_content as U
+from engine.games.maracaibo.bot import choose as bot
+from engine.testing import player_names
+
+Chooser = Callable[[State, int, list[Option], random.Random], Option]
+
+#: the parts of the expansion counted, in the order printed
+PARTS = ("fight for", "fight against", "liberate city", "liberate village", "resistance placed",
+         "resistance lost", "resistance full", "resistance village", "port bonus paid", "port bonus declined",
+         "port village", "port combat", "UR completed", "UH completed")
+#: how often a part could have been taken (counted at each decision that offered it)
+OFFERED = ("fight against", "resistance village", "port village", "port combat", "liberate city",
+           "liberate village")
+
+
+def _random(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+    return rnd.choice(options)
+
+
+def usage(kind: str, code: str) -> str | None:
+    """The expansion's part a chosen option uses (``kind``: the decision's frame), or None."""
+    if kind == "fight":
+        return "fight against" if code.startswith("a") else "fight for"
+    if kind in ("against", "liberation") and code[:2] in ("lc", "lv"):
+        return "liberate city" if code.startswith("lc") else "liberate village"
+    if kind == "resist":
+        return "resistance lost" if code == "r0" else "resistance placed"
+    if kind == "portbonus":
+        return "port bonus paid" if code == "yes" else "port bonus declined"
+    if code == "vR":
+        return "resistance village"
+    if code == "vH":
+        return "port village"
+    if kind == "combat" and code.startswith("ch"):
+        return "port combat"
+    return None
+
+
+def offered(kind: str, codes: set[str]) -> list[str]:
+    out = []
+    if kind == "fight" and any(c.startswith("a") for c in codes):
+        out.append("fight against")
+    if "vR" in codes:
+        out.append("resistance village")
+    if "vH" in codes:
+        out.append("port village")
+    if kind == "combat" and any(c.startswith("ch") for c in codes):
+        out.append("port combat")
+    if any(c.startswith("lc") for c in codes):
+        out.append("liberate city")
+    if any(c.startswith("lv") for c in codes):
+        out.append("liberate village")
+    return out
+
+
+def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser]) -> dict[str, Any]:
+    """One game; every seat's use of the expansion's parts (and what it was offered) counted."""
+    state = RULES.setup(player_names(n), options, seed)
+    rnd = random.Random(f"{seed}-bot")
+    used: list[Counter[str]] = [Counter() for _ in range(n)]
+    could: list[Counter[str]] = [Counter() for _ in range(n)]
+    moves = 0
+    while pending := RULES.pending(state):
+        seat = pending[0]
+        opts = RULES.options(state, seat)
+        kind = state["stack"][-1]["kind"] if state["stack"] else ""
+        pick = who[seat](state, seat, opts, rnd)
+        could[seat].update(offered(kind, {o.code for o in opts}))
+        part = usage(kind, pick.code)
+        if part:
+            used[seat][part] += 1
+        for e in RULES.apply(state, seat, pick.move):
+            if e.kind == "resist_full":
+                used[seat]["resistance full"] += 1
+        moves += 1
+        if moves > 20000:
+            raise RuntimeError(f"game {seed} did not end")
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    for s, p in enumerate(state["p"]):
+        for area in ("UR", "UH"):
+            if area in p["areas"]:
+                used[s][f"{area} completed"] += 1
+    return {"state": state, "winners": outcome.winners, "moves": moves, "used": used, "offered": could}
+
+
+def _q(xs: Sequence[float]) -> str:
+    xs = sorted(xs)
+    if not xs:
+        return "-"
+    return f"mean {statistics.mean(xs):.1f} (sd {statistics.pstdev(xs):.1f}, {xs[0]:.0f}-{xs[-1]:.0f})"
+
+
+class Tally:
+    """The figures of one mode, player count and seed."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.games = 0
+        self.errors: Counter[str] = Counter()
+        self.failing: list[str] = []
+        self.turns: list[float] = []
+        self.moves: list[float] = []
+        self.scores: list[list[float]] = [[] for _ in range(n)]
+        self.wins = [0.0] * n
+        self.src: Counter[str] = Counter()
+        self.used: Counter[str] = Counter()
+        self.offered: Counter[str] = Counter()
+        self.ports: dict[str, list[float]] = {}  # port -> [players, wins, score sum]
+        self.strategy: dict[str, list[float]] = {}  # "liberated" / "did not" -> [players, wins]
+        self.seconds = 0.0
+        self.mine: tuple[Counter[str], Counter[str]] = (Counter(), Counter())  # the one seat's use, the others'
+        self.mine_wins = 0.0
+        self.margins: list[float] = []
+
+    def add(self, r: dict[str, Any], me: int | None = None) -> None:
+        """One game's figures; ``me``: the seat played differently (--against, --ab), counted apart."""
+        state, winners = r["state"], r["winners"]
+        self.games += 1
+        self.turns.append(state["turns"] / self.n)
+        self.moves.append(r["moves"])
+        for s, p in enumerate(state["p"]):
+            won = 1 / len(winners) if s in winners else 0.0
+            self.wins[s] += won
+            if me is not None:
+                self.mine[0 if s == me else 1].update(r["used"][s])
+                if s == me:
+                    self.mine_wins += won
+                    self.margins.append(p["vp"] - max(o["vp"] for t, o in enumerate(state["p"]) if t != me))
+            self.scores[s].append(p["vp"])
+            self.src.update(p["src"])
+            self.used.update(r["used"][s])
+            self.offered.update(r["offered"][s])
+            if p.get("port"):
+                c = self.ports.setdefault(str(p["port"]), [0.0, 0.0, 0.0])
+                c[0] += 1
+                c[1] += won
+                c[2] += p["vp"]
+            lib = r["used"][s]["liberate city"] + r["used"][s]["liberate village"] + r["used"][s]["resistance village"]
+            c = self.strategy.setdefault("liberated" if lib else "did not liberate", [0.0, 0.0])
+            c[0] += 1
+            c[1] += won
+
+    def print(self, label: str) -> None:
+        n, g = self.n, max(1, self.games)
+        seats = g * n
+        print(f"  [{label}] {self.games} games, {self.games / max(self.seconds, 1e-9):.1f} games/s, "
+              f"errors {sum(self.errors.values())}"
+              + (f" (first failing seeds: {', '.join(self.failing[:3])}; "
+                 + "; ".join(f"{m} x{k}" for m, k in self.errors.most_common(3)) + ")" if self.errors else ""))
+        if not self.games:
+            return
+        print(f"    length: turns a player {_q(self.turns)}; moves a game {_q(self.moves)}")
+        print("    score by seat: " + "; ".join(f"seat {s + 1} {_q(self.scores[s])}" for s in range(n)))
+        print("    wins by seat: " + ", ".join(f"{100 * w / g:.1f}%" for w in self.wins)
+              + f" (even {100 / n:.1f}%, largest gap {max(abs(100 * w / g - 100 / n) for w in self.wins):.1f})")
+        total = sum(self.src.values()) or 1
+        print("    points by source: " + ", ".join(f"{k} {100 * v / total:.0f}% ({v / seats:.1f})"
+                                                  for k, v in self.src.most_common()))
+        print("    a player's game: " + ", ".join(
+            f"{k} {self.used[k] / seats:.2f}" + (f" (offered {self.offered[k] / seats:.1f})" if k in OFFERED else "")
+            for k in PARTS if self.used[k] or self.offered[k]))
+        if self.ports:
+            print("    wins by home port (share of its players' games won; even "
+                  f"{100 / n:.0f}%, limit 1.5x = {150 / n:.0f}%): " + ", ".join(
+                      f"{U.PORT[pid]['name']} {100 * c[1] / c[0]:.0f}% of {c[0]:.0f} (score {c[2] / c[0]:.0f})"
+                      for pid, c in sorted(self.ports.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
+        print("    wins by strategy: " + ", ".join(f"{k} {100 * c[1] / c[0]:.0f}% of {c[0]:.0f} players"
+                                                    for k, c in sorted(self.strategy.items())))
+
+
+def run(mode: str, n: int, games: int, seed: str, who: Callable[[int], Sequence[Chooser]],
+        one_seat: bool = False, verbose: bool = False) -> Tally:
+    tally = Tally(n)
+    options: dict[str, Any] = {} if mode == "base" else {"mode": mode}
+    started = time.perf_counter()
+    for i in range(games):
+        s = f"{seed}-{mode}-{n}-{i}"
+        try:
+            tally.add(play(n, options, s, who(i)), i % n if one_seat else None)
+        except Exception as exc:  # noqa: BLE001 - a simulation reports every failure and goes on
+            tally.errors[f"{type(exc).__name__}: {exc}".splitlines()[0][:160]] += 1
+            tally.failing.append(s)
+            if verbose:
+                traceback.print_exc()
+    tally.seconds = time.perf_counter() - started
+    return tally
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--games", "-k", type=int, default=100, help="games per mode, player count and seed")
+    parser.add_argument("--modes", nargs="+", default=["base", "basic", "78", "79"])
+    parser.add_argument("--players", "-n", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--seeds", nargs=2, default=["uprising-a", "uprising-b"])
+    parser.add_argument("--against", choices=["random"], help="the bot in one seat, random play in the others")
+    parser.add_argument("--ab", help="one seat's bot weights changed, e.g. uprising=0")
+    parser.add_argument("--json", help="write one JSON line per mode, player count and seed")
+    parser.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
+    args = parser.parse_args(argv)
+    weights = {k: float(v) for k, v in (kv.split("=") for kv in args.ab.split(","))} if args.ab else None
+
+    def leaning(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+        return bot(state, seat, options, rnd, weights)
+
+    def seats(n: int) -> Callable[[int], Sequence[Chooser]]:
+        def who(i: int) -> Sequence[Chooser]:
+            if args.against:
+                out: list[Chooser] = [_random] * n
+                out[i % n] = bot
+            elif weights:
+                out = [bot] * n
+                out[i % n] = leaning
+            else:
+                out = [bot] * n
+            return out
+        return who
+
+    what = ("the bot in one seat against random play" if args.against
+            else f"one seat the bot with {args.ab}, the others the bot" if args.ab else "bot self-play")
+    print(f"Maracaibo: The Uprising, {what}: {args.games} games per mode, player count and seed "
+          "(data/uprising/: SUBSTITUTE CONTENT)")
+    out = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115
+    failed = 0
+    for mode in args.modes:
+        for n in args.players:
+            print(f"\n## mode {mode}, {n} players")
+            for seed in args.seeds:
+                tally = run(mode, n, args.games, seed, seats(n), bool(args.against or weights), args.verbose)
+                failed += sum(tally.errors.values())
+                tally.print(seed)
+                if args.against or weights:
+                    _print_one_seat(tally, n)
+                if out:
+                    out.write(json.dumps({"mode": mode, "n": n, "seed": seed, "games": tally.games,
+                                          "errors": sum(tally.errors.values()), "wins": tally.wins,
+                                          "used": tally.used, "src": tally.src, "ports": tally.ports,
+                                          "seconds": round(tally.seconds, 1)}) + "\n")
+    return 1 if failed else 0
+
+
+def _print_one_seat(tally: Tally, n: int) -> None:
+    """--against/--ab: the one seat (seat i % n in game i): its wins, its margin, its use of each part."""
+    g = max(1, tally.games)
+    print(f"    the one seat wins {100 * tally.mine_wins / g:.1f}% (even {100 / n:.1f}%); its score minus the best "
+          f"other's: {_q(tally.margins)}")
+    print("    a player's game, the one seat / the others: " + ", ".join(
+        f"{k} {tally.mine[0][k] / g:.2f} / {tally.mine[1][k] / (g * (n - 1)):.2f}" for k in PARTS
+        if tally.mine[0][k] or tally.mine[1][k]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
