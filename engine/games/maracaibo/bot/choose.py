@@ -111,6 +111,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         return ctx.explore_value(int(code[1:]))
     if kind == "tquest":
         return ctx.quest_value(st["track_quests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
+    if kind == "trade":  # the Uprising: the cards that pay the home port's village trade
+        return -sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
     if kind == "pay":
         if code == "ypay":
             return 0.0

@@ -11,6 +11,7 @@ from typing import Any
 from engine.core import State
 
 from .. import content as C
+from .. import homeports as HP
 from .. import uprising_content as C_U
 from ..board import city_action, has_marker, last_round, loc_kind, multiplier
 from ..cards import can_buy
@@ -473,13 +474,11 @@ class Ctx(UprisingValues):
             key = u.get("village")
             if key and u["id"] in p["areas"]:
                 out[f"v{u['id']}"] = self.upgrade_village_value(u["id"])
-        if "UH" in p["areas"]:  # the Uprising: the home port's village action, with the goods in hand
-            e = C_U.PORT[str(p["port"])]["effects"][0]
-            if e.get("ext") == "village_trade":
-                k = len(e["pay"]["goods"])
-                cards = sorted((c for c in p["hand"] if C.CARD[c]["good"] == e["pay"]["goods"][0]), key=self.keep_value)
-                if len(cards) >= k:
-                    out["vH"] = self.gain_value(e["gain"]) - sum(self.keep_value(c) for c in cards[:k])
+        if "UH" in p["areas"]:  # the Uprising: the home port's village trade, with the cards that pay it
+            for e in C_U.PORT[str(p["port"])]["effects"]:
+                ways = HP.trade_ways(p, e["pay"]) if e.get("ext") == "village_trade" else []
+                if ways:
+                    out["vH"] = self.gain_value(e["gain"]) - min(sum(self.keep_value(c) for c in cs) for cs in ways[:9])
         return out
 
     def upgrade_village_value(self, uid: str) -> float:
