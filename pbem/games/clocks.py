@@ -22,6 +22,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.games import wording
 from pbem.games.models import AuditEntry, Game, Move, Seat
 
 # ---- a vacation's hold on a clock ---------------------------------------------------------------
@@ -260,3 +261,21 @@ def take_back(game: Game, undone: Sequence[Move], now: datetime, seats: Collecti
             if str(mover) in banks:
                 banks[str(mover)] = max(0, int(banks[str(mover)]) - increment)
     restore(game, banks, seats)
+
+
+def bank_words(game: Game, seat: Seat, now: datetime) -> str | None:
+    """The seat's own deadline in a game with time banks, for its mails and its page (None: no
+    time banks): what is left, and when it runs out if the clock runs; the game's deadline only
+    once the bank is empty (the reminder's grace), since the others' clocks are not the reader's."""
+    bank = left(game, seat, now)
+    if bank is None:
+        return None
+    text = f"your time bank: {words(bank)} left for the whole game"
+    end = end_of(game, seat)
+    if stopped_by_vacation(game, seat, now):
+        return text + " (stopped while you are on vacation)"
+    if bank == 0 and game.deadline_at is not None:
+        return text + f" (the game's deadline: {wording.deadline_words(game.deadline_at, now)})"
+    if end is not None:
+        return text + f", until {wording.when(end)} if you do not move"
+    return text

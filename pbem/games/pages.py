@@ -221,9 +221,9 @@ def seat_page(seat: Seat) -> SeatPage:
         finished=finished,
         players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
     )
-    bank = clocks.left(game, seat, timezone.now()) if running else None
+    bank = clocks.bank_words(game, seat, timezone.now()) if running else None
     if bank is not None:  # a game with time banks: the player's own clock is their deadline
-        page.deadline = f"your time bank: {clocks.words(bank)} left for the whole game"
+        page.deadline = bank
     page.option_rows = option_rows(rules, state, seat.index, options)
     page.hand, page.planned = my_cards(rules, view, seat.index)
     page.history = history(game, seat.index, you)

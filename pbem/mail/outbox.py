@@ -300,10 +300,9 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     options: list[Option] = [] if gone else rules.options(game.state, seat.index)
     pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
-    bank = None if finished else clocks.left(game, seat, timezone.now())
+    bank = None if finished else clocks.bank_words(game, seat, timezone.now())
     if bank is not None:
-        deadline = f"your time bank: {clocks.words(bank)} left for the whole game" + (
-            f" (the game's deadline: {deadline})" if deadline else "")
+        deadline = bank
     you = rules.seat_name(game.state, seat.index)
     names = [str(n) for n in game.state.get("players", [])]
     if finished:

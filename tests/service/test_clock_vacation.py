@@ -90,6 +90,10 @@ def test_it_stops_only_the_vacationing_seats_time_bank_and_spends_only_what_it_s
     assert _left(game, bob, 100) == 90  # stopped: nothing spent while he is away
     assert clocks.stopped_by_vacation(game, _seat(game, bob), _at(100))
     assert (_left(game, alice, 100), _left(game, carol, 100)) == (80, 70)  # their own time, untouched
+    with time_machine.travel(_at(40), tick=False):
+        from pbem.games.pages import seat_page
+        assert seat_page(_seat(game, bob)).deadline == (
+            "your time bank: 3 days 18 hours left for the whole game (stopped while you are on vacation)")
     assert _sweep(100.1) == 0  # the others' old deadline is not Bob's: no warning, no reminder
     mark = _mark()
     _vacation(bob, 70, None)  # back early: 60 hours stopped his clock, 60 are spent, nothing more
