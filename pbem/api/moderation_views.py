@@ -278,8 +278,9 @@ class VacationApi(BaseApi):
     permission_classes = _GameActionApi.permission_classes
 
     @extend_schema(operation_id="me_vacation", summary="Set or end your vacation",
-                   description="While it lasts, a deadline on your turn waits until you are back plus a day, up "
-                               "to each game's vacation cap. The other players of your running games are told.",
+                   description="While it lasts, a deadline on your turn waits until you are back plus a day (in a "
+                               "game with time banks, your own clock stops instead), up to each game's vacation "
+                               "cap. The other players of your running games are told.",
                    request=VacationIn, responses={200: VacationOut, **_errors(400, 401)})
     def post(self, request: Request) -> Response:
         until = _valid(VacationIn, request)["until"]

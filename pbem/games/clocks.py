@@ -170,6 +170,25 @@ def checkpoint(game: Game, seats: Collection[int] | None, now: datetime) -> None
         seat.save(update_fields=CLOCK_FIELDS)
 
 
+def give(game: Game, seats: Collection[int], seconds: int, now: datetime) -> None:
+    """Add ``seconds`` to the banks of ``seats`` (an extension), counted from now: a clock that ran
+    out is charged up to now first, so the time given is time from now."""
+    checkpoint(game, seats, now)
+    for seat in _seats(game):
+        if seat.index in seats:
+            seat.bank_seconds = _bank(game, seat) + seconds
+            seat.save(update_fields=["bank_seconds"])
+
+
+def still_reminded(game: Game, pending: Collection[int], now: datetime, but: Collection[int] = ()) -> bool:
+    """Whether a seat the game waits on (not in ``but``) ran out of time by the game's reminder, so
+    the reminder's grace (the game's deadline then) still runs for it."""
+    if game.reminded_at is None:
+        return False
+    seats = [s for s in _seats(game) if s.index in pending and s.index not in but]
+    return bool(late(game, seats, game.reminded_at))
+
+
 def late(game: Game, seats: Collection[Seat], by: datetime) -> list[Seat]:
     """Of ``seats``, those whose running clock runs out by ``by`` (a vacation's stop counted)."""
     out = []

@@ -293,6 +293,18 @@ def do_extend_deadline(game_id: int, moderator: Player | None, hours: int, reaso
     game = access_game_for_update(game_id)
     if game.status != Game.Status.RUNNING or game.deadline_at is None:
         raise Conflict(f"game #{game.pk} has no running deadline")
+    if clocks.is_banked(game) and game.state is not None:
+        # Why the banks: the deadline is where the first clock runs out, worked out again at every
+        # move; the hours go into the banks of the seats the game waits on, counted from now.
+        waiting = rules_for(game).pending(game.state)
+        clocks.give(game, waiting, hours * 3600, timezone.now())
+        _restart_clocks(game, waiting)
+        names = ", ".join(_name(game, i) for i in waiting)
+        do_log(game, moderator, "extend", {"hours": hours, "reason": reason, "seats": list(waiting),
+                                           "until": game.deadline_at.isoformat() if game.deadline_at else None})
+        outbox.queue_notice(game, f"A moderator gave {names} {hours} more hours on their time bank in game "
+                                  f"#{game.pk}: {reason}")
+        return game
     game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=hours)
     game.warned_at = None
     game.save(update_fields=["deadline_at", "warned_at"])
@@ -300,6 +312,17 @@ def do_extend_deadline(game_id: int, moderator: Player | None, hours: int, reaso
     outbox.queue_notice(game, f"A moderator extended the deadline of game #{game.pk} by {hours} hours, "
                               f"until {when_text(game.deadline_at)}: {reason}")
     return game
+
+
+def _restart_clocks(game: Game, pending: Collection[int]) -> None:
+    """After time was given (an extension): the game's deadline is where the first clock runs out
+    again, and the warnings and the reminder start over, unless a seat reminded is still out of time."""
+    if game.reminded_at is not None and clocks.still_reminded(game, pending, timezone.now()):
+        clocks.settle(game, pending, timezone.now())
+        return
+    game.deadline_at = clocks.settle(game, pending, timezone.now())
+    game.reminded_at = game.warned_at = game.moderator_told_at = None
+    game.save(update_fields=["deadline_at", "reminded_at", "warned_at", "moderator_told_at"])
 
 
 @dataclass(frozen=True)
@@ -322,15 +345,15 @@ def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Exte
         raise Forbidden(f"you have used all {game.extensions_allowed} extensions of game #{game.pk}; "
                         "a moderator can still give more time")
     seat.extensions_used += 1
-    if clocks.is_banked(game):  # the time goes into the seat's bank, which makes the deadline
-        seat.bank_seconds = clocks._bank(game, seat) + game.extension_hours * 3600
-    seat.save(update_fields=["extensions_used", "bank_seconds"])
-    if clocks.is_banked(game):  # the deadline is the first clock to run out, which may be another's
-        game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), timezone.now())
+    seat.save(update_fields=["extensions_used"])
+    if clocks.is_banked(game):  # the time goes into the seat's bank; the deadline is the first clock to run out
+        clocks.give(game, [seat.index or 0], game.extension_hours * 3600, timezone.now())
+        _restart_clocks(game, rules_for(game).pending(game.state))
+        seat.refresh_from_db()
     else:
         game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=game.extension_hours)
-    game.warned_at = None
-    game.save(update_fields=["deadline_at", "warned_at"])
+        game.warned_at = None
+        game.save(update_fields=["deadline_at", "warned_at"])
     left = game.extensions_allowed - seat.extensions_used
     until = clocks.end_of(game, seat) or game.deadline_at  # with time banks: the seat's own clock
     assert until is not None
@@ -526,6 +549,10 @@ def _sweep_one(game: Game, now: datetime) -> bool:
         # Why: each seat has its own clock (a vacation stops it): only those whose clock runs out
         # are warned, reminded or played for, not everyone the game waits on. After the reminder
         # (the game's deadline is then its grace), those that were reminded.
+        assert game.state is not None
+        if game.reminded_at is not None and not clocks.still_reminded(game, rules.pending(game.state), now):
+            _restart_clocks(game, rules.pending(game.state))  # the reminded seats moved or got more time
+            return True
         by = game.reminded_at or (now + timedelta(hours=warn_hours(game)) if game.deadline_at > now else now)
         late = clocks.late(game, late, by)
         if not late:

@@ -646,9 +646,17 @@ def _reset_deadline(game: Game, movers: Collection[int] = ()) -> None:
     """The deadline starts again; with time banks, ``movers`` (the seats that just moved) are
     charged their time and their clocks start again if the game still waits on them."""
     now = timezone.now()
+    grace = game.deadline_at
     game.deadline_at = now + timedelta(hours=game.deadline_hours)
     if clocks.is_banked(game) and game.state is not None:
-        game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), now, movers=movers)
+        pending = rules_for(game).pending(game.state)
+        game.deadline_at = clocks.settle(game, pending, now, movers=movers)
+        if grace is not None and clocks.still_reminded(game, pending, now, but=movers):
+            # Why: a reminded seat whose clock is still empty keeps its grace, not a new reminder
+            # each time someone else moves
+            game.deadline_at = grace
+            game.warned_at = None
+            return
     game.reminded_at = None
     game.warned_at = None
     game.moderator_told_at = None

@@ -87,5 +87,6 @@ def run(line: str, player: Player, game_id: int | None) -> Answer:
     if until is None:
         return Answer(True, f"Welcome back: your vacation is over. Games told: {told}.")
     return Answer(True, f"Have a good time: you are on vacation until {moderation.when_text(until)}. Deadlines on "
-                        f"your turns wait until you are back plus a day, up to each game's cap. Games told: {told}. "
+                        "your turns wait until you are back plus a day (in a game with time banks, your own clock "
+                        f"stops instead), up to each game's cap. Games told: {told}. "
                         "Reply `vacation off` when you are back early.")

@@ -194,3 +194,28 @@ def test_it_shows_the_time_banks_on_the_game_page_and_the_personal_page(client, 
     assert "3 days 18 hours left, stopped: on vacation" in page  # Bob: 90 hours
     assert "2 days 22 hours left, running" in page  # Carol: 70 hours
     assert "your time bank: 3 days 8 hours left for the whole game" in personal.deadline
+
+
+def test_it_keeps_a_reminded_clocks_grace_when_others_move_and_extends_the_waiting_banks(
+        alice, bob, carol, moderator):
+    game = _banked_game(alice, bob, carol, moderator)
+    with time_machine.travel(_at(5), tick=False):
+        moderation.do_request_extension(game.pk, carol, via="mail")  # Carol: 148 hours
+    _play(game, bob, 1)
+    mark = _mark()
+    assert _sweep(100.1) == 1  # Alice's clock ran out: her reminder, and a grace of 72 hours
+    _play(game, carol, 110)  # someone else moves: Alice keeps her grace, not a fresh reminder
+    game.refresh_from_db()
+    assert game.deadline_at == _at(100.1 + 72)
+    _sweep(110.2)
+    assert sum("Reminder" in t for t in _texts(alice, mark)) == 1
+    mark = _mark()
+    with time_machine.travel(_at(120), tick=False):
+        moderation.do_extend_deadline(game.pk, moderator, 24, "Alice wrote she is ill")
+    game.refresh_from_db()
+    assert game.deadline_at == _at(144)  # 24 hours on Alice's bank, from now: her clock had run out
+    assert game.reminded_at is None  # warned and reminded again when it runs out
+    assert any("A moderator gave Alice 24 more hours on their time bank" in t and "ill" in t
+               for t in _texts(bob, mark))
+    assert _sweep(144.1) == 1
+    assert any("Reminder" in t for t in _texts(alice, mark))
