@@ -129,3 +129,210 @@ def test_it_tells_the_home_port_nassau_from_the_place_nassau_in_the_catalogue() 
     _on(sailing, frame("main", 0, spent=0), frame("sail", 0, ask=True))
     s2 = next(o for o in RULES.options(sailing, 0) if o.code == "s2")
     assert option_details(sailing, 0, s2) == {"kind": "sail", "place": "2"}
+
+
+# ---- Antwerp: a disc off the market instead of delivering (market_take) -----------------------------
+
+def test_it_lets_antwerp_take_a_disc_off_the_market_instead_of_delivering() -> None:
+    state = _with_port("HP1", at="13", hand=(8, 1))  # Port Royal takes tobacco and cotton
+    p = state["p"][0]
+    state["market"]["13"] = [1, 2]  # Bob's and Carla's discs
+    _on(state, frame("main", 0, spent=1))
+    labels = _labels(state)
+    assert labels["dH"] == ("take a disc off the market of Port Royal instead of delivering (3 doubloons, 3 VP), "
+                            "then the city action")
+    assert _read(state, "take a disc off the market") == "dH"
+    d, vp, hand = p["d"], p["vp"], list(p["hand"])
+    events = _play(state, 0, "dH")
+    assert state["market"]["13"] == [1] and p["hand"] == hand  # the last disc off; nothing delivered
+    kinds = [e.kind for e in events]
+    assert kinds.index("market_take") < kinds.index("gain") < kinds.index("city")  # then the city action
+    assert events[kinds.index("gain")].text == "Ana gets 3 doubloons, 3 VP."
+    assert p["d"] >= d + 3 and p["vp"] >= vp + 3
+
+
+def test_it_offers_antwerp_at_a_full_market_but_never_at_an_empty_one() -> None:
+    state = _with_port("HP1", at="13", hand=(8, 1))
+    state["market"]["13"] = [1, 2, 1]  # full: no delivery, but Antwerp
+    _on(state, frame("main", 0, spent=1))
+    codes = _codes(state)
+    assert "dH" in codes and "dtobacco" not in codes
+    state["market"]["13"] = []
+    state["v"] += 1
+    codes = _codes(state)
+    assert "dH" not in codes and "dtobacco" in codes  # deliver as usual
+    locked = _with_port("HP1", unlocked=False, at="13", hand=(8, 1))
+    locked["market"]["13"] = [1]
+    _on(locked, frame("main", 0, spent=1))
+    assert "dH" not in _codes(locked)
+
+
+# ---- Porto: an identical good after delivering (deliver_again_cp) -----------------------------------
+
+def test_it_lets_porto_discard_an_identical_good_after_delivering_for_2_combat_points() -> None:
+    state = _with_port("HP14", at="13", hand=(1, 8, 24, 36))
+    p = state["p"][0]
+    state["market"]["13"] = [1, 2]  # one space left: Porto counts with a full market after it
+    _on(state, frame("main", 0, spent=1))
+    _play(state, 0, "dtobacco")
+    _play(state, 0, "y8")  # delivered with Silent Priest
+    assert state["market"]["13"] == [1, 2, 0]
+    assert state["stack"][-1]["kind"] == "again"
+    assert set(_codes(state)) == {"y24", "y36", "no"}
+    assert _read(state, "discard old deserter") == "y36"
+    cp = p["cp"]
+    _play(state, 0, "y36")
+    assert p["cp"] == cp + 2 and sorted(p["hand"]) == [1, 24] and 36 in state["discard"]
+    assert state["stack"][-1]["kind"] != "again"  # once per delivery, then the delivery's disc and the city action
+
+
+def test_it_asks_porto_nothing_without_an_identical_good_or_when_declined() -> None:
+    state = _with_port("HP14", at="13", hand=(1, 8))
+    _on(state, frame("main", 0, spent=1))
+    _play(state, 0, "dtobacco")
+    assert all(f["kind"] != "again" for f in state["stack"])
+    state = _with_port("HP14", at="13", hand=(8, 24))
+    p = state["p"][0]
+    _on(state, frame("main", 0, spent=1))
+    _play(state, 0, "dtobacco")
+    _play(state, 0, "y8")
+    cp = p["cp"]
+    _play(state, 0, "no")
+    assert p["cp"] == cp and p["hand"] == [24]
+
+
+# ---- Cayman Islands: sugar as any good or object (wild_sugar) ---------------------------------------
+
+def test_it_lets_cayman_deliver_a_sugar_card_as_any_good_of_the_market() -> None:
+    state = _with_port("HP3", at="10", hand=(2, 1))  # Maracaibo takes tobacco and corn; 2 is sugar
+    p = state["p"][0]
+    _on(state, frame("main", 0, spent=1))
+    labels = _labels(state)
+    assert "dtobacco" in labels and "dcorn" in labels and "with a sugar card" in labels["dcorn"]
+    d = p["d"]
+    events = _play(state, 0, "dcorn")
+    assert p["hand"] == [1] and state["market"]["10"] == [0] and p["d"] == d + 4
+    assert any("delivers corn" in e.text for e in events)
+    locked = _with_port("HP3", unlocked=False, at="10", hand=(2, 1))
+    _on(locked, frame("main", 0, spent=1))
+    assert not {"dtobacco", "dcorn"} & set(_codes(locked))
+
+
+def test_it_lets_cayman_pay_a_quest_and_a_trade_with_several_sugar_cards() -> None:
+    from engine.games.maracaibo.homeports import trade_ways
+    from engine.games.maracaibo.quests import quest_payments
+
+    state = _with_port("HP3", hand=(2, 14, 1))  # 2 and 14 are sugar (herbs, spyglass); 1 cotton, spyglass
+    p = state["p"][0]
+    cost = {"goods": ["tobacco"], "objects": ["sword"]}  # no card shows either
+    assert sorted(map(sorted, quest_payments(p, cost))) == [[2, 14]]
+    assert [2, 14] in trade_ways(p, {"goods": ["tobacco", "tobacco"]})
+    p["areas"] = [a for a in p["areas"] if a != "UH"]  # locked: sugar is sugar
+    assert quest_payments(p, cost) == [] and trade_ways(p, {"goods": ["tobacco", "tobacco"]}) == []
+
+
+# ---- Panamá: the second-to-last space's reward too (explore_second_last) ----------------------------
+
+def test_it_gives_panama_the_second_to_last_spaces_reward_when_moving_two_or_more() -> None:
+    state = _with_port("HP13")
+    p = state["p"][0]
+    p["explorer"] = 6
+    _on(state, frame("explore", 0, n=3))
+    labels = _labels(state)
+    assert labels["e7"] == "explore to space 7 (3 VP)"  # one space: no second-to-last
+    assert labels["e10"] == "explore to space 10 (3 VP), and space 7 (3 VP)"  # 6 -> 7 -> 10 by the fork
+    assert labels["e9"].endswith(", and space 8 (2 doubloons, 1 combat point)")
+    vp = p["vp"]
+    _play(state, 0, "e10")
+    assert p["explorer"] == 10 and p["vp"] == vp + 6
+    locked = _with_port("HP13", unlocked=False)
+    locked["p"][0]["explorer"] = 6
+    _on(locked, frame("explore", 0, n=3))
+    assert _labels(locked)["e10"] == "explore to space 10 (3 VP)"
+
+
+def test_it_asks_panama_which_way_when_the_fork_gives_two_and_offers_the_quest_there() -> None:
+    state = _with_port("HP13")
+    p = state["p"][0]
+    p["explorer"] = 7
+    _on(state, frame("explore", 0, n=3))
+    labels = _labels(state)
+    assert labels["e10"] == "explore to space 10 (3 VP)" and labels["e10b9"].endswith(", and space 9 (1 card drawn)")
+    assert _read(state, "explore 10") == "e10" and _read(state, "explore 10 and space 9") == "e10b9"
+    hand = len(p["hand"])
+    _play(state, 0, "e10b9")
+    assert p["explorer"] == 10 and len(p["hand"]) == hand + 1
+    quest = _with_port("HP13")
+    q = quest["p"][0]
+    q["explorer"], q["d"] = 2, 20
+    quest["track_quests"]["4"] = "Q13"  # pay 3 doubloons
+    _on(quest, frame("explore", 0, n=3))
+    _play(quest, 0, "e5")  # 2 -> 3 -> 4 -> 5: space 4 is the second-to-last
+    assert quest["stack"][-1]["kind"] == "tquest" and quest["stack"][-1]["data"]["space"] == 4
+    _play(quest, 0, "quest")
+    assert "4" not in quest["track_quests"] and q["quests"] == 1
+
+
+# ---- the Gravedigger: a marker removed, by a displace or any liberation (marker_removed) -------------
+
+GRAVEDIGGER = 228  # the expansion's substitute card "Gravedigger" (data/uprising/cards.json)
+
+
+def test_it_has_the_gravedigger_as_a_card_row_of_the_extension() -> None:
+    from engine.games.maracaibo import uprising_content as U
+
+    card = U.CARD[GRAVEDIGGER]
+    assert card["name"] == "Gravedigger"
+    assert card["effects"] == [{"t": "perm", "ext": "marker_removed", "gain": {"vp": 2}}]
+
+
+def test_it_pays_the_gravedigger_when_its_owner_displaces_a_marker() -> None:
+    state = _started(mode="78")
+    p = state["p"][0]
+    p["display"] = [*p["display"], GRAVEDIGGER]
+    state["markers"] = {"3": "france"}
+    _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+    vp = p["vp"]
+    events = _play(state, 0, "cd3")
+    assert state["markers"]["3"] == "england"
+    assert any(e.kind == "marker_removed" for e in events) and p["vp"] == vp + 2
+    annex = _started(mode="78")
+    annex["p"][0]["display"] = [*annex["p"][0]["display"], GRAVEDIGGER]
+    _on(annex, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+    events = _play(annex, 0, "ca5")  # an annex removes no marker
+    assert not any(e.kind == "marker_removed" for e in events)
+    plain = _started(mode="78")  # without the card
+    plain["markers"] = {"3": "france"}
+    _on(plain, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
+    vp = plain["p"][0]["vp"]
+    events = _play(plain, 0, "cd3")
+    assert not any(e.kind == "marker_removed" for e in events) and plain["p"][0]["vp"] == vp
+
+
+def test_it_pays_the_gravedigger_on_every_liberation_with_the_resistance_tiles() -> None:
+    state = _started(mode="78", at="2")
+    p = state["p"][0]
+    p["display"] = [*p["display"], GRAVEDIGGER]
+    p["areas"] = [*p["areas"], "UR"]
+    p["cp"] = 3
+    state["markers"] = {"2": "england"}
+    _on(state, frame("village", 0, left=1, used=[]))
+    vp = p["vp"]
+    _play(state, 0, "vR")  # the resistance tile's village action liberates 2
+    assert "2" not in state["markers"]
+    _play(state, 0, "cp3")  # its 3 combat value in combat points
+    _play(state, 0, "r0")  # the marker out of the game: the Gravedigger counts all the same
+    assert p["vp"] == vp + 2
+    # a marker no space may take: the liberation still counts
+    state = _started(mode="78", at="2")
+    p = state["p"][0]
+    p["display"] = [*p["display"], GRAVEDIGGER]
+    p["resist"] = ["england", None, "england", None]
+    p["areas"] = [*p["areas"], "UR"]
+    p["cp"] = 3
+    state["markers"] = {"2": "england"}
+    _on(state, frame("village", 0, left=1, used=[]))
+    vp = p["vp"]
+    _play(state, 0, "vR")
+    _play(state, 0, "cp3")
+    assert "2" not in state["markers"] and p["vp"] == vp + 2

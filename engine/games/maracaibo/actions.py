@@ -18,7 +18,7 @@ from . import homeports, resistance
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
-from .effects import compass, gain, gain_influence, perm, player, who
+from .effects import compass, gain, gain_influence, good_cards, perm, player, who, wild_sugar
 from .quests import can_pay_quest, do_quest, pay_label, quest_payments
 from .sailing import village_count
 from .ship import disc_areas
@@ -53,8 +53,7 @@ def _special_village_actions_in_order(state: State, seat: int, used: list[str], 
     for uid, key, label in _UPGRADE_VILLAGE:
         if uid not in areas or f"v{uid}" in used:
             continue
-        if key == "three_goods" and not any(sum(1 for c in p["hand"] if C.CARD[c]["good"] == g) >= 3
-                                            for g in C.GOODS):
+        if key == "three_goods" and not any(len(three_cards(p, g)) >= 3 for g in C.GOODS):
             continue
         if key == "place_marker" and (loc_kind(state, p["at"]) != "village" or p["at"] in state["markers"]
                                       or not any(has_marker(state, n) for n in C.NATIONS)):
@@ -113,8 +112,9 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
 
 
 def three_cards(p: P, good: str) -> list[int]:
-    """The hand cards showing ``good`` (U9's village action discards three of them)."""
-    return [c for c in p["hand"] if C.CARD[c]["good"] == good]
+    """The hand cards paying ``good`` (U9's village action discards three of them; sugar cards too with
+    the extension ``wild_sugar``)."""
+    return good_cards(p, good)
 
 
 def discard_three(state: State, seat: int, cards: list[int], rng: Rng, ev: list[Event]) -> list[Frame]:
@@ -158,6 +158,14 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
                 if g in m["goods"] and g not in seen:
                     seen.add(g)
                     yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d), then the city action")
+            if wild_sugar(p) and any(C.CARD[c]["good"] == "sugar" for c in p["hand"]):  # Cayman Islands
+                for g in m["goods"]:
+                    if g not in seen:
+                        seen.add(g)
+                        yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d) with a sugar card, "
+                                  "then the city action")
+        if "port" in p:  # the Uprising's home ports (Antwerp): a disc off the market instead of delivering
+            yield from homeports.city_options(state, seat, loc)
         action = city_action(state, loc)
         if action != "top_quest" or (state["quest_pile"] and can_pay_quest(p, state["quest_pile"][0])):
             yield opt("city", f"city action without delivery: {city_action_text(state, loc)}")
@@ -206,6 +214,8 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         frames = [frame("pay", seat, what="deliver", good=code[1:]), frame("disc", seat, n=1), frame("city", seat)]
     elif code == "city":
         frames = [frame("city", seat)]
+    elif code == "dH":
+        frames = [*homeports.do_market_take(state, seat, rng, ev), frame("city", seat)]
     else:
         n = village_count(p, f["data"]["spent"]) + homeports.main_village_plus(p)
         frames = do_village(state, seat, code, rng, ev)
@@ -347,11 +357,12 @@ def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     return ev
 
 
-def deliver(state: State, seat: int, cid: int, ev: list[Event]) -> None:
-    """Discard ``cid`` and put a disc on the market of the ship's city for its doubloons."""
+def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None = None) -> None:
+    """Discard ``cid`` and put a disc on the market of the ship's city for its doubloons (``good``: what
+    the card is delivered as, a sugar card's other good with ``wild_sugar``)."""
     p = player(state, seat)
     loc = p["at"]
-    good = C.CARD[cid]["good"]
+    good = good or C.CARD[cid]["good"]
     p["hand"].remove(cid)
     state["discard"].append(cid)
     market = state["market"][loc]
@@ -368,8 +379,7 @@ def _pay_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     d = f["data"]
     if d["what"] == "deliver":
-        cards = sorted((c for c in p["hand"] if C.CARD[c]["good"] == d["good"]),
-                       key=lambda c: (C.CARD[c]["cost"], c))
+        cards = sorted(good_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))
         return [opt(f"y{c}", f"deliver {d['good']} with {pay_label([c])}") for c in cards]
     if d["what"] == "three":  # U9 with four or more cards of the good: which three are discarded
         mine = sorted(three_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))
@@ -387,7 +397,8 @@ def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
     d = f["data"]
     cards = [int(c) for c in o.code[1:].split("-")] if o.code != "ypay" else []
     if d["what"] == "deliver":
-        deliver(state, seat, cards[0], ev)
+        deliver(state, seat, cards[0], ev, d["good"])
+        stack(state).push_all(homeports.after_delivery(state, seat, d["good"]))  # Porto
         return ev
     if d["what"] == "three":
         stack(state).push_all(discard_three(state, seat, cards, rng, ev))

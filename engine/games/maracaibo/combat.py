@@ -74,6 +74,7 @@ from .board import (
 )
 from .careers import with_free_actions
 from .effects import gain, perm, player, who
+from .removal import removed
 
 
 def pay_shortfall(p: P, need: int, cp: int | None = None) -> None:
@@ -301,6 +302,8 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         text = f"{who(state, seat)} " + (f"displaces {old.title()} at" if old else "annexes") + \
             f" {loc} {C.LOC[loc]['name']} for {nation.title()}."
         ev.append(new_event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
+        if old:  # a displace: the marker removed (the Gravedigger)
+            frames += removed(state, seat, loc, "displace")
     source = row.get("source", "nations")
     frames += gain(state, seat, _GAINS[row["id"]], rng, ev, source, nation=nation)
     if effect.get("flag"):

@@ -290,6 +290,19 @@ def port_text(hp: dict[str, Any]) -> str:
     if ext == "combat_nation":
         return (f"fighting for {str(e['nation']).title()}: combat action (value {e['cost']}) for "
                 f"{C.gain_text(e['gain'])}")
+    if ext == "market_take":
+        return (f"in a city action, instead of delivering, a disc off the city's market (not an empty one): "
+                f"{C.gain_text(e['gain'])}")
+    if ext == "deliver_again_cp":
+        return f"after delivering in a city action, discard an identical good for {C.gain_text(e['gain'])}"
+    if ext == "wild_sugar":
+        return "sugar cards pay as any good or object, several at once"
+    if ext == "explore_second_last":
+        return (f"moving the explorer {e['min']} or more spaces, also the reward (and quest) of the "
+                "second-to-last space reached")
+    if ext == "second_explorer":
+        return ("at the unlock a figure to the explorer track's start; explorer moves split between the "
+                "explorer and it, rewards for both")
     return "its ongoing effect is not played yet"
 
 
@@ -402,6 +415,65 @@ def _trade_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     return ev
 
 
+def city_options(state: State, seat: int, loc: str) -> list[Option]:
+    """Antwerp (``market_take``): in the city action, instead of delivering (even to a full market), a
+    disc off the city's market; never from an empty one."""
+    e = _effect(player(state, seat), "market_take")
+    if e is None or not state["market"].get(loc):
+        return []
+    return [opt("dH", f"take a disc off the market of {C.LOC[loc]['name']} instead of delivering "
+                f"({C.gain_text(e['gain'])}), then the city action")]
+
+
+def do_market_take(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    """The market's last disc leaves it (Assumption A33: to the box; the space's reward is free again)."""
+    p = player(state, seat)
+    e = _effect(p, "market_take")
+    assert e is not None
+    loc = p["at"]
+    market = state["market"][loc]
+    state["market"][loc] = market[:-1]  # (replaced: views share it)
+    ev.append(new_event("market_take", f"{who(state, seat)} takes a disc off the market of {C.LOC[loc]['name']} "
+                        "(home port).", {"seat": seat, "loc": loc}))
+    return gain(state, seat, e["gain"], rng, ev, "upgrades")
+
+
+def after_delivery(state: State, seat: int, good: str) -> list[Frame]:
+    """Porto (``deliver_again_cp``): after a delivery in a city action, an identical good may be discarded
+    (full market or not): asked when the hand holds one (frame ``again``)."""
+    p = player(state, seat)
+    if "port" not in p or _effect(p, "deliver_again_cp") is None or not good_cards(p, good):
+        return []
+    return [frame("again", seat, good=good, ask=True)]
+
+
+def _again_options(state: State, f: Frame) -> list[Option]:
+    p = player(state, f["seat"])
+    e = _effect(p, "deliver_again_cp")
+    good = f["data"]["good"]
+    if e is None:
+        return []
+    cards = sorted(good_cards(p, good), key=lambda c: (C.CARD[c]["cost"], c))
+    return [*(opt(f"y{c}", f"discard {C.CARD[c]['name']} ({good}) for {C.gain_text(e['gain'])} (home port)")
+              for c in cards), opt("no", f"discard no {good} (home port)")]
+
+
+def _again_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    if o.code == "no":
+        return ev
+    p = player(state, seat)
+    e = _effect(p, "deliver_again_cp")
+    assert e is not None
+    cid = int(o.code[1:])
+    p["hand"].remove(cid)
+    state["discard"].append(cid)
+    ev.append(new_event("discard", f"{who(state, seat)} discards {C.CARD[cid]['name']} for the home port.",
+                        {"seat": seat, "cards": [cid]}))
+    stack(state).push_all(gain(state, seat, e["gain"], rng, ev, "upgrades"))
+    return ev
+
+
 def income(state: State, seat: int, ev: list[Event]) -> list[Frame]:
     """Genova: at income, influence with the nation controlling the fewest locations (a tie: the
     player chooses among the tied, frame ``nation`` with ``among``)."""
@@ -424,3 +496,4 @@ def income(state: State, seat: int, ev: list[Event]) -> list[Frame]:
 
 HANDLERS["portbonus"] = FunctionHandler(_bonus_options, _bonus_resolve)
 HANDLERS["trade"] = FunctionHandler(_trade_options, _trade_resolve)
+HANDLERS["again"] = FunctionHandler(_again_options, _again_resolve)

@@ -321,6 +321,10 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         kept = [c for c in _frame_data(state).get("cards", ()) if c not in paid]
         return [f"(discard) (pay) (with) {' '.join(card_name(c) for c in paid)}",
                 *(["keep " + " (and) ".join(card_name(c) for c in kept)] if kept else []), label]
+    if kind == "again":  # the Uprising: Porto, an identical good discarded after a delivery
+        if code == "no":
+            return ["no (discard) (home) (port)", "keep (cards) (goods)", "pass", label]
+        return [f"(discard) {card_name(int(code[1:]))} (home) (port) (for) (combat points)", label]
     if kind == "combat":
         return _combat_readings(state, code, label)
     if kind == "fight" and code.startswith("a"):  # the Uprising (78): against a nation
@@ -359,7 +363,9 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         at = re.search(r"up to (\d+)", label)
         return [f"{n} (rank) (up) (influence) (next)" + (f" ({at.group(1)})" if at else "")]
     if kind == "explore":
-        to = code[1:]
+        to, _, by = code[1:].partition("b")
+        if by:  # the Uprising's Panamá: the way there by its second-to-last space
+            return [f"explore {to} (space) (by) (via) (and) (space) {by}", f"explore (to) space {to} (and) space {by}"]
         return [f"explore {to} (space)", f"explore (to) space {to}", f"space {to} (explore)"]
     if kind == "disc" and code in ("uR", "uH"):  # the Uprising's new ship board: its two slots
         slot = "resistance (tile)" if code == "uR" else "port"
@@ -424,6 +430,8 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
         cid = int(code[1:])
         return [f"use {card_name(cid)} (village action)", f"village action {card_name(cid)}",
                 f"{card_name(cid)} (village action) (use)"]
+    if code == "dH":  # the Uprising: Antwerp, a disc off the market instead of delivering
+        return ["take (a) disc (off) (the) market (home) (port) (instead) (delivering)", "(home) port (city) (market)"]
     if code == "vH":  # the Uprising: the home port's village action (Bremen, Oranjestad)
         return ["(use) port (village action) (trade) (pay)", "village action (home) port"]
     if code == "vR":  # the Uprising: the resistance tile's village action

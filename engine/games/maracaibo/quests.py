@@ -11,7 +11,7 @@ from engine.stack import Frame
 
 from . import content as C
 from .board import P
-from .effects import add_vp, compass, gain, perm, player, who
+from .effects import add_vp, compass, gain, pays_as, perm, player, who, wild_sugar
 
 
 def quest_cards(p: P, cost: dict[str, Any]) -> list[int] | None:
@@ -27,6 +27,7 @@ def quest_payments(p: P, cost: dict[str, Any]) -> list[list[int]]:
     """
     wanted = [("good", w) for w in cost.get("goods", [])] + [("object", w) for w in cost.get("objects", [])]
     found: set[tuple[int, ...]] = set()
+    wild = wild_sugar(p)  # (Cayman Islands: a sugar card pays any good or object)
 
     def walk(i: int, chosen: list[int]) -> None:
         if i == len(wanted):
@@ -34,7 +35,7 @@ def quest_payments(p: P, cost: dict[str, Any]) -> list[list[int]]:
             return
         kind, w = wanted[i]
         for c in p["hand"]:
-            if C.CARD[c][kind] == w and c not in chosen:
+            if c not in chosen and pays_as(p, c, kind, w, wild):
                 walk(i + 1, [*chosen, c])
 
     walk(0, [])

@@ -27,6 +27,7 @@ from .board import HANDLERS, P, loc_kind, opt, stack
 from .careers import with_free_actions
 from .combat import pay_shortfall, shortfall_splits
 from .effects import gain, player, who
+from .removal import removed
 
 _TILE = U.BOARDS["resistance"]
 #: space number -> its reward (a gain bundle)
@@ -70,11 +71,12 @@ def liberate(state: State, seat: int, loc: str, ev: list[Event], times: int = 1)
     nation = state["markers"].pop(loc)
     ev.append(new_event("liberate", f"{who(state, seat)} liberates {loc} {C.LOC[loc]['name']} from "
                         f"{nation.title()}.", {"seat": seat, "loc": loc, "nation": nation}))
+    after = removed(state, seat, loc, "liberate")  # the Gravedigger on every liberation (Assumption A11)
     if not free_spaces(p, nation):
         ev.append(new_event("resist", f"No space of {who(state, seat)}'s resistance tile may take the "
                             f"{nation.title()} marker: it leaves the game.", {"seat": seat}))
-        return []
-    return [frame("resist", seat, nation=nation, times=times)]
+        return after
+    return [frame("resist", seat, nation=nation, times=times), *after]
 
 
 def _resist_options(state: State, f: Frame) -> list[Option]:

@@ -68,7 +68,7 @@ EXTENSIONS = frozenset({
     "cost_goods", "nation_worker", "token_worker", "by_object", "income_when", "fight_for_pays", "token_choice",
     "village_variety", "wild_card", "empty_village_d", "stops_collect", "last_pay_influence", "trade_any",
     "card_quests", "one_of", "return_marker", "per_more", "by_round", "other_assistant", "city_tile_cities",
-    "hand_plus", "end_per_rank", "legacy_space", "new_city", "liberation_metric",
+    "hand_plus", "end_per_rank", "legacy_space", "new_city", "liberation_metric", "marker_removed",
 })
 
 #: card fields that are themselves extensions of the card format (a requirement the base cards lack)

@@ -80,7 +80,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             if good != code[1:]:
                 m = C.LOC[p["at"]]["market"]
                 reward = m["rewards"][len(st["market"][p["at"]])] + perm(p, "deliver_d")
-                card = min((c for c in p["hand"] if C.CARD[c]["good"] == code[1:]), key=ctx.keep_value)
+                card = min(three_cards(p, code[1:]), key=ctx.keep_value)  # (its cards: sugar too, Cayman)
                 value = reward * ctx.dv + ctx.disc_value() - ctx.keep_value(card)
             return value + ctx.city_value(p["at"], int(p["d"]) + reward)
         if code == "city":

@@ -215,8 +215,10 @@ _CARDS: list[dict[str, Any]] = [
         "4": {"d": 7, "village": 1, "vp": 3}}}], assist="11"),
     _card("Dispatcher", 4, 1, [{"t": "village", "ext": "other_assistant", "pay": {"d": 3}}]),
     _card("Fence", 4, 1, [{"t": "village", "ext": "village_trade", "pay": {"same_goods": 2}, "gain": {"d": 5}}]),
+    # the Gravedigger ("Coveiro"): its effect whenever its owner removes a marker from a location, the
+    # base game's displace and (Resistance Tiles) every liberation (Assumption A11)
+    _card("Gravedigger", 4, 1, [{"t": "perm", "ext": "marker_removed", "gain": {"vp": 2}}]),
     # in the base effect language only
-    _card("Freedman Trader", 4, 1, [{"t": "income", "d": 2}]),
     _card("Hidden Cove", 5, 2, [{"t": "village", "gain": {"d": 1, "cp": 1}}]),
     # the numbered cards 100-106 (with the scenarios' "cards 90-106")
     _card("Insurgent Captain", 5, 2, [{"t": "combat", "cost": 4, "gain": {"vp": 4}}], number=100),
