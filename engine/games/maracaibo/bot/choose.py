@@ -107,8 +107,9 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         if "place" in st["stack"][-1]["data"]:
             v += ctx.marker_value(nation)
         return v
-    if kind == "explore":
-        return ctx.explore_value(int(code[1:]))
+    if kind == "explore":  # (e10b9: the Uprising's Panamá, the way by space 9, whose reward is paid too)
+        to, _, by = code[1:].partition("b")
+        return ctx.explore_value(int(to)) + (ctx.gain_value(C.SPACES[int(by)]["reward"]) if by else 0.0)
     if kind == "tquest":
         return ctx.quest_value(st["track_quests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
     if kind == "trade":  # the Uprising: the cards that pay the home port's village trade
