@@ -336,3 +336,75 @@ def test_it_pays_the_gravedigger_on_every_liberation_with_the_resistance_tiles()
     _play(state, 0, "vR")
     _play(state, 0, "cp3")
     assert "2" not in state["markers"] and p["vp"] == vp + 2
+
+
+# ---- Roatán: a figure on the explorer track, the moves split (second_explorer) ----------------------
+
+def test_it_places_roatans_figure_at_the_start_of_the_track_when_unlocked_only_from_the_supply() -> None:
+    state = _with_port("HP15", unlocked=False)
+    p = state["p"][0]
+    p["discs"] = {**p["discs"], "UH": 1}
+    p["fig"] = 2
+    _on(state, frame("disc", 0, n=1))
+    _play(state, 0, "uH")
+    assert p["explorer2"] == 0 and p["fig"] == 1 and state["stack"][-1]["kind"] == "portbonus"
+    assert RULES.view(state, 1)["p"][0]["explorer2"] == 0  # public
+    broke = _with_port("HP15", unlocked=False)
+    q = broke["p"][0]
+    q["discs"] = {**q["discs"], "UH": 1}
+    q["fig"] = 0
+    _on(broke, frame("disc", 0, n=1))
+    events = _play(broke, 0, "uH")
+    assert "explorer2" not in q and any("none is placed" in e.text for e in events)
+
+
+def _roatan(explorer: int, figure: int) -> State:
+    state = _with_port("HP15")
+    p = state["p"][0]
+    p["explorer"], p["explorer2"] = explorer, figure
+    state["v"] += 1
+    return state
+
+
+def test_it_splits_roatans_explorer_moves_with_rewards_for_both() -> None:
+    state = _roatan(3, 0)
+    p = state["p"][0]
+    _on(state, frame("explore", 0, n=3))
+    codes = _codes(state)
+    assert {"e4", "e5", "e6"} <= set(codes)  # the explorer alone, as ever
+    assert {"e4w1", "e4w2", "e5w1", "w1", "w2"} <= set(codes)
+    assert not [c for c in codes if c.startswith("e6w")]  # the explorer took all three moves
+    assert _labels(state)["e4w2"] == "explore to space 4 (nothing) and the home port's figure to space 2 (2 VP)"
+    assert _read(state, "explore 4 and figure 2") == "e4w2"
+    vp = p["vp"]
+    _play(state, 0, "e4w2")
+    assert (p["explorer"], p["explorer2"]) == (4, 2) and p["vp"] == vp + 2
+
+
+def test_it_never_moves_roatans_figure_ahead_of_the_explorer_and_gives_it_the_barriers() -> None:
+    state = _roatan(3, 2)
+    _on(state, frame("explore", 0, n=2))
+    assert not [c for c in _codes(state) if c.startswith("w")]  # 2 -> 3 is the explorer's: skipped, ahead
+    assert "e4w3" in _codes(state) and "e5w3" not in _codes(state)  # two moves: one each, or both the explorer's
+    fork = _roatan(8, 5)  # the explorer on the fork's long way (8 -> 9 -> 10), the figure before the fork
+    _on(fork, frame("explore", 0, n=2))
+    assert "w7" not in _codes(fork)  # 7 is ahead of 8: 4 spaces to the next barrier (13) by 7 -> 10, 5 from 8
+    barrier = _roatan(10, 5)
+    p = barrier["p"][0]
+    _on(barrier, frame("explore", 0, n=2))
+    vp = p["vp"]
+    _play(barrier, 0, "w7")  # the figure over the red barrier (6): its 3 influence, then space 7's 3 VP
+    assert p["explorer"] == 10 and p["explorer2"] == 7
+    assert barrier["stack"][-1]["kind"] == "nation" and barrier["stack"][-1]["data"]["n"] == 3
+    assert p["vp"] == vp + 3
+
+
+def test_it_makes_the_others_skip_roatans_figure_and_scores_by_the_explorer() -> None:
+    from engine.games.maracaibo.effects import count_of
+    from engine.games.maracaibo.exploring import explore_targets
+
+    state = _roatan(5, 2)
+    bob = state["p"][1]
+    bob["explorer"] = 1
+    assert explore_targets(state, 1, 1) == [3]  # Ana's figure on 2 is skipped, not counted
+    assert count_of(state["p"][0], "explorer") == 5  # careers and scorings read the explorer only

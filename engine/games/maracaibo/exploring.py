@@ -1,5 +1,10 @@
 """The explorer track (rulebook: "Explore"): where the explorer may go, its barriers,
 rewards and end, and a quest on the track (frames ``explore`` and ``tquest``).
+
+The Uprising adds two extensions of the effect language here (docs/rules/maracaibo-uprising.md):
+``explore_second_last`` (Panamá: the second-to-last space's reward too, :func:`explore_ways`) and
+``second_explorer`` (Roatán: a figure on the track, ``p["explorer2"]``, moving with the explorer's
+moves split between them, :func:`split_ways`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ def explore_targets(state: State, seat: int, n: int) -> list[int]:
     p = player(state, seat)
     if p["explorer"] == C.END_SPACE:
         return []
-    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+    occupied = _occupied(state, seat)
     found: set[int] = set()
 
     def walk(space: int, steps: int) -> None:
@@ -39,6 +44,71 @@ def explore_targets(state: State, seat: int, n: int) -> list[int]:
     return sorted(found)
 
 
+def _occupied(state: State, seat: int) -> set[int]:
+    """The spaces the other explorers hold (and the other players' second explorer figures, Roatán:
+    "pode ser ignorado por outros"): skipped, not counted."""
+    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+    for i, o in enumerate(state["p"]):
+        if "explorer2" in o and i != seat:
+            occupied.add(int(o["explorer2"]))
+    return occupied
+
+
+def _reach(start: int, n: int, occupied: set[int]) -> dict[int, int]:
+    """Each space a piece at ``start`` may stop on in up to ``n`` counted spaces, with the fewest it counts."""
+    found: dict[int, int] = {}
+
+    def walk(space: int, steps: int) -> None:
+        for nx in C.SPACES[space]["next"]:
+            if nx in occupied and nx != C.END_SPACE:
+                walk(nx, steps)
+                continue
+            if steps + 1 > n:
+                continue
+            if steps + 1 < found.get(nx, n + 1):
+                found[nx] = steps + 1
+            if nx != C.END_SPACE:
+                walk(nx, steps + 1)
+
+    if start != C.END_SPACE:
+        walk(start, 0)
+    return found
+
+
+def split_ways(state: State, seat: int, n: int) -> list[tuple[int, int]]:
+    """``second_explorer`` (Roatán): the moves of ``n`` spaces split between the explorer and the figure,
+    as (explorer's space, figure's space), -1 for a piece that stays: the explorer first, then the
+    figure, each like an explorer (occupied spaces skipped, the explorer's own too), the figure never
+    ahead of the explorer (fewer spaces left to the end by the shortest way, Assumption A36). The
+    explorer's moves alone are the frame's other options."""
+    p = player(state, seat)
+    if "explorer2" not in p:
+        return []
+    occupied = _occupied(state, seat)
+    start = int(p["explorer"])
+    out: list[tuple[int, int]] = []
+    for a, k in [(-1, 0), *sorted(_reach(start, n - 1, occupied).items())]:
+        at = start if a < 0 else a
+        for b in sorted(_reach(int(p["explorer2"]), n - k, occupied | {at})):
+            if jean.TO_END[b] >= jean.TO_END[at]:
+                out.append((a, b))
+    return out
+
+
+def do_figure(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> list[Frame]:
+    """Roatán's figure to ``to``: the barriers it crosses and the space's reward (no quest, no end VP:
+    the track's end and its order belong to the explorer, Assumption A35)."""
+    p = player(state, seat)
+    start = int(p["explorer2"])
+    p["explorer2"] = to
+    ev.append(new_event("explore2", f"{who(state, seat)}'s home port figure moves to space {to} of the explorer "
+                        "track.", {"seat": seat, "to": to}))
+    frames = _barriers(state, seat, start, to, ev)
+    if to != C.END_SPACE:
+        frames += gain(state, seat, C.SPACES[to]["reward"], rng, ev, "explorer")
+    return frames
+
+
 def explore_ways(state: State, seat: int, n: int, least: int) -> dict[int, list[int]]:
     """Each space the explorer may stop on (as :func:`explore_targets`) with the second-to-last space
     moved to on each way there that counts ``least`` spaces or more; -1 for a way shorter than that
@@ -46,7 +116,7 @@ def explore_ways(state: State, seat: int, n: int, least: int) -> dict[int, list[
     p = player(state, seat)
     if p["explorer"] == C.END_SPACE:
         return {}
-    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+    occupied = _occupied(state, seat)
     found: dict[int, set[int]] = {}
 
     def walk(space: int, steps: int, prev: int) -> None:
@@ -78,18 +148,7 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event], also
     start = p["explorer"]
     p["explorer"] = to
     ev.append(new_event("explore", f"{who(state, seat)}'s explorer moves to space {to}.", {"seat": seat, "to": to}))
-    frames: list[Frame] = []
-    for at, colour in sorted(C.BARRIERS.items()):
-        if start < at <= to:
-            if colour == "red":
-                frames.append(frame("nation", seat, n=3))
-            else:
-                first = not state["first"][colour]
-                state["first"][colour] = True
-                vp = 4 if first else 2
-                add_vp(p, vp, "explorer")
-                ev.append(new_event("barrier", f"{who(state, seat)} crosses the {colour} barrier: {vp} VP.",
-                                    {"seat": seat}))
+    frames = _barriers(state, seat, start, to, ev)
     if to == C.END_SPACE:
         vps = C.EXPLORER_DATA["end_vp"]
         vp = vps[min(state["ended"], len(vps) - 1)]
@@ -113,6 +172,25 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event], also
     return frames
 
 
+def _barriers(state: State, seat: int, start: int, to: int, ev: list[Event]) -> list[Frame]:
+    """The barriers crossed moving from ``start`` to ``to``: red, 3 influence; blue and green, 4 VP for
+    the first to cross, else 2."""
+    p = player(state, seat)
+    frames: list[Frame] = []
+    for at, colour in sorted(C.BARRIERS.items()):
+        if start < at <= to:
+            if colour == "red":
+                frames.append(frame("nation", seat, n=3))
+            else:
+                first = not state["first"][colour]
+                state["first"][colour] = True
+                vp = 4 if first else 2
+                add_vp(p, vp, "explorer")
+                ev.append(new_event("barrier", f"{who(state, seat)} crosses the {colour} barrier: {vp} VP.",
+                                    {"seat": seat}))
+    return frames
+
+
 def _space_text(to: int) -> str:
     return "the end of the track" if to == C.END_SPACE else C.gain_text(C.SPACES[to]["reward"])
 
@@ -129,11 +207,21 @@ def _explore_options(state: State, f: Frame) -> list[Option]:
         return out
     for to in explore_targets(state, f["seat"], f["data"]["n"]):
         out.append(opt(f"e{to}", f"explore to space {to} ({_space_text(to)})"))
+    for a, b in split_ways(state, f["seat"], f["data"]["n"]):  # Roatán: the moves split with its figure
+        explorer = f"explore to space {a} ({_space_text(a)}) and " if a >= 0 else "the explorer stays; "
+        figure = "nothing" if b == C.END_SPACE else _space_text(b)
+        out.append(opt(f"e{a}w{b}" if a >= 0 else f"w{b}",
+                       f"{explorer}the home port's figure to space {b} ({figure})"))
     return out
 
 
 def _explore_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
+    if "w" in o.code:  # Roatán: the explorer (e<space>, or staying), then the figure (w<space>)
+        a, _, b = o.code.partition("w")
+        frames = do_explore(state, seat, int(a[1:]), rng, ev) if a else []
+        stack(state).push_all([*frames, *do_figure(state, seat, int(b), rng, ev)])
+        return ev
     to, _, by = o.code[1:].partition("b")
     also = int(by) if by else -1
     least = second_last(state, seat)

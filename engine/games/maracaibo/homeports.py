@@ -216,10 +216,27 @@ def completed(state: State, seat: int, uid: str, rng: Rng, ev: list[Event]) -> l
         assert hp is not None
         ev.append(new_event("port", f"{who(state, seat)} unlocks the home port {hp['name']}.",
                             {"seat": seat, "port": hp["id"]}))
+        for e in hp["effects"]:
+            if e["t"] == "now" and e.get("ext") == "second_explorer":
+                place_figure(state, seat, int(e["figure"]), ev)
         return [frame("portbonus", seat, ask=True)]
     if uid == INDICATED and new_board(p):
         return gain(state, seat, _INDICATED_GAIN, rng, ev, "upgrades")
     return None
+
+
+def place_figure(state: State, seat: int, n: int, ev: list[Event]) -> None:
+    """``second_explorer`` (Roatán), at the unlock only: a figure of the player's supply to the explorer
+    track's start (Assumption A35: none in the supply, none placed, never later)."""
+    p = player(state, seat)
+    if p["fig"] < n or "explorer2" in p:
+        ev.append(new_event("explore2", f"{who(state, seat)} has no figure in the supply for the home port's "
+                            "explorer track: none is placed.", {"seat": seat}))
+        return
+    p["fig"] -= n
+    p["explorer2"] = 0
+    ev.append(new_event("explore2", f"{who(state, seat)} places a figure at the start of the explorer track "
+                        "(home port).", {"seat": seat, "to": 0}))
 
 
 def bonus_text(hp: dict[str, Any], liberation: bool = False) -> str:

@@ -363,6 +363,12 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         at = re.search(r"up to (\d+)", label)
         return [f"{n} (rank) (up) (influence) (next)" + (f" ({at.group(1)})" if at else "")]
     if kind == "explore":
+        if "w" in code:  # the Uprising's Roatán: the explorer, then the home port's figure
+            head, _, fig_to = code.partition("w")
+            fig = f"(and) (home) (port) (figure) (worker) (to) {fig_to}"
+            return ([f"explore {head[1:]} (space) {fig}", f"explorer {head[1:]} {fig}"] if head else
+                    [f"(explore) (explorer) (stays) {fig.replace('(figure) (worker)', 'figure')}",
+                     f"(explore) worker (to) (space) {fig_to}"])
         to, _, by = code[1:].partition("b")
         if by:  # the Uprising's Panamá: the way there by its second-to-last space
             return [f"explore {to} (space) (by) (via) (and) (space) {by}", f"explore (to) space {to} (and) space {by}"]

@@ -233,6 +233,8 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
     if p.get("port"):  # the Uprising: the home port (area UH) and its effect in words
         hp = C_U.PORT[p["port"]]
         bits.append(f"home port {hp['name']} ({'unlocked' if 'UH' in p['areas'] else 'locked'}): {hp['text']}")
+        if "explorer2" in p:  # Roatán's figure on the explorer track
+            bits.append(f"home port figure on explorer space {p['explorer2']}")
     if "resist" in p:  # the Uprising: the resistance tile's four spaces
         bits.append("resistance tile: " + ", ".join(f"{n + 1} {str(x).title() if x else 'empty'}"
                                                       for n, x in enumerate(p["resist"])))

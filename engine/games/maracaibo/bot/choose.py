@@ -107,9 +107,14 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         if "place" in st["stack"][-1]["data"]:
             v += ctx.marker_value(nation)
         return v
-    if kind == "explore":  # (e10b9: the Uprising's Panamá, the way by space 9, whose reward is paid too)
-        to, _, by = code[1:].partition("b")
-        return ctx.explore_value(int(to)) + (ctx.gain_value(C.SPACES[int(by)]["reward"]) if by else 0.0)
+    if kind == "explore":  # (the Uprising: e10b9 Panamá's way by space 9; e10w8 / w8 Roatán's figure to 8)
+        head, _, fig = code.partition("w")
+        to, _, by = head[1:].partition("b")
+        v = ctx.explore_value(int(to)) if to else 0.0
+        for extra in (by, fig):
+            if extra and int(extra) != C.END_SPACE:
+                v += ctx.gain_value(C.SPACES[int(extra)]["reward"])
+        return v
     if kind == "tquest":
         return ctx.quest_value(st["track_quests"][str(st["stack"][-1]["data"]["space"])]) if code == "quest" else 0.0
     if kind == "trade":  # the Uprising: the cards that pay the home port's village trade
