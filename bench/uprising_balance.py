@@ -48,12 +48,12 @@ from engine.testing import player_names
 Chooser = Callable[[State, int, list[Option], random.Random], Option]
 
 #: the parts of the expansion counted, in the order printed
-PARTS = ("fight for", "fight against", "liberate city", "liberate village", "resistance placed",
+PARTS = ("fight for", "fight against", "liberate city", "liberate village", "liberate extra", "resistance placed",
          "resistance lost", "resistance full", "resistance village", "port bonus paid", "port bonus declined",
          "port village", "port combat", "UR completed", "UH completed")
 #: how often a part could have been taken (counted at each decision that offered it)
 OFFERED = ("fight against", "resistance village", "port village", "port combat", "liberate city",
-           "liberate village")
+           "liberate village", "liberate extra")
 
 
 def _random(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
@@ -66,6 +66,8 @@ def usage(kind: str, code: str) -> str | None:
         return "fight against" if code.startswith("a") else "fight for"
     if kind in ("against", "liberation") and code[:2] in ("lc", "lv"):
         return "liberate city" if code.startswith("lc") else "liberate village"
+    if kind == "liberation" and code[:2] in ("xc", "xv"):
+        return "liberate extra"
     if kind == "resist":
         return "resistance lost" if code == "r0" else "resistance placed"
     if kind == "portbonus":
@@ -74,7 +76,7 @@ def usage(kind: str, code: str) -> str | None:
         return "resistance village"
     if code == "vH":
         return "port village"
-    if kind == "combat" and code.startswith("ch"):
+    if kind in ("combat", "liberation") and code.startswith("ch"):
         return "port combat"
     return None
 
@@ -87,12 +89,14 @@ def offered(kind: str, codes: set[str]) -> list[str]:
         out.append("resistance village")
     if "vH" in codes:
         out.append("port village")
-    if kind == "combat" and any(c.startswith("ch") for c in codes):
+    if kind in ("combat", "liberation") and any(c.startswith("ch") for c in codes):
         out.append("port combat")
     if any(c.startswith("lc") for c in codes):
         out.append("liberate city")
     if any(c.startswith("lv") for c in codes):
         out.append("liberate village")
+    if any(c[:2] in ("xc", "xv") for c in codes):
+        out.append("liberate extra")
     return out
 
 
@@ -179,7 +183,8 @@ class Tally:
                 c[0] += 1
                 c[1] += won
                 c[2] += p["vp"]
-            lib = r["used"][s]["liberate city"] + r["used"][s]["liberate village"] + r["used"][s]["resistance village"]
+            lib = sum(r["used"][s][k] for k in ("liberate city", "liberate village", "liberate extra",
+                                                 "resistance village"))
             c = self.strategy.setdefault("liberated" if lib else "did not liberate", [0.0, 0.0])
             c[0] += 1
             c[1] += won

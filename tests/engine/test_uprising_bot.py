@@ -40,7 +40,7 @@ def _game(n: int, seed: str, mode: str, players: list[Any] | None = None) -> tup
         pick = who[seat](state, seat, opts, rnd)
         if kind == "fight":
             chosen["against" if pick.code.startswith("a") else "for"] += 1
-        elif kind == "against" and pick.code != "cend":
+        elif kind in ("against", "liberation") and pick.code != "cend":
             chosen[pick.code[:2]] += 1
         elif kind in ("resist", "portbonus"):
             chosen[f"{kind} {pick.code}"] += 1
@@ -55,6 +55,14 @@ def test_it_fights_against_nations_liberates_and_fills_its_resistance_tile() -> 
         assert chosen["lc"] + chosen["lv"] >= 2, chosen
         assert sum(v for k, v in chosen.items() if k.startswith("resist r") and k != "resist r0") >= 2, chosen
         assert sum(p["src"].get("liberation", 0) for p in state["p"]) > 0
+
+
+def test_it_liberates_cities_and_villages_in_the_liberation_of_the_caribbean() -> None:
+    for seed in ("ubot-79-a", "ubot-79-b"):
+        state, chosen = _game(2, seed, "79")
+        assert chosen["for"] == 0 and chosen["against"] >= 3, chosen
+        assert chosen["lc"] >= 2 and chosen["lc"] + chosen["lv"] + chosen["xc"] + chosen["xv"] >= 3, chosen
+        assert sum(p["src"].get("liberation", 0) + p["src"].get("resistance", 0) for p in state["p"]) > 0
 
 
 def test_it_unlocks_its_home_port_and_pays_its_bonus() -> None:

@@ -127,6 +127,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         return ctx.against_value(next(n for n in C.NATIONS if n[0] == code[1]), st["stack"][-1]["data"]["token"])
     if kind == "against":
         return ctx.liberate_option(code, st["stack"][-1]["data"])
+    if kind == "liberation":  # the Liberation module (79)
+        return ctx.liberation_option(code, st["stack"][-1]["data"])
     if kind == "fight":
         nation = next(n for n in C.NATIONS if n[0] == code[1])
         token = st["stack"][-1]["data"]["token"]

@@ -184,7 +184,8 @@ class Ctx(UprisingValues):
     def inf_value(self, nation: str, k: int) -> float:
         key = (nation, k)
         if key not in self._inf:
-            self._inf[key] = self._inf_value(nation, k) * self.w["influence"]
+            as_vp = self.influence_as_vp(k)  # the Liberation module: influence is VP
+            self._inf[key] = (self._inf_value(nation, k) if as_vp is None else as_vp) * self.w["influence"]
         return self._inf[key]
 
     def _inf_value(self, nation: str, k: int) -> float:

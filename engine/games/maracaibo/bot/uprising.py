@@ -15,6 +15,9 @@ How it plays the expansion:
 - **The resistance tile's village action** (``vR``): at an occupied village, paid with 3 combat
   value, the marker to the tile with double reward; a village where it can be used is worth that
   much more when the route is planned.
+- **Liberation** (79): every combat is against a nation; Liberate City (5: the flag's bonus) and
+  Village (3), each once a turn, and the combat tile upgrade's one more (3 or 2), planned together
+  at the targets worth most; influence is 2 VP each (``inf_value``), no nation scoring (no denial).
 - **Home ports**: the port kept at setup by how much its ongoing effect gives, its bonus paid when
   worth the price, its village action when the goods are in hand.
 """
@@ -27,12 +30,14 @@ from typing import Any
 
 from engine.core import State
 
+from .. import combat as CB
 from .. import content as C
+from .. import liberation as LIB
 from .. import resistance as RES
 from .. import uprising as UP
 from .. import uprising_content as C_U
 from ..board import multiplier
-from ..effects import perm
+from ..effects import influence_vp, perm
 
 _FULL_D = int(C_U.MODULES["resistance"]["full"]["d"])
 _FULL_VP = int(C_U.MODULES["resistance"]["full"]["vp_per_combat_token"])
@@ -88,6 +93,8 @@ class UprisingValues:
 
     def _denial(self, loc: str) -> float:
         st = self.state
+        if not LIB.nation_scoring(st):
+            return 0.0
         before = multiplier(st)
         after = multiplier({"markers": {k: n for k, n in st["markers"].items() if k != loc}, "supply": st["supply"]})
         v = 0.0
@@ -132,17 +139,97 @@ class UprisingValues:
 
     def against_value(self, nation: str, token: str | None) -> float:
         """Fighting against ``nation`` with ``token``: its reward and the liberations it pays for."""
+        if LIB.playing(self.state):
+            value = LIB.value(token, nation, self.p)
+            return self.w["uprising"] * (self.gain_value(LIB._reward(token, nation, self.state))
+                                         + self.liberation_plan(nation, value, [], 1 if token else 0))
         reward = UP._against_reward(token, nation)
         value = UP.against_value(self.state, token, nation, self.p)
         return self.w["uprising"] * (self.gain_value(reward) + self.against_plan(nation, value, [],
                                                                                    1 if token else 0))
 
     def against_estimate(self) -> float:
-        """A combat before its token is seen, against the nation worth most (78 only; else 0)."""
-        if not UP.playing(self.state) or not self.state["markers"]:
+        """A combat before its token is seen, against the nation worth most (78, 79; else 0)."""
+        if not self.state["markers"]:
             return 0.0
         value = 4 + perm(self.p, "combat_plus")
+        if LIB.playing(self.state):
+            return self.w["uprising"] * max(self.liberation_plan(n, value, []) for n in C.NATIONS)
+        if not UP.playing(self.state):
+            return 0.0
         return self.w["uprising"] * max(self.against_plan(n, value, []) for n in C.NATIONS)
+
+    # ---- Liberation (79) ------------------------------------------------------------------------
+
+    def freed_gain(self, loc: str, token: int = 0) -> float:
+        """Liberate City or Village at ``loc`` in the Liberation module, before its cost."""
+        g = self.resist_value(str(self.state["markers"][loc]), token=token)
+        if self.kind(loc) == "city":
+            g += self.gain_value(C.LOC[loc].get("flag") or {})
+        return g
+
+    def liberation_plan(self, nation: str, value: int, planned: list[str], token: int = 1) -> float:
+        """The best liberations left this turn (LC, LV, and the upgrade's ``extra``) that a combat
+        against ``nation`` with ``value`` pays for, each at a different target (``planned``: groups
+        already taken in this combat, beside those the turn used)."""
+        st, p = self.state, self.p
+        done = {*LIB.used_this_turn(st, p), *planned}
+        cities = sorted((self.freed_gain(loc, token) for loc in LIB.targets(st, nation, "city")), reverse=True)
+        villages = sorted((self.freed_gain(loc, token) for loc in LIB.targets(st, nation, "village")),
+                          reverse=True)
+        acts: list[tuple[float, int, str, str]] = []  # (gain, cost, group, kind of place)
+        for aid, where, group in (("LC", "city", "LC"), ("LV", "village", "LV")):
+            if group not in done and (cities if where == "city" else villages):
+                pool = cities if where == "city" else villages
+                acts.append((pool[0], int(LIB.ACTIONS[aid]["cost"]), group, where))
+        if LIB.UPGRADE_AREA in p["areas"] and "extra" not in done:
+            for a in LIB.EXTRA.values():
+                pool = cities if a["where"] == "city" else villages
+                taken = 1 if any(w == a["where"] for _, _, _, w in acts) else 0
+                if len(pool) > taken:
+                    acts.append((pool[taken], int(a["cost"]), "extra", str(a["where"])))
+        best = 0.0
+        for order in itertools.permutations(acts, min(3, len(acts))):
+            left, total, groups = value, 0.0, set()
+            for g, cost, group, _ in order:
+                if group in groups:
+                    continue
+                net = g - self.shortfall_cost(cost - left) - 0.05 * cost
+                if net > 0:
+                    total += net
+                    groups.add(group)
+                    left = max(0, left - cost)
+            best = max(best, total)
+        return best
+
+    def liberation_option(self, code: str, data: Mapping[str, Any]) -> float:
+        """An option of the ``liberation`` frame: a liberation (then what is left this turn), a card's or
+        port's combat action, or ``cend``."""
+        if code == "cend":
+            return 0.0
+        value = int(data["value"])
+        token = 1 if data.get("token") else 0
+        nation = str(data["nation"])
+        if code[:2] in ("lc", "lv", "xc", "xv"):
+            loc = code[2:]
+            a = {"lc": LIB.ACTIONS["LC"], "lv": LIB.ACTIONS["LV"], "xc": LIB.EXTRA["LC2"], "xv": LIB.EXTRA["LV2"]}[
+                code[:2]]
+            group = "extra" if code[0] == "x" else str(a["id"])
+            cost = int(a["cost"])
+            g = self.freed_gain(loc, token) - self.shortfall_cost(cost - value) - 0.05 * cost
+            rest = self.liberation_plan(nation, max(0, value - cost), [group], token)
+            return self.w["uprising"] * (g + 0.8 * rest) - (0.0 if self.w["uprising"] else 1.0)
+        row = CB._BY_CODE.get(code)
+        if row is None:
+            return -1.0
+        cost = int(row["cost"])
+        return (self.gain_value(LIB._row_gain(self.state, row)) - self.shortfall_cost(cost - value) - 0.05 * cost
+                + 0.8 * self.liberation_plan(nation, max(0, value - cost), [], token))
+
+    def influence_as_vp(self, k: int) -> float | None:
+        """Influence gained is VP in the Liberation module (None: it is influence)."""
+        vp = influence_vp(self.state)
+        return float(vp * k) if vp else None
 
     def liberate_option(self, code: str, data: Mapping[str, Any]) -> float:
         """An option of the ``against`` frame: ``lc<loc>``/``lv<loc>`` (then what is left), or ``cend``."""
