@@ -93,13 +93,14 @@ def test_it_names_only_tests_that_exist_on_the_rules_page() -> None:
 def test_it_names_everything_once() -> None:
     ids = [c["id"] for c in U.CARDS]
     names = [c["name"] for c in U.CARDS]
-    assert len(set(ids)) == len(ids) and not set(ids) & set(C.CARD)
-    assert len(set(names)) == len(names) and not set(names) & set(C.CARD_BY_NAME)
+    base_cards = C.CARDS_DATA["cards"]  # (C.CARD holds the expansion's playable cards too: they join the base's)
+    assert len(set(ids)) == len(ids) and not set(ids) & {c["id"] for c in base_cards}
+    assert len(set(names)) == len(names) and not set(names) & {c["name"] for c in base_cards}
     for rows in (U.PORTS, U.QUESTS, U.CITY_TILES, U.PROMOS, list(U.LEGACY.values())):
         keys = [r["id"] for r in rows]
         assert len(set(keys)) == len(keys)
     assert len({p["name"] for p in U.PORTS}) == 15
-    assert not {q["id"] for q in U.QUESTS} & set(C.QUEST)
+    assert not {q["id"] for q in U.QUESTS} & {q["id"] for q in C.TILES["quests"]}
     assert not {t["id"] for t in U.CITY_TILES} & set(C.CITY_TILE)
     assert not set(U.LEGACY) & set(C.LEGACY)
     assert U.NEW_CAREER["id"] not in {c["id"] for c in C.TILES["careers"]}  # (C.CAREER knows it: it joins them)

@@ -3,6 +3,20 @@
 "Scenario 78" and "Scenario 79"). Everything is read from the scenario's row of
 ``data/uprising/tiles.json`` (``scenarios``): no scenario has a code branch of its own.
 
+- ``cards``: the B deck is the base game's B cards, the expansion's new project cards (every
+  expansion game adds them: "Adicione as novas cartas de projeto às cartas B") and the numbered
+  cards 90-106 (90-99 the base game's, 100-106 the expansion's, Assumption A3), shuffled before the
+  40 are counted out. Only the cards whose effects the rules play are dealt
+  (``uprising_content.PLAYABLE_CARDS``: 12 of the 36 new cards today); the others wait for their
+  effect-language extensions.
+- ``legacy``: the tiles the scenario places (L1, L30; L40 in 78), then three times the top project
+  card is revealed (and discarded, face up: Assumption A33) and the tile of ``legacy_by_object`` for
+  its object, column 1, 2, 3 in turn, joins them. The tiles the rules play are in ``state["legacy"]``
+  (the base game's L1, L4-L9); L40 is played by uprising.py; the new tiles L30-L37 are not played yet
+  and are kept in ``state["legacy_unplayed"]`` (public) so that the table can say so.
+- the quest tiles: the expansion's 28 replace the base game's 24 ("Substitua as peças de missão");
+  they are placed by the scenario's ``quests`` table (by round and player count).
+- the new career card joins the base game's careers (Liberation deals its own four instead).
 - ``markers`` (79): a marker of each nation on the locations its block lists (France 2-7, Spain
   8-13, England 14-19), taken from the nation's supply; the rest stays in the supply, set aside for
   the markers the scenario places in rounds 2-4 (``markers_by_round``, Assumption A17: at each
@@ -24,6 +38,9 @@ from . import content as C
 from . import homeports
 from . import uprising_content as U
 from .board import has_marker, take_marker
+
+#: the tiles a module of the mode plays itself (L40: uprising.py)
+_MODULE_TILES = frozenset(t for t, row in U.LEGACY.items() if row.get("module"))
 
 
 def table(state: State) -> dict[str, Any] | None:
@@ -69,3 +86,42 @@ def round_markers(state: State, ev: list[Event]) -> None:
     if placed:
         ev.append(new_event("markers", "The set-aside markers return: " + ", ".join(placed) + ".",
                             {"placed": placed}))
+
+
+def b_cards(state: State) -> list[int] | None:
+    """The B cards before the 40 are counted out (None: the base game's scenario option decides)."""
+    scen = table(state)
+    if not scen:
+        return None
+    # (a printed number: 90-99 are the base game's card ids, 100-106 the expansion's cards by their
+    # printed number, whose ids are 230-236: the base B cards' ids 101-160 are not printed numbers)
+    numbered = [U.NUMBERED.get(n, n) for n in scen["cards"]]
+    new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
+    return [*C.B_CARDS, *new, *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"])]
+
+
+def quest_ids(state: State) -> list[str] | None:
+    """The quest tiles of the mode (None: the base game's)."""
+    return [str(q["id"]) for q in U.QUESTS] if table(state) else None
+
+
+def new_careers(state: State) -> list[str]:
+    """The careers the expansion adds to the base game's (the new career card, in 78 and 79)."""
+    return [str(U.NEW_CAREER["id"])] if table(state) else []
+
+
+def set_legacy(state: State) -> None:
+    """The scenario's legacy tiles, then three more by the objects of three revealed project cards
+    (the top of the project deck, each to the discard pile, face up)."""
+    scen = table(state)
+    if not scen:
+        return
+    tiles = list(scen["legacy"])
+    for column in range(3):
+        if not state["deck"]:
+            break
+        cid = state["deck"].pop()
+        state["discard"] = [*state["discard"], cid]
+        tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
+    state["legacy"] = [t for t in tiles if t in C.LEGACY]
+    state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]

@@ -21,10 +21,10 @@ def set_table(state: State, rng: Rng) -> None:
     n = len(state["players"])
     table = max(n, 2)  # solo is set up as a 2-player game (Jean's ship is the second)
     opts = state["options"]
-    scen = C.SCENARIOS[str(opts["scenario"])]
+    scen = scenarios.table(state) or C.SCENARIOS[str(opts["scenario"])]  # (the Uprising's 78, 79: their own)
     a_cards = list(C.A_CARDS)
     rng.shuffle(a_cards)
-    b_cards = [*C.B_CARDS, *scen["cards"]]
+    b_cards = scenarios.b_cards(state) or [*C.B_CARDS, *scen["cards"]]
     rng.shuffle(b_cards)
     dealt = [a_cards[i * 8:(i + 1) * 8] for i in range(n)]
     deck = a_cards[n * 8:] + b_cards[:40]
@@ -32,7 +32,7 @@ def set_table(state: State, rng: Rng) -> None:
     box = sorted(b_cards[40:])
     tokens = [t["id"] for t in C.TILES["combat"]]
     rng.shuffle(tokens)
-    quests = [q["id"] for q in C.TILES["quests"]]
+    quests = scenarios.quest_ids(state) or [q["id"] for q in C.TILES["quests"]]
     rng.shuffle(quests)
     tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and table in t["players"]]
     tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and table in t["players"]]
@@ -42,10 +42,11 @@ def set_table(state: State, rng: Rng) -> None:
     city_locs = [loc for loc in C.LOC_ORDER if C.LOC[loc].get("tile")]
     prestige = [b["id"] for b in C.TILES["prestige"]]
     rng.shuffle(prestige)
-    careers = [c["id"] for c in C.TILES["careers"]]
+    careers = [c["id"] for c in C.TILES["careers"]] + scenarios.new_careers(state)
     rng.shuffle(careers)
     state.update({
-        "scenario": str(opts["scenario"]), "round": 1, "rounds": int(opts["rounds"]), "turn": 0, "turns": 0,
+        "scenario": homeports.mode(state) if scenarios.table(state) else str(opts["scenario"]),
+        "round": 1, "rounds": int(opts["rounds"]), "turn": 0, "turns": 0,
         "trigger": None, "deck": deck, "discard": [], "display": [], "box": box, "returned": [],
         "piles": [tokens[:13], tokens[13:]], "quest_pile": quests, "quests": {}, "track_quests": {},
         "markers": {}, "supply": {nation: list(C.SUPPLY_SPACES) for nation in C.NATIONS},
@@ -56,6 +57,7 @@ def set_table(state: State, rng: Rng) -> None:
         "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
         "legacy": list(scen.get("legacy", [])),
     })
+    scenarios.set_legacy(state)  # (the Uprising's 78 and 79: L1, L30, three tiles by revealed cards)
     scenarios.set_markers(state)  # (the Uprising's scenario 79: its markers on 2-19)
     for t in legacy(state, "marker"):
         if t["loc"] in state["markers"]:
@@ -161,7 +163,7 @@ def refill_display(state: State, rng: Rng, ev: list[Event]) -> None:
 
 
 def place_quests(state: State, ev: list[Event]) -> None:
-    table = C.SCENARIOS[state["scenario"]]["quests"][str(state["round"])]
+    table = (scenarios.table(state) or C.SCENARIOS[state["scenario"]])["quests"][str(state["round"])]
     locs = list(table["all"]) + (list(table["three"]) if len(state["players"]) >= 3 else [])
     placed = []
     for loc in locs:

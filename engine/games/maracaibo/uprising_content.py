@@ -1,8 +1,10 @@
 """Maracaibo: The Uprising's data files, loaded once, with the check of their effects.
 
 Everything here is SUBSTITUTE CONTENT (``data/uprising/build.py``, docs/rules/maracaibo-uprising.md).
-Nothing plays it yet: no rule of the expansion is implemented; these are the data the rules will
-read.
+The rules read it where a module is played (homeports.py, resistance.py, uprising.py,
+liberation.py, scenarios.py); the new career, the quest tiles and the project cards whose effects
+are in the base language are added to the base game's lookups (``C.CARD``, ``C.QUEST``,
+``C.CAREER``) below, and dealt only in the modes 78 and 79.
 
 An effect (a dict with ``"t"``) is either in the base game's effect language (the kinds and gain
 keys ``effects.py`` interprets and ``content.effect_text`` words) or carries ``"ext"``, the name
@@ -165,3 +167,23 @@ def problems() -> list[str]:
 def base_language(e: dict[str, Any]) -> bool:
     """The effect is in the base language as it is (no extension)."""
     return "ext" not in e and not effect_problems(e)
+
+
+# ---- what of the content the rules play (scenarios.py deals it in modes 78 and 79) -----------------
+
+def playable_card(c: dict[str, Any]) -> bool:
+    """A project card whose every effect and requirement the base rules play (no extension)."""
+    return all(base_language(e) for e in c["effects"]) and not any(f in c for f in CARD_FIELD_EXTENSIONS) \
+        and not c.get("liberation_symbol")
+
+
+#: the expansion's project cards the rules play now (the others need an extension of the effect
+#: language: not dealt yet, docs/rules/maracaibo-uprising.md)
+PLAYABLE_CARDS: list[dict[str, Any]] = [c for c in CARDS if playable_card(c)]
+# Why registered in the base lookups: every rule reads a card, a quest or a career by its id there
+# (the ids do not clash: tests/engine/test_uprising_content.py); only the modes 78 and 79 deal them.
+for _c in PLAYABLE_CARDS:
+    C.CARD.setdefault(int(_c["id"]), _c)
+    C.CARD_BY_NAME.setdefault(str(_c["name"]), int(_c["id"]))
+for _q in QUESTS:
+    C.QUEST.setdefault(str(_q["id"]), _q)

@@ -1,0 +1,92 @@
+"""Maracaibo: The Uprising: the setups of the competitive scenarios 78 and 79 (docs/rules/maracaibo-uprising.md,
+"Scenario 78", "Scenario 79"), and whole games of both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
+from engine.testing import check_conformance, player_names, run_game
+
+State = dict[str, Any]
+
+
+def _all_cards(state: State) -> list[int]:
+    """Every project card of the game, wherever it is at the start."""
+    return [*state["deck"], *state["box"], *state["display"], *state["discard"], *state.get("returned", []),
+            *(c for p in state["p"] for c in [*p["hand"], *p["plan"], *(p["setup"] or {}).get("dealt", [])])]
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_shuffles_the_new_cards_and_90_to_106_into_the_b_deck(mode: str) -> None:
+    state = RULES.setup(player_names(3), {"mode": mode}, f"cards-{mode}")
+    cards = set(_all_cards(state))
+    numbered = {U.NUMBERED[n] for n in range(100, 107)}
+    playable = {int(c["id"]) for c in U.PLAYABLE_CARDS}
+    assert set(range(90, 100)) <= cards  # the base game's numbered cards
+    assert numbered & playable <= cards and playable <= cards  # the expansion's, 100-106 and the unnumbered
+    assert not (cards & {int(c["id"]) for c in U.CARDS}) - playable  # none whose effects are not played yet
+    assert len(cards) == len(C.A_CARDS) + len(C.B_CARDS) + 10 + len(playable)
+    base = set(_all_cards(RULES.setup(player_names(3), {"mode": "basic"}, "cards-basic")))
+    assert not base & playable and not base & set(range(90, 100))
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_places_the_scenarios_legacy_tiles_and_three_by_the_revealed_cards_objects(mode: str) -> None:
+    scen = U.SCENARIOS[mode]
+    seen = set()
+    for seed in range(6):
+        state = RULES.setup(player_names(3), {"mode": mode}, f"legacy-{mode}-{seed}")
+        revealed = state["discard"][-3:]
+        assert len(state["discard"]) == 3  # the three revealed cards, face up
+        want = [*scen["legacy"], *(scen["legacy_by_object"][C.CARD[c]["object"]][i] for i, c in enumerate(revealed))]
+        got = [*state["legacy"], *state["legacy_unplayed"]] + (["L40"] if mode == "78" else [])
+        assert sorted(got) == sorted(want)
+        assert all(t in C.LEGACY for t in state["legacy"]) and "L1" in state["legacy"]
+        assert "L30" in state["legacy_unplayed"]  # a new city: not played yet, said so
+        seen |= set(state["legacy"])
+    assert seen - {"L1"}  # some seeds draw a base tile that plays (L4-L9)
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_uses_the_expansions_28_quest_tiles_placed_by_the_scenarios_table(mode: str) -> None:
+    state = RULES.setup(player_names(3), {"mode": mode}, f"quests-{mode}")
+    quests = [*state["quest_pile"], *state["quests"].values(), *state["track_quests"].values()]
+    assert sorted(quests) == sorted(q["id"] for q in U.QUESTS)
+    first = U.SCENARIOS[mode]["quests"]["1"]
+    assert sorted(state["quests"]) == sorted([*first["all"], *first["three"]])
+    assert state["scenario"] == mode
+
+
+def test_it_adds_the_new_career_to_the_base_games_in_scenario_78() -> None:
+    dealt = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "78"}, f"k-{seed}")["p"]
+             for c in p["careers"]}
+    assert "K9" in dealt and len(dealt) > 4
+    base = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "basic"}, f"k-{seed}")["p"]
+            for c in p["careers"]}
+    assert "K9" not in base
+
+
+def test_it_puts_the_spanish_garrison_tile_only_where_no_marker_stands() -> None:
+    for seed in range(40):
+        state = RULES.setup(player_names(2), {"mode": "79"}, f"l9-{seed}")
+        if "L9" in state["legacy"]:
+            assert state["markers"]["12"] == "spain" and sum(state["supply"]["spain"]) == 7  # scenario's own
+            return
+    pytest.skip("no seed of 40 drew L9")
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_passes_the_conformance_checker_over_a_whole_game(mode: str) -> None:
+    report = check_conformance(RULES, 3, {"mode": mode}, seeds=[f"scen-{mode}"])
+    assert report.finished == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_it_plays_whole_games_of_scenario_78_by_the_bot(n: int) -> None:
+    report = run_game(RULES, n, {"mode": "78"}, f"all-in-{n}", checks=False)
+    assert report.finished == 1
