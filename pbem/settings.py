@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",
     "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     # Why: a password door (the log-in pages, the admin's) answers a lockout with 429 (pbem/tokens/lockout.py).
     "pbem.tokens.lockout.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # request.htmx: the personal page answers htmx's in-place updates with the parts that change.
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -19,8 +19,8 @@ from django.utils.safestring import mark_safe
 import engine
 from engine import IllegalMove, svg
 from engine.core import Event, Option, visible_events
-from pbem.games import clocks, links, wording
-from pbem.games.models import ChatMessage, Game, Move, Seat
+from pbem.games import clocks, links, turnplan, wording
+from pbem.games.models import ChatMessage, Game, Move, Seat, Source
 
 
 @dataclass
@@ -30,6 +30,7 @@ class HistoryLine:
     at: datetime
     source: str
     lines: list[str]
+    new: bool = False  # by another seat, since the player's last visit
 
 
 @dataclass
@@ -110,6 +111,13 @@ class SeatPage:
     option_rows: list[OptionRow] = field(default_factory=list)  # the options, a card's ones drawn as cards
     hand: list[dict[str, Any]] = field(default_factory=list)  # my hand's cards (the catalogue's words)
     planned: list[dict[str, Any]] = field(default_factory=list)  # my planning area's cards
+    plan: turnplan.TurnPlan | None = None  # a whole turn being planned (None: one move at a time)
+    plan_query: str = ""  # the plan's steps as the page's address carries them (plan=a&plan=b)
+    plan_back: str = ""  # the same without its last step
+    newest: int = 0  # the number of the newest move the page shows (the visit's mark)
+    new_count: int = 0  # moves by others since the player's last visit
+    can_undo: bool = False  # the player's own last batch may be taken back (the service has the last word)
+    score_name: str = ""  # what the score is, when a part of the breakdown is the score itself (Maretta)
 
 
 @dataclass
@@ -156,15 +164,24 @@ def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> lis
     return rows
 
 
-def map_links(rules: Any, state: Any, seat: int, options: list[Option]) -> dict[str, str]:
+def map_links(rules: Any, state: Any, seat: int, options: list[Option],
+              plan_query: str | None = None) -> dict[str, str]:
     """The places the board draws as links (Maracaibo's sail targets): each opens the page with
-    that option picked (``?play=code``), whose button then sends the same move as the option's."""
+    that option picked (``?play=code``), whose button then sends the same move as the option's;
+    while a turn is planned (``plan_query``), a click adds that sail to the plan."""
     out: dict[str, str] = {}
     for o in options:
         details = rules.option_details(state, seat, o)
         if details and details.get("kind") == "sail" and isinstance(details.get("place"), str):
-            out[details["place"]] = f"./?play={quote(o.code)}#chosen"
+            if plan_query is None:
+                out[details["place"]] = f"./?play={quote(o.code)}#chosen"
+            else:
+                out[details["place"]] = f"./?{plan_query}{'&' if plan_query else ''}plan={quote(o.code)}#plan"
     return out
+
+
+def plan_query(codes: list[str]) -> str:
+    return "&".join(f"plan={quote(c)}" for c in codes)
 
 
 def my_cards(rules: Any, view: dict[str, Any], seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -187,8 +204,9 @@ def _names(game: Game) -> list[str]:
     return [str(n) for n in (game.state or {}).get("players", [])]
 
 
-def seat_page(seat: Seat) -> SeatPage:
-    """Everything the seat's personal page shows."""
+def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = None) -> SeatPage:
+    """Everything the seat's personal page shows; ``plan``: the steps of a turn being planned
+    (``[]``: planning begins), ``seen``: the newest move number at the player's last visit."""
     game = Game.objects.get(pk=seat.game_id)
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None
@@ -210,7 +228,12 @@ def seat_page(seat: Seat) -> SeatPage:
     else:
         headline = f"Waiting for {', '.join(others) or 'nobody'}"
     view = rules.view(state, seat.index)
-    targets = map_links(rules, state, seat.index, options)
+    planned = turnplan.plan_turn(rules, state, seat.index, plan) if plan is not None and options else None
+    query = plan_query(planned.codes) if planned is not None else None
+    if planned is not None and planned.state is not None and planned.steps:
+        targets = map_links(rules, planned.state, seat.index, planned.options, query)
+    else:
+        targets = map_links(rules, state, seat.index, planned.options if planned else options, query)
     boards, phone_boards = board_parts(rules, {**view, "links": targets} if targets else view)
     page = SeatPage(
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
@@ -224,13 +247,28 @@ def seat_page(seat: Seat) -> SeatPage:
     bank = clocks.bank_words(game, seat, timezone.now()) if running else None
     if bank is not None:  # a game with time banks: the player's own clock is their deadline
         page.deadline = bank
-    page.option_rows = option_rows(rules, state, seat.index, options)
+    if planned is not None:
+        page.plan, page.plan_query, page.plan_back = planned, query or "", plan_query(planned.codes[:-1])
+        page.option_rows = option_rows(rules, planned.state, seat.index, planned.options) if planned.options else []
+    else:
+        page.option_rows = option_rows(rules, state, seat.index, options)
     page.hand, page.planned = my_cards(rules, view, seat.index)
-    page.history = history(game, seat.index, you)
+    page.history = history(game, seat.index, you, seen)
+    page.newest = max((h.number for h in page.history), default=0)
+    page.new_count = sum(1 for h in page.history if h.new)
+    page.can_undo = running and can_undo(game, seat.index)
     page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text)
                  for m in ChatMessage.objects.filter(game=game).order_by("pk")]
     if finished:
         page.results, page.result_parts = results(game.outcome or {}, names)
+        # a part of the breakdown that is the score itself (Maretta's "space reached") is not a
+        # second score column: it names the score instead
+        same = [i for i in range(len(page.result_parts)) if all(r.parts[i] == r.score for r in page.results)]
+        if same and page.results:
+            page.score_name = page.result_parts[same[0]]
+            page.result_parts = [h for i, h in enumerate(page.result_parts) if i not in same]
+            for r in page.results:
+                r.parts = [v for i, v in enumerate(r.parts) if i not in same]
         page.reason = str((game.outcome or {}).get("reason") or "")
     return page
 
@@ -275,16 +313,34 @@ def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow],
     return rows, heads
 
 
-def history(game: Game, seat: int, you: str) -> list[HistoryLine]:
-    """The whole move log as this seat may see it, newest first, told to them."""
+def history(game: Game, seat: int, you: str, seen: int | None = None) -> list[HistoryLine]:
+    """The whole move log as this seat may see it, newest first, told to them; the others'
+    moves after move number ``seen`` (the player's last visit) marked new."""
     names = _names(game)
     out = []
     for row in Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number"):
         events = visible_events([Event.from_dict(e) for e in row.events], seat)
         who = "You" if row.seat == seat else (names[row.seat] if row.seat < len(names) else "?")
         out.append(HistoryLine(row.number, who, row.created_at, row.get_source_display(),
-                               wording.story(events, seat, you)))
+                               wording.story(events, seat, you),
+                               new=seen is not None and row.number > seen and row.seat != seat))
     return out
+
+
+#: Sources of the moves a player may take back (pbem.games.services.OWN_SOURCES).
+OWN_SOURCES = (Source.MAIL, Source.API, Source.WEB)
+
+
+def can_undo(game: Game, seat: int) -> bool:
+    """Whether the page offers to take back the seat's last move: the game's newest batch is the
+    seat's own, sent by them, and showed nothing hidden. The undo service checks again (and also
+    refuses a move that used the random numbers) and says why when it refuses."""
+    last = Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number").first()
+    if last is None:
+        return False
+    batch = list(Move.objects.filter(game=game, undone_at__isnull=True, version=last.version))
+    return all(r.seat == seat and r.source in OWN_SOURCES and not any(e.get("reveals") for e in r.events)
+               for r in batch)
 
 
 def needs_confirm(game: Game, seat: int, code: str) -> bool:

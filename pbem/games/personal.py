@@ -72,3 +72,37 @@ def do_play_from_page(seat: Seat, code: str, *, version: int | None, confirmed: 
     except ServiceError as exc:
         return PagePlay(error=exc.message)
     return PagePlay(applied=True)
+
+
+def do_play_turn_from_page(seat: Seat, codes: list[str], *, version: int | None) -> PagePlay:
+    """A whole turn planned on the page, sent as one batch: the same rules as the lines of one
+    mail (a step that reveals commits itself and the steps before it; a refused step is refused
+    with the steps since the last reveal, judged where it stands)."""
+    codes = [c for c in codes if c]
+    if not codes:
+        return PagePlay(error="Your plan is empty: pick its first step among your options.")
+    assert seat.player is not None
+    try:
+        services.do_submit_moves(seat.game_id, seat.player, [Command(code=c) for c in codes], source=Source.WEB,
+                                 expected_version=version)
+    except services.StaleVersion:
+        return PagePlay(error="The game moved on while you planned; your plan was not sent. "
+                              "Here it is as it is now: plan again.")
+    except services.MoveRejected as exc:
+        stood = (f" Steps 1 to {len(exc.applied)} stand: they showed something hidden, so they are kept."
+                 if len(exc.applied) > 1 else " Step 1 stands: it showed something hidden, so it is kept."
+                 if exc.applied else " Nothing of the plan was taken.")
+        return PagePlay(error=f"Step {exc.line_no} of your plan was refused: {exc.error.message.rstrip('.')}.{stood}")
+    except ServiceError as exc:
+        return PagePlay(error=exc.message)
+    return PagePlay(applied=True)
+
+
+def do_undo_from_page(seat: Seat) -> PagePlay:
+    """Take back the player's own last move from the page (the undo service's rules, its reasons)."""
+    assert seat.player is not None
+    try:
+        services.do_undo_last_move(seat.game_id, seat.player, via="web")
+    except ServiceError as exc:
+        return PagePlay(error=f"Nothing was taken back: {exc.message.rstrip('.')}.")
+    return PagePlay(applied=True)

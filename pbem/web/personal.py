@@ -21,8 +21,28 @@ def _seat(token: str) -> Seat:
     return seat
 
 
+#: The cookie that remembers the newest move a player's page showed (history marked new after it).
+SEEN_COOKIE = "seen"
+
+
+def _plan(request: HttpRequest) -> list[str] | None:
+    """The steps of a turn being planned (``?plan=a&plan=b``; ``?plan=`` begins one), else None."""
+    if request.method != "GET":  # after a move or a sent plan: the page as it now stands
+        return None
+    if "plan" not in request.GET and "add" not in request.GET:
+        return None
+    # the steps so far, then the one the pressed option adds (a button of its own name: htmx, like a
+    # browser, sends a form's fields and then the pressed button's)
+    return [c for c in request.GET.getlist("plan") + request.GET.getlist("add")[:1] if c]
+
+
+def _seen(request: HttpRequest) -> int | None:
+    value = request.COOKIES.get(SEEN_COOKIE, "")
+    return int(value) if value.isdigit() else None
+
+
 def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
-    page = pages.seat_page(seat)
+    page = pages.seat_page(seat, plan=_plan(request), seen=_seen(request))
     context: dict[str, object] = {
         "page": page, "token": token, "game": page.game,
         # The SVG comes from the engine's svg helpers, which escape every text they draw.
@@ -31,10 +51,18 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
     }
     play = request.GET.get("play", "") if request.method == "GET" else ""
     context["chosen"] = next((o for o in page.options if o.code == play), None) if play else None
-    response = render(request, "web/seat.html", context, status=status)
+    # htmx (in-place updates): only the parts that change, the page's live part and, out of band,
+    # its history and messages; without JavaScript, the whole page
+    htmx = getattr(request, "htmx", None)
+    partial = htmx is not None and bool(htmx) and not htmx.history_restore_request  # a history restore: the page
+    response = render(request, "web/_live_response.html" if partial else "web/seat.html", context, status=status)
     # Why: the link is a credential; keep it out of other sites' Referer headers ("same-origin",
     # not "no-referrer": with that, the browser posts our own forms with Origin: null and CSRF refuses them).
     response["Referrer-Policy"] = "same-origin"
+    response["Vary"] = "HX-Request, Cookie"
+    if not partial:  # a visit (not an update of an open page) moves the mark of what is new
+        response.set_cookie(SEEN_COOKIE, str(page.newest), max_age=3600 * 24 * 365, path=f"/p/{token}/",
+                            httponly=True, samesite="Lax")
     return response
 
 
@@ -42,7 +70,9 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat(token)
     if request.method == "GET":
-        return _render(request, token, seat, notice=request.GET.get("done", "") == "1",
+        return _render(request, token, seat, notice=request.GET.get("done", "") in ("1", "turn"),
+                       turn_sent=request.GET.get("done", "") == "turn",
+                       undone=request.GET.get("undone", "") == "1",
                        mail_on=request.GET.get("mail", "") == "on",
                        moderator_sent=request.GET.get("moderator", "") == "sent")
     version = request.POST.get("version", "")
@@ -50,10 +80,38 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
                                         version=int(version) if version.isdigit() else None,
                                         confirmed=request.POST.get("confirm") == "yes")
     if result.applied:
+        if getattr(request, "htmx", False):
+            return _render(request, token, seat, notice=True)
         return redirect(f"/p/{token}/?done=1")
     if result.confirm:
         return _render(request, token, seat, confirm_code=request.POST.get("code", ""),
                        confirm_label=result.confirm)
+    return _render(request, token, seat, status=409, error=result.error)
+
+
+@require_http_methods(["POST"])
+def seat_turn(request: HttpRequest, token: str) -> HttpResponse:
+    """A whole turn planned on the page, sent at once (one batch, like one mail's lines)."""
+    seat = _seat(token)
+    version = request.POST.get("version", "")
+    result = personal.do_play_turn_from_page(seat, request.POST.getlist("plan"),
+                                             version=int(version) if version.isdigit() else None)
+    if result.applied:
+        if getattr(request, "htmx", False):
+            return _render(request, token, seat, notice=True, turn_sent=True)
+        return redirect(f"/p/{token}/?done=turn")
+    return _render(request, token, seat, status=409, error=result.error)
+
+
+@require_http_methods(["POST"])
+def seat_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """The player takes back their own last move."""
+    seat = _seat(token)
+    result = personal.do_undo_from_page(seat)
+    if result.applied:
+        if getattr(request, "htmx", False):
+            return _render(request, token, seat, undone=True)
+        return redirect(f"/p/{token}/?undone=1")
     return _render(request, token, seat, status=409, error=result.error)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -35,6 +36,21 @@ def favicon(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(FAVICON, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+def htmx_js(request: HttpRequest) -> HttpResponse:
+    """htmx (the copy django-htmx ships), served by the site itself so that every way of running
+    pbem has it, with or without a static file server; the pages work without it too."""
+    found = finders.find(HTMX_FILE)
+    if not found:
+        raise Http404("htmx is not installed")
+    with open(found if isinstance(found, str) else found[0], "rb") as f:
+        response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+HTMX_FILE = "django_htmx/htmx-2.min.js"
 
 
 #: What /api/v1/ answers: where everything is (a plain index, like DRF's API root).

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.games.maracaibo import content as C
+from tests.browser.clicks import click, confirm_if_asked
 from tests.browser.test_personal_pages import DESKTOP, PHONE, link_of, people
 from tests.mail.conftest import start_game
 
@@ -48,11 +49,8 @@ def test_it_draws_maracaibos_cards_and_my_hand_near_the_top_at_both_widths(new_p
             continue
         # Plan one from the phone, keep four: they are my planning area and my hand, near the top.
         for _ in range(5):
-            page.locator("#options form.card-option button").first.click()
-            page.wait_for_load_state()
-            if page.locator("#confirm").count():
-                page.locator("#confirm button").click()
-                page.wait_for_load_state()
+            click(page, page.locator("#options form.card-option button").first)
+            confirm_if_asked(page)
         page.goto(url)
         planned = page.locator("#planned .card")
         assert planned.count() == 1 and card["name"] in planned.first.inner_text()
@@ -98,15 +96,11 @@ def test_it_sails_by_a_click_on_a_highlighted_place_of_the_map(new_page: Any, si
     assert phone.locator("a.target").count() == 0
     target = targets.last
     place = target.get_attribute("data-place")
-    target.click()
-    page.wait_for_load_state()
+    click(page, target)
     chosen = page.locator("#chosen")
     assert chosen.is_visible() and place in chosen.inner_text()
     assert chosen.locator("button").get_attribute("data-code") == f"s{place}", "the same move as the button"
-    chosen.locator("button").click()
-    page.wait_for_load_state()
-    if page.locator("#confirm").count():
-        page.locator("#confirm button").click()
-        page.wait_for_load_state()
+    click(page, chosen.locator("button"))
+    confirm_if_asked(page)
     game = Game.objects.get(pk=game.pk)
     assert game.state is not None and game.state["p"][0]["at"] == place, "Ana's ship went where she clicked"

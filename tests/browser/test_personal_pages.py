@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pbem.games.models import Game, Move
+from tests.browser.clicks import click, confirm_if_asked
 from tests.browser.mail_view import as_shown
 from tests.mail.conftest import Persona, start_game, text_of
 
@@ -58,13 +59,8 @@ def act(page: Any, url: str, rnd: random.Random, confirmed: list[str] | None = N
     if n == 0:
         page.goto("about:blank")
         return False
-    buttons.nth(rnd.randrange(n)).click()
-    page.wait_for_load_state()
-    if page.locator("#confirm").count():
-        if confirmed is not None:
-            confirmed.append(page.locator("#confirm button").inner_text())
-        page.locator("#confirm button").click()
-        page.wait_for_load_state()
+    click(page, buttons.nth(rnd.randrange(n)))
+    confirm_if_asked(page, confirmed)
     page.goto("about:blank")  # why: a page left open reloads itself when others move, racing our next visit
     return True
 
@@ -156,7 +152,7 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
     assert headline.bounding_box()["y"] < 150
     assert pages[0].locator("table.results tr").count() == 4
     assert game.seed in pages[0].content()
-    history = pages[0].locator("ol.history li")
+    history = pages[0].locator("ol.history > li")
     assert history.count() == Move.objects.filter(game=game, undone_at__isnull=True).count(), "the whole history"
     said = " ".join(history.all_inner_texts())
     assert all(name in said for name in ("You", "Bruno", "Carla")) and re.search(r"\d\d:\d\d UTC", said)

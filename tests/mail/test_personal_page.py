@@ -182,7 +182,10 @@ def test_it_shows_the_winner_on_top_and_each_score_by_its_parts_when_the_game_en
     body = html.split("<body>", 1)[1]
     assert body.index("Winner") < body.index('id="results"') < body.index('id="board"'), "the winner comes first"
     table = html.split('id="results"', 1)[1].split("</table>", 1)[0]
-    assert "<th>Space reached</th>" in table and "<th>Resource types in stock</th>" in table
+    # one score (issue #21): the space reached is the score, so it names the score column, not a second one
+    assert ">Score: space reached</th>" in table and ">Space reached</th>" not in table
+    assert ">Resource types in stock</th>" in table
+    assert table.count('<th scope="col">') == 5, "place, player, the score and the two other parts"
     assert table.count("<tr") == 4
     first = table.split("</tr>", 2)[1]
     assert any(f"{w} (winner)" in first for w in winners)
@@ -202,7 +205,9 @@ def test_it_explains_mail_notation_for_the_current_decision_only_with_two_of_my_
     html = Client().get(link_in(ana)).content.decode()
     by_mail = html.split('id="by-mail">', 1)[1].split("</p>", 1)[0]
     assert f"for example {mine[0].code} or {mine[1].label}." in by_mail
-    assert rules.notation_help not in html, "not the whole game's notation, only what fits now"
+    # the current decision's examples first; the game's whole notation only in a closed box (issue #21)
+    assert rules.notation_help and rules.notation_help not in html.split('<details id="notation">', 1)[0]
+    assert html.split('<details id="notation">', 1)[1].split("</details>", 1)[0].count(rules.notation_help) == 1
     body = text_of(ana.latest())
     assert f"for example {mine[0].code} or {mine[1].label}." in body
     assert re.search(r"^Deadline: \d+ (day|hour)s?( \d+ (hour|minute)s?)? left, until \w{3} \d+ \w{3} \d\d:\d\d UTC\.$",
