@@ -14,7 +14,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import jean
+from . import jacques, jean
 from .board import HANDLERS, opt, stack
 from .careers import with_free_actions
 from .effects import add_vp, ext_effects, gain, player, who
@@ -47,7 +47,8 @@ def explore_targets(state: State, seat: int, n: int) -> list[int]:
 def _occupied(state: State, seat: int) -> set[int]:
     """The spaces the other explorers hold (and the other players' second explorer figures, Roatán:
     "pode ser ignorado por outros"): skipped, not counted."""
-    occupied = {o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+    occupied = ({o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+                | jacques.explorers(state))
     for i, o in enumerate(state["p"]):
         if "explorer2" in o and i != seat:
             occupied.add(int(o["explorer2"]))

@@ -169,6 +169,10 @@ def text(view: View, brief: bool = False) -> str:
         from .jean import text_line
 
         out += _wrap(text_line(view).strip())
+    if view.get("jacques"):
+        from .jacques import text_line as jacques_line
+
+        out += _wrap(jacques_line(view).strip())
     if brief and len(view["p"]) > 1:
         out.append("  (Their careers and cards in full: on your game page.)")
     me = view.get("me")
@@ -493,6 +497,8 @@ def _svg_explorer(view: View, y: int) -> tuple[list[str], int]:
     pawns = [(p["explorer"], _colour(view, i)) for i, p in enumerate(view["p"])]
     if view.get("jean"):
         pawns.append((view["jean"]["explorer"], JEAN_COLOUR))
+    if view.get("jacques"):
+        pawns.append((view["jacques"]["explorer"], JEAN_COLOUR))
     for k, (s, colour) in enumerate(pawns):
         x = x0 + s * cw + 3 + 3 * k
         out.append(f'<circle cx="{x:.1f}" cy="{y - 3}" r="2.8" fill="{colour}" stroke="#222" stroke-width="0.4"/>')
@@ -527,10 +533,13 @@ def _svg_players(view: View, y: int) -> tuple[list[str], int]:
     out = [_t(6, y + 9, "Players: VP, doubloons, income (d / VP a scoring), combat points, figures", 9,
               weight="bold")]
     y += 14
-    vmax = max([p["vp"] for p in view["p"]] + [view["jean"]["vp"] if view.get("jean") else 0] + [40])
+    vmax = max([p["vp"] for p in view["p"]] + [view["jean"]["vp"] if view.get("jean") else 0]
+               + [view["jacques"]["vp"] if view.get("jacques") else 0] + [40])
     rows = [(str(view["players"][i]), p["vp"], p, _colour(view, i)) for i, p in enumerate(view["p"])]
     if view.get("jean"):
         rows.append((str(view["jean"]["name"]), view["jean"]["vp"], None, JEAN_COLOUR))
+    if view.get("jacques"):
+        rows.append((str(view["jacques"]["name"]), view["jacques"]["vp"], None, JEAN_COLOUR))
     for name, vp, p, colour in rows:
         you = " (you)" if p is not None and view["p"].index(p) == view.get("seat") else ""
         out.append(_t(6, y + 9, name + you, 8.5, fill=kit.readable(colour), weight="bold"))
@@ -702,6 +711,8 @@ def _narrow(view: View) -> tuple[list[str], int]:
     pawns = [(p["explorer"], _colour(view, i)) for i, p in enumerate(view["p"])]
     if view.get("jean"):
         pawns.append((view["jean"]["explorer"], JEAN_COLOUR))
+    if view.get("jacques"):
+        pawns.append((view["jacques"]["explorer"], JEAN_COLOUR))
     per_row = 12
     cw = (NARROW - 2 * _PAD) / per_row
     for row in range((C.END_SPACE + per_row) // per_row):
@@ -750,6 +761,12 @@ def _narrow(view: View) -> tuple[list[str], int]:
         col.y += 4
         col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{JEAN_COLOUR}"/>')
         col.say(f"{jean['name']} (automa): {jean['vp']} VP; at {_name(jean['at'])}", x=_PAD + 16, bold=True)
+    if view.get("jacques"):
+        jq = view["jacques"]
+        col.y += 4
+        col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{JEAN_COLOUR}"/>')
+        col.say(f"{jq['name']} (automa): {jq['vp']} VP; explorer {jq['explorer']}; quests {jq['quests']}",
+                x=_PAD + 16, bold=True)
     seat = view.get("seat")
     if seat is not None:
         p = view["p"][seat]

@@ -40,6 +40,7 @@ The rules are read top-down, one module per part of the rulebook; this file only
     views.py      what each seat sees, and the resampling of what it may not
     effects.py    the effect language (gain bundles, card effects); content.py: the data files
     jean.py       Jean, the solo automa
+    jacques.py    Jacques, the Uprising's automa (solo with automa=jacques)
 
 The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per module of its rulebook:
 
@@ -104,6 +105,10 @@ class Maracaibo(Rules):
         OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
                    solo_only=True),
         OptionSpec("mode", "choice", "base", homeports.MODE_HELP, choices=homeports.MODES, multi_only=True),
+        OptionSpec("automa", "choice", "jean", "solo only: the automa to play against, jean (the base game's) or "
+                   "jacques (the Uprising's)", choices=("jean", "jacques"), solo_only=True),
+        OptionSpec("jacques_level", "int", 2, "Jacques's level (solo with automa=jacques): 1 simple, 2 medium, "
+                   "3 hard, 4 very hard", min=1, max=4),
     )
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "

@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import homeports, jean, liberation, scenarios
+from . import homeports, jacques, jean, liberation, scenarios
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
@@ -30,6 +30,8 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     if trigger is None:
         if jean.playing(state):
             stack(state).push(frame("jean", seat))  # her turn, resolved by the stack itself
+        elif jacques.his_turn_now(state, seat):
+            stack(state).push(frame("jacques", seat))  # every player has played once: his turn
         else:
             start_turn(state, (seat + 1) % n, ev)
         return ev
@@ -67,7 +69,7 @@ def _scoring_options(state: State, f: Frame) -> list[Option]:
 def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     if f["data"]["mode"] == "final":
-        final_scoring(state, ev)
+        final_scoring(state, rng, ev)
         return ev
     for i, p in enumerate(state["p"]):
         p["d"] += p["inc_d"]
@@ -76,6 +78,8 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
                             {"seat": i}))
     if jean.playing(state):
         jean.interim(state, ev)
+    if jacques.playing(state):
+        jacques.round_end(state, rng, ev)
     for loc in state["market"]:
         state["market"][loc] = []
     state["discard"].extend(state["display"])
@@ -126,7 +130,7 @@ def final_scores(state: State) -> list[dict[str, int]]:
     return out
 
 
-def final_scoring(state: State, ev: list[Event]) -> None:
+def final_scoring(state: State, rng: Rng, ev: list[Event]) -> None:
     for i, s in enumerate(final_scores(state)):
         p = state["p"][i]
         for src, v in s.items():
@@ -135,6 +139,9 @@ def final_scoring(state: State, ev: list[Event]) -> None:
                             + f": {p['vp']} VP.", {"seat": i}))
     if jean.playing(state):
         jean.final(state, ev)
+    if jacques.playing(state):
+        jacques.round_end(state, rng, ev)
+        jacques.final(state, ev)
     state["over"] = True
 
 
@@ -188,6 +195,10 @@ def outcome(state: State) -> Outcome | None:
         won, reason = jean.outcome_reason(state)
         return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
                        automa={jean.NAME: float(state["jean"]["vp"])}, seats_won=won)
+    if jacques.playing(state) and len(state["players"]) == 1:
+        won, reason = jacques.outcome_reason(state)
+        return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
+                       automa={jacques.NAME: float(state["jacques"]["vp"])}, seats_won=won)
     scores = {i: float(p["vp"]) for i, p in enumerate(state["p"])}
     # tie-break (an assumption): more doubloons, then shared
     keyed = sorted(range(len(scores)), key=lambda i: (-scores[i], -state["p"][i]["d"]))

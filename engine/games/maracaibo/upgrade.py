@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 3
+FORMAT = 4
 
 
 class UnknownFormat(ValueError):
@@ -61,8 +61,16 @@ def _format_2_to_3(state: State) -> None:
     state["format"] = 3
 
 
+def _format_3_to_4(state: State) -> None:
+    """Format 4: the options ``automa`` (a solo game's automa: Jean, as every older game) and
+    ``jacques_level`` (Jacques's difficulty, jacques.py; 2 by default, unused without him), last
+    among the options as the rules declare them."""
+    state["options"] = {**state["options"], "automa": "jean", "jacques_level": 2}
+    state["format"] = 4
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
-UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3]
+UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4]
 
 
 def format_of(state: State) -> int:

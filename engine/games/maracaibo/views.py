@@ -10,7 +10,7 @@ from engine.core import State, View
 from engine.rng import Rng
 
 from . import content as C
-from . import homeports, jean
+from . import homeports, jacques, jean
 from .board import P, json_copy, multiplier
 from .scoring import outcome
 
@@ -100,6 +100,8 @@ def public(state: State) -> View:
     view["p"] = list(map(_public_player, state["p"]))
     if jean.playing(state):
         view["jean"] = jean.public(state)
+    if jacques.playing(state):
+        view["jacques"] = jacques.public(state)
     if state["over"]:
         out = outcome(state)
         assert out is not None
@@ -151,4 +153,6 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     homeports.resample(s, others, rng)
     if jean.playing(s):
         jean.resample(s, rng)
+    if jacques.playing(s):
+        jacques.resample(s, rng)
     return s
