@@ -202,7 +202,21 @@ def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
     return [e for e in events if e.visible_to(seat)]
 
 
-# (Outcome and OptionSpec: ordinary Python classes when compiled too; no move builds them)
+# (Outcome, TeamResult and OptionSpec: ordinary Python classes when compiled too; no move builds them)
+@mypyc_attr(native_class=False)
+@dataclass(frozen=True, slots=True)
+class TeamResult:
+    """A cooperative game's shared result: every seat won, or every seat lost, together.
+    ``met`` and ``missed`` are the victory conditions the table met and missed, in words."""
+
+    won: bool
+    met: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"won": self.won, "met": list(self.met), "missed": list(self.missed)}
+
+
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -211,6 +225,10 @@ class Outcome:
     A solo game against an automa (which is no seat) gives its score in ``automa`` (name ->
     score); ``seats_won`` is False when the automa beat the seats: the ranking still places
     every seat, and nobody is a winner.
+
+    A cooperative game gives ``team`` (None in every other game): the seats are one group of the
+    ranking (co-operators are never ranked against each other) and ``seats_won`` is the team's
+    result (use :meth:`cooperative` to build it).
     """
 
     scores: Mapping[int, float]
@@ -218,6 +236,14 @@ class Outcome:
     reason: str
     automa: Mapping[str, float] = field(default_factory=dict)
     seats_won: bool = True
+    team: TeamResult | None = None
+
+    @classmethod
+    def cooperative(cls, scores: Mapping[int, float], team: TeamResult, reason: str,
+                    automa: Mapping[str, float] | None = None) -> Outcome:
+        """The outcome of a cooperative game: all seats in one group, winners all or none."""
+        return cls(scores=scores, ranking=(tuple(sorted(scores)),), reason=reason, automa=dict(automa or {}),
+                   seats_won=team.won, team=team)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -234,6 +260,8 @@ class Outcome:
         }
         if self.automa:
             d["automa"] = dict(self.automa)
+        if self.team is not None:
+            d["team"] = self.team.as_dict()
         return d
 
 

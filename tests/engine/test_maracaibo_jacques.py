@@ -291,3 +291,13 @@ def test_it_upgrades_an_older_state_to_format_4_playing_against_jean_as_before()
     assert new["options"]["automa"] == "jean" and {k: v for k, v in new.items() if k != "options"} == {
         k: v for k, v in old.items() if k != "options"} | {"format": 4}
     assert RULES.setup(["Ana"], {}, "fmt")["options"] == new["options"]
+
+
+def test_it_names_only_tests_that_exist_on_the_rules_page() -> None:
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "maracaibo-cooperative.md").read_text("utf-8")
+    named = set(re.findall(r"`(test_it_[a-z0-9_]+)`", page))
+    here = {name for name in globals() if name.startswith("test_it_")}
+    assert named and named <= here, sorted(named - here)

@@ -65,7 +65,9 @@ def _format_3_to_4(state: State) -> None:
     """Format 4: the options ``automa`` (a solo game's automa: Jean, as every older game) and
     ``jacques_level`` (Jacques's difficulty, jacques.py; 2 by default, unused without him), last
     among the options as the rules declare them."""
-    state["options"] = {**state["options"], "automa": "jean", "jacques_level": 2}
+    kept = {k: v for k, v in state["options"].items() if k not in ("automa", "jacques_level")}
+    state["options"] = {**kept, "automa": state["options"].get("automa", "jean"),
+                        "jacques_level": state["options"].get("jacques_level", 2)}
     state["format"] = 4
 
 
