@@ -20,7 +20,7 @@ import engine
 from engine.batch import BatchCrash, BatchResult, Command, apply_batch, canonical_move, is_commit_point
 from engine.core import Event, Move, Option, Outcome, Rules, View, option_by_code, visible_events
 from engine.core import State as EngineState
-from engine.errors import IllegalMove
+from engine.errors import IllegalMove, SetupError
 from engine.games.caravelas import RULES as CARAVELAS
 from engine.rng import Rng, seed_to_state
 from engine.testing import choose, player_names
@@ -259,8 +259,18 @@ def configurations() -> Iterator[tuple[str, int, dict[str, Any]]]:
         specs = {spec.name: spec for spec in rules.option_specs}
         for options in variants:
             for n in sorted({rules.min_players, rules.max_players}):
-                if all(specs[k].applies_to(n) for k in options):  # (the Uprising's modes are not solo)
+                if all(specs[k].applies_to(n) for k in options) and _accepted(rules, n, options):
                     yield name, n, options
+
+
+def _accepted(rules: Rules, n: int, options: dict[str, Any]) -> bool:
+    """Whether the game takes these options at this player count (the Uprising's competitive
+    modes are not solo; its cooperative ones are)."""
+    try:
+        rules.check_options(n, options)
+    except SetupError:
+        return False
+    return True
 
 
 def sample_states(rules: Rules, n: int, options: dict[str, Any], seed: int, count: int) -> list[State]:

@@ -22,6 +22,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import coop
 from . import uprising_content as U
 from .board import HANDLERS, P, loc_kind, opt, stack
 from .careers import with_free_actions
@@ -69,6 +70,7 @@ def liberate(state: State, seat: int, loc: str, ev: list[Event], times: int = 1)
     marker leaves the game when no space may take it."""
     p = player(state, seat)
     nation = state["markers"].pop(loc)
+    coop.restock(state, loc, nation, ev)  # (the cooperative scenarios: a marker beneath comes up)
     ev.append(new_event("liberate", f"{who(state, seat)} liberates {loc} {C.LOC[loc]['name']} from "
                         f"{nation.title()}.", {"seat": seat, "loc": loc, "nation": nation}))
     after = removed(state, seat, loc, "liberate")  # the Gravedigger on every liberation (Assumption A11)

@@ -40,7 +40,8 @@ The rules are read top-down, one module per part of the rulebook; this file only
     views.py      what each seat sees, and the resampling of what it may not
     effects.py    the effect language (gain bundles, card effects); content.py: the data files
     jean.py       Jean, the solo automa
-    jacques.py    Jacques, the Uprising's automa (solo with automa=jacques)
+    jacques.py    Jacques, the Uprising's automa (solo with automa=jacques; the cooperative modes)
+    coop.py       the cooperative scenarios 74 and 193: their markers, Jacques, the shared outcome
 
 The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per module of its rulebook:
 
@@ -73,6 +74,7 @@ from . import (
     actions,  # noqa: F401 - each phase module registers its frames in board.HANDLERS when imported
     cards,  # noqa: F401
     combat,  # noqa: F401
+    coop,
     exploring,  # noqa: F401
     homeports,
     liberation,  # noqa: F401 - after uprising: the fight frame of the Liberation module
@@ -104,7 +106,8 @@ class Maracaibo(Rules):
                    solo_only=True),
         OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
                    solo_only=True),
-        OptionSpec("mode", "choice", "base", homeports.MODE_HELP, choices=homeports.MODES, multi_only=True),
+        OptionSpec("mode", "choice", "base", homeports.MODE_HELP + coop.MODE_HELP,
+                   choices=(*homeports.MODES, *coop.MODES)),
         OptionSpec("automa", "choice", "jean", "solo only: the automa to play against, jean (the base game's) or "
                    "jacques (the Uprising's)", choices=("jean", "jacques"), solo_only=True),
         OptionSpec("jacques_level", "int", 2, "Jacques's level (solo with automa=jacques): 1 simple, 2 medium, "
@@ -118,8 +121,9 @@ class Maracaibo(Rules):
     )
 
     def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
-        if n_players == 1 and options.get("mode", "base") != "base":
-            raise SetupError("the Uprising's modes (option mode) are for 2 to 4 players; solo plays mode=base")
+        if n_players == 1 and options.get("mode", "base") not in ("base", *coop.MODES):
+            raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
+                             "solo plays mode=base, 74 or 193")
 
     def _setup(self, state: State, rng: Rng) -> None:
         set_table(state, rng)

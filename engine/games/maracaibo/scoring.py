@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import homeports, jacques, jean, liberation, scenarios
+from . import coop, homeports, jacques, jean, liberation, scenarios
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
@@ -142,6 +142,8 @@ def final_scoring(state: State, rng: Rng, ev: list[Event]) -> None:
     if jacques.playing(state):
         jacques.round_end(state, rng, ev)
         jacques.final(state, ev)
+    if coop.cooperative(state):
+        coop.final(state, ev)
     state["over"] = True
 
 
@@ -195,6 +197,8 @@ def outcome(state: State) -> Outcome | None:
         won, reason = jean.outcome_reason(state)
         return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
                        automa={jean.NAME: float(state["jean"]["vp"])}, seats_won=won)
+    if coop.cooperative(state):
+        return coop.outcome(state)
     if jacques.playing(state) and len(state["players"]) == 1:
         won, reason = jacques.outcome_reason(state)
         return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,

@@ -10,7 +10,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import homeports, jacques, jean, liberation, scenarios
+from . import coop, homeports, jacques, jean, liberation, scenarios
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
 from .upgrade import FORMAT
@@ -86,7 +86,9 @@ def set_table(state: State, rng: Rng) -> None:
     if liberation.playing(state):  # the Liberation careers, one dealt to each player
         liberation.deal_careers(state, rng)
     state["stack"] = [frame("setup", seats=range(n))]
-    if n == 1 and opts.get("automa", "jean") == "jacques":
+    if coop.cooperative(state):  # the cooperative scenarios: their markers, Jacques
+        coop.setup(state, rng)
+    elif n == 1 and opts.get("automa", "jean") == "jacques":
         jacques.setup(state, int(opts.get("jacques_level", 2)), rng)
     elif n == 1:
         jean.setup(state, int(opts["difficulty"]), bool(opts["jean_uprising"]), rng)

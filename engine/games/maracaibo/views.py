@@ -102,6 +102,8 @@ def public(state: State) -> View:
         view["jean"] = jean.public(state)
     if jacques.playing(state):
         view["jacques"] = jacques.public(state)
+    if "garrison" in state:
+        view["garrison"] = dict(state["garrison"])
     if state["over"]:
         out = outcome(state)
         assert out is not None

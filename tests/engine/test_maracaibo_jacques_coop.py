@@ -1,0 +1,170 @@
+"""The cooperative scenarios 74 and 193 (option mode), 1 to 4 players against Jacques, and the
+engine contract's team result (docs/rules/maracaibo-cooperative.md; CO below)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.core import Event, Outcome, State, TeamResult
+from engine.errors import SetupError
+from engine.games.maracaibo import RULES, coop, resistance
+from engine.games.maracaibo.board import loc_kind
+from engine.testing import check_conformance, player_names
+
+
+def table(n: int, seed: Any = 1, mode: str = "74", **options: Any) -> State:
+    return RULES.setup(player_names(n), {"mode": mode, **options}, seed)
+
+
+def started(n: int, seed: Any = 1, **options: Any) -> State:
+    """Past the setup choices (each seat the first option until none is left)."""
+    state = table(n, seed, **options)
+    while state["stack"][-1]["kind"] == "setup":
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.options(state, seat)[0].move)
+    return state
+
+
+def play_turn(state: State) -> list[Event]:
+    """The pending seat's whole turn by the game's default moves."""
+    seat = RULES.pending(state)[0]
+    out: list[Event] = []
+    for _ in range(60):
+        opt = RULES.default_move(state, seat)
+        assert opt is not None
+        events = RULES.apply(state, seat, opt.move)
+        out += events
+        if state["over"] or any(e.kind in ("turn", "round_end") for e in events):
+            return out
+    raise AssertionError("the turn did not end")
+
+
+def finish(state: State, seed: int = 0) -> Outcome:
+    rnd = random.Random(seed)
+    while not state["over"]:
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.bot_choice(state, seat, RULES.options(state, seat), rnd).move)
+    out = RULES.outcome(state)
+    assert out is not None
+    return out
+
+
+# ---- setup -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("mode", ["74", "193"])
+def test_it_sets_the_cards_markers_by_player_count_and_seats_jacques(n: int, mode: str) -> None:
+    state = table(n, mode=mode, jacques_level=3)
+    scen = coop.SCENARIOS[mode]
+    per = scen["per_location"][str(n)]
+    for nation, locs in scen["blocks"].items():
+        for loc in locs:
+            kind = loc_kind(state, loc)
+            if kind not in ("village", "city"):
+                assert loc not in state["markers"]
+                continue
+            assert state["markers"][loc] == nation
+            assert 1 + state["garrison"].get(loc, 0) == per[kind]
+    # the rulebook's example: with three players, one French marker on each village of 2-7, two on each city
+    if n == 3:
+        assert [1 + state["garrison"].get(loc, 0) for loc in ("2", "3", "4", "5", "6", "7")] == [1, 1, 2, 2, 1, 1]
+    assert all(not any(s) for s in state["supply"].values())  # the unused markers: the box
+    assert state["jacques"]["level"] == 3 and "jean" not in state
+    assert RULES.view(state, 0)["garrison"] == state["garrison"]
+
+
+def test_it_is_played_solo_in_the_cooperative_modes_only() -> None:
+    assert "jacques" in table(1)
+    for mode in ("basic", "78", "79"):
+        with pytest.raises(SetupError, match="2 to 4 players"):
+            table(1, mode=mode)
+
+
+# ---- Jacques among several players --------------------------------------------------------------------
+
+def test_it_reveals_jacques_card_only_once_every_player_has_played() -> None:
+    state = started(3, seed=4)
+    seen = []
+    for _ in range(6):
+        seat = RULES.pending(state)[0]
+        ev = play_turn(state)
+        seen.append((seat, [e.data["area"] for e in ev if e.kind == "jacques_card"]))
+    assert seen == [(0, []), (1, []), (2, [1]), (0, []), (1, []), (2, [2])]
+    assert RULES.pending(state) == [0]
+
+
+# ---- markers beneath ----------------------------------------------------------------------------------
+
+def test_it_brings_up_the_marker_beneath_when_a_location_is_liberated() -> None:
+    state = started(4)
+    assert state["garrison"]["4"] == 1 and coop.markers_left(state) > len(state["markers"])
+    before = coop.markers_left(state)
+    ev: list[Event] = []
+    resistance.liberate(state, 0, "4", ev)
+    assert state["markers"]["4"] == "france" and "4" not in state["garrison"]
+    assert any(e.kind == "garrison" for e in ev) and coop.markers_left(state) == before - 1
+    resistance.liberate(state, 0, "4", ev)
+    assert "4" not in state["markers"] and coop.markers_left(state) == before - 2
+
+
+# ---- the shared outcome ---------------------------------------------------------------------------------
+
+def test_it_gives_the_whole_table_one_result_with_the_conditions_met_and_missed() -> None:
+    state = started(3)
+    out = finish(state)
+    team = out.team
+    assert team is not None and out.ranking == ((0, 1, 2),)  # co-operators are never ranked apart
+    assert out.winners == ((0, 1, 2) if team.won else ())
+    assert set(team.met) | set(team.missed) == {coop.CONDITIONS["no_markers"], coop.CONDITIONS["above_jacques"]}
+    assert (coop.CONDITIONS["no_markers"] in team.met) == (coop.markers_left(state) == 0)
+    above = all(p["vp"] > state["jacques"]["vp"] for p in state["p"])
+    assert (coop.CONDITIONS["above_jacques"] in team.met) == above
+    record = out.as_dict()
+    assert record["team"] == {"won": team.won, "met": list(team.met), "missed": list(team.missed)}
+    assert record["automa"] == {"Jacques": float(state["jacques"]["vp"])}
+    assert RULES.view(state, 1)["outcome"]["team"] == record["team"]
+
+
+def test_it_wins_together_only_when_every_condition_is_met() -> None:
+    state = started(2)
+    finish(state)
+    state["markers"], state["garrison"] = {}, {}
+    for p in state["p"]:
+        p["vp"] = state["jacques"]["vp"] + 1
+    out = RULES.outcome(state)
+    assert out is not None and out.team == TeamResult(True, tuple(coop.CONDITIONS[c] for c in ("no_markers",
+                                                                                            "above_jacques")))
+    assert out.winners == (0, 1) and "wins together" in out.reason
+    state["p"][1]["vp"] = state["jacques"]["vp"]  # one player not above him: all lose
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and not out.team.won and out.winners == ()
+    assert out.team.missed == (coop.CONDITIONS["above_jacques"],) and "loses together" in out.reason
+    state["garrison"] = {"4": 1}  # a marker beneath counts
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and len(out.team.missed) == 2
+
+
+def test_it_keeps_every_other_games_outcome_without_a_team() -> None:
+    plain = Outcome(scores={0: 3.0, 1: 1.0}, ranking=((0,), (1,)), reason="r")
+    assert plain.team is None and "team" not in plain.as_dict() and plain.winners == (0,)
+    state = RULES.setup(player_names(2), {}, 5)
+    out = finish(state)
+    assert out.team is None and "team" not in out.as_dict()
+
+
+# ---- conformance: every player count, every difficulty --------------------------------------------------
+
+@pytest.mark.parametrize(("n", "level"), [(1, 1), (2, 2), (3, 3), (4, 4)])
+def test_it_passes_the_conformance_checker_for_one_cooperative_round(n: int, level: int) -> None:
+    report = check_conformance(RULES, n, {"mode": "74", "rounds": 1, "jacques_level": level},
+                               seeds=[f"coop-{n}-{level}"])
+    assert report.finished == 1 and report.resamples_that_changed > 0
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_it_finishes_whole_cooperative_games_with_the_bot(n: int) -> None:
+    out = finish(table(n, seed=f"whole-{n}", jacques_level=4), seed=n)
+    assert out.team is not None and len(out.scores) == n
