@@ -246,7 +246,9 @@ TO_END = _to_end()
 
 
 def _occupied(state: State) -> set[int]:
-    return {int(p["explorer"]) for p in state["p"]} - {C.END_SPACE}
+    """The players' explorers (and Roatán's second figures): skipped, not counted."""
+    held = {int(p["explorer"]) for p in state["p"]} | {int(p["explorer2"]) for p in state["p"] if "explorer2" in p}
+    return held - {C.END_SPACE}
 
 
 def quest_in_reach(state: State, start: int, n: int) -> int | None:
