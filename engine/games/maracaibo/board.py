@@ -59,7 +59,8 @@ def first_two(options: Iterator[Option]) -> list[Option]:
 
 
 def hand_limit(p: P) -> int:
-    return C.HAND_LIMIT_UPGRADED if "U2" in p["areas"] else C.HAND_LIMIT
+    # (the Uprising's hand_plus: Flying Dutchman's reward raises it for good)
+    return (C.HAND_LIMIT_UPGRADED if "U2" in p["areas"] else C.HAND_LIMIT) + int(p.get("hand_plus", 0))
 
 
 def last_round(state: State) -> bool:

@@ -12,6 +12,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
 from . import content as C
+from . import extensions
 from .board import HANDLERS, P, first_two, hand_limit, opt, stack
 from .effects import add_vp, apply_income, draw_cards, gain, perm, player, take_synergy, who, without
 
@@ -89,6 +90,8 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
             if e.get("needs"):
                 p["gated"] = [*p["gated"], cid]
             apply_income(state, seat, e, ev)
+        elif e["t"] == "now" and "ext" in e:  # the Uprising's cards: an extension of the language
+            frames += extensions.now(state, seat, e, rng, ev)
         elif e["t"] == "now":
             frames += gain(state, seat, e["gain"], rng, ev, "cards")
     return frames

@@ -180,6 +180,9 @@ _COUNTS: dict[str, Callable[[P], int]] = {
     "explorer5": lambda p: int(p["explorer"]) // 5,
     "display3": lambda p: len(p["display"]) // 3,
     "liberated": lambda p: int(p.get("liberated", 0)),  # (the Uprising: markers put on the resistance tile)
+    # the Uprising's per_more: combat points, and figures in the supply (Assumption A20)
+    "cp": lambda p: int(p["cp"]),
+    "figure": lambda p: int(p["fig"]),
 }
 
 

@@ -63,7 +63,7 @@ PERM_KINDS = frozenset({"discount", "compass", "quest_vp", "deliver_d", "combat_
 #: the effect kinds an extension may add (Own Monument's end-of-game effect)
 EXTENSION_KINDS = frozenset({"end"})
 
-#: the extensions the rules page lists ("Effect language: needed extensions"); none is implemented
+#: the extensions the rules page lists ("Effect language: needed extensions"), with which are played
 EXTENSIONS = frozenset({
     "liberate", "combat_nation", "market_take", "village_trade", "wild_sugar", "income_influence", "stop_marker",
     "village_plus_main", "explore_second_last", "deliver_again_cp", "second_explorer", "optional_pay",
