@@ -74,6 +74,11 @@ class LateSeatOut(serializers.Serializer):
     on_vacation_until = serializers.DateTimeField(allow_null=True)
     extensions_used = serializers.IntegerField()
     status = serializers.CharField(help_text="joined, or open (offered for a replacement)")
+    bank_left_seconds = serializers.IntegerField(allow_null=True, help_text="with time banks: the seconds left on "
+                                                 "the seat's clock (its deadline_at is where it runs out); null "
+                                                 "with a fixed deadline")
+    clock = serializers.CharField(help_text="with time banks: the clock in words ('2 days 4 hours left, stopped: "
+                                  "on vacation'); empty with a fixed deadline")
 
 
 class LateListOut(serializers.Serializer):

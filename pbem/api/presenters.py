@@ -50,7 +50,8 @@ SeatRow = tuple[int | None, str, int | None, str | None]
 #: of games as plain rows (:func:`lobby_entry`), no model instances, no state.
 LOBBY_COLUMNS = ("id", "title", "rules", "status", "options", "version", "created_by_id",
                  "created_by__display_name", "created_at", "started_at", "finished_at", "deadline_hours",
-                 "deadline_at", "pending_seats", "seed_hash", "seed", "outcome")
+                 "deadline_at", "time_bank_hours", "time_bank_increment_hours", "pending_seats", "seed_hash", "seed",
+                 "outcome")
 
 
 #: A game's links: key in ``links`` and route name.
@@ -89,6 +90,7 @@ def game_data(request: Request, game: Game, viewer: Player | None,
            "created_by__display_name": game.created_by.display_name, "created_at": game.created_at,
            "started_at": game.started_at, "finished_at": game.finished_at,
            "deadline_hours": game.deadline_hours, "deadline_at": game.deadline_at,
+           "time_bank_hours": game.time_bank_hours, "time_bank_increment_hours": game.time_bank_increment_hours,
            "pending_seats": game.pending_seats, "seed_hash": game.seed_hash, "seed": game.seed,
            "outcome": game.outcome}
     return lobby_entry(request, row, viewer, seat_rows)
@@ -142,6 +144,8 @@ def lobby_entry(request: Request, row: dict[str, Any], viewer: Player | None,
         "finished_at": row["finished_at"],
         "deadline_hours": row["deadline_hours"],
         "deadline_at": row["deadline_at"],
+        "time_bank_hours": row["time_bank_hours"],
+        "time_bank_increment_hours": row["time_bank_increment_hours"],
         "seats": seats,
         "waiting_for": waiting,
         "your_seat": your_seat,

@@ -104,6 +104,10 @@ class GameOut(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     deadline_hours = serializers.IntegerField()
     deadline_at = serializers.DateTimeField(allow_null=True)
+    time_bank_hours = serializers.IntegerField(allow_null=True, help_text="a time bank per player: hours for the "
+                                               "whole game (null: a fixed deadline of deadline_hours per turn); "
+                                               "deadline_at is then where the first clock runs out")
+    time_bank_increment_hours = serializers.IntegerField(help_text="hours each move adds to the mover's bank")
     seats = SeatOut(many=True)
     waiting_for = serializers.ListField(child=serializers.IntegerField(), help_text="seats the game waits for")
     your_seat = serializers.IntegerField(allow_null=True, help_text="your engine seat, null for a spectator")

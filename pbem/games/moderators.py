@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 
 import engine
-from pbem.games import moderation
+from pbem.games import clocks, moderation
 from pbem.games.models import Game, GameModerator, Player, Standby
 from pbem.games.services import (
     NAME_LENGTH,
@@ -173,7 +173,11 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
             hours = int(m.group(1)) * (24 if m.group(2).lower() == "d" else 1)
             game = moderation.do_extend_deadline(game_id, me, hours, why.strip() or "(no reason given)")
             assert game.deadline_at is not None
-            return LineResult(line, True, f"the deadline is now {moderation.when_text(game.deadline_at)}")
+            deadline = f"the deadline is now {moderation.when_text(game.deadline_at)}"
+            if clocks.is_banked(game):  # the hours went into the banks of the players the game waits on
+                deadline = f"{hours} hours more on the time bank of each player the game waits on; the first " \
+                           f"clock to run out now runs out {moderation.when_text(game.deadline_at)}"
+            return LineResult(line, True, deadline)
         if verb == "replace":
             r = _REPLACE.match(rest)
             if r is None:

@@ -391,6 +391,10 @@ class LateSeat:
     on_vacation_until: Any
     extensions_used: int
     status: str
+    #: With time banks: the seconds left on the seat's clock, and the clock in words ("2 days
+    #: left, stopped: on vacation"); None and "" for a game with a fixed deadline.
+    bank_left_seconds: int | None = None
+    clock: str = ""
 
 
 def late_seats(game: Game, now: Any = None) -> list[LateSeat]:
@@ -402,15 +406,18 @@ def late_seats(game: Game, now: Any = None) -> list[LateSeat]:
     pending = rules.pending(game.state)
     last = Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number").first()
     since = last.created_at if last is not None else game.started_at
+    words = clock_words(game, now)
     out = []
     for seat in game.seats.select_related("player").filter(index__in=pending).order_by("index"):
         assert seat.index is not None
         player = seat.player
         away = player.vacation_until if player is not None and player.vacation_until and \
             player.vacation_until > now else None
+        # with time banks each seat's deadline is where its own clock runs out
+        own = clocks.end_of(game, seat) if game.status == Game.Status.RUNNING else None
         out.append(LateSeat(seat.index, rules.seat_name(game.state, seat.index), player.email if player else "",
-                            since, game.deadline_at, game.reminded_at is not None, away, seat.extensions_used,
-                            seat.status))
+                            since, own or game.deadline_at, game.reminded_at is not None, away, seat.extensions_used,
+                            seat.status, clocks.left(game, seat, now), words.get(seat.index, "")))
     return sorted(out, key=lambda s: (s.waiting_since or now, s.seat))
 
 
