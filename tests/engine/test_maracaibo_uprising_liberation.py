@@ -204,3 +204,21 @@ def test_it_brings_a_set_aside_marker_back_to_each_block_before_rounds_2_to_4() 
 def test_it_plays_whole_games_of_scenario_79_by_the_bot(n: int) -> None:
     report = run_game(RULES, n, {"mode": "79"}, f"lib-{n}", checks=False)
     assert report.finished == 1
+
+
+def test_it_never_offers_a_village_action_placing_a_marker() -> None:
+    for mode, offered in (("78", True), ("79", False)):
+        state = _started(mode=mode, at="1")
+        state["markers"].pop("1", None)  # an empty village
+        p = player(state, 0)
+        p["areas"] = [*p["areas"], "U10"]  # its village action: a marker of any nation in an empty village
+        _on(state, frame("village", 0, left=1, used=[]))
+        assert ("vU10" in _codes(state)) is offered
+
+
+def test_it_words_the_combat_tiles_upgrade_by_its_u_side() -> None:
+    for mode, words in (("79", "one more liberation"), ("78", "a village, empty 2 / displace 5")):
+        state = _started(mode=mode)
+        _on(state, frame("disc", 0, n=1, ask=True))
+        labels = {o.code: o.label for o in RULES.options(state, 0)}
+        assert words in labels["u6"]

@@ -18,7 +18,7 @@ from . import homeports, resistance
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
-from .effects import compass, gain, gain_influence, good_cards, perm, player, who, wild_sugar
+from .effects import compass, gain, gain_influence, good_cards, liberation, perm, player, who, wild_sugar
 from .quests import can_pay_quest, do_quest, pay_label, quest_payments
 from .sailing import village_count
 from .ship import disc_areas
@@ -56,7 +56,8 @@ def _special_village_actions_in_order(state: State, seat: int, used: list[str], 
         if key == "three_goods" and not any(len(three_cards(p, g)) >= 3 for g in C.GOODS):
             continue
         if key == "place_marker" and (loc_kind(state, p["at"]) != "village" or p["at"] in state["markers"]
-                                      or not any(has_marker(state, n) for n in C.NATIONS)):
+                                      or not any(has_marker(state, n) for n in C.NATIONS)
+                                      or liberation(state)):  # (the Liberation ignores it, A16)
             continue
         yield opt(f"v{uid}", label + suffix)
     if "port" in p:  # the Uprising's home ports (Bremen, Oranjestad): repeatable, so never "used"

@@ -142,6 +142,12 @@ _INFLUENCE_VP: dict[str, int] = {m: int(U.MODULES["liberation"]["influence_vp"])
                                  if "liberation" in d["modules"]}
 
 
+def liberation(state: State) -> bool:
+    """The mode plays the Uprising's Liberation module (liberation.py; the rules of it that the other
+    parts keep: influence as VP, no marker placed by an effect)."""
+    return str(state["options"].get("mode", "base")) in _INFLUENCE_VP
+
+
 def influence_vp(state: State) -> int:
     """VP per influence gained instead of the influence (the Liberation module), else 0."""
     return _INFLUENCE_VP.get(str(state["options"].get("mode", "base")), 0)

@@ -93,6 +93,9 @@ def area_text(p: P, uid: str) -> str:
         return f"home port {hp['name']}: {port_text(hp)}" if hp else "home port"
     if uid == INDICATED and new_board(p):
         return str(U.BOARDS["compass_upgrade"]["text"])
+    if p.get("combat_tile") == "liberation" and uid == U.BOARDS["combat_tile"]["base"]["upgrade"]:
+        return "combat action tile, U side: once a turn in combat one more liberation, a city (value 3) or a " \
+            "village (value 2)"  # (the Liberation module, liberation.py)
     return str(C.UPGRADE[uid]["text"])
 
 

@@ -80,11 +80,14 @@ def nation_scoring(state: State) -> bool:
 
 
 def deal_careers(state: State, rng: Rng) -> None:
-    """Each player is dealt one of the four Liberation careers at random; the others are unused."""
+    """The module's setup: each player's combat action tile turned to its U side (``p["combat_tile"]``:
+    the ship area U6's words say so), and one of the four Liberation careers dealt to each player at
+    random; the other careers are unused."""
     careers = list(_CAREERS)
     rng.shuffle(careers)
     for i, p in enumerate(state["p"]):
         p["careers"] = [{"id": careers[i], "done": [None, None, None]}]
+        p["combat_tile"] = "liberation"
 
 
 # ---- the fight: always against a nation ------------------------------------------------------
