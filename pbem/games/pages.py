@@ -40,6 +40,11 @@ class ResultRow:
     score: Any
     winner: bool
     parts: list[str] = field(default_factory=list)  # the breakdown, in the order of SeatPage.result_parts
+    heads: list[str] = field(default_factory=list)  # the breakdown's names, for a phone's line under the row
+
+    @property
+    def named_parts(self) -> list[tuple[str, str]]:
+        return list(zip(self.heads, self.parts))
 
 
 #: The smallest text a board may show on a screen, in CSS px (issue 10: readable on a phone).
@@ -114,6 +119,8 @@ class SeatPage:
     plan: turnplan.TurnPlan | None = None  # a whole turn being planned (None: one move at a time)
     plan_query: str = ""  # the plan's steps as the page's address carries them (plan=a&plan=b)
     plan_back: str = ""  # the same without its last step
+    at: str = ""  # a place clicked on the map: only its options are listed
+    at_name: str = ""
     newest: int = 0  # the number of the newest move the page shows (the visit's mark)
     new_count: int = 0  # moves by others since the player's last visit
     can_undo: bool = False  # the player's own last batch may be taken back (the service has the last word)
@@ -165,19 +172,43 @@ def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> lis
 
 
 def map_links(rules: Any, state: Any, seat: int, options: list[Option],
-              plan_query: str | None = None) -> dict[str, str]:
-    """The places the board draws as links (Maracaibo's sail targets): each opens the page with
-    that option picked (``?play=code``), whose button then sends the same move as the option's;
-    while a turn is planned (``plan_query``), a click adds that sail to the plan."""
-    out: dict[str, str] = {}
+              plan_query: str | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """The places the board draws as links, ringed: every place an option names (Maracaibo's sail
+    targets, a combat's annex or displace, a Caravelas move's destination), with each link's title.
+
+    A place of one option opens the page with it picked (``?play=code``), whose button then sends
+    the same move as the option's; a place of several (Caravelas: which caravela, which card) opens
+    the page with the options at that place (``?at=place``). While a turn is planned
+    (``plan_query``), a click adds that option to the plan, or lists the place's options to add."""
+    by_place: dict[str, list[Option]] = {}
     for o in options:
         details = rules.option_details(state, seat, o)
-        if details and details.get("kind") == "sail" and isinstance(details.get("place"), str):
-            if plan_query is None:
-                out[details["place"]] = f"./?play={quote(o.code)}#chosen"
-            else:
-                out[details["place"]] = f"./?{plan_query}{'&' if plan_query else ''}plan={quote(o.code)}#plan"
-    return out
+        if details and isinstance(details.get("place"), str):
+            by_place.setdefault(details["place"], []).append(o)
+    links: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for place, opts in by_place.items():
+        if plan_query is None:
+            links[place] = (f"./?play={quote(opts[0].code)}#chosen" if len(opts) == 1
+                            else f"./?at={quote(place)}#options")
+        else:
+            before = f"{plan_query}&" if plan_query else ""
+            links[place] = (f"./?{before}plan={quote(opts[0].code)}#plan" if len(opts) == 1
+                            else f"./?plan=&{before}at={quote(place)}#options")
+        titles[place] = opts[0].label if len(opts) == 1 else f"{len(opts)} options here"
+    return links, titles
+
+
+def options_at(rules: Any, state: Any, seat: int, rows: list[OptionRow], place: str) -> list[OptionRow]:
+    """The option rows that name ``place`` (a click on the map's place)."""
+    return [r for r in rows if (rules.option_details(state, seat, r.option) or {}).get("place") == place]
+
+
+def place_name(rules: Any, place: str) -> str:
+    for p in (rules.catalogue() or {}).get("places") or []:
+        if isinstance(p, dict) and p.get("id") == place:
+            return str(p.get("name") or place)
+    return place
 
 
 def plan_query(codes: list[str]) -> str:
@@ -204,9 +235,10 @@ def _names(game: Game) -> list[str]:
     return [str(n) for n in (game.state or {}).get("players", [])]
 
 
-def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = None) -> SeatPage:
+def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = None, at: str = "") -> SeatPage:
     """Everything the seat's personal page shows; ``plan``: the steps of a turn being planned
-    (``[]``: planning begins), ``seen``: the newest move number at the player's last visit."""
+    (``[]``: planning begins), ``seen``: the newest move number at the player's last visit, ``at``:
+    a place clicked on the map (only its options are listed)."""
     game = Game.objects.get(pk=seat.game_id)
     rules = engine.get(game.rules)
     assert game.state is not None and seat.index is not None
@@ -230,11 +262,10 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     view = rules.view(state, seat.index)
     planned = turnplan.plan_turn(rules, state, seat.index, plan) if plan is not None and options else None
     query = plan_query(planned.codes) if planned is not None else None
-    if planned is not None and planned.state is not None and planned.steps:
-        targets = map_links(rules, planned.state, seat.index, planned.options, query)
-    else:
-        targets = map_links(rules, state, seat.index, planned.options if planned else options, query)
-    boards, phone_boards = board_parts(rules, {**view, "links": targets} if targets else view)
+    now = planned.state if planned is not None and planned.state is not None else state
+    targets, titles = map_links(rules, now, seat.index, planned.options if planned else options, query)
+    shown = {**view, "links": targets, "link_titles": titles} if targets else view
+    boards, phone_boards = board_parts(rules, shown)
     page = SeatPage(
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
         deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),
@@ -252,6 +283,10 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
         page.option_rows = option_rows(rules, planned.state, seat.index, planned.options) if planned.options else []
     else:
         page.option_rows = option_rows(rules, state, seat.index, options)
+    if at and page.option_rows:
+        chosen = options_at(rules, now, seat.index, page.option_rows, at)
+        if chosen:
+            page.option_rows, page.at, page.at_name = chosen, at, place_name(rules, at)
     page.hand, page.planned = my_cards(rules, view, seat.index)
     page.history = history(game, seat.index, you, seen)
     page.newest = max((h.number for h in page.history), default=0)
@@ -269,6 +304,8 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
             page.result_parts = [h for i, h in enumerate(page.result_parts) if i not in same]
             for r in page.results:
                 r.parts = [v for i, v in enumerate(r.parts) if i not in same]
+        for r in page.results:
+            r.heads = page.result_parts
         page.reason = str((game.outcome or {}).get("reason") or "")
     return page
 

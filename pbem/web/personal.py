@@ -42,7 +42,8 @@ def _seen(request: HttpRequest) -> int | None:
 
 
 def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
-    page = pages.seat_page(seat, plan=_plan(request), seen=_seen(request))
+    at = request.GET.get("at", "")[:40] if request.method == "GET" else ""
+    page = pages.seat_page(seat, plan=_plan(request), seen=_seen(request), at=at)
     context: dict[str, object] = {
         "page": page, "token": token, "game": page.game,
         # The SVG comes from the engine's svg helpers, which escape every text they draw.

@@ -150,7 +150,10 @@ def test_it_plays_a_whole_game_of_maretta_from_the_personal_pages(new_page: Any,
     headline = pages[0].locator("#headline h1")
     assert headline.inner_text().startswith("Winner")
     assert headline.bounding_box()["y"] < 150
-    assert pages[0].locator("table.results tr").count() == 4
+    assert pages[0].locator("table.results tr:not(.parts-line)").count() == 4
+    table = pages[0].locator(".scroll:has(#results)").evaluate("t => [t.scrollWidth, t.clientWidth]")
+    assert table[0] <= table[1], f"the finished table fits the phone, unscrolled: {table}"
+    assert pages[0].locator("table.results tr.parts-line").first.is_visible(), "the breakdown under each player"
     assert game.seed in pages[0].content()
     history = pages[0].locator("ol.history > li")
     assert history.count() == Move.objects.filter(game=game, undone_at__isnull=True).count(), "the whole history"

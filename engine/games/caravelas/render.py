@@ -6,6 +6,7 @@ import functools
 import math
 from itertools import pairwise
 from typing import Any
+from xml.sax.saxutils import escape
 
 from engine import svg
 
@@ -291,9 +292,19 @@ def _map(view: dict[str, Any]) -> list[str]:
             body.append(_arrowhead(a, b, WIND))
     # circles
     targets = set(view.get("me", {}).get("disc", [])) if seat is not None else set()
+    links = view.get("links") or {}  # place -> address, given by a host page (where its moves go)
+    titles = view.get("link_titles") or {}
+    overlays: list[str] = []  # the links, over every circle
     for node in B.MAP["nodes"]:
         x, y, kind, nid = node["x"], node["y"], node["kind"], node["id"]
         r = _radius(kind)
+        link = links.get(nid) if isinstance(links, dict) else None
+        if link:  # a place a move can go to: ringed under it, and a link over it (a clear disc the size
+            # of the ring, so that a click anywhere on it counts)
+            body.append(svg.el("circle", cx=x, cy=y, r=r + 8, fill="#fff3bf", stroke="#e8590c", stroke_width=3))
+            title = svg.el("title", escape(str(titles.get(nid) or f"Sail to {node.get('name', nid)}")))
+            overlays.append(svg.el("a", title + svg.el("circle", cx=x, cy=y, r=r + 8, fill="#ffffff", fill_opacity=0),
+                                   href=str(link), class_="target", data_place=nid))
         if kind == "white":
             body.append(svg.el("circle", cx=x, cy=y, r=r, fill="#ffffff", stroke="#6f8a99"))
             continue
@@ -345,7 +356,7 @@ def _map(view: dict[str, Any]) -> list[str]:
         for i, s in sorted(enumerate(seats), key=lambda t: t[1] == seat):
             fx, fy = (x, y) if len(seats) == 1 else (x + (-7 if i % 2 == 0 else 7), y + (-9 if i < 2 else 9))
             body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat, small=len(seats) > 1)
-    return body
+    return body + overlays  # the links last: over the labels and the fleets, so a click on them counts
 
 
 def _strip(view: dict[str, Any], top: int) -> list[str]:

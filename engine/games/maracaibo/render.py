@@ -415,7 +415,8 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
         ships.setdefault(p["at"], []).append(_colour(view, i))
     if view.get("jean"):
         ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
-    links = view.get("links") or {}  # place -> address, given by a host page (its sail targets)
+    links = view.get("links") or {}  # place -> address, given by a host page (the places its options name)
+    titles = view.get("link_titles") or {}  # place -> what a click there does
     for loc in live:
         x, y = POS.get(loc, (0, 0))
         kind = _kind(view, loc)
@@ -423,7 +424,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
         link = links.get(loc) if isinstance(links, dict) else None
         if link:  # a reachable place: a link, ringed
             out.append(f'<a href="{escape(str(link), quote=True)}" class="target" data-place="{escape(loc)}">'
-                       f'<title>Sail to {escape(_name(loc))}</title>'
+                       f'<title>{escape(str(titles.get(loc) or "Sail to " + _name(loc)))}</title>'
                        f'<circle cx="{x}" cy="{y}" r="17" fill="#fff3bf" stroke="#e8590c" stroke-width="3"/>')
         if kind == "city":
             out.append(f'<rect x="{x - 13}" y="{y - 11}" width="26" height="22" rx="4" fill="#f3d9b1" '
