@@ -76,6 +76,26 @@ def test_it_sets_the_cards_markers_by_player_count_and_seats_jacques(n: int, mod
     assert RULES.view(state, 0)["garrison"] == state["garrison"]
 
 
+@pytest.mark.parametrize("mode", ["74", "193"])
+def test_it_sets_the_cards_legacy_tiles_project_cards_and_quests_as_the_other_scenarios_do(mode: str) -> None:
+    from engine.games.maracaibo import content as C
+    from engine.games.maracaibo import uprising_content as U
+
+    scen = U.SCENARIOS[mode]
+    for n in (1, 3):
+        state = table(n, seed=f"legacy-{n}", mode=mode)
+        revealed = state["discard"][-3:]  # three project cards revealed: a tile by each one's object, by column
+        want = ["L1", *(scen["legacy_by_object"][C.CARD[c]["object"]][i] for i, c in enumerate(revealed))]
+        assert sorted([*state["legacy"], *state["legacy_unplayed"]]) == sorted(want)
+        assert set(range(90, 100)) <= {*state["deck"], *state["box"], *state["display"], *state["discard"],
+                                       *state["returned"], *(c for p in state["p"] for c in p["setup"]["dealt"])}
+        quests = [*state["quest_pile"], *state["quests"].values(), *state["track_quests"].values()]
+        assert sorted(quests) == sorted(q["id"] for q in U.QUESTS)
+        first = scen["quests"]["1"]
+        assert sorted(state["quests"]) == sorted([*first["all"], *(first["three"] if n >= 3 else [])])
+        assert not scen["nation_scoring"]
+
+
 def test_it_is_played_solo_in_the_cooperative_modes_only() -> None:
     assert "jacques" in table(1)
     for mode in ("basic", "78", "79"):

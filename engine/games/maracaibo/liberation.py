@@ -45,7 +45,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import actions, combat, coop, homeports, ship, uprising
+from . import actions, combat, homeports, ship, uprising
 from . import content as C
 from . import uprising_content as U
 from .board import HANDLERS, P, loc_kind, opt, stack
@@ -75,7 +75,7 @@ def playing(state: State) -> bool:
 def nation_scoring(state: State) -> bool:
     """Whether the final scoring scores the nations (not in scenario 79: "Não há nenhuma nação
     marcando no final do jogo"; the scenario's data says so, ``nation_scoring``)."""
-    scen = U.SCENARIOS.get(homeports.mode(state)) or coop.SCENARIOS.get(homeports.mode(state))
+    scen = U.SCENARIOS.get(homeports.mode(state))
     return not scen or bool(scen.get("nation_scoring", True))
 
 

@@ -378,11 +378,10 @@ MODES = {
     "79": {"name": "Unrest", "pt": "Agitação",
            "modules": ["home_ports", "liberation", "resistance"], "competitive": True},
     "74": {"name": "Cooperative in the Caribbean", "pt": "Cooperativa no Caribe",
-           "modules": ["home_ports", "jacques", "liberation", "resistance"], "competitive": False,
-           "status": "not yet implemented"},
+           "modules": ["home_ports", "jacques", "liberation", "resistance"], "competitive": False},
     "193": {"name": "The Rescue", "pt": "O Resgate",
             "modules": ["home_ports", "jacques", "search", "liberation", "resistance"], "competitive": False,
-            "status": "not yet implemented"},
+            "status": "partly: The Search is not played yet"},
     "campaign": {"name": "The Uprising's campaign", "modules": ["home_ports"], "competitive": True,
                  "status": "not yet implemented"},
 }
@@ -417,6 +416,19 @@ SCENARIOS = {
            "markers_by_round": {"rule": "lowest_empty_in_block", "rounds": [2, 3, 4], "each": 1},
            "quests": {"1": {"all": ["6", "12"], "three": ["16"]}, "2": {"all": ["3", "9"], "three": ["17"]},
                       "3": {"all": ["7", "15"], "three": ["2"]}, "4": {"all": ["1", "18"], "three": ["8"]}}},
+    # the cooperative scenarios (coop.py places their markers from data/uprising/coop.json, by player count)
+    "74": {"name": "Cooperative in the Caribbean", "cards": list(range(90, 107)), "legacy": ["L1"],
+           "legacy_by_object": {"book": ["L35", "L4", "L31"], "spyglass": ["L33", "L6", "L37"],
+                                "herbs": ["L34", "L5", "L7"], "sword": ["L36", "L8", "L9"]},
+           "nation_scoring": False,
+           "quests": {"1": {"all": ["3", "15"], "three": ["12"]}, "2": {"all": ["6", "16"], "three": ["9"]},
+                      "3": {"all": ["2", "18"], "three": ["7"]}, "4": {"all": ["8", "17"], "three": ["1"]}}},
+    "193": {"name": "The Rescue", "cards": list(range(90, 107)), "legacy": ["L1"],
+            "legacy_by_object": {"book": ["L36", "L5", "L37"], "spyglass": ["L34", "L4", "L31"],
+                                 "herbs": ["L33", "L6", "L7"], "sword": ["L35", "L8", "L9"]},
+            "nation_scoring": False,
+            "quests": {"1": {"all": ["7", "12"], "three": ["1"]}, "2": {"all": ["9", "15"], "three": ["3"]},
+                       "3": {"all": ["6", "17"], "three": ["18"]}, "4": {"all": ["2", "16"], "three": ["8"]}}},
 }
 
 
