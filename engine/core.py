@@ -351,6 +351,7 @@ def _to_int(name: str, value: Any) -> int:
         raise SetupError(f"option {name} takes a whole number, not {value!r}") from None
 
 
+@mypyc_attr(native_class=False)  # (mypyc compiles no native subclass of an interpreted class)
 class BadArchive(SetupError):
     """A campaign archive the engine cannot continue from; the message names what is wrong.
 

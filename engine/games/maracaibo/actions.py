@@ -13,8 +13,8 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import campaign, homeports, resistance
 from . import content as C
-from . import homeports, resistance
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
@@ -75,6 +75,8 @@ def _village_options_in_order(state: State, seat: int, used: list[str], suffix: 
     yield from buy_options_in_order(state, seat, suffix)
     yield opt("vd", "village action: take 1 doubloon" + suffix)
     yield from _special_village_actions_in_order(state, seat, used, suffix)
+    if "story" in state:  # the campaign's disc tile in this village
+        yield from campaign.village_options(state, seat, suffix)
 
 
 def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> list[Frame]:
@@ -86,6 +88,8 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
         return []
     if code == "vd":
         return gain(state, seat, {"d": 1}, rng, ev, "village")
+    if code.startswith("w"):
+        return campaign.do_build(state, seat, code, rng, ev)
     key = code[1:]
     if key == "H":
         return homeports.do_village(state, seat, rng, ev)

@@ -175,6 +175,10 @@ def text(view: View, brief: bool = False) -> str:
         out += _wrap(jacques_line(view).strip())
     if brief and len(view["p"]) > 1:
         out.append("  (Their careers and cards in full: on your game page.)")
+    if view.get("story"):  # the story campaign (campaign.py)
+        from .campaign import text_lines
+
+        out += [""] + [w for line in text_lines(view) for w in _wrap(line, "", "    ")]
     me = view.get("me")
     if me and seat is not None:
         out += ["", "YOUR HAND (good/object, cost, effect)"]

@@ -61,6 +61,7 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine import notation
@@ -72,6 +73,7 @@ from engine.stack import DecisionStack
 
 from . import (
     actions,  # noqa: F401 - each phase module registers its frames in board.HANDLERS when imported
+    campaign,
     cards,  # noqa: F401
     combat,  # noqa: F401
     coop,
@@ -112,7 +114,11 @@ class Maracaibo(Rules):
                    "jacques (the Uprising's)", choices=("jean", "jacques"), solo_only=True),
         OptionSpec("jacques_level", "int", 2, "Jacques's level (solo with automa=jacques): 1 simple, 2 medium, "
                    "3 hard, 4 very hard", min=1, max=4),
+        OptionSpec("campaign", "bool", False, "the story campaign (substitute story): story cards, votes, legacy "
+                   "tiles; each game hands an archive to the next (docs/rules/maracaibo-campaign.md)",
+                   multi_only=True),
     )
+    supports_campaign = True
     notation_help = (
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
         "'buy <card name>', 'deliver tobacco', 'quest', 'fight france', 'influence 2', 'annex 6', "
@@ -124,9 +130,33 @@ class Maracaibo(Rules):
         if n_players == 1 and options.get("mode", "base") not in ("base", *coop.MODES):
             raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
                              "solo plays mode=base, 74 or 193")
+        if options.get("campaign"):
+            if n_players == 1:
+                raise SetupError("the story campaign (option campaign) is for 2 to 4 players")
+            if options.get("mode", "base") != "base":
+                raise SetupError("the story campaign (option campaign) plays the base game: leave option mode out")
+            if str(options.get("scenario")) != "75":
+                raise SetupError("the story campaign (option campaign) plays its own story, not scenario "
+                                 f"{options.get('scenario')}: leave option scenario out")
 
     def _setup(self, state: State, rng: Rng) -> None:
+        if "archive_in" in state:  # an archive continues a campaign: the option goes with it
+            state["options"] = {**state["options"], "campaign": True}
+            self._check_option_combination(len(state["players"]), state["options"])
+        if state["options"].get("campaign"):
+            campaign.prepare(state)
         set_table(state, rng)
+        if campaign.active(state):
+            campaign.begin(state, [])
+
+    def archive(self, state: State) -> dict[str, Any] | None:
+        """A finished campaign game's archive (campaign.py), else None."""
+        if state.get("format") != FORMAT:
+            current(state)
+        return campaign.archive(state)
+
+    def _check_archive(self, archive: Mapping[str, Any]) -> None:
+        campaign.check_archive(archive)
 
     def upgrade(self, state: State) -> bool:
         """An older state brought to this engine's format (upgrade.py); the hooks below do it on

@@ -9,8 +9,8 @@ from engine.core import Event, Option, Outcome, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import campaign, coop, homeports, jacques, jean, liberation, scenarios
 from . import content as C
-from . import coop, homeports, jacques, jean, liberation, scenarios
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
@@ -26,6 +26,8 @@ def _next_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     ev: list[Event] = []
     state["turns"] += 1
     n = len(state["players"])
+    if campaign.active(state):
+        campaign.turn_end(state, seat, rng, ev)
     trigger = state["trigger"]
     if trigger is None:
         if jean.playing(state):
@@ -70,6 +72,9 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     ev: list[Event] = []
     if f["data"]["mode"] == "final":
         final_scoring(state, rng, ev)
+        if campaign.active(state):  # step 6 (the story) before the game ends
+            state["over"] = False
+            stack(state).push_all(campaign.step6(state, seat, "final"))
         return ev
     for i, p in enumerate(state["p"]):
         p["d"] += p["inc_d"]
@@ -91,6 +96,15 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
             ev.append(new_event("prestige", f"The {C.PRESTIGE[b['id']]['name']} is revealed.", {"building": b["id"]},
                                 reveals=True))
             break
+    if campaign.active(state):  # step 6 (the story), then step 7 in the frame rstart
+        stack(state).push_all(campaign.step6(state, seat, "interim"))
+        return ev
+    _round_start(state, f, seat, ev)
+    return ev
+
+
+def _round_start(state: State, f: Frame, seat: int, ev: list[Event]) -> None:
+    """Interim scoring step 7 (every ship back in Havana), and the next round's first turn."""
     state["round"] += 1
     scenarios.round_markers(state, ev)  # (the Uprising's scenario 79: set-aside markers, A17)
     place_quests(state, ev)
@@ -106,6 +120,15 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     if "ports_box" in state:  # the Uprising's home ports: an income effect (Genova)
         for i in reversed(range(len(state["p"]))):
             stack(state).push_all(homeports.income(state, i, ev))
+
+
+def _rstart_options(state: State, f: Frame) -> list[Option]:
+    return [opt("go", "the next round")]
+
+
+def _rstart_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    _round_start(state, f, seat, ev)
     return ev
 
 
@@ -169,6 +192,7 @@ HANDLERS["next"] = FunctionHandler(_next_options, _next_resolve)
 HANDLERS["score"] = FunctionHandler(_score_options, _score_resolve)
 HANDLERS["scoring"] = FunctionHandler(_scoring_options, _scoring_resolve)
 HANDLERS["jean"] = FunctionHandler(_jean_options, _jean_resolve)
+HANDLERS["rstart"] = FunctionHandler(_rstart_options, _rstart_resolve)
 
 
 #: the order the results table lists Maracaibo's sources of victory points in

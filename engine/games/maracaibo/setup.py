@@ -9,8 +9,8 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import campaign, coop, homeports, jacques, jean, liberation, scenarios
 from . import content as C
-from . import coop, homeports, jacques, jean, liberation, scenarios
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
 from .upgrade import FORMAT
@@ -22,7 +22,7 @@ def set_table(state: State, rng: Rng) -> None:
     table = max(n, 2)  # solo is set up as a 2-player game (Jean's ship is the second)
     opts = state["options"]
     scen = scenarios.table(state) or C.SCENARIOS[str(opts["scenario"])]  # (the Uprising's 78, 79: their own)
-    a_cards = list(C.A_CARDS)
+    a_cards = [*C.A_CARDS, *campaign.start_cards(state)] if campaign.active(state) else list(C.A_CARDS)
     rng.shuffle(a_cards)
     b_cards = scenarios.b_cards(state) or [*C.B_CARDS, *scen["cards"]]
     rng.shuffle(b_cards)
@@ -55,7 +55,7 @@ def set_table(state: State, rng: Rng) -> None:
         "prestige_box": sorted(prestige[4:]),
         "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
         "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
-        "legacy": list(scen.get("legacy", [])),
+        "legacy": campaign.start_legacy(state) if campaign.active(state) else list(scen.get("legacy", [])),
     })
     scenarios.set_legacy(state)  # (the Uprising's 78 and 79: L1, L30, three tiles by revealed cards)
     scenarios.set_markers(state)  # (the Uprising's scenario 79: its markers on 2-19)
@@ -167,6 +167,8 @@ def refill_display(state: State, rng: Rng, ev: list[Event]) -> None:
 
 
 def place_quests(state: State, ev: list[Event]) -> None:
+    if campaign.active(state):
+        return  # the campaign's quests come with its story cards (campaign.py)
     table = (scenarios.table(state) or C.SCENARIOS[state["scenario"]])["quests"][str(state["round"])]
     locs = list(table["all"]) + (list(table["three"]) if len(state["players"]) >= 3 else [])
     placed = []

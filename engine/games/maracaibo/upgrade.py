@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 4
+FORMAT = 5
 
 
 class UnknownFormat(ValueError):
@@ -71,8 +71,17 @@ def _format_3_to_4(state: State) -> None:
     state["format"] = 4
 
 
+def _format_4_to_5(state: State) -> None:
+    """Format 5: the option ``campaign`` (the story campaign, campaign.py); every older game is a
+    game on its own (``False``, last among the options as the rules declare them)."""
+    options = {k: v for k, v in state["options"].items() if k != "campaign"}
+    state["options"] = {**options, "campaign": bool(state["options"].get("campaign", False))}
+    state["format"] = 5
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
-UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4]
+UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
+                                               _format_4_to_5]
 
 
 def format_of(state: State) -> int:

@@ -9,8 +9,8 @@ import copy
 from engine.core import State, View
 from engine.rng import Rng
 
+from . import campaign, homeports, jacques, jean
 from . import content as C
-from . import homeports, jacques, jean
 from .board import P, json_copy, multiplier
 from .scoring import outcome
 
@@ -104,6 +104,8 @@ def public(state: State) -> View:
         view["jacques"] = jacques.public(state)
     if "garrison" in state:
         view["garrison"] = dict(state["garrison"])
+    if campaign.active(state):
+        view["story"] = campaign.public(state)
     if state["over"]:
         out = outcome(state)
         assert out is not None
@@ -153,6 +155,8 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     rng.shuffle(rest)
     s["quest_pile"] = s["quest_pile"][:1] + rest
     homeports.resample(s, others, rng)
+    if campaign.active(s):
+        campaign.resample(s, others, rng)
     if jean.playing(s):
         jean.resample(s, rng)
     if jacques.playing(s):

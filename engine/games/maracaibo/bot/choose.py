@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from engine.core import Option, State
 
+from .. import campaign
 from .. import content as C
 from .. import uprising_content as C_U
 from ..actions import three_cards
@@ -96,6 +97,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             return ctx.best_explore(2)
         if code == "vp2":
             return 2.0
+        if code.startswith("w"):  # a campaign disc tile: its gain for its doubloons, and the story's progress
+            return ctx.gain_value(campaign.DISC_TILE[code[1:]]["gain"]) - ctx.dv + 3.0
         if code in ("pass", "done"):
             return 0.0
         return 0.1
@@ -245,6 +248,8 @@ def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
         return real[0]
     if kind == "free":
         return next(o for o in real if o.code == "end")
+    if kind == "vote":  # the campaign's votes (campaign.py): the bot has no opinion on the story
+        return real[rnd.randrange(len(real))]
     if kind in ("short", "three"):  # a payment: its cheapest way, without noise (the bot's random draws unchanged)
         return max(real, key=lambda o: _score(ctx, kind, o, {}, {}))
     steps = dict(sail_targets(state, seat)) if kind == "sail" else {}

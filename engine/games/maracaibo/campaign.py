@@ -1,0 +1,480 @@
+"""Maracaibo's story campaign (issue 23; docs/rules/maracaibo-campaign.md): option ``campaign``.
+
+SUBSTITUTE CONTENT: the story cards (``data/campaign/story.json``) and the disc tiles
+(``data/campaign/tiles.json``) are this project's own, short and original, not the published story.
+
+``state["story"]`` holds the campaign during a game:
+
+- ``game``: which game of the campaign this is (1 for the first);
+- ``pile``: the story cards not yet revealed, top first (hidden: the view says how many);
+- ``board``: the story cards in play, front up (their requirements are public), in the order revealed;
+- ``unread``: cards added at final scoring: into the archive without following their front;
+- ``claims``: card -> the seat that fulfilled its story-tile requirement (and claimed the tile);
+- ``tiles``: the four story tiles of this game, each the seat that claimed it or None;
+- ``discs``: disc tile -> the seats of the discs placed on it, one entry a disc;
+- ``read``: the cards read, in order; ``log``: what each told and what the vote chose;
+- ``flags``: what the votes decided (later cards branch on them); ``tucked``: per seat, the cards
+  tucked under its ship board; ``c_cards``: the C-cards the story unlocked (in the A-cards from the
+  next game on); ``results``: the games played so far (scores, winners); ``ended``: the story's end.
+
+Frames: ``story`` (reads the next fulfilled card at scoring step 6, by itself), ``vote`` (every seat at
+once, hidden until all voted), ``rstart`` (step 7 after an interim scoring) and ``gameover`` (the end
+of the game after the final step 6).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.core import BadArchive, Event, Option, State, new_event
+from engine.rng import Rng
+from engine.stack import Frame, FunctionHandler, frame
+
+from . import content as C
+from .board import HANDLERS, opt, stack, take_marker
+from .effects import count_of, gain, player, who
+
+_DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data" / "campaign"
+STORY: dict[str, Any] = json.loads((_DATA / "story.json").read_text(encoding="utf-8"))
+TILES: dict[str, Any] = json.loads((_DATA / "tiles.json").read_text(encoding="utf-8"))
+CARD: dict[int, dict[str, Any]] = {c["id"]: c for c in STORY["cards"]}
+START: list[int] = list(STORY["start"])
+DISC_TILE: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["disc_tiles"]}
+STORY_TILES: list[dict[str, Any]] = TILES["story_tiles"]
+LABEL: str = STORY["label"]
+
+#: the version of the archive this engine writes (and the newest it reads)
+ARCHIVE_VERSION = 1
+
+
+def active(state: State) -> bool:
+    return "story" in state
+
+
+# ---- setup -----------------------------------------------------------------------------------
+
+
+def prepare(state: State) -> None:
+    """Before the table is set: the story from the archive given (``archive_in``) or a new one."""
+    n = len(state["players"])
+    archive = state.get("archive_in")
+    if archive is None:
+        story: dict[str, Any] = {
+            "game": 1, "pile": [c for c in sorted(CARD) if c not in START], "board": [], "unread": list(START),
+            "read": [], "log": [], "flags": [], "tucked": [[] for _ in range(n)], "c_cards": [], "discs": {},
+            "results": [], "legacy": [],
+        }
+    else:
+        a = archive["story"]
+        story = {
+            "game": int(archive["game"]) + 1, "pile": list(a["pile"]), "board": list(a["board"]),
+            "unread": list(a["unread"]), "read": list(a["read"]), "log": list(a["log"]), "flags": list(a["flags"]),
+            "tucked": [list(t) for t in a["tucked"]], "c_cards": list(a["c_cards"]),
+            "discs": {k: list(v) for k, v in a["discs"].items()}, "results": list(archive["results"]),
+            "legacy": list(archive["legacy"]),
+        }
+    story["claims"] = {}
+    story["tiles"] = [None] * len(STORY_TILES)
+    story["ended"] = False
+    state["story"] = story
+
+
+def begin(state: State, ev: list[Event]) -> None:
+    """After the table is set: the cards in play place their quests and disc tiles again; the cards
+    added unread at the last game's final scoring are revealed now (their fronts followed)."""
+    story = state["story"]
+    story.pop("legacy", None)  # (now in state["legacy"], set by the table)
+    for cid in story["board"]:
+        _follow_front(state, cid, ev)
+    unread, story["unread"] = story["unread"], []
+    for cid in unread:
+        reveal(state, cid, ev)
+
+
+def start_legacy(state: State) -> list[str]:
+    return list(state["story"]["legacy"])
+
+
+def start_cards(state: State) -> list[int]:
+    """The C-cards shuffled into the A-cards: those the story unlocked in the games before."""
+    return list(state["story"]["c_cards"])
+
+
+def reveal(state: State, cid: int, ev: list[Event]) -> None:
+    """A new story card on the board: its front is followed (quests, a disc tile)."""
+    story = state["story"]
+    story["board"] = [*story["board"], cid]
+    c = CARD[cid]
+    ev.append(new_event("story_card", f"Story card {cid} is revealed: {c['title']}. {c['front']['text']} "
+                        f"({requirement_text(cid)})", {"card": cid}, reveals=True))
+    _follow_front(state, cid, ev)
+
+
+def _follow_front(state: State, cid: int, ev: list[Event]) -> None:
+    front = CARD[cid]["front"]
+    tile = front.get("discs")
+    if tile and tile not in state["story"]["discs"]:
+        state["story"]["discs"] = {**state["story"]["discs"], tile: []}
+    q = front.get("quests")
+    if not q:
+        return
+    locs = list(q["all"]) + (list(q["three"]) if len(state["players"]) >= 3 else [])
+    placed = []
+    for loc in locs:
+        if loc in state["quests"] or not state["quest_pile"]:
+            continue
+        state["quests"][loc] = state["quest_pile"].pop(0)
+        placed.append(f"{state['quests'][loc]} at {loc}")
+    if placed:
+        ev.append(new_event("quests", f"Story card {cid} brings new quests: " + ", ".join(placed) + ".",
+                            {"at": locs}, reveals=True))
+
+
+#: a tile requirement's metric in words
+_METRIC = {"quest": "quests fulfilled", "combat": "combat tokens", "explorer": "explorer spaces",
+           "influence": "influence (all nations)", "display": "cards in the display"}
+
+
+def requirement_text(cid: int) -> str:
+    req = CARD[cid]["front"]["requires"]
+    if req["kind"] == "tile":
+        return f"the first player with {req['at_least']} {_METRIC[req['metric']]} claims a story tile; read at scoring"
+    if req["kind"] == "discs":
+        t = DISC_TILE[req["tile"]]
+        return f"read when {t['name']} ({t['id']}, location {t['loc']}) is full of discs"
+    return "read at final scoring"
+
+
+# ---- during the game: story tiles, disc tiles ------------------------------------------------------
+
+
+def turn_end(state: State, seat: int, rng: Rng, ev: list[Event]) -> None:
+    """At the end of a seat's turn: the story-tile requirements it now meets, in card order."""
+    story = state["story"]
+    p = player(state, seat)
+    for cid in sorted(story["board"]):
+        req = CARD[cid]["front"]["requires"]
+        if req["kind"] != "tile" or str(cid) in story["claims"]:
+            continue
+        if count_of(p, req["metric"]) < req["at_least"]:
+            continue
+        story["claims"] = {**story["claims"], str(cid): seat}
+        free = [i for i, by in enumerate(story["tiles"]) if by is None]
+        if free:
+            i = free[0]
+            story["tiles"] = [*story["tiles"][:i], seat, *story["tiles"][i + 1:]]
+            ev.append(new_event("story_tile", f"{who(state, seat)} fulfils story card {cid} ({req['at_least']} "
+                                f"{_METRIC[req['metric']]}) and claims story tile {i + 1}.",
+                                {"seat": seat, "card": cid}))
+            gain(state, seat, STORY_TILES[i]["gain"], rng, ev, "story")
+        else:
+            ev.append(new_event("story_tile", f"{who(state, seat)} fulfils story card {cid}; no story tile is "
+                                "left to claim.", {"seat": seat, "card": cid}))
+
+
+def _tile_full(state: State, tid: str) -> bool:
+    size = DISC_TILE[tid]["size"][str(max(2, len(state["players"])))]
+    return len(state["story"]["discs"].get(tid, ())) >= int(size)
+
+
+def village_options(state: State, seat: int, suffix: str) -> Iterator[Option]:
+    """The village action of a disc tile in the seat's village: pay, place a disc, gain (repeatable)."""
+    p = player(state, seat)
+    for tid in state["story"]["discs"]:
+        t = DISC_TILE[tid]
+        if t["loc"] == p["at"] and not _tile_full(state, tid) and p["d"] >= t["cost"]["d"]:
+            yield opt(f"w{tid}", f"village action: build {t['name']}, pay {t['cost']['d']} doubloons for "
+                      f"{C.gain_text(t['gain'])}{suffix}")
+
+
+def do_build(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> list[Frame]:
+    tid = code[1:]
+    t = DISC_TILE[tid]
+    p = player(state, seat)
+    p["d"] -= t["cost"]["d"]
+    placed = [*state["story"]["discs"][tid], seat]
+    state["story"]["discs"] = {**state["story"]["discs"], tid: placed}
+    size = DISC_TILE[tid]["size"][str(max(2, len(state["players"])))]
+    ev.append(new_event("story_disc", f"{who(state, seat)} pays {t['cost']['d']} doubloons and places a disc on "
+                        f"{t['name']} ({len(placed)} of {size}).", {"seat": seat, "tile": tid}))
+    return gain(state, seat, t["gain"], rng, ev, "story")
+
+
+# ---- scoring step 6: reading, votes, new cards -----------------------------------------------
+
+
+def fulfilled(state: State, final: bool) -> list[tuple[int, int]]:
+    """The cards on the board whose requirements hold, in increasing number, with their reader."""
+    story = state["story"]
+    trigger = state["trigger"] if state["trigger"] is not None else state["turn"]
+    out = []
+    for cid in sorted(story["board"]):
+        req = CARD[cid]["front"]["requires"]
+        if req["kind"] == "tile" and str(cid) in story["claims"]:
+            out.append((cid, int(story["claims"][str(cid)])))
+        elif (req["kind"] == "discs" and _tile_full(state, req["tile"])) or (req["kind"] == "final" and final):
+            out.append((cid, int(trigger)))
+    return out
+
+
+def step6(state: State, seat: int, mode: str) -> list[Frame]:
+    """Scoring step 6 and what follows it, in asking order."""
+    after = frame("rstart", seat) if mode == "interim" else frame("gameover", seat)
+    return [frame("story", seat, mode=mode), after]
+
+
+def _story_options(state: State, f: Frame) -> list[Option]:
+    found = fulfilled(state, f["data"]["mode"] == "final")
+    if not found:
+        return []
+    cid = found[0][0]
+    return [opt("read", f"read story card {cid}")]
+
+
+def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    final = f["data"]["mode"] == "final"
+    cid, reader = fulfilled(state, final)[0]
+    story = state["story"]
+    c = CARD[cid]
+    back = c["back"]
+    story["board"] = [x for x in story["board"] if x != cid]
+    story["read"] = [*story["read"], cid]
+    tile = c["front"].get("discs")
+    if tile:  # the tile has done its part: off the board
+        story["discs"] = {k: v for k, v in story["discs"].items() if k != tile}
+    ev.append(new_event("story_read", f"{who(state, reader)} reads story card {cid}, {c['title']}: {back['text']}",
+                        {"card": cid, "seat": reader}, reveals=True))
+    story["tucked"] = [[*t, cid] if i == reader else t for i, t in enumerate(story["tucked"])]
+    story["log"] = [*story["log"], {"card": cid, "game": story["game"], "reader": reader}]
+    frames = _effects(state, back, reader, rng, ev, final)
+    again = frame("story", seat, mode=f["data"]["mode"])
+    if "vote" in back:
+        seats = range(len(state["players"]))
+        ev.append(new_event("vote_open", f"Vote on story card {cid}: " + "; ".join(
+            f"vote {k} ({v['label']})" for k, v in back["vote"].items()) + f". {who(state, reader)} breaks a tie.",
+            {"card": cid}))
+        frames.append(frame("vote", seats=seats, card=cid, reader=reader, votes={}, mode=f["data"]["mode"]))
+    stack(state).push_all([*frames, again])
+    return ev
+
+
+def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: list[Event],
+             final: bool) -> list[Frame]:
+    """A card's back or a vote's outcome: flags, legacy tiles, gains, C-cards, new cards, the end."""
+    story = state["story"]
+    frames: list[Frame] = []
+    if "flag" in eff and eff["flag"] not in story["flags"]:
+        story["flags"] = [*story["flags"], eff["flag"]]
+    for t in eff.get("legacy", ()):
+        add_legacy(state, t, ev)
+    for seat in range(len(state["players"])):
+        if "all" in eff:
+            frames += gain(state, seat, eff["all"], rng, ev, "story")
+    if "reader" in eff:
+        frames += gain(state, reader, eff["reader"], rng, ev, "story")
+    new = [c for c in eff.get("unlock", ()) if c not in story["c_cards"]]
+    if new:
+        story["c_cards"] = [*story["c_cards"], *new]
+        ev.append(new_event("story_cards", "C-cards " + ", ".join(C.CARD[c]["name"] for c in new)
+                            + " join the A-cards from the next game.", {"cards": new}))
+    for entry in eff.get("next", ()):
+        cid = entry if isinstance(entry, int) else (entry["then"] if entry["if"] in story["flags"] else entry["else"])
+        if cid not in story["pile"]:
+            continue
+        at = story["pile"].index(cid)
+        story["pile"] = [*story["pile"][at + 1:], *story["pile"][:at]]  # the skipped cards to the bottom
+        if final:
+            story["unread"] = [*story["unread"], cid]
+            ev.append(new_event("story_card", f"Story card {cid} is added to the board for the next game; "
+                                "it goes into the archive unread.", {"card": cid}))
+        else:
+            reveal(state, cid, ev)
+    if eff.get("end"):
+        story["ended"] = True
+        ev.append(new_event("story_end", "The story of the campaign has ended.", {}))
+    return frames
+
+
+def add_legacy(state: State, tid: str, ev: list[Event]) -> None:
+    if tid in state["legacy"]:
+        return
+    state["legacy"] = [*state["legacy"], tid]
+    t = C.LEGACY[tid]
+    text = f"Legacy tile {tid} ({t['name']}) joins the board: {t['text']}."
+    if t["kind"] == "marker" and t["loc"] not in state["markers"] and take_marker(state, t["nation"]):
+        state["markers"] = {**state["markers"], t["loc"]: t["nation"]}
+    elif t["kind"] == "marker":
+        text += " (its location is taken: no marker is placed)"
+    ev.append(new_event("legacy_tile", text, {"tile": tid}, reveals=True))
+
+
+def _vote_options(state: State, f: Frame) -> list[Option]:
+    cid = f["data"]["card"]
+    return [opt(f"vote{k}", f"vote {k}") for k in CARD[cid]["back"]["vote"]]
+
+
+def _vote_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    d = f["data"]
+    choice = o.code[4:]
+    d["votes"][str(seat)] = choice
+    ev = [new_event("vote", f"You vote {choice}.", {"card": d["card"], "choice": choice}, to=(seat,)),
+          new_event("voted", f"{who(state, seat)} has voted.", {"seat": seat})]
+    stack(state).done_for(seat)
+    if len(d["votes"]) < len(state["players"]):
+        return ev
+    cid, reader = d["card"], d["reader"]
+    choices = list(CARD[cid]["back"]["vote"])
+    tally = {k: sum(1 for v in d["votes"].values() if v == k) for k in choices}
+    most = max(tally.values())
+    tied = [k for k in choices if tally[k] == most]
+    won = d["votes"][str(reader)] if d["votes"][str(reader)] in tied else tied[0]
+    votes = ", ".join(f"{who(state, int(s))} {v}" for s, v in sorted(d["votes"].items(), key=lambda x: int(x[0])))
+    outcome = CARD[cid]["back"]["vote"][won]
+    ev.append(new_event("vote_result", f"The vote on story card {cid}: {votes}. Chosen: {won} ({outcome['label']})"
+                        + (f", {who(state, reader)} breaking the tie" if len(tied) > 1 else "")
+                        + f". {outcome['text']}", {"card": cid, "votes": dict(d["votes"]), "choice": won},
+                        reveals=True))
+    story = state["story"]
+    story["log"] = [*story["log"][:-1], {**story["log"][-1], "choice": won, "tally": tally}] \
+        if story["log"] and story["log"][-1]["card"] == cid else story["log"]
+    stack(state).push_all(_effects(state, outcome, reader, rng, ev, d["mode"] == "final"))
+    return ev
+
+
+def _go_options(state: State, f: Frame) -> list[Option]:
+    return [opt("go", "go on")]
+
+
+def _gameover_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    state["over"] = True
+    return [new_event("game_over", f"Game {state['story']['game']} of the campaign is over.", {})]
+
+
+# ---- the archive ----------------------------------------------------------------------------
+
+
+def archive(state: State) -> dict[str, Any] | None:
+    """What this finished campaign game hands to the next (see the module's docstring)."""
+    if "story" not in state or not state["over"]:
+        return None
+    story = state["story"]
+    scores = [int(p["vp"]) for p in state["p"]]
+    best = max(scores)
+    results = [*story["results"], {"game": story["game"], "scores": scores,
+                                   "winners": [i for i, s in enumerate(scores) if s == best]}]
+    return {
+        "format": "pbem-campaign", "version": ARCHIVE_VERSION, "rules": "maracaibo", "game": story["game"],
+        "seats": list(state["players"]), "ended": bool(story["ended"]), "legacy": list(state["legacy"]),
+        "results": results,
+        "story": {"pile": list(story["pile"]), "board": list(story["board"]), "unread": list(story["unread"]),
+                  "read": list(story["read"]), "log": [dict(x) for x in story["log"]], "flags": list(story["flags"]),
+                  "tucked": [list(t) for t in story["tucked"]], "c_cards": list(story["c_cards"]),
+                  "discs": {k: list(v) for k, v in story["discs"].items()}},
+    }
+
+
+def check_archive(a: Mapping[str, Any]) -> None:
+    """Raise BadArchive naming what is wrong unless a campaign can go on from ``a``."""
+    if a["version"] > ARCHIVE_VERSION:
+        raise BadArchive(f"the archive's version {a['version']} is newer than this engine's ({ARCHIVE_VERSION})")
+    n = len(a["seats"])
+    if a.get("ended") is not False:
+        raise BadArchive("the campaign's story has ended: no game follows it" if a.get("ended") is True
+                         else "the archive must say whether the story has ended (ended: true or false)")
+    for key, kind in (("legacy", list), ("results", list), ("story", dict)):
+        if not isinstance(a.get(key), kind):
+            raise BadArchive(f"the archive's {key} must be a JSON {'list' if kind is list else 'object'}")
+    legacy = a["legacy"]
+    unknown = [t for t in legacy if t not in C.LEGACY]
+    if unknown:
+        raise BadArchive(f"unknown legacy tiles in the archive: {unknown}")
+    s = a["story"]
+    for key in ("pile", "board", "unread", "read", "log", "flags", "tucked", "c_cards"):
+        if not isinstance(s.get(key), list):
+            raise BadArchive(f"the archive's story.{key} must be a list")
+    if not isinstance(s.get("discs"), dict):
+        raise BadArchive("the archive's story.discs must be an object")
+    cards = [*s["pile"], *s["board"], *s["unread"], *s["read"]]
+    strange = [c for c in cards if type(c) is not int or c not in CARD]
+    if strange:
+        raise BadArchive(f"unknown story cards in the archive: {strange}")
+    missing = sorted(set(CARD) - set(cards))
+    twice = sorted({c for c in cards if cards.count(c) > 1})
+    if missing or twice:
+        raise BadArchive(f"every story card must be once in the pile, the board, unread or read: "
+                         f"missing {missing}, more than once {twice}")
+    if not s["board"] and not s["unread"]:
+        raise BadArchive("the archive's story has no card on the board and none unread: it cannot go on")
+    if len(s["tucked"]) != n or sorted(c for t in s["tucked"] for c in t) != sorted(s["read"]):
+        raise BadArchive("story.tucked must list, for each seat, the read cards tucked under its ship board")
+    bad = [c for c in s["c_cards"] if c not in C.NUMBERED]
+    if bad:
+        raise BadArchive(f"story.c_cards names cards that are no C-cards: {bad}")
+    for tid, seats in s["discs"].items():
+        if tid not in DISC_TILE or not isinstance(seats, list) or any(type(x) is not int or not 0 <= x < n
+                                                                      for x in seats):
+            raise BadArchive(f"story.discs: {tid!r} must be a disc tile with the seats of its discs")
+    if not all(isinstance(f, str) for f in s["flags"]):
+        raise BadArchive("story.flags must be words")
+
+
+# ---- the view, and what a seat may not know ----------------------------------------------------
+
+
+def public(state: State) -> dict[str, Any]:
+    story = state["story"]
+    n = max(2, len(state["players"]))
+    return {
+        "label": LABEL, "game": story["game"], "pile": len(story["pile"]),
+        "board": [{"card": c, "title": CARD[c]["title"], "front": CARD[c]["front"]["text"],
+                   "requires": requirement_text(c), "claimed_by": story["claims"].get(str(c))}
+                  for c in story["board"]],
+        "unread": list(story["unread"]), "tiles": list(story["tiles"]),
+        "discs": {t: {"name": DISC_TILE[t]["name"], "loc": DISC_TILE[t]["loc"],
+                      "size": DISC_TILE[t]["size"][str(n)], "by": list(v)} for t, v in story["discs"].items()},
+        "read": [{**x, "title": CARD[x["card"]]["title"], "text": CARD[x["card"]]["back"]["text"]}
+                 for x in story["log"]],
+        "flags": list(story["flags"]), "tucked": [list(t) for t in story["tucked"]],
+        "c_cards": list(story["c_cards"]), "results": list(story["results"]), "ended": story["ended"],
+    }
+
+
+def text_lines(view: Mapping[str, Any]) -> list[str]:
+    """The story part of a view in words, for the board's text."""
+    s = view["story"]
+    seat_name = view["players"]
+    out = [f"STORY: game {s['game']} of the campaign ({s['label']})"]
+    for b in s["board"]:
+        claimed = f"; claimed by {seat_name[b['claimed_by']]}" if b["claimed_by"] is not None else ""
+        out.append(f"  Card {b['card']}, {b['title']}: {b['front']} ({b['requires']}{claimed})")
+    for tid, t in s["discs"].items():
+        out.append(f"  Disc tile {tid}, {t['name']} at {t['loc']}: {len(t['by'])} of {t['size']} discs")
+    tiles = ", ".join(f"{i + 1} {seat_name[x] if x is not None else 'free'}" for i, x in enumerate(s["tiles"]))
+    out.append(f"  Story tiles: {tiles}. Story pile: {s['pile']} cards" + (f"; unread: {s['unread']}" if s["unread"]
+                                                                               else "") + ".")
+    if s["read"]:
+        last = s["read"][-1]
+        chose = f" (the vote chose {last['choice']})" if "choice" in last else ""
+        out.append(f"  Last read: card {last['card']}, {last['title']}: {last['text']}{chose}")
+    return out
+
+
+def resample(state: State, others: list[int], rng: Rng) -> None:
+    """The votes others have cast but not yet shown, and the order of the story pile."""
+    rng.shuffle(state["story"]["pile"])
+    for f in state["stack"]:
+        if f["kind"] == "vote":
+            choices = list(CARD[f["data"]["card"]]["back"]["vote"])
+            for s in list(f["data"]["votes"]):
+                if int(s) in others:
+                    f["data"]["votes"][s] = rng.choice(choices)
+
+
+HANDLERS["story"] = FunctionHandler(_story_options, _story_resolve)
+HANDLERS["vote"] = FunctionHandler(_vote_options, _vote_resolve)
+HANDLERS["gameover"] = FunctionHandler(_go_options, _gameover_resolve)
