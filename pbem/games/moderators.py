@@ -42,7 +42,7 @@ COMMANDS_HELP = (
     "  pause REASON\n"
     "  resume REASON\n"
     "  extend 2d REASON            (or 12h; a number alone is hours)\n"
-    "  replace 3 with a@example.org REASON\n"
+    "  replace 3 with a@example.org REASON  (or `... as Captain Nina -- REASON`: the name they play as)\n"
     "  rollback 41 REASON          (add `confirm` to go back past a move that revealed something)\n"
     "  message TEXT                (to every player)\n"
     "  move 2 NOTATION -- REASON   (a move for seat 2: an option code or a line of notation)\n"
@@ -183,9 +183,17 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
             if r is None:
                 return LineResult(line, False, "write `replace SEAT with ADDRESS REASON`, e.g. "
                                                "`replace 3 with a@example.org Bob left`")
+            why, name = r.group(3).strip(), ""
+            if why.lower().startswith("as "):  # `as Captain Nina -- Bob left`: the name the newcomer plays as
+                name, dashes, why = why[3:].partition("--")
+                name, why = name.strip(), why.strip()
+                if not dashes or not name:
+                    return LineResult(line, False, "write `replace SEAT with ADDRESS as NAME -- REASON`, e.g. "
+                                                   "`replace 3 with a@example.org as Captain Nina -- Bob left`")
             moderation.do_replace_player_by_address(game_id, me, int(r.group(1)), r.group(2),
-                                                    r.group(3).strip() or "(no reason given)")
-            return LineResult(line, True, f"seat {r.group(1)} handed to {r.group(2)}; everyone was told")
+                                                    why or "(no reason given)", name=name)
+            return LineResult(line, True, f"seat {r.group(1)} handed to {r.group(2)}"
+                                          + (f", who plays as {name}" if name else "") + "; everyone was told")
         if verb == "rollback":
             words = rest.split()
             if not words or not words[0].isdigit():

@@ -63,3 +63,4 @@ def test_it_answers_a_moderators_extension_by_mail_with_the_banks(alice, bob, ca
         done = moderators.run_line(nora, "extend 1d a storm")  # 50 hours left at 3 March 14:00, and 24 more
     assert done.ok and done.text == ("24 hours more on the time bank of each player the game waits on; the first "
                                      "clock to run out now runs out Sat 06 Mar 2027 16:00 UTC")
+
