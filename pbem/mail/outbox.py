@@ -28,7 +28,7 @@ from engine.core import Event, Option, visible_events
 from engine.notation import format_options
 from pbem.games import clocks, dispatch, pages, wording
 from pbem.games.links import seat_page_url
-from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat
+from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat, Source
 from pbem.mail import compose
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
 
@@ -193,16 +193,23 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     # Two index range scans, (game, version) and the partial (game, undone_version): each
     # reads only the rows after ``floor``, not the whole log.
     live = Move.objects.filter(game=game, version__gt=floor, undone_at__isnull=True).only(
-        "version", "number", "events")
+        "version", "number", "events", "seat", "source")
     undone = Move.objects.filter(game=game, undone_version__gt=floor).only("seat", "undone_version")
     timeline: list[tuple[int, int, Event]] = []
-    for row in live:
+    names = list((game.state or {}).get("players", []))
+    played_for: set[tuple[int, int]] = set()
+    for row in sorted(live, key=lambda r: r.number):
+        said = _played_for(row, names)
+        if said is not None and (row.version, row.seat) not in played_for:
+            # Why: the story tells these moves like any other ("You plan ..."), which reads as the
+            # player's own choice; a line before them says who chose them
+            played_for.add((row.version, row.seat))
+            timeline.append((row.version, row.number, said))
         timeline.extend((row.version, row.number, Event.from_dict(e)) for e in row.events)
     undos: dict[int, int] = {}  # version of the undo -> seat that took its move back
     for row in sorted(undone, key=lambda r: r.number):
         if row.undone_version is not None:
             undos.setdefault(row.undone_version, row.seat)
-    names = list((game.state or {}).get("players", []))
     for version, who in undos.items():
         name = str(names[who]) if 0 <= who < len(names) else f"seat {who}"
         timeline.append((version, 0, Event("undo", f"{name} took back their last move")))
@@ -213,6 +220,17 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     # Why a resigned player reads the spectator's events: from the moment they left, what their
     # seat's autoplay saw (its new cards, a hand it looked at) is no longer theirs to know.
     return visible_events([e for _v, _n, e in timeline], _viewer(seat))
+
+
+def _played_for(row: Move, names: list[Any]) -> Event | None:
+    """The story's line before moves that were not their player's choice (a missed deadline, a
+    bot, a moderator), or None for a player's own move."""
+    name = str(names[row.seat]) if 0 <= row.seat < len(names) else f"seat {row.seat}"
+    text = {Source.DEADLINE: f"Civil disorder: {name} missed the deadline, so the game played for {name} "
+                             f"(not {name}'s own choice):",
+            Source.BOT: f"The game's bot played for {name} (not {name}'s own choice):",
+            Source.MODERATOR: f"A moderator moved for {name}:"}.get(Source(row.source))
+    return Event("played-for", text) if text else None
 
 
 def _viewer(seat: Seat) -> int | None:
