@@ -252,6 +252,17 @@ def restore(game: Game, banks: dict[str, int] | None, seats: Collection[int] | N
             seat.save(update_fields=["bank_seconds", "waiting_since"])
 
 
+def _given_since(game: Game, since: datetime) -> dict[str, int]:
+    """The seconds extensions gave each seat's bank after ``since`` (the audit log: a player's
+    ``extension``, a moderator's ``extend`` with the seats it gave to)."""
+    given: dict[str, int] = {}
+    for entry in AuditEntry.objects.filter(game=game, action__in=["extend", "extension"], created_at__gt=since):
+        seats = entry.details.get("seats") if entry.action == "extend" else [entry.details.get("seat")]
+        for seat in seats or []:
+            given[str(seat)] = given.get(str(seat), 0) + int(entry.details.get("hours") or 0) * 3600
+    return given
+
+
 def take_back(game: Game, undone: Sequence[Move], now: datetime, seats: Collection[int] | None = None) -> None:
     """Put the banks of ``seats`` (None: every seat) back as they were when the first of the
     ``undone`` moves was made (an undo, a rollback): that batch's snapshot (``Move.banks_before``).
@@ -260,7 +271,8 @@ def take_back(game: Game, undone: Sequence[Move], now: datetime, seats: Collecti
     first undone batch that has one (or each clock as it stands now, when none has), each seat
     loses the increment each earlier undone batch earned it as a mover: the increments of the
     moves taken back go with them, and the time the players spent on those moves stays spent
-    (it is recorded nowhere). Every clock is stopped; the caller's settle starts those waited on."""
+    (it is recorded nowhere). Hours given by extensions after the snapshot stay given. Every
+    clock is stopped; the caller's settle starts those waited on."""
     if not is_banked(game) or not undone:
         return
     batches: list[list[Move]] = []
@@ -270,10 +282,11 @@ def take_back(game: Game, undone: Sequence[Move], now: datetime, seats: Collecti
         else:
             batches.append([row])
     kept = next((i for i, b in enumerate(batches) if b[0].banks_before is not None), None)
-    if kept == 0:
-        restore(game, batches[0][0].banks_before, seats)
-        return
     banks = dict(batches[kept][0].banks_before or {}) if kept is not None else snapshot(game, now) or {}
+    if kept is not None:  # hours given since that snapshot (extensions) are not taken back
+        for seat, seconds in _given_since(game, batches[kept][0].created_at).items():
+            if seat in banks:
+                banks[seat] = int(banks[seat]) + seconds
     increment = int((game.time_bank_increment_hours or 0) * 3600)
     for batch in batches[:kept]:
         for mover in {r.seat for r in batch}:

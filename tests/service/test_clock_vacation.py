@@ -219,3 +219,14 @@ def test_it_keeps_a_reminded_clocks_grace_when_others_move_and_extends_the_waiti
                for t in _texts(bob, mark))
     assert _sweep(144.1) == 1
     assert any("Reminder" in t for t in _texts(alice, mark))
+
+
+def test_it_keeps_the_hours_an_extension_gave_after_the_move_a_rollback_goes_back_to(
+        alice, bob, carol, moderator):
+    game = _banked_game(alice, bob, carol, moderator)
+    _play(game, alice, 30)  # its snapshot: 70 hours each
+    with time_machine.travel(_at(40), tick=False):
+        moderation.do_extend_deadline(game.pk, moderator, 24, "a storm")  # Bob and Carol: 24 hours more
+    with time_machine.travel(_at(50), tick=False):
+        moderation.do_rollback(game.pk, moderator, 0, "a misdeal", confirm_reveals=True)
+    assert (_left(game, alice, 50), _left(game, bob, 50), _left(game, carol, 50)) == (70, 94, 94)
