@@ -300,6 +300,7 @@ def test_it_names_only_tests_that_exist_on_the_rules_page() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "maracaibo-cooperative.md").read_text("utf-8")
     named = set(re.findall(r"`(test_it_[a-z0-9_]+)`", page))
     from tests.engine import test_maracaibo_jacques_coop as coop_tests
+    from tests.engine import test_maracaibo_jacques_search as search_tests
 
-    here = {name for name in [*globals(), *vars(coop_tests)] if name.startswith("test_it_")}
+    here = {name for name in [*globals(), *vars(coop_tests), *vars(search_tests)] if name.startswith("test_it_")}
     assert named and named <= here, sorted(named - here)

@@ -12,6 +12,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
 from . import content as C
+from . import search
 from .board import HANDLERS, P, first_two, opt, stack
 from .effects import add_vp, counter, gain_figure, player, who
 
@@ -95,6 +96,8 @@ def free_options_in_order(state: State, seat: int) -> Iterator[Option]:
         for cid in p["hand"]:
             yield _PLAN.get(cid) or _plan(cid)
     yield from _career_options_in_order(state, seat)
+    if "search" in state:  # The Search: clear a red space, free Luysa
+        yield from search.free_options(state, seat)
 
 
 def _plan(cid: int) -> Option:
@@ -109,7 +112,7 @@ _PLAN: dict[int, Option] = {}
 def _is_free(code: str) -> bool:
     """A free action's code: plan a card (p12) or a career task (k2u)."""
     return (code[:1] == "p" and code[1:].isdigit()) or (code[:1] == "k" and code[1:-1].isdigit()
-                                                         and code[-1:] in ("u", "l"))
+                                                         and code[-1:] in ("u", "l")) or search.is_free(code)
 
 
 def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
@@ -124,7 +127,7 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
     if code.startswith("k"):
         do_career(state, seat, code, ev)
         return True
-    return False
+    return search.do_free(state, seat, code, ev)
 
 
 def with_free_actions(h: FunctionHandler) -> FunctionHandler:

@@ -29,7 +29,7 @@ from engine.core import Event, Outcome, State, TeamResult, new_event
 from engine.rng import Rng
 
 from . import content as C
-from . import jacques
+from . import jacques, search
 from .board import loc_kind
 
 DATA: dict[str, Any] = json.loads(
@@ -71,6 +71,8 @@ def setup(state: State, rng: Rng) -> None:
     state["garrison"] = garrison
     state["supply"] = {n: [0] * len(C.SUPPLY_SPACES) for n in C.NATIONS}  # the unused markers: the box
     jacques.setup(state, int(state["options"].get("jacques_level", 2)), rng)
+    if scen["search"]:  # The Rescue: The Search (search.py)
+        search.setup(state, rng)
 
 
 # ---- the markers beneath -------------------------------------------------------------------------
@@ -108,7 +110,7 @@ def conditions(state: State) -> list[tuple[str, bool]]:
         elif cid == "above_jacques":
             met = all(int(p["vp"]) > him for p in state["p"])
         else:  # "luysa": found and freed (search.py)
-            met = bool(state.get("search", {}).get("freed"))
+            met = state.get("search", {}).get("freed") is not None
         out.append((cid, met))
     return out
 
@@ -132,6 +134,8 @@ def outcome(state: State) -> Outcome:
 
 
 def final(state: State, ev: list[Event]) -> None:
-    """The result told in an event at the end of the final scoring."""
+    """The ransom (The Search), then the result told in an event at the end of the final scoring."""
+    if search.playing(state):
+        search.ransom(state, ev)
     out = outcome(state)
     ev.append(new_event("team_result", out.reason + ".", {"won": out.seats_won}))

@@ -173,6 +173,10 @@ def text(view: View, brief: bool = False) -> str:
         from .jacques import text_line as jacques_line
 
         out += _wrap(jacques_line(view).strip())
+    if view.get("search"):
+        from .search import text_line as search_line
+
+        out += _wrap(search_line(view).strip())
     if brief and len(view["p"]) > 1:
         out.append("  (Their careers and cards in full: on your game page.)")
     if view.get("story"):  # the story campaign (campaign.py)

@@ -9,7 +9,7 @@ import copy
 from engine.core import State, View
 from engine.rng import Rng
 
-from . import campaign, homeports, jacques, jean
+from . import campaign, homeports, jacques, jean, search
 from . import content as C
 from .board import P, json_copy, multiplier
 from .scoring import outcome
@@ -106,6 +106,8 @@ def public(state: State) -> View:
         view["garrison"] = dict(state["garrison"])
     if campaign.active(state):
         view["story"] = campaign.public(state)
+    if search.playing(state):
+        view["search"] = search.public(state)
     if state["over"]:
         out = outcome(state)
         assert out is not None
@@ -161,4 +163,6 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
         jean.resample(s, rng)
     if jacques.playing(s):
         jacques.resample(s, rng)
+    if search.playing(s):
+        search.resample(s, rng)
     return s

@@ -10,6 +10,7 @@ from engine.core import Option, State
 
 from .. import campaign
 from .. import content as C
+from .. import search
 from .. import uprising_content as C_U
 from ..actions import three_cards
 from ..board import hand_limit, last_round
@@ -25,12 +26,25 @@ def _is_free(kind: str, code: str) -> bool:
     if kind == "setup":
         return False
     return (code[:1] == "p" and code[1:].isdigit()) or (code[:1] == "k" and code[1:-1].isdigit()
-                                                         and code[-1:] in ("u", "l"))
+                                                         and code[-1:] in ("u", "l")) or search.is_free(code)
+
+
+def _search_choice(ctx: Ctx, free: list[Option]) -> Option | None:
+    """The Search, played for the table: free Luysa at once; clear a red space when both are full
+    (no hint can be revealed), paying the card worth least."""
+    if any(o.code == "luysa" for o in free):
+        return next(o for o in free if o.code == "luysa")
+    clears = [o for o in free if o.code.startswith("lh")]
+    if clears and None not in ctx.state["search"]["red"]:
+        return min(clears, key=lambda o: (ctx.buy_net(int(o.code.split("c")[1])), o.code))
+    return None
 
 
 def _free_choice(ctx: Ctx, kind: str, free: list[Option]) -> Option | None:
     """A career task or a card to plan, when it is worth doing now."""
     p = ctx.p
+    if "search" in ctx.state and (pick := _search_choice(ctx, free)) is not None:
+        return pick
     for o in free:
         if o.code.startswith("k") and o.code.endswith("l"):
             return o
@@ -250,6 +264,8 @@ def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
         return next(o for o in real if o.code == "end")
     if kind == "vote":  # the campaign's votes (campaign.py): the bot has no opinion on the story
         return real[rnd.randrange(len(real))]
+    if kind == "hint":  # The Search: the table always looks
+        return next(o for o in real if o.code == "hint")
     if kind in ("short", "three"):  # a payment: its cheapest way, without noise (the bot's random draws unchanged)
         return max(real, key=lambda o: _score(ctx, kind, o, {}, {}))
     steps = dict(sail_targets(state, seat)) if kind == "sail" else {}

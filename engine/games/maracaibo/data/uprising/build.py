@@ -380,8 +380,7 @@ MODES = {
     "74": {"name": "Cooperative in the Caribbean", "pt": "Cooperativa no Caribe",
            "modules": ["home_ports", "jacques", "liberation", "resistance"], "competitive": False},
     "193": {"name": "The Rescue", "pt": "O Resgate",
-            "modules": ["home_ports", "jacques", "search", "liberation", "resistance"], "competitive": False,
-            "status": "partly: The Search is not played yet"},
+            "modules": ["home_ports", "jacques", "search", "liberation", "resistance"], "competitive": False},
     "campaign": {"name": "The Uprising's campaign", "modules": ["home_ports"], "competitive": True,
                  "status": "not yet implemented"},
 }
