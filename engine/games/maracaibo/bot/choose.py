@@ -8,9 +8,8 @@ from collections.abc import Mapping
 
 from engine.core import Option, State
 
-from .. import campaign
+from .. import campaign, search
 from .. import content as C
-from .. import search
 from .. import uprising_content as C_U
 from ..actions import three_cards
 from ..board import hand_limit, last_round
