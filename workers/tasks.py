@@ -87,6 +87,15 @@ def process_move_request(request_id: int) -> Any:
     return dispatch.service_for("pbem.process_move_request")(request_id)
 
 
+@app.task(base=GuardedTask, name="pbem.campaign_next", autoretry_for=TRANSIENT,
+          retry_backoff=True, retry_backoff_max=60,
+          max_retries=3)
+def campaign_next(game_id: int) -> Any:
+    """A campaign game ended: the campaign records it and sets up its next game (idempotent)."""
+    game = dispatch.service_for("pbem.campaign_next")(game_id)
+    return game.pk if game is not None else None
+
+
 @app.task(base=GuardedTask, name="pbem.send_outbound", throws=(OSError, smtplib.SMTPException),
           time_limit=35, soft_time_limit=30)
 def send_outbound(outbound_id: int) -> Any:
@@ -156,3 +165,8 @@ def prune_mail_bodies() -> Any:
 @app.task(name="pbem.deliver_webhooks")
 def deliver_webhooks() -> Any:
     return _periodic("pbem.deliver_webhooks")
+
+
+@app.task(name="pbem.sweep_campaigns")
+def sweep_campaigns() -> Any:
+    return _periodic("pbem.sweep_campaigns")

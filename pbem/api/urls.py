@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pbem.api import moderation_views, views
+from pbem.api import campaign_views, moderation_views, views
 from pbem.api.aio import async_door
 
 app_name = "api"
@@ -49,6 +49,14 @@ urlpatterns = [
     path("me/webhooks/", views.WebhooksApi.as_view(), name="me-webhooks"),
     path("me/webhooks/<int:webhook_id>/", views.WebhookDetailApi.as_view(), name="me-webhook-detail"),
     path("games/<int:game_id>/export/", views.GameExportApi.as_view(), name="game-export"),
+    path("games/<int:game_id>/rematch/", campaign_views.GameRematchApi.as_view(), name="game-rematch"),
+    path("campaigns/", campaign_views.CampaignListApi.as_view(), name="campaign-list"),
+    path("campaigns/<int:campaign_id>/", campaign_views.CampaignDetailApi.as_view(), name="campaign-detail"),
+    path("campaigns/<int:campaign_id>/archive/", campaign_views.CampaignArchiveApi.as_view(), name="campaign-archive"),
+    path("campaigns/<int:campaign_id>/next/", campaign_views.CampaignNextApi.as_view(), name="campaign-next"),
+    path("campaigns/<int:campaign_id>/handover/", campaign_views.CampaignHandoverApi.as_view(),
+         name="campaign-handover"),
+    path("campaigns/<int:campaign_id>/end/", campaign_views.CampaignEndApi.as_view(), name="campaign-end"),
     path("move-requests/<int:request_id>/", views.MoveRequestDetailApi.as_view(), name="move-request-detail"),
     path("rules/", views.RulesListApi.as_view(), name="rules-list"),
     path("rules/<str:name>/", views.RulesDetailApi.as_view(), name="rules-detail"),

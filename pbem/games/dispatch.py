@@ -30,6 +30,7 @@ TASKS: dict[str, str] = {
     "pbem.process_move_request": "pbem.games.services:do_process_move_request",
     "pbem.send_outbound": "pbem.mail.sending:do_send_outbound",
     "pbem.send_outbound_batch": "pbem.mail.sending:do_send_outbound_batch",
+    "pbem.campaign_next": "pbem.games.campaigns:do_continue_campaign",
 }
 
 #: The broker queues. Why three: recovery and sending must not wait behind a backlog of work.

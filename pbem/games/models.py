@@ -37,12 +37,31 @@ class Player(models.Model):
 
 
 class Campaign(models.Model):
-    """A series of games that carry state between them."""
+    """A series of games of one group that carry state between them (issue 23, pbem.games.campaigns).
+
+    A game whose rules play campaigns (``Rules.supports_campaign``) hands its archive to the next;
+    any other game makes a series: the same group and options game after game, with standings."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
 
     name = models.CharField(max_length=100)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="campaigns")
+    #: The archive the next game is set up from ({}: none yet, or a game without campaigns): the
+    #: last finished game's ``Rules.archive``, or an imported one.
     carry = models.JSONField(default=dict, blank=True)
+    rules = models.CharField(max_length=40, blank=True, default="")
+    #: The options every game of the campaign is set up with (checked by the rules).
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING, db_index=True)
+    #: Whether the next game is set up as soon as one ends (else a moderator sets it up).
+    auto_next = models.BooleanField(default=True)
+    #: How many games the campaign has (None: until the story ends, or a moderator ends it).
+    games_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline_hours = models.PositiveIntegerField(default=72)
     created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.name
@@ -68,6 +87,10 @@ class Game(models.Model):
     seed_hash = models.CharField(max_length=64, blank=True)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_games")
     campaign = models.ForeignKey(Campaign, null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
+    #: The game's place in its campaign (1, 2, ...), None outside a campaign.
+    campaign_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The campaign archive this game was set up from (None: none); part of what it replays from.
+    archive = models.JSONField(null=True, blank=True)
     #: Whether a seat's token alone is enough, whatever address the reply comes from.
     allow_any_sender = models.BooleanField(default=False)
     class NoMovePolicy(models.TextChoices):
@@ -465,3 +488,42 @@ class Standby(models.Model):
 
     def __str__(self) -> str:
         return f"standby {self.player_id} for {self.game_id or 'any game'}"
+
+
+class CampaignSeat(models.Model):
+    """Who holds a campaign's seat ``index`` (the same seat in each of its games); a seat may change
+    hands between games (pbem.games.campaigns.do_hand_over_seat, logged as a CampaignEntry)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="campaign_seats")
+    since = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "index"], name="campaign_seat_index_unique"),
+            models.UniqueConstraint(fields=["campaign", "player"], name="campaign_seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of campaign {self.campaign_id}"
+
+
+class CampaignEntry(models.Model):
+    """A campaign's log and audit: created or imported, a game set up or finished (with its story,
+    votes and scores), a seat handed over (who, to whom, why), the campaign ended."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="entries")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign_id", "id"]
+        verbose_name_plural = "campaign entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} in campaign {self.campaign_id}"

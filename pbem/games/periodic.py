@@ -45,6 +45,8 @@ JOBS: tuple[Job, ...] = (
     Job("pbem.prune_mail_bodies", "pbem.mail.retention:do_prune_mail_bodies", 3600.0),
     # Webhooks: new account events become signed deliveries; due ones are POSTed (retried with backoff).
     Job("pbem.deliver_webhooks", "pbem.webhooks.services:do_deliver_webhooks", 10.0),
+    # Finished campaign games whose campaign did not take them (the task was lost): the next game.
+    Job("pbem.sweep_campaigns", "pbem.games.campaigns:do_sweep_campaigns", 60.0),
 )
 
 

@@ -26,7 +26,7 @@ import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from engine.record import outcome_record
 from pbem.games import absence, clocks, dispatch
-from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, Source
+from pbem.games.models import AuditEntry, Campaign, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
 
@@ -357,8 +357,13 @@ def check_rules(name: str) -> Rules:
 def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] | None = None,
                    invite: Sequence[str] = (), open_seats: int = 0, title: str = "",
                    deadline_hours: int = 72, allow_any_sender: bool = False,
-                   time_bank_hours: int | None = None, time_bank_increment_hours: int = 0) -> Game:
-    """A new game with the creator seated, invitations sent and open seats left for anyone."""
+                   time_bank_hours: int | None = None, time_bank_increment_hours: int = 0,
+                   campaign: Campaign | None = None, campaign_number: int | None = None,
+                   archive: dict[str, Any] | None = None) -> Game:
+    """A new game with the creator seated, invitations sent and open seats left for anyone.
+
+    ``campaign``: the campaign it belongs to (its ``campaign_number``), set up from ``archive``
+    (pbem.games.campaigns)."""
     rules = check_rules(rules_name)
     emails = [check_address(e) for e in invite]
     if creator.email in emails:
@@ -386,6 +391,7 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
         time_bank_hours=time_bank_hours, time_bank_increment_hours=time_bank_increment_hours,
+        campaign=campaign, campaign_number=campaign_number, archive=archive,
     )
     Seat.objects.create(game=game, player=creator, status=Seat.Status.JOINED, joined_at=timezone.now())
     # Why no account for a new address: it is made when that address answers (claim_invitation).
@@ -553,7 +559,7 @@ def do_start_game(game: Game) -> None:
     game.seed = new_seed()
     game.seed_hash = hashlib.sha256(game.seed.encode()).hexdigest()
     game.state = rules.setup(unique_seat_names([s.player.display_name for s in seats if s.player]),
-                             game.options, game.seed)
+                             game.options, game.seed, archive=game.archive)
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     game.version = 1
@@ -640,6 +646,9 @@ def _finish_if_over(game: Game, rules: Rules) -> None:
     game.finished_at = timezone.now()
     game.deadline_at = None
     do_log(game, None, "finish", {"outcome": game.outcome})
+    if game.campaign_id is not None:
+        # the campaign goes on after the commit (pbem.games.campaigns; its sweeper if this is lost)
+        dispatch.enqueue("pbem.campaign_next", game.pk)
 
 
 def _reset_deadline(game: Game, movers: Collection[int] = ()) -> None:
@@ -810,7 +819,7 @@ def replay_state(game: Game, rows: Sequence[Move]) -> dict[str, Any]:
     """
     assert game.state is not None
     rules = rules_for(game)
-    state = rules.setup(list(game.state["players"]), game.options, game.seed)
+    state = rules.setup(list(game.state["players"]), game.options, game.seed, archive=game.archive)
     for row in rows:
         rules.apply(state, row.seat, row.move)
     return _json_copy(state)

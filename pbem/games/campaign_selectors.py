@@ -1,0 +1,183 @@
+"""Reads of campaigns (issue 23) for the API, the pages and the campaign mails: the group, the
+games, the standings across games and the story so far. The writes are in ``campaigns.py``.
+
+Hidden information: everything here is what a spectator of the campaign's games may know (the
+games' public events, their outcomes, the group's names); the archive itself, which may hold
+what no player has seen yet (a story pile's order), is not here: see ``campaigns.access_archive``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+import engine
+from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
+
+#: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
+#: dot or underscore: ``vote``, ``vote_result``, ``story.read``...). Only public events (``to`` None).
+STORY_KINDS = ("story", "vote", "legacy", "campaign")
+
+
+def is_story_kind(kind: str) -> bool:
+    return any(kind == k or kind.startswith((f"{k}_", f"{k}.", f"{k}-")) for k in STORY_KINDS)
+
+
+def campaign_list(viewer: Player | None, *, staff: bool = False) -> QuerySet[Campaign]:
+    """The campaigns ``viewer`` plays in or created, newest first (a moderator: every campaign)."""
+    rows = Campaign.objects.select_related("created_by").order_by("-id")
+    if staff:
+        return rows
+    if viewer is None:
+        return rows.none()
+    mine = Q(created_by=viewer) | Q(seats__player=viewer) | Q(games__seats__player=viewer)
+    return rows.filter(mine).distinct()
+
+
+def campaign_games(campaign: Campaign) -> list[Game]:
+    return list(campaign.games.order_by("campaign_number", "id"))
+
+
+def group(campaign: Campaign) -> list[tuple[int, Player | None, str]]:
+    """(seat, player, name) of the campaign's group in seat order: its seats once fixed, else the
+    seats of its first game (invitations still open have no player yet)."""
+    fixed = list(CampaignSeat.objects.filter(campaign=campaign).select_related("player").order_by("index"))
+    if fixed:
+        return [(s.index, s.player, s.player.display_name) for s in fixed]
+    first = campaign.games.order_by("campaign_number", "id").first()
+    if first is None:
+        return []
+    seats = Seat.objects.filter(game=first).select_related("player").order_by("index", "id")
+    out: list[tuple[int, Player | None, str]] = []
+    for i, s in enumerate(seats):
+        name = s.player.display_name if s.player else (s.invited_email or "an open seat")
+        out.append((s.index if s.index is not None else i, s.player, name))
+    return out
+
+
+@dataclass
+class Standing:
+    seat: int
+    name: str
+    played: int = 0
+    wins: int = 0
+    total: float = 0
+    #: This seat's score in each finished game, by campaign number.
+    scores: dict[int, Any] = field(default_factory=dict)
+    #: Earlier holders of the seat, oldest first.
+    before: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "played": self.played, "wins": self.wins,
+                "total": self.total, "scores": {str(k): v for k, v in self.scores.items()},
+                "before": list(self.before)}
+
+
+def standings(campaign: Campaign) -> list[Standing]:
+    """The group's standings across the campaign's finished games: by seat (a seat keeps its
+    record when it changes hands), most wins first, then the highest total score."""
+    rows = {seat: Standing(seat, name) for seat, _p, name in group(campaign)}
+    for e in CampaignEntry.objects.filter(campaign=campaign, action="handover").order_by("id"):
+        row = rows.get(int(e.details.get("seat", -1)))
+        if row is not None:
+            row.before.append(str(e.details.get("from_name", "")))
+    for game in campaign.games.filter(status=Game.Status.FINISHED).order_by("campaign_number"):
+        outcome = game.outcome or {}
+        winners = set(outcome.get("winners") or [])
+        for key, score in (outcome.get("scores") or {}).items():
+            seat = int(key)
+            row = rows.setdefault(seat, Standing(seat, _name_in(game, seat)))
+            row.played += 1
+            row.wins += seat in winners
+            row.total += score if isinstance(score, (int, float)) else 0
+            row.scores[game.campaign_number or 0] = score
+    return sorted(rows.values(), key=lambda r: (-r.wins, -r.total, r.seat))
+
+
+def _name_in(game: Game, seat: int) -> str:
+    names = (game.state or {}).get("players") or []
+    return str(names[seat]) if seat < len(names) else f"seat {seat}"
+
+
+def public_story(game: Game) -> list[str]:
+    """What the story did in ``game``: the texts of its public story, vote and legacy events, in order."""
+    lines: list[str] = []
+    for events in game.moves.filter(undone_at__isnull=True).order_by("number").values_list("events", flat=True):
+        for e in events or []:
+            if e.get("to") is None and is_story_kind(str(e.get("kind", ""))) and e.get("text"):
+                lines.append(str(e["text"]))
+    return lines
+
+
+def entries(campaign: Campaign) -> list[CampaignEntry]:
+    return list(CampaignEntry.objects.filter(campaign=campaign).select_related("actor").order_by("id"))
+
+
+def result_line(game: Game) -> str:
+    """``Game 2 (#14): won by Ana; Ana 41, Bruno 38`` for a finished game."""
+    outcome = game.outcome or {}
+    names = (game.state or {}).get("players") or []
+    scores = outcome.get("scores") or {}
+    winners = [str(names[w]) for w in outcome.get("winners") or [] if w < len(names)]
+    parts = ", ".join(f"{_name_in(game, int(k))} {v}" for k, v in scores.items())
+    won = f"won by {', '.join(winners)}" if winners else "no winner"
+    return f"Game {game.campaign_number} (#{game.pk}): {won}; {parts}"
+
+
+def story_so_far(campaign: Campaign) -> str:
+    """The campaign told from its start: each game's result, what its story did and its votes,
+    the seats that changed hands, and the standings. What the campaign mails and page show."""
+    rules = engine.get(campaign.rules) if campaign.rules else None
+    lines = [f"Campaign #{campaign.pk}: {campaign.name} ({rules.title if rules else campaign.rules})"]
+    for e in entries(campaign):
+        d = e.details or {}
+        if e.action == "finished":
+            lines.append(f"\n{d.get('result', '')}")
+            lines.extend(f"  {text}" for text in d.get("story") or [])
+        elif e.action == "handover":
+            lines.append(f"\nSeat {d.get('seat')} passed from {d.get('from_name')} to {d.get('to_name')}"
+                         f"{' (' + str(d['reason']) + ')' if d.get('reason') else ''}.")
+        elif e.action == "imported":
+            lines.append(f"\nImported from an archive after {d.get('played')} game(s) played elsewhere.")
+        elif e.action == "ended":
+            lines.append(f"\nThe campaign ended{': ' + str(d['reason']) if d.get('reason') else ''}.")
+    lines.append("\nStandings (wins, then total score):")
+    for place, row in enumerate(standings(campaign), start=1):
+        held = f" (before: {', '.join(row.before)})" if row.before else ""
+        lines.append(f"  {place}. {row.name}{held}: {row.wins} win(s), {row.total:g} points in {row.played} game(s)")
+    return "\n".join(lines)
+
+
+def campaign_data(campaign: Campaign) -> dict[str, Any]:
+    """A campaign as the API and the page show it (nothing a spectator may not know)."""
+    games = campaign_games(campaign)
+    return {
+        "id": campaign.pk, "name": campaign.name, "rules": campaign.rules, "options": campaign.options,
+        "status": campaign.status, "auto_next": campaign.auto_next, "games_planned": campaign.games_planned,
+        "created_by": campaign.created_by.display_name, "created_at": campaign.created_at,
+        "finished_at": campaign.finished_at,
+        "group": [{"seat": seat, "name": name} for seat, _p, name in group(campaign)],
+        "games": [{"id": g.pk, "number": g.campaign_number, "title": g.title, "status": g.status,
+                   "winners": [_name_in(g, w) for w in (g.outcome or {}).get("winners") or []]} for g in games],
+        "standings": [r.as_dict() for r in standings(campaign)],
+        "story": [{"action": e.action, "game": e.game_id, "at": e.created_at,
+                   "text": _entry_text(e)} for e in entries(campaign)],
+        "has_archive": bool(campaign.carry),
+    }
+
+
+def _entry_text(e: CampaignEntry) -> str:
+    d = e.details or {}
+    if e.action == "finished":
+        return " ".join([str(d.get("result", "")), *[str(t) for t in d.get("story") or []]])
+    if e.action == "handover":
+        return f"seat {d.get('seat')} passed from {d.get('from_name')} to {d.get('to_name')}: {d.get('reason', '')}"
+    if e.action == "next":
+        return f"game {d.get('number')} set up (#{e.game_id})"
+    if e.action == "imported":
+        return f"imported after {d.get('played')} game(s)"
+    if e.action == "created":
+        return f"created for {d.get('players')} player(s)"
+    return str(d.get("reason", ""))

@@ -1,0 +1,397 @@
+"""Campaigns and rematches (issue 23): the services that change them. Doors (mail, API, admin,
+pages) call one of these each; reads are in ``campaign_selectors.py``.
+
+A campaign is a series of games of one group. When its game ends, the service records what the
+story did and the scores, takes the game's archive (``Rules.archive``: what the next game starts
+from, for a game whose rules play campaigns) and sets up the next game with the same group, seat
+for seat, at once (``auto_next``) or when a moderator asks. The group is fixed when the first
+game has started; a seat may then change hands between games (audited in the campaign's log, the
+newcomer mailed the story so far). An archive can be exported and imported (JSON, checked by the
+engine's ``check_archive``), so a group can continue a campaign begun elsewhere or at the table.
+
+A rematch is the same group and options again, for any finished game that is not a campaign's:
+the asker takes the first seat and the others are invited (nobody is put into a game unasked).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine import Rules, SetupError
+from engine.core import BadArchive
+from pbem.games import campaign_selectors, services
+from pbem.games.models import AuditEntry, Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
+from pbem.games.services import Conflict, Forbidden, NotFound, ServiceError
+from pbem.mail import outbox
+
+log = logging.getLogger(__name__)
+
+#: Longest campaign planned, in games.
+MAX_GAMES = 50
+
+
+def _check_rules(name: str) -> Rules:
+    return services.check_rules(name)
+
+
+def campaign_options(rules: Rules, options: Mapping[str, Any] | None, n_players: int) -> dict[str, Any]:
+    """The options every game of the campaign is set up with, checked; a game whose rules play
+    campaigns is asked for its campaign (the option ``campaign``)."""
+    given = dict(options or {})
+    if rules.supports_campaign and any(s.name == "campaign" for s in rules.option_specs):
+        given.setdefault("campaign", "yes")
+    try:
+        return rules.check_options(n_players, given)
+    except SetupError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def check_archive(rules: Rules, archive: Any, n_players: int) -> dict[str, Any]:
+    """An archive to continue from, checked by the engine; a ServiceError naming what is wrong."""
+    if not isinstance(archive, dict):
+        raise ServiceError("the archive cannot be continued: an archive is a JSON object")
+    try:
+        rules.check_archive(archive)
+    except BadArchive as exc:
+        raise ServiceError(f"the archive cannot be continued: {exc}") from None
+    if len(archive["seats"]) != n_players:
+        raise ServiceError(f"the archive cannot be continued: it is of a campaign of {len(archive['seats'])} seats, "
+                           f"and {n_players} player(s) were named")
+    return archive
+
+
+def _entry(campaign: Campaign, action: str, details: dict[str, Any], *, game: Game | None = None,
+           actor: Player | None = None) -> CampaignEntry:
+    return CampaignEntry.objects.create(campaign=campaign, game=game, actor=actor, action=action, details=details)
+
+
+def may_run(campaign: Campaign, player: Player | None) -> bool:
+    """Whether ``player`` runs the campaign: its creator or a staff account (a moderator)."""
+    if player is None:
+        return False
+    return player.pk == campaign.created_by_id or bool(getattr(player.user, "is_staff", False))
+
+
+def access_campaign(campaign_id: int) -> Campaign:
+    found = Campaign.objects.select_related("created_by").filter(pk=campaign_id).first()
+    if found is None:
+        raise NotFound(f"there is no campaign #{campaign_id}")
+    return found
+
+
+def _access_for_update(campaign_id: int) -> Campaign:
+    found = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if found is None:
+        raise NotFound(f"there is no campaign #{campaign_id}")
+    return found
+
+
+def _check_runs(campaign: Campaign, player: Player | None) -> None:
+    if not may_run(campaign, player):
+        raise Forbidden(f"only the creator of campaign #{campaign.pk} or a moderator may do this")
+
+
+# ---- creating and importing ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", options: Mapping[str, Any] | None = None,
+                       invite: Sequence[str] = (), players: Sequence[str] = (), games: int | None = None,
+                       deadline_hours: int = 72, auto_next: bool = True,
+                       archive: Any = None) -> tuple[Campaign, Game]:
+    """A new campaign and its first game.
+
+    ``invite``: the creator plays seat 0 and these addresses are invited to the first game (it
+    starts when all joined, like any game). ``players``: a moderator (staff) who does not play
+    seats these addresses directly, in this order, and the first game starts at once.
+    ``archive``: continue a campaign from its exported archive (checked by the engine first;
+    seat i of the archive goes to the i-th player).
+    """
+    rules = _check_rules(rules_name)
+    if players and invite:
+        raise ServiceError("name either the players to seat (a moderator) or the addresses to invite, not both")
+    if players and not getattr(creator.user, "is_staff", False):
+        raise Forbidden("only a moderator seats players directly; invite them instead")
+    n_players = len(players) if players else 1 + len(invite)
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise ServiceError(f"a campaign has from 1 to {MAX_GAMES} games")
+    if not 1 <= deadline_hours <= 24 * 60:
+        raise ServiceError("the deadline must be between 1 hour and 60 days")
+    checked = campaign_options(rules, options, n_players)
+    played = 0
+    if archive is not None:
+        archive = check_archive(rules, archive, n_players)
+        played = int(archive["game"])
+    elif not rules.supports_campaign and games is None:
+        games = 3  # a series of a game without campaigns has an end; three unless told
+    title = (name or f"{rules.title} campaign").strip()
+    services.check_title(title)
+    campaign = Campaign.objects.create(
+        name=title[:100], created_by=creator, rules=rules.name, options=checked, games_planned=games,
+        deadline_hours=deadline_hours, auto_next=auto_next, carry=archive or {})
+    _entry(campaign, "created", {"players": n_players, "options": checked, "games": games}, actor=creator)
+    if archive is not None:
+        _entry(campaign, "imported", {"played": played, "version": archive.get("version"),
+                                      "seats": list(archive["seats"])}, actor=creator)
+    if players:
+        people = [services.do_get_or_create_player(services.check_address(e)) for e in players]
+        if len({p.pk for p in people}) != len(people):
+            raise ServiceError("the same player is named twice")
+        for i, p in enumerate(people):
+            CampaignSeat.objects.create(campaign=campaign, index=i, player=p)
+        game = _set_up_next(campaign, creator)
+    else:
+        game = services.do_create_game(creator, rules.name, options=checked, invite=invite,
+                                       title=_game_title(campaign, played + 1), deadline_hours=deadline_hours,
+                                       campaign=campaign, campaign_number=played + 1, archive=archive)
+    return campaign, game
+
+
+def _game_title(campaign: Campaign, number: int) -> str:
+    suffix = f", game {number}"
+    return campaign.name[:100 - len(suffix)] + suffix
+
+
+def _fix_group(campaign: Campaign) -> list[CampaignSeat]:
+    """The campaign's group, fixed from its first game's seats the first time it is needed."""
+    fixed = list(CampaignSeat.objects.filter(campaign=campaign).select_related("player").order_by("index"))
+    if fixed:
+        return fixed
+    first = campaign.games.exclude(status__in=[Game.Status.OPEN, Game.Status.ABORTED]).order_by(
+        "campaign_number", "id").first()
+    if first is None:
+        raise Conflict(f"campaign #{campaign.pk}'s group is not complete yet: its first game waits for players")
+    for seat in Seat.objects.filter(game=first, index__isnull=False, player__isnull=False).order_by("index"):
+        assert seat.index is not None and seat.player is not None
+        fixed.append(CampaignSeat.objects.create(campaign=campaign, index=seat.index, player=seat.player))
+    return fixed
+
+
+def _set_up_next(campaign: Campaign, actor: Player | None) -> Game:
+    """The campaign's next game: its group seated seat for seat, set up from the archive, started."""
+    last = campaign.games.order_by("-campaign_number", "-id").first()
+    if last is not None and last.status in (Game.Status.OPEN, Game.Status.RUNNING, Game.Status.PAUSED):
+        raise Conflict(f"game #{last.pk} of campaign #{campaign.pk} is not over yet; the next one follows it")
+    if campaign.status != Campaign.Status.RUNNING:
+        raise Conflict(f"campaign #{campaign.pk} is over")
+    played = int((campaign.carry or {}).get("game", 0))
+    number = max((last.campaign_number or 0) if last else 0, played) + 1
+    group = _fix_group(campaign)
+    game = Game.objects.create(
+        rules=campaign.rules, title=_game_title(campaign, number), options=campaign.options,
+        created_by=campaign.created_by, deadline_hours=campaign.deadline_hours, campaign=campaign,
+        campaign_number=number, archive=campaign.carry or None)
+    now = timezone.now()
+    for cs in group:  # seats made in seat order: do_start_game numbers them so
+        Seat.objects.create(game=game, player=cs.player, status=Seat.Status.JOINED, joined_at=now)
+    services.do_log(game, actor, "create", {"rules": game.rules, "players": len(group), "options": game.options,
+                                            "campaign": campaign.pk, "number": number})
+    _entry(campaign, "next", {"number": number}, game=game, actor=actor)
+    services.do_start_game(game)
+    return game
+
+
+# ---- a game ends; the next one ----------------------------------------------------------------
+
+
+def _planned_over(campaign: Campaign, number: int, archive: dict[str, Any] | None) -> bool:
+    if campaign.games_planned is not None and number >= campaign.games_planned:
+        return True
+    return bool(archive and archive.get("over"))
+
+
+@transaction.atomic
+def do_continue_campaign(game_id: int) -> Game | None:
+    """After a campaign game finished (task ``pbem.campaign_next``; the sweeper hands on a lost
+    one): its story and scores go into the campaign's log, its archive becomes the campaign's,
+    the group gets the campaign mail, and the next game is set up (when ``auto_next``).
+    Idempotent: a game already recorded is left alone. Returns the next game, if one was set up."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.campaign_id is None or game.status != Game.Status.FINISHED:
+        return None
+    campaign = _access_for_update(game.campaign_id)
+    if CampaignEntry.objects.filter(campaign=campaign, game=game, action="finished").exists():
+        return None
+    rules = engine.get(game.rules)
+    assert game.state is not None
+    archive = rules.archive(game.state) if rules.supports_campaign else None
+    if archive is not None:
+        campaign.carry = archive
+    number = game.campaign_number or 0
+    _entry(campaign, "finished", {"number": number, "result": campaign_selectors.result_line(game),
+                                  "story": campaign_selectors.public_story(game),
+                                  "scores": (game.outcome or {}).get("scores") or {},
+                                  "winners": (game.outcome or {}).get("winners") or []}, game=game)
+    over = _planned_over(campaign, number, archive)
+    if over:
+        campaign.status = Campaign.Status.FINISHED
+        campaign.finished_at = timezone.now()
+        _entry(campaign, "ended", {"reason": "its last game is played"}, game=game)
+    campaign.save()
+    try:
+        group = _fix_group(campaign)
+    except Conflict:
+        group = []
+    if over:
+        what = "That was its last game: the campaign is over."
+    elif campaign.auto_next:
+        what = f"Game {number + 1} is set up now: its first mail follows."
+    else:
+        what = f"Game {number + 1} is set up when the campaign's moderator starts it."
+    _mail_group(campaign, group, f"Game {number} of campaign #{campaign.pk} is over. {what}")
+    if over or not campaign.auto_next:
+        return None
+    return _set_up_next(campaign, None)
+
+
+def _mail_group(campaign: Campaign, group: Sequence[CampaignSeat], headline: str) -> None:
+    """The campaign mail: what happened, the story so far, the standings; to each of the group."""
+    body = f"{headline}\n\n{campaign_selectors.story_so_far(campaign)}\n\n{_footer(campaign)}"
+    for cs in group:
+        outbox.queue_reply(cs.player, _subject(campaign), body)
+
+
+def _subject(campaign: Campaign) -> str:
+    return f"[pbem campaign #{campaign.pk}] {campaign.name}"
+
+
+def _footer(campaign: Campaign) -> str:
+    return (f"Campaign page: {settings.PBEM_PUBLIC_URL}/campaigns/{campaign.pk}/\n"
+            f"(Write 'campaign #{campaign.pk}' to {outbox.general_address()} for this summary again.)")
+
+
+@transaction.atomic
+def do_next_game(campaign_id: int, actor: Player | None) -> Game:
+    """A moderator sets up the campaign's next game now (when it does not follow by itself)."""
+    campaign = _access_for_update(campaign_id)
+    _check_runs(campaign, actor)
+    game = _set_up_next(campaign, actor)
+    return game
+
+
+def do_sweep_campaigns(now: datetime | None = None) -> int:
+    """The campaign sweeper: finished campaign games whose campaign has not taken them yet (their
+    task was lost) are handed on. Returns how many."""
+    now = now or timezone.now()
+    recorded = CampaignEntry.objects.filter(action="finished").values("game_id")
+    ids = list(Game.objects.filter(campaign__isnull=False, status=Game.Status.FINISHED,
+                                   finished_at__lt=now - timedelta(seconds=30))
+               .exclude(pk__in=recorded).order_by("pk").values_list("pk", flat=True)[:100])
+    for pk in ids:
+        do_continue_campaign(pk)
+    return len(ids)
+
+
+# ---- the group ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: str, reason: str,
+                      name: str = "") -> CampaignSeat:
+    """Seat ``seat`` of the campaign passes to the player of ``email`` from its next game on.
+
+    Audited in the campaign's log (who, from whom, to whom, why); the newcomer is mailed the story
+    so far, the one leaving is told. A seat of a game under way changes hands by the game's own
+    replacement (moderation), not here."""
+    campaign = _access_for_update(campaign_id)
+    _check_runs(campaign, actor)
+    if campaign.status != Campaign.Status.RUNNING:
+        raise Conflict(f"campaign #{campaign.pk} is over")
+    if not reason.strip():
+        raise ServiceError("say why the seat changes hands (the reason is kept in the campaign's log)")
+    group = _fix_group(campaign)
+    held = next((cs for cs in group if cs.index == seat), None)
+    if held is None:
+        raise ServiceError(f"campaign #{campaign.pk} has seats 0 to {len(group) - 1}, not {seat}")
+    newcomer = services.do_get_or_create_player(services.check_address(email), name)
+    if any(cs.player_id == newcomer.pk for cs in group):
+        raise Conflict(f"{newcomer.display_name} holds a seat of campaign #{campaign.pk} already")
+    leaving = held.player
+    held.player = newcomer
+    held.since = timezone.now()
+    held.save(update_fields=["player", "since"])
+    _entry(campaign, "handover", {"seat": seat, "from": leaving.pk, "from_name": leaving.display_name,
+                                  "to": newcomer.pk, "to_name": newcomer.display_name, "reason": reason.strip()},
+           actor=actor)
+    running = campaign.games.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]).first()
+    when = (f"from its next game on (game #{running.pk}, under way, stays with {leaving.display_name})"
+            if running else "from its next game on")
+    outbox.queue_reply(newcomer, _subject(campaign), (
+        f"You take seat {seat} of campaign #{campaign.pk} ({campaign.name}) {when}, after "
+        f"{leaving.display_name}. Here is the story so far.\n\n{campaign_selectors.story_so_far(campaign)}\n\n"
+        f"{_footer(campaign)}"))
+    outbox.queue_reply(leaving, _subject(campaign), (
+        f"Seat {seat} of campaign #{campaign.pk} ({campaign.name}) passes to {newcomer.display_name} {when}. "
+        f"Reason: {reason.strip()}\n\n{_footer(campaign)}"))
+    return held
+
+
+@transaction.atomic
+def do_end_campaign(campaign_id: int, actor: Player | None, reason: str) -> Campaign:
+    """A moderator ends the campaign: no game follows (a game under way plays on)."""
+    campaign = _access_for_update(campaign_id)
+    _check_runs(campaign, actor)
+    if campaign.status != Campaign.Status.RUNNING:
+        raise Conflict(f"campaign #{campaign.pk} is over already")
+    campaign.status = Campaign.Status.FINISHED
+    campaign.finished_at = timezone.now()
+    campaign.save(update_fields=["status", "finished_at"])
+    _entry(campaign, "ended", {"reason": reason.strip()}, actor=actor)
+    return campaign
+
+
+def access_archive(campaign_id: int, player: Player | None) -> dict[str, Any]:
+    """The archive the campaign's next game starts from, to continue it elsewhere: for the group
+    and the moderators only (it may hold what no player has seen, as the game box does: a story
+    pile's order), and logged. 409 while there is none."""
+    campaign = access_campaign(campaign_id)
+    members = {p.pk for _s, p, _n in campaign_selectors.group(campaign) if p is not None}
+    if player is None or (player.pk not in members and not may_run(campaign, player)):
+        raise Forbidden(f"only the players and moderators of campaign #{campaign.pk} may export its archive")
+    if not campaign.carry:
+        raise Conflict(f"campaign #{campaign.pk} has no archive yet: a game of it must end first"
+                       if engine.get(campaign.rules).supports_campaign else
+                       f"campaign #{campaign.pk} is a series of a game without campaigns: it has no archive")
+    _entry(campaign, "exported", {"game": campaign.carry.get("game")}, actor=player)
+    return dict(campaign.carry)
+
+
+# ---- rematch -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def do_rematch(game_id: int, player: Player) -> Game:
+    """The same group and options again: a new game where ``player`` (who played the finished game)
+    sits first and the game's other players are invited in their order. One rematch a game."""
+    game = services.access_game_for_update(game_id)
+    if not game.seats.filter(player=player).exists():
+        raise Forbidden(f"you did not play in game #{game.pk}")
+    if game.status != Game.Status.FINISHED:
+        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; a rematch follows a finished game")
+    if game.campaign_id is not None:
+        raise Conflict(f"game #{game.pk} is game {game.campaign_number} of campaign #{game.campaign_id}; "
+                       "the campaign sets up its next game")
+    earlier = AuditEntry.objects.filter(game=game, action="rematch").order_by("-id").first()
+    if earlier is not None:
+        again = Game.objects.filter(pk=int((earlier.details or {}).get("game") or 0)).first()
+        if again is not None and again.status != Game.Status.ABORTED:
+            raise Conflict(f"game #{game.pk} has its rematch already: game #{again.pk} "
+                           f"({again.get_status_display()}); join it with: join #{again.pk}")
+    others = [s.player.email for s in game.seats.select_related("player").order_by("index")
+              if s.player is not None and s.player_id != player.pk]
+    title = game.title.removesuffix(" (rematch)")[:100 - len(" (rematch)")] + " (rematch)"
+    new = services.do_create_game(
+        player, game.rules, options=game.options, invite=others, title=title, deadline_hours=game.deadline_hours,
+        allow_any_sender=game.allow_any_sender, time_bank_hours=game.time_bank_hours,
+        time_bank_increment_hours=game.time_bank_increment_hours)
+    services.do_log(game, player, "rematch", {"game": new.pk})
+    services.do_log(new, player, "rematch_of", {"game": game.pk})
+    return new
