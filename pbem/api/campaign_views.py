@@ -57,7 +57,7 @@ class CampaignCreateIn(serializers.Serializer):
                                          help_text="set up the next game as soon as one ends (else a moderator does)")
     archive = ArchiveField(required=False, default=None, allow_null=True,
                            help_text="continue a campaign from its exported archive (GET .../archive/); checked "
-                                     "by the game's engine, a 400 names what is wrong")
+                                     "by the game's engine, a 422 names what is wrong")
 
 
 class StandingOut(serializers.Serializer):
@@ -157,7 +157,7 @@ class CampaignListApi(_CampaignApi):
                                "or, for a moderator's `players`, started at once); each next game is set up from "
                                "the archive of the one before when it ends. With `archive`, the campaign goes on "
                                "from an exported archive (seat i of the archive is the i-th player); an archive "
-                               "the engine cannot continue is refused with a 400 that names what is wrong.",
+                               "the engine cannot continue is refused with a 422 that names what is wrong.",
                    request=CampaignCreateIn, responses={201: CampaignOut, **_errors(400, 401, 403, 429)})
     def post(self, request: Request) -> Response:
         d = _valid(CampaignCreateIn, request)

@@ -21,7 +21,7 @@ from pbem.games import moderation, moderators
 from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.games.services import ServiceError
-from pbem.mail import absence_commands
+from pbem.mail import absence_commands, campaign_commands
 
 #: Keys of ``new`` that belong to the game, not to the rules' option schema.
 SERVICE_KEYS = {"title", "deadline", "open", "anysender", "any_sender", "bank", "increment"}
@@ -61,6 +61,7 @@ def help_text(general: str) -> str:
         "  vacation until DATE       your deadlines wait until then (vacation off: back early)\n"
         "  standby [#N]              volunteer to replace an absent player (in game N, or any game;\n"
         "                            standby off: no more)\n"
+        f"{campaign_commands.HELP}"
         "  name NEW NAME             how the other players see you (no digits)\n"
         "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
         "                            every move, or one daily digest per game (also: mail turns)\n\n"
@@ -284,6 +285,8 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
             return Result(line, True, help_text(general))
         if verb in ("games", "list", "status"):
             return Result(line, True, cmd_games(sender, player))
+        if campaign_commands.is_campaign_line(words):
+            return Result(line, True, campaign_commands.run(sender, player, words, mail_name))
         if verb == "new":
             return Result(line, True, cmd_new(sender, args, mail_name))
         if verb == "join":
@@ -310,4 +313,5 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
     except ServiceError as exc:
         return Result(line, False, exc.message)
     return Result(line, False, f"{words[0]!r} is not a command here "
-                               "(help, games, new, join, decline, resign, name, mode, vacation, extend)")
+                               "(help, games, new, join, decline, resign, name, mode, vacation, extend, "
+                               "campaign, rematch)")

@@ -503,6 +503,9 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
         return _judge_preferences(incoming, seat, extracted)
     if game.status == Game.Status.OPEN:
         return _judge_invitation(incoming, seat, extracted)
+    if (game.status == Game.Status.FINISHED and len(extracted.commands) == 1
+            and notation.fold(extracted.commands[0][1]).rstrip(".!") == "rematch"):
+        return _judge_rematch(incoming, seat)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         _reply(incoming, f"Game #{game.pk} ({game.title}) is {game.get_status_display()}; it takes no more "
                          f"moves. Nothing was changed.\n\nYour page: {seat_page_url(seat)}",
@@ -561,6 +564,17 @@ def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     # limited like other answers: each one follows a move, so it cannot loop.
     outbox.queue_step_answer(result.game, seat, in_reply_to=incoming.message_id)
     return Verdict(Status.APPLIED, f"{len(result.applied)} move(s), now version {result.version}", game)
+
+
+def _judge_rematch(incoming: Incoming, seat: Seat) -> Verdict:
+    """``rematch`` alone in a reply to a finished game's mail: the same group and options again."""
+    game = seat.game
+    assert seat.player is not None
+    answer = account.run_line(incoming.sender, f"rematch #{game.pk}", outbox.general_address(),
+                              incoming.sender_name)
+    _reply(incoming, answer.text if answer.ok else f"No rematch: {answer.text}. Nothing was changed.",
+           to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
+    return Verdict(Status.APPLIED if answer.ok else Status.REJECTED, f"rematch: {answer.ok}", game)
 
 
 def _judge_moderator(incoming: Incoming, token: str) -> Verdict:

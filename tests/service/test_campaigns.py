@@ -10,7 +10,6 @@ three of in a test. Maracaibo's campaign by mail is in tests/mail/test_campaign_
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -18,23 +17,14 @@ import pytest
 from django.utils import timezone
 
 import engine
-from engine import registry
 from engine.testing import choose
 from pbem.games import campaign_selectors, campaigns, services
 from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, OutboundMessage, Player
+from tests.campaign_toy import guess
 from tests.engine.test_core_campaign import TOY
 from tests.factories import player_at, start_game
 
-
-@pytest.fixture
-def guess() -> Iterator[str]:
-    registry._MODULES[TOY.name] = "tests.engine.test_core_campaign"
-    registry._loaded[TOY.name] = TOY
-    try:
-        yield TOY.name
-    finally:
-        registry._MODULES.pop(TOY.name, None)
-        registry._loaded.pop(TOY.name, None)
+__all__ = ["guess"]
 
 
 def play_out(game_id: int, seed: int = 1) -> None:

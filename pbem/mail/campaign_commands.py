@@ -1,0 +1,140 @@
+"""Campaign and rematch commands to the general address (issue 23), one a line:
+
+``new campaign GAME [with ADDRESS...] [key=value ...]`` (keys: ``name``, ``games``, ``deadline``,
+``auto=no``, and the game's options), ``campaigns``, ``campaign #N`` (the story so far and the
+standings), and for the campaign's creator or a moderator ``campaign #N next``, ``campaign #N seat
+K to ADDRESS because REASON`` and ``campaign #N end [REASON]``; ``rematch #N`` for a finished game.
+A reply holding ``rematch`` to a finished game's mail does the same (pbem.mail.services).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import notation
+from pbem.games import campaign_selectors, campaigns
+from pbem.games import services as game_services
+from pbem.games.models import Player
+from pbem.games.services import ServiceError
+
+#: Keys of ``new campaign`` that belong to the campaign, not to the game's options.
+CAMPAIGN_KEYS = {"name", "title", "games", "deadline", "auto"}
+
+HELP = (
+    "  new campaign GAME [with ADDRESS...] [key=value ...]\n"
+    "                            a campaign: a series of games of one group, each set up from the\n"
+    "                            last (name=\"...\", games=N, deadline=HOURS, auto=no: a moderator\n"
+    "                            starts each next game; and the game's options)\n"
+    "  campaigns                 your campaigns\n"
+    "  campaign #N               its story so far and the standings\n"
+    "  campaign #N next | seat K to ADDRESS because ... | end   (its creator or a moderator)\n"
+    "  rematch #N                the same group and options as finished game N (or reply rematch)\n"
+)
+
+
+def is_campaign_line(words: Sequence[str]) -> bool:
+    if not words:
+        return False
+    verb = notation.fold(words[0])
+    return verb in ("campaign", "campaigns", "rematch") or (
+        verb == "new" and len(words) > 1 and notation.fold(words[1]) == "campaign")
+
+
+def _number(word: str, example: str) -> int:
+    n = notation.number(word)
+    if n is None:
+        raise ServiceError(f"{word!r} is not a number; like: {example}")
+    return n
+
+
+def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str = "") -> str:
+    """One command line (already split into words); a ServiceError says why it was refused."""
+    verb = notation.fold(words[0])
+    if verb == "new":
+        return _new(sender, list(words[2:]), mail_name)
+    if verb == "campaigns":
+        return _list(player)
+    if verb == "rematch":
+        if len(words) != 2:
+            raise ServiceError("rematch takes a game number, like: rematch #12")
+        if player is None:
+            raise ServiceError("you played no game here")
+        game = campaigns.do_rematch(_number(words[1], "rematch #12"), player)
+        return _rematch_text(game.pk, game.title, game.status)
+    if len(words) < 2:
+        raise ServiceError("campaign takes a campaign number, like: campaign #3")
+    campaign_id = _number(words[1], "campaign #3")
+    rest = [notation.fold(w) for w in words[2:]]
+    if not rest:
+        return campaign_selectors.story_so_far(campaigns.access_campaign(campaign_id))
+    if rest == ["next"]:
+        game = campaigns.do_next_game(campaign_id, player)
+        return f"Game {game.campaign_number} of campaign #{campaign_id} is set up as game #{game.pk}; its mails follow."
+    if rest[0] == "end":
+        reason = " ".join(words[3:]) or "ended by its moderator"
+        campaigns.do_end_campaign(campaign_id, player, reason)
+        return f"Campaign #{campaign_id} is over: no game follows."
+    if rest[0] == "seat" and len(rest) >= 4 and rest[2] == "to":
+        seat = _number(words[3], "campaign #3 seat 1 to dora@example.org because ...")
+        said = rest[4] in ("because", "reason", "why") if len(rest) > 4 else False
+        reason = " ".join(words[7:] if said else words[6:])
+        held = campaigns.do_hand_over_seat(campaign_id, player, seat, words[5], reason)
+        return (f"Seat {seat} of campaign #{campaign_id} is {held.player.display_name}'s from its next game on; "
+                "they were sent the story so far.")
+    raise ServiceError("campaign #N takes next, end, or seat K to ADDRESS because REASON "
+                       "(or nothing: its story and standings)")
+
+
+def _rematch_text(game_id: int, title: str, status: str) -> str:
+    if status == "running":
+        return f"Game #{game_id} ({title}) is created and started; your first mail of it follows."
+    return (f"Game #{game_id} ({title}) is created: the other players of the game are invited, and it starts "
+            "when they have joined.")
+
+
+def _list(player: Player | None) -> str:
+    rows = list(campaign_selectors.campaign_list(player)[:30]) if player is not None else []
+    if not rows:
+        return "You are in no campaign. Start one with: new campaign maracaibo with ADDRESS..."
+    lines = []
+    for c in rows:
+        games = campaign_selectors.campaign_games(c)
+        lines.append(f"  #{c.pk} {c.name}: {c.get_status_display()}, {len(games)} game(s)"
+                     + (f", now game #{games[-1].pk}" if games and games[-1].status == "running" else ""))
+    return "Your campaigns:\n" + "\n".join(lines)
+
+
+def _new(sender: str, args: list[str], mail_name: str) -> str:
+    if not args:
+        raise ServiceError("new campaign needs a game name, like: new campaign maracaibo with bruno@example.org")
+    rules_name, rest = args[0], args[1:]
+    invite: list[str] = []
+    options: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    for word in rest:
+        if word.lower() in ("with", "and", ","):
+            continue
+        if "=" in word:
+            key, _, value = word.partition("=")
+            key = key.strip().lower()
+            (keys if key in CAMPAIGN_KEYS else options)[key] = value.strip()
+        elif "@" in word:
+            invite.append(word.strip(",;<>"))
+        else:
+            raise ServiceError(f"{word!r} is neither an address nor key=value")
+    try:
+        games = int(keys["games"]) if keys.get("games") else None
+        deadline = int(keys.get("deadline") or "72")
+    except ValueError:
+        raise ServiceError("games and deadline take whole numbers") from None
+    auto = (keys.get("auto") or "yes").lower() not in ("no", "false", "0", "off")
+    creator = game_services.do_get_or_create_player(sender, mail_name)
+    campaign, game = campaigns.do_create_campaign(
+        creator, rules_name, name=keys.get("name") or keys.get("title") or "", options=options, invite=invite,
+        games=games, deadline_hours=deadline, auto_next=auto)
+    head = f"Campaign #{campaign.pk} ({campaign.name}) is created; its first game is #{game.pk}"
+    if game.status == "running":
+        return f"{head}, started: your first mail of it follows."
+    who = ", ".join(invite) if invite else "nobody"
+    return (f"{head}. Invitations went to {who}; it starts when every seat is taken, and each next game "
+            "is set up with the same group when one ends.")

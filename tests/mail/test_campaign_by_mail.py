@@ -1,0 +1,107 @@
+"""Campaigns and rematches by mail, over the real SMTP ingress (issue 23).
+
+The campaign is played on the engine tests' toy campaign game (tests/campaign_toy.py) until
+Maracaibo's campaign content exists; every move is a reply to the player's own game mail."""
+
+from __future__ import annotations
+
+import random
+from email.message import EmailMessage
+
+import pytest
+
+import engine
+from engine.testing import choose
+from pbem.games import services
+from pbem.games.models import Campaign, CampaignEntry, Game
+from tests.campaign_toy import guess
+from tests.factories import player_at
+from tests.mail.conftest import DOMAIN, Persona, start_game, text_of
+
+__all__ = ["guess"]
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GENERAL = f"pbem@{DOMAIN}"
+
+
+def game_mail(person: Persona, game: Game) -> EmailMessage:
+    """The person's newest mail of ``game`` that a move answers (to their seat's address)."""
+    mails = [m for m in person.inbox() if f"[pbem #{game.pk}]" in str(m["Subject"])
+             and "seat-" in str(m.get("Reply-To", ""))]
+    assert mails, f"{person.name} got no mail of game #{game.pk}"
+    return mails[-1]
+
+
+def play_by_mail(game_id: int, people: list[Persona], seed: int = 1) -> Game:
+    """Each pending seat's player replies to their newest mail of the game with one option code."""
+    by_email = {p.email: p for p in people}
+    rnd = random.Random(seed)
+    for _ in range(200):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
+            return game
+        rules = engine.get(game.rules)
+        assert game.state is not None
+        seat = rules.pending(game.state)[0]
+        person = by_email[player_at(game, seat).email]
+        opt = choose(rules, game.state, seat, rules.options(game.state, seat), rnd)
+        person.reply(game_mail(person, game), opt.code)
+    raise AssertionError(f"game #{game_id} did not end by mail")
+
+
+def answer_to(person: Persona, line: str) -> str:
+    person.send_to(GENERAL, line)
+    return text_of(person.latest())
+
+
+def test_it_rematches_a_finished_game_by_a_reply_to_its_mail(ana: Persona, bruno: Persona) -> None:
+    first = start_game("caravelas", [ana, bruno], options={"target": 10})
+    play_by_mail(first.pk, [ana, bruno])
+    first.refresh_from_db()
+    assert first.status == Game.Status.FINISHED
+    ana.reply(game_mail(ana, first), "rematch")
+    answer = text_of(ana.latest())
+    again = Game.objects.exclude(pk=first.pk).get()
+    assert f"Game #{again.pk}" in answer and "invited" in answer
+    assert (again.rules, again.options) == (first.rules, first.options)
+    invitation = bruno.latest()
+    assert f"[pbem #{again.pk}]" in str(invitation["Subject"])
+    bruno.reply(invitation, "join")
+    again.refresh_from_db()
+    assert again.status == Game.Status.RUNNING
+    ana.reply(game_mail(ana, first), "rematch")  # asked again: the answer names the rematch made
+    assert f"rematch already: game #{again.pk}" in text_of(ana.latest())
+    assert Game.objects.count() == 2
+
+
+def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: Persona, bruno: Persona,
+                                                              carla: Persona) -> None:
+    answer = answer_to(ana, f'new campaign guess with {bruno.email} name="Long summer" games=3')
+    campaign = Campaign.objects.get()
+    assert f"Campaign #{campaign.pk} (Long summer) is created" in answer
+    first = campaign.games.get()
+    bruno.reply(bruno.latest(), "join")
+    play_by_mail(first.pk, [ana, bruno])
+    told = [m for m in bruno.inbox() if f"campaign #{campaign.pk}]" in str(m["Subject"])]
+    assert len(told) == 1 and "Game 1 of campaign" in text_of(told[0]) and "Standings" in text_of(told[0])
+    second = campaign.games.get(campaign_number=2)
+    assert second.status == Game.Status.RUNNING
+    refused = answer_to(bruno, f"campaign #{campaign.pk} seat 1 to {carla.email} because I sail away")
+    assert "only the creator" in refused
+    answer = answer_to(ana, f"campaign #{campaign.pk} seat 1 to {carla.email} because Bruno sails away")
+    assert "from its next game on" in answer
+    story = text_of(carla.latest())
+    assert "the story so far" in story and "Game 1 (#" in story
+    play_by_mail(second.pk, [ana, bruno], seed=2)  # the game under way stays Bruno's
+    third = campaign.games.get(campaign_number=3)
+    assert services.Seat.objects.get(game=third, index=1).player.email == carla.email
+    play_by_mail(third.pk, [ana, carla], seed=3)
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    summary = answer_to(carla, f"campaign #{campaign.pk}")
+    # (Carla had no account when her seat was given: she is named by her address until she writes)
+    assert "Seat 1 passed from Bruno to carla (Bruno sails away)" in summary
+    assert summary.count("Game ") >= 3 and "Standings" in summary
+    entry = CampaignEntry.objects.get(campaign=campaign, action="handover")
+    assert entry.actor is not None and entry.actor.email == ana.email
