@@ -92,8 +92,7 @@ def process_move_request(request_id: int) -> Any:
           max_retries=3)
 def campaign_next(game_id: int) -> Any:
     """A campaign game ended: the campaign records it and sets up its next game (idempotent)."""
-    game = dispatch.service_for("pbem.campaign_next")(game_id)
-    return game.pk if game is not None else None
+    return dispatch.service_for("pbem.campaign_next")(game_id)
 
 
 @app.task(base=GuardedTask, name="pbem.send_outbound", throws=(OSError, smtplib.SMTPException),

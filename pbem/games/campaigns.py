@@ -209,11 +209,11 @@ def _planned_over(campaign: Campaign, number: int, archive: dict[str, Any] | Non
 
 
 @transaction.atomic
-def do_continue_campaign(game_id: int) -> Game | None:
+def do_continue_campaign(game_id: int) -> int | None:
     """After a campaign game finished (task ``pbem.campaign_next``; the sweeper hands on a lost
     one): its story and scores go into the campaign's log, its archive becomes the campaign's,
     the group gets the campaign mail, and the next game is set up (when ``auto_next``).
-    Idempotent: a game already recorded is left alone. Returns the next game, if one was set up."""
+    Idempotent: a game already recorded is left alone. Returns the next game's id, if one was set up."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.campaign_id is None or game.status != Game.Status.FINISHED:
         return None
@@ -249,7 +249,7 @@ def do_continue_campaign(game_id: int) -> Game | None:
     _mail_group(campaign, group, f"Game {number} of campaign #{campaign.pk} is over. {what}")
     if over or not campaign.auto_next:
         return None
-    return _set_up_next(campaign, None)
+    return _set_up_next(campaign, None).pk
 
 
 def _mail_group(campaign: Campaign, group: Sequence[CampaignSeat], headline: str) -> None:
