@@ -123,6 +123,8 @@ class SeatPage:
     at_name: str = ""
     newest: int = 0  # the number of the newest move the page shows (the visit's mark)
     new_count: int = 0  # moves by others since the player's last visit
+    chat_mark: int = 0  # the newest message shown (page_version's "chat")
+    can_plan: bool = False  # a turn of several steps can be planned now (the page offers it)
     can_undo: bool = False  # the player's own last batch may be taken back (the service has the last word)
     score_name: str = ""  # what the score is, when a part of the breakdown is the score itself (Maretta)
 
@@ -292,8 +294,10 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     page.newest = max((h.number for h in page.history), default=0)
     page.new_count = sum(1 for h in page.history if h.new)
     page.can_undo = running and can_undo(game, seat.index)
-    page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text)
-                 for m in ChatMessage.objects.filter(game=game).order_by("pk")]
+    page.can_plan = planned is None and bool(options) and turnplan.worth_planning(rules, state, seat.index, options)
+    said = list(ChatMessage.objects.filter(game=game).order_by("pk"))
+    page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text) for m in said]
+    page.chat_mark = said[-1].pk if said else 0
     if finished:
         page.results, page.result_parts = results(game.outcome or {}, names)
         # a part of the breakdown that is the score itself (Maretta's "space reached") is not a

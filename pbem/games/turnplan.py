@@ -21,6 +21,7 @@ from typing import Any
 import engine
 from engine import batch
 from engine.core import Option
+from engine.errors import IllegalMove
 
 #: At most this many planned steps (a Maracaibo turn takes a handful; the API allows 50 a batch).
 MAX_STEPS = 30
@@ -83,3 +84,21 @@ def plan_turn(rules: Any, state: Any, seat: int, codes: list[str]) -> TurnPlan:
 def plan_for(game: Any, seat: int, codes: list[str]) -> TurnPlan:
     """The plan for a seat of a running game (its rules and stored state)."""
     return plan_turn(engine.get(game.rules), game.state, seat, codes)
+
+
+def worth_planning(rules: Any, state: Any, seat: int, options: list[Option], tries: int = 12) -> bool:
+    """Whether a turn of several steps can be planned now: the game shows a worked whole turn of more
+    than one line (``Rules.example_turn``), or one of the first ``tries`` options leaves the seat a
+    further decision without revealing anything (Maretta's play ends the turn: no)."""
+    if len(rules.example_turn(state, seat)) > 1:
+        return True
+    for option in options[:tries]:
+        trial = json.loads(json.dumps(state))
+        rng = trial.get("rng")
+        try:
+            events = rules.apply(trial, seat, option.move)
+        except IllegalMove:
+            continue
+        if not batch.is_commit_point(rng, trial, events) and seat in rules.pending(trial):
+            return True
+    return False

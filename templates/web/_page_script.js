@@ -37,17 +37,21 @@
 (function () {
   // When the game moves on (or someone speaks), the page updates itself: in place with htmx (a
   // half-typed message and the scroll position stay), else by reloading when no message is typed.
+  // With htmx, what the page shows is the live part's data-version (the game's version and the
+  // newest message), so a move of the player's own, already swapped in, is not fetched again.
   var seen = null;
   function check() {
     fetch("/p/{{ token }}/version", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (v) {
-      var now = v.version + ":" + v.chat;
+      var now = v.version + ":" + v.chat, live = document.getElementById("live");
+      if (window.htmx && live) {
+        if (live.getAttribute("data-version") !== now && !live.classList.contains("htmx-request")) {
+          window.htmx.ajax("GET", window.location.pathname + window.location.search, {target: "#live", swap: "outerHTML"});
+        }
+        return;
+      }
       if (seen === null) { seen = now; return; }
       if (now === seen) { return; }
       seen = now;
-      if (window.htmx) {
-        window.htmx.ajax("GET", window.location.pathname + window.location.search, {target: "#live", swap: "outerHTML"});
-        return;
-      }
       var box = document.getElementById("say");
       if (!box || !box.value) { window.location.replace("/p/{{ token }}/"); }
     }).catch(function () {});

@@ -54,7 +54,9 @@ def _plan_a_turn(page: Any, shots: Path, name: str) -> list[str]:
         card = page.locator("#options form.card-option button")
         click(page, card.first if card.count() else buttons.last)
         assert steps.count() == n, "each click adds one step to the plan"
-    page.screenshot(path=str(shots / f"page-maracaibo-plan-{name}.png"), full_page=True)
+    width = page.viewport_size["width"]
+    page.screenshot(path=str(shots / f"page-maracaibo-plan-{name}.png"), full_page=True,
+                    clip={"x": 0, "y": 0, "width": width, "height": 1500 if width > 640 else 2200})
     return [steps.nth(i).get_attribute("data-code") for i in range(steps.count())]
 
 
@@ -82,6 +84,7 @@ def test_it_plays_a_whole_maracaibo_turn_planned_by_clicks_and_sent_at_once(new_
     click(page, page.locator("#send-turn"))
     assert "Your turn was sent" in page.locator("#notice").inner_text()
     assert page.evaluate("window.__loaded_once") is True
+    page.screenshot(path=str(shots / "page-maracaibo-turn-sent-1280.png"))
     _sent_as_one_batch(game, version, codes)
     # Without JavaScript, at 390 px: the same by plain links and forms, at Ana's next turn.
     game = _until_ana_sails(game)

@@ -67,3 +67,20 @@ def test_it_stops_a_plan_at_a_step_that_cannot_be_played_and_never_plans_past_a_
                 return
         rules.apply(state, seat, rules.options(state, seat)[0].move)
     pytest.fail("no reveal in 200 moves")
+
+
+def test_it_offers_planning_where_a_turn_takes_several_steps_and_not_where_one_move_ends_it() -> None:
+    def first_turn(game: str, options: dict[str, object]) -> bool:
+        rules = engine.get(game)
+        state = rules.setup(["Ana", "Bruno", "Carla"], options, "plan-4")
+        for _ in range(100):  # past any setup, to a seat's first real turn
+            seat = rules.pending(state)[0]
+            kinds = {rules.option_details(state, seat, o).get("kind") for o in rules.options(state, seat)}
+            if kinds & {"sail", "move", "play"}:
+                return turnplan.worth_planning(rules, state, seat, rules.options(state, seat))
+            rules.apply(state, seat, rules.options(state, seat)[0].move)
+        raise AssertionError(f"{game}: no first turn")
+
+    assert first_turn("maracaibo", {}), "sail, then a main action: a turn of several steps"
+    assert first_turn("caravelas", {}), "a caravela moved, then more"
+    assert not first_turn("maretta", {"side": "A"}), "a play ends the turn"
