@@ -151,8 +151,8 @@ def settle(game: Game, pending: Collection[int], now: datetime, *, stop: bool = 
         elif waiting and seat.waiting_since is None:
             seat.bank_seconds, seat.waiting_since = bank, now
             seat.save(update_fields=["bank_seconds", "waiting_since"])
-        if waiting and seat.waiting_since is not None:
-            ends.append(_end(game, seat, bank))
+        if waiting and seat.waiting_since is not None and seat.status != Seat.Status.OPEN:
+            ends.append(_end(game, seat, bank))  # an open seat's clock is the leaver's: no deadline
     return min(ends) if ends else None
 
 
@@ -185,7 +185,7 @@ def still_reminded(game: Game, pending: Collection[int], now: datetime, but: Col
     the reminder's grace (the game's deadline then) still runs for it."""
     if game.reminded_at is None:
         return False
-    seats = [s for s in _seats(game) if s.index in pending and s.index not in but]
+    seats = [s for s in _seats(game) if s.index in pending and s.index not in but and s.status != Seat.Status.OPEN]
     return bool(late(game, seats, game.reminded_at))
 
 

@@ -482,8 +482,9 @@ def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> b
 def _late_seats(game: Game, rules: Any) -> list[Seat]:
     assert game.state is not None
     pending = set(rules.pending(game.state))
+    # an open seat is already offered for a replacement: its deadline is over, the others' runs on
     return list(game.seats.select_related("player").filter(index__in=list(pending))
-            .exclude(status=Seat.Status.RESIGNED))
+            .exclude(status__in=[Seat.Status.RESIGNED, Seat.Status.OPEN]))
 
 
 def do_sweep_deadlines(now: Any = None) -> int:
@@ -642,9 +643,17 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
         for seat in late:
             seat.status = Seat.Status.OPEN
             seat.save(update_fields=["status"])
-        game.deadline_at = None
+        # Why a deadline still: the seats the game waits on besides the open ones (a simultaneous
+        # decision, a vacation, a clock with time left) keep theirs; none left, none runs
+        assert game.state is not None
+        others = [i for i in rules.pending(game.state) if i not in seats]
+        if clocks.is_banked(game):
+            game.deadline_at = clocks.settle(game, rules.pending(game.state), now)
+        else:
+            game.deadline_at = now + timedelta(hours=game.deadline_hours) if others else None
+        game.reminded_at = game.warned_at = None
         game.version += 1
-        game.save(update_fields=["deadline_at", "version"])
+        game.save(update_fields=["deadline_at", "reminded_at", "warned_at", "version"])
         do_log(game, None, "open-seat", {"seats": seats})
         outbox.queue_notice(game, f"{names} missed two deadlines in game #{game.pk}, so the seat is open for a "
                                   f"replacement: anyone may take it by mailing {outbox.general_address()} the "

@@ -230,3 +230,21 @@ def test_it_keeps_the_hours_an_extension_gave_after_the_move_a_rollback_goes_bac
     with time_machine.travel(_at(50), tick=False):
         moderation.do_rollback(game.pk, moderator, 0, "a misdeal", confirm_reveals=True)
     assert (_left(game, alice, 50), _left(game, bob, 50), _left(game, carol, 50)) == (70, 94, 94)
+
+
+def test_it_keeps_the_others_clocks_running_when_a_seat_opens_for_a_replacement(alice, bob, carol, moderator):
+    game = _banked_game(alice, bob, carol, moderator)
+    with time_machine.travel(T0, tick=False):
+        moderation.do_set_game_policy(game.pk, moderator, {"no_move_policy": "replace"}, "an open league")
+    with time_machine.travel(_at(5), tick=False):
+        moderation.do_request_extension(game.pk, carol, via="mail")  # Carol: 148 hours
+    _play(game, alice, 1)
+    assert _sweep(100.1) == 1  # Bob's clock ran out: his reminder
+    mark = _mark()
+    assert _sweep(172.2) == 1  # and his seat is offered; Carol's clock still counts
+    assert game.seats.get(player=bob).status == Seat.Status.OPEN
+    game.refresh_from_db()
+    assert game.deadline_at == _at(148)  # Carol's clock, not none at all
+    assert _sweep(172.3) == 1
+    assert any("Reminder" in t for t in _texts(carol, mark))
+    assert sum("open for a replacement" in t for t in _texts(alice, mark)) == 1  # Bob's seat opened once
