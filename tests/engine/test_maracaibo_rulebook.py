@@ -240,9 +240,9 @@ def test_it_annexes_a_village_for_2_or_displaces_for_5_with_the_ship_upgrade() -
 # ---- buying cards ----------------------------------------------------------------------------------
 
 def test_it_lowers_a_cards_cost_by_its_discounts_but_never_below_0() -> None:
-    discounts = [cid for cid in sorted(C.CARD) if any(e["t"] == "perm" and e["k"] == "discount"
+    discounts = [cid for cid in sorted(C.CARD) if any(e["t"] == "perm" and e.get("k") == "discount"
                                                       for e in C.CARD[cid]["effects"])]
-    per = {cid: next(e["n"] for e in C.CARD[cid]["effects"] if e["t"] == "perm" and e["k"] == "discount")
+    per = {cid: next(e["n"] for e in C.CARD[cid]["effects"] if e["t"] == "perm" and e.get("k") == "discount")
            for cid in discounts}
     cheap = card(lambda c: plain(c) and 0 < c["cost"] < sum(per.values()) and c["id"] not in per)
     state = started(2)

@@ -123,3 +123,15 @@ def test_it_scores_own_monument_per_noble_rank_and_raises_the_hand_limit_for_han
     limit = hand_limit(p)
     extensions.hand_plus(state, 0, next(x for x in U.PROMOS if x["id"] == "FD")["reward"]["hand"], [])
     assert hand_limit(p) == limit + 1
+
+
+def test_it_words_the_played_card_extensions_as_the_base_game_words_its_effects() -> None:
+    from engine.games.maracaibo import content as C
+
+    assert C.effect_text(_row("Drill Sergeant", "per_more")) == "now: 1 VP per combat point"
+    assert C.effect_text(_row("Crew Mess", "per_more")) == "now: 1 VP per figure in your supply"
+    assert C.effect_text(_row("Generous Patron", "one_of")) == ("now, one of: 5 doubloons; or 3 VP; "
+                                                                 "or 1 doubloon, 2 combat points")
+    assert C.effect_text(_row("Tobacco Factor", "trade_any")) == "now: pay any number of tobacco, each for 2 doubloons"
+    assert C.effect_text(_row("Gravedigger", "marker_removed")) == ("each marker you remove from a location "
+                                                                    "(displace, liberate): 2 VP")

@@ -151,7 +151,7 @@ def gain_text(g: dict[str, Any]) -> str:
         parts.append(f"remove {g['disc']} disc{'s' if g['disc'] != 1 else ''}")
     if "per" in g:
         what = {"quest": "quest", "combat": "combat token", "synergy": "synergy token", "upgrade": "ship upgrade",
-                "assistant": "assistant"}[g["per"]]
+                "assistant": "assistant", "cp": "combat point", "figure": "figure in your supply"}[g["per"]]
         each = " and ".join(f"{g[k]} {names[k]}{'s' if k == 'd' and g[k] != 1 else ''}" for k in ("d", "vp") if k in g)
         parts.append(f"{each} per {what}")
     return ", ".join(parts) or "nothing"
@@ -175,8 +175,19 @@ def cost_text(cost: dict[str, Any]) -> str:
     return " + ".join(parts) or "nothing"
 
 
+#: the words of the Uprising's extensions a dealt card may carry (uprising_content.PLAYED_EXTENSIONS)
+EXT_TEXT = {
+    "per_more": lambda e: "now: " + gain_text(e["gain"]),
+    "one_of": lambda e: "now, one of: " + "; or ".join(gain_text(g) for g in e["gains"]),
+    "trade_any": lambda e: f"now: pay any number of {e['pay']}, each for {gain_text(e['gain'])}",
+    "marker_removed": lambda e: f"each marker you remove from a location (displace, liberate): {gain_text(e['gain'])}",
+}
+
+
 def effect_text(e: dict[str, Any]) -> str:
     t = e["t"]
+    if e.get("ext") in EXT_TEXT:
+        return str(EXT_TEXT[e["ext"]](e))
     if t == "income":
         what = f"+{e['d']} doubloon income" if "d" in e else f"+{e['vp']} VP income"
         return what + (f" (with the {e['needs']} synergy token)" if "needs" in e else "")

@@ -77,8 +77,8 @@ def add_income_d(state: State, p: P, n: int, ev: list[Event], seat: int) -> None
 
 #: card id -> {permanent effect kind: amount}, for the cards that have one
 _PERMS: dict[int, dict[str, int]] = {
-    cid: {e["k"]: int(e["n"]) for e in c["effects"] if e["t"] == "perm"}
-    for cid, c in C.CARD.items() if any(e["t"] == "perm" for e in c["effects"])
+    cid: {e["k"]: int(e["n"]) for e in c["effects"] if e["t"] == "perm" and "k" in e}
+    for cid, c in C.CARD.items() if any(e["t"] == "perm" and "k" in e for e in c["effects"])
 }
 
 
@@ -269,7 +269,7 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
 
 #: extension name -> {card id: its effects of that extension} (the cards that carry one; the base cards none)
 _EXT_CARDS: dict[str, dict[int, list[dict[str, Any]]]] = {}
-for _card in [*C.CARD.values(), *U.CARDS]:
+for _card in {**{c["id"]: c for c in U.CARDS}, **C.CARD}.values():  # (the dealt expansion cards are in both)
     for _e in _card["effects"]:
         if isinstance(_e.get("ext"), str):
             _EXT_CARDS.setdefault(_e["ext"], {}).setdefault(_card["id"], []).append(_e)

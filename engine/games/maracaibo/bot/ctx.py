@@ -313,8 +313,8 @@ class Ctx(UprisingValues):
                     v += factor * e["d"] * (self.interims * self.dv + 0.5)
                 else:
                     v += factor * e["vp"] * self.left
-            elif t == "now":
-                v += self.gain_value(e["gain"])
+            elif t == "now":  # (the Uprising's one_of: the best of its gains)
+                v += self.gain_value(e["gain"]) if "gain" in e else max(self.gain_value(g) for g in e["gains"])
             elif t == "village":
                 v += max(0.0, self.gain_value(e["gain"], explore=False) - self.dv) * turns * 0.45
             elif t == "combat":
@@ -322,6 +322,8 @@ class Ctx(UprisingValues):
             elif t == "assistant":
                 uses = self.interims * 0.6 + (0.3 if c["assist"] in _AHEAD[p["at"]] else 0.0)
                 v += self.gain_value(e["gain"], explore=False) * uses + 0.5
+            elif t == "perm" and "k" not in e:  # the Uprising's marker_removed: now and then
+                v += 0.1 * turns * self.gain_value(e["gain"], explore=False)
             elif t == "perm":
                 k, n = e["k"], e["n"]
                 v += n * {"discount": 0.6 * turns * self.dv, "compass": 0.45 * turns, "quest_vp": 0.2 * turns,
