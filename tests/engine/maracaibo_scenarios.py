@@ -347,3 +347,48 @@ SCENARIOS = {
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
     "combat-port": combat_port, "fight-liberation": fight_liberation, "liberation": liberation,
 }
+
+
+def _port(port: str, at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24)) -> State:
+    """Ana after a mode-78 setup, her home port ``port`` kept and unlocked."""
+    state = _started(mode="78", at=at, hand=hand)
+    p = state["p"][0]
+    p["port"], p["discs"], p["areas"] = port, {**p["discs"], "UH": 0}, [*p["areas"], "UH"]
+    return state
+
+
+def trade() -> tuple[State, int]:
+    """Bremen's village action asked which two of Silent Priest, Old Scout, Old Deserter (tobacco) pay."""
+    state = _port("HP2", hand=(1, 8, 24, 36))
+    return _on(state, frame("trade", 0, cards=[8, 24, 36]))
+
+
+def city_antwerp() -> tuple[State, int]:
+    """Antwerp at 13 Port Royal, its market holding two discs; Silent Priest (tobacco) and Red Gunner in hand."""
+    state = _port("HP1", at="13", hand=(1, 8))
+    state["market"]["13"] = [1, 2]
+    return _on(state, frame("main", 0, spent=1))
+
+
+def again() -> tuple[State, int]:
+    """Porto after delivering tobacco: Old Scout and Old Deserter (tobacco) left in hand."""
+    state = _port("HP14", at="13", hand=(1, 24, 36))
+    return _on(state, frame("again", 0, good="tobacco", ask=True))
+
+
+def explore_panama() -> tuple[State, int]:
+    """Panamá, the explorer on 7, three moves: 10 the short way or by 8 and 9."""
+    state = _port("HP13")
+    state["p"][0]["explorer"] = 7
+    return _on(state, frame("explore", 0, n=3))
+
+
+def explore_roatan() -> tuple[State, int]:
+    """Roatán, the explorer on 3 and the figure on 0, three moves to split."""
+    state = _port("HP15")
+    state["p"][0]["explorer"], state["p"][0]["explorer2"] = 3, 0
+    return _on(state, frame("explore", 0, n=3))
+
+
+SCENARIOS.update({"trade": trade, "city-antwerp": city_antwerp, "again": again, "explore-panama": explore_panama,
+                  "explore-roatan": explore_roatan})
