@@ -328,3 +328,15 @@ def test_it_reads_every_vote_of_the_story_written_in_a_mail() -> None:
         for choice in card["back"]["vote"]:
             assert RULES.parse(f"vote {choice}", s, 0)["code"] == f"vote{choice}"
             assert RULES.parse(f"Vote {choice.upper()}", s, 1)["code"] == f"vote{choice}"
+
+
+def test_it_passes_the_conformance_checker_through_a_vote(monkeypatch: pytest.MonkeyPatch) -> None:
+    # card 1 claimed at the first turn's end (its requirement lowered to 0 quests), so the checker
+    # meets the vote at final scoring: simultaneous, hidden until all voted, in any order
+    card = copy.deepcopy(K.CARD[1])
+    card["front"]["requires"]["at_least"] = 0
+    monkeypatch.setitem(K.CARD, 1, card)
+    report = check_conformance(RULES, 3, {"rounds": 1, "campaign": True}, seeds=["conf-vote"])
+    assert report.finished == 1
+    _, _, events = play(3, "conf-vote", rounds=1)
+    assert any(e.kind == "vote_result" for evs in events for e in evs)
