@@ -24,7 +24,7 @@ def _row(name: str, ext: str) -> dict[str, Any]:
 def _now(state: State, e: dict[str, Any]) -> list[Any]:
     """The immediate effect ``e`` for Ana, its frames put on the stack as a card's would be."""
     ev: list[Any] = []
-    frames = extensions.now(state, 0, e, Rng("ext"), ev)
+    frames = extensions.now(state, 0, e, Rng({"rng": "00000000000000e1"}), ev)
     _on(state, *reversed(frames)) if frames else None
     return ev
 
@@ -68,7 +68,7 @@ def test_it_pays_any_number_of_the_good_for_trade_any() -> None:
     _play(state, "n2")
     assert p["d"] == d + 4 and sorted(p["hand"]) == [1, 36]  # the two cheapest tobacco paid
     none = _started(mode="78", hand=(1, 7))
-    assert extensions.now(none, 0, _row("Tobacco Factor", "trade_any"), Rng("x"), []) == []
+    assert extensions.now(none, 0, _row("Tobacco Factor", "trade_any"), Rng({"rng": "00000000000000e2"}), []) == []
 
 
 def test_it_liberates_a_village_of_the_players_choice_to_the_resistance_tile() -> None:
@@ -94,7 +94,7 @@ def test_it_reveals_the_top_card_and_pays_by_its_object_for_by_object() -> None:
     table = _row("Fortune Teller", "by_object")["by_object"]
     before = (p["d"], p["vp"], p["cp"])
     ev: list[Any] = []
-    extensions.by_object(state, 0, table, Rng("x"), ev)
+    extensions.by_object(state, 0, table, Rng({"rng": "00000000000000e2"}), ev)
     assert state["discard"][-1] == top and ev[0].reveals
     got = table[C.CARD[top]["object"]]
     assert (p["d"], p["vp"], p["cp"]) == (before[0] + got.get("d", 0), before[1] + got.get("vp", 0),
@@ -106,11 +106,11 @@ def test_it_gives_the_assistant_action_of_the_round_for_by_round() -> None:
     p = state["p"][0]
     e = _row("Harbour Agent", "by_round")
     d = p["d"]
-    frames = extensions.by_round(state, 0, e, Rng("x"), [])
+    frames = extensions.by_round(state, 0, e, Rng({"rng": "00000000000000e2"}), [])
     assert p["d"] == d + 7 and frames == []  # round I: 7 doubloons
     state["round"] = 3
     vp = p["vp"]
-    frames = extensions.by_round(state, 0, e, Rng("x"), [])
+    frames = extensions.by_round(state, 0, e, Rng({"rng": "00000000000000e2"}), [])
     assert p["vp"] == vp + 2 and frames[0]["kind"] == "village" and frames[0]["data"]["left"] == 1
 
 
