@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from rest_framework.authtoken.models import TokenProxy
 
-from pbem.games import moderation, moderators, selectors, services
+from pbem.games import campaign_admin, moderation, moderators, selectors, services
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -361,11 +361,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
         return str((entry.details or {}).get("reason", ""))
 
 
-@admin.register(Campaign)
-class CampaignAdmin(ReadOnlyAdmin):
-    list_display = ("id", "name", "created_by", "created_at")
-    search_fields = ("name",)
-    readonly_fields = ("name", "created_by", "carry", "created_at")
+admin.site.register(Campaign, campaign_admin.CampaignAdmin)
 
 
 @admin.register(MailAddress)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pbem.web import personal, views
+from pbem.web import campaigns, personal, views
 
 app_name = "web"
 
@@ -23,4 +23,6 @@ urlpatterns = [
     path("p/<str:token>/games/", personal.seat_dashboard, name="seat-games"),
     path("games/", views.game_list, name="game-list"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("campaigns/<int:campaign_id>/", campaigns.campaign_page, name="campaign"),
+    path("p/<str:token>/rematch/", campaigns.seat_rematch, name="seat-rematch"),
 ]

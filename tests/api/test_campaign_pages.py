@@ -1,0 +1,83 @@
+"""The campaign page, the rematch button of a finished game's personal page, and the admin's
+campaign forms (issue 23), through Django's test client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+
+from pbem.games import campaigns, services
+from pbem.games.links import seat_page_token
+from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player
+from tests.campaign_toy import guess
+from tests.factories import start_game
+from tests.service.test_campaigns import finish
+
+__all__ = ["guess"]
+
+
+def test_it_shows_a_campaign_page_with_its_standings_and_story(guess: str, alice: Player, bob: Player,
+                                                              django_capture_on_commit_callbacks: Any) -> None:
+    campaign, first = campaigns.do_create_campaign(alice, guess, name="Dry season", invite=[bob.email], games=2)
+    services.do_join_game(first.pk, bob)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    page = Client().get(f"/campaigns/{campaign.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"Campaign #{campaign.pk} Dry season" in html
+    winner = first.state["players"][first.outcome["winners"][0]]
+    assert f"Game 1 (#{first.pk}): won by {winner}" in html
+    second = campaign.games.get(campaign_number=2)
+    assert f'href="/games/{second.pk}/"' in html
+    game_page = Client().get(f"/games/{second.pk}/").content.decode()
+    assert f'href="/campaigns/{campaign.pk}/"' in game_page
+    assert Client().get("/campaigns/999999/").status_code == 404
+
+
+def test_it_rematches_from_the_personal_page_of_a_finished_game(alice: Player, bob: Player,
+                                                                django_capture_on_commit_callbacks: Any) -> None:
+    game = start_game("caravelas", alice, [bob], options={"target": 10})
+    token = seat_page_token(game.seats.get(player=alice))
+    assert "Rematch" not in Client().get(f"/p/{token}/").content.decode()  # not while it runs
+    finish(game.pk, django_capture_on_commit_callbacks)
+    page = Client().get(f"/p/{token}/").content.decode()
+    assert f'action="/p/{token}/rematch/"' in page
+    answer = Client().post(f"/p/{token}/rematch/")
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert answer.status_code == 200 and f"#{again.pk}" in answer.content.decode()
+    assert again.seats.get(player=alice).status == "joined" and again.seats.get(player=bob).status == "invited"
+    refused = Client().post(f"/p/{token}/rematch/")
+    assert refused.status_code == 409 and "rematch already" in refused.content.decode()
+    assert Client().post("/p/forged/rematch/").status_code == 404
+
+
+def test_it_lets_a_moderator_run_a_campaign_from_the_admin(guess: str, moderator: Player, alice: Player,
+                                                           bob: Player, carol: Player,
+                                                           django_capture_on_commit_callbacks: Any) -> None:
+    client = Client()
+    client.force_login(moderator.user)
+    refused = client.post("/admin/games/campaign/new/", {
+        "name": "Bad", "rules": guess, "players": f"{alice.email}\n{bob.email}", "options": "{", "deadline_hours": 72})
+    assert refused.status_code == 200 and "not JSON" in refused.content.decode()
+    r = client.post("/admin/games/campaign/new/", {
+        "name": "Autumn", "rules": guess, "players": f"{alice.email}\n{bob.email}", "options": "{}", "games": 2,
+        "deadline_hours": 48, "archive": ""})
+    campaign = Campaign.objects.get()
+    assert r.status_code == 302 and r["Location"].endswith(f"/admin/games/campaign/{campaign.pk}/change/")
+    first = campaign.games.get()
+    assert first.status == Game.Status.RUNNING and first.deadline_hours == 48
+    assert client.get(f"/admin/games/campaign/{campaign.pk}/change/").status_code == 200
+    r = client.post(f"/admin/games/campaign/{campaign.pk}/handover/",
+                    {"seat": 1, "email": carol.email, "name": "", "reason": "Bob is away for a year"})
+    assert r.status_code == 302
+    assert CampaignSeat.objects.get(campaign=campaign, index=1).player == carol
+    assert CampaignEntry.objects.get(campaign=campaign, action="handover").actor == moderator
+    r = client.post(f"/admin/games/campaign/{campaign.pk}/next/")
+    assert r.status_code == 200 and "not over yet" in r.content.decode()  # game 1 is under way
+    r = client.post(f"/admin/games/campaign/{campaign.pk}/end/", {"reason": "the group stops"})
+    assert r.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    assert Client().get(f"/admin/games/campaign/{campaign.pk}/end/").status_code == 302  # staff only: to login
