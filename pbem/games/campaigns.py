@@ -205,7 +205,8 @@ def _set_up_next(campaign: Campaign, actor: Player | None) -> Game:
 def _planned_over(campaign: Campaign, number: int, archive: dict[str, Any] | None) -> bool:
     if campaign.games_planned is not None and number >= campaign.games_planned:
         return True
-    return bool(archive and archive.get("over"))
+    # the engine says when the story has ended (Maracaibo: "ended"); "over" for a game that says it so
+    return bool(archive and (archive.get("ended") is True or archive.get("over") is True))
 
 
 @transaction.atomic
