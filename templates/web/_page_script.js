@@ -30,8 +30,15 @@
       window.history.pushState({htmx: true}, "", href.pathname + href.search);
     });
   });
+  // After an update in place: the boards centred again, and the keyboard's focus (lost with the
+  // pressed button) put on what the update says (the notice, the refusal, the question to confirm),
+  // without scrolling the page.
   document.body.addEventListener("htmx:afterSettle", function (e) {
-    if (e.target && e.target.id === "live") { centre(); }
+    if (!e.target || e.target.id !== "live") { return; }
+    centre();
+    if (document.activeElement && document.activeElement !== document.body) { return; }
+    var said = document.querySelector("#live #error, #live #notice, #live #undone, #live #confirm button, #live #plan h2");
+    if (said) { said.focus({preventScroll: true}); }
   });
 })();
 (function () {
