@@ -20,11 +20,13 @@ The state this module adds, only when the mode is not ``base`` (every read of it
 
 A home port is unlocked like any ship upgrade (its two discs); its immediate bonus is then offered
 once (frame ``portbonus``: pay, or decline and lose it) and its ongoing effect counts from then on
-(Assumption A6). Ongoing effects played so far: Grand Turk, Port of Spain, Roseau (a stop at a
-marker of their nation), Bremen and Oranjestad (a village action trading two goods), Genova (its
-income), Kingstown, Port-au-Prince, Yaquimel (a combat action: a row of combat.py), Nassau (one
-more village action as the main action). The others
-are listed as not done on the rules page.
+(Assumption A6). Every port's effect is a row of ``data/uprising/ports.json`` read by the name of
+its extension (effects.ext_effects): Grand Turk, Port of Spain, Roseau (``stop_marker``), Bremen and
+Oranjestad (``village_trade``, the cards paid chosen in frame ``trade``), Genova
+(``income_influence``), Kingstown, Port-au-Prince, Yaquimel (``combat_nation``, a row of combat.py),
+Nassau (``village_plus_main``), Antwerp (``market_take``), Porto (``deliver_again_cp``, frame
+``again``), Cayman Islands (``wild_sugar``, effects.pays_as), Panamá (``explore_second_last``) and
+Roatán (``second_explorer``, its figure placed here, its moves in exploring.py).
 """
 
 from __future__ import annotations
