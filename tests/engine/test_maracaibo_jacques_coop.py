@@ -188,3 +188,17 @@ def test_it_passes_the_conformance_checker_for_one_cooperative_round(n: int, lev
 def test_it_finishes_whole_cooperative_games_with_the_bot(n: int) -> None:
     out = finish(table(n, seed=f"whole-{n}", jacques_level=4), seed=n)
     assert out.team is not None and len(out.scores) == n
+
+
+def test_it_has_the_bot_play_as_a_table_liberating_more_than_for_itself() -> None:
+    from engine.games.maracaibo.bot.choose import COOP_WEIGHTS, choose
+
+    left = []
+    for weights in (None, {"uprising": 1.0}):  # the table's weights by default, then the competitive bot's
+        state = table(2, seed="team-0", rounds=2)
+        rnd = random.Random(0)
+        while not state["over"]:
+            seat = RULES.pending(state)[0]
+            RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd, weights).move)
+        left.append(coop.markers_left(state))
+    assert COOP_WEIGHTS["uprising"] > 1 and left[0] < left[1]
