@@ -24,6 +24,7 @@ import time
 import traceback
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -31,7 +32,7 @@ from engine.games.maracaibo import RULES, coop
 from engine.testing import player_names
 
 
-def play(mode: str, n: int, level: int, seed: str) -> dict[str, object]:
+def play(mode: str, n: int, level: int, seed: str) -> dict[str, Any]:
     state = RULES.setup(player_names(n), {"mode": mode, "jacques_level": level}, seed)
     rnd = random.Random(seed)
     for _ in range(20000):
@@ -76,16 +77,16 @@ def main() -> None:
                 if not rows:
                     print(f"{mode:>4} {n} {level} | 0 {len(failed)} | (no game finished: {failed[:1]})")
                     continue
-                missed = Counter(m for r in rows for m in r["missed"])  # type: ignore[attr-defined]
+                missed = Counter(m for r in rows for m in r["missed"])
                 most = ", ".join(f"{m} ({c})" for m, c in missed.most_common())
                 wins = sum(1 for r in rows if r["won"])
                 luysa = (f"{sum(1 for r in rows if r['found'])} / {sum(1 for r in rows if r['freed'])}"
                          if mode == "193" else "-")
                 print(f"{mode:>4} {n} {level} | {len(rows)} {len(failed)} | {wins}/{len(rows)} "
                       f"({100 * wins / len(rows):.0f}%) | {most or '-'} | "
-                      f"{statistics.mean(r['markers'] for r in rows):.1f} | "  # type: ignore[misc]
-                      f"{statistics.mean(r['jacques'] for r in rows):.0f} vs "  # type: ignore[misc]
-                      f"{statistics.mean(r['lowest'] for r in rows):.0f} | {luysa}"  # type: ignore[misc]
+                      f"{statistics.mean(r['markers'] for r in rows):.1f} | "
+                      f"{statistics.mean(r['jacques'] for r in rows):.0f} vs "
+                      f"{statistics.mean(r['lowest'] for r in rows):.0f} | {luysa}"
                       + (f" | first error seed {failed[0]}" if failed else ""))
     print(f"{total} games, {errors} errors, {time.time() - start:.0f} s")
 

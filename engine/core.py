@@ -603,6 +603,12 @@ class Rules:
     def outcome(self, state: State) -> Outcome | None:
         return self._outcome(state)
 
+    def cooperative(self, state: State) -> bool:
+        """Whether the seats play together, as one team with one shared result (``Outcome.team``):
+        the doors then never rank them against each other, and a player's message reaches the
+        whole table at once. A public fact of the game's options; no by default."""
+        return False
+
     def score_breakdown(self, state: State) -> dict[int, dict[str, float]]:
         """Once the game is over, where each seat's score came from, in the order to show
         it: ``{seat: {"discoveries": 40, "deliveries": 21, ...}}``; ``{}`` when a game has no

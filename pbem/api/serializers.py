@@ -113,7 +113,8 @@ class GameOut(serializers.Serializer):
     your_seat = serializers.IntegerField(allow_null=True, help_text="your engine seat, null for a spectator")
     seed_hash = serializers.CharField(help_text="SHA-256 of the seed, committed at the start")
     seed = serializers.CharField(allow_null=True, help_text="revealed when the game is finished")
-    outcome = serializers.DictField(allow_null=True, help_text="scores, ranking, winners and reason once finished")
+    outcome = serializers.DictField(allow_null=True, help_text="scores, ranking, winners and reason once finished; "
+                                    "a cooperative game adds team: won, the conditions met and missed")
     links = GameLinksOut()
 
 

@@ -12,6 +12,7 @@ import engine
 from pbem.games import pages, services
 from pbem.games.models import ChatMessage, Game, Seat, Source
 from pbem.games.services import Command, Conflict, ServiceError, do_log
+from pbem.mail import outbox
 
 MAX_SAY = 1000
 
@@ -19,7 +20,11 @@ MAX_SAY = 1000
 @transaction.atomic
 def do_say(seat: Seat, text: str) -> ChatMessage:
     """A message from the seat's player to the others: shown on the page, and in each
-    player's next mail (no mail of its own: a chat line is not worth waking anyone)."""
+    player's next mail (no mail of its own: a chat line is not worth waking anyone).
+
+    In a cooperative game (``Rules.cooperative``: the table plays as one team) it is a plan made
+    together, so it reaches the whole table at once: a short mail to every other player now (their
+    next mail then leaves it out, unless older lines are still unmailed)."""
     text = " ".join(text.split())
     if not text:
         raise ServiceError("the message is empty: write something after say")
@@ -29,8 +34,27 @@ def do_say(seat: Seat, text: str) -> ChatMessage:
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED, Game.Status.FINISHED):
         raise Conflict(f"game #{game.pk} has not started; there is nobody to talk to yet")
     assert seat.index is not None
-    return ChatMessage.objects.create(game=game, seat=seat.index, player=seat.player, text=text,
+    said = ChatMessage.objects.create(game=game, seat=seat.index, player=seat.player, text=text,
                                       version=game.version)
+    if game.state is not None and game.status == Game.Status.RUNNING and engine.get(game.rules).cooperative(game.state):
+        _tell_the_table(game, seat, said)
+    return said
+
+
+def _tell_the_table(game: Game, seat: Seat, said: ChatMessage) -> None:
+    """A cooperative table's message, mailed to every other player at once."""
+    rules = engine.get(game.rules)
+    assert game.state is not None and seat.index is not None
+    others = [(s, s.index) for s in game.seats.exclude(index__isnull=True).exclude(index=seat.index)
+              if s.player is not None and s.index is not None]
+    name = rules.seat_name(game.state, seat.index)
+    outbox.queue_notice(game, f"{name} says to the table: {said.text}", seats=[i for _, i in others])
+    for other, index in others:  # told now: not again in the next mail, unless older lines wait for it
+        waiting = ChatMessage.objects.filter(game=game, pk__gt=other.last_mailed_chat, pk__lt=said.pk).exclude(
+            seat=index)
+        if not waiting.exists():
+            other.last_mailed_chat = said.pk
+            other.save(update_fields=["last_mailed_chat"])
 
 
 @transaction.atomic

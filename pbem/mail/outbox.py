@@ -256,6 +256,13 @@ def _outcome_lines(game: Game) -> list[str]:
     for r in rows:
         parts = "; ".join(f"{h} {v}" for h, v in zip(heads, r.parts, strict=True) if v != "-")
         lines.append(f"  {r.place}. {r.name}: {r.score}" + (f" ({parts})" if parts else ""))
+    team = out.get("team")
+    if team:  # a cooperative game: one result for the whole table, and why
+        lines.append("The table " + ("won" if team["won"] else "lost") + " together.")
+        if team["met"]:
+            lines.append("Conditions met: " + "; ".join(team["met"]) + ".")
+        if team["missed"]:
+            lines.append("Conditions missed: " + "; ".join(team["missed"]) + ".")
     if out.get("reason"):
         lines.append(f"Why it ended: {out['reason']}")
     return lines

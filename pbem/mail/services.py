@@ -640,9 +640,11 @@ def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
         _reply(incoming, f"Your message was not delivered: {exc.message}", to=seat.player, game=game,
                reply_to=outbox.reply_address(seat), attempt=True)
         return Verdict(Status.REJECTED, "say: " + exc.code, game)
-    _reply(incoming, "Your message goes to the other players with their next mail, and is on the game page "
-                     "now. No move was made.", to=seat.player, game=game, reply_to=outbox.reply_address(seat),
-           attempt=True)
+    together = game.state is not None and engine.get(game.rules).cooperative(game.state)
+    told = ("was mailed to the whole table now (a cooperative game)" if together else
+            "goes to the other players with their next mail")
+    _reply(incoming, f"Your message {told}, and is on the game page now. No move was made.", to=seat.player,
+           game=game, reply_to=outbox.reply_address(seat), attempt=True)
     return Verdict(Status.APPLIED, "say", game)
 
 

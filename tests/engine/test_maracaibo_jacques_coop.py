@@ -171,6 +171,11 @@ def test_it_keeps_every_other_games_outcome_without_a_team() -> None:
     plain = Outcome(scores={0: 3.0, 1: 1.0}, ranking=((0,), (1,)), reason="r")
     assert plain.team is None and "team" not in plain.as_dict() and plain.winners == (0,)
     state = RULES.setup(player_names(2), {}, 5)
+    assert not RULES.cooperative(state) and RULES.cooperative(table(2))
+    import engine
+
+    maretta = engine.get("maretta")
+    assert not maretta.cooperative(maretta.setup(player_names(3), {}, 1))  # the contract's default
     out = finish(state)
     assert out.team is None and "team" not in out.as_dict()
 

@@ -233,6 +233,10 @@ class Maracaibo(Rules):
             current(state)
         return score_breakdown(state)
 
+    def cooperative(self, state: State) -> bool:
+        """The cooperative scenarios 74 and 193 (coop.py)."""
+        return coop.cooperative(state)
+
     def _outcome(self, state: State) -> Outcome | None:
         if state.get("format") != FORMAT:  # (the first hook pending, options and apply call)
             current(state)

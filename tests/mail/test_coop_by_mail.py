@@ -1,0 +1,82 @@
+"""A cooperative game of Maracaibo: The Uprising (``mode=74``: the table together against Jacques)
+played only by mail over a real SMTP socket, ending in one shared result that every player's last
+mail states with its reasons; and ``say`` in a cooperative game reaching the whole table at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games.models import ChatMessage, Game, Move
+from tests.mail.conftest import Persona, SmtpServer, text_of
+from tests.mail.test_maracaibo_by_mail import Captain
+from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, play_until_over
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _invite(people: list[Persona], options: str) -> None:
+    host, guests = people[0], people[1:]
+    host.send_to(GENERAL, f"new maracaibo with {' '.join(g.email for g in guests)} {options}")
+    for guest in guests:
+        invitation = guest.latest()
+        assert "invites you to play Maracaibo" in text_of(invitation)
+        guest.reply(invitation, "join")
+
+
+@pytest.mark.slow
+def test_it_plays_a_cooperative_game_by_mail_to_one_shared_result_told_to_everyone(
+        ana: Persona, bruno: Persona, smtp_server: SmtpServer) -> None:
+    people = [ana, bruno]
+    _invite(people, "rounds=1 mode=74 jacques_level=1")
+    rnd = random.Random(74)
+    players: list[Player] = [Captain(p, rnd, villages=True) for p in people]
+    replies = play_until_over(players, rnd)
+
+    game = Game.objects.get(rules="maracaibo")
+    assert game.status == Game.Status.FINISHED and game.options["mode"] == "74"
+    assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
+    out = game.outcome or {}
+    team = out["team"]
+    assert out["ranking"] == [[0, 1]] and out["winners"] == ([0, 1] if team["won"] else [])
+    assert "Jacques" in out["automa"]
+    said = "The table won together." if team["won"] else "The table lost together."
+    for p in people:
+        texts = [_flat(text_of(m)) for m in p.inbox()]
+        assert any("Jacques reveals" in t for t in texts)  # his turns, told in the players' mails
+        last = _flat(text_of(next(m for m in reversed(p.inbox()) if is_game_over(m))))
+        assert said in last and f"Why it ended: {out['reason']}" in last
+        for condition in team["missed"]:
+            assert condition in last
+        if team["missed"]:
+            assert "Conditions missed: " in last
+    print(f"cooperative mode=74 by mail, 2 players: {replies} replies; {said}")
+
+
+def test_it_mails_a_say_to_the_whole_cooperative_table_at_once(ana: Persona, bruno: Persona, carla: Persona,
+                                                               smtp_server: SmtpServer) -> None:
+    people = [ana, bruno, carla]
+    _invite(people, "mode=74")
+    before = {p.email: len(p.inbox()) for p in people}
+    ana.reply(ana.latest(), "say Bruno, Cartagena is yours; I take the French villages")
+    assert "mailed to the whole table now" in text_of(ana.latest())
+    game = Game.objects.get(rules="maracaibo")
+    assert ChatMessage.objects.filter(game=game).count() == 1
+    for p in (bruno, carla):
+        new = p.inbox()[before[p.email]:]
+        assert any("Ana says to the table: Bruno, Cartagena is yours; I take the French villages"
+                   in _flat(text_of(m)) for m in new), [text_of(m) for m in new]
+    # not in a competitive game: there the message waits for each one's next mail
+    game.delete()
+    others = [bruno, carla]
+    _invite([ana, *others], "mode=79")
+    before = {p.email: len(p.inbox()) for p in others}
+    ana.reply(ana.latest(), "say good luck")
+    for p in others:
+        assert not any("says to the table" in text_of(m) for m in p.inbox()[before[p.email]:])
