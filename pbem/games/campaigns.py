@@ -54,17 +54,32 @@ def campaign_options(rules: Rules, options: Mapping[str, Any] | None, n_players:
         raise ServiceError(str(exc)) from None
 
 
-def check_archive(rules: Rules, archive: Any, n_players: int) -> dict[str, Any]:
-    """An archive to continue from, checked by the engine; a ServiceError naming what is wrong."""
+#: What an engine's archive check or setup may raise on an archive of the wrong shape deep inside
+#: (an object where a list of card numbers belongs): refused as malformed, never a 500.
+MALFORMED = (TypeError, KeyError, ValueError, AttributeError, IndexError)
+
+
+def check_archive(rules: Rules, archive: Any, n_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """An archive to continue from, checked by the engine (and a trial setup from it, so a game
+    that cannot be set up from it is refused now, not when its last player joins); a ServiceError
+    naming what is wrong."""
     if not isinstance(archive, dict):
         raise ServiceError("the archive cannot be continued: an archive is a JSON object")
     try:
         rules.check_archive(archive)
     except BadArchive as exc:
         raise ServiceError(f"the archive cannot be continued: {exc}") from None
+    except MALFORMED as exc:
+        raise ServiceError(f"the archive cannot be continued: it is malformed ({type(exc).__name__} "
+                           "in the game's data)") from None
     if len(archive["seats"]) != n_players:
         raise ServiceError(f"the archive cannot be continued: it is of a campaign of {len(archive['seats'])} seats, "
                            f"and {n_players} player(s) were named")
+    try:
+        rules.setup(list(archive["seats"]), options, "archive-check", archive=archive)
+    except (SetupError, *MALFORMED) as exc:
+        why = str(exc) if isinstance(exc, SetupError) else f"{type(exc).__name__} setting up its next game"
+        raise ServiceError(f"the archive cannot be continued: {why}") from None
     return archive
 
 
@@ -128,7 +143,7 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
     checked = campaign_options(rules, options, n_players)
     played = 0
     if archive is not None:
-        archive = check_archive(rules, archive, n_players)
+        archive = check_archive(rules, archive, n_players, checked)
         played = int(archive["game"])
     elif not rules.supports_campaign and games is None:
         games = 3  # a series of a game without campaigns has an end; three unless told

@@ -182,6 +182,22 @@ def test_it_refuses_an_archive_the_engine_cannot_continue_naming_what_is_wrong(
     assert not Campaign.objects.exists() and not Game.objects.exists()
 
 
+def test_it_refuses_a_malformed_maracaibo_archive_with_an_answer_not_a_crash(alice: Player, bob: Player) -> None:
+    rules = engine.get("maracaibo")
+    state = rules.setup(["Ana", "Bo"], {"campaign": True, "rounds": 1}, "malformed")
+    rnd = random.Random(1)
+    while rules.pending(state):
+        seat = rules.pending(state)[0]
+        rules.apply(state, seat, choose(rules, state, seat, rules.options(state, seat), rnd).move)
+    archive = rules.archive(state)
+    assert archive is not None
+    for bad in ({**archive, "legacy": [{"x": 1}]}, {**archive, "story": {**archive["story"], "tucked": [1, 2]}}):
+        with pytest.raises(services.ServiceError, match="the archive cannot be continued: it is malformed"):
+            campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], archive=bad)
+    campaign, game = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], archive=archive)
+    assert game.campaign_number == 2 and campaign.options["campaign"] is True
+
+
 def test_it_refuses_an_archive_for_a_game_without_campaigns(alice: Player, bob: Player) -> None:
     archive = {"format": "pbem-campaign", "version": 1, "rules": "caravelas", "game": 1, "seats": ["A", "B"]}
     with pytest.raises(services.ServiceError, match="has no campaigns"):
