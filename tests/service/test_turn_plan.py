@@ -84,3 +84,31 @@ def test_it_offers_planning_where_a_turn_takes_several_steps_and_not_where_one_m
     assert first_turn("maracaibo", {}), "sail, then a main action: a turn of several steps"
     assert first_turn("caravelas", {}), "a caravela moved, then more"
     assert not first_turn("maretta", {"side": "A"}), "a play ends the turn"
+
+
+def test_it_links_every_place_an_option_names_not_only_sail_targets() -> None:
+    """A combat's annex and displace places are links on the map too (pbem.games.pages.map_links)."""
+    import random
+
+    from pbem.games import pages
+
+    rules = engine.get("maracaibo")
+    state = rules.setup(["Ana", "Bruno"], {}, "annex-0")
+    rnd = random.Random(0)
+    for _ in range(3000):  # random play until a combat offers places
+        seat = rules.pending(state)[0]
+        options = rules.options(state, seat)
+        named = {rules.option_details(state, seat, o).get("place"): o for o in options
+                 if rules.option_details(state, seat, o).get("kind") in ("annex", "displace")}
+        if named:
+            break
+        rules.apply(state, seat, rnd.choice(options).move)
+    assert named, "a combat with places to annex or displace"
+    links, titles = pages.map_links(rules, state, seat, options)
+    assert set(named) <= set(links), "every annex or displace place is a link"
+    for place in named:
+        here = [o for o in options if rules.option_details(state, seat, o).get("place") == place]
+        assert links[place] == (f"./?play={here[0].code}#chosen" if len(here) == 1 else f"./?at={place}#options")
+        assert titles[place] == (here[0].label if len(here) == 1 else f"{len(here)} options here")
+    drawn = rules.render_svg({**rules.view(state, seat), "links": links, "link_titles": titles})
+    assert all(f'data-place="{p}"' in drawn for p in named), "the map draws them as links"
