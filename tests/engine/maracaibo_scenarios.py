@@ -334,6 +334,14 @@ def liberation() -> tuple[State, int]:
     return _on(state, frame("liberation", 0, nation="spain", value=9, used=[], token="T3"))
 
 
+def legacy_space() -> tuple[State, int]:
+    """Scenario 79: Ana ended her movement at 8 Martinique, where L36 (Smugglers' beach) lies; she holds
+    two tobacco (8 Silent Priest, 24 Old Scout) and two corn (3 Wealthy Navigator, 7 Bold Merchant)."""
+    state = _started(mode="79", at="8", hand=(3, 7, 8, 24))
+    state["legacy_new"] = ["L36"]
+    return _on(state, frame("main", 0, spent=1), frame("legacyspace", 0, tile="L36", ask=True))
+
+
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
     "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
@@ -346,6 +354,7 @@ SCENARIOS = {
     "setup-port": setup_port, "port-bonus": port_bonus, "disc-new-board": disc_new_board, "resist": resist,
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
     "combat-port": combat_port, "fight-liberation": fight_liberation, "liberation": liberation,
+    "legacy-space": legacy_space,
 }
 
 

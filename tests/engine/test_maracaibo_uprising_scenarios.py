@@ -10,7 +10,9 @@ import pytest
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
+from engine.stack import frame
 from engine.testing import check_conformance, player_names, run_game
+from tests.engine.maracaibo_scenarios import _on, _started
 
 State = dict[str, Any]
 
@@ -90,3 +92,68 @@ def test_it_passes_the_conformance_checker_over_a_whole_game(mode: str) -> None:
 def test_it_plays_whole_games_of_scenario_78_by_the_bot(n: int) -> None:
     report = run_game(RULES, n, {"mode": "78"}, f"all-in-{n}", checks=False)
     assert report.finished == 1
+
+
+# ---- the new legacy spaces L34-L36 (legacytiles.py) ---------------------------------------------
+
+def _sailing_to(tile: str, at: str) -> State:
+    """Scenario 79 with ``tile`` in play; Ana in ``at``, about to sail."""
+    state = _started(mode="79", at=at)
+    state["legacy_new"] = [tile]
+    _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    return state
+
+
+def _labels(state: State) -> dict[str, str]:
+    return {o.code: o.label for o in RULES.options(state, 0) if not o.code.startswith(("p", "k"))}
+
+
+def test_it_offers_the_powder_store_before_the_main_action_for_1_combat_point() -> None:
+    state = _sailing_to("L35", "14")
+    p = state["p"][0]
+    p["cp"], p["vp"] = 2, 0
+    RULES.apply(state, 0, {"code": "s15"})
+    assert _labels(state) == {"yes": "Powder store: pay 1 combat point for 2 VP", "no": "Powder store: leave it"}
+    RULES.apply(state, 0, {"code": "yes"})
+    assert (p["cp"], p["vp"]) == (1, 2) and state["stack"][-1]["kind"] == "main"
+    poor = _sailing_to("L35", "14")
+    poor["p"][0]["cp"] = 0
+    RULES.apply(poor, 0, {"code": "s15"})
+    assert poor["stack"][-1]["kind"] == "main"  # nothing to pay with: not offered
+
+
+def test_it_trades_two_identical_goods_for_2_doubloons_at_the_smugglers_beach() -> None:
+    state = _sailing_to("L36", "7")
+    p = state["p"][0]
+    tobacco = sorted((c for c in C.CARD if C.CARD[c]["good"] == "tobacco" and c <= 160),
+                     key=lambda c: (C.CARD[c]["cost"], c))[:3]
+    p["hand"], p["d"] = [*tobacco, 3], 0  # three tobacco, one corn (card 3)
+    RULES.apply(state, 0, {"code": "s8"})
+    assert set(_labels(state)) == {"gtobacco", "no"}
+    RULES.apply(state, 0, {"code": "gtobacco"})
+    assert p["hand"] == [tobacco[2], 3] and p["d"] == 2 and set(tobacco[:2]) <= set(state["discard"])
+
+
+def test_it_reveals_the_top_card_at_the_informants_cove_for_its_objects_reward() -> None:
+    state = _sailing_to("L34", "5")
+    p = state["p"][0]
+    top = state["deck"][-1]
+    reward = U.LEGACY["L34"]["before_main"]["by_object"][C.CARD[top]["object"]]
+    before = {k: p[k] for k in ("d", "vp", "cp")}
+    RULES.apply(state, 0, {"code": "s6"})
+    events = RULES.apply(state, 0, {"code": "yes"})
+    assert state["discard"][-1] == top and any(e.kind == "reveal" and e.reveals for e in events)
+    for k in ("d", "vp", "cp"):
+        assert p[k] == min(before[k] + reward.get(k, 0), 8 if k == "cp" else 999)
+
+
+def test_it_shows_the_new_legacy_tiles_and_says_which_are_not_played_yet() -> None:
+    for seed in range(30):
+        state = RULES.setup(player_names(3), {"mode": "79"}, f"shown-{seed}")
+        if state["legacy_new"]:
+            break
+    view = RULES.view(state, None)
+    shown = {t["id"]: t["played"] for t in view["uprising_legacy"]}
+    assert shown == {**dict.fromkeys(state["legacy_new"], True), **dict.fromkeys(state["legacy_unplayed"], False)}
+    assert "L30" in shown and "(not played yet by this server)" in RULES.render_text(view)
+    assert "scenario 79 (Unrest)" in RULES.render_text(view)

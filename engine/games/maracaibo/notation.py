@@ -388,6 +388,12 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         if code == "quest":
             return ["quest (fulfil) (yes) (take) (pay)", "fulfil (quest) (yes)", "yes (quest)"]
         return ["leave (quest) (it)", "not quest", "not fulfil", "pass", "no quest"]
+    if kind == "legacyspace":  # the Uprising's new legacy spaces (L34-L36), before the main action
+        if code == "no":
+            return ["leave (it) (legacy) (tile)", "no", "pass", "not use (legacy) (tile)", label]
+        if code == "yes":
+            return ["yes (use) (legacy) (tile) (pay) (reveal)", "use (legacy) (tile)", label]
+        return [f"pay (2) {code[1:]} (use) (legacy) (tile) (discard)", label]
     if kind == "yesno":
         what = _frame_data(state).get("what", "")
         said = _YESNO.get(what, ([label], [label]))

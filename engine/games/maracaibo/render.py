@@ -90,9 +90,15 @@ def text(view: View, brief: bool = False) -> str:
     """The game in words. ``brief`` (a mail): the other players' careers, planning areas and
     bought cards as names and counts; the whole of them is on the reader's game page."""
     out = [f"Maracaibo - {C.LABEL}", f"({SUBSTITUTE}.)"]
-    scen = C.SCENARIOS.get(str(view["options"].get("scenario")), {})
-    out.append(f"Round {view['round']} of {view['rounds']}, scenario {view['options'].get('scenario')}"
+    number = str(view["options"].get("scenario"))
+    if str(view["options"].get("mode")) in C_U.SCENARIOS:  # the Uprising's scenarios 78 and 79: their own card
+        number = str(view["options"]["mode"])
+    scen = C_U.SCENARIOS.get(number) or C.SCENARIOS.get(number, {})
+    out.append(f"Round {view['round']} of {view['rounds']}, scenario {number}"
                + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
+    for t in view.get("uprising_legacy") or ():  # the Uprising's scenarios: the new legacy tiles
+        out.append(f"Legacy tile {t['id']} {t['name']}: {t['text']}" + ("" if t["played"] else
+                                                                      " (not played yet by this server)"))
     out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market: goods, discs taken, "
                 "next pay; city action; quest; ships)"]
     ships = _ships(view)

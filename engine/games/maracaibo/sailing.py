@@ -9,7 +9,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
 from . import content as C
-from . import homeports, search
+from . import homeports, legacytiles, search
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
 from .effects import add_vp, gain, player, who
@@ -119,6 +119,8 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         stack(state).push_all(homeports.on_stop(state, seat, loc, rng, ev))
     if search.playing(state):  # The Search: a hint may be revealed before the main action
         stack(state).push_all(search.on_stop(state, seat, loc))
+    if "legacy_new" in state:  # the Uprising's new legacy spaces (L34-L36), before the main action
+        stack(state).push_all(legacytiles.on_stop(state, seat, loc))
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")

@@ -12,8 +12,10 @@
 - ``legacy``: the tiles the scenario places (L1, L30; L40 in 78), then three times the top project
   card is revealed (and discarded, face up: Assumption A33) and the tile of ``legacy_by_object`` for
   its object, column 1, 2, 3 in turn, joins them. The tiles the rules play are in ``state["legacy"]``
-  (the base game's L1, L4-L9); L40 is played by uprising.py; the new tiles L30-L37 are not played yet
-  and are kept in ``state["legacy_unplayed"]`` (public) so that the table can say so.
+  (the base game's L1, L4-L9); L40 is played by uprising.py; the new spaces L34-L36 by legacytiles.py
+  (``state["legacy_new"]``); the other new tiles (L30, L31, L33, L37) are not played yet and are kept
+  in ``state["legacy_unplayed"]`` so that the table can say so (both public, in the view's
+  ``uprising_legacy``).
 - the quest tiles: the expansion's 28 replace the base game's 24 ("Substitua as peças de missão");
   they are placed by the scenario's ``quests`` table (by round and player count).
 - the new career card joins the base game's careers (Liberation deals its own four instead).
@@ -35,7 +37,7 @@ from typing import Any
 from engine.core import Event, State, new_event
 
 from . import content as C
-from . import homeports
+from . import homeports, legacytiles
 from . import uprising_content as U
 from .board import has_marker, take_marker
 
@@ -124,4 +126,6 @@ def set_legacy(state: State) -> None:
         state["discard"] = [*state["discard"], cid]
         tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
     state["legacy"] = [t for t in tiles if t in C.LEGACY]
-    state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]
+    state["legacy_new"] = [t for t in tiles if legacytiles.played(t)]
+    state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES
+                                and not legacytiles.played(t)]

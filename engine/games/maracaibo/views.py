@@ -11,6 +11,7 @@ from engine.rng import Rng
 
 from . import campaign, homeports, jacques, jean, search
 from . import content as C
+from . import uprising_content as U
 from .board import P, json_copy, multiplier
 from .scoring import outcome
 
@@ -95,6 +96,10 @@ def public(state: State) -> View:
     view["over"] = state["over"]
     view["multiplier"] = multiplier(state)
     view["legacy"] = list(state.get("legacy", ()))
+    if "legacy_new" in state:  # the Uprising's scenarios: the new tiles on the board, played or not yet
+        view["uprising_legacy"] = [{"id": t, "name": U.LEGACY[t]["name"], "text": U.LEGACY[t]["text"],
+                                    "played": t in state["legacy_new"]}
+                                   for t in [*state["legacy_new"], *state.get("legacy_unplayed", ())]]
     if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
         view["step"]["data"] = json_copy(top["data"])
     view["p"] = list(map(_public_player, state["p"]))
