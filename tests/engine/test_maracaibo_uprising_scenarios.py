@@ -46,7 +46,7 @@ def test_it_places_the_scenarios_legacy_tiles_and_three_by_the_revealed_cards_ob
         revealed = state["discard"][-3:]
         assert len(state["discard"]) == 3  # the three revealed cards, face up
         want = [*scen["legacy"], *(scen["legacy_by_object"][C.CARD[c]["object"]][i] for i, c in enumerate(revealed))]
-        got = [*state["legacy"], *state["legacy_unplayed"]] + (["L40"] if mode == "78" else [])
+        got = [*state["legacy"], *state["legacy_new"], *state["legacy_unplayed"]] + (["L40"] if mode == "78" else [])
         assert sorted(got) == sorted(want)
         assert all(t in C.LEGACY for t in state["legacy"]) and "L1" in state["legacy"]
         assert "L30" in state["legacy_unplayed"]  # a new city: not played yet, said so
