@@ -172,7 +172,8 @@ def replay(args: argparse.Namespace) -> int:
         return 2
     rules = registry.get(data["rules"])
     names = [p["name"] for p in sorted(data["players"], key=lambda p: p["seat"])]
-    state = rules.setup(names, data.get("options") or {}, data["seed"])
+    # a campaign's game was set up from the archive of the game before it (None: no campaign)
+    state = rules.setup(names, data.get("options") or {}, data["seed"], archive=data.get("archive"))
     moves = data.get("moves") or []
     for entry in moves:
         try:

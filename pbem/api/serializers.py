@@ -365,6 +365,8 @@ class GameExportOut(serializers.Serializer):
     outcome = serializers.DictField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    archive = serializers.DictField(allow_null=True, help_text="a campaign's game: the archive it was set up from "
+                                    "(docs/campaigns.md); null for a game on its own or a campaign's first")
 
 
 class CatalogueOut(serializers.Serializer):

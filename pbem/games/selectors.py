@@ -292,6 +292,11 @@ def game_export(game_id: int) -> dict[str, Any]:
     game = get_game(game_id)
     if game.status != Game.Status.FINISHED or game.state is None:
         raise Conflict(f"game #{game.pk} is not finished; it can be exported once it is")
+    if game.archive is not None and game.campaign is not None and game.campaign.status != "finished":
+        # Why: the archive it was set up from holds the story still to come (a story pile's order)
+        raise Conflict(f"game #{game.pk} is game {game.campaign_number} of campaign #{game.campaign_id}, which goes "
+                       "on: its export (with the archive it was set up from, which holds the story still to "
+                       "come) waits for the campaign's end")
     return {
         "format": "pbem-game/1",
         "game": game.pk,
@@ -307,6 +312,7 @@ def game_export(game_id: int) -> dict[str, Any]:
         "outcome": game.outcome,
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "archive": game.archive,
     }
 
 

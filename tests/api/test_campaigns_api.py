@@ -4,10 +4,15 @@ seat handed over), the archive exported and imported into a new campaign, refusa
 
 from __future__ import annotations
 
+import argparse
+import json
+from pathlib import Path
 from typing import Any
 
 from rest_framework.test import APIClient
 
+from engine import cli
+from pbem.games import campaigns, services
 from pbem.games.models import Campaign, Game, Player
 from tests.campaign_toy import guess
 from tests.engine.test_core_campaign import TOY
@@ -85,3 +90,30 @@ def test_it_rematches_a_finished_game(alice: Player, bob: Player, dave: Player,
     assert again["rules"] == "caravelas" and again["options"] == Game.objects.get(pk=gid).options
     assert r["Location"].endswith(f"/games/{again['id']}/")
     assert token_client(alice).post(f"/api/v1/games/{gid}/rematch/").status_code == 409
+
+
+def test_it_exports_a_campaign_game_with_its_archive_once_the_campaign_is_over(
+        guess: str, alice: Player, bob: Player, tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    _campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=2)
+    services.do_join_game(first.pk, bob)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    second = Game.objects.get(campaign_number=2)
+    client = APIClient()
+    assert client.get(f"/api/v1/games/{first.pk}/export/").json()["archive"] is None  # the first: none
+    finish(second.pk, django_capture_on_commit_callbacks, seed=2)
+    exported = client.get(f"/api/v1/games/{second.pk}/export/").json()
+    assert exported["archive"] == second.archive and exported["archive"]["game"] == 1
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    assert cli.replay(argparse.Namespace(file=str(path))) == 0  # setup + seed + archive + moves
+
+
+def test_it_keeps_a_campaign_game_export_back_while_the_campaign_goes_on(
+        guess: str, alice: Player, bob: Player, django_capture_on_commit_callbacks: Any) -> None:
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3)
+    services.do_join_game(first.pk, bob)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    second = Game.objects.get(campaign_number=2)
+    finish(second.pk, django_capture_on_commit_callbacks, seed=2)
+    r = APIClient().get(f"/api/v1/games/{second.pk}/export/")
+    assert r.status_code == 409 and f"campaign #{campaign.pk}, which goes on" in r.json()["message"]
