@@ -111,6 +111,7 @@ class SeatPage:
     results: list[ResultRow] = field(default_factory=list)
     result_parts: list[str] = field(default_factory=list)  # the breakdown's column headings
     reason: str = ""
+    team: dict[str, Any] | None = None  # a cooperative game's shared result (won, met, missed)
     finished: bool = False
     decision: str = ""  # what the reader decides now, when the game's view says it
     option_rows: list[OptionRow] = field(default_factory=list)  # the options, a card's ones drawn as cards
@@ -311,6 +312,7 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
         for r in page.results:
             r.heads = page.result_parts
         page.reason = str((game.outcome or {}).get("reason") or "")
+        page.team = (game.outcome or {}).get("team")
     return page
 
 

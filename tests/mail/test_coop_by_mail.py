@@ -6,8 +6,10 @@ mail states with its reasons; and ``say`` in a cooperative game reaching the who
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from django.test import Client
 
 from pbem.games.models import ChatMessage, Game, Move
 from tests.mail.conftest import Persona, SmtpServer, text_of
@@ -56,6 +58,13 @@ def test_it_plays_a_cooperative_game_by_mail_to_one_shared_result_told_to_everyo
             assert condition in last
         if team["missed"]:
             assert "Conditions missed: " in last
+    # the personal page (the link in each mail) says it too, above the results table
+    link = re.search(r"http://pbem\.test(/p/[^/\s]+/)", text_of(ana.latest()))
+    assert link is not None
+    page = " ".join(Client().get(link.group(1)).content.decode().split())
+    assert said in re.sub(r"<[^>]+>", "", page)
+    public = " ".join(Client().get(f"/games/{game.pk}/").content.decode().split())
+    assert said in re.sub(r"<[^>]+>", "", public)  # the game's public page
     print(f"cooperative mode=74 by mail, 2 players: {replies} replies; {said}")
 
 
