@@ -127,7 +127,8 @@ class Maracaibo(Rules):
     )
 
     def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
-        if n_players == 1 and options.get("mode", "base") not in ("base", *coop.MODES):
+        mode = str(options.get("mode", "base"))  # (no starred tuple here: mypyc cannot compile it)
+        if n_players == 1 and mode != "base" and mode not in coop.MODES:
             raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
                              "solo plays mode=base, 74 or 193")
         if options.get("campaign"):
