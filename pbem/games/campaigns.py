@@ -29,6 +29,7 @@ from engine import Rules, SetupError
 from engine.core import BadArchive
 from pbem.games import campaign_selectors, services
 from pbem.games.models import AuditEntry, Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
+from pbem.games.moderation import clean_reason
 from pbem.games.services import Conflict, Forbidden, NotFound, ServiceError
 from pbem.mail import outbox
 
@@ -321,7 +322,8 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
     _check_runs(campaign, actor)
     if campaign.status != Campaign.Status.RUNNING:
         raise Conflict(f"campaign #{campaign.pk} is over")
-    if not reason.strip():
+    reason = clean_reason(reason)
+    if not reason:
         raise ServiceError("say why the seat changes hands (the reason is kept in the campaign's log)")
     group = _fix_group(campaign)
     held = next((cs for cs in group if cs.index == seat), None)
@@ -357,6 +359,9 @@ def do_end_campaign(campaign_id: int, actor: Player | None, reason: str) -> Camp
     _check_runs(campaign, actor)
     if campaign.status != Campaign.Status.RUNNING:
         raise Conflict(f"campaign #{campaign.pk} is over already")
+    reason = clean_reason(reason)
+    if not reason:
+        raise ServiceError("say why the campaign ends (the reason is kept in its log)")
     campaign.status = Campaign.Status.FINISHED
     campaign.finished_at = timezone.now()
     campaign.save(update_fields=["status", "finished_at"])

@@ -117,3 +117,13 @@ def test_it_keeps_a_campaign_game_export_back_while_the_campaign_goes_on(
     finish(second.pk, django_capture_on_commit_callbacks, seed=2)
     r = APIClient().get(f"/api/v1/games/{second.pk}/export/")
     assert r.status_code == 409 and f"campaign #{campaign.pk}, which goes on" in r.json()["message"]
+
+
+def test_it_answers_a_reason_of_control_characters_with_a_422_not_a_400(guess: str, alice: Player,
+                                                                        bob: Player) -> None:
+    campaign, _game = campaigns.do_create_campaign(alice, guess, invite=[bob.email])
+    r = token_client(alice).post(f"{CAMPAIGNS}{campaign.pk}/end/", {"reason": "\u001c"}, format="json")
+    assert r.status_code == 422 and "say why the campaign ends" in r.json()["message"]
+    r = token_client(alice).post(f"{CAMPAIGNS}{campaign.pk}/end/", {"reason": "the\ngroup\x07stops"}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "finished"
+    assert "the group stops" in r.json()["story"][-1]["text"]
