@@ -401,3 +401,23 @@ def explore_roatan() -> tuple[State, int]:
 
 SCENARIOS.update({"trade": trade, "city-antwerp": city_antwerp, "again": again, "explore-panama": explore_panama,
                   "explore-roatan": explore_roatan})
+
+
+def hint() -> tuple[State, int]:
+    """The Rescue (mode 193): Ana ended her movement at 3 Tortuga, where two hints lie (The Search)."""
+    state = _started(mode="193", at="3")
+    return _on(state, frame("main", 0, spent=3), frame("hint", 0, loc="3", ask=True))
+
+
+def search_free() -> tuple[State, int]:
+    """The Rescue: the red spaces hold H1 (book) and H3 (herbs); Luysa is held at 5 Santo Domingo, where
+    Ana is with 5 combat points; Ana holds 1 Red Gunner, 7 Bold Merchant, 8 Silent Priest, 24 Old Scout."""
+    state = _started(mode="193", at="5")
+    s = state["search"]
+    s["board"] = {loc: [h for h in hs if h not in ("H1", "H3")] for loc, hs in s["board"].items()}
+    s["red"], s["found"] = ["H1", "H3"], "5"
+    state["p"][0]["cp"] = 5
+    return _on(state, frame("free", 0))
+
+
+SCENARIOS.update({"hint": hint, "search-free": search_free})
