@@ -343,7 +343,7 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [f"liberate {what} {loc}", f"liberate {what} {name}", f"liberate {what} {loc} {name}"]
     if kind == "liberation":  # a card's or a home port's combat action against a nation (79)
         return _combat_readings(state, code, label)
-    if kind == "fight":
+    if kind == "fight" and code.startswith("f"):  # (other codes here: free actions, e.g. The Search's)
         n = _nation(code[1])
         return [f"fight {n}", f"fight (for) {n} (nation)", f"{n} (value)"]
     if kind == "pile":
