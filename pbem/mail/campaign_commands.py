@@ -1,7 +1,8 @@
 """Campaign and rematch commands to the general address (issue 23), one a line:
 
 ``new campaign GAME [with ADDRESS...] [key=value ...]`` (keys: ``name``, ``games``, ``deadline``,
-``auto=no``, and the game's options), ``campaigns``, ``campaign #N`` (the story so far and the
+``auto=no``, and the game's options; a moderator writes ``for ADDRESS...`` to seat the group
+without playing), ``campaigns``, ``campaign #N`` (the story so far and the
 standings), and for the campaign's creator or a moderator ``campaign #N next``, ``campaign #N seat
 K to ADDRESS because REASON`` and ``campaign #N end [REASON]``; ``rematch #N`` for a finished game.
 A reply holding ``rematch`` to a finished game's mail does the same (pbem.mail.services).
@@ -24,7 +25,8 @@ HELP = (
     "  new campaign GAME [with ADDRESS...] [key=value ...]\n"
     "                            a campaign: a series of games of one group, each set up from the\n"
     "                            last (name=\"...\", games=N, deadline=HOURS, auto=no: a moderator\n"
-    "                            starts each next game; and the game's options)\n"
+    "                            starts each next game; and the game's options). A moderator who\n"
+    "                            does not play writes for ADDRESS... instead of with ADDRESS...\n"
     "  campaigns                 your campaigns\n"
     "  campaign #N               its story so far and the standings\n"
     "  campaign #N next | seat K to ADDRESS because ... | end   (its creator or a moderator)\n"
@@ -111,7 +113,11 @@ def _new(sender: str, args: list[str], mail_name: str) -> str:
     invite: list[str] = []
     options: dict[str, str] = {}
     keys: dict[str, str] = {}
+    seat_them = False  # "for ADDRESS...": a moderator seats the group and does not play
     for word in rest:
+        if word.lower() == "for":
+            seat_them = True
+            continue
         if word.lower() in ("with", "and", ","):
             continue
         if "=" in word:
@@ -130,9 +136,12 @@ def _new(sender: str, args: list[str], mail_name: str) -> str:
     auto = (keys.get("auto") or "yes").lower() not in ("no", "false", "0", "off")
     creator = game_services.do_get_or_create_player(sender, mail_name)
     campaign, game = campaigns.do_create_campaign(
-        creator, rules_name, name=keys.get("name") or keys.get("title") or "", options=options, invite=invite,
+        creator, rules_name, name=keys.get("name") or keys.get("title") or "", options=options,
+        invite=[] if seat_them else invite, players=invite if seat_them else [],
         games=games, deadline_hours=deadline, auto_next=auto)
     head = f"Campaign #{campaign.pk} ({campaign.name}) is created; its first game is #{game.pk}"
+    if seat_them:
+        return f"{head}, started with {', '.join(invite)} seated in that order; you run it and do not play."
     if game.status == "running":
         return f"{head}, started: your first mail of it follows."
     who = ", ".join(invite) if invite else "nobody"

@@ -105,3 +105,19 @@ def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: 
     assert summary.count("Game ") >= 3 and "Standings" in summary
     entry = CampaignEntry.objects.get(campaign=campaign, action="handover")
     assert entry.actor is not None and entry.actor.email == ana.email
+
+
+def test_it_lets_a_moderator_seat_a_group_by_mail_without_playing(ana: Persona, bruno: Persona, carla: Persona,
+                                                                  mallory: Persona) -> None:
+    moderator = services.do_create_player("mod@pbem.example", "Mod")
+    moderator.user.is_staff = True
+    moderator.user.save(update_fields=["is_staff"])
+    mod = Persona(moderator.email, "Mod", ana.server)
+    answer = answer_to(mod, f"new campaign caravelas for {ana.email} {bruno.email} games=2 target=10")
+    campaign = Campaign.objects.get()
+    game = campaign.games.get()
+    assert "you run it and do not play" in answer and game.status == Game.Status.RUNNING
+    assert [s.player.email for s in game.seats.order_by("index")] == [ana.email, bruno.email]
+    assert f"[pbem #{game.pk}]" in str(ana.latest()["Subject"])  # the group's first game mails
+    refused = answer_to(mallory, f"new campaign caravelas for {ana.email} {carla.email}")
+    assert "only a moderator seats players directly" in refused
