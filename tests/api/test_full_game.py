@@ -52,6 +52,8 @@ GAMES = [
     pytest.param("maracaibo", {}, ("Ana", "Bruno"), id="maracaibo-4-rounds"),
     # The Uprising, All Included (Home Ports, Resistance Tiles, the Uprising): a port kept first by each.
     pytest.param("maracaibo", {"rounds": 1, "mode": "78"}, ("Ana", "Bruno", "Carla"), id="maracaibo-uprising-78"),
+    # Cooperative in the Caribbean: the table together against Jacques, one shared result (outcome.team).
+    pytest.param("maracaibo", {"rounds": 1, "mode": "74"}, ("Ana", "Bruno"), id="maracaibo-coop-74"),
 ]
 
 
@@ -161,8 +163,15 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     assert final["status"] == "finished" and final["finished_at"] and final["waiting_for"] == []
     outcome = final["outcome"]
     assert set(outcome) >= {"scores", "ranking", "winners", "reason"}
-    beaten = "automa" in outcome and max(outcome["automa"].values()) >= max(outcome["scores"].values())
-    assert outcome["winners"] == ([] if beaten else outcome["ranking"][0]) and outcome["reason"]
+    team = outcome.get("team")
+    if team is not None:  # a cooperative game: the whole table wins or loses, never ranked apart
+        assert outcome["ranking"] == [list(range(len(names)))] and set(team) == {"won", "met", "missed"}
+        assert outcome["winners"] == (outcome["ranking"][0] if team["won"] else [])
+        assert bool(team["missed"]) != team["won"]
+    else:
+        beaten = "automa" in outcome and max(outcome["automa"].values()) >= max(outcome["scores"].values())
+        assert outcome["winners"] == ([] if beaten else outcome["ranking"][0])
+    assert outcome["reason"]
     assert sorted(s for group in outcome["ranking"] for s in group) == list(range(len(names)))
     seed = final["seed"]
     assert seed and hashlib.sha256(seed.encode()).hexdigest() == commitment == final["seed_hash"]
