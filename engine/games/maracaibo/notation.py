@@ -282,6 +282,8 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
     if re.fullmatch(r"k\d+[ul]", code):
         n, which = code[1:-1], "upper" if code.endswith("u") else "lower"
         return [f"career {n} {which}", f"career {n} {which} task", f"{which} career {n} (task) (complete)"]
+    if code == "luysa" or re.fullmatch(r"lh\d+c\d+", code):  # The Search's free actions (search.py)
+        return [label, "free luysa", "luysa"] if code == "luysa" else [label]
     if kind == "sail" and code.startswith("s"):
         return _sail_readings(code[1:], label)
     if kind == "draw":
