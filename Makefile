@@ -34,7 +34,7 @@ BENCH_ARGS ?=
 CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --kill-mid-send --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: compile screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
+.PHONY: locale compile screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -102,6 +102,16 @@ MYPY_PATHS = $(foreach d,engine pbem workers bench,$(if $(wildcard $(d)/*.py),$(
 
 typecheck: $(STAMP)
 	$(PY) -m mypy $(MYPY_PATHS)
+
+# The engine's catalogues (issue 27): every marked string of engine/ into engine.pot, merged into each
+# language's .po (translate the new entries there), compiled to the .mo the engine reads (committed).
+ENGINE_LOCALES = $(wildcard engine/locale/*/LC_MESSAGES/engine.po)
+locale:
+	xgettext --language=Python --from-code=UTF-8 --no-location --sort-output --add-comments=i18n \
+	  --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=msg --keyword=word --keyword=text \
+	  -o engine/locale/engine.pot $$(find engine -name '*.py' | sort)
+	for po in $(ENGINE_LOCALES); do msgmerge -q --update --backup=none --no-fuzzy-matching --sort-output $$po engine/locale/engine.pot \
+	  && msgfmt --check -o $${po%.po}.mo $$po; done
 
 contracts: $(STAMP)
 	$(BIN)/lint-imports --no-cache

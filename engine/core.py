@@ -22,8 +22,9 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from engine import notation
+from engine import i18n, notation
 from engine.errors import GameOver, IllegalMove, NotYourTurn, SetupError
+from engine.i18n import _
 from engine.rng import Rng, seed_to_state
 
 State = dict[str, Any]
@@ -82,21 +83,27 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     to: tuple[int, ...] | None = None
     reveals: bool = False
+    #: the text as a message (``engine.i18n.msg``: msgid and parameters), so that it can be
+    #: told again in another language (``engine.i18n.event_text``); None: the text only
+    msg: Mapping[str, Any] | None = None
 
     def __init__(self, kind: str, text: str, data: Mapping[str, Any] | None = None,
-                 to: tuple[int, ...] | None = None, reveals: bool = False) -> None:
+                 to: tuple[int, ...] | None = None, reveals: bool = False,
+                 msg: Mapping[str, Any] | None = None) -> None:
         if _NATIVE:
             self.kind = kind  # type: ignore[misc]  # (a native field: set once, here)
             self.text = text  # type: ignore[misc]
             self.data = {} if data is None else data  # type: ignore[misc]
             self.to = to  # type: ignore[misc]
             self.reveals = reveals  # type: ignore[misc]
+            self.msg = msg  # type: ignore[misc]
         else:
             _set_kind(self, kind)
             _set_text(self, text)
             _set_data(self, {} if data is None else data)
             _set_to(self, to)
             _set_reveals(self, reveals)
+            _set_msg(self, msg)
 
     def visible_to(self, seat: int | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
@@ -108,6 +115,7 @@ class Event:
             "data": dict(self.data),
             "to": None if self.to is None else list(self.to),
             "reveals": self.reveals,
+            **({} if self.msg is None else {"msg": dict(self.msg)}),
         }
 
     @classmethod
@@ -119,10 +127,11 @@ class Event:
             data=dict(d.get("data") or {}),
             to=None if to is None else tuple(to),
             reveals=bool(d.get("reveals", False)),
+            msg=d.get("msg"),
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (self.kind, self.text, self.data, self.to, self.reveals))  # (see Option's)
+        return (Event, (self.kind, self.text, self.data, self.to, self.reveals, self.msg))  # (see Option's)
 
 
 #: compiled with mypyc: Option and Event are native classes, without __slots__ (a Python class
@@ -142,8 +151,8 @@ def _no_setter(obj: Any, value: Any) -> None:
 
 
 _set_code, _set_label, _set_move = (_slot_setter(Option, n) for n in ("code", "label", "move"))
-_set_kind, _set_text, _set_data, _set_to, _set_reveals = (
-    _slot_setter(Event, n) for n in ("kind", "text", "data", "to", "reveals"))
+_set_kind, _set_text, _set_data, _set_to, _set_reveals, _set_msg = (
+    _slot_setter(Event, n) for n in ("kind", "text", "data", "to", "reveals", "msg"))
 
 
 def _unfrozen_twin(cls: type) -> Any:
@@ -182,16 +191,17 @@ def new_option(code: str, label: str, move: Move) -> Option:
 
 
 def new_event(kind: str, text: str, data: Mapping[str, Any], to: tuple[int, ...] | None = None,
-              reveals: bool = False) -> Event:
-    """``Event(kind, text, data, to, reveals)`` without the call to ``__init__`` (``data`` is required)."""
+              reveals: bool = False, msg: Mapping[str, Any] | None = None) -> Event:
+    """``Event(kind, text, data, to, reveals, msg)`` without the call to ``__init__`` (``data`` is required)."""
     if _NATIVE:
-        return Event(kind, text, data, to, reveals)
+        return Event(kind, text, data, to, reveals, msg)
     e = _EventFields()
     e.kind = kind
     e.text = text
     e.data = data
     e.to = to
     e.reveals = reveals
+    e.msg = msg
     e.__class__ = Event
     made: Event = e
     return made
@@ -491,13 +501,13 @@ class Rules:
         # (``move`` typed Mapping, not dict: compiled, a parameter typed dict refuses anything else
         # with a TypeError before the check below can answer it with an IllegalMove)
         if self._outcome(state) is not None:
-            raise GameOver("the game is over; no more moves are taken")
+            raise GameOver(_("the game is over; no more moves are taken"))
         pending = self._pending(state)
         if seat not in pending:
-            names = ", ".join(self.seat_name(state, s) for s in pending) or "nobody"
-            raise NotYourTurn(f"it is not your turn: the game waits for {names}")
+            names = ", ".join(self.seat_name(state, s) for s in pending) or _("nobody")
+            raise NotYourTurn(_("it is not your turn: the game waits for {names}").format(names=names))
         if type(move) is not dict and not isinstance(move, Mapping):  # (the ABC check is slow: dicts first)
-            raise IllegalMove("a move must be an object such as {\"code\": ...}")
+            raise IllegalMove(_("a move must be an object such as {example}").format(example='{"code": ...}'))
         # Why through an Any: compiled, self._apply would be called through Rules' vtable, so an
         # _apply patched on the game's class (tests make a move crash that way) would not run; looked
         # up on the object, the hook is found as Python finds it (once a move: a few dozen ns)
@@ -586,12 +596,43 @@ class Rules:
         """Read a whole line as one of the seat's options, saying what was guessed; or refuse it.
 
         The move is a fresh copy; ``notes`` ("read `karla` as Carla") are for the answer.
+        A line is understood whatever the language of the context (``engine.i18n.language``):
+        it is read against the options in English (whose vocabulary has every language's
+        words), then against their labels in the other languages; the label and a refusal are
+        in the context's language.
         """
+        code = i18n.current()
+        refusal: IllegalMove | None = None
+        for lang in i18n.LANGUAGES:
+            with i18n.language(lang):
+                try:
+                    reading = self._read_in(text, state, seat)
+                except (GameOver, NotYourTurn):
+                    if lang == code:
+                        raise
+                    continue
+                except IllegalMove as e:
+                    if lang == code:
+                        refusal = e
+                    continue
+            if lang != code:
+                reading = replace(reading, label=self._label_of(state, seat, reading))
+            return reading
+        assert refusal is not None
+        raise refusal
+
+    def _label_of(self, state: State, seat: int, reading: notation.Reading) -> str:
+        for o in self.options(state, seat):
+            if o.code == reading.code:
+                return o.label
+        return reading.label
+
+    def _read_in(self, text: str, state: State, seat: int) -> notation.Reading:
         opts = self.options(state, seat)
         if not opts:
             if self.outcome(state) is not None:
-                raise GameOver("the game is over; no more moves are taken")
-            raise NotYourTurn("it is not your turn: there is nothing for you to decide now")
+                raise GameOver(_("the game is over; no more moves are taken"))
+            raise NotYourTurn(_("it is not your turn: there is nothing for you to decide now"))
         parse = self._parse
         # a game with a parser of its own (its class's, or one set on it): anything but Rules' own,
         # compared bound (compiled, a bound method has no __func__ to compare)
@@ -751,6 +792,7 @@ class Rules:
             display[term] = str(name)
         players = notation.Vocabulary.build(words=written, display=display)
         vocab = self.vocabulary.merged(replace(players, names=frozenset(display)))
+        vocab = vocab.merged(_translated_words(self.name, vocab))
         self._vocab_cache = (key, vocab)  # one tuple, swapped whole: safe between threads
         return vocab
 
@@ -779,6 +821,18 @@ class Rules:
 
     def _render_mail_svg(self, view: View) -> str:
         return self.render_phone_svg(view)[0]
+
+
+def _translated_words(game: str, vocab: notation.Vocabulary) -> notation.Vocabulary:
+    """The words of other languages (``engine/locale/<lang>/vocabulary.json``) as synonyms of the
+    English words they stand for: the same terms (a word the vocabulary does not list means
+    itself, as in a label)."""
+    table: dict[str, list[str]] = {}
+    for written, english in i18n.vocabulary_words(game).items():
+        for en in english:
+            key = " ".join(notation.tokens(en.replace("-", " ")))
+            table.setdefault(written, []).extend(vocab.words.get(key) or (key,))
+    return notation.Vocabulary.build(words=table)
 
 
 def note_events(move: Move, seat: int) -> list[Event]:

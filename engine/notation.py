@@ -73,6 +73,7 @@ from typing import Any, Protocol, TypeVar
 from rapidfuzz import fuzz
 
 from engine.errors import IllegalMove, Malformed
+from engine.i18n import _, ngettext
 
 _SPACE = re.compile("[\\s,;:.!?()\\[\\]{}\"'`\u00b4\u2019\u2018\u201c\u201d*_=<>|+&]+")
 
@@ -347,7 +348,7 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
     def exact(key: str) -> tuple[str, ...] | None:
         if key in table:
             return table[key]
-        head, _, last = key.rpartition(" ")
+        head, _sep, last = key.rpartition(" ")
         for s in singular(last):
             k = f"{head} {s}" if head else s
             if k in table:
@@ -411,8 +412,8 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
             two = f"{w} {words[i + 1]}"
             g2 = _fuzzy(two, vocab, extra)
             if g2 is not None and len(g2[0].split()) > 1:  # "st tome": a phrase mistyped, not an abbreviation
-                shown = " or ".join(sorted({vocab.show(t) for t in g2[1]}))
-                note = f"read `{two}` as {shown}"
+                shown = (" " + _("or") + " ").join(sorted({vocab.show(t) for t in g2[1]}))
+                note = _("read `{typed}` as {shown}").format(typed=two, shown=shown)
                 emit(two, g2[1], note)
                 notes.append(note)
                 i += 2
@@ -444,8 +445,8 @@ def lex(text: str, vocab: Vocabulary, extra: Vocabulary | None = None, strict: b
                     guess = (1, w, g1)
             if guess is not None:
                 width, typed, (_matched, gterms) = guess
-                shown = " or ".join(sorted({vocab.show(t) for t in gterms}))
-                note = f"read `{typed}` as {shown}"
+                shown = (" " + _("or") + " ").join(sorted({vocab.show(t) for t in gterms}))
+                note = _("read `{typed}` as {shown}").format(typed=typed, shown=shown)
                 emit(typed, gterms, note)
                 notes.append(note)
                 i += width
@@ -607,7 +608,7 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
     typed = tokens(text)
     shown = text.strip()
     if not typed:
-        raise Malformed("the line is empty", allowed)
+        raise Malformed(_("the line is empty"), allowed)
     folded = " ".join(typed)
     for o in options:
         if fold(o.code) == folded or fold(o.code) == fold(text.strip()):
@@ -620,11 +621,14 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
     line = lex(text, vocab, extra)
     if line.unknown:
         words = ", ".join(f"'{u}'" for u in line.unknown)
-        what = "the word" if len(line.unknown) == 1 else "the words"
-        raise Malformed(f"{shown!r} is not understood: I do not know {what} {words} here. "
-                        "Write one of the options below, or its code.", allowed)
+        raise Malformed(ngettext("{line} is not understood: I do not know the word {words} here. "
+                                 "Write one of the options below, or its code.",
+                                 "{line} is not understood: I do not know the words {words} here. "
+                                 "Write one of the options below, or its code.",
+                                 len(line.unknown)).format(line=repr(shown), words=words), allowed)
     if not line.lexemes:
-        raise Malformed(f"{shown!r} names no move. Write one of the options below, or its code.", allowed)
+        raise Malformed(_("{line} names no move. Write one of the options below, or its code.").format(
+            line=repr(shown)), allowed)
     slots = {id(o): [slots_of(t, vocab) for t in texts[id(o)]] for o in options}
     scored: list[tuple[tuple[int, int], Choice]] = []
     for o in options:
@@ -639,18 +643,19 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
         if all(w.move == winners[0].move for w in winners):
             return _reading(winners[0], line.notes)
         which = "; ".join(o.label for o in winners[:8]) + ("; ..." if len(winners) > 8 else "")
-        raise Malformed(f"{shown!r} is ambiguous: it fits several moves: {which}. Say which one.",
+        raise Malformed(_("{line} is ambiguous: it fits several moves: {which}. Say which one.").format(
+            line=repr(shown), which=which),
                         listing(winners) + [a for a in allowed if a not in listing(winners)])
     why = explain(line) if explain else None
     near = _closest(line, options, slots)
-    msg = f"{shown!r} is not a legal move now"
+    msg = _("{line} is not a legal move now").format(line=repr(shown))
     if why:
         msg += f": {why}"
     else:
-        msg += ": no move uses all of " + ", ".join(f"'{x.text}'" for x in line.lexemes)
+        msg += ": " + _("no move uses all of {words}").format(words=", ".join(f"'{x.text}'" for x in line.lexemes))
     if near:
-        msg += ". Closest: " + "; ".join(o.label for o in near)
-    raise IllegalMove(msg + ". Write one of the options below, or its code.", allowed)
+        msg += ". " + _("Closest: {options}").format(options="; ".join(o.label for o in near))
+    raise IllegalMove(msg + ". " + _("Write one of the options below, or its code."), allowed)
 
 
 def _closest(line: Line, options: Sequence[Choice], slots: Mapping[int, list[tuple[Slot, ...]]]) -> list[Choice]:
