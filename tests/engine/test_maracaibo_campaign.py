@@ -270,6 +270,11 @@ def test_it_fills_disc_tiles_and_reads_their_card_by_the_player_who_ended_the_ro
     lambda a: {**a, "story": {**a["story"], "c_cards": [1]}},
     lambda a: {**a, "story": {**a["story"], "discs": {"W9": []}}},
     lambda a: {**a, "seats": ["Ann", "Bob", "Cy"]},
+    lambda a: {**a, "legacy": [{"x": 1}]},
+    lambda a: {**a, "story": {**a["story"], "tucked": [1, 2]}},
+    lambda a: {**a, "story": {**a["story"], "log": [1]}},
+    lambda a: {**a, "results": ["first"]},
+    lambda a: {**a, "story": {**a["story"], "c_cards": [[90]]}},
 ])
 def test_it_refuses_an_archive_it_cannot_continue(change: Any) -> None:
     archive = RULES.archive(campaign(2, "branch-a")[0][0])

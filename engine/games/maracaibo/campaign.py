@@ -390,7 +390,7 @@ def check_archive(a: Mapping[str, Any]) -> None:
         if not isinstance(a.get(key), kind):
             raise BadArchive(f"the archive's {key} must be a JSON {'list' if kind is list else 'object'}")
     legacy = a["legacy"]
-    unknown = [t for t in legacy if t not in C.LEGACY]
+    unknown = [t for t in legacy if not isinstance(t, str) or t not in C.LEGACY]
     if unknown:
         raise BadArchive(f"unknown legacy tiles in the archive: {unknown}")
     s = a["story"]
@@ -410,9 +410,10 @@ def check_archive(a: Mapping[str, Any]) -> None:
                          f"missing {missing}, more than once {twice}")
     if not s["board"] and not s["unread"]:
         raise BadArchive("the archive's story has no card on the board and none unread: it cannot go on")
-    if len(s["tucked"]) != n or sorted(c for t in s["tucked"] for c in t) != sorted(s["read"]):
+    if len(s["tucked"]) != n or not all(isinstance(t, list) and all(type(c) is int for c in t) for t in s["tucked"]) \
+            or sorted(c for t in s["tucked"] for c in t) != sorted(s["read"]):
         raise BadArchive("story.tucked must list, for each seat, the read cards tucked under its ship board")
-    bad = [c for c in s["c_cards"] if c not in C.NUMBERED]
+    bad = [c for c in s["c_cards"] if type(c) is not int or c not in C.NUMBERED]
     if bad:
         raise BadArchive(f"story.c_cards names cards that are no C-cards: {bad}")
     for tid, seats in s["discs"].items():
@@ -421,6 +422,14 @@ def check_archive(a: Mapping[str, Any]) -> None:
             raise BadArchive(f"story.discs: {tid!r} must be a disc tile with the seats of its discs")
     if not all(isinstance(f, str) for f in s["flags"]):
         raise BadArchive("story.flags must be words")
+    for x in s["log"]:
+        if not isinstance(x, dict) or any(type(x.get(k)) is not int for k in ("card", "game", "reader")) \
+                or x["card"] not in s["read"] or not 0 <= x["reader"] < n:
+            raise BadArchive(f"story.log: {x!r} must say which read card was read in which game by which seat")
+    for x in a["results"]:
+        if not isinstance(x, dict) or type(x.get("game")) is not int or not isinstance(x.get("scores"), list) \
+                or not isinstance(x.get("winners"), list):
+            raise BadArchive(f"results: {x!r} must give a game's number, scores and winners")
 
 
 # ---- the view, and what a seat may not know ----------------------------------------------------

@@ -59,6 +59,7 @@ asked, and no rules module imports them (import-linter contract ``maracaibo-rule
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from collections.abc import Mapping
@@ -66,9 +67,9 @@ from typing import Any, ClassVar
 
 from engine import notation
 from engine.batch import is_commit_point
-from engine.core import Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
+from engine.core import BadArchive, Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
 from engine.errors import IllegalMove, SetupError
-from engine.rng import Rng
+from engine.rng import Rng, seed_to_state
 from engine.stack import DecisionStack
 
 from . import (
@@ -158,6 +159,17 @@ class Maracaibo(Rules):
 
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)
+        # a trial setup from it (the archive's shape is checked above; this catches what is left)
+        n = len(archive["seats"])
+        state: State = {"game": self.name, "players": list(archive["seats"]),
+                        "options": self.check_options(n, {"campaign": True}), "rng": seed_to_state(0),
+                        "archive_in": json.loads(json.dumps(dict(archive)))}
+        try:
+            self._setup(state, Rng(state))
+        except BadArchive:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise BadArchive(f"the archive cannot set up a game: {type(exc).__name__} {exc}") from None
 
     def upgrade(self, state: State) -> bool:
         """An older state brought to this engine's format (upgrade.py); the hooks below do it on
