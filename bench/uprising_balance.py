@@ -62,7 +62,7 @@ def _random(state: State, seat: int, options: list[Option], rnd: random.Random) 
 
 def usage(kind: str, code: str) -> str | None:
     """The expansion's part a chosen option uses (``kind``: the decision's frame), or None."""
-    if kind == "fight":
+    if kind == "fight" and len(code) == 2 and code[0] in "af":  # (not a free action taken there)
         return "fight against" if code.startswith("a") else "fight for"
     if kind in ("against", "liberation") and code[:2] in ("lc", "lv"):
         return "liberate city" if code.startswith("lc") else "liberate village"
@@ -245,7 +245,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ab", help="one seat's bot weights changed, e.g. uprising=0")
     parser.add_argument("--json", help="write one JSON line per mode, player count and seed")
     parser.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
+    parser.add_argument("--table", nargs="+", help="read --json files and print the docs' markdown tables")
     args = parser.parse_args(argv)
+    if args.table:
+        table(args.table)
+        return 0
     weights = {k: float(v) for k, v in (kv.split("=") for kv in args.ab.split(","))} if args.ab else None
 
     def leaning(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
@@ -285,6 +289,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                                           "used": tally.used, "src": tally.src, "ports": tally.ports,
                                           "seconds": round(tally.seconds, 1)}) + "\n")
     return 1 if failed else 0
+
+
+def table(paths: Sequence[str]) -> None:
+    """Markdown rows of --json files: per mode, player count and seed, games, errors, wins by seat,
+    the largest seat gap, the expansion's points and each part's use a player-game, and the home
+    port winning most against 1.5 x the even share (ports kept in 20 games or more)."""
+    print("| mode | players | seed | games | errors | wins by seat (%) | largest gap | liberation + resistance "
+          "points (% of all) | a player's game: against / lib. city / lib. village / extra / tile markers / "
+          "tile full / tile village action / port unlocked | best home port, its win share (limit) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                n, g = r["n"], max(1, r["games"])
+                seats = g * n
+                u = Counter(r["used"])
+                total = sum(r["src"].values()) or 1
+                mine = r["src"].get("liberation", 0) + r["src"].get("resistance", 0)
+                wins = [100 * w / g for w in r["wins"]]
+                ports = [(100 * c[1] / c[0], pid, c[0]) for pid, c in r["ports"].items() if c[0] >= 20]
+                best = max(ports, default=None)
+                parts = " / ".join(f"{u[k] / seats:.2f}" for k in (
+                    "fight against", "liberate city", "liberate village", "liberate extra", "resistance placed",
+                    "resistance full", "resistance village", "UH completed"))
+                port = f"{U.PORT[best[1]]['name']} {best[0]:.0f}% of {best[2]:.0f} ({150 / n:.0f}%)" if best else "-"
+                print(f"| {r['mode']} | {n} | {r['seed']} | {r['games']} | {r['errors']} | "
+                      f"{' / '.join(f'{w:.0f}' for w in wins)} | {max(abs(w - 100 / n) for w in wins):.1f} | "
+                      f"{100 * mine / total:.1f} | {parts} | {port} |")
 
 
 def _print_one_seat(tally: Tally, n: int) -> None:
