@@ -828,11 +828,15 @@ def _translated_words(game: str, vocab: notation.Vocabulary) -> notation.Vocabul
     English words they stand for: the same terms (a word the vocabulary does not list means
     itself, as in a label)."""
     table: dict[str, list[str]] = {}
+    fillers: list[str] = []
     for written, english in i18n.vocabulary_words(game).items():
         for en in english:
             key = " ".join(notation.tokens(en.replace("-", " ")))
-            table.setdefault(written, []).extend(vocab.words.get(key) or (key,))
-    return notation.Vocabulary.build(words=table)
+            if key not in vocab.words and (key in vocab.fillers or key in notation.FILLERS):
+                fillers.append(written)  # the synonym of a word that means nothing here
+            else:
+                table.setdefault(written, []).extend(vocab.words.get(key) or (key,))
+    return notation.Vocabulary.build(words=table, fillers=fillers)
 
 
 def note_events(move: Move, seat: int) -> list[Event]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine import get
+from engine import get, i18n
 from engine.errors import IllegalMove
 from tests.engine import maracaibo_scenarios
 from tests.engine import test_caravelas_rules as C
@@ -235,6 +235,12 @@ SCENARIOS: dict[str, dict[str, Scenario]] = {
     "maracaibo": maracaibo_scenarios.SCENARIOS,
 }
 GAME_OF = {"maretta-A": "maretta", "maretta-B": "maretta", "caravelas": "caravelas", "maracaibo": "maracaibo"}
+# The Portuguese corpora (issue 27): the same scenarios, lines in Portuguese, read by a Portuguese
+# player (the options in Portuguese; an English corpus is read in the default English context)
+for _corpus in list(SCENARIOS):
+    if (HERE / f"{_corpus}.pt.txt").exists():
+        SCENARIOS[f"{_corpus}.pt"] = SCENARIOS[_corpus]
+        GAME_OF[f"{_corpus}.pt"] = GAME_OF[_corpus]
 
 
 def load(corpus: str) -> list[tuple[str, str, str, int]]:
@@ -255,7 +261,13 @@ def load(corpus: str) -> list[tuple[str, str, str, int]]:
 
 
 def judge(corpus: str) -> tuple[list[str], dict[str, int]]:
-    """Every line of a corpus read in its scenario: the failures and the figures."""
+    """Every line of a corpus read in its scenario: the failures and the figures (a ``.pt``
+    corpus read by a Portuguese player: ``engine.i18n.language("pt")``)."""
+    with i18n.language("pt" if corpus.endswith(".pt") else "en"):
+        return _judge(corpus)
+
+
+def _judge(corpus: str) -> tuple[list[str], dict[str, int]]:
     rules = get(GAME_OF[corpus])
     built: dict[str, tuple[State, int]] = {}
     failures: list[str] = []
