@@ -316,7 +316,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 # ---- misc -----------------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+#: The languages a player may choose (issue 27): a catalogue each in pbem/locale (pbem.games.language).
+LANGUAGES = [("en", "English"), ("pt", "Português")]
+LOCALE_PATHS = [BASE_DIR / "pbem" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

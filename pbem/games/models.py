@@ -30,6 +30,8 @@ class Player(models.Model):
     #: when it ends, not one for each step of the others (issue 10).
     mail_mode = models.CharField(max_length=8, choices=MailMode.choices, default=MailMode.MY_TURN)
     vacation_until = models.DateTimeField(null=True, blank=True)
+    #: The language of their mails and pages (settings.LANGUAGES; issue 27, pbem.games.language).
+    language = models.CharField(max_length=8, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from engine.record import outcome_record
-from pbem.games import absence, clocks, dispatch
+from pbem.games import absence, clocks, dispatch, language
 from pbem.games.models import AuditEntry, Campaign, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
@@ -248,7 +248,9 @@ def do_create_player(email: str, display_name: str = "") -> Player:
         raise Conflict(f"a player with address {email} exists already")
     name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
     user = get_user_model().objects.create_user(username=email[:150], email=email)
-    return Player.objects.create(user=user, email=email, display_name=name)
+    # Why the active language: a mail's door speaks its sender's (Content-Language), so a
+    # new player takes the language their first answer is written in (issue 27).
+    return Player.objects.create(user=user, email=email, display_name=name, language=language.current())
 
 
 def do_get_or_create_player(email: str, mail_name: str = "") -> Player:

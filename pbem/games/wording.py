@@ -7,6 +7,10 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from engine.core import Event, Option
 
 
@@ -25,29 +29,42 @@ def time_left(deadline: datetime, now: datetime) -> str:
     """'2 days 23 hours left', '5 hours 10 minutes left', 'past due'; the two largest units only."""
     seconds = int((deadline - now).total_seconds())
     if seconds <= 0:
-        return "past due"
+        return _("past due")
     minutes = seconds // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     if days:
-        parts = [plural(days, "day")] + ([plural(hours, "hour")] if hours else [])
+        parts = [_days(days)] + ([_hours(hours)] if hours else [])
     elif hours:
-        parts = [plural(hours, "hour")] + ([plural(mins, "minute")] if mins else [])
+        parts = [_hours(hours)] + ([_minutes(mins)] if mins else [])
     else:
-        parts = [plural(max(mins, 1), "minute")]
-    return " ".join(parts) + " left"
+        parts = [_minutes(max(mins, 1))]
+    return _("%(time)s left") % {"time": " ".join(parts)}
+
+
+def _days(n: int) -> str:
+    return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+
+
+def _hours(n: int) -> str:
+    return ngettext("%(n)d hour", "%(n)d hours", n) % {"n": n}
+
+
+def _minutes(n: int) -> str:
+    return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
 
 
 def when(moment: datetime) -> str:
-    """'Thu 3 Dec 14:00 UTC' (the server's times are UTC; a year only when it is not this one)."""
-    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+    """'Thu 3 Dec 14:00 UTC' (the server's times are UTC); in the active language's words
+    ('Qui 3 Dez 14:00 UTC': Django's own catalogues name the days and months)."""
+    return f"{dateformat.format(moment, 'D j M H:i')} UTC"
 
 
 def deadline_words(deadline: datetime | None, now: datetime) -> str:
     """'2 days 23 hours left, until Thu 3 Dec 14:00 UTC', or '' without a deadline."""
     if deadline is None:
         return ""
-    return f"{time_left(deadline, now)}, until {when(deadline)}"
+    return _("%(left)s, until %(when)s") % {"left": time_left(deadline, now), "when": when(deadline)}
 
 
 def notation_examples(options: Sequence[Option]) -> str:
@@ -56,7 +73,8 @@ def notation_examples(options: Sequence[Option]) -> str:
         return ""
     first = options[0]
     words = options[1].label if len(options) > 1 else first.label
-    return f"Reply with a code or the words of an option, for example {first.code} or {words}."
+    return _("Reply with a code or the words of an option, for example %(code)s or %(words)s.") % {
+        "code": first.code, "words": words}
 
 
 # ---- the story ------------------------------------------------------------------------------

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 import engine
 from engine import notation
-from pbem.games import moderation, moderators
+from pbem.games import language, moderation, moderators
 from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.games.services import ServiceError
@@ -41,11 +43,12 @@ def help_text(general: str) -> str:
             rules = engine.get(name)
         except Exception:  # noqa: BLE001 - a game being written must not break help
             continue
-        opts = ", ".join(f"{s.name}={s.default}" for s in rules.option_specs) or "no options"
-        games.append(f"  {name}: {rules.title}, {rules.min_players}-{rules.max_players} players ({opts})")
-    listing = "\n".join(games) or "  (none installed)"
+        opts = ", ".join(f"{s.name}={s.default}" for s in rules.option_specs) or _("no options")
+        games.append("  " + _("%(name)s: %(title)s, %(min)s-%(max)s players (%(options)s)") % {
+            "name": name, "title": rules.title, "min": rules.min_players, "max": rules.max_players, "options": opts})
+    listing = "\n".join(games) or _("  (none installed)")
     return (
-        f"Commands for {general}, one a line:\n\n"
+        _("Commands for %(general)s, one a line:") % {"general": general} + "\n\n" + _(
         "  help                      this text\n"
         "  games                     your games, and whose turn it is in each\n"
         "  new GAME [with ADDRESS...] [key=value ...]\n"
@@ -60,17 +63,18 @@ def help_text(general: str) -> str:
         "  extend #N                 more time for your turn in game N (as often as the game allows)\n"
         "  vacation until DATE       your deadlines wait until then (vacation off: back early)\n"
         "  standby [#N]              volunteer to replace an absent player (in game N, or any game;\n"
-        "                            standby off: no more)\n"
-        f"{campaign_commands.HELP}"
+        "                            standby off: no more)\n") +
+        f"{campaign_commands.HELP}" + _(
         "  name NEW NAME             how the other players see you (no digits)\n"
         "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
-        "                            every move, or one daily digest per game (also: mail turns)\n\n"
+        "                            every move, or one daily digest per game (also: mail turns)\n"
+        "  language pt|en            the language of your mails and pages\n\n"
         "Moves are not sent here: reply to the last mail of the game, which goes to your own\n"
         "secret address for that game. A reply holding only the word undo takes back your\n"
         "last move, while nobody has moved since and it showed nothing new (no card drawn,\n"
-        "nothing turned over, no die rolled).\n\n"
-        f"Games:\n{listing}\n\n"
-        "Example:\n  new maretta with bruno@example.org carla@example.org\n"
+        "nothing turned over, no die rolled).\n\n") +
+        _("Games:") + f"\n{listing}\n\n" +
+        _("Example:") + "\n  new maretta with bruno@example.org carla@example.org\n"
     )
 
 
@@ -140,7 +144,7 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
         if word.lower() in ("with", "and", ","):
             continue
         if "=" in word:
-            key, _, value = word.partition("=")
+            key, _eq, value = word.partition("=")
             key = key.strip().lower()
             (service if key in SERVICE_KEYS else options)[key] = value.strip()
         elif "@" in word:
@@ -230,7 +234,9 @@ MAIL_MODE_WORDS = {
     "digest": Player.MailMode.DIGEST, "daily": Player.MailMode.DIGEST, "dailydigest": Player.MailMode.DIGEST,
 }
 #: Verbs that set a preference; a seat address takes them too (see pbem.mail.services).
-PREFERENCE_VERBS = ("name", "mode", "mail")
+PREFERENCE_VERBS = ("name", "mode", "mail", "language", "lingua", "idioma")
+#: What ``language`` is also spelled (folded: Portuguese "língua", "idioma").
+LANGUAGE_VERBS = ("language", "lingua", "idioma")
 
 
 def _mode_text(mode: str) -> str:
@@ -263,6 +269,25 @@ def cmd_mode(sender: str, player: Player | None, args: Sequence[str], verb: str,
     return f"Your mail mode is now {mode}: {_mode_text(mode)}."
 
 
+def cmd_language(sender: str, player: Player | None, args: Sequence[str], mail_name: str) -> str:
+    """``language pt``: the language of the player's mails and pages from now on (issue 27)."""
+    player = player or game_services.do_get_or_create_player(sender, mail_name)
+    choices = ", ".join(language.codes())
+    if not args:
+        return _("Your language is %(code)s. Change it with: language pt (one of %(choices)s)") % {
+            "code": language.of(player), "choices": choices}
+    code = language.normalize(" ".join(args))
+    if code is None:
+        raise ServiceError(_("%(word)s is not a language here; say one of %(choices)s, like: language pt") % {
+            "word": " ".join(args), "choices": choices})
+    player.language = code
+    player.save(update_fields=["language"])
+    # Why in the new language: the answer is the first text they read in it.
+    translation.activate(code)
+    return _("Your language is now %(code)s: your mails and pages are written in it from now on.") % {
+        "code": code}
+
+
 def is_preference_line(line: str) -> bool:
     """A line that sets a preference (``name ...``, ``mode ...``, ``mail ...``)."""
     words = line.split()
@@ -293,6 +318,8 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
             return Result(line, True, cmd_join(sender, player, _game_number(args, "join"), mail_name))
         if verb == "name":
             return Result(line, True, cmd_name(sender, player, args, mail_name))
+        if verb in LANGUAGE_VERBS:
+            return Result(line, True, cmd_language(sender, player, args, mail_name))
         if verb in ("mode", "mail"):
             return Result(line, True, cmd_mode(sender, player, args, verb, mail_name))
         if verb == "decline":

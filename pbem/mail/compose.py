@@ -25,9 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import engine
 from engine import svg as drawing
+from pbem.games import language
 
 #: The version of the stored content's shape; :func:`context` refuses others rather than guess.
 CONTENT_VERSION = 1
@@ -68,7 +71,7 @@ class Composed:
     svg: str
 
 
-_EXAMPLE_HEADING = "A whole turn in one mail, for example (from your options now):"
+_EXAMPLE_HEADING = gettext_noop("A whole turn in one mail, for example (from your options now):")
 
 
 def render_text_body(c: dict[str, Any]) -> str:
@@ -79,46 +82,49 @@ def render_text_body(c: dict[str, Any]) -> str:
         parts += [c["intro"], ""]
     parts += [c["headline"]]
     if c["deadline"]:
-        parts.append(f"Deadline: {c['deadline']}.")
+        parts.append(_("Deadline: %(deadline)s.") % {"deadline": c["deadline"]})
     parts.append("")
     if c["options"]:
         parts += [
-            "Your options:",
+            _("Your options:"),
             c["options_text"],
             "",
             c["examples"],
-            "One command a line, above the marker line; several lines are applied in order.",
+            _("One command a line, above the marker line; several lines are applied in order."),
             "",
         ]
         if c.get("example_turn"):  # (stored contents before it have none)
-            parts += [_EXAMPLE_HEADING, *(f"  {line}" for line in c["example_turn"]), ""]
+            parts += [_(_EXAMPLE_HEADING), *(f"  {line}" for line in c["example_turn"]), ""]
     elif not c["finished"]:
-        parts += ["You have nothing to decide now; you will get a mail when it is your turn.",
-                  "(A reply holding only the word undo takes back your last move while nobody has moved since.)",
+        parts += [_("You have nothing to decide now; you will get a mail when it is your turn."),
+                  _("(A reply holding only the word undo takes back your last move while nobody has moved "
+                    "since.)"),
                   ""]
     if c["outcome"]:
         parts += c["outcome"] + [""]
     if c["events"]:
-        parts += ["Since your last mail:"] + [f"  - {t}" for t in c["events"]] + [""]
+        parts += [_("Since your last mail:")] + [f"  - {t}" for t in c["events"]] + [""]
     if c["chat"]:
-        parts += ["Messages:"] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
+        parts += [_("Messages:")] + [f"  {who}: {text}" for who, text in c["chat"]] + [""]
     parts += [c["state_text"].rstrip(), ""]
     if c["compact"]:
-        parts += [f"Your game page (your personal link, do not share it): {c['url']}", ""]
+        parts += [_("Your game page (your personal link, do not share it): %(url)s") % {"url": c["url"]}, ""]
         return "\n".join(parts)
-    parts.append(f"You are {c['you']}. Players: {', '.join(c['players'])}.")
+    parts.append(_("You are %(you)s. Players: %(players)s.") % {"you": c["you"], "players": ", ".join(c["players"])})
     if c["waiting"] and not c["finished"]:
-        parts.append(f"Also waiting for: {', '.join(c['waiting'])}.")
+        parts.append(_("Also waiting for: %(names)s.") % {"names": ", ".join(c["waiting"])})
     if c["finished"]:
-        parts.append(f"Seed: {game['seed']} (its SHA-256 {game['seed_hash']} was shown from the start), "
-                     "so anyone can replay and check the game.")
+        parts.append(_("Seed: %(seed)s (its SHA-256 %(hash)s was shown from the start), "
+                       "so anyone can replay and check the game.") % {"seed": game["seed"], "hash": game["seed_hash"]})
     else:
-        parts.append(f"Seed commitment (SHA-256): {game['seed_hash']}")
-    parts += ["", f"Your game page (your personal link, do not share it): {c['url']}",
-              "To write to the other players, reply with: say your message"]
+        parts.append(_("Seed commitment (SHA-256): %(hash)s") % {"hash": game["seed_hash"]})
+    parts += ["", _("Your game page (your personal link, do not share it): %(url)s") % {"url": c["url"]},
+              _("To write to the other players, reply with: say your message")]
     if c["mode_note"]:
         parts.append(c["mode_note"])
-    parts += [f"Account commands: mail {c['general']} with the word help.", ""]
+    if c.get("language_note"):
+        parts.append(c["language_note"])
+    parts += [_("Account commands: mail %(general)s with the word help.") % {"general": c["general"]}, ""]
     return "\n".join(parts)
 
 
@@ -127,7 +133,7 @@ def render_html_body(c: dict[str, Any]) -> str:
     ctx = dict(c)
     # a mail whose options are those of the mail before it points to them (outbox.options_again)
     ctx["option_rows"] = [] if c.get("same_options") else c["options"]
-    ctx["example_heading"] = _EXAMPLE_HEADING
+    ctx["example_heading"] = _(_EXAMPLE_HEADING)
     return render_to_string("mail/game_update.html", ctx)
 
 
@@ -150,5 +156,7 @@ def context(content: dict[str, Any]) -> dict[str, Any]:
 
 def compose(content: dict[str, Any]) -> Composed:
     """The text, HTML and board SVG ("" when the mail has no picture) of a stored content."""
-    c = context(content)
-    return Composed(render_text_body(c), render_html_body(c), c["svg"])
+    # Why at send time too: the fixed texts and the engine's board text are made here (issue 27).
+    with language.speaking(content.get("lang")):
+        c = context(content)
+        return Composed(render_text_body(c), render_html_body(c), c["svg"])

@@ -22,11 +22,13 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
-from pbem.games import clocks, dispatch, pages, wording
+from pbem.games import clocks, dispatch, language, pages, wording
 from pbem.games.links import seat_page_url
 from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat, Source
 from pbem.mail import compose
@@ -268,13 +270,16 @@ def _outcome_lines(game: Game) -> list[str]:
     return lines
 
 
-MODE_NOTE = {
-    Player.MailMode.MY_TURN: ("Mail mode: turns. You get a mail when the game waits for you and when it ends; "
+MODE_NOTE = {  # (translated where they are used: gettext_noop only marks them)
+    Player.MailMode.MY_TURN: gettext_noop(
+        "Mail mode: turns. You get a mail when the game waits for you and when it ends; "
                               "what the others did is told in your next mail. Reply with mail all to hear "
                               "after every turn, or mail digest for one mail a day."),
-    Player.MailMode.EVERY_MOVE: ("Mail mode: all. You get a mail when the game waits for you and after every "
+    Player.MailMode.EVERY_MOVE: gettext_noop(
+        "Mail mode: all. You get a mail when the game waits for you and after every "
                                  "turn. Reply with mail turns for fewer mails."),
-    Player.MailMode.DIGEST: ("Mail mode: digest. You get one mail a day with everything that happened, and "
+    Player.MailMode.DIGEST: gettext_noop(
+        "Mail mode: digest. You get one mail a day with everything that happened, and "
                              "one when the game ends. Reply with mail turns to hear whenever it is your turn."),
 }
 
@@ -332,28 +337,35 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     names = [str(n) for n in game.state.get("players", [])]
     if finished:
         winners = [r.name for r in pages.results(game.outcome or {}, names)[0] if r.winner]
-        won = (f": {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "")
-        headline = f"Game #{game.pk} ({game.title}) is over{won}."
+        g = {"pk": game.pk, "title": game.title}
+        headline = (ngettext("Game #%(pk)s (%(title)s) is over: %(winners)s wins.",
+                             "Game #%(pk)s (%(title)s) is over: %(winners)s win.", len(winners))
+                    % {**g, "winners": _(" and ").join(winners)} if winners
+                    else _("Game #%(pk)s (%(title)s) is over.") % g)
     elif options and game.status == Game.Status.PAUSED:
         # Why not "your turn": nothing is taken until a moderator resumes the game (a rollback
         # or a replacement during a pause still shows the board and the options to come).
-        headline = (f"Game #{game.pk} ({game.title}) is paused by a moderator: your options when it resumes "
-                    "are below; moves are not taken until then.")
+        headline = _("Game #%(pk)s (%(title)s) is paused by a moderator: your options when it resumes "
+                     "are below; moves are not taken until then.") % {"pk": game.pk, "title": game.title}
     elif options and compact:
-        headline = f"Your mail was applied; your turn in game #{game.pk} ({game.title}) goes on."
+        headline = _("Your mail was applied; your turn in game #%(pk)s (%(title)s) goes on.") % {
+            "pk": game.pk, "title": game.title}
     elif options:
-        headline = f"It is your turn in game #{game.pk} ({game.title})."
+        headline = _("It is your turn in game #%(pk)s (%(title)s).") % {"pk": game.pk, "title": game.title}
     else:
-        waiting = ", ".join(_names(game, pending)) or "nobody"
-        headline = f"Game #{game.pk} ({game.title}): waiting for {waiting}."
+        waiting = ", ".join(_names(game, pending)) or _("nobody")
+        headline = _("Game #%(pk)s (%(title)s): waiting for %(waiting)s.") % {
+            "pk": game.pk, "title": game.title, "waiting": waiting}
     others_waiting = [s for s in pending if s != seat.index]
     first = seat.last_mailed_version == 0
     same = bool(again and options and not first and options_signature(options) == seat.last_mailed_options)
-    chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else "You", m.text]
+    chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else _("You"), m.text]
             for m in _chat_since(game, seat)]
     rows, heads = pages.results(game.outcome or {}, names) if finished else ([], [])
     content = {
         "v": compose.CONTENT_VERSION,
+        # the language its fixed texts are made in when it is sent (issue 27; made in it here too)
+        "lang": language.current(),
         "rules": game.rules,
         # Why the seed only once finished: until then it is the game's secret.
         "game": {"pk": game.pk, "title": game.title, "seed": game.seed if finished else "",
@@ -383,7 +395,10 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "results": [[dataclasses.asdict(r) for r in rows], heads],
         "url": seat_page_url(seat),
         "marker": REPLY_MARKER,
-        "mode_note": MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "") if first and not compact else "",
+        "mode_note": _(MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "")) if first and not compact else "",
+        # the first mail says how to choose the language (issue 27)
+        "language_note": _("Your mails are in English; to change the language, mail %(general)s with: "
+                           "language pt") % {"general": general_address()} if first and not compact else "",
         "general": general_address(),
     }
     return content, options
@@ -392,7 +407,9 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
 def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True,
                       again: bool = False) -> OutboundMessage:
     assert seat.player is not None
-    content, options = _mail_content(game, seat, _events_since(game, seat), intro=intro, again=again)
+    with language.speaking(language.of(seat.player)):
+        content, options = _mail_content(game, seat, _events_since(game, seat), intro=_(intro) if intro else "",
+                                         again=again)
     row = _queue(to=seat.player, subject=subject_for(game), game=game, reply_to=reply_address(seat),
                  content=content, send=send)
     _mark_mailed(game, seat, options)
@@ -573,7 +590,8 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         return None
     if seat.last_mailed_version >= game.version:
         return None
-    content, options = _mail_content(game, seat, _events_since(game, seat), compact=True, again=True)
+    with language.speaking(language.of(seat.player)):
+        content, options = _mail_content(game, seat, _events_since(game, seat), compact=True, again=True)
     if not options:
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()
@@ -587,14 +605,16 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
 
 def queue_digest(game: Game, seat: Seat) -> OutboundMessage:
     """The daily mail of a player in digest mode: everything since their last mail."""
-    return _queue_update_for(game, seat, intro="Your daily digest.")
+    return _queue_update_for(game, seat, intro=gettext_noop("Your daily digest."))
 
 
 def queue_reminders(game: Game, seats: Sequence[int]) -> None:
     for seat in game.seats.select_related("player").filter(index__in=list(seats)):
         if seat.player is None or seat.status == Seat.Status.RESIGNED:
             continue
-        _queue_update_for(game, seat, intro=f"Reminder: game #{game.pk} waits for your move.")
+        with language.speaking(language.of(seat.player)):
+            intro = _("Reminder: game #%(pk)s waits for your move.") % {"pk": game.pk}
+        _queue_update_for(game, seat, intro=intro)
 
 
 #: At most this much of a postmaster mail's text is copied into the forward.

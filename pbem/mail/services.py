@@ -27,11 +27,12 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from engine import notation
 from engine.notation import format_options
-from pbem.games import dispatch, moderators, personal
+from pbem.games import dispatch, language, moderators, personal
 from pbem.games import services as game_services
 from pbem.games.links import seat_page_url
 from pbem.games.models import Game, GameModerator, InboundMessage, MailAddress, OutboundMessage, Player, Seat
@@ -53,7 +54,7 @@ Status = InboundMessage.Status
 
 
 def _general_locals() -> tuple[str, ...]:
-    local, _, domain = settings.PBEM_FROM_EMAIL.rpartition("@")
+    local, _at, domain = settings.PBEM_FROM_EMAIL.rpartition("@")
     names = {"pbem"}
     if domain.lower() == settings.PBEM_MAIL_DOMAIN.lower() and local:
         names.add(local.lower())
@@ -315,6 +316,19 @@ def _judge(row: InboundMessage) -> Verdict:
                         sender_name=parsing.sender_name(msg))
     if not incoming.sender:
         return Verdict(Status.REJECTED, "no sender address to answer")
+    # The answer speaks its sender's language: their setting, or a newcomer's mail's (issue 27).
+    with language.speaking(_sender_language(incoming)):
+        return _judge_as(incoming, kind, token, rcpts)
+
+
+def _sender_language(incoming: Incoming) -> str:
+    player = Player.objects.filter(email=incoming.sender).only("language").first()
+    if player is not None:
+        return language.of(player)
+    return language.from_header(parsing.header(incoming.msg, "Content-Language")) or language.DEFAULT
+
+
+def _judge_as(incoming: Incoming, kind: str, token: str, rcpts: list[str]) -> Verdict:
     if kind == "general":
         return _judge_general(incoming)
     if kind == "moderator":
@@ -412,21 +426,22 @@ def _judge_general(incoming: Incoming) -> Verdict:
         return Verdict(Status.REJECTED, "unreadable mail")
     extracted = parsing.extract_commands(body.text)
     if not extracted.commands:
-        _reply(incoming, "Your mail held no command, so here is the help.\n\n" + account.help_text(general),
+        _reply(incoming, _("Your mail held no command, so here is the help.") + "\n\n" + account.help_text(general),
                to=player)
         return Verdict(Status.REJECTED, "no command")
     results = [account.run_line(incoming.sender, line, general, incoming.sender_name)
                for _pos, line in extracted.commands]
     parts = []
     for r in results:
-        mark = "done" if r.ok else "not done"
-        parts.append(f"> {r.line}\n{mark}: {r.text}" if not r.text.startswith("Commands for") else
+        mark = _("done") if r.ok else _("not done")
+        parts.append(f"> {r.line}\n{mark}: {r.text}" if not r.text.startswith(_("Commands for %(general)s, one a line:")
+                                                                                 % {"general": general}) else
                      f"> {r.line}\n{r.text}")
     if extracted.overflow:
         parts.append(f"Ignored: {len(extracted.overflow)} more line(s) after the first "
                      f"{parsing.MAX_COMMAND_LINES}.")
     player = Player.objects.filter(email=incoming.sender).first()
-    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts), to=player)
+    _reply(incoming, _("Results of your commands:") + "\n\n" + "\n\n".join(parts), to=player)
     ok = all(r.ok for r in results)
     summary = "; ".join(f"{r.line.split()[0] if r.line.split() else ''}: {'ok' if r.ok else 'refused'}"
                         for r in results)
@@ -677,7 +692,7 @@ def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extrac
     game = seat.game
     results = [account.run_line(incoming.sender, line, outbox.general_address(), incoming.sender_name)
                for _pos, line in extracted.commands]
-    parts = [f"> {r.line}\n{'done' if r.ok else 'not done'}: {r.text}" for r in results]
+    parts = [f"> {r.line}\n{_('done') if r.ok else _('not done')}: {r.text}" for r in results]
     seat.refresh_from_db()
     tail = ["No move was made."]
     if game.status == Game.Status.RUNNING:

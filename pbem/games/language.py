@@ -1,0 +1,104 @@
+"""A player's language (issue 27): which one, told from a mail or a request, and speaking it.
+
+Every text a player reads is made under :func:`speaking`, which activates the Django catalogue
+(``pbem/locale/<code>/LC_MESSAGES/django.po``) and the engine's own language
+(``engine.i18n.language``: option labels, events, refusals) together. A language is added by
+adding a catalogue and a row to ``settings.LANGUAGES``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils import translation
+
+if TYPE_CHECKING:
+    from pbem.games.models import Player
+
+DEFAULT = "en"
+
+
+def codes() -> list[str]:
+    """The languages a player may choose."""
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def normalize(word: str | None) -> str | None:
+    """A supported language code from a code or a name ('pt', 'pt-BR', 'Português', 'english'), or None."""
+    if not word:
+        return None
+    low = word.strip().lower().replace("_", "-")
+    names = {"english": "en", "ingles": "en", "inglês": "en", "portuguese": "pt", "portugues": "pt",
+             "português": "pt", "portugues do brasil": "pt"}
+    low = names.get(low, low)
+    base = low.split("-")[0]
+    return base if base in codes() else None
+
+
+def from_header(value: str | None) -> str | None:
+    """The first supported language of a ``Content-Language``/``Accept-Language`` value, or None.
+
+    ``pt-BR, en`` -> ``pt``; ``en-US;q=0.8, pt;q=0.9`` -> ``pt`` (the highest weight first)."""
+    if not value:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(value.split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        m = re.search(r"q\s*=\s*([0-9.]+)", params)
+        if m:
+            try:
+                weight = float(m.group(1))
+            except ValueError:
+                weight = 0.0
+        ranked.append((-weight, i, tag))
+    for _w, _i, tag in sorted(ranked):
+        code = normalize(tag)
+        if code is not None:
+            return code
+    return None
+
+
+def of(player: Player | None) -> str:
+    """The language a player reads (English for nobody, or a code no longer offered)."""
+    if player is None:
+        return DEFAULT
+    return normalize(getattr(player, "language", None)) or DEFAULT
+
+
+def current() -> str:
+    """The language active now (the one a new player takes: see pbem.games.services.do_create_player)."""
+    return normalize(translation.get_language()) or DEFAULT
+
+
+def _engine_language(code: str) -> contextlib.AbstractContextManager[object]:
+    """``engine.i18n.language(code)`` (the engine's texts in that language), when the engine has it."""
+    try:
+        i18n = importlib.import_module("engine.i18n")
+    except ImportError:
+        return contextlib.nullcontext()
+    maker = getattr(i18n, "language", None)
+    return maker(code) if maker is not None else contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def speaking(code: str | None) -> Iterator[str]:
+    """Everything made inside is in ``code`` (both the service's and the engine's words)."""
+    lang = normalize(code) or DEFAULT
+    with translation.override(lang), _engine_language(lang):
+        yield lang
+
+
+def event_text(event: dict[str, object], code: str) -> str:
+    """A stored event's text in ``code`` (``engine.i18n.event_text``), or its stored text."""
+    try:
+        i18n = importlib.import_module("engine.i18n")
+    except ImportError:
+        return str(event.get("text", ""))
+    render = getattr(i18n, "event_text", None)
+    return str(render(event, code)) if render is not None else str(event.get("text", ""))
