@@ -59,7 +59,7 @@ def source_strings() -> dict[str, list[str]]:
             target.write_text(templatize(text, origin=str(html)), encoding="utf-8")
             converted.append(target)
         pot = _xgettext(py + converted)
-    return {k: v for k, v in parse_po(pot).items()}
+    return parse_po(pot)
 
 
 def catalogue(code: str) -> dict[str, list[str]]:

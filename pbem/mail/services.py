@@ -317,6 +317,9 @@ def _judge(row: InboundMessage) -> Verdict:
     if not incoming.sender:
         return Verdict(Status.REJECTED, "no sender address to answer")
     # The answer speaks its sender's language: their setting, or a newcomer's mail's (issue 27).
+    # Why not for one seat's address here: its player comes with the seat (no query more a move).
+    if kind == "seat" and len(rcpts) == 1:
+        return _judge_seat(incoming, token)
     with language.speaking(_sender_language(incoming)):
         return _judge_as(incoming, kind, token, rcpts)
 
@@ -480,6 +483,15 @@ def _seat_email(seat: Seat) -> str:
 
 def _judge_seat(incoming: Incoming, token: str) -> Verdict:
     seat = _seat_for_token(token)
+    if seat is not None and seat.player is not None and seat.player.email == incoming.sender:
+        code = language.of(seat.player)
+    else:
+        code = _sender_language(incoming)
+    with language.speaking(code):
+        return _judge_seat_of(incoming, seat)
+
+
+def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
     if (seat is not None and seat.player is None and seat.invited_email
             and seat.invited_email == incoming.sender and seat.game.status == Game.Status.OPEN):
         return _judge_invited(incoming, seat)
