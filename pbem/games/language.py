@@ -9,13 +9,14 @@ adding a catalogue and a row to ``settings.LANGUAGES``.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import translation
+
+from engine import i18n
 
 if TYPE_CHECKING:
     from pbem.games.models import Player
@@ -76,29 +77,14 @@ def current() -> str:
     return normalize(translation.get_language()) or DEFAULT
 
 
-def _engine_language(code: str) -> contextlib.AbstractContextManager[object]:
-    """``engine.i18n.language(code)`` (the engine's texts in that language), when the engine has it."""
-    try:
-        i18n = importlib.import_module("engine.i18n")
-    except ImportError:
-        return contextlib.nullcontext()
-    maker = getattr(i18n, "language", None)
-    return maker(code) if maker is not None else contextlib.nullcontext()
-
-
 @contextlib.contextmanager
 def speaking(code: str | None) -> Iterator[str]:
     """Everything made inside is in ``code`` (both the service's and the engine's words)."""
     lang = normalize(code) or DEFAULT
-    with translation.override(lang), _engine_language(lang):
+    with translation.override(lang), i18n.language(lang):
         yield lang
 
 
-def event_text(event: dict[str, object], code: str) -> str:
-    """A stored event's text in ``code`` (``engine.i18n.event_text``), or its stored text."""
-    try:
-        i18n = importlib.import_module("engine.i18n")
-    except ImportError:
-        return str(event.get("text", ""))
-    render = getattr(i18n, "event_text", None)
-    return str(render(event, code)) if render is not None else str(event.get("text", ""))
+def event_text(event: Mapping[str, Any], code: str) -> str:
+    """A stored event's text in ``code`` (``engine.i18n.event_text``: from its message, when it has one)."""
+    return i18n.event_text(event, code)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from django.utils import dateformat
+from django.utils import dateformat, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -158,6 +158,9 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
     def private(e: Event | None) -> bool:
         return e is not None and e.to == (reader,) and e.text.startswith("You ")
 
+    # Why only in English: retelling "Ana plays" as "You play" is English grammar; another
+    # language's story keeps the third person its events are written in (issue 27).
+    english = translation.get_language() in (None, "en", "en-us")
     out: list[str] = []
     times: list[int] = []  # how often each line happened in a row: three ``vd`` gave 3 doubloons
     for i, e in enumerate(events):
@@ -166,7 +169,7 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         about_me = bool(name) and e.to is None and e.text.startswith(f"{name} ")
         if about_me and (private(prev) or private(nxt)):
             continue
-        line = sentence(to_reader(e.text, name))
+        line = sentence(to_reader(e.text, name) if english else e.text)
         if out and out[-1] == line:
             times[-1] += 1
         else:

@@ -199,6 +199,7 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     undone = Move.objects.filter(game=game, undone_version__gt=floor).only("seat", "undone_version")
     timeline: list[tuple[int, int, Event]] = []
     names = list((game.state or {}).get("players", []))
+    code = language.current()
     played_for: set[tuple[int, int]] = set()
     for row in sorted(live, key=lambda r: r.number):
         said = _played_for(row, names)
@@ -207,32 +208,39 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
             # player's own choice; a line before them says who chose them
             played_for.add((row.version, row.seat))
             timeline.append((row.version, row.number, said))
-        timeline.extend((row.version, row.number, Event.from_dict(e)) for e in row.events)
+        timeline.extend((row.version, row.number, _told(e, code)) for e in row.events)
     undos: dict[int, int] = {}  # version of the undo -> seat that took its move back
     for row in sorted(undone, key=lambda r: r.number):
         if row.undone_version is not None:
             undos.setdefault(row.undone_version, row.seat)
     for version, who in undos.items():
         name = str(names[who]) if 0 <= who < len(names) else f"seat {who}"
-        timeline.append((version, 0, Event("undo", f"{name} took back their last move")))
+        timeline.append((version, 0, Event("undo", _("%(name)s took back their last move") % {"name": name})))
     timeline.sort(key=lambda t: (t[0], t[1]))
     if floor > since:
-        timeline.insert(0, (floor, -1, Event("omitted", "Older moves are not repeated here: "
-                                                        "the game page has the whole log.")))
+        timeline.insert(0, (floor, -1, Event("omitted", _("Older moves are not repeated here: "
+                                                          "the game page has the whole log."))))
     # Why a resigned player reads the spectator's events: from the moment they left, what their
     # seat's autoplay saw (its new cards, a hand it looked at) is no longer theirs to know.
     return visible_events([e for _v, _n, e in timeline], _viewer(seat))
+
+
+def _told(event: dict[str, Any], code: str) -> Event:
+    """A stored event, its text in the reader's language (issue 27: rendered again from its message)."""
+    if code != language.DEFAULT and event.get("msg"):
+        event = {**event, "text": language.event_text(event, code)}
+    return Event.from_dict(event)
 
 
 def _played_for(row: Move, names: list[Any]) -> Event | None:
     """The story's line before moves that were not their player's choice (a missed deadline, a
     bot, a moderator), or None for a player's own move."""
     name = str(names[row.seat]) if 0 <= row.seat < len(names) else f"seat {row.seat}"
-    text = {Source.DEADLINE: f"Civil disorder: {name} missed the deadline, so the game played for {name} "
-                             f"(not {name}'s own choice):",
-            Source.BOT: f"The game's bot played for {name} (not {name}'s own choice):",
-            Source.MODERATOR: f"A moderator moved for {name}:"}.get(Source(row.source))
-    return Event("played-for", text) if text else None
+    text = {Source.DEADLINE: gettext_noop("Civil disorder: %(name)s missed the deadline, so the game played for "
+                                          "%(name)s (not %(name)s's own choice):"),
+            Source.BOT: gettext_noop("The game's bot played for %(name)s (not %(name)s's own choice):"),
+            Source.MODERATOR: gettext_noop("A moderator moved for %(name)s:")}.get(Source(row.source))
+    return Event("played-for", _(text) % {"name": name}) if text else None
 
 
 def _viewer(seat: Seat) -> int | None:
