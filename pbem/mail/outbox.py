@@ -163,18 +163,18 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
     assert seat.player is not None or seat.invited_email
     rules = engine.get(game.rules)
     n = game.seats.count()
-    body = (
-        f"{REPLY_MARKER}\n\n"
-        f"{game.created_by.display_name} invites you to play {rules.title}: game #{game.pk}, "
-        f"\"{game.title}\", for {n} players.\n\n"
-        f"To take your seat, reply to this mail with the word\n\n    join\n\n"
-        f"or, if you do not want to play,\n\n    decline\n\n"
-        f"The game starts as soon as every seat is taken; then each of you gets a mail with the board, "
-        f"and your options whenever it is your turn.\n\n"
-        f"Game options:\n{_options_text(game, n)}\n\n"
-        f"Game page: {game_url(game)}\n"
-        f"Account commands (help, games, new, join, decline, resign, extend, vacation): mail {general_address()}\n"
-    )
+    with language.speaking(language.of(seat.player)):
+        body = f"{REPLY_MARKER}\n\n" + _(
+            "%(who)s invites you to play %(rules)s: game #%(pk)s, \"%(title)s\", for %(n)s players.\n\n"
+            "To take your seat, reply to this mail with the word\n\n    join\n\n"
+            "or, if you do not want to play,\n\n    decline\n\n"
+            "The game starts as soon as every seat is taken; then each of you gets a mail with the board, "
+            "and your options whenever it is your turn.\n\n"
+            "Game options:\n%(options)s\n\n"
+            "Game page: %(url)s\n"
+            "Account commands (help, games, new, join, decline, resign, extend, vacation): mail %(general)s\n") % {
+            "who": game.created_by.display_name, "rules": rules.title, "pk": game.pk, "title": game.title, "n": n,
+            "options": _options_text(game, n), "url": game_url(game), "general": general_address()}
     return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat),
                   to_email=seat.invited_email or None)
 
@@ -262,19 +262,19 @@ def _outcome_lines(game: Game) -> list[str]:
     winners = [r.name for r in rows if r.winner]
     lines: list[str] = []
     if winners:
-        lines.append("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(winners))
+        lines.append(ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": ", ".join(winners)})
     for r in rows:
         parts = "; ".join(f"{h} {v}" for h, v in zip(heads, r.parts, strict=True) if v != "-")
         lines.append(f"  {r.place}. {r.name}: {r.score}" + (f" ({parts})" if parts else ""))
     team = out.get("team")
     if team:  # a cooperative game: one result for the whole table, and why
-        lines.append("The table " + ("won" if team["won"] else "lost") + " together.")
+        lines.append(_("The table won together.") if team["won"] else _("The table lost together."))
         if team["met"]:
-            lines.append("Conditions met: " + "; ".join(team["met"]) + ".")
+            lines.append(_("Conditions met: %(list)s.") % {"list": "; ".join(team["met"])})
         if team["missed"]:
-            lines.append("Conditions missed: " + "; ".join(team["missed"]) + ".")
+            lines.append(_("Conditions missed: %(list)s.") % {"list": "; ".join(team["missed"])})
     if out.get("reason"):
-        lines.append(f"Why it ended: {out['reason']}")
+        lines.append(_("Why it ended: %(reason)s") % {"reason": out["reason"]})
     return lines
 
 
@@ -313,10 +313,10 @@ def options_again(options: Sequence[Option]) -> str:
     moved, and their next decision offers the very same choices (a second card of one kind to
     discard, a second card to draw): "never two mails in a row with the same options"."""
     codes = [o.code for o in options]
-    named = ", ".join(codes[:AGAIN_CODES]) + (f" and {len(codes) - AGAIN_CODES} more" if len(codes) > AGAIN_CODES
-                                               else "")
-    return (f"  The same as in my last mail ({named}): your move was applied, and you choose again "
-            "from the same options.")
+    named = ", ".join(codes[:AGAIN_CODES]) + (_(" and %(n)d more") % {"n": len(codes) - AGAIN_CODES}
+                                               if len(codes) > AGAIN_CODES else "")
+    return "  " + _("The same as in my last mail (%(codes)s): your move was applied, and you choose again "
+                    "from the same options.") % {"codes": named}
 
 
 def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str = "",
@@ -690,7 +690,9 @@ def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None) -
     """A short mail to the players of ``seats`` (None: everyone) that needs no board: a pause,
     a moderator's message, a player's vacation. Replies go to the seat's own address."""
     for seat in _seated(game, seats):
-        body = f"{REPLY_MARKER}\n\n{text.rstrip()}\n\nGame page: {game_url(game)}\n"
+        with language.speaking(language.of(seat.player)):
+            page = _("Game page: %(url)s") % {"url": game_url(game)}
+            body = f"{REPLY_MARKER}\n\n{_(text).rstrip()}\n\n{page}\n"
         _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat))
 
 
