@@ -17,7 +17,7 @@ import pytest
 
 from pbem.games.models import Game, Move
 from tests.mail.conftest import Persona, text_of
-from tests.mail.test_language_by_mail import GENERAL, english_left, send_in
+from tests.mail.test_language_by_mail import english_left, send_in
 from tests.mail.test_maretta_by_mail import OPTION_LINE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
