@@ -140,9 +140,10 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-def word(msgid: str) -> dict[str, str]:
-    """A parameter that is a game word, translated when the message is rendered."""
-    return {"_": msgid}
+def word(msgid: str, **params: Any) -> dict[str, Any]:
+    """A parameter that is a game word (or a message in a message: ``word("space {n}", n=3)``),
+    translated when the message is rendered."""
+    return {"_": msgid, **params}
 
 
 def msg(msgid: str, **params: Any) -> dict[str, Any]:
@@ -151,10 +152,15 @@ def msg(msgid: str, **params: Any) -> dict[str, Any]:
 
 
 def _param(value: Any, code: str) -> Any:
-    if isinstance(value, Mapping) and "_" in value:
-        return translate(str(value["_"]), code)
+    if isinstance(value, Mapping) and "_" in value:  # a word, or a message of its own
+        inner = {k: _param(v, code) for k, v in value.items() if k != "_"}
+        said = translate(str(value["_"]), code)
+        return said.format(**inner) if inner else said
     if isinstance(value, Mapping) and "n" in value and "one" in value:  # a counted word
-        return ngettext(str(value["one"]), str(value.get("other", value["one"])), int(value["n"]), code)
+        return ngettext(str(value["one"]), str(value.get("other", value["one"])), int(value["n"]), code).format(
+            n=value["n"])
+    if isinstance(value, Mapping) and "items" in value:  # a list with its own separator
+        return str(value.get("sep", ", ")).join(str(_param(v, code)) for v in value["items"])
     if isinstance(value, list):
         return ", ".join(str(_param(v, code)) for v in value)
     return value

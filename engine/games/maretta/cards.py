@@ -10,6 +10,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from engine.i18n import N_, _, word
+
 # (the package's folder from importlib.resources, not __file__: see engine/compiled.py)
 DATA: dict[str, Any] = json.loads(resources.files("engine.games.maretta").joinpath("data.json").read_text("utf-8"))
 
@@ -35,8 +37,29 @@ def suit(card: str) -> str | None:
     return None if card == SHIP else card[1:]
 
 
+#: a card's name, to translate (engine.i18n): its number in the suit's form
+_CARD_FORM = {"wo": N_("{n} Wood"), "ro": N_("{n} Rope"), "fi": N_("{n} Fire"), "wa": N_("{n} Water"),
+              "fo": N_("{n} Food")}
+_SHIP_NAME = N_("the Steamship card")
+#: the barrels' and the places' names, to translate
+_WORDS = (N_("Monkey"), N_("Troop of Monkeys"), N_("Cuttlefish"), N_("School of Cuttlefish"), N_("Shark"),
+          N_("Sharks"), N_("Fishing Spear"), N_("Anchor"), N_("Pelican"), N_("Steamship"), N_("Island of Maretta"),
+          N_("the sea"), N_("Starting Village"), N_("face down"), N_("Wood"), N_("Rope"), N_("Fire"), N_("Water"),
+          N_("Food"))
+
+
+def card_word(card: str) -> dict[str, Any]:
+    """A card's name as a parameter of a message (engine.i18n.word)."""
+    if card == SHIP:
+        return word(_SHIP_NAME)
+    return word(_CARD_FORM[card[1:]], n=int(card[0]))
+
+
 def card_name(card: str) -> str:
-    return _NAMES[card]
+    """A card's name in the context's language (English: ``3 Fire``, ``the Steamship card``)."""
+    if card == SHIP:
+        return _(_SHIP_NAME)
+    return _(_CARD_FORM[card[1:]]).format(n=card[0])
 
 
 def card_key(card: str) -> tuple[int, int]:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from itertools import filterfalse
 from typing import Any
 
-from engine import notation
+from engine import i18n, notation
 from engine.core import (
     Event,
     Move,
@@ -53,13 +53,13 @@ from engine.games.maretta.cards import (
     BARREL_NAMES,
     DATA,
     HAND,
-    NAMES,
     SHIP,
     SUIT_ORDER,
     SUITS,
     all_resource_cards,
     card_key,
     card_name,
+    card_word,
     suit,
     value,
 )
@@ -74,7 +74,6 @@ from engine.games.maretta.tables import (
     _MOVE_INSTEAD,
     _OF_SUIT,
     _PLAY,
-    _PLAY_LABEL,
     _STEAL,
     _SUIT,
     _SWAP,
@@ -89,6 +88,7 @@ from engine.games.maretta.tables import (
     _without,
 )
 from engine.games.maretta.views import describe, public, resample_hidden
+from engine.i18n import N_, _, ngettext, word
 from engine.rng import Rng
 
 __all__ = [
@@ -194,7 +194,7 @@ class Maretta(Rules):
             "lspd": opts["lava_speed"] if side == "B" else None,
             "todo": [], "over": None, "v": 0,
         })
-        for _ in range(HAND):
+        for _round in range(HAND):
             for j in range(n):
                 st["hand"][(start + j) % n].append(deck.pop())
         st["todo"].append({"t": "turn"})
@@ -241,13 +241,14 @@ class Maretta(Rules):
                 stock = list(filterfalse(of_suit, stock))
                 st["disc"] = [*st["disc"], *gone]
                 _put(st, "stock", s, stock)
-                ev.add("stack_discarded", f"{self._name(st, s)}'s {SUITS[su]} stack adds up to {total}, "
-                       f"more than 5: it is discarded ({', '.join(card_name(c) for c in gone)})",
-                       seat=s, cards=gone)
+                ev.say("stack_discarded", i18n.text(
+                    "{player}'s {suit} stack adds up to {total}, more than 5: it is discarded ({cards})",
+                    player=self._name(st, s), suit=word(SUITS[su]), total=total, cards=[card_word(c) for c in gone]),
+                    seat=s, cards=gone)
                 return
         _put(st, "stock", s, stock)
 
-    def _move(self, st: State, s: int, n: int, ev: _Events, why: str) -> None:
+    def _move(self, st: State, s: int, n: int, ev: _Events, why: dict[str, Any]) -> None:
         old = st["pos"][s]
         end = st["end"]
         new = min(old + n, end)
@@ -258,12 +259,21 @@ class Maretta(Rules):
         if steps:
             _put(st, "pos", s, new)
         if n == 0:
-            ev.add("move", f"{self._name(st, s)} does not move ({why})", seat=s, to_space=new)
+            ev.say("move", i18n.text("{player} does not move ({why})", player=self._name(st, s), why=why),
+                   seat=s, to_space=new)
             return
-        ev.add("move", f"{self._name(st, s)} moves {steps} space{'s' if steps != 1 else ''} ({why}) "
-               f"to {self._where(st, new)}", seat=s, steps=steps, to_space=new)
+        ev.say("move", i18n.text("{player} moves {steps} ({why}) to {place}", player=self._name(st, s),
+                                 steps=_spaces(steps), why=why, place=self._where_word(st, new)),
+               seat=s, steps=steps, to_space=new)
         if steps > 0 and st["bar"].get(str(new)):
             st["todo"].append({"t": "barrel", "s": s, "at": new})
+
+    def _where_word(self, st: State, p: int) -> dict[str, Any]:
+        if p >= st["end"]:
+            return word(str(DATA[st["side"]]["end_name"]))
+        if p == 0:
+            return word(str(DATA[st["side"]]["start_name"]))
+        return word("space {n}", n=p)
 
     def _where(self, st: State, p: int) -> str:
         if p >= st["end"]:
@@ -298,20 +308,24 @@ class Maretta(Rules):
         t = f["t"]
         who = self._name(st, f["s"])
         msg = {
-            "barrel": f"the barrels at space {f.get('at')} are gone",
-            "monkey": f"no opponent of {who} has a card in stock: the Monkey finds nothing",
-            "troop": f"{self._name(st, f['v'] if 'v' in f else f['s'])}'s stock is empty: {who} takes nothing",
-            "discard": f"{who} has no card in stock to discard",
-            "pelican": f"{who} has no opponent to look at: the Pelican has no effect",
-            "spear": f"nobody is in front of {who}: the Fishing Spear has no effect",
-        }[t]
+            "barrel": lambda: i18n.text("the barrels at space {n} are gone", n=f.get("at")),
+            "monkey": lambda: i18n.text("no opponent of {player} has a card in stock: the Monkey finds nothing",
+                                        player=who),
+            "troop": lambda: i18n.text("{other}'s stock is empty: {player} takes nothing", player=who,
+                                       other=self._name(st, f["v"] if "v" in f else f["s"])),
+            "discard": lambda: i18n.text("{player} has no card in stock to discard", player=who),
+            "pelican": lambda: i18n.text("{player} has no opponent to look at: the Pelican has no effect",
+                                         player=who),
+            "spear": lambda: i18n.text("nobody is in front of {player}: the Fishing Spear has no effect",
+                                       player=who),
+        }[t]()
         if "h" in f:
             # A barrel taken face down that does nothing leaves nothing the table can see: why it
             # did nothing would name it (a Monkey, a Spear; one discard line or two), so only its
             # taker is told.
-            ev.add("no_effect", msg, to=(self._taker(f),), seat=f["s"])
+            ev.say("no_effect", msg, to=(self._taker(f),), seat=f["s"])
             return
-        ev.add("no_effect", msg, seat=f["s"])
+        ev.say("no_effect", msg, seat=f["s"])
 
     @staticmethod
     def _taker(f: Frame) -> int:
@@ -335,12 +349,14 @@ class Maretta(Rules):
             st["cutn"] = [False] * n
             st["cutp"] = [False] * n
             st["cutk"] = [None] * n
-            ev.add("turn", f"Turn {st['turn']} begins; {self._name(st, st['start'])} is the starting player. "
-                   "Phase one: everybody puts a card face down in position 1.", turn=st["turn"])
+            ev.say("turn", i18n.text("Turn {turn} begins; {player} is the starting player. Phase one: everybody "
+                                     "puts a card face down in position 1.", turn=st["turn"],
+                                     player=self._name(st, st["start"])), turn=st["turn"])
             todo.append({"t": "p1"})
         else:
-            ev.add("turn", f"Turn {st['turn']} begins; {self._name(st, st['start'])} is the starting player. "
-                   "Phase one: each player puts a card on an opponent's minecart.", turn=st["turn"])
+            ev.say("turn", i18n.text("Turn {turn} begins; {player} is the starting player. Phase one: each "
+                                     "player puts a card on an opponent's minecart.", turn=st["turn"],
+                                     player=self._name(st, st["start"])), turn=st["turn"])
             todo.append({"t": "p3B"})
             todo.append({"t": "nextB2", "i": 0})
             todo.append({"t": "nextP", "i": 0})
@@ -356,7 +372,7 @@ class Maretta(Rules):
         s = order[i]
         st["todo"].append({"t": "nextP", "i": i + 1})
         if not st["hand"][s]:
-            ev.add("skip", f"{self._name(st, s)} has no card to place", seat=s)
+            ev.say("skip", i18n.text("{player} has no card to place", player=self._name(st, s)), seat=s)
             return
         st["todo"].append({"t": "place", "s": s})
 
@@ -372,11 +388,11 @@ class Maretta(Rules):
         if st["p1d"][r]:
             _put(st, "p1d", r, False)
             self._forget(st, r, c1)
-            ev.add("reveal", f"{self._name(st, r)} turns over the face-down card in position 1: {card_name(c1)}",
-                   reveals=True, seat=r, card=c1)
+            ev.say("reveal", i18n.text("{player} turns over the face-down card in position 1: {card}",
+                                       player=self._name(st, r), card=card_word(c1)), reveals=True, seat=r, card=c1)
         d = abs(value(c1) - value(c2))
         _put(st, "mv", r, d)
-        self._move(st, r, d, ev, f"difference between {card_name(c1)} and {card_name(c2)}")
+        self._move(st, r, d, ev, word("difference between {a} and {b}", a=card_word(c1), b=card_word(c2)))
 
     def _step_placerA(self, st: State, f: Frame, ev: _Events) -> None:
         s, r = f["s"], f["r"]
@@ -386,7 +402,7 @@ class Maretta(Rules):
         if card != SHIP and card in st["stock"][r]:
             st["todo"].append({"t": "steal", "s": s, "r": r})
             return
-        self._move(st, s, 2, ev, "for placing a card")
+        self._move(st, s, 2, ev, word("for placing a card"))
 
     def _step_p3A(self, st: State, f: Frame, ev: _Events) -> None:
         n = len(st["pos"])
@@ -400,17 +416,17 @@ class Maretta(Rules):
                 kinds = len({c[1:] for c in st["stock"][s]})
                 scores.append(st["mv"][s] + kinds)
             boarders = [s for s in range(n) if scores[s] >= 7]
-            detail = ", ".join(f"{self._name(st, s)} {st['mv'][s]}+{scores[s] - st['mv'][s]}={scores[s]}"
-                               for s in range(n))
+            detail = [f"{self._name(st, s)} {st['mv'][s]}+{scores[s] - st['mv'][s]}={scores[s]}" for s in range(n)]
             if boarders:
-                ev.add("steamship", "A Steamship passes! Scores (movement + resource types in stock): "
-                       f"{detail}. Boarding: {', '.join(self._name(st, s) for s in boarders)}",
+                ev.say("steamship", i18n.text("A Steamship passes! Scores (movement + resource types in stock): "
+                                              "{detail}. Boarding: {players}", detail=detail,
+                                              players=[self._name(st, s) for s in boarders]),
                        scores=scores, boarders=boarders)
                 winners.update(boarders)
                 reason = "steamship card"
             else:
-                ev.add("steamship", "A Steamship passes, but nobody reaches 7 "
-                       f"(movement + resource types in stock: {detail}); the Steamship card is discarded",
+                ev.say("steamship", i18n.text("A Steamship passes, but nobody reaches 7 (movement + resource types "
+                                              "in stock: {detail}); the Steamship card is discarded", detail=detail),
                        scores=scores, boarders=[])
         token = [s for s in range(n) if st["pos"][s] >= st["end"]]
         if token:
@@ -429,20 +445,21 @@ class Maretta(Rules):
                     self._add_stock(st, s, c, ev)
         st["p1"] = [None] * n
         st["p2"] = [None] * n
-        ev.add("stock", "Everybody moves the cards of their raft into their stock.")
+        ev.say("stock", i18n.text("Everybody moves the cards of their raft into their stock."))
         st["start"] = (st["start"] + 1) % n
         if len(st["deck"]) < 2 * n:
             best = max(st["pos"])
-            ev.add("deck_out", "The deck cannot supply two cards to everybody: the game ends.")
+            ev.say("deck_out", i18n.text("The deck cannot supply two cards to everybody: the game ends."))
             self._finish(st, [s for s in range(n) if st["pos"][s] == best], "deck exhausted", ev)
             return
         for j in range(n):
             s = (st["start"] + j) % n
             drawn = [st["deck"].pop(), st["deck"].pop()]
             st["hand"][s].extend(drawn)
-            ev.add("draw", f"You draw {' and '.join(card_name(c) for c in drawn)}", to=(s,), reveals=True,
-                   cards=drawn)
-        ev.add("draws", f"Everybody draws 2 cards; {self._name(st, st['start'])} becomes the starting player.")
+            ev.say("draw", i18n.text("You draw {a} and {b}", a=card_word(drawn[0]), b=card_word(drawn[1])),
+                   to=(s,), reveals=True, cards=drawn)
+        ev.say("draws", i18n.text("Everybody draws 2 cards; {player} becomes the starting player.",
+                                  player=self._name(st, st["start"])))
         st["turn"] += 1
         st["todo"].append({"t": "turn"})
 
@@ -461,17 +478,18 @@ class Maretta(Rules):
         i = f["i"]
         st["phase"] = 2
         if i == 0:
-            ev.add("phase", "Phase two: each player puts a card of their own in position 1, sharing neither "
-                   "suit nor number with their position 2.")
+            ev.say("phase", i18n.text("Phase two: each player puts a card of their own in position 1, sharing "
+                                      "neither suit nor number with their position 2."))
         if i >= len(order):
             return
         s = order[i]
         st["todo"].append({"t": "nextB2", "i": i + 1})
         if not st["hand"][s]:
-            ev.add("skip", f"{self._name(st, s)} has no card in hand and plays nothing in position 1", seat=s)
+            ev.say("skip", i18n.text("{player} has no card in hand and plays nothing in position 1",
+                                     player=self._name(st, s)), seat=s)
         elif not self._legalB(st, s):
-            ev.add("skip", f"{self._name(st, s)} holds no card that may go in position 1 and plays nothing",
-                   reveals=True, seat=s)
+            ev.say("skip", i18n.text("{player} holds no card that may go in position 1 and plays nothing",
+                                     player=self._name(st, s)), reveals=True, seat=s)
         else:
             st["todo"].append({"t": "play", "s": s})
 
@@ -486,7 +504,7 @@ class Maretta(Rules):
                 if c is not None:
                     cards[s] = None
                     self._add_stock(st, s, c, ev)
-        ev.add("stock", "Phase three: everybody moves the cards of their minecart into their stock.")
+        ev.say("stock", i18n.text("Phase three: everybody moves the cards of their minecart into their stock."))
         todo = st["todo"]
         todo.append({"t": "p4B"})
         for s in reversed(order):
@@ -496,7 +514,7 @@ class Maretta(Rules):
         s = f["s"]
         k = len(set(map(_SUIT.__getitem__, st["stock"][s])))  # the suits in stock
         _put(st, "mv", s, k)
-        self._move(st, s, k, ev, f"{k} stack{'s' if k != 1 else ''} in stock")
+        self._move(st, s, k, ev, word("{stacks} in stock", stacks=_stacks(k)))
 
     def _step_p4B(self, st: State, f: Frame, ev: _Events) -> None:
         st["phase"] = 4
@@ -507,17 +525,20 @@ class Maretta(Rules):
         new = old + speed
         crossed = sum(1 for c in st["reefs"] if old <= c < new)
         st["lava"] = new
-        there = self._where(st, new) if new >= 0 else f"{-new} spaces behind the village"
-        msg = f"Phase four: the lava flows {speed} spaces to {there}"
+        there = self._where_word(st, new) if new >= 0 else word("{n} spaces behind the village", n=-new)
         if crossed and opts["lava_crevasse_change"]:
             st["lspd"] = max(1, speed + crossed * opts["lava_crevasse_change"])
-            msg += f"; it crossed a crevasse and will now flow {st['lspd']} spaces a turn"
-        ev.add("lava", msg, lava=new)
+            said = i18n.text("Phase four: the lava flows {n} spaces to {place}; it crossed a crevasse and will now "
+                             "flow {speed} spaces a turn", n=speed, place=there, speed=st["lspd"])
+        else:
+            said = i18n.text("Phase four: the lava flows {n} spaces to {place}", n=speed, place=there)
+        ev.say("lava", said, lava=new)
         end = st["end"]
         for s in self._alive(st):
             if st["pos"][s] <= new and st["pos"][s] < end:
                 _put(st, "out", s, st["turn"])
-                ev.add("caught", f"{self._name(st, s)} is caught by the lava and is out of the game", seat=s)
+                ev.say("caught", i18n.text("{player} is caught by the lava and is out of the game",
+                                           player=self._name(st, s)), seat=s)
         alive = self._alive(st)
         sea = [s for s in alive if st["pos"][s] >= end]
         if sea:
@@ -547,16 +568,16 @@ class Maretta(Rules):
                     st["deck"] = st["disc"][:]  # a copy: it is shuffled in place, and views share the pile
                     st["disc"] = []
                     Rng(st).shuffle(st["deck"])
-                    ev.add("reshuffle", f"The draw pile is empty: the discard pile ({len(st['deck'])} cards) "
-                           "is shuffled into a new draw pile.")
+                    ev.say("reshuffle", i18n.text("The draw pile is empty: the discard pile ({n} cards) is "
+                                                  "shuffled into a new draw pile.", n=len(st["deck"])))
                 c = st["deck"].pop()
                 hand.append(c)
                 drawn.append(c)
             if drawn:
-                ev.add("draw", f"You draw {', '.join(card_name(c) for c in drawn)}", to=(s,), reveals=True,
-                       cards=drawn)
-        ev.add("draws", f"Everybody draws up to {HAND} cards; {self._name(st, st['start'])} becomes the "
-               "starting player.")
+                ev.say("draw", i18n.text("You draw {cards}", cards=[card_word(c) for c in drawn]), to=(s,),
+                       reveals=True, cards=drawn)
+        ev.say("draws", i18n.text("Everybody draws up to {n} cards; {player} becomes the starting player.",
+                                  n=HAND, player=self._name(st, st["start"])))
         st["turn"] += 1
         st["todo"].append({"t": "turn"})
 
@@ -582,9 +603,10 @@ class Maretta(Rules):
         st["over"] = {"winners": sorted(winners), "reason": reason, "ranking": groups,
                       "scores": list(pos)}
         st["todo"] = []
-        ev.add("game_over", f"The game ends ({reason}). Winner{'s' if len(winners) > 1 else ''}: "
-               f"{', '.join(self._name(st, s) for s in sorted(winners))}", winners=sorted(winners),
-               reason=reason)
+        ev.say("game_over", i18n.text("The game ends ({reason}). Winners: {players}" if len(winners) > 1
+                                      else "The game ends ({reason}). Winner: {players}", reason=word(reason),
+                                      players=[self._name(st, s) for s in sorted(winners)]),
+               winners=sorted(winners), reason=reason)
 
     # ---- decisions ------------------------------------------------------------------------
 
@@ -675,27 +697,31 @@ class Maretta(Rules):
         t = f["t"]
         names = st["players"]
         if t in ("p1", "play"):
-            return [_PLAY_LABEL[m["c"]] for _, m in moves]
+            return [_("play {card}").format(card=card_name(m["c"])) for _c, m in moves]
         if t == "place":
             s = f["s"]
-            own = f"on your own {'raft' if st['side'] == 'A' else 'minecart'}"
-            return [f"put {NAMES[m['c']]} {own}" if m["p"] == s else f"give {NAMES[m['c']]} to {names[m['p']]}"
-                    for _, m in moves]
+            own = _("put {card} on your own raft") if st["side"] == "A" else _("put {card} on your own minecart")
+            give = _("give {card} to {player}")
+            return [own.format(card=card_name(m["c"])) if m["p"] == s
+                    else give.format(card=card_name(m["c"]), player=names[m["p"]]) for _c, m in moves]
         if t == "steal":
-            return ["move 2 spaces instead of stealing" if m["a"] == "move"
-                    else f"steal {NAMES[m['c']]} from {names[m['p']]}" for _, m in moves]
+            return [_("move 2 spaces instead of stealing") if m["a"] == "move"
+                    else _("steal {card} from {player}").format(card=card_name(m["c"]), player=names[m["p"]])
+                    for _c, m in moves]
         if t == "barrel":
             bs = st["bar"].get(str(f["at"])) or ()
-            return [f"take barrel {m['b']} ({BARREL_NAMES[bs[m['b'] - 1][0]] if bs[m['b'] - 1][1] else 'face down'})"
-                    for _, m in moves]
+            return [_("take barrel {n} ({barrel})").format(
+                n=m["b"], barrel=_(BARREL_NAMES[bs[m["b"] - 1][0]]) if bs[m["b"] - 1][1] else _("face down"))
+                for _c, m in moves]
         if t in ("monkey", "troop"):
-            return [f"take {NAMES[m['c']]} from {names[m['p']]}" for _, m in moves]
+            return [_("take {card} from {player}").format(card=card_name(m["c"]), player=names[m["p"]])
+                    for _c, m in moves]
         if t == "discard":
-            return [f"discard {NAMES[m['c']]} from your stock" for _, m in moves]
+            return [_("discard {card} from your stock").format(card=card_name(m["c"])) for _c, m in moves]
         if t == "pelican":
-            return [f"look at {names[m['p']]}'s hand" for _, m in moves]
+            return [_("look at {player}'s hand").format(player=names[m["p"]]) for _c, m in moves]
         if t == "spear":
-            return [f"swap places with {names[m['p']]}" for _, m in moves]
+            return [_("swap places with {player}").format(player=names[m["p"]]) for _c, m in moves]
         raise AssertionError(f"no labels for step {t}")
 
     def _opponents(self, st: State, s: int) -> Sequence[int]:
@@ -743,8 +769,9 @@ class Maretta(Rules):
         st["hand"][s].remove(card)
         _put(st, "p1", s, card)
         _put(st, "p1d", s, True)
-        ev.add("committed", f"You put {card_name(card)} face down in position 1", to=(s,), card=card)
-        ev.add("chosen", f"{self._name(st, s)} has chosen a card for position 1", seat=s)
+        ev.say("committed", i18n.text("You put {card} face down in position 1", card=card_word(card)), to=(s,),
+               card=card)
+        ev.say("chosen", i18n.text("{player} has chosen a card for position 1", player=self._name(st, s)), seat=s)
         n = len(st["pos"])
         p1, hands = st["p1"], st["hand"]
         for t in range(n):
@@ -758,16 +785,17 @@ class Maretta(Rules):
             if c is None:
                 continue
             if st["cut"][t]:
-                shown.append(f"{self._name(st, t)}: stays face down (cuttlefish)")
+                shown.append(word("{player}: stays face down (cuttlefish)", player=self._name(st, t)))
                 continue
             p1d[t] = False
             self._forget(st, t, c)
-            shown.append(f"{self._name(st, t)}: {card_name(c)}")
-        ev.add("reveal", "All cards are turned over. " + "; ".join(shown), reveals=True,
+            shown.append(word("{player}: {card}", player=self._name(st, t), card=card_word(c)))
+        ev.say("reveal", i18n.text("All cards are turned over. {shown}", shown={"items": shown, "sep": "; "}),
+               reveals=True,
                cards=[None if st["p1d"][t] else st["p1"][t] for t in range(n)])
         st["phase"] = 2
-        ev.add("phase", "Phase two: clockwise from the starting player, each player puts a card on an "
-               "opponent's raft in position 2.")
+        ev.say("phase", i18n.text("Phase two: clockwise from the starting player, each player puts a card on "
+                                  "an opponent's raft in position 2."))
         st["todo"].append({"t": "nextP", "i": 0})
 
     def _decide(self, st: State, f: Frame, mv: Move, ev: _Events) -> None:
@@ -780,11 +808,16 @@ class Maretta(Rules):
             st["hand"][s].remove(c)
             self._forget(st, s, c)
             _put(st, "p2", p, c)
-            where = "raft" if st["side"] == "A" else "minecart"
+            raft = st["side"] == "A"
             if p == s:
-                ev.add("place", f"{names[s]} must put {card_name(c)} on their own {where}", seat=s, to_seat=p, card=c)
+                said = i18n.text("{player} must put {card} on their own raft" if raft
+                                 else "{player} must put {card} on their own minecart",
+                                 player=names[s], card=card_word(c))
             else:
-                ev.add("place", f"{names[s]} puts {card_name(c)} on {names[p]}'s {where}", seat=s, to_seat=p, card=c)
+                said = i18n.text("{player} puts {card} on {other}'s raft" if raft
+                                 else "{player} puts {card} on {other}'s minecart",
+                                 player=names[s], card=card_word(c), other=names[p])
+            ev.say("place", said, seat=s, to_seat=p, card=c)
             if st["side"] == "A":
                 st["todo"].append({"t": "placerA", "s": s, "r": p})
                 st["todo"].append({"t": "recvA", "r": p})
@@ -793,14 +826,16 @@ class Maretta(Rules):
             st["hand"][s].remove(c)
             self._forget(st, s, c)
             _put(st, "p1", s, c)
-            ev.add("play", f"{names[s]} puts {card_name(c)} in position 1 of their minecart", seat=s, card=c)
+            ev.say("play", i18n.text("{player} puts {card} in position 1 of their minecart", player=names[s],
+                                     card=card_word(c)), seat=s, card=c)
         elif t == "steal":
             if a == "move":
-                self._move(st, s, 2, ev, "for placing a card")
+                self._move(st, s, 2, ev, word("for placing a card"))
             else:
                 c, r = mv["c"], mv["p"]
                 _put(st, "stock", r, _without(st["stock"][r], c))
-                ev.add("steal", f"{names[s]} steals {card_name(c)} from {names[r]}'s stock instead of moving",
+                ev.say("steal", i18n.text("{player} steals {card} from {other}'s stock instead of moving",
+                                          player=names[s], card=card_word(c), other=names[r]),
                        seat=s, from_seat=r, card=c)
                 self._add_stock(st, s, c, ev)
         elif t == "barrel":
@@ -822,30 +857,36 @@ class Maretta(Rules):
             st["bdisc"].append(kind)
             st["bdv"] = [*st["bdv"], kind if up else "?"]
             if up:
-                ev.add("barrel", f"{names[s]} takes the {BARREL_NAMES[kind]} barrel at space {f['at']}",
-                       seat=s, at=f["at"], barrel=kind)
+                ev.say("barrel", i18n.text("{player} takes the {barrel} barrel at space {n}", player=names[s],
+                                           barrel=word(BARREL_NAMES[kind]), n=f["at"]), seat=s, at=f["at"], barrel=kind)
             else:
                 # the taker looks at it; the others see only its consequences
-                ev.add("barrel", f"{names[s]} takes a face-down barrel from space {f['at']}", seat=s, at=f["at"])
-                ev.add("barrel_look", f"You take a face-down barrel from space {f['at']} and look at it: "
-                       f"{BARREL_NAMES[kind]}", to=(s,), reveals=True, seat=s, at=f["at"], barrel=kind)
+                ev.say("barrel", i18n.text("{player} takes a face-down barrel from space {n}", player=names[s],
+                                           n=f["at"]), seat=s, at=f["at"])
+                ev.say("barrel_look", i18n.text("You take a face-down barrel from space {n} and look at it: {barrel}",
+                                                n=f["at"], barrel=word(BARREL_NAMES[kind])),
+                       to=(s,), reveals=True, seat=s, at=f["at"], barrel=kind)
             self._effect(st, s, kind, ev, not up)
         elif t in ("monkey", "troop"):
             c, p = mv["c"], mv["p"]
             _put(st, "stock", p, _without(st["stock"][p], c))
-            ev.add("take", f"{names[s]} takes {card_name(c)} from {names[p]}'s stock", seat=s, from_seat=p, card=c)
+            ev.say("take", i18n.text("{player} takes {card} from {other}'s stock", player=names[s],
+                                     card=card_word(c), other=names[p]), seat=s, from_seat=p, card=c)
             self._add_stock(st, s, c, ev)
         elif t == "discard":
             c = mv["c"]
             _put(st, "stock", s, _without(st["stock"][s], c))
             st["disc"] = [*st["disc"], c]
-            ev.add("discard", f"{names[s]} discards {card_name(c)} from their stock", seat=s, card=c)
+            ev.say("discard", i18n.text("{player} discards {card} from their stock", player=names[s],
+                                        card=card_word(c)), seat=s, card=c)
         elif t == "pelican":
             p = mv["p"]
             hand = sorted(st["hand"][p])
             st["known"][s][str(p)] = list(hand)
-            ev.add("pelican", f"{names[s]} looks at {names[p]}'s hand", seat=s, at_seat=p)
-            ev.add("pelican_look", f"{names[p]}'s hand: {', '.join(card_name(c) for c in hand) or 'empty'}",
+            ev.say("pelican", i18n.text("{player} looks at {other}'s hand", player=names[s], other=names[p]),
+                   seat=s, at_seat=p)
+            ev.say("pelican_look", i18n.text("{other}'s hand: {cards}", other=names[p],
+                                             cards=[card_word(c) for c in hand] or word("empty")),
                    to=(s,), reveals=True, at_seat=p, cards=hand)
         elif t == "spear":
             p = mv["p"]
@@ -855,8 +896,9 @@ class Maretta(Rules):
             if trail is not None:  # a swap is a jump: the trail goes on from the new place
                 trail = st["trail"] = trail[:]
                 trail[s], trail[p] = [*trail[s], pos[s]], [*trail[p], pos[p]]
-            ev.add("swap", f"{names[s]} swaps places with {names[p]}: {names[s]} is now at "
-                   f"{self._where(st, pos[s])}, {names[p]} at {self._where(st, pos[p])}", seat=s, with_seat=p)
+            ev.say("swap", i18n.text("{player} swaps places with {other}: {player} is now at {here}, {other} at "
+                                     "{there}", player=names[s], other=names[p], here=self._where_word(st, pos[s]),
+                                     there=self._where_word(st, pos[p])), seat=s, with_seat=p)
         else:
             raise AssertionError(t)
 
@@ -874,12 +916,13 @@ class Maretta(Rules):
         elif kind == "cu":
             _put(st, "cutn", s, True)
             self._announce_cuttlefish(st, s, [s], hidden)
-            ev.add("cuttlefish", f"Next turn {names[s]} plays their first card face down",
+            ev.say("cuttlefish", i18n.text("Next turn {player} plays their first card face down", player=names[s]),
                    to=(s,) if hidden else None, seat=s)
         elif kind == "sc":
             st["cutn"] = [True] * n
             self._announce_cuttlefish(st, s, list(range(n)), hidden)
-            ev.add("cuttlefish", "Next turn everybody plays their first card face down", to=(s,) if hidden else None)
+            ev.say("cuttlefish", i18n.text("Next turn everybody plays their first card face down"),
+                   to=(s,) if hidden else None)
         elif kind == "sh":
             todo.append({"t": "discard", "s": s})
         elif kind == "sx":
@@ -1029,3 +1072,22 @@ class Maretta(Rules):
 _STEPS: dict[str, Callable[[Maretta, State, Frame, _Events], None]] = {
     name[len("_step_"):]: step for name, step in vars(Maretta).items() if name.startswith("_step_")
 }
+
+
+def _spaces(n: int) -> dict[str, Any]:
+    return {"n": n, "one": "{n} space", "other": "{n} spaces"}
+
+
+def _stacks(n: int) -> dict[str, Any]:
+    return {"n": n, "one": "{n} stack", "other": "{n} stacks"}
+
+
+# (the plural forms above, for the catalogue)
+_PLURALS = (ngettext("{n} space", "{n} spaces", 1), ngettext("{n} stack", "{n} stacks", 1))
+
+#: why a game ended (the state keeps the English words; events translate them)
+_REASONS = (N_("steamship card"), N_("steamship token"), N_("steamship card and steamship token"),
+            N_("deck exhausted"), N_("reached the sea"), N_("last survivor"), N_("nobody survived"), N_("empty"),
+            # (the second text of a choice between two, for the catalogue)
+            N_("{player} must put {card} on their own minecart"), N_("{player} puts {card} on {other}'s minecart"),
+            N_("The game ends ({reason}). Winner: {players}"))

@@ -95,18 +95,23 @@ class _Events(list[Event]):
     revealed_to: frozenset[int] = frozenset()  # to these seats only
 
     def add(self, kind: str, text: str, to: tuple[int, ...] | None = None, reveals: bool = False,
-            **data: Any) -> None:
+            msg: dict[str, Any] | None = None, **data: Any) -> None:
         if reveals:
             if to is None:
                 self.revealed = True
             else:
                 self.revealed_to = self.revealed_to | set(to)
-            self.append(new_event(kind, text, data, to, True))
+            self.append(new_event(kind, text, data, to, True, msg))
             return
         # (set(()) <= anything: an event for nobody follows any reveal)
         follows = self.revealed or (to is not None and (not to or (bool(self.revealed_to)
                                                                       and set(to) <= self.revealed_to)))
-        self.append(new_event(kind, text, data, to, follows))
+        self.append(new_event(kind, text, data, to, follows, msg))
+
+    def say(self, kind: str, said: tuple[str, dict[str, Any]], to: tuple[int, ...] | None = None,
+            reveals: bool = False, **data: Any) -> None:
+        """An event whose text is a message (``engine.i18n.text``): told again in any language."""
+        self.add(kind, said[0], to, reveals, said[1], **data)
 
 
 #: the words of the game: verbs (a synonym may mean several), suits, barrels, players come from the state
