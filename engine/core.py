@@ -604,17 +604,20 @@ class Rules:
         code = i18n.current()
         refusal: IllegalMove | None = None
         for lang in i18n.LANGUAGES:
+            # (no continue inside the with: mypyc cannot compile a continue inside try/finally)
+            read: notation.Reading | None = None
             with i18n.language(lang):
                 try:
-                    reading = self._read_in(text, state, seat)
+                    read = self._read_in(text, state, seat)
                 except (GameOver, NotYourTurn):
                     if lang == code:
                         raise
-                    continue
                 except IllegalMove as e:
                     if lang == code:
                         refusal = e
-                    continue
+            if read is None:
+                continue
+            reading = read
             if lang != code:
                 reading = replace(reading, label=self._label_of(state, seat, reading))
             return reading
