@@ -192,7 +192,8 @@ VOCABULARY, DISPLAY = _build()
 #: only while sailing: ``to 9`` (and ``location 9``) is location 9, so ``sail 5`` stays five locations
 SAIL_WORDS = notation.Vocabulary.build(
     names={f"@{loc}": [f"{to} {n}" for to in ("to", "to location", "to loc", "location", "loc", "to space",
-                                              "to number", "till", "until")
+                                              "to number", "till", "until",
+                                              "para", "ate", "para o", "ate o", "para a casa", "ate a casa")  # (#27)
                        for n in ({loc, f"{loc[:-1]} {loc[-1]}"} if not loc.isdigit() else {loc})]
            for loc in C.LOC_ORDER if loc != "H"},
     display={f"@{loc}": f"location {loc}" for loc in C.LOC_ORDER})
