@@ -14,7 +14,7 @@ from rest_framework.request import Request
 
 import engine
 from engine import Option, Rules
-from pbem.games import selectors
+from pbem.games import language, selectors
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
 
 #: Stands for an id while a route is reversed once (see :func:`_url`); no real id is this large.
@@ -223,6 +223,7 @@ def me_data(player: Player) -> dict[str, Any]:
         "email": player.email,
         "display_name": player.display_name,
         "mail_mode": player.mail_mode,
+        "language": language.of(player),
         "vacation_until": player.vacation_until,
         "created_at": player.created_at,
     }

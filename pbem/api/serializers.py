@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
 
 from pbem.api.streams import PUBLIC_ACTIONS
@@ -421,6 +422,7 @@ class MeOut(serializers.Serializer):
     email = serializers.EmailField()
     display_name = serializers.CharField()
     mail_mode = serializers.ChoiceField(choices=Player.MailMode.choices)
+    language = serializers.ChoiceField(choices=settings.LANGUAGES, help_text="of your mails and pages (issue 27)")
     vacation_until = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
 
@@ -428,6 +430,7 @@ class MeOut(serializers.Serializer):
 class MeUpdateIn(serializers.Serializer):
     display_name = serializers.CharField(required=False, max_length=60)
     mail_mode = serializers.ChoiceField(choices=Player.MailMode.choices, required=False)
+    language = serializers.ChoiceField(choices=settings.LANGUAGES, required=False)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
 
 

@@ -7,6 +7,7 @@ gets the spectator's. Errors are shaped by :mod:`pbem.api.errors`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -32,7 +33,7 @@ from pbem.api.errors import api_exception_handler
 from pbem.api.pagination import GamePagination, MoveLogPagination
 from pbem.api.permissions import HasPlayer, IsGameModerator, IsStaff, player_of
 from pbem.api.renderers import EventStreamRenderer, NDJSONRenderer, PlainTextRenderer, SVGRenderer
-from pbem.games import moderation, moderators, selectors, services
+from pbem.games import language, moderation, moderators, selectors, services
 from pbem.games.models import MoveRequest, Player
 from pbem.tokens import services as tokens
 from pbem.tokens.models import ApiToken
@@ -83,9 +84,19 @@ class BaseApi(APIView):
         if key:
             idempotency.finish(key, request, response)
         _rate_limit_headers(response, getattr(self, "_rate_throttles", []))
-        return super().finalize_response(request, response, *args, **kwargs)
+        response = super().finalize_response(request, response, *args, **kwargs)
+        speaking = getattr(self, "_speaking", None)
+        if speaking is not None:
+            response["Content-Language"] = language.current()
+            speaking.close()
+        return response
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # The answer's human messages in the client's language (issue 27): the request's
+        # Accept-Language, else the player's setting (see ``player``), else English.
+        self._speaking = contextlib.ExitStack()
+        self._asked = language.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE"))
+        self._speaking.enter_context(language.speaking(self._asked))
         for key, value in kwargs.items():
             if isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound(f"there is no object with {key} {value}")
@@ -133,6 +144,8 @@ class BaseApi(APIView):
     def player(self) -> Player | None:
         if not hasattr(self, "_player"):
             self._player = player_of(self.request)
+            if self._player is not None and getattr(self, "_asked", "") is None:
+                self._speaking.enter_context(language.speaking(language.of(self._player)))
         return self._player
 
     def require_player(self) -> Player:
@@ -771,9 +784,10 @@ class MeApi(BaseApi):
     def get(self, request: Request) -> Response:
         return Response(s.MeOut(presenters.me_data(self.require_player())).data)
 
-    @extend_schema(operation_id="me_update", summary="Change your display name, mail mode or vacation",
+    @extend_schema(operation_id="me_update", summary="Change your display name, mail mode, language or vacation",
                    description="mail_mode: `every` (a mail after every move), `turn` (only when it is your turn) "
-                               "or `digest` (one mail a day).",
+                               "or `digest` (one mail a day). language: of your mails and pages, and of the "
+                               "API's messages to you when a request has no Accept-Language.",
                    request=s.MeUpdateIn, responses={200: s.MeOut, **_errors(400, 401)})
     def patch(self, request: Request) -> Response:
         body = s.MeUpdateIn(data=request.data, partial=True)
@@ -781,7 +795,7 @@ class MeApi(BaseApi):
         d = body.validated_data
         player = services.do_update_preferences(
             self.require_player(), display_name=d.get("display_name"), mail_mode=d.get("mail_mode"),
-            vacation_until=d.get("vacation_until", ...))
+            vacation_until=d.get("vacation_until", ...), language=d.get("language"))
         return Response(s.MeOut(presenters.me_data(player)).data)
 
 

@@ -25,7 +25,8 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
 from engine.record import outcome_record
-from pbem.games import absence, clocks, dispatch, language
+from pbem.games import absence, clocks, dispatch
+from pbem.games import language as languages
 from pbem.games.models import AuditEntry, Campaign, Game, Move, MoveRequest, Player, Seat, Source
 from pbem.mail import outbox
 from pbem.mail.parsing import deliverable_address
@@ -250,7 +251,7 @@ def do_create_player(email: str, display_name: str = "") -> Player:
     user = get_user_model().objects.create_user(username=email[:150], email=email)
     # Why the active language: a mail's door speaks its sender's (Content-Language), so a
     # new player takes the language their first answer is written in (issue 27).
-    return Player.objects.create(user=user, email=email, display_name=name, language=language.current())
+    return Player.objects.create(user=user, email=email, display_name=name, language=languages.current())
 
 
 def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
@@ -295,8 +296,8 @@ def unique_seat_names(names: Sequence[str]) -> list[str]:
 
 @transaction.atomic
 def do_update_preferences(player: Player, *, display_name: str | None = None, mail_mode: str | None = None,
-                          vacation_until: Any = ...) -> Player:
-    """Change a player's name, mail mode or vacation. A new name also shows in their running games."""
+                          vacation_until: Any = ..., language: str | None = None) -> Player:
+    """Change a player's name, mail mode, language or vacation. A new name also shows in their running games."""
     if display_name is not None:
         player.display_name = check_display_name(display_name)
         _rename_in_running_games(player)
@@ -306,6 +307,11 @@ def do_update_preferences(player: Player, *, display_name: str | None = None, ma
         player.mail_mode = mail_mode
     if vacation_until is not ...:
         player.vacation_until = vacation_until
+    if language is not None:
+        code = languages.normalize(language)
+        if code is None:
+            raise ServiceError(f"language must be one of {', '.join(languages.codes())}")
+        player.language = code
     player.save()
     return player
 
