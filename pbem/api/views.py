@@ -7,7 +7,6 @@ gets the spectator's. Errors are shaped by :mod:`pbem.api.errors`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -17,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count
 from django.http import StreamingHttpResponse
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
@@ -85,18 +85,19 @@ class BaseApi(APIView):
             idempotency.finish(key, request, response)
         _rate_limit_headers(response, getattr(self, "_rate_throttles", []))
         response = super().finalize_response(request, response, *args, **kwargs)
-        speaking = getattr(self, "_speaking", None)
-        if speaking is not None:
-            response["Content-Language"] = language.current()
-            speaking.close()
+        response["Content-Language"] = translation.get_language() or language.DEFAULT
         return response
 
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # The answer's human messages in the client's language (issue 27): the request's
-        # Accept-Language, else the player's setting (see ``player``), else English.
-        self._speaking = contextlib.ExitStack()
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """The answer's human messages in the client's language (issue 27): the request's
+        Accept-Language, else the player's setting (see ``player``), else English. Why here:
+        entered and left in the one thread that runs the view (a ``?wait=`` answer made later
+        under ASGI is made in English)."""
         self._asked = language.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE"))
-        self._speaking.enter_context(language.speaking(self._asked))
+        with language.speaking(self._asked):
+            return super().dispatch(request, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         for key, value in kwargs.items():
             if isinstance(value, int) and value > MAX_ID:
                 raise exceptions.NotFound(f"there is no object with {key} {value}")
@@ -145,7 +146,8 @@ class BaseApi(APIView):
         if not hasattr(self, "_player"):
             self._player = player_of(self.request)
             if self._player is not None and getattr(self, "_asked", "") is None:
-                self._speaking.enter_context(language.speaking(language.of(self._player)))
+                # (Django's words only: dispatch's ``speaking`` gives the previous language back)
+                translation.activate(language.of(self._player))
         return self._player
 
     def require_player(self) -> Player:
