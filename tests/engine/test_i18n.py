@@ -180,3 +180,12 @@ def test_it_plays_a_whole_game_in_portuguese_without_a_catalogue_miss(game: str,
     assert len(told) == len(pt_events)
     assert [i18n.event_text(e, "en") for e in pt_events] == [e["text"] for e in en_events]
     assert [i18n.event_text(e, "pt") for e in en_events] == [e["text"] for e in pt_events]
+
+
+def test_it_explains_a_maretta_refusal_in_portuguese() -> None:
+    from tests.engine.test_notation_corpus import m_play_b
+
+    st, seat = m_play_b()  # Carla has 1 Food in position 2
+    with language("pt"), pytest.raises(IllegalMove, match=r"2 Comida não é uma carta que possa usar agora: tem o "
+                                                         r"mesmo naipe que a carta da posição 2 \(1 Comida\)"):
+        get("maretta").parse("jogar 2 comida", st, seat)
