@@ -1003,7 +1003,8 @@ def do_resign(game_id: int, player: Player) -> None:
     name = game.state["players"][seat.index]
     others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
     outbox.queue_notice(game, f"{name} resigned from game #{game.pk}. From now on the game plays {name}'s seat "
-                              "with its safe default moves, so the game goes on.", seats=others)
+                              "with its safe default moves, so the game goes on.", seats=others,
+                        what=f"{name} resigned")
     if game.status == Game.Status.RUNNING:
         rules = rules_for(game)
         assert game.state is not None

@@ -5,9 +5,10 @@ Each player's mail is built from their own view and their own redacted events,
 never from the raw state, and names players by display name only: no mail
 carries another player's address or another seat's token.
 
-Threading: every mail of a game carries the subject ``[pbem #N] Title`` (Gmail
-threads only on an equal subject) and ``References`` to the game's root id
-``<pbem.gameN@domain>``. Each of our Message-IDs carries the game version the
+Threading: every mail of a game carries ``References`` to the game's root id
+``<pbem.gameN@domain>`` and ``Thread-Topic: [pbem #N] Title``; its subject is that topic and
+what the mail is (``[pbem #N] Title: your turn, round II``, ``...: Bob moved``, ``...: game over``),
+see docs/mail.md "Threading and subjects". Each of our Message-IDs carries the game version the
 mail showed, so a late reply can be told that the game moved on.
 """
 
@@ -83,8 +84,47 @@ def game_url(game: Game) -> str:
 
 
 def subject_for(game: Game, what: str = "") -> str:
-    """Constant per game, so every client threads the game's mails (``what`` is kept for callers)."""
-    return f"[pbem #{game.pk}] {' '.join(without_controls(game.title).split())}"
+    """``[pbem #N] Title``, the game's thread topic, then what the mail is when ``what`` says it
+    (``[pbem #N] Title: your turn, round II``): an inbox tells a game's mails apart, and clients
+    that thread by References (Thunderbird, Apple Mail, mutt) or Thread-Topic (Outlook) keep them
+    in one thread. Answers to a player's own mail keep the bare topic after ``Re:``."""
+    topic = f"[pbem #{game.pk}] {' '.join(without_controls(game.title).split())}"
+    what = " ".join(without_controls(what).split())
+    return f"{topic}: {what}" if what else topic
+
+
+_ROMAN = ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def roman(n: int) -> str:
+    """A round as the rulebooks number them (round II); 0 or less as digits."""
+    if n <= 0 or n > 39:
+        return str(n)
+    out = ""
+    for value, letters in _ROMAN:
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+def update_what(game: Game, seat: Seat, content: dict[str, Any]) -> str:
+    """What an update mail is, for its subject: "game over", "paused", "your turn, round II",
+    "Bob moved" (the other seats whose moves it tells), "waiting for Bob"."""
+    if content["finished"]:
+        return "game over"
+    if content["options"]:
+        if game.status == Game.Status.PAUSED:
+            return "paused"
+        rnd = (content.get("view") or {}).get("round")
+        return f"your turn, round {roman(rnd)}" if isinstance(rnd, int) and not isinstance(rnd, bool) else "your turn"
+    assert game.state is not None
+    movers = sorted(set(Move.objects.filter(game=game, version__gt=seat.last_mailed_version,
+                                            undone_at__isnull=True).exclude(seat=seat.index)
+                        .values_list("seat", flat=True)))
+    names = _names(game, [m for m in movers if 0 <= m < len(game.state.get("players", []))])
+    if names:
+        return f"{' and '.join(names) if len(names) < 3 else ', '.join(names[:-1]) + ' and ' + names[-1]} moved"
+    return f"waiting for {', '.join(content['waiting'])}" if content["waiting"] else ""
 
 
 def _thread_headers(game: Game) -> dict[str, str]:
@@ -94,7 +134,8 @@ def _thread_headers(game: Game) -> dict[str, str]:
     game version it showed, which is how a late reply is told the game moved on.
     """
     root = thread_id(game)
-    return {"Message-ID": new_message_id(game), "In-Reply-To": root, "References": root}
+    return {"Message-ID": new_message_id(game), "In-Reply-To": root, "References": root,
+            "Thread-Topic": subject_for(game)}
 
 
 def _queue(*, to: Player | None, subject: str, body: str = "", game: Game | None = None, reply_to: str | None = None,
@@ -175,8 +216,8 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
             "Account commands (help, games, new, join, decline, resign, extend, vacation): mail %(general)s\n") % {
             "who": game.created_by.display_name, "rules": rules.title, "pk": game.pk, "title": game.title, "n": n,
             "options": _options_text(game, n), "url": game_url(game), "general": general_address()}
-    return _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat),
-                  to_email=seat.invited_email or None)
+    return _queue(to=seat.player, subject=subject_for(game, "invitation"), body=body, game=game,
+                  reply_to=reply_address(seat), to_email=seat.invited_email or None)
 
 
 # ---- game updates ------------------------------------------------------------------------------
@@ -413,12 +454,15 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
 
 
 def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True,
-                      again: bool = False) -> OutboundMessage:
+                      again: bool = False, kind: str = "") -> OutboundMessage:
+    """``kind``: said before what the mail is in its subject ("reminder", "digest")."""
     assert seat.player is not None
     with language.speaking(language.of(seat.player)):
         content, options = _mail_content(game, seat, _events_since(game, seat), intro=_(intro) if intro else "",
                                          again=again)
-    row = _queue(to=seat.player, subject=subject_for(game), game=game, reply_to=reply_address(seat),
+    what = update_what(game, seat, content)
+    what = f"{kind}, {what}" if kind and what else kind or what
+    row = _queue(to=seat.player, subject=subject_for(game, what), game=game, reply_to=reply_address(seat),
                  content=content, send=send)
     _mark_mailed(game, seat, options)
     return row
@@ -613,7 +657,7 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
 
 def queue_digest(game: Game, seat: Seat) -> OutboundMessage:
     """The daily mail of a player in digest mode: everything since their last mail."""
-    return _queue_update_for(game, seat, intro=gettext_noop("Your daily digest."))
+    return _queue_update_for(game, seat, intro=gettext_noop("Your daily digest."), kind="digest")
 
 
 def queue_reminders(game: Game, seats: Sequence[int]) -> None:
@@ -622,7 +666,7 @@ def queue_reminders(game: Game, seats: Sequence[int]) -> None:
             continue
         with language.speaking(language.of(seat.player)):
             intro = _("Reminder: game #%(pk)s waits for your move.") % {"pk": game.pk}
-        _queue_update_for(game, seat, intro=intro)
+        _queue_update_for(game, seat, intro=intro, kind="reminder")
 
 
 #: At most this much of a postmaster mail's text is copied into the forward.
@@ -686,14 +730,15 @@ def queue_updates(game: Game, seats: Iterable[int] | None, intro: str) -> None:
         _queue_update_for(game, seat, intro=intro)
 
 
-def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None) -> None:
+def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None, what: str = "") -> None:
     """A short mail to the players of ``seats`` (None: everyone) that needs no board: a pause,
-    a moderator's message, a player's vacation. Replies go to the seat's own address."""
+    a moderator's message, a player's vacation. Replies go to the seat's own address.
+    ``what``: what it is, for the subject ("Bob resigned")."""
     for seat in _seated(game, seats):
         with language.speaking(language.of(seat.player)):
             page = _("Game page: %(url)s") % {"url": game_url(game)}
             body = f"{REPLY_MARKER}\n\n{_(text).rstrip()}\n\n{page}\n"
-        _queue(to=seat.player, subject=subject_for(game), body=body, game=game, reply_to=reply_address(seat))
+        _queue(to=seat.player, subject=subject_for(game, what), body=body, game=game, reply_to=reply_address(seat))
 
 
 def queue_welcome(game: Game, seat: Seat, intro: str) -> OutboundMessage:

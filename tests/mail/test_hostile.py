@@ -194,7 +194,7 @@ def test_it_refuses_control_characters_in_a_title_and_cleans_an_old_one_from_sub
     row = outbox.queue_invitation(game.seats.get(invited_email=bruno.email))  # sent on commit (in process)
     row.refresh_from_db()
     assert row.status == OutboundMessage.Status.SENT, row.last_error
-    assert str(sent_messages()[-1]["Subject"]) == f"[pbem #{game.pk}] Old Title"
+    assert str(sent_messages()[-1]["Subject"]) == f"[pbem #{game.pk}] Old Title: invitation"
 
 
 def test_it_drops_mail_to_an_address_that_cannot_be_sent_to_and_records_it(ana: Persona) -> None:

@@ -62,7 +62,7 @@ def has_part_of_picture(m: EmailMessage) -> bool:
 def game_mails(person: Persona, game: Game) -> list[EmailMessage]:
     """The game's own mails to ``person`` (its notifications; answers to their mails start with Re:)."""
     subject = f"[pbem #{game.pk}] {game.title}"
-    return [m for m in person.inbox() if str(m["Subject"]) == subject]
+    return [m for m in person.inbox() if str(m["Subject"]) == subject or str(m["Subject"]).startswith(f"{subject}: ")]
 
 
 def answers(person: Persona, game: Game) -> list[EmailMessage]:
