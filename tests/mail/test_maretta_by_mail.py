@@ -147,7 +147,11 @@ def play_a_game_by_mail(side: str, people: list[Persona], seed: int) -> Game:
         assert digest == seed_shown.group(2)
         # The commitment shown in the player's first game mail matches the revealed seed.
         assert any(digest in text_of(x) for x in p.persona.inbox() if "Seed commitment" in text_of(x))
-        assert all(str(x["Subject"]) == str(m["Subject"]) for x in p.persona.inbox()
+        # every game mail carries the game's thread topic, its subject that topic and what it is
+        topic = str(m["Thread-Topic"])
+        assert str(m["Subject"]) == f"{topic}: game over"
+        assert all(str(x["Thread-Topic"]) == topic and str(x["Subject"]).startswith(f"{topic}: ")
+                   for x in p.persona.inbox()
                    if "[pbem #" in str(x["Subject"]) and not str(x["Subject"]).startswith("Re:"))
     assert first_texts  # each had mail from the start
     print(f"maretta side {side}: {replies} replies by mail")

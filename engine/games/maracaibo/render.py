@@ -12,6 +12,7 @@ the reader's ship board and display.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Collection
 from html import escape
 from typing import Any
 
@@ -19,6 +20,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
+from . import reach
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -403,9 +405,10 @@ def svg(view: View) -> str:
             + "".join(body) + "</svg>")
 
 
-def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
+def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collection[str] = ()) -> list[str]:
     """The map's drawing; ``least``: no text smaller (a mail draws it bigger, see :func:`mail_svg`),
-    which also frames the reader's ship; ``legend``: with its legend in the corner."""
+    which also frames the reader's ship; ``legend``: with its legend in the corner; ``rings``:
+    places ringed (a mail's sail targets), as the page rings the ones it links."""
 
     def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
            weight: str = "normal") -> str:
@@ -440,13 +443,17 @@ def _svg_map(view: View, least: float = 0, legend: bool = True) -> list[str]:
             out.append(f'<a href="{escape(str(link), quote=True)}" class="target" data-place="{escape(loc)}">'
                        f'<title>{escape(str(titles.get(loc) or "Sail to " + _name(loc)))}</title>'
                        f'<circle cx="{x}" cy="{y}" r="17" fill="#fff3bf" stroke="#e8590c" stroke-width="3"/>')
+        # a place the reader's ship can reach (a mail's rings): its outline drawn thick and orange
+        edge = ('stroke="#c2410c" stroke-width="3"' if loc in rings and not link else "")
         if kind == "city":
             out.append(f'<rect x="{x - 13}" y="{y - 11}" width="26" height="22" rx="4" fill="#f3d9b1" '
-                       f'stroke="#8a5a2b" stroke-width="1.5"/>')
+                       + (edge or 'stroke="#8a5a2b" stroke-width="1.5"') + "/>")
         elif kind == "village":
-            out.append(f'<circle cx="{x}" cy="{y}" r="11" fill="#c9e8b8" stroke="#4f7a3a" stroke-width="1.5"/>')
+            out.append(f'<circle cx="{x}" cy="{y}" r="11" fill="#c9e8b8" '
+                       + (edge or 'stroke="#4f7a3a" stroke-width="1.5"') + "/>")
         else:
-            out.append(f'<circle cx="{x}" cy="{y}" r="9" fill="#e9ecef" stroke="#868e96" stroke-width="1.5"/>')
+            out.append(f'<circle cx="{x}" cy="{y}" r="9" fill="#e9ecef" '
+                       + (edge or 'stroke="#868e96" stroke-width="1.5"') + "/>")
         out.append(_t(x, y + 3.5, loc, 9, "middle", weight="bold"))
         label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
         out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b"))
@@ -654,15 +661,25 @@ def mail_svg(view: View) -> str:
     # the ships' row at that place is drawn where ship_offset puts it (the same count as _svg_map)
     n = sum(1 for p in view["p"] if p["at"] == at) + (1 if view.get("jean") and view["jean"]["at"] == at else 0)
     row = cy + ship_offset(at, n)[1] + 2 if at in POS else cy - 28
-    x0, y0, w, h = kit.around(cx, row, *MAIL_BOX, 640, MAP_H - 18)  # below the map's title line
+    # Why an overview too: every place the ship can reach is in the picture (issue 21); when the
+    # part around the ship (at the scale that keeps its names 11 px) misses some, the whole sea
+    # follows it, small, with the places in reach ringed and numbered.
+    targets = reach.sail_reach(view)
+    # the part leans towards where the ship can sail, the ship kept well inside it
+    mx = (cx + sum(POS[t][0] for t in targets if t in POS)) / (1 + sum(1 for t in targets if t in POS))
+    mx = min(max(mx, cx - MAIL_BOX[0] / 2 + reach.SIDE), cx + MAIL_BOX[0] / 2 - reach.SIDE)
+    x0, y0, w, h = kit.around(mx, row, *MAIL_BOX, 640, MAP_H - 18)  # below the map's title line
     box = (x0, y0 + 18, w, h)
+    missed = [t for t in targets if t in POS and not (box[0] + reach.SIDE <= POS[t][0] <= box[0] + box[2] - reach.SIDE
+                                                       and box[1] <= POS[t][1] <= box[1] + box[3] - reach.BELOW)]
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" font-family="sans-serif">'
-               + "".join(_svg_map(view, least=MAIL_LEAST, legend=False)) + "</svg>")
+               + "".join(_svg_map(view, least=MAIL_LEAST, legend=False, rings=targets)) + "</svg>")
     name = str(C.LOC[at]["name"]).split(": ", 1)[-1] if at in C.LOC else at
     room = kit.MAIL_WIDTH - 2 * _PAD
     out: list[str] = []
     y = 2.0
-    head = f"Near your ship (framed), at {name} ({at})" if seat is not None else "The map around Havana"
+    head = (f"Near your ship (framed), at {name} ({at})" + ("; ringed: where it can sail" if targets else "")
+            if seat is not None else "The map around Havana")
     for line in _wrap_px(head, 12, room, bold=True):
         y += 16
         out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
@@ -670,6 +687,13 @@ def mail_svg(view: View) -> str:
     out.append(part)
     focus = (y + 6, y + 6 + (row - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
     y += 6 + height
+    if missed:
+        y += 18
+        out.append(_text(_PAD, y, "The whole sea: ringed, where your ship can sail", 12, "start", "#111", "bold"))
+        drawn, tall = reach.overview(view, targets, POS, width=kit.MAIL_WIDTH, top=y + 6,
+                                     sea=(640.0, 18.0, float(MAP_H)))
+        out += drawn
+        y += 6 + tall
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
