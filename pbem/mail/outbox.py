@@ -117,7 +117,7 @@ def update_what(game: Game, seat: Seat, content: dict[str, Any]) -> str:
             return "paused"
         rnd = (content.get("view") or {}).get("round")
         return f"your turn, round {roman(rnd)}" if isinstance(rnd, int) and not isinstance(rnd, bool) else "your turn"
-    assert game.state is not None
+    assert game.state is not None and seat.index is not None
     movers = sorted(set(Move.objects.filter(game=game, version__gt=seat.last_mailed_version,
                                             undone_at__isnull=True).exclude(seat=seat.index)
                         .values_list("seat", flat=True)))

@@ -19,7 +19,7 @@ import smtplib
 import time
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.core.cache import cache
@@ -72,7 +72,7 @@ def is_permanent(exc: BaseException) -> bool:
 #: (the text part of the mail still says everything).
 PNG_FONT = "DejaVu Sans"
 #: How resvg draws a picture's text: smoothed, so that every stroke of an 11 px glyph shows.
-PNG_TEXT_RENDERING = "optimize_legibility"
+PNG_TEXT_RENDERING: Final = "optimize_legibility"
 #: The heaviest picture a mail carries; what the rest of the mail leaves may be less (png_budget).
 #: Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
 PNG_MAX_BYTES = 12_000
