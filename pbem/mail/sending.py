@@ -19,7 +19,7 @@ import smtplib
 import time
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
-from typing import Any, Final
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -71,8 +71,6 @@ def is_permanent(exc: BaseException) -> bool:
 #: A font that Debian and most Linux servers ship; without any font the picture has no labels
 #: (the text part of the mail still says everything).
 PNG_FONT = "DejaVu Sans"
-#: How resvg draws a picture's text: smoothed, so that every stroke of an 11 px glyph shows.
-PNG_TEXT_RENDERING: Final = "optimize_legibility"
 #: The heaviest picture a mail carries; what the rest of the mail leaves may be less (png_budget).
 #: Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
 PNG_MAX_BYTES = 12_000
@@ -114,14 +112,13 @@ def _render_png(svg: str) -> bytes:
     import resvg_py
 
     # Why these options: resvg maps "sans-serif" to Arial, which few servers have, so the
-    # labels vanished. Why shapes unsmoothed ("optimize_speed"): anti-aliased edges were most
-    # of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without them a board
-    # has a score of colours, which a palette PNG stores in a byte a pixel or less (see
-    # _palette). Why text smoothed ("optimize_legibility", issue 21): unsmoothed glyphs at 11 px
-    # lost strokes ("Key West" read "Key Wesl"); text is a small part of a picture's pixels.
+    # labels vanished. Why text and shapes unsmoothed ("optimize_speed"): anti-aliased edges
+    # were most of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without
+    # them a board has a score of colours, which a palette PNG stores in a byte a pixel or
+    # less (see _palette).
     data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", sans_serif_family=PNG_FONT,
                                  font_family=PNG_FONT, width=_png_width(svg),
-                                 shape_rendering="optimize_speed", text_rendering=PNG_TEXT_RENDERING)
+                                 shape_rendering="optimize_speed", text_rendering="optimize_speed")
     png = _palette(bytes(data))
     if not png.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
