@@ -208,11 +208,22 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
     for number, command in enumerate(commands, start=first_number):
         rng_before = state.get("rng")
         crashed = False
+        chained: list[Step] = []
         try:
-            move = read(rules, state, seat, command)
-            label = rules.describe_move(state, seat, move)
-            # a guessed word ("read `karla` as Carla") is said to the seat that typed it
-            events = [*note_events(move, seat), *rules.apply(state, seat, move)]
+            try:
+                move = read(rules, state, seat, command)
+                label = rules.describe_move(state, seat, move)
+                # a guessed word ("read `karla` as Carla") is said to the seat that typed it
+                events = [*note_events(move, seat), *rules.apply(state, seat, move)]
+            except IllegalMove as whole:
+                # not one move: a line of sub-decisions ("buy Pious Gunner, explore 2"), read whole
+                chained = _chain(rules, state, seat, number, command, read, whole)
+        except _ChainRefused as refused:
+            options = refused.options
+            error = _with_allowed(refused.error, [f"{o.code}: {o.label}" for o in options])
+            _restore(state, saved)
+            undone = tuple(s.number for s in since)
+            return BatchResult(tuple(stood), Refusal(number, command.shown, error, options, undone))
         except IllegalMove as exc:
             # judged where it stands: the options after the lines before it (see the docstring)
             options = tuple(rules.options(state, seat))
@@ -228,7 +239,11 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
         if crashed:
             _restore(state, saved)
             _crash_alone(rules, state, seat, command, number, tuple(s.number for s in since), read)
-        step = Step(number, command.shown, move, label, tuple(events), is_commit_point(rng_before, state, events))
+        if chained:
+            since.extend(chained[:-1])
+            step = chained[-1]
+        else:
+            step = Step(number, command.shown, move, label, tuple(events), is_commit_point(rng_before, state, events))
         since.append(step)
         if step.commit:
             stood.extend(since)
@@ -236,6 +251,53 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
             if number < first_number + len(commands) - 1:
                 saved = _copy(state)
     return BatchResult(tuple(stood + since), None)
+
+
+class _ChainRefused(Exception):
+    """A line of sub-decisions refused whole: why, and the options where it failed."""
+
+    def __init__(self, error: IllegalMove, options: tuple[Option, ...]) -> None:
+        super().__init__(error.message)
+        self.error, self.options = error, options
+
+
+def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
+           read: Callable[[Rules, State, int, Command], Move], whole: IllegalMove) -> list[Step]:
+    """A line that is not one move read as sub-decisions, each after the one before it (a
+    delivery's payment and disc, the explorer's space after a buy): all of them applied (``state``
+    then stands after the last, one step each, numbered as the line), or none.
+
+    ``whole``, the line's own refusal, stands when the line has one part or its first part is not
+    a move either: it was not meant as a chain. Why only the last part may reveal or draw: a line
+    is understood whole or refused whole, and a refusal after a reveal would take the reveal back
+    (a peek); so such a line is refused whatever follows, by a reason that names only what the
+    player wrote, never what was revealed."""
+    parts = rules.line_parts(command.text) if command.text is not None else []
+    if len(parts) < 2:
+        raise whole
+    trial = _copy(state)
+    steps: list[Step] = []
+    for k, part in enumerate(parts):
+        rng_before = trial.get("rng")
+        try:
+            move = read(rules, trial, seat, Command(text=part))
+            label = rules.describe_move(trial, seat, move)
+            events = [*note_events(move, seat), *rules.apply(trial, seat, move)]
+        except IllegalMove as exc:
+            if not k:
+                raise whole from None
+            # judged after the parts before it, which revealed nothing (see below)
+            raise _ChainRefused(IllegalMove(f'in "{command.text}", after "{", ".join(parts[:k])}": '
+                                            f'"{part}": {exc.message}'),
+                                tuple(rules.options(trial, seat))) from None
+        commit = is_commit_point(rng_before, trial, events)
+        if commit and k < len(parts) - 1:
+            raise _ChainRefused(IllegalMove(f'"{part}" draws or reveals something, so it must end its line: '
+                                            f'write "{", ".join(parts[k + 1:])}" on the next line'),
+                                tuple(rules.options(state, seat)))
+        steps.append(Step(number, part, move, label, tuple(events), commit))
+    _restore(state, trial)
+    return steps
 
 
 def _lines(numbers: Sequence[int]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -388,8 +389,13 @@ def versioned(body: dict[str, Any]) -> dict[str, Any]:
 _CATALOGUE_MODULES: dict[str, Any] = {}
 
 
+#: What separates the sub-decisions written on one line (``Rules.line_parts``).
+_LINE_PARTS = re.compile(r"\s*(?:[,;]|\bthen\b)\s*", re.IGNORECASE)
+
+
 # (compiled: a native class that games written in Python, such as tests' toy games, may subclass)
 @mypyc_attr(allow_interpreted_subclasses=True)
+
 class Rules:
     """Base class of every game. Subclasses fill in the ``_``-prefixed hooks.
 
@@ -706,6 +712,12 @@ class Rules:
 
     def seat_name(self, state: State, seat: int) -> str:
         return str(state["players"][seat])
+
+    def line_parts(self, text: str) -> list[str]:
+        """The sub-decisions of a line that is not one move, in order (``buy Pious Gunner, explore 2``:
+        two): split at commas, semicolons and "then". ``engine.batch`` reads them each after the one
+        before it, all applied or the line refused whole; a game may split more finely."""
+        return [part for part in _LINE_PARTS.split(text) if part.strip()]
 
     def example_turn(self, state: State, seat: int) -> list[str]:
         """A whole turn the seat could write in one mail now, one line each, built from its actual

@@ -164,6 +164,13 @@ def pay_deliver() -> tuple[State, int]:
     return _on(state, frame("city", 0), frame("disc", 0, n=1), frame("pay", 0, what="deliver", good="corn"))
 
 
+def city_two_corn() -> tuple[State, int]:
+    """In Cartagena (14: corn and sugar) with two corn cards (Wealthy Navigator 3, Bold Merchant 7):
+    a delivery of corn asks which card pays, then the disc (issue 21: written on one line)."""
+    state = _started(at="14", hand=(3, 7, 2, 8))
+    return _on(state, frame("main", 0, spent=3))
+
+
 def pay_quest() -> tuple[State, int]:
     """Quest Q1 (a tobacco): pay with Silent Priest or with Old Scout?"""
     state = _started(hand=(8, 24, 1))
@@ -348,6 +355,7 @@ SCENARIOS = {
     "village-more": village_more, "city": city, "homeward": homeward, "discard": discard,
     "assistants": assistants, "pay-cp": pay_cp, "disc": disc, "nation": nation, "nation-place": nation_place,
     "explore": explore, "tquest": tquest, "pay-deliver": pay_deliver, "pay-quest": pay_quest,
+    "city-two-corn": city_two_corn,
     "pile": pile, "fight": fight, "combat": combat, "combat-legacy": combat_legacy, "u11": u11,
     "three": three, "pay-three": pay_three, "short": short,
     "rankup": rankup, "free": free, "draw": draw, "score": score,

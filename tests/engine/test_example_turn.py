@@ -17,7 +17,7 @@ from engine.testing import choose, player_names
 def test_it_shows_whole_turns_that_apply_as_written(name: str) -> None:
     rules = engine.get(name)
     rnd = random.Random(name)
-    shown = 0
+    shown = chained = 0
     for n in sorted({rules.min_players, rules.max_players}):
         for seed in range(2):
             state = rules.setup(player_names(n), {}, seed)
@@ -31,6 +31,9 @@ def test_it_shows_whole_turns_that_apply_as_written(name: str) -> None:
                     result = apply_batch(rules, copy.deepcopy(state), seat, [Command(text=x) for x in lines])
                     assert result.ok, (lines, result.refused and result.refused.error.message)
                     shown += 1
+                    # a sub-decision is written on the line that asked it (``buy X, explore 2``)
+                    chained += any(len(rules.line_parts(x)) > 1 for x in lines)
                 rules.apply(state, seat, choose(rules, state, seat, rules.options(state, seat), rnd).move)
     if name == "maracaibo":
         assert shown >= 20
+        assert chained, "some worked turn writes a sub-decision on the line that asked it"

@@ -2,14 +2,19 @@
 
 ``tests/engine/notation/<game>.txt`` holds them. ``@ scenario`` starts a block read in a state
 built below (one per decision kind); each line is ``typed => code`` (the option code it must be
-read as) or ``typed => refused`` (it must be refused: Malformed or IllegalMove). Grow a corpus
-whenever a line is misread: add it with the reading it should have had.
+read as) or ``typed => refused`` (it must be refused: Malformed or IllegalMove). A line of
+sub-decisions (``buy Pious Gunner, explore 2``) names the codes of its steps in order,
+``typed => b14, e2``: read through ``engine.batch.apply_batch`` as a mail's line is, each step the
+option of that code where it stands; a ``refused`` line with commas must be refused there too,
+whole (no step of it applied). Grow a corpus whenever a line is misread: add it with the
+reading it should have had.
 
 ``python -m tests.engine.test_notation_corpus`` prints the figures that docs/rules/<game>.md quote.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,8 @@ from typing import Any
 import pytest
 
 from engine import get, i18n
+from engine.batch import Command, apply_batch
+from engine.core import Rules
 from engine.errors import IllegalMove
 from tests.engine import maracaibo_scenarios
 from tests.engine import test_caravelas_rules as C
@@ -277,6 +284,13 @@ def _judge(corpus: str) -> tuple[list[str], dict[str, int]]:
             built[scenario] = SCENARIOS[corpus][scenario]()
         st, seat = built[scenario]
         figures["lines"] += 1
+        if "," in expect or (expect == "refused" and len(rules.line_parts(typed)) > 1):
+            failure = _judge_chain(rules, st, seat, typed, expect)
+            if failure:
+                failures.append(f"{corpus}.txt:{no} [{scenario}] {typed!r} {failure}")
+            else:
+                figures["refused" if expect == "refused" else "understood"] += 1
+            continue
         try:
             got: Any = rules.parse(typed, st, seat)
         except IllegalMove as exc:
@@ -294,6 +308,23 @@ def _judge(corpus: str) -> tuple[list[str], dict[str, int]]:
         else:
             failures.append(f"{corpus}.txt:{no} [{scenario}] {typed!r} should read as {expect}, got {got}")
     return failures, figures
+
+
+def _judge_chain(rules: Rules, st: State, seat: int, typed: str, expect: str) -> str:
+    """A line of sub-decisions read as a mail's line: '' when it reads as ``expect``, else why not."""
+    result = apply_batch(rules, copy.deepcopy(st), seat, [Command(text=typed)])
+    if expect == "refused":
+        return "" if result.refused is not None and not result.steps else f"should be refused, read as {result.steps}"
+    wanted, trial = [], copy.deepcopy(st)
+    for code in (c.strip() for c in expect.split(",")):
+        move = next((o.move for o in rules.options(trial, seat) if o.code == code), None)
+        assert move is not None, f"{code!r} is not an option code where it stands"
+        wanted.append(move)
+        rules.apply(trial, seat, move)
+    got = [s.move for s in result.steps]
+    if result.refused is not None or got != wanted:
+        return f"should read as {expect}, got {got} ({result.refused and result.refused.error.message})"
+    return ""
 
 
 @pytest.mark.parametrize("corpus", sorted(SCENARIOS))

@@ -33,6 +33,15 @@ from . import uprising_content as U
 # ---- the vocabulary -------------------------------------------------------------------------------
 
 
+_DELIVERY_WITH = re.compile(r"^\s*(deliver\s+\S+)\s+(with\s+.+)$", re.IGNORECASE)
+
+
+def delivery_parts(part: str) -> list[str]:
+    """``deliver sugar with card 12`` as its two decisions, the delivery and its payment."""
+    m = _DELIVERY_WITH.match(part)
+    return [m.group(1), m.group(2)] if m else [part]
+
+
 def _words(name: str) -> list[str]:
     """The words of a name as the lexer sees them (``Governor's Palace`` -> governor, palace)."""
     return [w for w in notation.tokens(re.sub(r"'s\b", "", name).replace("-", " ").replace(".", " "))
@@ -318,7 +327,9 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
                     "keep " + " (and) ".join(card_name(c) for c in kept), label]
         what = f"(deliver) ({data['good']}) (pay)" if data.get("what") == "deliver" else \
             f"(pay) (quest) ({data.get('quest', '')})"
-        return [f"{what} (with) (use) (discard) {cards}", label]
+        ids = " ".join(code[1:].split("-"))  # ``with card 12``: a hand card by its number too
+        return [f"{what} (with) (use) (discard) {cards}", f"{what} (with) (use) (discard) card {ids}",
+                f"{what} (with) (use) (discard) cards {ids}", label]
     if kind == "trade":  # the Uprising: which cards pay a home port's village trade (Bremen, Oranjestad)
         paid = [int(c) for c in code[1:].split("-")]
         kept = [c for c in _frame_data(state).get("cards", ()) if c not in paid]

@@ -697,10 +697,7 @@ def mail_svg(view: View) -> str:
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
-            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif" '
-            # smoothed text (issue 21: unsmoothed 11 px glyphs lost strokes, "Key Wesl"); the
-            # sender draws shapes unsmoothed, which keeps a picture's colours few
-            'text-rendering="optimizeLegibility">'
+            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
             f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(MAIL_LEGEND)}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 

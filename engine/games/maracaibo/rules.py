@@ -95,6 +95,18 @@ from .upgrade import FORMAT, current
 from .views import public, resample_hidden
 
 
+def _sub_line(option: Option) -> str:
+    """A sub-decision as short as a player writes it on the line that asked it: ``explore 2``,
+    ``disc U3``, ``with card 7``; else its label."""
+    code = option.code
+    if re.fullmatch(r"e\d+", code):
+        return f"explore {code[1:]}"
+    if re.fullmatch(r"u\d+", code):
+        return f"disc {code.upper()}"
+    if re.fullmatch(r"y\d+", code):
+        return f"with card {code[1:]}"
+    return option.label
+
 class Maracaibo(Rules):
     name = "maracaibo"
     title = "Maracaibo (substitute content)"
@@ -311,6 +323,11 @@ class Maracaibo(Rules):
     def _explain(self, state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
         return N.explain(state, seat, line, options)
 
+    def line_parts(self, text: str) -> list[str]:
+        """As every game's, and a delivery with its payment written as one (``deliver sugar with
+        card 12``): the delivery, then the payment (``with card 12``)."""
+        return [p for part in super().line_parts(text) for p in N.delivery_parts(part)]
+
     def example_turn(self, state: State, seat: int) -> list[str]:
         """One worked whole turn from the seat's options (docs/mail.md): in the setup, plan one dealt
         card and keep four; on a turn, sail to the village of most actions in reach, buy a card there
@@ -329,20 +346,26 @@ class Maracaibo(Rules):
         best = max(sails, key=lambda o: (o.code[1:] in C.VILLAGES, int(o.label.split()[1])))
         lines: list[str] = []
         move: Option | None = best
-        bought = False
+        bought = sub = False
         for _ in range(8):
             if move is None:
                 break
             rng_before = trial.get("rng")
             after = copy.deepcopy(trial)
             events = self.apply(after, seat, move.move)
-            if is_commit_point(rng_before, after, events):
-                lines.append("done" if move.code in ("done", "end", "pass") else move.label)
+            commit = is_commit_point(rng_before, after, events)
+            line = ("done" if move.code in ("done", "end", "pass") else move.label) if commit else (
+                f"sail to {move.code[1:]}" if move is best else
+                "vd" if move.code == "vd" else "done" if move.code in ("done", "end") else
+                f"buy {C.CARD[int(move.code[1:])]['name']}" if re.fullmatch(r"b\d+", move.code) else
+                _sub_line(move))
+            # a sub-decision goes on the line that asked it (``buy Pious Gunner, explore 2``)
+            if sub and lines and len(self.line_parts(line)) == 1:
+                lines[-1] = f"{lines[-1]}, {line}"
+            else:
+                lines.append(line)
+            if commit:
                 break
-            lines.append(f"sail to {move.code[1:]}" if move is best else
-                         "vd" if move.code == "vd" else "done" if move.code in ("done", "end") else
-                         f"buy {C.CARD[int(move.code[1:])]['name']}" if re.fullmatch(r"b\d+", move.code) else
-                         move.label)
             trial = after
             if seat not in self.pending(trial) or any(e.kind in ("turn", "round_end") for e in events):
                 break
@@ -350,6 +373,7 @@ class Maracaibo(Rules):
             codes = {o.code: o for o in opts}
             kind = trial["stack"][-1]["kind"] if trial.get("stack") else ""
             buy = next((o for o in opts if o.code.startswith("b") and kind in ("main", "village")), None)
+            sub = kind not in ("main", "village", "free")
             if buy is not None and not bought:
                 move, bought = buy, True
             elif kind in ("main", "village"):
