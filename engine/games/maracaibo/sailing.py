@@ -76,7 +76,17 @@ def _sail_options(state: State, f: Frame) -> list[Option]:
 
 
 def _sail_real(state: State, f: Frame) -> list[Option]:
-    return [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in sail_targets(state, f["seat"])]
+    found = [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in sail_targets(state, f["seat"])]
+    stops = legacy(state, "stop")
+    return [_with_stop(o, stops) for o in found] if stops else found
+
+
+def _with_stop(option: Option, stops: list[dict[str, object]]) -> Option:
+    """A sail option that says what ending there costs or gives (issue 21: Belize takes 2
+    doubloons in scenario 77, Tortuga gives a combat point): the legacy tile's own words."""
+    loc = option.code[1:]
+    said = [f"legacy tile {t['id']}: {t['text']}" for t in stops if t["loc"] == loc]
+    return opt(option.code, f"{option.label} ({'; '.join(said)})") if said else option
 
 
 def _sail_settle(state: State, f: Frame) -> list[Option]:
