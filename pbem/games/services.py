@@ -260,13 +260,18 @@ def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
     return existing or do_create_player(email, _usable_name(mail_name) or "")
 
 
-def do_adopt_mail_name(email: str, mail_name: str) -> Player | None:
+def do_adopt_mail_name(email: str, mail_name: str, *, known: Player | None = None) -> Player | None:
     """A player who never chose a name (still their address's local part) takes their mail's From name.
 
     Why only then: a name chosen with ``name ...``, the API or the admin is never overwritten
-    by whatever a mail program puts in From.
+    by whatever a mail program puts in From. ``known``: the player already read (the seat's),
+    used when it is the one with this address, which saves a read of every judged mail (#28).
     """
-    player = Player.objects.filter(email=normalize_email(email)).first()
+    address = normalize_email(email)
+    if known is not None and known.email == address:
+        player: Player | None = known
+    else:
+        player = Player.objects.filter(email=address).first()
     name = _usable_name(mail_name)
     if player is None or name is None or player.display_name != default_name(player.email):
         return player
@@ -582,7 +587,12 @@ def do_start_game(game: Game) -> None:
 
 
 def access_seat(game: Game, player: Player) -> Seat:
-    seat = game.seats.filter(player=player).first()
+    return _own_seat(game, list(game.seats.filter(player=player).order_by("pk")[:1]), player)
+
+
+def _own_seat(game: Game, seats: Sequence[Seat], player: Player) -> Seat:
+    """``player``'s seat among ``seats`` (the first made, if they hold several), or Forbidden."""
+    seat = min((s for s in seats if s.player_id == player.pk), key=lambda s: s.pk, default=None)
     if seat is None or seat.index is None:
         raise Forbidden(f"you do not play in game #{game.pk}")
     if seat.status == Seat.Status.RESIGNED:
@@ -608,11 +618,13 @@ def _apply_commands(game: Game, rules: Rules, seat: int,
     return applied, result.refused
 
 
-def _autoplay(game: Game, rules: Rules, applied: list[Applied]) -> None:
+def _autoplay(game: Game, rules: Rules, applied: list[Applied], *, resigned: set[int] | None = None) -> None:
     """Seats whose player resigned play the game's default move (its least committal choice,
     the one a missed deadline plays), or their first option where the game declares none,
-    so the others can go on."""
-    resigned = set(game.seats.filter(status=Seat.Status.RESIGNED).values_list("index", flat=True))
+    so the others can go on. ``resigned``: their indexes, when the caller read the seats already."""
+    if resigned is None:
+        resigned = {i for i in game.seats.filter(status=Seat.Status.RESIGNED).values_list("index", flat=True)
+                    if i is not None}
     state = game.state
     assert state is not None
     guard = 0
@@ -769,7 +781,10 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version}); "
                            "look at the new state and send your move again")
-    own = access_seat(game, player) if player is not None else None
+    # Why every seat in one read (#28): the mover's seat, the resigned seats autoplay needs and
+    # the seats the game mails are one small query, not three.
+    seats = list(game.seats.select_related("player"))
+    own = _own_seat(game, seats, player) if player is not None else None
     if own is not None:
         seat_index = own.index
     assert seat_index is not None
@@ -783,14 +798,15 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
     applied, refused = _apply_commands(game, rules, seat_index, commands)
     mine = list(applied)
     if applied:
-        _autoplay(game, rules, applied)
+        _autoplay(game, rules, applied, resigned={s.index for s in seats
+                                                  if s.status == Seat.Status.RESIGNED and s.index is not None})
         _record(game, applied, source)
         _reset_deadline(game, movers={a.seat for a in applied})
         _finish_if_over(game, rules)
         game.save()
         if own is not None:
             absence.back_in_play(game, own)
-        outbox.queue_game_update(game, waited=waited)
+        outbox.queue_game_update(game, waited=waited, seats=seats, change=[(a.seat, a.events) for a in applied])
     refusal = None
     if refused is not None:
         assert game.state is not None

@@ -22,6 +22,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -233,11 +234,14 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
     having happened: an undo after that mail is mentioned instead, at the version it happened."""
     since = seat.last_mailed_version
     floor = max(since, game.version - MAX_SINCE_VERSIONS)
-    # Two index range scans, (game, version) and the partial (game, undone_version): each
-    # reads only the rows after ``floor``, not the whole log.
-    live = Move.objects.filter(game=game, version__gt=floor, undone_at__isnull=True).only(
-        "version", "number", "events", "seat", "source")
-    undone = Move.objects.filter(game=game, undone_version__gt=floor).only("seat", "undone_version")
+    # One statement, two index range scans, (game, version) and the partial (game, undone_version):
+    # each reads only the rows after ``floor``, not the whole log. Why one: a statement less for
+    # every mail made (#28).
+    rows = list(Move.objects.filter(Q(version__gt=floor, undone_at__isnull=True) | Q(undone_version__gt=floor),
+                                    game=game).only("version", "number", "events", "seat", "source",
+                                                    "undone_at", "undone_version"))
+    live = [r for r in rows if r.undone_at is None and r.version > floor]
+    undone = [r for r in rows if r.undone_version is not None and r.undone_version > floor]
     timeline: list[tuple[int, int, Event]] = []
     names = list((game.state or {}).get("players", []))
     code = language.current()
@@ -342,7 +346,16 @@ def options_signature(options: Sequence[Option]) -> str:
 
 
 def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
-    return list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
+    # Why kept on the seat object: the mail's content and then its mark read the same rows in
+    # one transaction; the second read was one statement more for every mail (#28). The key
+    # makes a later change of ``last_mailed_chat`` read again.
+    key = (game.pk, seat.last_mailed_chat)
+    kept = getattr(seat, "_pbem_chat_read", None)
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    rows = list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
+    seat._pbem_chat_read = (key, rows)  # type: ignore[attr-defined]
+    return rows
 
 
 #: At most this many codes are named where a mail points to the options of the mail before it.
@@ -582,7 +595,8 @@ def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int
 
 
 def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
-                      waited: Collection[int] | None = None) -> None:
+                      waited: Collection[int] | None = None, seats: Sequence[Seat] | None = None,
+                      change: Sequence[tuple[int, Sequence[Event]]] | None = None) -> None:
     """After a state change: each seated player's own mail, when they need one (see ``_mail_due``).
 
     Called by the game services inside the transaction of the change, so the outbox rows
@@ -593,6 +607,9 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
 
     ``only_seats``: those seats get a mail whatever their mode (an undo, a moderator's act).
     ``waited``: the seats the game waited on before the change (``rules.pending`` then).
+    ``seats``: the game's seats with their players, when the caller read them in this
+    transaction already (one statement less a move, #28). ``change``: the moves just recorded
+    (seat, events), when the caller has them, instead of reading them back (#28).
     """
     wanted = set(only_seats) if only_seats is not None else None
     rules = engine.get(game.rules)
@@ -602,14 +619,21 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
     # new turn its events announced.
     movers: set[int] = set()
     told: list[Event] = []
-    for seat_no, events in Move.objects.filter(game=game, version=game.version, undone_at__isnull=True) \
-            .values_list("seat", "events"):
+    if change is None:
+        change = [(seat_no, [Event.from_dict(e) for e in events]) for seat_no, events in
+                  Move.objects.filter(game=game, version=game.version, undone_at__isnull=True)
+                  .values_list("seat", "events")]
+    for seat_no, happened in change:
         movers.add(seat_no)
-        told += [Event.from_dict(e) for e in events if e.get("kind") in ROUND_EVENTS]
+        told += [e for e in happened if e.kind in ROUND_EVENTS]
     turns, new_round = new_turns(told)
     before = set(waited) if waited is not None else None
     rows: list[OutboundMessage] = []
-    for seat in game.seats.select_related("player").exclude(index__isnull=True):
+    if seats is None:
+        seats = list(game.seats.select_related("player").exclude(index__isnull=True))
+    for seat in seats:
+        if seat.index is None:
+            continue
         if seat.player is None or (wanted is not None and seat.index not in wanted):
             continue
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
@@ -637,8 +661,16 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
     deadline and the options of the next step, and the board as text. Nothing when the change
     mailed them already (their next turn began at once) or left them nothing to decide.
     """
-    seat.refresh_from_db()
-    if seat.player is None or seat.index is None or game.status != Game.Status.RUNNING:
+    if seat.index is None or game.status != Game.Status.RUNNING or game.state is None:
+        return None
+    # Why the options first: with none (the usual end of a turn) there is nothing to answer,
+    # and the five reads below (the seat again, its player, the story, the chat) are spared (#28).
+    if not engine.get(game.rules).options(game.state, seat.index):
+        return None
+    # Why these fields only: the player was read with the seat and is kept (one read, not two);
+    # the marks may have moved since (the change just made may have mailed this seat already).
+    seat.refresh_from_db(fields=["status", "last_mailed_version", "last_mailed_options", "last_mailed_chat"])
+    if seat.player is None:
         return None
     if seat.last_mailed_version >= game.version:
         return None

@@ -516,7 +516,7 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
     incoming.own_seat = incoming.sender == player.email
     # Why only here and at creation: the secret seat address vouches for the writer; the
     # general address would let anyone rename a player by writing a From in their name.
-    game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name)
+    game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name, known=player)
     body = parsing.body_text(incoming.msg)
     if not body.kind:
         _reply(incoming, _unreadable_text(body.problems), to=player, game=game, reply_to=seat_reply_to)
