@@ -806,7 +806,9 @@ def _submit_moves(game_id: int, player: Player | None, commands: Sequence[Comman
         game.save()
         if own is not None:
             absence.back_in_play(game, own)
-        outbox.queue_game_update(game, waited=waited, seats=seats, change=[(a.seat, a.events) for a in applied])
+        # Why read again with time banks: the clocks saved the seats from a read of their own.
+        outbox.queue_game_update(game, waited=waited, seats=None if clocks.is_banked(game) else seats,
+                                 change=[(a.seat, a.events) for a in applied])
     refusal = None
     if refused is not None:
         assert game.state is not None

@@ -502,6 +502,9 @@ def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option]) -> None:
     seat.last_mailed_options = options_signature(options)
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
     seat.save(update_fields=["last_mailed_version", "last_mailed_options", "last_mailed_chat"])
+    # Kept on the game object: which seats were mailed at this version in this change, so the
+    # step's answer knows without reading the seat again (#28).
+    game.__dict__.setdefault("_pbem_mailed", {})[seat.pk] = game.version
 
 
 def _moved_since_last_mail(game: Game, seat: Seat) -> bool:
@@ -667,6 +670,8 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
     # and the five reads below (the seat again, its player, the story, the chat) are spared (#28).
     if not engine.get(game.rules).options(game.state, seat.index):
         return None
+    if game.__dict__.get("_pbem_mailed", {}).get(seat.pk) == game.version:
+        return None  # the change just made mailed them (their next turn began at once)
     # Why these fields only: the player was read with the seat and is kept (one read, not two);
     # the marks may have moved since (the change just made may have mailed this seat already).
     seat.refresh_from_db(fields=["status", "last_mailed_version", "last_mailed_options", "last_mailed_chat"])
