@@ -345,16 +345,16 @@ def options_signature(options: Sequence[Option]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _chat_since(game: Game, seat: Seat) -> list[ChatMessage]:
-    # Why kept on the seat object: the mail's content and then its mark read the same rows in
-    # one transaction; the second read was one statement more for every mail (#28). The key
-    # makes a later change of ``last_mailed_chat`` read again.
-    key = (game.pk, seat.last_mailed_chat)
-    kept = getattr(seat, "_pbem_chat_read", None)
-    if kept is not None and kept[0] == key:
+def _chat_since(game: Game, seat: Seat, *, keep: bool = False) -> list[ChatMessage]:
+    """The chat after the seat's last mail. ``keep``: kept on the seat object for the next read
+    only, which takes it (the mail's content, then its mark, read the same rows in one
+    transaction; the second read was one statement more for every mail, #28)."""
+    kept = seat.__dict__.pop("_pbem_chat_read", None)
+    if kept is not None and kept[0] == (game.pk, seat.last_mailed_chat):
         return list(kept[1])
     rows = list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
-    seat._pbem_chat_read = (key, rows)  # type: ignore[attr-defined]
+    if keep:
+        seat.__dict__["_pbem_chat_read"] = ((game.pk, seat.last_mailed_chat), rows)
     return rows
 
 
@@ -422,7 +422,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     first = seat.last_mailed_version == 0
     same = bool(again and options and not first and options_signature(options) == seat.last_mailed_options)
     chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else _("You"), m.text]
-            for m in _chat_since(game, seat)]
+            for m in _chat_since(game, seat, keep=True)]
     rows, heads = pages.results(game.outcome or {}, names) if finished else ([], [])
     content = {
         "v": compose.CONTENT_VERSION,
@@ -682,6 +682,7 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
     with language.speaking(language.of(seat.player)):
         content, options = _mail_content(game, seat, _events_since(game, seat), compact=True, again=True)
     if not options:
+        seat.__dict__.pop("_pbem_chat_read", None)  # no mark follows: nothing kept
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()
     row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", game=game, reply_to=reply_address(seat),
