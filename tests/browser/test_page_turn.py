@@ -123,9 +123,18 @@ def test_it_updates_in_place_keeps_a_typed_message_takes_a_move_back_and_marks_n
     sail = page.locator("#options button[data-code^='s']").first
     code = sail.get_attribute("data-code")
     sail.scroll_into_view_if_needed()
+    start = page.evaluate("window.scrollY")  # scroll_into_view may have scrolled already
     page.mouse.wheel(0, 200)
-    page.wait_for_function("window.scrollY > 0")
-    scrolled = page.evaluate("window.scrollY")
+    page.wait_for_function("y => window.scrollY !== y", arg=start)
+    # The wheel scrolls asynchronously (slower on a loaded machine): read where it settles.
+    scrolled = page.evaluate("""async () => {
+        let last = window.scrollY, same = 0;
+        for (let i = 0; i < 300 && same < 10; i++) {
+            await new Promise(r => requestAnimationFrame(r));
+            if (window.scrollY === last) { same++; } else { same = 0; last = window.scrollY; }
+        }
+        return last;
+    }""")
     click(page, sail)
     confirm_if_asked(page)
     assert page.evaluate("window.__loaded_once") is True, "the move updated the page in place"
