@@ -58,7 +58,9 @@ def test_it_answers_a_step_inside_my_turn_to_my_own_mail_and_tells_nobody_else(a
 
     answer = mover.latest()
     assert answer is not turn_mail
-    assert str(answer["Subject"]) == f"Re: {turn_mail['Subject']}"
+    # the answer keeps the game's bare topic after "Re:" (docs/mail.md: subjects), the turn mail says what it is
+    topic, _, what = str(turn_mail["Subject"]).rpartition(": ")
+    assert what.startswith("your turn") and str(answer["Subject"]) == f"Re: {topic}"
     assert str(answer["In-Reply-To"]) == mover.sent[-1][1]
     body = text_of(answer)
     assert "Your mail was applied; your turn in game" in body and "goes on." in body
