@@ -24,7 +24,7 @@ from .render import INK, render_map_svg
 SCALE = svg.MAIL_TEXT / 10
 #: The part of the map shown, in map units.
 WIDTH, HEIGHT = int(svg.MAIL_WIDTH / SCALE), 290
-LEGEND = ("Framed: your fleet; letters: the others' fleets. Circles with a cross: places (dashed ring: "
+LEGEND = ("Framed: your fleet; letters: the others' fleets (dashed at the edge: a fleet beyond it, that way). Circles with a cross: places (dashed ring: "
           "your discovery cards' places); small circles: sea (codes as in moves); blue dashes: wind routes; "
           "squares: cubes.")
 _SIZE, _BOLD = 12, 12
@@ -49,7 +49,7 @@ def render_mail_svg(view: dict[str, Any]) -> str:
         y += _BOLD + 4
         out.append(svg.text(6, y, line, size=_BOLD, anchor="start", fill=INK, font_weight="bold"))
     box = crop_box(float(node["x"]), float(node["y"]))
-    part, height = svg.window(render_map_svg(view), box, svg.MAIL_WIDTH, top=y + 6)
+    part, height = svg.window(render_map_svg(view, box), box, svg.MAIL_WIDTH, top=y + 6)
     out.append(part)
     focus = (y + 6, y + 6 + (float(node["y"]) - box[1]) * svg.MAIL_WIDTH / box[2])  # the caption, the fleet's row
     y += 6 + height

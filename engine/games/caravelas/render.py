@@ -245,7 +245,8 @@ def _fleet_chip(x: float, y: float, s: int, letter: str, mine: bool, cls: str = 
         out.append(svg.el("rect", class_="mine", x=round(x - w / 2 - m, 1), y=round(y - h / 2 - m, 1), width=w + 2 * m,
                           height=h + 2 * m, rx=7, fill="#ffffff", stroke="#111111", stroke_width=2))
     out.append(svg.el("rect", class_=f"{cls} seat{s}", x=round(x - w / 2, 1), y=round(y - h / 2, 1), width=w,
-                      height=h, rx=5, fill=col, stroke="#111111", stroke_width=1))
+                      height=h, rx=5, fill=col, stroke="#111111", stroke_width=2 if "away" in cls else 1,
+                      stroke_dasharray="3 2" if "away" in cls else None))
     out.append(svg.text(x, y + 4, letter, size=12 if big else 11 if not small else 10, fill=svg.ink_on(col),
                         font_weight="bold"))
     return out
@@ -268,12 +269,19 @@ def render_phone_svg(view: dict[str, Any]) -> list[str]:
             svg.document(NARROW, height, body, title=f"Caravelas II - {players}: legend and players")]
 
 
-def render_map_svg(view: dict[str, Any]) -> str:
-    """The map alone, at its own size (the part near a fleet is what a mail shows)."""
-    return svg.document(B.MAP["width"], B.MAP["height"], _map(view))
+def render_map_svg(view: dict[str, Any], box: Box | None = None) -> str:
+    """The map alone, at its own size (the part near a fleet is what a mail shows). With ``box``
+    (x, y, w, h: the part a picture shows), every label and every fleet is drawn wholly inside it:
+    a label cut by its edge is moved in, and a fleet beyond it is drawn at the edge, dashed."""
+    return svg.document(B.MAP["width"], B.MAP["height"], _map(view, box))
 
 
-def _map(view: dict[str, Any]) -> list[str]:
+def _inside(x0: float, x1: float, lo: float, hi: float) -> float:
+    """How far to move [x0, x1] so that it lies within [lo, hi] (0 when it does)."""
+    return lo - x0 if x0 < lo else hi - x1 if x1 > hi else 0.0
+
+
+def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
     width, map_h = B.MAP["width"], B.MAP["height"]
     players = view["players"]
     seat = view["seat"]
@@ -329,8 +337,72 @@ def _map(view: dict[str, Any]) -> list[str]:
             if not left:
                 body.append(svg.el("rect", x=x0 + 1, y=y0 + 1, width=CUBE, height=CUBE, fill="none",
                                    stroke="#333333", stroke_dasharray="2 2"))
+    # fleets, on their circle (up to four share one: a two by two block)
+    chips: list[str] = []
+    away: list[Box] = []  # in a part of the map: where each fleet is drawn (no label goes under one)
+    by_place: dict[str, list[int]] = {}
+    for s, f in enumerate(view["fleets"]):
+        by_place.setdefault(f["at"], []).append(s)
+    spots: list[tuple[float, float, int, int, bool]] = []  # x, y, seat, fleets on its circle, beyond the part
+    for nid, seats in by_place.items():
+        x, y = _xy(nid)
+        # the viewer's own fleet last, so that its frame is never under another chip
+        for i, s in sorted(enumerate(seats), key=lambda t: t[1] == seat):
+            fx, fy = (x, y) if len(seats) == 1 else (x + (-7 if i % 2 == 0 else 7), y + (-9 if i < 2 else 9))
+            spots.append((fx, fy, s, len(seats), False))
+    if box is not None:  # a fleet beyond the part shown: at its edge, towards where it is, dashed
+        lo_x, hi_x, lo_y, hi_y = box[0] + 2, box[0] + box[2] - 2, box[1] + 2, box[1] + box[3] - 2
+        kept: list[Box] = []
+        moved, near = [], []
+        for fx, fy, s, k, _a in spots:
+            dx, dy = _inside(fx - 13, fx + 13, lo_x, hi_x), _inside(fy - 15, fy + 15, lo_y, hi_y)
+            if abs(dx) > 12 or abs(dy) > 14:
+                moved.append((fx + dx, fy + dy, s, k, True))
+            else:  # on its circle, nudged in when the edge cuts it
+                near.append((fx + dx, fy + dy, s, k, False))
+                kept.append((fx + dx - 13, fy + dy - 15, fx + dx + 13, fy + dy + 15))
+        for j, (fx, fy, s, k, a) in enumerate(moved):
+            on_side = fx - 13 <= lo_x + 0.5 or fx + 13 >= hi_x - 0.5  # slide along the edge it is on
+            step = (0.0, 32.0) if on_side else (28.0, 0.0)
+            for _ in range(40):
+                here = (fx - 13, fy - 15, fx + 13, fy + 15)
+                if not any(_hit(here, b) for b in kept + away):
+                    break
+                fx, fy = fx + step[0], fy + step[1]
+                if fx + 13 > hi_x or fy + 15 > hi_y:  # round the far end: back the other way
+                    step = (-abs(step[0]), -abs(step[1]))
+                    fx, fy = min(fx, hi_x - 13), min(fy, hi_y - 15)
+            away.append((fx - 13, fy - 15, fx + 13, fy + 15))
+            moved[j] = (fx, fy, s, k, a)
+        spots = near + moved
+        spots.sort(key=lambda sp: sp[2] == seat)
+        away += kept
+    for fx, fy, s, k, a in spots:
+        chips += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat, cls="fleet away" if a else "fleet",
+                             small=k > 1)
     halo = {"stroke": SEA, "stroke_width": 3, "paint_order": "stroke", "stroke_linejoin": "round"}
-    for text, x, y, size, colour, weight, style in label_layout():
+    labels = list(label_layout())
+    if box is not None:  # a part of the map: a label beyond it left out; one its edge cuts moved in,
+        # whole, where it covers no other label and no fleet (or left out: the mail's text has it)
+        edge = (box[0] + 2, box[1] + 2, box[0] + box[2] - 2, box[1] + box[3] - 2)
+
+        def area(t: tuple[str, float, float, int, str, str, str]) -> Box:
+            return (t[1], t[2] - t[3], t[1] + svg.text_width(t[0], t[3], t[5] == "bold"), t[2] + 0.25 * t[3])
+
+        whole = [t for t in labels if _inside(*area(t)[::2], edge[0], edge[2]) == 0
+                 and _inside(*area(t)[1::2], edge[1], edge[3]) == 0]
+        taken = [area(t) for t in whole] + away
+        for t in labels:
+            a = area(t)
+            if t in whole or not _hit(a, (box[0], box[1], box[0] + box[2], box[1] + box[3])):
+                continue
+            dx, dy = _inside(a[0], a[2], edge[0], edge[2]), _inside(a[1], a[3], edge[1], edge[3])
+            moved = (a[0] + dx, a[1] + dy, a[2] + dx, a[3] + dy)
+            if not any(_hit(moved, o) for o in taken):
+                taken.append(moved)
+                whole.append((t[0], t[1] + dx, t[2] + dy, *t[3:]))
+        labels = [t for t in whole if not any(_hit(area(t), c) for c in away)]
+    for text, x, y, size, colour, weight, style in labels:
         body.append(svg.text(x, y, text, size=size, anchor="start", fill=colour,
                              font_weight=None if weight == "normal" else weight,
                              font_style=None if style == "normal" else style, **halo))
@@ -339,23 +411,16 @@ def _map(view: dict[str, Any]) -> list[str]:
     mx, my = mon["x"], mon["y"]
     body.append(svg.el("rect", x=mx - 10, y=my - 28, width=30 + 24 * view["greens"], height=44, rx=6,
                        fill="#f7f1e3", stroke="#6b4c2a"))
-    body.append(svg.text(mx, my - 13, f"{mon['name']}: {view['monastery']} of {view['greens']}", size=11,
-                         anchor="start", fill=INK))
+    mon_text = f"{mon['name']}: {view['monastery']} of {view['greens']}"
+    if box is None or (box[0] <= mx and mx + svg.text_width(mon_text, 11) <= box[0] + box[2]
+                       and box[1] <= my - 24 and my - 10 <= box[1] + box[3]):  # never cut (the mail's text has it)
+        body.append(svg.text(mx, my - 13, mon_text, size=11, anchor="start", fill=INK))
     for i in range(view["greens"]):
         filled = i < view["monastery"]
         body.append(svg.el("circle", class_="monastery" + (" full" if filled else ""), cx=mx + 8 + 24 * i,
                            cy=my + 4, r=7,
                            fill=CUBE_FILL["green"] if filled else "#ffffff", stroke="#1e7a43", stroke_width=2))
-    # fleets, on their circle (up to four share one: a two by two block)
-    by_place: dict[str, list[int]] = {}
-    for s, f in enumerate(view["fleets"]):
-        by_place.setdefault(f["at"], []).append(s)
-    for nid, seats in by_place.items():
-        x, y = _xy(nid)
-        # the viewer's own fleet last, so that its frame is never under another chip
-        for i, s in sorted(enumerate(seats), key=lambda t: t[1] == seat):
-            fx, fy = (x, y) if len(seats) == 1 else (x + (-7 if i % 2 == 0 else 7), y + (-9 if i < 2 else 9))
-            body += _fleet_chip(fx, fy, s, players[s][:1].upper(), s == seat, small=len(seats) > 1)
+    body += chips
     return body + overlays  # the links last: over the labels and the fleets, so a click on them counts
 
 
