@@ -24,7 +24,8 @@ from .render import INK, render_map_svg
 SCALE = svg.MAIL_TEXT / 10
 #: The part of the map shown, in map units.
 WIDTH, HEIGHT = int(svg.MAIL_WIDTH / SCALE), 290
-LEGEND = ("Framed: your fleet; letters: the others' fleets (dashed at the edge: a fleet beyond it, that way). Circles with a cross: places (dashed ring: "
+LEGEND = ("Framed: your fleet; letters: the others' fleets (dashed at the edge: a fleet beyond it, that way). "
+          "Circles with a cross: places (dashed ring: "
           "your discovery cards' places); small circles: sea (codes as in moves); blue dashes: wind routes; "
           "squares: cubes.")
 _SIZE, _BOLD = 12, 12

@@ -397,9 +397,9 @@ def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
             if t in whole or not _hit(a, (box[0], box[1], box[0] + box[2], box[1] + box[3])):
                 continue
             dx, dy = _inside(a[0], a[2], edge[0], edge[2]), _inside(a[1], a[3], edge[1], edge[3])
-            moved = (a[0] + dx, a[1] + dy, a[2] + dx, a[3] + dy)
-            if not any(_hit(moved, o) for o in taken):
-                taken.append(moved)
+            shifted = (a[0] + dx, a[1] + dy, a[2] + dx, a[3] + dy)
+            if not any(_hit(shifted, o) for o in taken):
+                taken.append(shifted)
                 whole.append((t[0], t[1] + dx, t[2] + dy, *t[3:]))
         labels = [t for t in whole if not any(_hit(area(t), c) for c in away)]
     for text, x, y, size, colour, weight, style in labels:
