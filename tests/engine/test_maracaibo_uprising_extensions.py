@@ -52,7 +52,7 @@ def test_it_offers_one_of_three_rewards_for_one_of() -> None:
     p = state["p"][0]
     _now(state, _row("Generous Patron", "one_of"))
     labels = {o.code: o.label for o in RULES.options(state, 0)}
-    assert (labels["g1"], labels["g2"], labels["g3"]) == ("take 5 doubloons", "take 3 VP",
+    assert (labels["g1"], labels["g2"], labels["g3"]) == ("take 5 doubloons", "take 3 VP now",
                                                            "take 1 doubloon, 2 combat points")
     vp = p["vp"]
     _play(state, "g2")

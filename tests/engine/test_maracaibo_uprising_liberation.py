@@ -48,7 +48,7 @@ def test_it_fights_only_against_a_nation_without_the_most_and_fewest_modifiers()
     labels = {o.code: o.label for o in RULES.options(state, 0) if not o.code.startswith(("p", "k"))}
     assert sorted(labels) == ["ae", "af", "as"]
     assert labels["as"] == "fight against spain (value 5, 1 doubloon)"  # no -2 for the most markers
-    assert labels["ae"] == "fight against england (value 2, 2 VP)"
+    assert labels["ae"] == "fight against england (value 2, 2 VP now)"
 
 
 def test_it_gives_2_vp_for_the_tokens_influence() -> None:
@@ -109,7 +109,7 @@ def test_it_adds_one_more_liberation_a_turn_with_the_combat_tiles_upgrade() -> N
     p["areas"] = [*p["areas"], "U6"]
     state["v"] += 1
     labels = {o.code: o.label for o in RULES.options(state, 0)}
-    assert labels["xc13"] == "liberate city 13 Port Royal with the ship upgrade (value 3, the flag's 3 VP)"
+    assert labels["xc13"] == "liberate city 13 Port Royal with the ship upgrade (value 3, the flag's 3 VP now)"
     assert labels["xv8"] == "liberate village 8 Martinique with the ship upgrade (value 2)"
     for code in ("lc10", "xc13", "lv8"):
         _play(state, code)
@@ -142,7 +142,7 @@ def test_it_keeps_the_cards_combat_actions_against_a_nation_their_influence_as_v
     p["display"], p["cp"], p["fig"] = [7], 0, 0  # Bold Merchant: combat action, value 3: 4 VP
     state["v"] += 1
     labels = {o.code: o.label for o in RULES.options(state, 0)}
-    assert labels["cc7"] == "Bold Merchant: 4 VP (value 3)"
+    assert labels["cc7"] == "Bold Merchant: 4 VP now (value 3)"
     vp = p["vp"]
     _play(state, "cc7")
     assert p["vp"] == vp + 4 and "cc7" not in _codes(state) and "lc4" not in _codes(state)  # value 3 left

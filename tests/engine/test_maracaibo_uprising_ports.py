@@ -139,7 +139,7 @@ def test_it_lets_antwerp_take_a_disc_off_the_market_instead_of_delivering() -> N
     state["market"]["13"] = [1, 2]  # Bob's and Carla's discs
     _on(state, frame("main", 0, spent=1))
     labels = _labels(state)
-    assert labels["dH"] == ("take a disc off the market of Port Royal instead of delivering (3 doubloons, 3 VP), "
+    assert labels["dH"] == ("take a disc off the market of Port Royal instead of delivering (3 doubloons, 3 VP now), "
                             "then the city action")
     assert _read(state, "take a disc off the market") == "dH"
     d, vp, hand = p["d"], p["vp"], list(p["hand"])
@@ -239,8 +239,8 @@ def test_it_gives_panama_the_second_to_last_spaces_reward_when_moving_two_or_mor
     p["explorer"] = 6
     _on(state, frame("explore", 0, n=3))
     labels = _labels(state)
-    assert labels["e7"] == "explore to space 7 (3 VP)"  # one space: no second-to-last
-    assert labels["e10"] == "explore to space 10 (3 VP), and space 7 (3 VP)"  # 6 -> 7 -> 10 by the fork
+    assert labels["e7"] == "explore to space 7 (3 VP now)"  # one space: no second-to-last
+    assert labels["e10"] == "explore to space 10 (3 VP now), and space 7 (3 VP now)"  # 6 -> 7 -> 10 by the fork
     assert labels["e9"].endswith(", and space 8 (2 doubloons, 1 combat point)")
     vp = p["vp"]
     _play(state, 0, "e10")
@@ -248,7 +248,7 @@ def test_it_gives_panama_the_second_to_last_spaces_reward_when_moving_two_or_mor
     locked = _with_port("HP13", unlocked=False)
     locked["p"][0]["explorer"] = 6
     _on(locked, frame("explore", 0, n=3))
-    assert _labels(locked)["e10"] == "explore to space 10 (3 VP)"
+    assert _labels(locked)["e10"] == "explore to space 10 (3 VP now)"
 
 
 def test_it_asks_panama_which_way_when_the_fork_gives_two_and_offers_the_quest_there() -> None:
@@ -257,7 +257,8 @@ def test_it_asks_panama_which_way_when_the_fork_gives_two_and_offers_the_quest_t
     p["explorer"] = 7
     _on(state, frame("explore", 0, n=3))
     labels = _labels(state)
-    assert labels["e10"] == "explore to space 10 (3 VP)" and labels["e10b9"].endswith(", and space 9 (1 card drawn)")
+    assert labels["e10"] == "explore to space 10 (3 VP now)"
+    assert labels["e10b9"].endswith(", and space 9 (1 card drawn)")
     assert _read(state, "explore 10") == "e10" and _read(state, "explore 10 and space 9") == "e10b9"
     hand = len(p["hand"])
     _play(state, 0, "e10b9")
@@ -374,7 +375,7 @@ def test_it_splits_roatans_explorer_moves_with_rewards_for_both() -> None:
     assert {"e4", "e5", "e6"} <= set(codes)  # the explorer alone, as ever
     assert {"e4w1", "e4w2", "e5w1", "w1", "w2"} <= set(codes)
     assert not [c for c in codes if c.startswith("e6w")]  # the explorer took all three moves
-    assert _labels(state)["e4w2"] == "explore to space 4 (nothing) and the home port's figure to space 2 (2 VP)"
+    assert _labels(state)["e4w2"] == "explore to space 4 (nothing) and the home port's figure to space 2 (2 VP now)"
     assert _read(state, "explore 4 and figure 2") == "e4w2"
     vp = p["vp"]
     _play(state, 0, "e4w2")

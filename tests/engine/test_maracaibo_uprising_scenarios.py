@@ -113,7 +113,7 @@ def test_it_offers_the_powder_store_before_the_main_action_for_1_combat_point() 
     p = state["p"][0]
     p["cp"], p["vp"] = 2, 0
     RULES.apply(state, 0, {"code": "s15"})
-    assert _labels(state) == {"yes": "Powder store: pay 1 combat point for 2 VP", "no": "Powder store: leave it"}
+    assert _labels(state) == {"yes": "Powder store: pay 1 combat point for 2 VP now", "no": "Powder store: leave it"}
     RULES.apply(state, 0, {"code": "yes"})
     assert (p["cp"], p["vp"]) == (1, 2) and state["stack"][-1]["kind"] == "main"
     poor = _sailing_to("L35", "14")

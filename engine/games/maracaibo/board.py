@@ -18,6 +18,7 @@ from engine.stack import DecisionStack, Frame, FunctionHandler, frame
 
 from . import content as C
 from .effects import who
+from .vpwhen import vp_when
 
 P = dict[str, Any]
 
@@ -41,7 +42,8 @@ def opt(code: str, label: str) -> Option:
     if found is None:
         if len(_OPTIONS) >= _MAX_OPTIONS:
             _OPTIONS.clear()
-        found = _OPTIONS[(code, label)] = new_option(code, label, {"code": code})
+        # (the label says when its VP come: "3 VP now", issue #21)
+        found = _OPTIONS[(code, label)] = new_option(code, vp_when(label), {"code": code})
     return found
 
 
