@@ -20,7 +20,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import reach
+from . import reach, ship
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -311,6 +311,11 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
                 have = sorted({C.CARD[c]["good"] for c in me["hand"]} & set(m["goods"]))
                 out += _wrap(f"Deliver {' or '.join(m['goods'])} for {m['rewards'][len(taken)]} doubloons, a disc "
                              f"off your ship board, then the city action. You hold: {', '.join(have) or 'none'}.")
+                areas = ship.areas_line(p)
+                if areas:
+                    good = (have or m["goods"])[0]
+                    out += _wrap(f"The disc may come from ship area {areas}.")
+                    out += _wrap(f"In one line: `deliver {good} ..., disc {ship.disc_areas(p)[0]}`.")
             else:
                 out += _wrap("The market is full: the city action only.")
         out += _wrap(f"City action: {_city_text(view, loc)}.")

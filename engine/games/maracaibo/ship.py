@@ -74,6 +74,14 @@ def _disc_options(state: State, f: Frame) -> list[Option]:
                 + (" (completes it)" if p["discs"][uid] == 1 else "")) for uid in disc_areas(p)]
 
 
+def areas_line(p: P) -> str:
+    """The ship areas a delivery's disc may come from now, with what each gives, for the mail before a
+    delivery is chosen (so that `deliver sugar ..., disc U3` can be written in one line; #21)."""
+    text = homeports.area_text if "board" in p else _base_text
+    return "; ".join(f"{uid} ({text(p, uid)}" + (", completes it)" if p["discs"][uid] == 1 else ")")
+                     for uid in disc_areas(p))
+
+
 def _disc_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     frames = remove_disc(state, seat, "U" + o.code[1:], rng, ev)
