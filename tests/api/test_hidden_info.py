@@ -93,10 +93,13 @@ def test_games_differing_only_in_hidden_information_answer_the_same(fake_game, a
 
 
 def test_a_resigned_or_replaced_player_sees_what_a_spectator_sees_until_the_end(alice, bob, carol, dave,
-                                                                               moderator):
+                                                                               moderator, monkeypatch):
     from pbem.games import services
     from pbem.mail import outbox
 
+    # Why a dealt seed: the test needs the autoplay to draw for Bob's seat, which some deals never
+    # ask of it before the game ends (seed 7bf16b7a... did not: CI was red).
+    monkeypatch.setattr(services, "new_seed", lambda: "hidden-info-resigned-1")
     game = start_game("maretta", alice, [bob, carol], options={"side": "B"})
     play_first_options(game.pk, limit=4, rnd=random.Random(3))
     services.do_resign(game.pk, bob)

@@ -62,6 +62,10 @@ def votes_by_mail(game: Game) -> int:
 
 def test_it_plays_a_maracaibo_campaign_by_mail(ana: Persona, bruno: Persona, carla: Persona,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why dealt seeds: some deals end the story before a vote and a carried legacy tile are seen
+    # (seeds 9f065f74..., 3431879e... did: CI was red); these deals reach all of them.
+    seeds = iter(f"gulf-campaign-{i}" for i in range(100))
+    monkeypatch.setattr(services, "new_seed", lambda: next(seeds))
     ana.send_to(GENERAL, f'new campaign maracaibo with {bruno.email} name="Gulf" rounds=2')
     campaign = Campaign.objects.get()
     assert campaign.options["campaign"] is True and campaign.options["rounds"] == 2
