@@ -66,14 +66,16 @@ def test_it_liberates_cities_and_villages_in_the_liberation_of_the_caribbean() -
 
 
 def test_it_unlocks_its_home_port_and_pays_its_bonus() -> None:
+    # (16 seats: the bot unlocks its port in about 60 % of them, 19 and 22 of 32 measured on two deals of
+    # the B deck; 4 games of 2 seats were too few once the deck changed: 2 of 8)
     unlocked = paid = 0
     for mode in ("78", "79"):
-        for seed in ("ubot-port-a", "ubot-port-b"):
+        for seed in ("ubot-port-a", "ubot-port-b", "ubot-port-c", "ubot-port-d"):
             state, chosen = _game(2, seed, mode)
             unlocked += sum("UH" in p["areas"] for p in state["p"])
             paid += chosen["portbonus yes"]
-    assert unlocked >= 4
-    assert paid >= 2
+    assert unlocked >= 6
+    assert paid >= 3
 
 
 @pytest.mark.parametrize("mode", ["basic", "78", "79"])

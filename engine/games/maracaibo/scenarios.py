@@ -7,8 +7,8 @@
   expansion game adds them: "Adicione as novas cartas de projeto às cartas B") and the numbered
   cards 90-106 (90-99 the base game's, 100-106 the expansion's, Assumption A3), shuffled before the
   40 are counted out. Only the cards whose effects the rules play are dealt
-  (``uprising_content.PLAYABLE_CARDS``: 12 of the 36 new cards today); the others wait for their
-  effect-language extensions.
+  (``uprising_content.PLAYABLE_CARDS``: the base language and the extensions registered in
+  ``PLAYED_EXTENSIONS``); the others wait for their effect-language extensions.
 - ``legacy``: the tiles the scenario places (L1, L30; L40 in 78), then three times the top project
   card is revealed (and discarded, face up: Assumption A33) and the tile of ``legacy_by_object`` for
   its object, column 1, 2, 3 in turn, joins them. The tiles the rules play are in ``state["legacy"]``

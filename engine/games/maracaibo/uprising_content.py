@@ -2,9 +2,10 @@
 
 Everything here is SUBSTITUTE CONTENT (``data/uprising/build.py``, docs/rules/maracaibo-uprising.md).
 The rules read it where a module is played (homeports.py, resistance.py, uprising.py,
-liberation.py, scenarios.py); the new career, the quest tiles and the project cards whose effects
-are in the base language are added to the base game's lookups (``C.CARD``, ``C.QUEST``,
-``C.CAREER``) below, and dealt only in the modes 78 and 79.
+liberation.py, scenarios.py); the new career, the quest tiles and the project cards the rules play
+(:data:`PLAYABLE_CARDS`: effects in the base language or in an extension of :data:`PLAYED_EXTENSIONS`)
+are added to the base game's lookups (``C.CARD``, ``C.QUEST``, ``C.CAREER``) below, and dealt only in
+the modes 78 and 79.
 
 An effect (a dict with ``"t"``) is either in the base game's effect language (the kinds and gain
 keys ``effects.py`` interprets and ``content.effect_text`` words) or carries ``"ext"``, the name
@@ -171,14 +172,40 @@ def base_language(e: dict[str, Any]) -> bool:
 
 # ---- what of the content the rules play (scenarios.py deals it in modes 78 and 79) -----------------
 
-def playable_card(c: dict[str, Any]) -> bool:
-    """A project card whose every effect and requirement the base rules play (no extension)."""
-    return all(base_language(e) for e in c["effects"]) and not any(f in c for f in CARD_FIELD_EXTENSIONS) \
-        and not c.get("liberation_symbol")
+#: The extensions the rules PLAY on a dealt project card (docs/rules/maracaibo-uprising.md, "Effect
+#: language: needed extensions"): a name plays every form of it; ``"name@kind"`` only the effect of that
+#: kind (``"liberate@now"``: a card's immediate liberation, not the combat actions); a card field's name
+#: (``CARD_FIELD_EXTENSIONS``) that requirement; ``"liberation_symbol"`` a card showing the symbol. One a
+#: line: the engineers of the extensions add theirs here, and only once the rule plays, is worded
+#: (content.effect_text) and the bot can choose among its options.
+PLAYED_EXTENSIONS: frozenset[str] = frozenset({
+    "marker_removed",
+    "per_more",
+    "one_of",
+    "trade_any",
+    "liberate@now",
+    "by_object@now",
+})
 
 
-#: the expansion's project cards the rules play now (the others need an extension of the effect
-#: language: not dealt yet, docs/rules/maracaibo-uprising.md)
+def played(e: dict[str, Any], registry: frozenset[str] = PLAYED_EXTENSIONS) -> bool:
+    """The effect is in the base language, or names an extension the rules play in its form."""
+    ext = e.get("ext")
+    if ext is None:
+        return base_language(e)
+    return (ext in registry or f"{ext}@{e.get('t')}" in registry) and not effect_problems(e)
+
+
+def playable_card(c: dict[str, Any], registry: frozenset[str] = PLAYED_EXTENSIONS) -> bool:
+    """A project card the rules play: every effect played (:func:`played`), every requirement field of an
+    extension registered, and its liberation symbol handled."""
+    return (all(played(e, registry) for e in c["effects"])
+            and all(ext in registry for f, ext in CARD_FIELD_EXTENSIONS.items() if f in c)
+            and (not c.get("liberation_symbol") or "liberation_symbol" in registry))
+
+
+#: the expansion's project cards the rules play now, dealt in the modes 78 and 79 (the others need an
+#: extension not yet played: not dealt, docs/rules/maracaibo-uprising.md)
 PLAYABLE_CARDS: list[dict[str, Any]] = [c for c in CARDS if playable_card(c)]
 # Why registered in the base lookups: every rule reads a card, a quest or a career by its id there
 # (the ids do not clash: tests/engine/test_uprising_content.py); only the modes 78 and 79 deal them.

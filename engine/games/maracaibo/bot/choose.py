@@ -202,7 +202,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         return ctx.keep_value(cid) - (0.0 if "U3" in p["areas"] else ctx.dv)
     if kind == "pile":
         return float(len(st["piles"][int(code[1]) - 1])) if code.startswith("t") else 0.0
-    return 0.0
+    ext = ctx.card_frame_value(kind, code, st["stack"][-1]["data"])  # the Uprising's card extensions
+    return 0.0 if ext is None else ext
 
 
 def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, float]:

@@ -20,6 +20,7 @@ from ..exploring import explore_targets
 from ..quests import can_pay_quest, quest_payments
 from ..sailing import village_count
 from ..ship import disc_areas
+from .cards import CardValues
 from .uprising import PORT_VALUE, UprisingValues
 
 #: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
@@ -87,7 +88,7 @@ def _kinds(state: State) -> dict[str, str]:
 
 
 
-class Ctx(UprisingValues):
+class Ctx(UprisingValues, CardValues):
     """What one decision needs, computed once: the seat's own part and the public board."""
 
     def __init__(self, state: State, seat: int, weights: Mapping[str, float] | None = None) -> None:
@@ -313,8 +314,10 @@ class Ctx(UprisingValues):
                     v += factor * e["d"] * (self.interims * self.dv + 0.5)
                 else:
                     v += factor * e["vp"] * self.left
-            elif t == "now":  # (the Uprising's one_of: the best of its gains)
-                v += self.gain_value(e["gain"]) if "gain" in e else max(self.gain_value(g) for g in e["gains"])
+            elif t == "now" and "ext" in e:  # the Uprising's extensions (bot/cards.py)
+                v += self.now_ext_value(e)
+            elif t == "now":
+                v += self.gain_value(e["gain"])
             elif t == "village":
                 v += max(0.0, self.gain_value(e["gain"], explore=False) - self.dv) * turns * 0.45
             elif t == "combat":

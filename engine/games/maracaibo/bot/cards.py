@@ -1,0 +1,78 @@
+"""The bot's values of the Uprising's project cards whose effects extend the language (docs/rules/
+maracaibo-uprising.md, "Effect language: needed extensions"): what such an effect is worth when a card
+is bought, and the options of the decisions these effects ask (each frame's own options).
+
+``CardValues`` is a part of ``Ctx`` (ctx.py), as ``UprisingValues`` is: it reads the same seat's view
+and values in VP. Every value reads the effect's data row, never a card's id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import State
+
+from .. import content as C
+from ..effects import good_cards
+
+
+class CardValues:
+    """The card extensions' values; the names below are Ctx's (ctx.py), declared for the type checker."""
+
+    state: State
+    p: Any
+    seat: int
+    dv: float
+    left: int
+    turns: float
+
+    def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
+        raise NotImplementedError
+
+    def keep_value(self, cid: int) -> float:
+        raise NotImplementedError
+
+    def kind(self, loc: str) -> str:
+        raise NotImplementedError
+
+    def resist_value(self, nation: str, times: int = 1, token: int = 0) -> float:
+        raise NotImplementedError
+
+    def denial(self, loc: str) -> float:
+        raise NotImplementedError
+
+    # ---- a card's effect, bought ----------------------------------------------------------------
+
+    def now_ext_value(self, e: dict[str, Any]) -> float:
+        """An immediate effect with an extension (extensions.now), before the card's price."""
+        ext = e.get("ext")
+        if ext == "one_of":
+            return max(self.gain_value(g) for g in e["gains"])
+        if ext == "trade_any":  # the cards of the good in hand, each paid only when worth less than the gain
+            each = self.gain_value(e["gain"])
+            return sum(max(0.0, each - self.keep_value(c)) for c in good_cards(self.p, str(e["pay"])))
+        if ext == "liberate":
+            villages = [loc for loc, n in self.state["markers"].items() if self.kind(loc) == "village"]
+            best = max((self.resist_value(str(self.state["markers"][loc])) + self.denial(loc) for loc in villages),
+                       default=0.0)
+            return best + self.gain_value(e.get("gain", {}))
+        if ext == "by_object":  # the object drawn: each as likely
+            table: Mapping[str, dict[str, Any]] = e["by_object"]
+            return sum(self.gain_value(g) for g in table.values()) / max(1, len(C.OBJECTS))
+        return self.gain_value(e["gain"]) if "gain" in e else 0.0
+
+    # ---- the frames these effects ask -----------------------------------------------------------
+
+    def card_frame_value(self, kind: str, code: str, data: Mapping[str, Any]) -> float | None:
+        """An option of a card extension's frame (None: not such a frame)."""
+        if kind == "oneof":
+            return self.gain_value(data["gains"][int(code[1:]) - 1])
+        if kind == "tradeany":
+            k = int(code[1:])
+            paid = sorted(good_cards(self.p, str(data["good"])), key=lambda c: (C.CARD[c]["cost"], c))[:k]
+            return k * self.gain_value(dict(data["gain"])) - sum(self.keep_value(c) for c in paid)
+        if kind == "libvillage":
+            loc = code[1:]
+            return self.resist_value(str(self.state["markers"][loc])) + self.denial(loc)
+        return None
