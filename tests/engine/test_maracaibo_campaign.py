@@ -263,7 +263,10 @@ def test_it_fills_disc_tiles_and_reads_their_card_by_the_player_who_ended_the_ro
 
 
 @pytest.mark.parametrize("change", [
-    lambda a: {**a, "version": 2},
+    lambda a: {**a, "version": K.ARCHIVE_VERSION + 1},
+    lambda a: {**a, "story": {**a["story"], "book": "maretta"}},
+    lambda a: {**a, "story": {**a["story"], "modules": ["uprising"]}},
+    lambda a: {**a, "legacy": ["L34"]},  # (an Uprising tile in the base story)
     lambda a: {**a, "legacy": ["L99"]},
     lambda a: {**a, "story": {**a["story"], "pile": a["story"]["pile"][1:]}},
     lambda a: {**a, "story": {**a["story"], "tucked": [[], []]}},
@@ -284,11 +287,11 @@ def test_it_refuses_an_archive_it_cannot_continue(change: Any) -> None:
 
 
 def test_it_refuses_a_campaign_with_options_it_does_not_play() -> None:
-    for options in ({"scenario": "76"}, {"mode": "78"}):
+    for n, options in ((2, {"scenario": "76"}), (2, {"mode": "78"}), (1, {"mode": "74"}), (2, {"mode": "193"})):
         with pytest.raises(Exception, match="campaign"):
-            RULES.setup(player_names(2), {"campaign": True, **options}, 1)
-    with pytest.raises(Exception, match="campaign"):
-        RULES.setup(player_names(1), {"campaign": True}, 1)
+            RULES.setup(player_names(n), {"campaign": True, **options}, 1)
+    with pytest.raises(Exception, match="campaign"):  # the campaign's modes without a campaign
+        RULES.setup(player_names(2), {"mode": "campaign"}, 1)
 
 
 def test_it_passes_the_conformance_checker_in_a_campaign() -> None:

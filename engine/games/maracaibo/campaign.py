@@ -1,10 +1,18 @@
-"""Maracaibo's story campaign (issue 23; docs/rules/maracaibo-campaign.md): option ``campaign``.
+"""Maracaibo's story campaigns (issue 23; docs/rules/maracaibo-campaign.md): option ``campaign``.
 
-SUBSTITUTE CONTENT: the story cards (``data/campaign/story.json``) and the disc tiles
-(``data/campaign/tiles.json``) are this project's own, short and original, not the published story.
+Two stories ("books"), read by the same code: the base game's (``data/campaign/story.json``) and
+the Uprising's (``data/campaign/uprising.json``: from card 150, legacy tiles L1, L4, L30, with the
+Home Ports; option ``mode=campaign``). ``mode=campaign_base`` plays the base story with the
+expansion's Home Ports. One player plays a campaign against Jean or Jacques (the votes are theirs).
+
+SUBSTITUTE CONTENT: the story cards (``data/campaign/story.json``, ``uprising.json``) and the disc
+tiles (``data/campaign/tiles.json``) are this project's own, short and original, not the published story.
 
 ``state["story"]`` holds the campaign during a game:
 
+- ``book``: which story (``base``, ``uprising``; a state saved before the Uprising's: ``base``);
+- ``modules``: the expansion's modules the story added to this game (Resistance Tiles), fixed at
+  setup; ``modules_next``: those it adds from the next game on;
 - ``game``: which game of the campaign this is (1 for the first);
 - ``pile``: the story cards not yet revealed, top first (hidden: the view says how many);
 - ``board``: the story cards in play, front up (their requirements are public), in the order revealed;
@@ -35,24 +43,72 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import legacytiles
+from . import uprising_content as U
+from .archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from .board import HANDLERS, opt, stack, take_marker
 from .effects import count_of, gain, player, who
 
 _DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data" / "campaign"
-STORY: dict[str, Any] = json.loads((_DATA / "story.json").read_text(encoding="utf-8"))
-TILES: dict[str, Any] = json.loads((_DATA / "tiles.json").read_text(encoding="utf-8"))
-CARD: dict[int, dict[str, Any]] = {c["id"]: c for c in STORY["cards"]}
+
+
+def _load(name: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((_DATA / name).read_text(encoding="utf-8"))
+    return found
+
+
+STORY: dict[str, Any] = _load("story.json")
+TILES: dict[str, Any] = _load("tiles.json")
+#: the stories, by book: the base game's and the Uprising's
+BOOKS: dict[str, dict[str, Any]] = {"base": STORY, "uprising": _load("uprising.json")}
+BOOK_CARDS: dict[str, dict[int, dict[str, Any]]] = {b: {c["id"]: c for c in d["cards"]} for b, d in BOOKS.items()}
+CARD: dict[int, dict[str, Any]] = BOOK_CARDS["base"]
 START: list[int] = list(STORY["start"])
 DISC_TILE: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["disc_tiles"]}
 STORY_TILES: list[dict[str, Any]] = TILES["story_tiles"]
 LABEL: str = STORY["label"]
-
-#: the version of the archive this engine writes (and the newest it reads)
-ARCHIVE_VERSION = 1
+#: the game modes of a campaign played with the expansion (the Home Ports): the Uprising's story,
+#: and the base story (the rulebook: "you can also choose to play the base game campaign using this
+#: expansion"); the mode ``basic`` plays the base story on the new boards without the Home Ports
+MODES = ("campaign", "campaign_base")
+#: the modes a campaign plays in (base and basic: the base story without the Home Ports)
+PLAYS_IN = ("base", "basic", "campaign", "campaign_base")
+MODE_HELP = ("; campaign (with option campaign: the Uprising's story, Home Ports) or campaign_base (the base "
+             "game's story with the Home Ports)")
+#: the modules a story may add from a later game on (the Uprising's rulebook: after the first game)
+ADDABLE_MODULES = ("resistance",)
 
 
 def active(state: State) -> bool:
     return "story" in state
+
+
+def book(state: State) -> str:
+    """Which story the campaign tells (a state saved before the Uprising's story: the base one)."""
+    return str(state["story"].get("book", "base"))
+
+
+def cards(state: State) -> dict[int, dict[str, Any]]:
+    return BOOK_CARDS[book(state)]
+
+
+def book_of(options: Mapping[str, Any]) -> str:
+    """The story a first game's options ask for: mode ``campaign`` the Uprising's, else the base one."""
+    return "uprising" if str(options.get("mode", "base")) == "campaign" else "base"
+
+
+def options_for(options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a game set up from ``archive`` plays: the campaign, and the mode its story needs
+    (the Uprising's story is played in mode ``campaign``; the base story with the expansion in
+    ``campaign_base``). Why not refuse a mismatch: the group's options stay the campaign's, and the
+    archive, not the options, says which story goes on."""
+    mode = str(options.get("mode", "base"))
+    story_book = str(archive.get("story", {}).get("book", "base"))
+    if story_book == "uprising":
+        mode = "campaign"
+    elif mode == "campaign":
+        mode = "campaign_base"
+    return {**options, "campaign": True, "mode": mode}
 
 
 # ---- setup -----------------------------------------------------------------------------------
@@ -63,14 +119,19 @@ def prepare(state: State) -> None:
     n = len(state["players"])
     archive = state.get("archive_in")
     if archive is None:
+        b = BOOKS[book_of(state["options"])]
+        start = list(b["start"])
         story: dict[str, Any] = {
-            "game": 1, "pile": [c for c in sorted(CARD) if c not in START], "board": [], "unread": list(START),
-            "read": [], "log": [], "flags": [], "tucked": [[] for _ in range(n)], "c_cards": [], "discs": {},
-            "results": [], "legacy": [],
+            "book": b.get("book", "base"), "modules": [], "modules_next": [],
+            "game": 1, "pile": [c for c in sorted(BOOK_CARDS[b.get("book", "base")]) if c not in start], "board": [],
+            "unread": start, "read": [], "log": [], "flags": [], "tucked": [[] for _ in range(n)], "c_cards": [],
+            "discs": {}, "results": [], "legacy": list(b.get("legacy", [])),
         }
     else:
+        archive = upgrade_archive(archive)  # (an archive of an older version: archive_upgrade.py)
         a = archive["story"]
         story = {
+            "book": a["book"], "modules": list(a["modules"]), "modules_next": [],
             "game": int(archive["game"]) + 1, "pile": list(a["pile"]), "board": list(a["board"]),
             "unread": list(a["unread"]), "read": list(a["read"]), "log": list(a["log"]), "flags": list(a["flags"]),
             "tucked": [list(t) for t in a["tucked"]], "c_cards": list(a["c_cards"]),
@@ -87,7 +148,10 @@ def begin(state: State, ev: list[Event]) -> None:
     """After the table is set: the cards in play place their quests and disc tiles again; the cards
     added unread at the last game's final scoring are revealed now (their fronts followed)."""
     story = state["story"]
-    story.pop("legacy", None)  # (now in state["legacy"], set by the table)
+    new = [t for t in story.pop("legacy", ()) if t not in C.LEGACY]  # (the base tiles: in state["legacy"])
+    if book(state) != "base" or new:  # the Uprising's tiles: played ones, and those placed but not played
+        state["legacy_new"] = [t for t in new if legacytiles.played(t)]
+        state["legacy_unplayed"] = [t for t in new if not legacytiles.played(t)]
     for cid in story["board"]:
         _follow_front(state, cid, ev)
     unread, story["unread"] = story["unread"], []
@@ -96,7 +160,8 @@ def begin(state: State, ev: list[Event]) -> None:
 
 
 def start_legacy(state: State) -> list[str]:
-    return list(state["story"]["legacy"])
+    """The base game's legacy tiles on the board (the Uprising's are placed by :func:`begin`)."""
+    return [t for t in state["story"]["legacy"] if t in C.LEGACY]
 
 
 def start_cards(state: State) -> list[int]:
@@ -108,14 +173,16 @@ def reveal(state: State, cid: int, ev: list[Event]) -> None:
     """A new story card on the board: its front is followed (quests, a disc tile)."""
     story = state["story"]
     story["board"] = [*story["board"], cid]
-    c = CARD[cid]
+    c = cards(state)[cid]
     ev.append(new_event("story_card", f"Story card {cid} is revealed: {c['title']}. {c['front']['text']} "
-                        f"({requirement_text(cid)})", {"card": cid}, reveals=True))
+                        f"({requirement_text(state, cid)})", {"card": cid}, reveals=True))
     _follow_front(state, cid, ev)
 
 
 def _follow_front(state: State, cid: int, ev: list[Event]) -> None:
-    front = CARD[cid]["front"]
+    front = cards(state)[cid]["front"]
+    for t in front.get("remove_legacy", ()):
+        remove_legacy(state, t, cid, ev)
     tile = front.get("discs")
     if tile and tile not in state["story"]["discs"]:
         state["story"]["discs"] = {**state["story"]["discs"], tile: []}
@@ -139,8 +206,8 @@ _METRIC = {"quest": "quests fulfilled", "combat": "combat tokens", "explorer": "
            "influence": "influence (all nations)", "display": "cards in the display"}
 
 
-def requirement_text(cid: int) -> str:
-    req = CARD[cid]["front"]["requires"]
+def requirement_text(state: State, cid: int) -> str:
+    req = cards(state)[cid]["front"]["requires"]
     if req["kind"] == "tile":
         return f"the first player with {req['at_least']} {_METRIC[req['metric']]} claims a story tile; read at scoring"
     if req["kind"] == "discs":
@@ -157,7 +224,7 @@ def turn_end(state: State, seat: int, rng: Rng, ev: list[Event]) -> None:
     story = state["story"]
     p = player(state, seat)
     for cid in sorted(story["board"]):
-        req = CARD[cid]["front"]["requires"]
+        req = cards(state)[cid]["front"]["requires"]
         if req["kind"] != "tile" or str(cid) in story["claims"]:
             continue
         if count_of(p, req["metric"]) < req["at_least"]:
@@ -213,7 +280,7 @@ def fulfilled(state: State, final: bool) -> list[tuple[int, int]]:
     trigger = state["trigger"] if state["trigger"] is not None else state["turn"]
     out = []
     for cid in sorted(story["board"]):
-        req = CARD[cid]["front"]["requires"]
+        req = cards(state)[cid]["front"]["requires"]
         if req["kind"] == "tile" and str(cid) in story["claims"]:
             out.append((cid, int(story["claims"][str(cid)])))
         elif (req["kind"] == "discs" and _tile_full(state, req["tile"])) or (req["kind"] == "final" and final):
@@ -240,7 +307,7 @@ def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     final = f["data"]["mode"] == "final"
     cid, reader = fulfilled(state, final)[0]
     story = state["story"]
-    c = CARD[cid]
+    c = cards(state)[cid]
     back = c["back"]
     story["board"] = [x for x in story["board"] if x != cid]
     story["read"] = [*story["read"], cid]
@@ -277,6 +344,13 @@ def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: li
             frames += gain(state, seat, eff["all"], rng, ev, "story")
     if "reader" in eff:
         frames += gain(state, reader, eff["reader"], rng, ev, "story")
+    added = [m for m in eff.get("modules", ()) if m not in story.get("modules", ()) and m not in
+             story.get("modules_next", ())]
+    if added:  # (not in this game: its boards are set)
+        story["modules_next"] = [*story.get("modules_next", []), *added]
+        ev.append(new_event("story_modules", "From the next game the campaign plays with the "
+                            + ", ".join(U.MODULES[m]["name"] if m in U.MODULES and "name" in U.MODULES[m] else m
+                                        for m in added) + ".", {"modules": added}))
     new = [c for c in eff.get("unlock", ()) if c not in story["c_cards"]]
     if new:
         story["c_cards"] = [*story["c_cards"], *new]
@@ -301,6 +375,17 @@ def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: li
 
 
 def add_legacy(state: State, tid: str, ev: list[Event]) -> None:
+    if tid not in C.LEGACY:  # the Uprising's tiles: a space played (L34-L36), or placed, not played yet
+        key = "legacy_new" if legacytiles.played(tid) else "legacy_unplayed"
+        if tid in state.get("legacy_new", ()) or tid in state.get("legacy_unplayed", ()):
+            return
+        state[key] = [*state.get(key, []), tid]
+        state.setdefault("legacy_new" if key == "legacy_unplayed" else "legacy_unplayed", [])
+        u = U.LEGACY[tid]
+        ev.append(new_event("legacy_tile", f"Legacy tile {tid} ({u['name']}) joins the board"
+                            + ("." if key == "legacy_new" else " (placed; its rules are not played yet)."),
+                            {"tile": tid}, reveals=True))
+        return
     if tid in state["legacy"]:
         return
     state["legacy"] = [*state["legacy"], tid]
@@ -313,9 +398,18 @@ def add_legacy(state: State, tid: str, ev: list[Event]) -> None:
     ev.append(new_event("legacy_tile", text, {"tile": tid}, reveals=True))
 
 
+def remove_legacy(state: State, tid: str, cid: int, ev: list[Event]) -> None:
+    """A story card removes a legacy tile from the board (the Uprising's card 185: the tiles it names)."""
+    for key in ("legacy_new", "legacy_unplayed"):
+        if tid in state.get(key, ()):
+            state[key] = [t for t in state[key] if t != tid]
+            ev.append(new_event("legacy_removed", f"Story card {cid} removes legacy tile {tid} "
+                                f"({U.LEGACY[tid]['name']}) from the board.", {"tile": tid}))
+
+
 def _vote_options(state: State, f: Frame) -> list[Option]:
     cid = f["data"]["card"]
-    return [opt(f"vote{k}", f"vote {k}") for k in CARD[cid]["back"]["vote"]]
+    return [opt(f"vote{k}", f"vote {k}") for k in cards(state)[cid]["back"]["vote"]]
 
 
 def _vote_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
@@ -328,13 +422,13 @@ def _vote_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     if len(d["votes"]) < len(state["players"]):
         return ev
     cid, reader = d["card"], d["reader"]
-    choices = list(CARD[cid]["back"]["vote"])
+    choices = list(cards(state)[cid]["back"]["vote"])
     tally = {k: sum(1 for v in d["votes"].values() if v == k) for k in choices}
     most = max(tally.values())
     tied = [k for k in choices if tally[k] == most]
     won = d["votes"][str(reader)] if d["votes"][str(reader)] in tied else tied[0]
     votes = ", ".join(f"{who(state, int(s))} {v}" for s, v in sorted(d["votes"].items(), key=lambda x: int(x[0])))
-    outcome = CARD[cid]["back"]["vote"][won]
+    outcome = cards(state)[cid]["back"]["vote"][won]
     ev.append(new_event("vote_result", f"The vote on story card {cid}: {votes}. Chosen: {won} ({outcome['label']})"
                         + (f", {who(state, reader)} breaking the tie" if len(tied) > 1 else "")
                         + f". {outcome['text']}", {"card": cid, "votes": dict(d["votes"]), "choice": won},
@@ -365,21 +459,31 @@ def archive(state: State) -> dict[str, Any] | None:
     story = state["story"]
     scores = [int(p["vp"]) for p in state["p"]]
     best = max(scores)
-    results = [*story["results"], {"game": story["game"], "scores": scores,
-                                   "winners": [i for i, s in enumerate(scores) if s == best]}]
+    result: dict[str, Any] = {"game": story["game"], "scores": scores,
+                              "winners": [i for i, s in enumerate(scores) if s == best]}
+    automa = next((a for a in ("jean", "jacques") if a in state and len(state["players"]) == 1), None)
+    if automa is not None:  # solo: the player wins with more VP than the automa (a tie is the automa's)
+        vp = int(state[automa]["vp"])
+        result = {**result, "winners": [0] if scores[0] > vp else [], "automa": {"name": automa, "vp": vp}}
+    results = [*story["results"], result]
+    legacy = [*state["legacy"], *state.get("legacy_new", ()), *state.get("legacy_unplayed", ())]
     return {
         "format": "pbem-campaign", "version": ARCHIVE_VERSION, "rules": "maracaibo", "game": story["game"],
-        "seats": list(state["players"]), "ended": bool(story["ended"]), "legacy": list(state["legacy"]),
+        "seats": list(state["players"]), "ended": bool(story["ended"]), "legacy": legacy,
         "results": results,
-        "story": {"pile": list(story["pile"]), "board": list(story["board"]), "unread": list(story["unread"]),
+        "story": {"book": book(state),
+                  "modules": [*story.get("modules", ()), *story.get("modules_next", ())],
+                  "pile": list(story["pile"]), "board": list(story["board"]), "unread": list(story["unread"]),
                   "read": list(story["read"]), "log": [dict(x) for x in story["log"]], "flags": list(story["flags"]),
                   "tucked": [list(t) for t in story["tucked"]], "c_cards": list(story["c_cards"]),
                   "discs": {k: list(v) for k, v in story["discs"].items()}},
     }
 
 
-def check_archive(a: Mapping[str, Any]) -> None:
-    """Raise BadArchive naming what is wrong unless a campaign can go on from ``a``."""
+def check_archive(archive: Mapping[str, Any]) -> None:
+    """Raise BadArchive naming what is wrong unless a campaign can go on from ``archive`` (an older
+    version is checked as it is upgraded)."""
+    a = upgrade_archive(archive)
     if a["version"] > ARCHIVE_VERSION:
         raise BadArchive(f"the archive's version {a['version']} is newer than this engine's ({ARCHIVE_VERSION})")
     n = len(a["seats"])
@@ -389,22 +493,30 @@ def check_archive(a: Mapping[str, Any]) -> None:
     for key, kind in (("legacy", list), ("results", list), ("story", dict)):
         if not isinstance(a.get(key), kind):
             raise BadArchive(f"the archive's {key} must be a JSON {'list' if kind is list else 'object'}")
+    s = a["story"]
+    if s.get("book") not in BOOKS:
+        raise BadArchive(f"story.book must be one of {sorted(BOOKS)}, not {s.get('book')!r}")
+    if not isinstance(s.get("modules"), list) or any(m not in ADDABLE_MODULES for m in s["modules"]):
+        raise BadArchive(f"story.modules must list modules of {list(ADDABLE_MODULES)}")
     legacy = a["legacy"]
-    unknown = [t for t in legacy if not isinstance(t, str) or t not in C.LEGACY]
+    # (the Uprising's story places the expansion's tiles too; never a module's own tile, L40)
+    known = set(C.LEGACY) | ({t for t, row in U.LEGACY.items() if not row.get("module")}
+                             if s["book"] == "uprising" else set())
+    unknown = [t for t in legacy if not isinstance(t, str) or t not in known]
     if unknown:
         raise BadArchive(f"unknown legacy tiles in the archive: {unknown}")
-    s = a["story"]
+    book_cards = BOOK_CARDS[s["book"]]
     for key in ("pile", "board", "unread", "read", "log", "flags", "tucked", "c_cards"):
         if not isinstance(s.get(key), list):
             raise BadArchive(f"the archive's story.{key} must be a list")
     if not isinstance(s.get("discs"), dict):
         raise BadArchive("the archive's story.discs must be an object")
-    cards = [*s["pile"], *s["board"], *s["unread"], *s["read"]]
-    strange = [c for c in cards if type(c) is not int or c not in CARD]
+    found = [*s["pile"], *s["board"], *s["unread"], *s["read"]]
+    strange = [c for c in found if type(c) is not int or c not in book_cards]
     if strange:
         raise BadArchive(f"unknown story cards in the archive: {strange}")
-    missing = sorted(set(CARD) - set(cards))
-    twice = sorted({c for c in cards if cards.count(c) > 1})
+    missing = sorted(set(book_cards) - set(found))
+    twice = sorted({c for c in found if found.count(c) > 1})
     if missing or twice:
         raise BadArchive(f"every story card must be once in the pile, the board, unread or read: "
                          f"missing {missing}, more than once {twice}")
@@ -438,15 +550,17 @@ def check_archive(a: Mapping[str, Any]) -> None:
 def public(state: State) -> dict[str, Any]:
     story = state["story"]
     n = max(2, len(state["players"]))
+    book_cards = cards(state)
     return {
-        "label": LABEL, "game": story["game"], "pile": len(story["pile"]),
-        "board": [{"card": c, "title": CARD[c]["title"], "front": CARD[c]["front"]["text"],
-                   "requires": requirement_text(c), "claimed_by": story["claims"].get(str(c))}
+        "label": BOOKS[book(state)]["label"], "book": book(state), "modules": list(story.get("modules", ())),
+        "game": story["game"], "pile": len(story["pile"]),
+        "board": [{"card": c, "title": book_cards[c]["title"], "front": book_cards[c]["front"]["text"],
+                   "requires": requirement_text(state, c), "claimed_by": story["claims"].get(str(c))}
                   for c in story["board"]],
         "unread": list(story["unread"]), "tiles": list(story["tiles"]),
         "discs": {t: {"name": DISC_TILE[t]["name"], "loc": DISC_TILE[t]["loc"],
                       "size": DISC_TILE[t]["size"][str(n)], "by": list(v)} for t, v in story["discs"].items()},
-        "read": [{**x, "title": CARD[x["card"]]["title"], "text": CARD[x["card"]]["back"]["text"]}
+        "read": [{**x, "title": book_cards[x["card"]]["title"], "text": book_cards[x["card"]]["back"]["text"]}
                  for x in story["log"]],
         "flags": list(story["flags"]), "tucked": [list(t) for t in story["tucked"]],
         "c_cards": list(story["c_cards"]), "results": list(story["results"]), "ended": story["ended"],
@@ -478,7 +592,7 @@ def resample(state: State, others: list[int], rng: Rng) -> None:
     rng.shuffle(state["story"]["pile"])
     for f in state["stack"]:
         if f["kind"] == "vote":
-            choices = list(CARD[f["data"]["card"]]["back"]["vote"])
+            choices = list(cards(state)[f["data"]["card"]]["back"]["vote"])
             for s in list(f["data"]["votes"]):
                 if int(s) in others:
                     f["data"]["votes"][s] = rng.choice(choices)

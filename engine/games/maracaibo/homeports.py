@@ -68,6 +68,8 @@ def mode(state: State) -> str:
 def modules(state: State) -> list[str]:
     """The expansion's modules the mode plays (the rulebook: they follow from the mode)."""
     m = mode(state)
+    if m in ("campaign", "campaign_base"):  # a campaign: the Home Ports and what its story added (campaign.py)
+        return ["home_ports", *state.get("story", {}).get("modules", ())]
     return [] if m == "base" else list(U.MODES[m]["modules"])
 
 

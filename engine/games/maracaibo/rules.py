@@ -127,15 +127,15 @@ class Maracaibo(Rules):
                    solo_only=True),
         OptionSpec("jean_uprising", "bool", True, "solo only: Jean's deck may hold the Uprising cards B7U and C5U",
                    solo_only=True),
-        OptionSpec("mode", "choice", "base", homeports.MODE_HELP + coop.MODE_HELP,
-                   choices=(*homeports.MODES, *coop.MODES)),
+        OptionSpec("mode", "choice", "base", homeports.MODE_HELP + coop.MODE_HELP + campaign.MODE_HELP,
+                   choices=(*homeports.MODES, *coop.MODES, *campaign.MODES)),
         OptionSpec("automa", "choice", "jean", "solo only: the automa to play against, jean (the base game's) or "
                    "jacques (the Uprising's)", choices=("jean", "jacques"), solo_only=True),
         OptionSpec("jacques_level", "int", 2, "Jacques's level (solo with automa=jacques): 1 simple, 2 medium, "
                    "3 hard, 4 very hard", min=1, max=4),
         OptionSpec("campaign", "bool", False, "the story campaign (substitute story): story cards, votes, legacy "
-                   "tiles; each game hands an archive to the next (docs/rules/maracaibo-campaign.md)",
-                   multi_only=True),
+                   "tiles; each game hands an archive to the next (docs/rules/maracaibo-campaign.md); with "
+                   "mode=campaign the Uprising's story"),
     )
     supports_campaign = True
     notation_help = (
@@ -147,21 +147,22 @@ class Maracaibo(Rules):
 
     def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
         mode = str(options.get("mode", "base"))  # (no starred tuple here: mypyc cannot compile it)
-        if n_players == 1 and mode != "base" and mode not in coop.MODES:
+        if n_players == 1 and mode != "base" and mode not in coop.MODES and mode not in campaign.MODES:
             raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
                              "solo plays mode=base, 74 or 193")
+        if mode in campaign.MODES and not options.get("campaign"):
+            raise SetupError(f"mode {mode} is a campaign's: ask for option campaign too")
         if options.get("campaign"):
-            if n_players == 1:
-                raise SetupError("the story campaign (option campaign) is for 2 to 4 players")
-            if options.get("mode", "base") != "base":
-                raise SetupError("the story campaign (option campaign) plays the base game: leave option mode out")
+            if mode not in campaign.PLAYS_IN:
+                raise SetupError("the story campaign (option campaign) plays mode base, basic, campaign (the "
+                                 f"Uprising's story) or campaign_base, not {mode}")
             if str(options.get("scenario")) != "75":
                 raise SetupError("the story campaign (option campaign) plays its own story, not scenario "
                                  f"{options.get('scenario')}: leave option scenario out")
 
     def _setup(self, state: State, rng: Rng) -> None:
-        if "archive_in" in state:  # an archive continues a campaign: the option goes with it
-            state["options"] = {**state["options"], "campaign": True}
+        if "archive_in" in state:  # an archive continues a campaign: the option (and its story's mode) with it
+            state["options"] = campaign.options_for(state["options"], state["archive_in"])
             self._check_option_combination(len(state["players"]), state["options"])
         if state["options"].get("campaign"):
             campaign.prepare(state)

@@ -1,0 +1,197 @@
+"""The Uprising's campaign, the base campaign with the expansion, the solo campaign and the archive's
+versions (issue 23; docs/rules/maracaibo-campaign.md): whole campaigns played by the bot (its votes
+too), each game set up from the archive of the one before, the rules checked on what they did."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core import BadArchive, Event, State
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import campaign as K
+from engine.games.maracaibo.archive_upgrade import ARCHIVE_VERSION, upgrade_archive
+from engine.testing import check_conformance, player_names
+
+Game = tuple[State, list[tuple[int, dict[str, Any]]], list[list[Event]]]
+UPRISING = {"campaign": True, "mode": "campaign"}
+GOLDEN_V1 = Path(__file__).parent / "golden" / "maracaibo_archive_v1_3p.json"
+
+
+def play(n: int, options: Mapping[str, Any], seed: str, archive: Mapping[str, Any] | None = None) -> Game:
+    """A campaign game played by the bot (its votes too): the state, the moves, each move's events."""
+    state = RULES.setup(player_names(n), dict(options), seed, archive=archive)
+    rnd = random.Random(seed)
+    moves: list[tuple[int, dict[str, Any]]] = []
+    events: list[list[Event]] = []
+    for _ in range(20_000):
+        pending = RULES.pending(state)
+        if not pending:
+            break
+        o = RULES.bot_choice(state, pending[0], RULES.options(state, pending[0]), rnd)
+        moves.append((pending[0], dict(o.move)))
+        events.append(RULES.apply(state, pending[0], o.move))
+    assert RULES.outcome(state) is not None
+    return state, moves, events
+
+
+@cache
+def campaign(n: int, name: str, options: str = json.dumps(UPRISING)) -> tuple[Game, ...]:
+    """A whole campaign (the options as JSON, for the cache): games until the story ends."""
+    games: list[Game] = []
+    archive = None
+    for g in range(8):
+        game = play(n, json.loads(options), f"{name}-{g}", archive)
+        games.append(game)
+        archive = RULES.archive(game[0])
+        assert archive is not None
+        if archive["ended"]:
+            break
+    return tuple(games)
+
+
+def archives(games: tuple[Game, ...]) -> list[dict[str, Any]]:
+    out = [RULES.archive(g[0]) for g in games]
+    assert all(a is not None for a in out)
+    return [a for a in out if a is not None]
+
+
+def test_it_starts_the_uprisings_campaign_from_card_150_with_l1_l4_l30_and_the_home_ports() -> None:
+    state = RULES.setup(player_names(3), UPRISING, "start")
+    story = state["story"]
+    assert story["book"] == "uprising" and story["board"] == [150, 151] and story["game"] == 1
+    assert state["legacy"] == ["L1", "L4"] and state["legacy_unplayed"] == ["L30"]  # (L30: placed, not played)
+    assert {state["quests"][loc] is not None for loc in ("3", "12", "16")} == {True}  # card 150's quests
+    assert all(len(p["setup"]["ports"]) == 3 and p["board"] == "uprising" for p in state["p"])  # Home Ports
+    assert all("resist" not in p for p in state["p"])  # no Resistance Tiles in the first game
+    view = RULES.view(state, 0)
+    assert view["story"]["book"] == "uprising" and "SUBSTITUTE" in view["story"]["label"]
+    assert K.BOOKS["uprising"]["label"].startswith("SUBSTITUTE")
+
+
+def test_it_plays_a_whole_uprising_campaign_of_five_games_whose_every_archive_replays() -> None:
+    games = campaign(3, "upr-whole")
+    assert len(games) == 5
+    archive = None
+    for i, (state, moves, _) in enumerate(games):
+        again = RULES.setup(list(state["players"]), UPRISING, f"upr-whole-{i}", archive=archive)
+        for seat, move in moves:
+            RULES.apply(again, seat, move)
+        assert again == state  # seed + archive + moves: the identical state
+        archive = RULES.archive(state)
+        assert archive is not None and archive["story"]["book"] == "uprising" and archive["version"] == ARCHIVE_VERSION
+        if not archive["ended"]:
+            RULES.check_archive(archive)
+            assert {"L1", "L4", "L30"} <= set(archive["legacy"])  # the legacy tiles go on in the archive
+    assert archive is not None and archive["ended"] and 190 in archive["story"]["read"]
+
+
+def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_resistance_tiles_after_the_first_game() -> None:
+    seen: set[str] = set()
+    for i in range(10):
+        if {"resist", "neutral"} <= seen and {"charts", "sold"} <= seen:
+            break
+        games = campaign(2, f"upr-b{i}")
+        flags = archives(games)[-1]["story"]["flags"]
+        seen.update(flags)
+        first = games[0][0]
+        # card 150's vote: join (the Resistance Tiles from the next game, card 152) or watch (card 153)
+        assert ("resist" in flags) != ("neutral" in flags)
+        later_cards = {c for g in games for c in (*g[0]["story"]["read"], *g[0]["story"]["board"])}
+        assert (152 in later_cards) == ("resist" in flags) and (153 in later_cards) == ("neutral" in flags)
+        assert all("resist" not in p for p in first["p"])  # never in the game of the vote
+        joined = next(g for g, (s, _, _) in enumerate(games) if "resist" in s["story"]["flags"]) \
+            if "resist" in flags else None
+        for g, (s, _, _) in enumerate(games):
+            has_tiles = all("resist" in p for p in s["p"])
+            assert has_tiles == (joined is not None and g > joined)
+        # card 184 (the campaign's Unrest) comes only to those who joined the fight
+        if 184 in later_cards:
+            assert "resist" in flags
+    assert {"resist", "neutral"} <= seen and {"charts", "sold"} <= seen
+
+
+def test_it_keeps_the_legacy_tiles_with_card_184_and_removes_card_185s_tiles() -> None:
+    state = RULES.setup(player_names(2), UPRISING, "c184")
+    state["legacy_new"] = ["L34", "L35"]
+    before = (list(state["legacy"]), list(state["legacy_new"]), list(state["legacy_unplayed"]))
+    story = state["story"]
+    story["pile"] = [c for c in story["pile"] if c not in (184, 185)]
+    ev: list[Event] = []
+    K.reveal(state, 184, ev)  # Unrest's campaign card: the legacy tiles are not changed
+    assert (state["legacy"], state["legacy_new"], state["legacy_unplayed"]) == before
+    K.reveal(state, 185, ev)  # The Rescue's campaign card: the tiles it names leave the board
+    assert state["legacy_new"] == [] and state["legacy_unplayed"] == ["L30"]
+    assert [e.data["tile"] for e in ev if e.kind == "legacy_removed"] == ["L34", "L35"]
+
+
+def test_it_plays_the_base_campaign_with_the_expansion() -> None:
+    games = campaign(2, "base-exp", json.dumps({"campaign": True, "mode": "campaign_base"}))
+    assert len(games) == 5
+    for state, _, _ in games:
+        assert state["options"]["mode"] == "campaign_base" and state["story"]["book"] == "base"
+        assert all(p["board"] == "uprising" and p["port"] is not None for p in state["p"])  # a home port kept
+    # a base campaign begun without the expansion goes on with it: the archive says which story
+    base = play(2, {"campaign": True}, "base-then-exp")
+    archive = RULES.archive(base[0])
+    assert archive is not None
+    nxt = RULES.setup(player_names(2), UPRISING, "base-then-exp-1", archive=archive)
+    assert nxt["options"]["mode"] == "campaign_base" and nxt["story"]["book"] == "base" and nxt["story"]["game"] == 2
+
+
+@pytest.mark.parametrize(("automa", "options"), [
+    ("jean", {"campaign": True}),
+    ("jacques", {"campaign": True, "mode": "campaign", "automa": "jacques"}),
+])
+def test_it_plays_a_solo_campaign_the_player_deciding_every_vote(automa: str, options: dict[str, Any]) -> None:
+    games = campaign(1, f"solo-{automa}", json.dumps(options))
+    assert len(games) == 5
+    votes = [e for g in games for evs in g[2] for e in evs if e.kind == "vote_result"]
+    assert votes and all(list(e.data["votes"]) == ["0"] for e in votes)  # one voter: the player decides
+    for a, (state, _, _) in zip(archives(games), games, strict=True):
+        r = a["results"][-1]
+        assert r["automa"] == {"name": automa, "vp": state[automa]["vp"]}
+        assert r["winners"] == ([0] if r["scores"][0] > r["automa"]["vp"] else [])  # a tie is the automa's
+        assert all(x["reader"] == 0 for x in a["story"]["log"])  # the automa reads nothing
+    assert len({a["seats"][0] for a in archives(games)}) == 1
+
+
+def test_it_passes_the_conformance_checker_in_the_uprisings_campaign() -> None:
+    report = check_conformance(RULES, 2, {"rounds": 2, **UPRISING}, seeds=["conf-upr"])
+    assert report.finished == 1 and report.resamples_that_changed > 0
+
+
+# ---- the archive's versions -------------------------------------------------------------------
+
+
+def test_it_continues_a_real_version_1_archive_upgraded() -> None:
+    """The archive of game 2 of a 3-player base campaign, written by the engine of main dcadee7
+    (archive version 1: no story.book, no story.modules)."""
+    old = json.loads(GOLDEN_V1.read_text(encoding="utf-8"))
+    assert old["version"] == 1 and "book" not in old["story"]
+    RULES.check_archive(old)  # checked as it is upgraded
+    new = upgrade_archive(old)
+    assert new["version"] == ARCHIVE_VERSION and new["story"]["book"] == "base" and new["story"]["modules"] == []
+    assert {k: v for k, v in new["story"].items() if k not in ("book", "modules")} == old["story"]
+    assert old == json.loads(GOLDEN_V1.read_text(encoding="utf-8"))  # (the given archive is not changed)
+    players = list(old["seats"])
+    from_old = RULES.setup(players, {}, "v1-next", archive=old)
+    assert from_old == RULES.setup(players, {}, "v1-next", archive=new)  # the same game goes on
+    assert from_old["story"]["game"] == 3 and from_old["story"]["flags"] == old["story"]["flags"]
+    state, _, _ = play(3, {}, "v1-next", old)
+    archive = RULES.archive(state)
+    assert archive is not None and archive["version"] == ARCHIVE_VERSION and archive["game"] == 3
+
+
+def test_it_refuses_an_archive_of_a_version_it_does_not_know() -> None:
+    old = json.loads(GOLDEN_V1.read_text(encoding="utf-8"))
+    for version, message in ((ARCHIVE_VERSION + 1, "newer"), (0, "version"), ("1", "version")):
+        with pytest.raises(BadArchive, match=message):
+            RULES.check_archive({**copy.deepcopy(old), "version": version})
