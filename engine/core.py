@@ -465,6 +465,13 @@ class Rules:
         the game is not a campaign game or is not finished. By default a game has no campaigns."""
         return None
 
+    def upgrade_archive(self, archive: Mapping[str, Any]) -> dict[str, Any]:
+        """``archive`` brought to the version this engine writes (a copy; an archive already there,
+        or one of a version the engine does not know, copied as it is: :meth:`check_archive` names
+        what is wrong with it). A game whose archive changed form upgrades an older one here, as
+        its states are upgraded (:meth:`upgrade`); setup from an archive does it too."""
+        return json.loads(json.dumps(dict(archive)))
+
     def check_archive(self, archive: Mapping[str, Any]) -> None:
         """Raise :class:`BadArchive`, naming what is wrong, unless this engine can continue a
         campaign from ``archive`` (the envelope here, the game's own data in ``_check_archive``)."""

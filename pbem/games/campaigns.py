@@ -81,7 +81,8 @@ def check_archive(rules: Rules, archive: Any, n_players: int, options: Mapping[s
     except (SetupError, *MALFORMED) as exc:
         why = str(exc) if isinstance(exc, SetupError) else f"{type(exc).__name__} setting up its next game"
         raise ServiceError(f"the archive cannot be continued: {why}") from None
-    return archive
+    # an archive of an older version is kept upgraded: its export is the form this engine writes
+    return rules.upgrade_archive(archive)
 
 
 def _entry(campaign: Campaign, action: str, details: dict[str, Any], *, game: Game | None = None,

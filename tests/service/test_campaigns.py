@@ -9,8 +9,10 @@ three of in a test. Maracaibo's campaign by mail is in tests/mail/test_campaign_
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -198,6 +200,19 @@ def test_it_refuses_a_malformed_maracaibo_archive_with_an_answer_not_a_crash(ali
             campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], archive=bad)
     campaign, game = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], archive=archive)
     assert game.campaign_number == 2 and campaign.options["campaign"] is True
+
+
+def test_it_imports_an_archive_of_an_older_version_upgraded(alice: Player, bob: Player, carol: Player) -> None:
+    """A real version-1 Maracaibo archive (written by main dcadee7): kept and exported upgraded, and its
+    campaign's next game is the one the engine sets up from the old archive."""
+    old = json.loads((Path(__file__).parents[1] / "engine" / "golden" / "maracaibo_archive_v1_3p.json").read_text())
+    assert old["version"] == 1
+    campaign, game = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email, carol.email], archive=old)
+    campaign.refresh_from_db()
+    assert campaign.carry["version"] == 2 and campaign.carry["story"]["book"] == "base"
+    assert campaign.carry == engine.get("maracaibo").upgrade_archive(old) and game.archive == campaign.carry
+    assert campaigns.access_archive(campaign.pk, alice)["version"] == 2
+    assert game.campaign_number == 3
 
 
 def test_it_refuses_an_archive_for_a_game_without_campaigns(alice: Player, bob: Player) -> None:

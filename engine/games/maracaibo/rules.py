@@ -89,6 +89,7 @@ from . import (
 )
 from . import content as C
 from . import notation as N
+from .archive_upgrade import upgrade_archive
 from .board import HANDLERS, _pending_seats, json_copy, stack
 from .careers import _is_free
 from .scoring import SOURCES, outcome, score_breakdown
@@ -175,6 +176,10 @@ class Maracaibo(Rules):
         if state.get("format") != FORMAT:
             current(state)
         return campaign.archive(state)
+
+    def upgrade_archive(self, archive: Mapping[str, Any]) -> dict[str, Any]:
+        """An archive of an older version brought to this engine's (archive_upgrade.py)."""
+        return upgrade_archive(archive)
 
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)
