@@ -470,7 +470,8 @@ class Rules:
         or one of a version the engine does not know, copied as it is: :meth:`check_archive` names
         what is wrong with it). A game whose archive changed form upgrades an older one here, as
         its states are upgraded (:meth:`upgrade`); setup from an archive does it too."""
-        return json.loads(json.dumps(dict(archive)))
+        copied: dict[str, Any] = json.loads(json.dumps(dict(archive)))
+        return copied
 
     def check_archive(self, archive: Mapping[str, Any]) -> None:
         """Raise :class:`BadArchive`, naming what is wrong, unless this engine can continue a
