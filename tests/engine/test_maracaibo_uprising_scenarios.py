@@ -77,8 +77,8 @@ def test_it_deals_the_new_cards_and_the_bot_buys_and_plays_them() -> None:
                 RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd).move)
             assert RULES.outcome(state) is not None
             bought |= {c for p in state["p"] for c in p["bought"]} & ext_cards
-    assert len(bought) >= 3, bought  # 3 of the 6 in these 12 games (measured), their decisions asked
-    assert {"oneof", "tradeany"} <= frames
+    assert len(bought) >= 3, bought  # 5 different ones in these 12 games (measured), their decisions asked
+    assert len({"oneof", "tradeany", "libvillage"} & frames) >= 2, frames
 
 
 @pytest.mark.parametrize("mode", ["78", "79"])

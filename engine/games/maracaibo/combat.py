@@ -75,6 +75,7 @@ from .board import (
 from .careers import with_free_actions
 from .effects import gain, perm, player, who
 from .removal import removed
+from .reveal import by_object, table_text
 
 
 def pay_shortfall(p: P, need: int, cp: int | None = None) -> None:
@@ -114,10 +115,16 @@ Row = dict[str, Any]
 
 
 def _card_row(cid: int, e: dict[str, Any]) -> Row:
-    """A project card's combat action (its ``{"t": "combat"}`` effect), as a row."""
+    """A project card's combat action (its ``{"t": "combat"}`` effect), as a row (the Uprising's
+    ``by_object``: the effect key of that name, the reveal's table)."""
     name = C.CARD[cid]["name"]
+    effect = dict(e["gain"])
+    words = C.gain_text(e["gain"])
+    if e.get("ext") == "by_object":
+        effect["by_object"] = e["by_object"]
+        words = "reveal the top project card, by its object (" + table_text(e["by_object"]) + ")"
     return {"id": f"c{cid}", "code": f"cc{cid}", "cost": e["cost"], "once": f"c{cid}", "needs": {"display": cid},
-            "label": f"{name}: {C.gain_text(e['gain'])}", "effect": e["gain"], "source": "cards",
+            "label": f"{name}: {words}", "effect": effect, "source": "cards",
             "event": ["combat_card", f"uses {name}"]}
 
 
@@ -147,7 +154,8 @@ ROWS: list[Row] = [
 _ROW_KEYS = frozenset(("id", "code", "cost", "once", "needs", "where", "label", "effect", "source", "event"))
 _NEEDS = frozenset(("supply", "area", "display", "legacy", "port", "nation"))
 _HELD = frozenset(("none", "other"))
-_EFFECT_KEYS = frozenset(("d", "vp", "cp", "fig", "draw", "inf", "explore", "disc", "per", "marker", "flag"))
+_EFFECT_KEYS = frozenset(("d", "vp", "cp", "fig", "draw", "inf", "explore", "disc", "per", "marker", "flag",
+                          "by_object"))
 
 
 def check_row(row: Row) -> Row:
@@ -176,7 +184,7 @@ for _row in ROWS:
 if len({r["code"] for r in ROWS}) != len(ROWS) or len({r["id"] for r in ROWS}) != len(ROWS):
     raise ValueError("combat actions: two rows share a code or an id")
 #: the effect keys only a combat action has (the rest of its effect is a gain bundle of effects.py)
-_COMBAT_KEYS = ("marker", "flag")
+_COMBAT_KEYS = ("marker", "flag", "by_object")
 #: the row of each code (a row with a location: of each code prefix)
 _BY_CODE: dict[str, Row] = {r["code"]: r for r in ROWS}
 #: the rulebook's rows, in groups listed together: consecutive rows with a location and the same
@@ -309,6 +317,7 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
     if effect.get("flag"):
         assert loc is not None
         frames += gain(state, seat, C.LOC[loc]["flag"], rng, ev, "nations")
+    frames += row_reveal(state, seat, row, rng, ev)
     cost = int(row["cost"])
     value = data["value"]
     short: list[Frame] = []
@@ -321,6 +330,13 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
     else:
         value -= cost
     return [*short, *frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
+
+
+def row_reveal(state: State, seat: int, row: Row, rng: Rng, ev: list[Event]) -> list[Frame]:
+    """A row's ``by_object`` (the Uprising's card combat action): the top project card revealed, the reward
+    its object names (nothing for a row without it)."""
+    table = row["effect"].get("by_object")
+    return by_object(state, seat, table, rng, ev, row.get("source", "cards")) if table else []
 
 
 #: each row's effect without the combat-only keys: the gain bundle effects.gain applies

@@ -181,7 +181,16 @@ EXT_TEXT = {
     "one_of": lambda e: "now, one of: " + "; or ".join(gain_text(g) for g in e["gains"]),
     "trade_any": lambda e: f"now: pay any number of {e['pay']}, each for {gain_text(e['gain'])}",
     "marker_removed": lambda e: f"each marker you remove from a location (displace, liberate): {gain_text(e['gain'])}",
+    "by_object": lambda e: (f"new combat action (value {e['cost']}): " if e["t"] == "combat" else "now: ")
+    + "reveal the top project card and discard it, by its object (" + by_object_text(e["by_object"]) + ")",
+    "liberate": lambda e: "now: remove a marker from a village of your choice (to your resistance tile if you "
+    "can, else out of the game)" + (f", and {gain_text(e['gain'])}" if e.get("gain") else ""),
 }
+
+
+def by_object_text(table: dict[str, dict[str, Any]]) -> str:
+    """A ``by_object`` table in words: ``book: 4 doubloons; herbs: 4 VP ...``."""
+    return "; ".join(f"{obj}: {gain_text(g)}" for obj, g in sorted(table.items()))
 
 
 def effect_text(e: dict[str, Any]) -> str:

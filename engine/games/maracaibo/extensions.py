@@ -32,6 +32,8 @@ from . import resistance
 from .board import HANDLERS, loc_kind, opt, stack
 from .careers import with_free_actions
 from .effects import add_vp, gain, good_cards, player, who
+from .removal import removed
+from .reveal import by_object as by_object  # (re-exported: legacytiles.py reads it here)
 
 #: the "now" extensions :func:`now` reads
 NOW = ("per_more", "one_of", "trade_any", "liberate", "by_object")
@@ -55,25 +57,6 @@ def now(state: State, seat: int, e: dict[str, Any], rng: Rng, ev: list[Event], s
     if ext == "by_object":
         return by_object(state, seat, e["by_object"], rng, ev, source)
     raise KeyError(f"no immediate effect reads the extension {ext!r}")
-
-
-def by_object(state: State, seat: int, table: dict[str, dict[str, Any]], rng: Rng, ev: list[Event],
-              source: str = "cards") -> list[Frame]:
-    """The top project card revealed (the discards shuffled if the pile is empty), the reward its object
-    names in ``table``, the card to the discard pile."""
-    if not state["deck"] and state["discard"]:
-        state["deck"] = state["discard"]
-        state["discard"] = []
-        rng.shuffle(state["deck"])
-        ev.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.", reveals=True))
-    if not state["deck"]:
-        return []
-    cid = state["deck"].pop()
-    state["discard"].append(cid)
-    obj = str(C.CARD[cid]["object"])
-    ev.append(new_event("reveal", f"{who(state, seat)} reveals {C.CARD[cid]['name']} ({obj}) and discards it.",
-                        {"seat": seat, "card": cid, "object": obj}, reveals=True))
-    return gain(state, seat, table.get(obj, {}), rng, ev, source)
 
 
 def round_gain(state: State, e: dict[str, Any]) -> dict[str, Any]:
@@ -162,10 +145,11 @@ def _libvillage_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) 
     frames = gain(state, seat, f["data"]["gain"], rng, ev, f["data"]["source"])
     if resistance.playing(player(state, seat)):
         frames = [*resistance.liberate(state, seat, loc, ev), *frames]
-    else:  # no resistance tile: the marker leaves the game
+    else:  # no resistance tile: the marker leaves the game (a removal still: the Gravedigger)
         nation = state["markers"].pop(loc)
         ev.append(new_event("liberate", f"{who(state, seat)} liberates {loc} {C.LOC[loc]['name']} from "
                             f"{nation.title()}; the marker leaves the game.", {"seat": seat, "loc": loc}))
+        frames = [*removed(state, seat, loc, "liberate"), *frames]
     stack(state).push_all(frames)
     return ev
 

@@ -207,8 +207,9 @@ def liberation_options(state: State, seat: int, data: dict[str, Any]) -> list[Op
             out.append(opt(f"{prefix}{loc}", f"{what}{up} (value {a['cost']}{more})"))
     for row in _other_rows(state, p, nation):
         if row["once"] not in data["used"] and row["cost"] <= budget:
-            out.append(opt(row["code"], f"{row['label'].split(':')[0]}: {C.gain_text(_row_gain(state, row))} "
-                           f"(value {row['cost']})"))
+            words = row["label"].split(": ", 1)[1] if "by_object" in row["effect"] else \
+                C.gain_text(_row_gain(state, row))  # (a reveal: the row's own words)
+            out.append(opt(row["code"], f"{row['label'].split(':')[0]}: {words} (value {row['cost']})"))
     out.append(opt("cend", "end the combat"))
     return out
 
@@ -243,6 +244,7 @@ def _resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Eve
         ev.append(new_event(kind, f"{who(state, seat)} {told}.", {"seat": seat}))
         used.append(row["once"])
         frames += gain(state, seat, _row_gain(state, row), rng, ev, row.get("source", "cards"))
+        frames += combat.row_reveal(state, seat, row, rng, ev)
         cost = int(row["cost"])
     left = int(d["value"])
     short: list[Frame] = []

@@ -184,7 +184,9 @@ PLAYED_EXTENSIONS: frozenset[str] = frozenset({
     "one_of",
     "trade_any",
     "liberate@now",
+    "liberation_symbol",
     "by_object@now",
+    "by_object@combat",
 })
 
 

@@ -57,10 +57,18 @@ class CardValues:
             best = max((self.resist_value(str(self.state["markers"][loc])) + self.denial(loc) for loc in villages),
                        default=0.0)
             return best + self.gain_value(e.get("gain", {}))
-        if ext == "by_object":  # the object drawn: each as likely
-            table: Mapping[str, dict[str, Any]] = e["by_object"]
-            return sum(self.gain_value(g) for g in table.values()) / max(1, len(C.OBJECTS))
+        if ext == "by_object":
+            return self.by_object_value(e["by_object"])
         return self.gain_value(e["gain"]) if "gain" in e else 0.0
+
+    def by_object_value(self, table: Mapping[str, dict[str, Any]], explore: bool = True) -> float:
+        """The top project card revealed, a reward by its object: each object as likely."""
+        return sum(self.gain_value(g, explore=explore) for g in table.values()) / max(1, len(C.OBJECTS))
+
+    def combat_effect_gain(self, e: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
+        """A card's combat action, before its cost (``by_object``: the reveal's expected reward)."""
+        v = self.gain_value(e["gain"], nation, explore)
+        return v + self.by_object_value(e["by_object"], explore) if "by_object" in e else v
 
     # ---- the frames these effects ask -----------------------------------------------------------
 

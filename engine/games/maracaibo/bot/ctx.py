@@ -321,7 +321,7 @@ class Ctx(UprisingValues, CardValues):
             elif t == "village":
                 v += max(0.0, self.gain_value(e["gain"], explore=False) - self.dv) * turns * 0.45
             elif t == "combat":
-                v += max(0.0, self.gain_value(e["gain"], explore=False) - 0.3 * e["cost"]) * turns / 7
+                v += max(0.0, self.combat_effect_gain(e, explore=False) - 0.3 * e["cost"]) * turns / 7
             elif t == "assistant":
                 uses = self.interims * 0.6 + (0.3 if c["assist"] in _AHEAD[p["at"]] else 0.0)
                 v += self.gain_value(e["gain"], explore=False) * uses + 0.5
@@ -560,7 +560,7 @@ class Ctx(UprisingValues, CardValues):
         for cid in p["display"]:
             for e in C.CARD[cid]["effects"]:
                 if e["t"] == "combat" and f"c{cid}" not in used:
-                    out.append((f"cc{cid}", e["cost"], self.gain_value(e["gain"], nation)))
+                    out.append((f"cc{cid}", e["cost"], self.combat_effect_gain(e, nation)))
         for t in [C.LEGACY[x] for x in st.get("legacy", ()) if C.LEGACY[x]["kind"] == "combat"]:
             for a in t["actions"]:
                 if a["id"] not in used:
