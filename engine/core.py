@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from engine import i18n, notation
+from engine import i18n, notation, svg
 from engine.errors import GameOver, IllegalMove, NotYourTurn, SetupError
 from engine.i18n import _
 from engine.rng import Rng, seed_to_state
@@ -700,8 +700,9 @@ class Rules:
         it is shown at its own size, with no text under ``engine.svg.MAIL_TEXT`` (11) px. By
         default the first of :meth:`render_phone_svg`; a game whose board is too big for that
         shows the part near the reader instead. Its ``<desc>``, if any, is its legend in words,
-        which the mail prints under it (a few hundred bytes as text, 1 KB or more drawn)."""
-        return self._render_mail_svg(view)
+        which the mail prints under it (a few hundred bytes as text, 1 KB or more drawn).
+        Its text is drawn smoothed (``engine.svg.SMOOTH_TEXT``), for every game."""
+        return svg.smooth_text(self._render_mail_svg(view))
 
     def upgrade(self, state: State) -> bool:
         """Bring a state written by an older release of this game to the format this release

@@ -28,6 +28,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.db.models import Q
 from django.utils import timezone
 
+from engine import svg as engine_svg
 from pbem.games import dispatch
 from pbem.games.models import MailAddress, OutboundMessage
 from pbem.mail import compose, dsn
@@ -73,7 +74,9 @@ def is_permanent(exc: BaseException) -> bool:
 PNG_FONT = "DejaVu Sans"
 #: The heaviest picture a mail carries; what the rest of the mail leaves may be less (png_budget).
 #: Why a budget: a mail stays under 30 KB (issue 10); the full board is on the game page.
-PNG_MAX_BYTES = 12_000
+#: Why 14,000 (12,000 before issue 21): smoothed text costs a board about 4 KB (Maretta 8.3 ->
+#: 12.7 KB); the whole mail still stays under 30 KB (png_budget).
+PNG_MAX_BYTES = 14_000
 #: The widest a picture is rendered: a game's mail picture is drawn 358 px wide for a phone
 #: (``engine.svg.MAIL_WIDTH``); one drawn wider is rendered no wider than this.
 PNG_MAX_WIDTH = 640
@@ -106,32 +109,68 @@ def svg_to_png(svg: str) -> bytes:
     return png
 
 
+def picture_png(svg: str) -> bytes:
+    """The PNG a mail carries for ``svg``: its text smoothed as the picture asks, or, when that
+    weighs more than any mail carries (PNG_MAX_BYTES), the same picture with unsmoothed text if
+    that is lighter. Why: smoothed glyphs cost a board about half its bytes again (Maretta's
+    4-player board 15 KB, 11 unsmoothed); a picture with jagged text beats none. A mail with less
+    room than a smoothed picture carries a shorter part of it (_board_image), as before."""
+    png = svg_to_png(svg)
+    if len(png) > PNG_MAX_BYTES and SMOOTH_TEXT_ATTR in svg[: svg.find(">")]:
+        plain = svg_to_png(svg.replace(SMOOTH_TEXT_ATTR, "", 1))
+        if len(plain) < len(png):
+            return plain
+    return png
+
+
+#: engine.svg.SMOOTH_TEXT as it stands in a root element.
+SMOOTH_TEXT_ATTR = " " + engine_svg.SMOOTH_TEXT
+
+
 @functools.lru_cache(maxsize=64)
 def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG."""
     import resvg_py
 
     # Why these options: resvg maps "sans-serif" to Arial, which few servers have, so the
-    # labels vanished. Why text and shapes unsmoothed ("optimize_speed"): anti-aliased edges
-    # were most of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without
-    # them a board has a score of colours, which a palette PNG stores in a byte a pixel or
-    # less (see _palette).
+    # labels vanished. Why shapes unsmoothed ("optimize_speed"): anti-aliased edges were most
+    # of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without them a board
+    # has a score of colours, which a palette PNG stores in a byte a pixel or less (see
+    # _palette). Text is unsmoothed too unless the picture asks otherwise on its root element
+    # (``text-rendering="optimizeLegibility"``, engine.svg.SMOOTH_TEXT: issue 21, unsmoothed
+    # 11 px glyphs lost strokes, "Key Wesl", "rlnged"); resvg honours the attribute.
     data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", sans_serif_family=PNG_FONT,
                                  font_family=PNG_FONT, width=_png_width(svg),
                                  shape_rendering="optimize_speed", text_rendering="optimize_speed")
-    png = _palette(bytes(data))
+    png = _palette(bytes(data), svg)
     if not png.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
     return png
 
 
-def _palette(png: bytes) -> bytes:
-    """The same picture as a palette PNG (Pillow): its exact colours when it has 256 or fewer, as
-    an unsmoothed board does (17-20), else the 256 nearest (median cut, no dithering).
+#: The most colours a mail picture keeps: its own (17-20 on a board drawn unsmoothed) and, for
+#: smoothed text, a few tones between a text's ink and what it is drawn over.
+PNG_COLOURS = 32
+#: How many tones smoothed text's edges get (within PNG_COLOURS). Why 6: they read as smooth as
+#: more, and every tone more costs bytes (Maretta's board 12.7 KB with 6, 13.6 with 12, 12.6 with
+#: 2; unsmoothed 8.3).
+PNG_EDGE_TONES = 6
+_HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
+
+
+def _palette(png: bytes, svg: str = "") -> bytes:
+    """The same picture as a palette PNG (Pillow) of at most :data:`PNG_COLOURS` colours: its exact
+    colours when it has no more, as an unsmoothed board does (17-20); else the colours its drawing
+    names (``svg``) and those covering much of it, exact, and the tones of smoothed text's edges
+    reduced to the slots left (median cut over those edge pixels only, no dithering).
 
     Why: resvg writes 4 bytes a pixel; a board's 17 colours in one byte a pixel take about half
     the bytes once compressed (Maretta's phone board 17.7 KB -> 9.0 KB, Caravelas' sea 10.4 ->
-    5.5 KB), so a picture drawn big enough to read on a phone fits a mail.
+    5.5 KB), so a picture drawn big enough to read on a phone fits a mail. Why the drawing's own
+    colours kept exact (issue 21): a median cut over the whole smoothed picture merged a player's
+    colour with its neighbours; the edge tones only decide how a glyph's edge reads, and a few
+    grades between ink and ground keep every stroke (a stroke narrower than a pixel shows as a
+    grey, where unsmoothed it vanished).
 
     Why an exact palette and zlib's default level: median cut over colours already few took
     9 ms of a Maretta board's 32 ms pass (and merged some of them), and ``optimize=True`` (level
@@ -144,20 +183,55 @@ def _palette(png: bytes) -> bytes:
 
     with Image.open(io.BytesIO(png)) as im:
         rgb = im.convert("RGB")
-    colours = rgb.getcolors(256)
+    colours = rgb.getcolors(PNG_COLOURS)
     if colours:
-        palette = Image.new("P", (1, 1))
-        palette.putpalette([int(channel) for _count, colour in colours
-                            for channel in (colour if isinstance(colour, tuple) else (colour,) * 3)])
-        quantised = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+        chosen = [colour for _count, colour in colours]
     else:
-        quantised = rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        chosen = _smoothed_palette(rgb, svg)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([int(channel) for colour in chosen
+                        for channel in (colour if isinstance(colour, tuple) else (colour,) * 3)])
+    quantised = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     quantised.save(out, "PNG", compress_level=6)
     if out.tell() > PNG_MAX_BYTES * 9 // 10:
         out = io.BytesIO()
         quantised.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def _smoothed_palette(rgb: Any, svg: str) -> list[tuple[int, int, int]]:
+    """At most PNG_COLOURS colours for a picture with more (smoothed text): the colours it shows
+    that the drawing names or that cover at least half a percent of it (a translucent fill), most
+    common first; the other colours the drawing names (a small text's ink, which its glyphs may
+    never cover whole pixels of: its darkest edges map to it); then the edge tones, median cut
+    into the slots left."""
+    from PIL import Image
+
+    counts = sorted(rgb.getcolors(rgb.width * rgb.height), reverse=True)
+    named = {_rgb_of(c) for c in _HEX_COLOUR.findall(svg)}
+    named.add((255, 255, 255))  # the background resvg draws on
+    common = rgb.width * rgb.height // 200
+    base = [colour for count, colour in counts if colour in named or count >= common]
+    base = (base + sorted(named - set(base)))[:PNG_COLOURS]
+    kept = set(base)
+    # each edge tone weighed by its count, capped: a few frequent tones must not take every slot
+    edges = [colour for count, colour in counts if colour not in kept for _ in range(min(count, 50))]
+    slots = min(PNG_EDGE_TONES, PNG_COLOURS - len(base))
+    if not edges or slots <= 0:
+        return base
+    strip = Image.new("RGB", (len(edges), 1))
+    strip.putdata(edges)
+    cut = strip.quantize(colors=slots, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    tones = (cut.getpalette() or [])[: 3 * slots]
+    return base + [(tones[i], tones[i + 1], tones[i + 2]) for i in range(0, len(tones) - 2, 3)]
+
+
+def _rgb_of(hex_digits: str) -> tuple[int, int, int]:
+    """``"3f5a68"`` or ``"111"`` as (r, g, b)."""
+    if len(hex_digits) == 3:
+        hex_digits = "".join(ch * 2 for ch in hex_digits)
+    return int(hex_digits[0:2], 16), int(hex_digits[2:4], 16), int(hex_digits[4:6], 16)
 
 
 #: How long a game remembers that its pictures are too heavy for any mail.
@@ -256,7 +330,7 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
     if not svg or budget <= 0 or _too_heavy(row.game_id, svg):
         return None
     try:
-        png = svg_to_png(svg)
+        png = picture_png(svg)
     except Exception as exc:  # noqa: BLE001 - a bad picture must not stop the mail
         log.warning("outbound %s: board picture not rendered (%s)", row.pk, type(exc).__name__)
         return None

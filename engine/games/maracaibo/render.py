@@ -61,6 +61,21 @@ def _city_text(view: View, loc: str) -> str:
     return C.CITY_ACTION_TEXT.get(action, action)
 
 
+def _stops(view: View) -> dict[str, dict[str, Any]]:
+    """The legacy stop tiles in play by place (scenario 77: L5 Tortuga gives a combat point, L8
+    Belize takes 2 doubloons): what ending a sail there gives or costs (issue 21)."""
+    return {str(C.LEGACY[t]["loc"]): C.LEGACY[t] for t in view.get("legacy") or ()
+            if C.LEGACY[t]["kind"] == "stop"}
+
+
+_UNIT = {"d": "d", "vp": "VP", "cp": "CP"}
+
+
+def _stop_tag(tile: dict[str, Any]) -> str:
+    """A stop tile's few characters on the map: "+1 CP", "-2 d"."""
+    return ", ".join(f"{'+' if v > 0 else '-'}{abs(v)} {_UNIT.get(k, k)}" for k, v in tile["gain"].items())
+
+
 def _name(loc: str) -> str:
     return f"{loc} {C.LOC[loc]['name']}"
 
@@ -104,6 +119,7 @@ def text(view: View, brief: bool = False) -> str:
     out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market: goods, discs taken, "
                 "next pay; city action; quest; ships)"]
     ships = _ships(view)
+    stops = _stops(view)
     assistants: dict[str, list[str]] = {}
     for i, p in enumerate(view["p"]):
         for a in p.get("assist", ()):
@@ -126,6 +142,8 @@ def text(view: View, brief: bool = False) -> str:
             bits.append(f"market {'/'.join(m['goods'])} {len(taken)}/{len(m['rewards'])}{nxt}")
         if kind == "city":
             bits.append(f"action: {_city_text(view, loc)}")
+        if loc in stops:
+            bits.append(f"stop: {stops[loc]['text']} (legacy tile {stops[loc]['id']})")
         if info.get("home"):
             bits.append({1: "combat action or explore 2", 2: "3 VP on the way home",
                          3: "5 VP, the end of the voyage"}.get(int(info["home"]), "homeward"))
@@ -410,14 +428,28 @@ def svg(view: View) -> str:
             + "".join(body) + "</svg>")
 
 
-def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collection[str] = ()) -> list[str]:
+def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collection[str] = (),
+             box: tuple[float, float, float, float] | None = None) -> list[str]:
     """The map's drawing; ``least``: no text smaller (a mail draws it bigger, see :func:`mail_svg`),
     which also frames the reader's ship; ``legend``: with its legend in the corner; ``rings``:
-    places ringed (a mail's sail targets), as the page rings the ones it links."""
+    places ringed (a mail's sail targets), as the page rings the ones it links; ``box`` (x, y, w,
+    h): the part of the map a picture shows, where every text is drawn whole (issue 21: names
+    were cut at its edges): a place's name that its edge cuts is moved in along it when the place
+    is in the part, any other text not wholly in it is left out (the mail's text says it)."""
+    inner = None if box is None else (box[0] + 1, box[1] + 1, box[0] + box[2] - 1, box[1] + box[3] - 1)
 
     def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
-           weight: str = "normal") -> str:
-        return _text(x, y, s, max(size, least), anchor, fill, weight)
+           weight: str = "normal", slide: bool = False) -> str:
+        size = max(size, least)
+        if inner is not None:
+            w = kit.text_width(s, size, weight == "bold")
+            left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+            top, bottom = y - 0.78 * size, y + 0.25 * size  # as tests/engine/svg_checks measures
+            dx = (inner[0] - left if left < inner[0] else inner[2] - left - w if left + w > inner[2] else 0.0)
+            if top < inner[1] or bottom > inner[3] or (dx and not (slide and inner[0] <= x <= inner[2])):
+                return ""
+            x += dx
+        return _text(x, y, s, size, anchor, fill, weight)
 
     out = [f'<rect x="0" y="18" width="640" height="{MAP_H - 18}" fill="#d7eefa"/>']
     live = [loc for loc in C.LOC_ORDER if _kind(view, loc) != "off"]
@@ -437,6 +469,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
         ships.setdefault(p["at"], []).append(_colour(view, i))
     if view.get("jean"):
         ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
+    stops = _stops(view)
     links = view.get("links") or {}  # place -> address, given by a host page (the places its options name)
     titles = view.get("link_titles") or {}  # place -> what a click there does
     for loc in live:
@@ -461,7 +494,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
                        + (edge or 'stroke="#868e96" stroke-width="1.5"') + "/>")
         out.append(_t(x, y + 3.5, loc, 9, "middle", weight="bold"))
         label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
-        out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b"))
+        out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b", slide=True))
         if link:
             out.append("</a>")
         if owner:
@@ -479,6 +512,13 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
             out.append(f'<rect x="{x - 22}" y="{y - 20}" width="14" height="9" rx="2" fill="#ffd43b" '
                        f'stroke="#a07c00" stroke-width="0.6"/>')
             out.append(_t(x - 15, y - 13, str(view["quests"][loc]), 6, "middle"))
+        if loc in stops:  # a legacy stop tile: what ending a sail here gives or costs, left of the place
+            tag = _stop_tag(stops[loc])
+            size = max(6.5, least)
+            tw = kit.text_width(tag, size, True) + 3
+            out.append(f'<rect class="stop" x="{x - 13 - tw:.1f}" y="{y + 1}" width="{tw:.1f}" '
+                       f'height="{size + 3:.1f}" rx="2" fill="#fff" stroke="#5f3dc4" stroke-width="0.8"/>')
+            out.append(_t(x - 13 - tw / 2, y + size + 2, tag, size, "middle", "#5f3dc4", "bold"))
         dx, dy = ship_offset(loc, len(ships.get(loc, [])))
         for k, colour in enumerate(ships.get(loc, [])):
             sx, sy = x + dx + 8 * k, y + dy
@@ -498,11 +538,13 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
     if not legend:
         return out
     # the legend
-    lx, ly = 384, 222
+    lx, ly = 384, 222 - (9 if stops else 0)  # a stop tile's line more: the legend starts higher
     out.append(_t(lx, ly, "circle: village; square: city,", 6.5))
     out.append(_t(lx, ly + 9, "its market discs below; flag: owner", 6.5))
     out.append(_t(lx, ly + 18, "(F, E, S); Q: quest; boats: ships;", 6.5))
-    out.append(_t(lx, ly + 27, "dots: assistants", 6.5))
+    out.append(_t(lx, ly + 27, "dots: assistants" + ("; +1 CP, -2 d: a stop's" if stops else ""), 6.5))
+    if stops:
+        out.append(_t(lx, ly + 36, "legacy tile (ending a sail there)", 6.5))
     return out
 
 
@@ -650,6 +692,8 @@ MAIL_SCALE = kit.MAIL_TEXT / MAIL_LEAST
 MAIL_BOX = (int(kit.MAIL_WIDTH / MAIL_SCALE), 190)
 MAIL_LEGEND = ("Framed boat: your ship; boats: ships; circle: village; square: city, its market "
                "below; flag: owner (F, E, S); yellow tag: quest; dots: assistants.")
+#: The legend's words for a legacy stop tile's tag, in a game that has one.
+MAIL_LEGEND_STOPS = " Purple tag (+1 CP, -2 d): what ending a sail there gives or costs (a legacy stop tile)."
 
 
 def mail_svg(view: View) -> str:
@@ -678,7 +722,7 @@ def mail_svg(view: View) -> str:
     missed = [t for t in targets if t in POS and not (box[0] + reach.SIDE <= POS[t][0] <= box[0] + box[2] - reach.SIDE
                                                        and box[1] <= POS[t][1] <= box[1] + box[3] - reach.BELOW)]
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" font-family="sans-serif">'
-               + "".join(_svg_map(view, least=MAIL_LEAST, legend=False, rings=targets)) + "</svg>")
+               + "".join(_svg_map(view, least=MAIL_LEAST, legend=False, rings=targets, box=box)) + "</svg>")
     name = str(C.LOC[at]["name"]).split(": ", 1)[-1] if at in C.LOC else at
     room = kit.MAIL_WIDTH - 2 * _PAD
     out: list[str] = []
@@ -693,8 +737,10 @@ def mail_svg(view: View) -> str:
     focus = (y + 6, y + 6 + (row - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
     y += 6 + height
     if missed:
-        y += 18
-        out.append(_text(_PAD, y, "The whole sea: ringed, where your ship can sail", 12, "start", "#111", "bold"))
+        y += 2
+        for line in _wrap_px("The whole sea: ringed, where your ship can sail", 12, room, bold=True):
+            y += 16
+            out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
         drawn, tall = reach.overview(view, targets, POS, width=kit.MAIL_WIDTH, top=y + 6,
                                      sea=(640.0, 18.0, float(MAP_H)))
         out += drawn
@@ -703,7 +749,7 @@ def mail_svg(view: View) -> str:
     # the legend is the picture's description: the mail prints it as text under the picture
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
             f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
-            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(MAIL_LEGEND)}</desc>'
+            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(MAIL_LEGEND + (MAIL_LEGEND_STOPS if _stops(view) else ""))}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 
 

@@ -1,0 +1,78 @@
+"""What a stop costs or gives is on the map and in the text (issue 21): in scenario 77 the legacy
+stop tiles (L5: ending a sail at Tortuga gives a combat point; L8: at Belize it takes 2 doubloons)
+are tagged on the page's map and in a mail's picture ("+1 CP", "-2 d", with the legend's words),
+and the text's list of places says them; the base game's places say what annexing gives, their
+market and their city action. Over a real game played by the engine."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import engine
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo.render import POS
+from tests.engine import svg_checks
+from tests.engine.test_mail_picture_reach import _sail_states
+
+RULES = engine.get("maracaibo")
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _tags(doc: str) -> list[str]:
+    """The stop tags drawn: the text right after each ``rect.stop``."""
+    root = ET.fromstring(doc)
+    out, after = [], False
+    for el in root.iter():
+        if el.tag == f"{NS}rect" and "stop" in (el.get("class") or "").split():
+            after = True
+        elif after and el.tag == f"{NS}text":
+            out.append("".join(el.itertext()))
+            after = False
+    return out
+
+
+def _place_line(text: str, loc: str) -> str:
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  {loc} "))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("    "))
+    return " ".join(line.strip() for line in lines[start:end])
+
+
+def test_it_tags_the_legacy_stops_on_the_map_and_says_them_in_the_text() -> None:
+    st = RULES.setup(["Ana", "Bruno"], {"scenario": 77}, "stops-drawn")
+    stops = {C.LEGACY[t]["loc"]: C.LEGACY[t] for t in st["legacy"] if C.LEGACY[t]["kind"] == "stop"}
+    assert set(stops) == {"3", "18"}
+    view = RULES.view(st, 0)
+    page = RULES.render_svg(view)
+    assert sorted(_tags(page)) == ["+1 CP", "-2 d"]
+    assert not svg_checks.unreadable(svg_checks.labels(page)), svg_checks.unreadable(svg_checks.labels(page))
+    assert "legacy tile (ending a sail there)" in page, "the legend says what the tags are"
+    text = RULES.render_text(view)
+    assert "stop: ending your sailing at Tortuga (3): 1 combat point (legacy tile L5)" in _place_line(text, "3")
+    assert "stop: ending your sailing at Belize (18) costs 2 doubloons (or all you have) (legacy tile L8)" \
+        in _place_line(text, "18")
+    # a base-game city says what annexing it gives, its market and its city action
+    assert _place_line(text, "5").startswith("5 Santo Domingo: city; annex 4 doubloons; market corn/cotton")
+    assert "action: " in _place_line(text, "5")
+    # a mail's picture near Tortuga shows its tag, and its legend (the mail's text) says it
+    shown = 0
+    for st2, seat, opts in _sail_states(2, 5, {"scenario": 77}, want=30):
+        if not any(o.code == "s3" for o in opts):
+            continue
+        doc = RULES.render_mail_svg(RULES.view(st2, seat))
+        nested = next(e for e in ET.fromstring(doc) if e.tag == f"{NS}svg")
+        x, y, w, h = (float(v) for v in (nested.get("viewBox") or "").split())
+        px, py = POS["3"]  # Tortuga's place on the map
+        if x <= px - 40 and px <= x + w and y <= py <= y + h:
+            assert "+1 CP" in _tags(doc)
+            assert "legacy stop tile" in doc
+            shown += 1
+    assert shown, "some ship could sail to Tortuga with Tortuga in its picture"
+
+
+def test_it_draws_no_stop_tag_without_stop_tiles() -> None:
+    st = RULES.setup(["Ana", "Bruno"], {}, "stops-none")
+    view = RULES.view(st, 0)
+    assert _tags(RULES.render_svg(view)) == [] and _tags(RULES.render_mail_svg(view)) == []
+    assert "stop:" not in RULES.render_text(view)
+    assert "legacy stop tile" not in RULES.render_mail_svg(view)
