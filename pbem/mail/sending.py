@@ -184,10 +184,8 @@ def _palette(png: bytes, svg: str = "") -> bytes:
     with Image.open(io.BytesIO(png)) as im:
         rgb = im.convert("RGB")
     colours = rgb.getcolors(PNG_COLOURS)
-    if colours:
-        chosen = [colour for _count, colour in colours]
-    else:
-        chosen = _smoothed_palette(rgb, svg)
+    # a picture of few colours keeps them exactly; one of more (smoothed text) is reduced
+    chosen: list[Any] = [colour for _count, colour in colours] if colours else _smoothed_palette(rgb, svg)
     palette = Image.new("P", (1, 1))
     palette.putpalette([int(channel) for colour in chosen
                         for channel in (colour if isinstance(colour, tuple) else (colour,) * 3)])

@@ -747,9 +747,10 @@ def mail_svg(view: View) -> str:
         y += 6 + tall
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
+    legend = MAIL_LEGEND + (MAIL_LEGEND_STOPS if _stops(view) else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
             f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
-            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(MAIL_LEGEND + (MAIL_LEGEND_STOPS if _stops(view) else ""))}</desc>'
+            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(legend)}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 
 
