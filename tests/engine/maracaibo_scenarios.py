@@ -428,4 +428,12 @@ def search_free() -> tuple[State, int]:
     return _on(state, frame("free", 0))
 
 
-SCENARIOS.update({"hint": hint, "search-free": search_free})
+def ransom() -> tuple[State, int]:
+    """The Rescue's end: Luysa held at 5, not free; Ana (20 doubloons) is asked first whether she pays the
+    ransom, Carla may after her."""
+    state = _started(mode="193", rounds=1)
+    state["search"]["found"] = "5"
+    return _on(state, frame("scoring", 0, mode="final", ransom=True), frame("ransom", 0, later=[2], ask=True))
+
+
+SCENARIOS.update({"hint": hint, "search-free": search_free, "ransom": ransom})

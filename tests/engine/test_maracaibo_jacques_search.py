@@ -163,20 +163,60 @@ def test_it_frees_luysa_at_her_location_for_l39s_combat_points() -> None:
     assert s["freed"] == 0 and p["cp"] == 0
 
 
-def test_it_takes_the_ransom_from_the_richest_player_at_the_end() -> None:
-    state = started(3, seed=2)
-    s = state["search"]
-    s["found"] = "5"
-    for p, d in zip(state["p"], (16, 20, 3), strict=True):
+def at_the_last_scoring(doubloons: tuple[int, ...]) -> State:
+    """Three players, the last round ended by Bruno (seat 1), Bruno's last scoring choice to make; Luysa
+    found at 5 and not free; the players' doubloons as given."""
+    state = started(3, seed=2, rounds=1)
+    state["search"]["found"] = "5"
+    for p, d in zip(state["p"], doubloons, strict=True):
         p["d"] = d
-    ev: list[Event] = []
-    search.ransom(state, ev)
-    assert s["freed"] == 1 and state["p"][1]["d"] == 5 and "ransom" in ev[-1].text
-    s["freed"] = None
-    for p in state["p"]:
-        p["d"] = 14
-    search.ransom(state, ev)
-    assert s["freed"] is None and "Nobody" in ev[-1].text
+    state["stack"] = [frame("scoring", 1, mode="final"), frame("score", 1, mode="final", ask=True)]
+    state["v"] += 1
+    RULES.apply(state, 1, {"code": "vp2"})
+    return state
+
+
+def ransom_texts(events: list[Event]) -> list[str]:
+    return [e.text for e in events if e.kind == "luysa_ransom"]
+
+
+def test_it_lets_the_table_choose_who_pays_the_ransom_at_the_end() -> None:
+    state = at_the_last_scoring((16, 20, 3))
+    assert not state["over"] and RULES.pending(state) == [1]  # Bruno ended the game: asked first
+    opts = RULES.options(state, 1)
+    assert [(o.code, o.label) for o in opts] == [("ransom", "pay Luysa's ransom of 15 doubloons"),
+                                                 ("noransom", "leave the ransom to another player")]
+    assert RULES.options(state, 0) == [] and RULES.options(state, 2) == []
+    events = RULES.apply(state, 1, {"code": "noransom"})
+    assert ransom_texts(events) == ["Bruno does not pay Luysa's ransom."]
+    assert RULES.pending(state) == [0]  # Carla (3 doubloons) cannot pay alone: never asked
+    assert [o.label for o in RULES.options(state, 0)][1] == "leave Luysa captive"
+    events = RULES.apply(state, 0, {"code": "ransom"})
+    assert ransom_texts(events) == ["Ana pays Luysa's ransom of 15 doubloons: she is free."]
+    assert state["over"] and state["search"]["freed"] == 0
+    assert [p["d"] for p in state["p"]] == [1, 20, 3]
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and coop.CONDITIONS["luysa"] in out.team.met
+
+
+def test_it_leaves_luysa_captive_when_every_able_player_declines_the_ransom() -> None:
+    state = at_the_last_scoring((16, 20, 3))
+    RULES.apply(state, 1, {"code": "noransom"})
+    events = RULES.apply(state, 0, {"code": "noransom"})
+    assert ransom_texts(events) == ["Ana does not pay Luysa's ransom: nobody pays it, she stays captive."]
+    assert state["over"] and state["search"]["freed"] is None and [p["d"] for p in state["p"]] == [16, 20, 3]
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and coop.CONDITIONS["luysa"] in out.team.missed
+
+
+def test_it_asks_nobody_for_a_ransom_no_single_player_can_pay() -> None:
+    state = at_the_last_scoring((14, 14, 14))  # 42 doubloons at the table, but no pooling
+    assert state["over"] and state["search"]["freed"] is None
+
+
+def test_it_pays_the_ransom_when_the_asked_player_misses_the_deadline() -> None:
+    state = at_the_last_scoring((16, 20, 3))
+    assert RULES.default_move(state, 1).code == "ransom"  # it costs the table nothing it scores
 
 
 def test_it_makes_luysa_a_condition_of_the_rescue() -> None:

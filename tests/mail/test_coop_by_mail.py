@@ -1,6 +1,7 @@
 """A cooperative game of Maracaibo: The Uprising (``mode=74``: the table together against Jacques)
 played only by mail over a real SMTP socket, ending in one shared result that every player's last
-mail states with its reasons; and ``say`` in a cooperative game reaching the whole table at once.
+mail states with its reasons; ``say`` in a cooperative game reaching the whole table at once; and The
+Rescue's (``mode=193``) ransom for Luysa decided by the table, by mail, the result read through the API.
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ import re
 import pytest
 from django.test import Client
 
+import engine
+from engine.batch import Command
+from pbem.games import services
 from pbem.games.models import ChatMessage, Game, Move
+from tests.factories import token_client
 from tests.mail.conftest import Persona, SmtpServer, text_of
 from tests.mail.test_maracaibo_by_mail import Captain
 from tests.mail.test_maretta_by_mail import GENERAL, Player, is_game_over, play_until_over
@@ -89,3 +94,37 @@ def test_it_mails_a_say_to_the_whole_cooperative_table_at_once(ana: Persona, bru
     ana.reply(ana.latest(), "say good luck")
     for p in others:
         assert not any("says to the table" in text_of(m) for m in p.inbox()[before[p.email]:])
+
+
+@pytest.mark.slow
+def test_it_asks_the_table_by_mail_who_pays_luysas_ransom(ana: Persona, bruno: Persona, smtp_server: SmtpServer,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why this deal: played by the bot, it finds Luysa and never frees her by combat points, so the
+    # ransom is asked at the end (most deals do not come to it)
+    monkeypatch.setattr(services, "new_seed", lambda: "ransom-2-4-2")
+    _invite([ana, bruno], "mode=193 jacques_level=1")
+    game = Game.objects.get(rules="maracaibo")
+    rules = engine.get("maracaibo")
+    by_seat = {s.index: s.player for s in game.seats.select_related("player")}
+    rnd = random.Random("ransom-2-4-2")
+    while game.state is not None and not game.state["over"] and game.state["stack"][-1]["kind"] != "ransom":
+        seat = rules.pending(game.state)[0]
+        o = rules.bot_choice(game.state, seat, rules.options(game.state, seat), rnd)
+        services.do_submit_moves(game.pk, by_seat[seat], [Command(code=o.code)], source="api")
+        game.refresh_from_db()
+    assert game.state is not None and game.state["stack"][-1]["kind"] == "ransom", "the deal came to no ransom"
+    asked = rules.pending(game.state)[0]
+    payer, other = (ana, bruno) if by_seat[asked].email == ana.email else (bruno, ana)
+    mail = _flat(text_of(payer.latest()))
+    assert "pay Luysa's ransom of 15 doubloons" in mail
+    assert "pay Luysa's ransom" not in _flat(text_of(other.latest()))  # only the asked player chooses
+    payer.reply(payer.latest(), "pay the ransom")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.state is not None
+    assert game.state["search"]["freed"] == asked
+    told = [(payer, "You pay Luysa's ransom of 15 doubloons: she is free."),
+            (other, f"{by_seat[asked].display_name} pays Luysa's ransom of 15 doubloons: she is free.")]
+    for p, text in told:  # in the last mail of each
+        assert text in _flat(text_of(p.latest())), text_of(p.latest())
+    team = token_client(ana.player).get(f"/api/v1/games/{game.pk}/").json()["outcome"]["team"]
+    assert any("Luysa" in c for c in team["met"]) and not any("Luysa" in c for c in team["missed"])

@@ -134,8 +134,7 @@ def outcome(state: State) -> Outcome:
 
 
 def final(state: State, ev: list[Event]) -> None:
-    """The ransom (The Search), then the result told in an event at the end of the final scoring."""
-    if search.playing(state):
-        search.ransom(state, ev)
+    """The result told in an event at the end of the final scoring (the ransom was decided before it,
+    search.ransom_frames)."""
     out = outcome(state)
     ev.append(new_event("team_result", out.reason + ".", {"won": out.seats_won}))

@@ -228,7 +228,10 @@ class Maracaibo(Rules):
     #: per frame kind, the safe code a missed deadline plays (docs/rules/maracaibo.md, Assumptions)
     DEFAULTS: ClassVar[dict[str, str]] = {"main": "pass", "free": "end", "village": "done", "combat": "cend",
                                           "tquest": "no", "yesno": "no", "hint": "nohint", "u11": "money",
-                                          "score": "vp2", "draw": "pile"}
+                                          "score": "vp2", "draw": "pile",
+                                          # the ransom costs the table nothing it scores (doubloons only
+                                          # break ties, and a cooperative table has none): a silent player pays
+                                          "ransom": "ransom"}
 
     def _default_move(self, state: State, seat: int, options: list[Option]) -> Option | None:
         """The least committal choice: no main action, no more village actions, end the combat,

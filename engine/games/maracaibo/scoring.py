@@ -9,7 +9,7 @@ from engine.core import Event, Option, Outcome, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import campaign, coop, homeports, jacques, jean, liberation, scenarios
+from . import campaign, coop, homeports, jacques, jean, liberation, scenarios, search
 from . import content as C
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
@@ -71,6 +71,12 @@ def _scoring_options(state: State, f: Frame) -> list[Option]:
 def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
     if f["data"]["mode"] == "final":
+        asks = [] if f["data"].get("ransom") else search.ransom_frames(state, seat)
+        if asks:  # The Search: the table decides who pays Luysa's ransom, then the final scoring
+            again = frame("scoring", seat, mode="final", ransom=True)
+            again["data"]["jean"] = bool(f["data"].get("jean"))
+            stack(state).push_all([*asks, again])
+            return ev
         final_scoring(state, rng, ev)
         if campaign.active(state):  # step 6 (the story) before the game ends
             state["over"] = False

@@ -1,7 +1,8 @@
 """Maracaibo: The Uprising, The Search (rulebook: "A Busca"; docs/rules/maracaibo-cooperative.md):
 scenario 193's module. The table looks for Luysa by revealing hints, finds her when card 191's
 last green space is filled (solo, card 192: also when exactly 11 hints are left on the board), then
-frees her by L39's combat points at her location, or by a 15-doubloon ransom at the end.
+frees her by L39's combat points at her location, or by a 15-doubloon ransom at the end (a player
+of the table chooses to pay it: frame ``ransom``).
 
 SUBSTITUTE CONTENT: the hints' colours and objects, card 191's rewards and L39's price
 (``data/uprising/search.json``).
@@ -230,22 +231,47 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
 
 # ---- the end -----------------------------------------------------------------------------------------------
 
-def ransom(state: State, ev: list[Event]) -> None:
-    """At the end, a found Luysa not yet free: the richest player able to pay the ransom pays it
-    (ties: the first seat)."""
-    s = state["search"]
-    if not s["found"] or s["freed"] is not None:
-        return
+def ransom_frames(state: State, seat: int) -> list[Frame]:
+    """At the end, after the last scoring's choices and before the final scoring, a found Luysa not yet
+    free: the table decides who pays her ransom. Every player able to pay is asked in turn from ``seat``
+    (the one who ended the game); the first who pays frees her, and if all leave it, she stays captive
+    (the rulebook: it does not matter who pays, as long as it comes from one player's supply)."""
+    able = _able(state, seat)
+    return [frame("ransom", able[0], later=able[1:], ask=True)] if able else []
+
+
+def _able(state: State, seat: int) -> list[int]:
+    """The seats, in turn from ``seat``, whose own doubloons pay the ransom (no pooling)."""
+    s = state.get("search")
+    if not s or not s["found"] or s["freed"] is not None:
+        return []
+    n = len(state["p"])
+    return [(seat + i) % n for i in range(n) if state["p"][(seat + i) % n]["d"] >= int(LUYSA["ransom_d"])]
+
+
+def _ransom_options(state: State, f: Frame) -> list[Option]:
     price = int(LUYSA["ransom_d"])
-    able = [i for i, p in enumerate(state["p"]) if p["d"] >= price]
-    if not able:
-        ev.append(new_event("luysa_ransom", f"Nobody can pay Luysa's ransom of {price} doubloons.", {}))
-        return
-    seat = max(able, key=lambda i: (state["p"][i]["d"], -i))
-    state["p"][seat]["d"] -= price
-    s["freed"] = seat
-    ev.append(new_event("luysa_ransom", f"{who(state, seat)} pays Luysa's ransom of {price} doubloons: she is free.",
-                        {"seat": seat}))
+    leave = "leave the ransom to another player" if f["data"]["later"] else "leave Luysa captive"
+    return [opt("ransom", f"pay Luysa's ransom of {price} doubloons"), opt("noransom", leave)]
 
 
+def _ransom_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
+    ev: list[Event] = []
+    s = state["search"]
+    price = int(LUYSA["ransom_d"])
+    if o.code == "ransom":
+        player(state, seat)["d"] -= price
+        s["freed"] = seat
+        ev.append(new_event("luysa_ransom", f"{who(state, seat)} pays Luysa's ransom of {price} doubloons: she is "
+                            "free.", {"seat": seat, "paid": True}))
+        return ev
+    later = [int(x) for x in f["data"]["later"]]
+    ev.append(new_event("luysa_ransom", f"{who(state, seat)} does not pay Luysa's ransom"
+                        + ("." if later else ": nobody pays it, she stays captive."), {"seat": seat, "paid": False}))
+    if later:
+        stack(state).push(frame("ransom", later[0], later=later[1:], ask=True))
+    return ev
+
+
+HANDLERS["ransom"] = FunctionHandler(_ransom_options, _ransom_resolve)
 HANDLERS["hint"] = FunctionHandler(_hint_options, _hint_resolve)

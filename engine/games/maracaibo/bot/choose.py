@@ -274,6 +274,8 @@ def choose(state: State, seat: int, options: list[Option], rnd: random.Random,
         return real[rnd.randrange(len(real))]
     if kind == "hint":  # The Search: the table always looks
         return next(o for o in real if o.code == "hint")
+    if kind == "ransom":  # The Search: the first player who can pays (doubloons score nothing at the end)
+        return next(o for o in real if o.code == "ransom")
     if kind in ("short", "three"):  # a payment: its cheapest way, without noise (the bot's random draws unchanged)
         return max(real, key=lambda o: _score(ctx, kind, o, {}, {}))
     steps = dict(sail_targets(state, seat)) if kind == "sail" else {}
