@@ -187,14 +187,16 @@ def test_it_renders_the_mail_and_the_pages_at_both_widths(new_page: Any, site: s
 
 
 @pytest.mark.parametrize(("rules", "options"), [("maretta", {"side": "A"}), ("maretta", {"side": "B"}),
-                                                ("caravelas", {}), ("maracaibo", {})],
-                         ids=["maretta-A", "maretta-B", "caravelas", "maracaibo"])
+                                                ("caravelas", {}), ("maracaibo", {}),
+                                                ("maracaibo", {"campaign": True, "mode": "campaign"})],
+                         ids=["maretta-A", "maretta-B", "caravelas", "maracaibo", "maracaibo-campaign"])
 def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options: dict[str, Any], new_page: Any,
                                                             site: str, shots: Path) -> None:
     folk = people()
     game = start_game(rules, folk, options=options)
     url = link_of(folk[0], site)
-    name = rules + ("-" + str(options["side"]) if "side" in options else "")
+    name = rules + ("-" + str(options["side"]) if "side" in options else "") + ("-campaign" if options.get("campaign")
+                                                                                else "")
     for width, viewport in ((390, PHONE), (1280, DESKTOP)):
         page = new_page(viewport)
         page.goto(url)
@@ -208,6 +210,8 @@ def test_it_shows_every_games_board_readable_at_both_widths(rules: str, options:
         if rules == "maretta" and width == 390:
             assert [p["whole"] for p in parts] == [True], "Maretta's phone board is whole on the phone"
         assert "Legend" in page.locator("#board").inner_text() or rules != "caravelas"
+        if options.get("campaign"):  # the story band (render_story.py), in the picture at both widths
+            assert page.locator("#board svg:visible text", has_text="Story: game 1 of the campaign").count() >= 1
         page.locator("#board").screenshot(path=str(shots / f"board-{name}-{width}.png"))
         if page.locator("#board-fit").count():  # the whole board at a glance, small print
             page.locator("label[for=board-fit]").click()

@@ -191,3 +191,34 @@ def test_it_shows_a_legacy_place_only_while_its_tile_is_in_play() -> None:
                 assert (loc in texts) == (loc in shown), (scenario, seat, loc)
                 assert (name.split(": ", 1)[-1] in texts) == (loc in shown), (scenario, seat, loc)
             assert "off" not in [w.strip(";:,.") for w in text.split()]
+
+
+def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> None:
+    """The story band (render_story.py): the story tiles and who claimed them, the cards in play with
+    what they require, a disc tile's discs, the last card read and the last vote; the pile's count only."""
+    from engine.games.maracaibo import render
+
+    state = RULES.setup(["Ana", "Bruno"], {"campaign": True, "mode": "campaign"}, "band")
+    rnd = random.Random(2)
+    while RULES.pending(state) and not any(x is not None for x in state["story"]["tiles"]):
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, RULES.bot_choice(state, seat, RULES.options(state, seat), rnd).move)
+    claimer = next(x for x in state["story"]["tiles"] if x is not None)
+    view = RULES.view(state, 0)
+    picture = render.svg(view)
+    ET.fromstring(picture)
+    texts = re.findall(r">([^<]+)</text>", picture)
+    assert "Story: game 1 of the campaign, the Uprising&#x27;s story (SUBSTITUTE story)" in texts
+    assert f"1: {state['players'][claimer]}" in texts  # the claimed tile, its claimer named
+    for cid in state["story"]["board"]:
+        assert any(t.startswith(f"Card {cid}, ") for t in texts)
+    assert f"Story pile: {len(state['story']['pile'])} cards" in " ".join(texts)
+    assert not any(str(c) in t for c in state["story"]["pile"] for t in texts if t.startswith("Story pile"))
+    # a disc tile's discs: one circle a slot, coloured by the seat of each disc
+    view["story"]["discs"] = {"W6": {"name": "the rebels' armoury", "loc": "7", "size": 2, "by": [1]}}
+    picture = render.svg(view)
+    assert "Disc tile W6, the rebels&#x27; armoury at St. Kitts (7): 1 of 2 discs (Bruno)." in picture
+    assert picture.count('r="4" fill="') == 2 and f'fill="{render._colour(view, 1)}" stroke="#495057"' in picture
+    phone = render.phone_svgs(view)[1]
+    assert "Story: game 1 of the campaign" in phone and "Story tiles: 1 " in phone
+    assert "Story:" not in render.svg(RULES.view(RULES.setup(["Ana", "Bruno"], {}, "band"), 0))

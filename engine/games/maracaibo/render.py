@@ -20,7 +20,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import reach, ship
+from . import reach, render_story, ship
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -414,6 +414,8 @@ def svg(view: View) -> str:
     parts, y = _svg_influence(view, y)
     body += parts
     parts, y = _svg_players(view, y)
+    body += parts
+    parts, y = render_story.svg_band(view, y, _colour)  # a campaign's story (render_story.py)
     body += parts
     seat = view.get("seat")
     if seat is not None:
@@ -858,6 +860,11 @@ def _narrow(view: View) -> tuple[list[str], int]:
         col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{JEAN_COLOUR}"/>')
         col.say(f"{jq['name']} (automa): {jq['vp']} VP; explorer {jq['explorer']}; quests {jq['quests']}",
                 x=_PAD + 16, bold=True)
+    if view.get("story"):  # a campaign's story (render_story.py)
+        col.head(render_story.title(view["story"]))
+        col.say(render_story.tiles_line(view))
+        for line, _ in render_story.items(view):
+            col.say(line)
     seat = view.get("seat")
     if seat is not None:
         p = view["p"][seat]
