@@ -122,8 +122,8 @@ def main() -> None:
             traceback.print_exc()
     took = time.perf_counter() - t0
     c = st.count
-    print(f"story {args.story}, seed {args.seed!r}, players {args.players}: {args.campaigns} campaigns, {errors} errors, "
-          f"{c['games']} games ({c['games'] / max(1, args.campaigns):.2f} a campaign), {took:.0f} s "
+    print(f"story {args.story}, seed {args.seed!r}, players {args.players}: {args.campaigns} campaigns, "
+          f"{errors} errors, {c['games']} games ({c['games'] / max(1, args.campaigns):.2f} a campaign), {took:.0f} s "
           f"({c['games'] / took:.1f} games/s, each replayed once more)")
     print("games a campaign:", {k: v for k, v in sorted(c.items()) if k.startswith("games ")})
     print(f"story cards read {c['reads']}, votes {c['votes']}")
