@@ -13,7 +13,6 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from engine import svg as kit
 from engine.core import View
 
 from . import content as C
