@@ -88,3 +88,8 @@ def speaking(code: str | None) -> Iterator[str]:
 def event_text(event: Mapping[str, Any], code: str) -> str:
     """A stored event's text in ``code`` (``engine.i18n.event_text``: from its message, when it has one)."""
     return i18n.event_text(event, code)
+
+
+def translate(words: str) -> str:
+    """A game's word stored in English (a score part, why a game ended) in the language active now."""
+    return i18n.translate(words)

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 import engine
-from engine import IllegalMove, svg
+from engine import IllegalMove, i18n, svg
 from engine.core import Event, Option, visible_events
 from pbem.games import clocks, links, turnplan, wording
 from pbem.games.models import ChatMessage, Game, Move, Seat, Source
@@ -353,7 +353,8 @@ def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow],
         rows.append(ResultRow(1 if shift else len(rows) + 1, f"{name} (automa)", wording.number(score), bool(shift),
                               [wording.number(parts.get(h, "-")) for h in heads]))
     rows.sort(key=lambda r: r.place)
-    return rows, heads
+    # the heads are the engine's English words, stored with the outcome: said in the reader's language
+    return rows, [i18n.translate(h) for h in heads]
 
 
 def history(game: Game, seat: int, you: str, seen: int | None = None) -> list[HistoryLine]:

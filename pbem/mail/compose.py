@@ -151,6 +151,9 @@ def context(content: dict[str, Any]) -> dict[str, Any]:
     # the picture's own size in px: the mail shows it so, or narrower on a narrower screen
     c["picture_size"] = (round(float(size.group(1))), round(float(size.group(2)))) if size else None
     c["picture_legend"] = drawing.description(c["svg"]) if c["svg"] else ""
+    outcome = (c.get("game") or {}).get("outcome") or {}
+    if outcome.get("reason"):  # the engine's English words, stored: said in the reader's language
+        c["game"] = {**c["game"], "outcome": {**outcome, "reason": language.translate(str(outcome["reason"]))}}
     return c
 
 

@@ -319,7 +319,7 @@ def _outcome_lines(game: Game) -> list[str]:
         if team["missed"]:
             lines.append(_("Conditions missed: %(list)s.") % {"list": "; ".join(team["missed"])})
     if out.get("reason"):
-        lines.append(_("Why it ended: %(reason)s") % {"reason": out["reason"]})
+        lines.append(_("Why it ended: %(reason)s") % {"reason": language.translate(str(out["reason"]))})
     return lines
 
 

@@ -161,7 +161,8 @@ def _play_in(rules_name: str, options: dict[str, object], seed: str, n: int, cod
 
 
 # the games whose option labels and events are translated (issue 27); views and pictures are not yet
-TRANSLATED = [("maretta", {"side": "A"}, 3), ("maretta", {"side": "B"}, 4)]
+TRANSLATED = [("maretta", {"side": "A"}, 3), ("maretta", {"side": "B"}, 4), ("caravelas", {}, 2),
+              ("caravelas", {"target": 40}, 4)]
 
 
 @pytest.mark.parametrize(("game", "options", "n"), TRANSLATED)
@@ -189,3 +190,54 @@ def test_it_explains_a_maretta_refusal_in_portuguese() -> None:
     with language("pt"), pytest.raises(IllegalMove, match=r"2 Comida não é uma carta que possa usar agora: tem o "
                                                          r"mesmo naipe que a carta da posição 2 \(1 Comida\)"):
         get("maretta").parse("jogar 2 comida", st, seat)
+
+
+def _caravelas_game(code: str, missed: list[str]) -> list[str]:
+    """Every text of a whole bot-played Caravelas game in ``code``: each seat's view in words and
+    its pictures (wide, phone, mail), the options and the events."""
+    import random
+
+    R = get("caravelas")
+    rnd = random.Random(7)
+    said: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)), language(code):
+        st = R.setup(["Ana", "Bob", "Carla"], {"target": 40}, "pt-caravelas")
+        for step in range(3000):
+            pending = R.pending(st)
+            if not pending:
+                break
+            seat = pending[0]
+            opts = R.options(st, seat)
+            if step % 15 == 0:
+                view = R.view(st, seat)
+                said += [R.render_text(view), R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)]
+            said += [o.label for o in opts]
+            said += [e.text for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
+        view = R.view(st, 0)
+        said += [R.render_text(view), R.render_svg(view), R.render_mail_svg(view)]
+    assert R.outcome(st) is not None
+    return said
+
+
+def test_it_shows_a_whole_caravelas_game_in_portuguese_words_and_pictures() -> None:
+    missed: list[str] = []
+    pt = "\n".join(_caravelas_game("pt", missed))
+    assert not missed, f"texts a Portuguese player read in English: {sorted(set(missed))[:20]}"
+    en = "\n".join(_caravelas_game("en", missed))
+    for english, portuguese in [(">Legend<", ">Legenda<"), ("Your movement cards", "As suas cartas de Movimento"),
+                                ("Near your fleet", "Perto da sua frota"), ("move ", "mover "),
+                                ("end the turn", "terminar a vez"), ("Fleets:", "Frotas:")]:
+        assert english in en and english not in pt and portuguese in pt
+
+
+def test_it_reads_a_portuguese_caravelas_label_back_in_any_context() -> None:
+    R = get("caravelas")
+    st = R.setup(["Ana", "Bob"], {}, "pt-labels")
+    seat = R.pending(st)[0]
+    with language("pt"):
+        labels = {o.code: o.label for o in R.options(st, seat)}
+    assert any(label.startswith("mover ") for label in labels.values())
+    for code, label in labels.items():
+        assert R.read(label, st, seat).code == code
+        with language("pt"):
+            assert R.read(label, st, seat).code == code

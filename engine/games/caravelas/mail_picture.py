@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import svg
+from engine.i18n import N_, _
 
 from . import board as B
 from .render import INK, render_map_svg
@@ -24,7 +25,7 @@ from .render import INK, render_map_svg
 SCALE = svg.MAIL_TEXT / 10
 #: The part of the map shown, in map units.
 WIDTH, HEIGHT = int(svg.MAIL_WIDTH / SCALE), 290
-LEGEND = ("Framed: your fleet; letters: the others' fleets (dashed at the edge: a fleet beyond it, that way). "
+LEGEND = N_("Framed: your fleet; letters: the others' fleets (dashed at the edge: a fleet beyond it, that way). "
           "Circles with a cross: places (dashed ring: "
           "your discovery cards' places); small circles: sea (codes as in moves); blue dashes: wind routes; "
           "squares: cubes.")
@@ -45,7 +46,8 @@ def render_mail_svg(view: dict[str, Any]) -> str:
     room = svg.MAIL_WIDTH - 12
     out: list[str] = []
     y = 4.0
-    head = f"Near your fleet (framed), at {name}" if seat is not None else f"The sea around {name}"
+    head = (_("Near your fleet (framed), at {place}") if seat is not None else _("The sea around {place}")).format(
+        place=name)
     for line in svg.wrap(head, _BOLD, room, bold=True):
         y += _BOLD + 4
         out.append(svg.text(6, y, line, size=_BOLD, anchor="start", fill=INK, font_weight="bold"))
@@ -54,5 +56,5 @@ def render_mail_svg(view: dict[str, Any]) -> str:
     out.append(part)
     focus = (y + 6, y + 6 + (float(node["y"]) - box[1]) * svg.MAIL_WIDTH / box[2])  # the caption, the fleet's row
     y += 6 + height
-    return svg.document(svg.MAIL_WIDTH, int(y), out, title="Caravelas II: the sea near your fleet", desc=LEGEND,
+    return svg.document(svg.MAIL_WIDTH, int(y), out, title=_("Caravelas II: the sea near your fleet"), desc=_(LEGEND),
                         focus=focus)

@@ -9,6 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from engine import svg
+from engine.i18n import N_, _, ngettext
 
 from . import board as B
 
@@ -16,12 +17,24 @@ from . import board as B
 FLEET_COLOURS = (("yellow", "#d9a400"), ("red", "#c0392b"), ("green", "#23744a"), ("blue", "#2f6fd0"))
 CUBE_FILL = {"red": "#c0392b", "black": "#222222", "yellow": "#f1c40f", "brown": "#8b5a2b",
              "white": "#ffffff", "pink": "#f39ac7", "blue": "#2f6fd0", "green": "#27ae60"}
-STEP_TEXT = {"move": "sailing", "sink": "choosing a caravela to sink", "keep": "choosing discovery cards to keep",
-             "cards": "keeping or returning movement cards"}
+STEP_TEXT = {"move": N_("sailing"), "sink": N_("choosing a caravela to sink"),
+             "keep": N_("choosing discovery cards to keep"), "cards": N_("keeping or returning movement cards")}
+#: the fleets' colours, as the pictures and the text name them
+FLEET_WORDS = (N_("yellow"), N_("red"), N_("green"), N_("blue"))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _plural(n: int, one: str, other: str) -> str:
+    return ngettext(one, other, n).format(n=n)
+
+
+# (the plural forms of _plural's words, for the catalogue)
+_PLURALS = (ngettext("{n} movement card", "{n} movement cards", 1), ngettext("{n} discovery card",
+            "{n} discovery cards", 1), ngettext("{n} point", "{n} points", 1), ngettext("{n} step", "{n} steps", 1))
+
+
+def _cube(colour: str) -> str:
+    """A cube's colour in the reader's language."""
+    return _(colour)
 
 
 # ---- text ------------------------------------------------------------------------------------------
@@ -30,64 +43,71 @@ def render_text(view: dict[str, Any]) -> str:
     players = view["players"]
     n = len(players)
     seat = view["seat"]
-    lines = [f"Caravelas II - turn {view['turns'] + 1}, first player {players[view['first']]}, "
-             f"game ends at {view['options']['target']} points"]
+    lines = [_("Caravelas II - turn {turn}, first player {player}, game ends at {target} points").format(
+        turn=view["turns"] + 1, player=players[view["first"]], target=view["options"]["target"])]
     if view["over"]:
         out = view["outcome"]
-        lines.append("GAME OVER (" + ("a player reached the target" if out["reason"] == "points"
-                                      else "the Jeronimos Monastery is full") + ").")
+        lines.append(_("GAME OVER (a player reached the target).") if out["reason"] == "points"
+                     else _("GAME OVER (the Jeronimos Monastery is full)."))
         ranking = []
         for place, group in enumerate(out["ranking"], 1):
             ranking.append(f"{place}. " + " = ".join(f"{players[s]} {view['final'][s]}" for s in group))
-        lines.append("Final ranking: " + "; ".join(ranking))
-        lines.append("(final = points + 2 per cube still aboard - 2 per unfulfilled discovery card; "
-                     "ties: most discoveries, then most green discoveries)")
+        lines.append(_("Final ranking: {ranking}").format(ranking="; ".join(ranking)))
+        lines.append(_("(final = points + 2 per cube still aboard - 2 per unfulfilled discovery card; "
+                       "ties: most discoveries, then most green discoveries)"))
     else:
         if view["ending"]:
-            lines.append("The end is triggered: the game ends when this round is complete.")
-        lines.append(f"It is {players[view['turn']]}'s turn ({STEP_TEXT.get(view['step'], view['step'])}).")
+            lines.append(_("The end is triggered: the game ends when this round is complete."))
+        step = STEP_TEXT.get(view["step"])
+        lines.append(_("It is {player}'s turn ({step}).").format(player=players[view["turn"]],
+                                                                 step=_(step) if step else view["step"]))
         if view["used"]:
-            lines.append("Movement cards played this turn: " + ", ".join(map(str, view["used"])))
+            lines.append(_("Movement cards played this turn: {cards}").format(cards=", ".join(map(str, view["used"]))))
     lines.append("")
-    lines.append("Fleets:")
+    lines.append(_("Fleets:"))
     for s in range(n):
         f = view["fleets"][s]
-        colour = FLEET_COLOURS[s][0]
-        cargo = ", ".join(f"{c} ({B.CUBES[c]['points']})" for c in f["cargo"]) or "empty"
-        sunk = ", ".join(map(str, f["sunk"])) or "none"
-        found = ", ".join(B.name(c) for c in f["found"]) or "none"
-        mark = " <- you" if s == seat else ""
-        lines.append(f"  {players[s]} ({colour}){mark}: {f['score']} points, at {B.name(f['at'])}")
-        lines.append(f"      cargo: {cargo}; sunk caravelas: {sunk}")
-        lines.append(f"      discovered: {found}; holds {_plural(f['hand'], 'movement card')} and "
-                     f"{_plural(f['disc'], 'discovery card')}")
+        colour = _(FLEET_COLOURS[s][0])
+        cargo = ", ".join(f"{_cube(c)} ({B.CUBES[c]['points']})" for c in f["cargo"]) or _("empty")
+        sunk = ", ".join(map(str, f["sunk"])) or _("none")
+        found = ", ".join(B.name(c) for c in f["found"]) or _("none")
+        mark = " " + _("<- you") if s == seat else ""
+        lines.append("  " + _("{player} ({colour}){mark}: {score} points, at {place}").format(
+            player=players[s], colour=colour, mark=mark, score=f["score"], place=B.name(f["at"])))
+        lines.append("      " + _("cargo: {cargo}; sunk caravelas: {sunk}").format(cargo=cargo, sunk=sunk))
+        lines.append("      " + _("discovered: {found}; holds {hand} and {disc}").format(
+            found=found, hand=_plural(f["hand"], "{n} movement card", "{n} movement cards"),
+            disc=_plural(f["disc"], "{n} discovery card", "{n} discovery cards")))
     lines.append("")
-    cubes = ", ".join(f"{c} {view['cubes'][c]} at {B.name(B.CUBES[c]['place'])}" for c in B.COLOURS)
-    lines.append(f"Cubes left: {cubes}")
-    lines.append(f"Jeronimos Monastery: {view['monastery']} of {view['greens']} green cubes delivered")
-    lines.append(f"Movement deck: {view['mdeck']} cards, discard pile {view['mdisc']}. "
-                 f"Discovery pile: {view['dpile']} cards.")
+    cubes = ", ".join(_("{colour} {n} at {place}").format(colour=_cube(c), n=view["cubes"][c],
+                                                          place=B.name(B.CUBES[c]["place"])) for c in B.COLOURS)
+    lines.append(_("Cubes left: {cubes}").format(cubes=cubes))
+    lines.append(_("Jeronimos Monastery: {n} of {of} green cubes delivered").format(n=view["monastery"],
+                                                                                  of=view["greens"]))
+    lines.append(_("Movement deck: {deck} cards, discard pile {discard}. Discovery pile: {pile} cards.").format(
+        deck=view["mdeck"], discard=view["mdisc"], pile=view["dpile"]))
     me = view.get("me")
     if me is not None:
         at = view["fleets"][seat]["at"]
         dist = B.DIST[at]
         lines.append("")
-        lines.append("Your movement cards: " + (", ".join(map(str, me["hand"])) or "none"))
+        lines.append(_("Your movement cards: {cards}").format(cards=", ".join(map(str, me["hand"])) or _("none")))
         if me["disc"]:
-            lines.append("Your discovery cards:")
+            lines.append(_("Your discovery cards:"))
             for c in me["disc"]:
                 d = B.DISCOVERIES[c]
-                lines.append(f"  {B.name(c)} ({d['colour']}, {_plural(d['points'], 'point')}), "
-                             f"{_plural(dist.get(c, 0), 'step')} from your fleet at best")
+                lines.append("  " + _("{place} ({colour}, {points}), {steps} from your fleet at best").format(
+                    place=B.name(c), colour=_(d["colour"]), points=_plural(d["points"], "{n} point", "{n} points"),
+                    steps=_plural(dist.get(c, 0), "{n} step", "{n} steps")))
         else:
-            lines.append("Your discovery cards: none")
+            lines.append(_("Your discovery cards: none"))
         if me.get("drawn"):
-            lines.append("You drew: " + ", ".join(f"{B.name(c)} ({B.DISCOVERIES[c]['points']})"
-                                                   for c in me["drawn"]))
+            lines.append(_("You drew: {cards}").format(cards=", ".join(
+                f"{B.name(c)} ({B.DISCOVERIES[c]['points']})" for c in me["drawn"])))
         if me["bottom"]:
-            lines.append("Cards you returned, still at the bottom of the discovery pile: "
-                         + ", ".join(f"{B.name(c)} (card {pos + 1} of {view['dpile']} from the top)"
-                                     for c, pos in me["bottom"]))
+            lines.append(_("Cards you returned, still at the bottom of the discovery pile: {cards}").format(
+                cards=", ".join(_("{place} (card {pos} of {pile} from the top)").format(
+                    place=B.name(c), pos=pos + 1, pile=view["dpile"]) for c, pos in me["bottom"])))
     return "\n".join(lines)
 
 
@@ -265,8 +285,10 @@ def render_phone_svg(view: dict[str, Any]) -> list[str]:
     drawn narrow (358 px, one thing a line, text 12 px or more), which fits the screen."""
     players = ", ".join(view["players"])
     body, height = _narrow_strip(view)
-    return [svg.document(B.MAP["width"], B.MAP["height"], _map(view), title=f"Caravelas II - {players}: the map"),
-            svg.document(NARROW, height, body, title=f"Caravelas II - {players}: legend and players")]
+    return [svg.document(B.MAP["width"], B.MAP["height"], _map(view),
+                         title=_("Caravelas II - {players}: the map").format(players=players)),
+            svg.document(NARROW, height, body, title=_("Caravelas II - {players}: legend and players").format(
+                players=players))]
 
 
 def render_map_svg(view: dict[str, Any], box: Box | None = None) -> str:
@@ -310,7 +332,8 @@ def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
         if link:  # a place a move can go to: ringed under it, and a link over it (a clear disc the size
             # of the ring, so that a click anywhere on it counts)
             body.append(svg.el("circle", cx=x, cy=y, r=r + 8, fill="#fff3bf", stroke="#e8590c", stroke_width=3))
-            title = svg.el("title", escape(str(titles.get(nid) or f"Sail to {node.get('name', nid)}")))
+            said = titles.get(nid) or _("Sail to {place}").format(place=node.get("name", nid))
+            title = svg.el("title", escape(str(said)))
             overlays.append(svg.el("a", title + svg.el("circle", cx=x, cy=y, r=r + 8, fill="#ffffff", fill_opacity=0),
                                    href=str(link), class_="target", data_place=nid))
         if kind == "white":
@@ -364,7 +387,7 @@ def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
         for j, (fx, fy, s, k, a) in enumerate(moved):
             on_side = fx - 13 <= lo_x + 0.5 or fx + 13 >= hi_x - 0.5  # slide along the edge it is on
             step = (0.0, 32.0) if on_side else (28.0, 0.0)
-            for _ in range(40):
+            for _try in range(40):
                 here = (fx - 13, fy - 15, fx + 13, fy + 15)
                 if not any(_hit(here, b) for b in kept + away):
                     break
@@ -411,7 +434,7 @@ def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
     mx, my = mon["x"], mon["y"]
     body.append(svg.el("rect", x=mx - 10, y=my - 28, width=30 + 24 * view["greens"], height=44, rx=6,
                        fill="#f7f1e3", stroke="#6b4c2a"))
-    mon_text = f"{mon['name']}: {view['monastery']} of {view['greens']}"
+    mon_text = _("{name}: {n} of {of}").format(name=mon["name"], n=view["monastery"], of=view["greens"])
     if box is None or (box[0] <= mx and mx + svg.text_width(mon_text, 11) <= box[0] + box[2]
                        and box[1] <= my - 24 and my - 10 <= box[1] + box[3]):  # never cut (the mail's text has it)
         body.append(svg.text(mx, my - 13, mon_text, size=11, anchor="start", fill=INK))
@@ -424,49 +447,65 @@ def _map(view: dict[str, Any], box: Box | None = None) -> list[str]:
     return body + overlays  # the links last: over the labels and the fleets, so a click on them counts
 
 
+def _cube_key(colour: str) -> str:
+    c = B.CUBES[colour]
+    return _("{colour}: {points} pts, caravela {n}").format(colour=_cube(colour), points=c["points"], n=c["caravela"])
+
+
+def _who(name: str, you: bool, turn: bool) -> str:
+    """A player's name in the strip, with "(you)" and "- to play" where they apply."""
+    if you and turn:
+        return _("{name} (you) - to play").format(name=name)
+    if you:
+        return _("{name} (you)").format(name=name)
+    return _("{name} - to play").format(name=name) if turn else name
+
+
 def _strip(view: dict[str, Any], top: int) -> list[str]:
     """Under the map: what each symbol means, and each player's board (caravelas and cargo)."""
     players, seat = view["players"], view["seat"]
     ink = INK
     out = [svg.el("rect", x=0, y=top, width=B.MAP["width"], height=STRIP, fill="#fffdf6")]
     x, y = 14, top + 22
-    out.append(svg.text(x, y, "Legend", size=13, anchor="start", font_weight="bold", fill=ink))
+    out.append(svg.text(x, y, _("Legend"), size=13, anchor="start", font_weight="bold", fill=ink))
     y += 22
     out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=9, fill="#f5e6c8", stroke="#6b4c2a", stroke_width=2))
-    out.append(svg.text(x + 24, y, "place (points of its discovery card)", size=12, anchor="start", fill=ink))
+    out.append(svg.text(x + 24, y, _("place (points of its discovery card)"), size=12, anchor="start", fill=ink))
     out.append(svg.el("circle", cx=x + 8, cy=y + 18, r=6, fill="#ffffff", stroke="#6f8a99"))
-    out.append(svg.text(x + 24, y + 22, "sea circle (its code, as in moves: 3s16)", size=12, anchor="start", fill=ink))
+    out.append(svg.text(x + 24, y + 22, _("sea circle (its code, as in moves: 3s16)"), size=12, anchor="start",
+                        fill=ink))
     out.append(svg.el("circle", cx=x + 8, cy=y + 40, r=6, fill="#6aa7e8", stroke=WIND))
     out.append(svg.el("polygon", points=f"{x + 16},{y + 36} {x + 22},{y + 40} {x + 16},{y + 44}", fill=WIND))
-    out.append(svg.text(x + 24, y + 44, "wind route: blue circles skipped with the arrows", size=12,
+    out.append(svg.text(x + 24, y + 44, _("wind route: blue circles skipped with the arrows"), size=12,
                         anchor="start", fill=ink))
     out.append(svg.el("circle", cx=x + 8, cy=y + 62, r=8, fill="none", stroke="#555555", stroke_width=3,
                       stroke_dasharray="4 3"))
-    out.append(svg.text(x + 24, y + 66, "your discovery cards' places" if seat is not None
-                        else "(players see their own discovery targets ringed)", size=12, anchor="start", fill=ink))
+    out.append(svg.text(x + 24, y + 66, _("your discovery cards' places") if seat is not None
+                        else _("(players see their own discovery targets ringed)"), size=12, anchor="start",
+                        fill=ink))
     out += _fleet_chip(x + 8, y + 86, 0 if seat is None else seat, "A" if seat is None else players[seat][:1].upper(),
                        seat is not None, cls="key")
-    out.append(svg.text(x + 24, y + 90, "your fleet (white frame); others: their initial" if seat is not None
-                        else "a fleet: its player's initial", size=12, anchor="start", fill=ink))
+    out.append(svg.text(x + 24, y + 90, _("your fleet (white frame); others: their initial") if seat is not None
+                        else _("a fleet: its player's initial"), size=12, anchor="start", fill=ink))
     # cubes: colour, points, which caravela carries it, where it is
     cx0 = 490
-    out.append(svg.text(cx0, top + 22, "Cubes: points, the caravela that carries them",
+    out.append(svg.text(cx0, top + 22, _("Cubes: points, the caravela that carries them"),
                         size=13, anchor="start", font_weight="bold", fill=ink))
     for i, colour in enumerate(B.COLOURS):
-        c = B.CUBES[colour]
         cx = cx0 + (i // 4) * 200
         cy = top + 44 + (i % 4) * 22
         out.append(svg.el("rect", class_="key", x=cx, y=cy - 10, width=11, height=11, fill=CUBE_FILL[colour],
                           stroke="#333333"))
-        out.append(svg.text(cx + 16, cy, f"{colour}: {c['points']} pts, caravela {c['caravela']}", size=12,
+        out.append(svg.text(cx + 16, cy, _cube_key(colour), size=12,
                             anchor="start", fill=ink))
-    out.append(svg.text(cx0, top + 44 + 4 * 22, "At the end: +2 per cube aboard,",
+    out.append(svg.text(cx0, top + 44 + 4 * 22, _("At the end: +2 per cube aboard,"),
                         size=12, anchor="start", fill=ink))
-    out.append(svg.text(cx0, top + 44 + 5 * 22, "-2 per unfulfilled discovery card",
+    out.append(svg.text(cx0, top + 44 + 5 * 22, _("-2 per unfulfilled discovery card"),
                         size=12, anchor="start", fill=ink))
     # the players' boards
     px = 910
-    out.append(svg.text(px, top + 22, f"Players (game ends at {view['options']['target']} points)", size=13,
+    out.append(svg.text(px, top + 22, _("Players (game ends at {target} points)").format(
+        target=view["options"]["target"]), size=13,
                         anchor="start", font_weight="bold", fill=ink))
     for s, name in enumerate(players):
         f = view["fleets"][s]
@@ -474,16 +513,17 @@ def _strip(view: dict[str, Any], top: int) -> list[str]:
         turn = not view["over"] and view["turn"] == s
         col = FLEET_COLOURS[s][1]
         out.append(svg.el("rect", x=px, y=yy - 11, width=12, height=12, fill=col, stroke="#111111"))
-        who = name + (" (you)" if s == seat else "") + (" - to play" if turn else "")
-        out.append(svg.text(px + 18, yy, f"{who}: {f['score']} pts, {len(f['found'])} found, "
-                            f"{f['hand']} mov, {f['disc']} disc", size=12, anchor="start", fill=ink,
+        who = _who(name, s == seat, turn)
+        out.append(svg.text(px + 18, yy, _("{who}: {score} pts, {found} found, {hand} mov, {disc} disc").format(
+                            who=who, score=f["score"], found=len(f["found"]), hand=f["hand"], disc=f["disc"]),
+                            size=12, anchor="start", fill=ink,
                             font_weight="bold" if turn else None))
         for n in B.CARAVELAS:
             bx = px + 18 + (n - 1) * 130
             sunk = n in f["sunk"]
-            out.append(svg.text(bx, yy + 17, f"caravela {n}", size=11, anchor="start", fill=ink))
+            out.append(svg.text(bx, yy + 17, _("caravela {n}").format(n=n), size=11, anchor="start", fill=ink))
             if sunk:
-                out.append(svg.text(bx + 96, yy + 17, "sunk", size=11, anchor="start", fill="#a61b1b",
+                out.append(svg.text(bx + 96, yy + 17, _("sunk"), size=11, anchor="start", fill="#a61b1b",
                                     font_weight="bold"))
             for j, colour in enumerate(B.CARAVELA_SPOTS[n]):
                 loaded = colour in f["cargo"]
@@ -518,50 +558,50 @@ def _narrow_strip(view: dict[str, Any]) -> tuple[list[str], int]:
         out.append(svg.text(x, y, text, size=13, anchor="start", font_weight="bold", fill=ink))
         y += 24
 
-    head("Legend")
+    head(_("Legend"))
     out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=9, fill="#f5e6c8", stroke="#6b4c2a", stroke_width=2))
-    say("place (points of its discovery card)", x + 24)
+    say(_("place (points of its discovery card)"), x + 24)
     y += 22
     out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=6, fill="#ffffff", stroke="#6f8a99"))
-    say("sea circle (its code, as in moves: 3s16)", x + 24)
+    say(_("sea circle (its code, as in moves: 3s16)"), x + 24)
     y += 22
     out.append(svg.el("circle", cx=x + 4, cy=y - 4, r=6, fill="#6aa7e8", stroke=WIND))
     out.append(svg.el("polygon", points=f"{x + 12},{y - 8} {x + 18},{y - 4} {x + 12},{y}", fill=WIND))
-    say("wind route: blue circles skipped with the arrows", x + 24)
+    say(_("wind route: blue circles skipped with the arrows"), x + 24)
     y += 22
     out.append(svg.el("circle", cx=x + 8, cy=y - 4, r=8, fill="none", stroke="#555555", stroke_width=3,
                       stroke_dasharray="4 3"))
-    say("your discovery cards' places" if seat is not None else "(players see their own targets ringed)", x + 24)
+    say(_("your discovery cards' places") if seat is not None else _("(players see their own targets ringed)"), x + 24)
     y += 24
     out += _fleet_chip(x + 8, y - 4, 0 if seat is None else seat, "A" if seat is None else players[seat][:1].upper(),
                        seat is not None, cls="key", big=True)
-    say("your fleet (white frame); others: their initial" if seat is not None else "a fleet: its player's initial",
-        x + 24)
+    say(_("your fleet (white frame); others: their initial") if seat is not None
+        else _("a fleet: its player's initial"), x + 24)
     y += 32
-    head("Cubes: points and caravela")
+    head(_("Cubes: points and caravela"))
     for colour in B.COLOURS:
-        c = B.CUBES[colour]
         out.append(svg.el("rect", class_="key", x=x, y=y - 10, width=11, height=11, fill=CUBE_FILL[colour],
                           stroke="#333333"))
-        say(f"{colour}: {c['points']} pts, caravela {c['caravela']}", x + 18)
+        say(_cube_key(colour), x + 18)
         y += 20
-    say("At the end: +2 per cube aboard, -2 per unfulfilled discovery card", x)
+    say(_("At the end: +2 per cube aboard, -2 per unfulfilled discovery card"), x)
     y += 32
-    head(f"Players (game ends at {view['options']['target']} points)")
+    head(_("Players (game ends at {target} points)").format(target=view["options"]["target"]))
     for s, name in enumerate(players):
         f = view["fleets"][s]
         turn = not view["over"] and view["turn"] == s
         out.append(svg.el("rect", x=x, y=y - 11, width=12, height=12, fill=FLEET_COLOURS[s][1], stroke="#111111"))
-        who = name + (" (you)" if s == seat else "") + (" - to play" if turn else "")
-        say(f"{who}: {f['score']} pts", x + 18, bold=turn)
+        who = _who(name, s == seat, turn)
+        say(_("{who}: {score} pts").format(who=who, score=f["score"]), x + 18, bold=turn)
         y += 18
-        say(f"{len(f['found'])} found, {f['hand']} movement and {f['disc']} discovery cards", x + 18)
+        say(_("{found} found, {hand} movement and {disc} discovery cards").format(
+            found=len(f["found"]), hand=f["hand"], disc=f["disc"]), x + 18)
         y += 22
-        out.append(svg.text(x + 18, y, "caravelas", size=size, anchor="start", fill=ink))
+        out.append(svg.text(x + 18, y, _("caravelas"), size=size, anchor="start", fill=ink))
         for n in B.CARAVELAS:
             bx = x + 18 + 70 + (n - 1) * 60
             if n in f["sunk"]:
-                out.append(svg.text(bx, y, f"{n} sunk", size=size, anchor="start", fill="#a61b1b",
+                out.append(svg.text(bx, y, _("{n} sunk").format(n=n), size=size, anchor="start", fill="#a61b1b",
                                     font_weight="bold"))
                 continue
             out.append(svg.text(bx, y, str(n), size=size, anchor="start", fill=ink, font_weight="bold"))

@@ -27,7 +27,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from engine import notation
+from engine import i18n, notation
 from engine.core import (
     Event,
     Move,
@@ -41,6 +41,7 @@ from engine.core import (
     new_option,
     option_by_code,
 )
+from engine.i18n import N_, _, ngettext, word
 from engine.rng import Rng, seed_to_state
 
 from . import board as B
@@ -52,7 +53,8 @@ Fleet = dict[str, Any]
 #: MOVE_OPTIONS[node][v]: the options to play a v-card from node, one per destination
 MOVE_OPTIONS: dict[str, list[list[Option]]] = {
     nid: [
-        [Option(f"{v}{dest}", f"move {v} to {B.name(dest)}", {"act": "move", "card": v, "to": dest})
+        [Option(f"{v}{dest}", N_("move {v} to {place}").format(v=v, place=B.name(dest)),
+                {"act": "move", "card": v, "to": dest})
          for dest in B.REACH[nid][v]]
         for v in range(B.VMAX + 1)
     ]
@@ -62,17 +64,38 @@ MOVE_OPTIONS: dict[str, list[list[Option]]] = {
 MOVE_OPTION: dict[str, list[dict[str, Option]]] = {
     nid: [{o.move["to"]: o for o in per_value} for per_value in tables] for nid, tables in MOVE_OPTIONS.items()
 }
-#: ROUTE_TEXT[node][v][dest]: "Lisboa to Guiné via s1, s2", for the move event
-ROUTE_TEXT: dict[str, list[dict[str, str]]] = {
-    nid: [{dest: f"{B.name(nid)} to {B.name(dest)}" + (f" via {', '.join(B.name(p) for p in path[:-1])}"
-                                                         if len(path) > 1 else "")
+#: ROUTE_WORD[node][v][dest]: "Lisboa to Guiné via s1, s2" as a message parameter, for the move event
+ROUTE_WORD: dict[str, list[dict[str, dict[str, Any]]]] = {
+    nid: [{dest: word("{start} to {dest} via {via}", start=B.name(nid), dest=B.name(dest),
+                      via=", ".join(B.name(p) for p in path[:-1])) if len(path) > 1
+           else word("{start} to {dest}", start=B.name(nid), dest=B.name(dest))
            for dest, path in per_value.items()} for per_value in B.REACH[nid]]
     for nid in B.ORDER
 }
-DRAW = Option("draw", "draw discovery cards", {"act": "draw"})
-DELIVER = Option("deliver", "deliver cargo and recover caravelas (ends the turn)", {"act": "deliver"})
-END = Option("end", "end the turn", {"act": "end"})
-KEEP_CARDS = Option("keep", "keep cards", {"act": "cards", "return": []})
+DRAW = Option("draw", N_("draw discovery cards"), {"act": "draw"})
+DELIVER = Option("deliver", N_("deliver cargo and recover caravelas (ends the turn)"), {"act": "deliver"})
+END = Option("end", N_("end the turn"), {"act": "end"})
+KEEP_CARDS = Option("keep", N_("keep cards"), {"act": "cards", "return": []})
+#: the cube colours, words of the game (engine.i18n: translated where a player reads them)
+COLOUR_WORDS = (N_("red"), N_("black"), N_("yellow"), N_("brown"), N_("white"), N_("pink"), N_("blue"),
+                N_("green"))
+
+
+def _in_language(code: str) -> tuple[dict[str, list[list[Option]]], dict[str, Option]]:
+    """The card options of every circle and the plain options, labelled in ``code`` (made once
+    per language: listing options stays a look-up)."""
+    found = _BY_LANGUAGE.get(code)
+    if found is None:
+        move = i18n.translate("move {v} to {place}", code)
+        table = {nid: [[Option(o.code, move.format(v=o.move["card"], place=B.name(o.move["to"])), o.move)
+                        for o in per_value] for per_value in tables] for nid, tables in MOVE_OPTIONS.items()}
+        plain = {o.code: Option(o.code, i18n.translate(o.label, code), o.move) for o in (DRAW, DELIVER, END,
+                                                                                         KEEP_CARDS)}
+        found = _BY_LANGUAGE[code] = (table, plain)
+    return found
+
+
+_BY_LANGUAGE: dict[str, tuple[dict[str, list[list[Option]]], dict[str, Option]]] = {}
 #: the keys of a fleet in a public view, in their order (filled in by Caravelas._public)
 _FLEET_TEMPLATE: dict[str, Any] = dict.fromkeys(("at", "score", "cargo", "sunk", "found", "hand", "disc", "drew"))
 #: the options of a move decision besides the cards, by code (which is also their "act")
@@ -113,8 +136,28 @@ def _caravela_of(colour: str) -> int:
     return int(B.CUBES[colour]["caravela"])
 
 
-def _cargo_label(colours: list[str]) -> str:
-    return ", ".join(colours) if colours else "nothing"
+def _colours(colours: list[str], sep: str = ", ") -> dict[str, Any]:
+    """Cube colours as a message parameter (each a game word)."""
+    return {"items": [word(c) for c in colours], "sep": sep}
+
+
+def _say(kind: str, said: tuple[str, dict[str, Any]], data: dict[str, Any], to: tuple[int, ...] | None = None,
+         reveals: bool = False) -> Event:
+    """An event from ``i18n.text``: its text in the context's language and its message."""
+    return new_event(kind, said[0], data, to, reveals, said[1])
+
+
+def _counted(n: int, one: str, other: str) -> dict[str, Any]:
+    return {"n": n, "one": one, "other": other}
+
+
+# (the plural forms of the counted words, for the catalogue)
+_PLURALS = (ngettext("{n} movement card", "{n} movement cards", 1),
+            ngettext("{n} discovery card", "{n} discovery cards", 1),
+            ngettext("+{n} point", "+{n} points", 1))
+# (the second text of a choice between two, for the catalogue)
+_SECOND = (N_("{player}'s caravela {n} sinks; its {cubes} cube goes back to {places}."),
+           N_("caravela {numbers} recovered"))
 
 
 class Caravelas(Rules):
@@ -191,17 +234,22 @@ class Caravelas(Rules):
             # the common case, listed here (one call fewer): the cards by value and destination
             f = state["fleets"][seat]
             opts: list[Option] = []
-            table = MOVE_OPTIONS[f["at"]]
+            code = i18n.current()
+            if code == i18n.DEFAULT:
+                table, plain = MOVE_OPTIONS[f["at"]], _PLAIN
+            else:
+                tables, plain = _in_language(code)
+                table = tables[f["at"]]
             last = None
             for v in f["hand"]:  # sorted
                 if v != last:
                     opts.extend(table[v])
                     last = v
             if f["at"] in B.DRAW_PLACES and not f["drew"] and len(f["disc"]) < B.MAX_DISC and state["dpile"]:
-                opts.append(DRAW)  # _can_draw
+                opts.append(plain["draw"])  # _can_draw
             if f["at"] == B.LISBON and (f["cargo"] or f["sunk"]):
-                opts.append(DELIVER)  # _can_deliver
-            opts.append(END)
+                opts.append(plain["deliver"])  # _can_deliver
+            opts.append(plain["end"])
             return opts
         opts = self._list_options(state, seat)
         self._ocache = (state, state["v"], seat,
@@ -230,30 +278,34 @@ class Caravelas(Rules):
                 if c in f["sunk"]:
                     continue
                 aboard = [col for col in f["cargo"] if _caravela_of(col) == c]
-                label = f"sink caravela {c}" + (f" (loses {', '.join(aboard)})" if aboard else "")
+                label = (i18n.render(i18n.msg("sink caravela {n} (loses {cubes})", n=c, cubes=_colours(aboard)))
+                         if aboard else _("sink caravela {n}").format(n=c))
                 out.append(new_option(f"sink{c}", label, {"act": "sink", "caravela": c}))
             return out
         if k == "keep":
             drawn = top["drawn"]
             room = min(B.MAX_DISC - len(f["disc"]), len(drawn))
+            keep = _("keep {cards}")
             out = []
             for size in range(1, room + 1):
                 for idx in combinations(range(len(drawn)), size):
                     cards = [drawn[i] for i in idx]
                     out.append(new_option("k" + "".join(str(i + 1) for i in idx),
-                                      "keep " + ", ".join(B.name(c) for c in cards),
+                                      keep.format(cards=", ".join(B.name(c) for c in cards)),
                                       {"act": "keep", "cards": cards}))
             return out
         # k == "cards": keep or return the unspent movement cards
         hand = f["hand"]
-        out = [KEEP_CARDS, new_option("return", "return cards", {"act": "cards", "return": list(hand)})]
+        keep_cards = KEEP_CARDS if i18n.current() == i18n.DEFAULT else _in_language(i18n.current())[1]["keep"]
+        give_back = _("return {cards}")
+        out = [keep_cards, new_option("return", _("return cards"), {"act": "cards", "return": list(hand)})]
         seen = set()
         for size in range(1, len(hand)):
             for sub in combinations(hand, size):
                 if sub in seen:
                     continue
                 seen.add(sub)
-                out.append(new_option("r" + "".join(map(str, sub)), "return " + ", ".join(map(str, sub)),
+                out.append(new_option("r" + "".join(map(str, sub)), give_back.format(cards=", ".join(map(str, sub))),
                                   {"act": "cards", "return": list(sub)}))
         return out
 
@@ -299,7 +351,7 @@ class Caravelas(Rules):
             self._do_deliver(state, seat, f, who, ev)
             self._end_moves(state, seat, f, rng, ev)
         elif act == "end":
-            ev.append(new_event("end", f"{who} ends the turn.", {"seat": seat}))
+            ev.append(_say("end", i18n.text("{player} ends the turn.", player=who), {"seat": seat}))
             self._end_moves(state, seat, f, rng, ev)
         else:  # "cards"
             ret = m["return"]
@@ -309,13 +361,15 @@ class Caravelas(Rules):
             f["hand"] = hand
             state["mdisc"].extend(ret)
             if ret:
-                ev.append(new_event("return", f"{who} returns {len(ret)} movement card{'s' if len(ret) > 1 else ''} "
-                                f"({', '.join(map(str, ret))}).", {"seat": seat, "cards": list(ret)},
-                                reveals=True))
+                ev.append(_say("return", i18n.text(
+                    "{player} returns {cards} ({values}).", player=who,
+                    cards=_counted(len(ret), "{n} movement card", "{n} movement cards"),
+                    values=", ".join(map(str, ret))), {"seat": seat, "cards": list(ret)}, reveals=True))
             else:
-                ev.append(new_event("keepcards", f"{who} keeps {len(f['hand'])} movement "
-                                f"card{'s' if len(f['hand']) != 1 else ''} for the next turn.",
-                                {"seat": seat, "count": len(f["hand"])}))
+                ev.append(_say("keepcards", i18n.text(
+                    "{player} keeps {cards} for the next turn.", player=who,
+                    cards=_counted(len(f["hand"]), "{n} movement card", "{n} movement cards")),
+                    {"seat": seat, "count": len(f["hand"])}))
             state["stack"].pop()
             self._finish_turn(state, seat, f, rng, ev)
         return ev
@@ -364,29 +418,32 @@ class Caravelas(Rules):
         state["mdisc"].append(v)
         f["at"] = dest
         f["drew"] = False
-        text = f"{who} plays a {v}: {ROUTE_TEXT[start][v][dest]}"
+        route = ROUTE_WORD[start][v][dest]
         data: dict[str, Any] = {"seat": seat, "card": v, "from": start, "to": dest, "path": list(path)}
         if dest == B.CAPE:
             lost = v - len(path)
             data["lost"] = lost
             if lost:
-                text += f" (stops at the Cape after {len(path)}, loses {lost})"
-            ev.append(new_event("move", text + ".", data))
+                said = i18n.text("{player} plays a {v}: {route} (stops at the Cape after {steps}, loses {lost}).",
+                                 player=who, v=v, route=route, steps=len(path), lost=lost)
+            else:
+                said = i18n.text("{player} plays a {v}: {route}.", player=who, v=v, route=route)
+            ev.append(_say("move", said, data))
             roll = B.DIE[rng.below(len(B.DIE))]
             if roll == 1:
-                ev.append(new_event("die", f"{who} rolls the die at the Cape: 1. A caravela sinks!",
-                                {"seat": seat, "roll": roll}, reveals=True))
+                ev.append(_say("die", i18n.text("{player} rolls the die at the Cape: 1. A caravela sinks!", player=who),
+                               {"seat": seat, "roll": roll}, reveals=True))
                 state["stack"].append({"k": "sink"})
             else:
-                ev.append(new_event("die", f"{who} rolls the die at the Cape: {roll}. No harm done.",
-                                {"seat": seat, "roll": roll}, reveals=True))
+                ev.append(_say("die", i18n.text("{player} rolls the die at the Cape: {roll}. No harm done.",
+                                                player=who, roll=roll), {"seat": seat, "roll": roll}, reveals=True))
                 after = len(ev)
                 self._settle(state, seat, f, rng, ev)
                 # what follows a die roll in the same move depends on it: it reveals too (the only
                 # die of a move: after a 1 the move ends with the sink decision)
-                ev[after:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in ev[after:]]
+                ev[after:] = [new_event(x.kind, x.text, x.data, x.to, True, x.msg) for x in ev[after:]]
             return
-        ev.append(new_event("move", text + ".", data))
+        ev.append(_say("move", i18n.text("{player} plays a {v}: {route}.", player=who, v=v, route=route), data))
         if dest in f["disc"]:
             pts = B.DISCOVERIES[dest]["points"]
             disc = f["disc"][:]
@@ -394,8 +451,10 @@ class Caravelas(Rules):
             f["disc"] = disc
             f["found"] = [*f["found"], dest]
             f["score"] += pts
-            ev.append(new_event("discovery", f"{who} discovers {B.name(dest)}: +{pts} point{'s' if pts > 1 else ''} "
-                            f"({f['score']}).", {"seat": seat, "card": dest, "points": pts}, reveals=True))
+            ev.append(_say("discovery", i18n.text("{player} discovers {place}: {points} ({score}).", player=who,
+                                                  place=B.name(dest), points=_counted(pts, "+{n} point", "+{n} points"),
+                                                  score=f["score"]),
+                           {"seat": seat, "card": dest, "points": pts}, reveals=True))
             self._check_ending(state, seat, ev)
         colour = B.CUBE_AT.get(dest)
         if (colour and state["cubes"][colour] > 0 and colour not in f["cargo"]
@@ -404,8 +463,9 @@ class Caravelas(Rules):
             cubes[colour] -= 1
             state["cubes"] = cubes
             f["cargo"] = sorted([*f["cargo"], colour], key=B.COLOURS.index)
-            ev.append(new_event("load", f"{who} loads a {colour} cube onto caravela {_caravela_of(colour)}.",
-                            {"seat": seat, "colour": colour}))
+            ev.append(_say("load", i18n.text("{player} loads a {colour} cube onto caravela {n}.", player=who,
+                                             colour=word(colour), n=_caravela_of(colour)),
+                           {"seat": seat, "colour": colour}))
         self._settle(state, seat, f, rng, ev)
 
     def _do_draw(self, state: State, seat: int, f: Fleet, who: str, ev: list[Event]) -> None:
@@ -417,11 +477,12 @@ class Caravelas(Rules):
                 known[:] = [c for c in known if c not in drawn]
         f["drew"] = True
         state["stack"].append({"k": "keep", "drawn": drawn})
-        ev.append(new_event("draw", f"{who} draws {len(drawn)} discovery cards in {B.name(f['at'])}.",
-                        {"seat": seat, "count": len(drawn)}))
-        ev.append(new_event("drawn", "You draw " + ", ".join(f"{B.name(c)} ({B.DISCOVERIES[c]['points']})"
-                                                          for c in drawn) + ".",
-                        {"seat": seat, "cards": list(drawn)}, to=(seat,), reveals=True))
+        ev.append(_say("draw", i18n.text("{player} draws {cards} in {place}.", player=who, place=B.name(f["at"]),
+                                         cards=_counted(len(drawn), "{n} discovery card", "{n} discovery cards")),
+                       {"seat": seat, "count": len(drawn)}))
+        ev.append(_say("drawn", i18n.text("You draw {cards}.", cards=", ".join(
+            f"{B.name(c)} ({B.DISCOVERIES[c]['points']})" for c in drawn)),
+                       {"seat": seat, "cards": list(drawn)}, to=(seat,), reveals=True))
 
     def _do_keep(self, state: State, seat: int, f: Fleet, who: str, cards: list[str], rng: Rng,
                  ev: list[Event]) -> None:
@@ -430,12 +491,16 @@ class Caravelas(Rules):
         f["disc"] = [*f["disc"], *cards]
         state["dpile"].extend(rest)
         state["dknown"][seat].extend(rest)
-        ev.append(new_event("keep", f"{who} keeps {len(cards)} discovery card{'s' if len(cards) > 1 else ''}"
-                        + (f" and returns {len(rest)} to the bottom of the pile." if rest else "."),
-                        {"seat": seat, "kept": len(cards), "returned": len(rest)}))
-        ev.append(new_event("kept", f"You keep {', '.join(B.name(c) for c in cards)}"
-                        + (f"; {', '.join(B.name(c) for c in rest)} go to the bottom of the pile." if rest else "."),
-                        {"seat": seat, "kept": list(cards), "returned": rest}, to=(seat,)))
+        kept = _counted(len(cards), "{n} discovery card", "{n} discovery cards")
+        ev.append(_say("keep", i18n.text("{player} keeps {cards} and returns {n} to the bottom of the pile.",
+                                         player=who, cards=kept, n=len(rest)) if rest
+                       else i18n.text("{player} keeps {cards}.", player=who, cards=kept),
+                       {"seat": seat, "kept": len(cards), "returned": len(rest)}))
+        names = ", ".join(B.name(c) for c in cards)
+        ev.append(_say("kept", i18n.text("You keep {cards}; {rest} go to the bottom of the pile.", cards=names,
+                                         rest=", ".join(B.name(c) for c in rest)) if rest
+                       else i18n.text("You keep {cards}.", cards=names),
+                       {"seat": seat, "kept": list(cards), "returned": rest}, to=(seat,)))
         self._settle(state, seat, f, rng, ev)
 
     def _do_sink(self, state: State, seat: int, f: Fleet, who: str, c: int, rng: Rng, ev: list[Event]) -> None:
@@ -450,16 +515,21 @@ class Caravelas(Rules):
             f["cargo"] = cargo
             state["cubes"] = cubes
         f["sunk"] = sorted([*f["sunk"], c])
-        ev.append(new_event("sink", f"{who}'s caravela {c} sinks"
-                        + (f"; its {' and '.join(lost)} cube{'s go' if len(lost) > 1 else ' goes'} back to "
-                           + " and ".join(B.name(B.CUBES[col]['place']) for col in lost) if lost else "") + ".",
-                        {"seat": seat, "caravela": c, "cubes": lost}))
+        if not lost:
+            said = i18n.text("{player}'s caravela {n} sinks.", player=who, n=c)
+        else:
+            places = " and ".join(B.name(B.CUBES[col]["place"]) for col in lost)
+            said = i18n.text("{player}'s caravela {n} sinks; its {cubes} cubes go back to {places}." if len(lost) > 1
+                             else "{player}'s caravela {n} sinks; its {cubes} cube goes back to {places}.",
+                             player=who, n=c, cubes=_colours(lost, " and "), places=places)
+        ev.append(_say("sink", said, {"seat": seat, "caravela": c, "cubes": lost}))
         if len(f["sunk"]) == len(B.CARAVELAS):
             f["at"] = B.LISBON
             f["sunk"] = []
             f["drew"] = False
-            ev.append(new_event("wreck", f"All of {who}'s caravelas are sunk: the fleet returns to Lisboa, "
-                            "the black tokens are removed and the turn ends.", {"seat": seat}))
+            ev.append(_say("wreck", i18n.text("All of {player}'s caravelas are sunk: the fleet returns to Lisboa, "
+                                              "the black tokens are removed and the turn ends.", player=who),
+                           {"seat": seat}))
             self._end_moves(state, seat, f, rng, ev)
         else:
             self._settle(state, seat, f, rng, ev)
@@ -478,15 +548,21 @@ class Caravelas(Rules):
         state["cubes"] = cubes
         recovered = f["sunk"]
         f["score"] += pts
-        text = f"{who} delivers in Lisboa"
+        parts: list[Any] = []
         if cargo:
-            text += f": {', '.join(cargo)} for {pts} points ({f['score']})"
+            parts.append(word("{cubes} for {points} points ({score})", cubes=_colours(cargo), points=pts,
+                              score=f["score"]))
             if greens:
-                text += f"; the green cube goes to the Jerónimos Monastery ({state['monastery']}/{state['greens']})"
+                parts.append(word("the green cube goes to the Jerónimos Monastery ({n}/{of})",
+                                  n=state["monastery"], of=state["greens"]))
         if recovered:
-            text += f"; caravela{'s' if len(recovered) > 1 else ''} {', '.join(map(str, recovered))} recovered"
-        ev.append(new_event("deliver", text + ".", {"seat": seat, "cargo": list(cargo), "points": pts,
-                                                "recovered": list(recovered)}))
+            parts.append(word("caravelas {numbers} recovered" if len(recovered) > 1 else "caravela {numbers} recovered",
+                              numbers=", ".join(map(str, recovered))))
+        ev.append(_say("deliver", i18n.text("{player} delivers in Lisboa: {what}.", player=who,
+                                            what={"items": parts, "sep": "; "}) if cargo
+                       else i18n.text("{player} delivers in Lisboa; {what}.", player=who,
+                                      what={"items": parts, "sep": "; "}),
+                       {"seat": seat, "cargo": list(cargo), "points": pts, "recovered": list(recovered)}))
         f["cargo"] = []
         f["sunk"] = []
         self._check_ending(state, seat, ev)
@@ -516,7 +592,7 @@ class Caravelas(Rules):
         if state["ending"] and seat == (state["first"] - 1) % n:
             state["over"] = True
             state["stack"] = []
-            ev.append(new_event("over", "The round is complete: the game is over.", {}))
+            ev.append(_say("over", i18n.text("The round is complete: the game is over."), {}))
             return
         need = B.HAND - len(f["hand"])
         if need:
@@ -527,19 +603,20 @@ class Caravelas(Rules):
                     state["mdisc"] = []
                     rng.shuffle(deck)
                     state["mdeck"] = deck
-                    ev.append(new_event("reshuffle", "The movement deck is empty: the discard pile is shuffled "
-                                    "into a new deck.", {}))
+                    ev.append(_say("reshuffle", i18n.text("The movement deck is empty: the discard pile is "
+                                                          "shuffled into a new deck."), {}))
                 got.append(state["mdeck"].pop())
             f["hand"] = sorted([*f["hand"], *got])
-            ev.append(new_event("refill", f"{who} draws {need} movement card{'s' if need > 1 else ''}.",
-                            {"seat": seat, "count": need}))
-            ev.append(new_event("cards", f"You draw {', '.join(map(str, got))}; your movement cards: "
-                            f"{', '.join(map(str, f['hand']))}.", {"seat": seat, "cards": got},
-                            to=(seat,), reveals=True))
+            ev.append(_say("refill", i18n.text("{player} draws {cards}.", player=who,
+                                               cards=_counted(need, "{n} movement card", "{n} movement cards")),
+                           {"seat": seat, "count": need}))
+            ev.append(_say("cards", i18n.text("You draw {cards}; your movement cards: {hand}.",
+                                              cards=", ".join(map(str, got)), hand=", ".join(map(str, f["hand"]))),
+                           {"seat": seat, "cards": got}, to=(seat,), reveals=True))
         nxt = (seat + 1) % n
         state["turn"] = nxt
         state["stack"] = [{"k": "move"}]
-        ev.append(new_event("turn", f"{state['players'][nxt]}'s turn.", {"seat": nxt}))
+        ev.append(_say("turn", i18n.text("{player}'s turn.", player=state["players"][nxt]), {"seat": nxt}))
 
     def _check_ending(self, state: State, seat: int, ev: list[Event]) -> None:
         if state["ending"]:
@@ -547,12 +624,13 @@ class Caravelas(Rules):
         target = state["options"]["target"]
         if state["fleets"][seat]["score"] >= target:
             state["ending"] = "points"
-            ev.append(new_event("ending", f"{state['players'][seat]} has {state['fleets'][seat]['score']} points "
-                            f"(target {target}): the game ends when this round is complete.", {"seat": seat}))
+            ev.append(_say("ending", i18n.text("{player} has {score} points (target {target}): the game ends when "
+                                               "this round is complete.", player=state["players"][seat],
+                                               score=state["fleets"][seat]["score"], target=target), {"seat": seat}))
         elif state["monastery"] >= state["greens"]:
             state["ending"] = "monastery"
-            ev.append(new_event("ending", "The last green cube is in the Jerónimos Monastery: the game ends when "
-                            "this round is complete.", {"seat": seat}))
+            ev.append(_say("ending", i18n.text("The last green cube is in the Jerónimos Monastery: the game ends when "
+                                               "this round is complete."), {"seat": seat}))
 
     # ---- outcome -----------------------------------------------------------------------------------
 
@@ -567,9 +645,10 @@ class Caravelas(Rules):
         out: dict[int, dict[str, float]] = {}
         for s, f in enumerate(state["fleets"]):
             found = sum(B.DISCOVERIES[c]["points"] for c in f["found"])
-            out[s] = {"discoveries": found, "deliveries in Lisboa": f["score"] - found,
-                      "cubes still aboard": B.END_CUBE_POINTS * len(f["cargo"]),
-                      "unfulfilled discovery cards": B.END_CARD_POINTS * len(f["disc"])}
+            # (English keys, stored with the outcome: the doors translate them, engine.i18n.translate)
+            out[s] = {N_("discoveries"): found, N_("deliveries in Lisboa"): f["score"] - found,
+                      N_("cubes still aboard"): B.END_CUBE_POINTS * len(f["cargo"]),
+                      N_("unfulfilled discovery cards"): B.END_CARD_POINTS * len(f["disc"])}
         return out
 
     def _outcome(self, state: State) -> Outcome | None:
@@ -583,7 +662,7 @@ class Caravelas(Rules):
         groups: list[tuple[int, ...]] = []
         for key in sorted(set(keys.values()), reverse=True):
             groups.append(tuple(s for s in range(len(finals)) if keys[s] == key))
-        reason = "points" if state["ending"] == "points" else "monastery"
+        reason = N_("points") if state["ending"] == "points" else N_("monastery")
         return Outcome(scores={s: finals[s] for s in range(len(finals))}, ranking=tuple(groups), reason=reason)
 
     # ---- views ---------------------------------------------------------------------------------------
@@ -716,12 +795,12 @@ class Caravelas(Rules):
     @staticmethod
     def _why_no_draw(state: State, f: Fleet) -> str:
         if f["at"] not in B.DRAW_PLACES:
-            return "discovery cards can be drawn only in Lisboa or Calecute"
+            return _("discovery cards can be drawn only in Lisboa or Calecute")
         if f["drew"]:
-            return "you have already drawn discovery cards at this stop"
+            return _("you have already drawn discovery cards at this stop")
         if len(f["disc"]) >= B.MAX_DISC:
-            return f"you already hold {B.MAX_DISC} discovery cards, the most allowed"
-        return "the discovery pile is empty"
+            return _("you already hold {n} discovery cards, the most allowed").format(n=B.MAX_DISC)
+        return _("the discovery pile is empty")
 
     def _readings(self, state: State, seat: int, option: Option) -> list[str]:
         m = option.move
@@ -760,52 +839,59 @@ class Caravelas(Rules):
             if "draw" in terms and DRAW not in options:
                 return self._why_no_draw(state, f)
             if "deliver" in terms and DELIVER not in options:
-                return ("you can deliver only in Lisboa" if f["at"] != B.LISBON
-                        else "you have no cargo and no sunk caravela to deliver or recover")
-            hand = ", ".join(map(str, f["hand"])) or "none"
+                return (_("you can deliver only in Lisboa") if f["at"] != B.LISBON
+                        else _("you have no cargo and no sunk caravela to deliver or recover"))
+            hand = ", ".join(map(str, f["hand"])) or _("none")
             for v in nums:
                 if v not in f["hand"]:
-                    return f"you have no {v} card; your movement cards are {hand}"
+                    return _("you have no {v} card; your movement cards are {hand}").format(v=v, hand=hand)
             at = f["at"]
             if len(nums) == 1 and len(places) == 1:
                 v, dest = nums[0], places[0]
                 reach = ", ".join(B.name(d) for d in B.REACH[at][v])
-                return (f"{B.name(dest)} cannot be reached with the {v} from {B.name(at)} (the whole value must "
-                        f"be used, without passing a circle twice, stopping at the Cape); with the {v} you can "
-                        f"reach: {reach}")
+                return _("{place} cannot be reached with the {v} from {start} (the whole value must be used, without "
+                         "passing a circle twice, stopping at the Cape); with the {v} you can reach: {reach}").format(
+                    place=B.name(dest), v=v, start=B.name(at), reach=reach)
             if not nums and len(places) == 1:
-                return f"{B.name(places[0])} cannot be reached from {B.name(at)} with your cards ({hand})"
+                return _("{place} cannot be reached from {start} with your cards ({hand})").format(
+                    place=B.name(places[0]), start=B.name(at), hand=hand)
             return None
         if k == "sink":
             for c in nums:
                 if c in f["sunk"]:
-                    return f"caravela {c} is already sunk"
+                    return _("caravela {n} is already sunk").format(n=c)
                 if c not in B.CARAVELAS:
-                    return f"there is no caravela {c}: they are numbered {B.CARAVELAS[0]} to {B.CARAVELAS[-1]}"
+                    return _("there is no caravela {n}: they are numbered {first} to {last}").format(
+                        n=c, first=B.CARAVELAS[0], last=B.CARAVELAS[-1])
             return None
         if k == "keep":
             drawn = state["stack"][-1]["drawn"]
             room = min(B.MAX_DISC - len(f["disc"]), len(drawn))
             for n in nums:
                 if not 1 <= n <= len(drawn):
-                    return f"there is no card {n}: you drew {len(drawn)}"
+                    return _("there is no card {n}: you drew {drawn}").format(n=n, drawn=len(drawn))
             shown = ", ".join(B.name(c) for c in drawn)
             for p in places:
                 if p not in drawn:
-                    return f"{B.name(p)} is not one of the cards you drew ({shown})"
+                    return _("{place} is not one of the cards you drew ({shown})").format(place=B.name(p), shown=shown)
             if "all" in terms or len(nums) + len(places) > room:
                 held = len(f["disc"])
                 if room == 1:
-                    return f"you can keep only one more discovery card (you hold {held} of {B.MAX_DISC})"
-                return f"you can keep at most {room} of the cards you drew (you hold {held} of {B.MAX_DISC})"
+                    return _("you can keep only one more discovery card (you hold {held} of {most})").format(
+                        held=held, most=B.MAX_DISC)
+                return _("you can keep at most {room} of the cards you drew (you hold {held} of {most})").format(
+                    room=room, held=held, most=B.MAX_DISC)
             return None
         hand = ", ".join(map(str, f["hand"]))
         counts = {v: nums.count(v) for v in nums}
         for v, c in counts.items():
             if f["hand"].count(v) < c:
                 have = f["hand"].count(v)
-                return (f"you have no {v} card; your cards: {hand}" if not have
-                        else f"you have only {have} card{'s' if have > 1 else ''} of {v}; your cards: {hand}")
+                if not have:
+                    return _("you have no {v} card; your cards: {hand}").format(v=v, hand=hand)
+                return ngettext("you have only {n} card of {v}; your cards: {hand}",
+                                "you have only {n} cards of {v}; your cards: {hand}", have).format(
+                    n=have, v=v, hand=hand)
         return None
 
     # ---- bot ---------------------------------------------------------------------------------------------
