@@ -203,6 +203,10 @@ class Seat(models.Model):
     last_mailed_chat = models.PositiveIntegerField(default=0)
     #: Secret part of the seat's personal page link (signed); a new value revokes old links.
     page_key = models.CharField(max_length=40, default=new_token)
+    #: The newest move the seat's personal page showed at its player's last visit (None: never
+    #: visited); the others' moves after it are marked new there. Why on the seat, not a cookie
+    #: (issue 21): what is new follows the player to any browser, phone or desktop.
+    page_seen_move = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
     #: Times this seat asked for more time (``extend``); capped by Game.extensions_allowed.
     extensions_used = models.PositiveSmallIntegerField(default=0)

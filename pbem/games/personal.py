@@ -67,6 +67,15 @@ def do_revoke_page_link(seat: Seat) -> Seat:
     return seat
 
 
+def do_mark_page_seen(seat: Seat, newest: int) -> None:
+    """The seat's player has seen its page up to move ``newest`` (a visit, in any browser): what
+    the others play after it is marked new at the next visit. One UPDATE, no lock: two visits at
+    once both mean "seen"."""
+    if seat.page_seen_move != newest:
+        Seat.objects.filter(pk=seat.pk).update(page_seen_move=newest)
+        seat.page_seen_move = newest
+
+
 @dataclass
 class PagePlay:
     """What became of a move made on the personal page."""

@@ -21,10 +21,6 @@ def _seat(token: str) -> Seat:
     return seat
 
 
-#: The cookie that remembers the newest move a player's page showed (history marked new after it).
-SEEN_COOKIE = "seen"
-
-
 def _plan(request: HttpRequest) -> list[str] | None:
     """The steps of a turn being planned (``?plan=a&plan=b``; ``?plan=`` begins one), else None."""
     if request.method != "GET":  # after a move or a sent plan: the page as it now stands
@@ -36,14 +32,10 @@ def _plan(request: HttpRequest) -> list[str] | None:
     return [c for c in request.GET.getlist("plan") + request.GET.getlist("add")[:1] if c]
 
 
-def _seen(request: HttpRequest) -> int | None:
-    value = request.COOKIES.get(SEEN_COOKIE, "")
-    return int(value) if value.isdigit() else None
-
-
 def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
     at = request.GET.get("at", "")[:40] if request.method == "GET" else ""
-    page = pages.seat_page(seat, plan=_plan(request), seen=_seen(request), at=at)
+    # what is new: after the newest move the seat's last visit showed, in whatever browser
+    page = pages.seat_page(seat, plan=_plan(request), seen=seat.page_seen_move, at=at)
     context: dict[str, object] = {
         "page": page, "token": token, "game": page.game,
         # The SVG comes from the engine's svg helpers, which escape every text they draw.
@@ -61,9 +53,8 @@ def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, 
     # not "no-referrer": with that, the browser posts our own forms with Origin: null and CSRF refuses them).
     response["Referrer-Policy"] = "same-origin"
     response["Vary"] = "HX-Request, Cookie"
-    if not partial:  # a visit (not an update of an open page) moves the mark of what is new
-        response.set_cookie(SEEN_COOKIE, str(page.newest), max_age=3600 * 24 * 365, path=f"/p/{token}/",
-                            httponly=True, samesite="Lax")
+    if not partial:  # a visit (not an update of an open page) moves the seat's mark of what is new
+        personal.do_mark_page_seen(seat, page.newest)
     return response
 
 

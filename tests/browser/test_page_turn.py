@@ -152,9 +152,9 @@ def test_it_updates_in_place_keeps_a_typed_message_takes_a_move_back_and_marks_n
     assert game.state is not None and game.state["p"][0]["at"] != code[1:]
     assert Move.objects.get(game=game, undone_at__isnull=False).seat == 0
     # What is new since my last visit: the others' moves after it, marked and counted; never mine.
-    fresh = new_page(PHONE)
-    fresh.goto(url)  # a first visit in this browser: nothing is marked
-    assert fresh.locator("ol.history > li.new").count() == 0
+    # The mark is the seat's, kept by the server (issue 21), not a browser's: a visit on the
+    # desktop, then the others play, then a visit from the phone (another browser, no cookie of
+    # the first) shows their moves new; back on the desktop they are no longer new.
     page.goto(url)  # the visit: its newest move is the mark
     mark = Move.objects.filter(game=game).order_by("-number").first()
     assert mark is not None
@@ -167,12 +167,28 @@ def test_it_updates_in_place_keeps_a_typed_message_takes_a_move_back_and_marks_n
                                                                   number__gt=mark.number).exists():
             break
     since = Move.objects.filter(game=game, undone_at__isnull=True, seat__gt=0, number__gt=mark.number).count()
+    phone = new_page(PHONE)
+    phone.goto(url)
+    settle(phone)
+    marked = phone.locator("ol.history > li.new")
+    assert marked.count() == since > 0, "the phone shows what is new since the visit on the desktop"
+    assert f"({since} new since your last visit)" in phone.locator("#history h2").inner_text()
+    assert "You" not in marked.locator("strong").all_inner_texts()
+    phone.locator("#history").screenshot(path=str(shots / "page-history-new-390.png"))
     page.reload()
     settle(page)
-    marked = page.locator("ol.history > li.new")
-    assert marked.count() == since > 0
-    assert f"({since} new since your last visit)" in page.locator("#history h2").inner_text()
-    assert "You" not in marked.locator("strong").all_inner_texts()
+    assert page.locator("ol.history > li.new").count() == 0, "seen on the phone, no longer new on the desktop"
+    # a move of the others while the desktop page is open: new at its next visit, and only once
+    newest = Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
+    for _ in range(200):
+        play_first_options(game.pk, until_finished=False, limit=1)
+        game.refresh_from_db()
+        assert game.state is not None
+        if Move.objects.filter(game=game, undone_at__isnull=True, seat__gt=0, number__gt=newest).exists():
+            break
+    page.reload()
+    settle(page)
+    assert page.locator("ol.history > li.new").count() > 0
     page.locator("#history").screenshot(path=str(shots / "page-history-new-1280.png"))
     page.reload()
     assert page.locator("ol.history > li.new").count() == 0, "seen once, no longer new"
