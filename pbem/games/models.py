@@ -83,6 +83,9 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     #: Bumped by every accepted move batch; the API's ETag.
     version = models.PositiveIntegerField(default=0)
+    #: The number of the newest row of the move log (undone rows included), so a move numbers its
+    #: rows without reading the log (issue 28).
+    moves_recorded = models.PositiveIntegerField(default=0, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     #: Secret until the game ends; its SHA-256 is shown from the start.
     seed = models.CharField(max_length=64, blank=True)

@@ -69,10 +69,16 @@ def recipient_kind(address: str) -> tuple[str, str] | None:
     return parsing.split_recipient(address, settings.PBEM_MAIL_DOMAIN, _general_locals())
 
 
-def _seat_for_token(token: str) -> Seat | None:
+def _seat_for_token(token: str, *, lock: bool = False) -> Seat | None:
+    """The seat of a secret address, with its game and player. ``lock``: the game's row is locked
+    for the caller's transaction (issue 28: the move a mail makes then takes the game as read
+    here, not with a second locked read of the same row)."""
     # Why both: the indexed lookup finds the row, the constant-time compare is what
     # decides, so no code path compares a secret with a short-circuiting ==.
-    seat = Seat.objects.select_related("game", "player").filter(token=token).first()
+    rows = Seat.objects.select_related("game", "player").filter(token=token)
+    if lock:
+        rows = rows.select_for_update(of=("game",))
+    seat = rows.first()
     if seat is None or not hmac.compare_digest(seat.token.encode(), token.encode()):
         return None
     return seat
@@ -482,7 +488,7 @@ def _seat_email(seat: Seat) -> str:
 
 
 def _judge_seat(incoming: Incoming, token: str) -> Verdict:
-    seat = _seat_for_token(token)
+    seat = _seat_for_token(token, lock=True)
     if seat is not None and seat.player is not None and seat.player.email == incoming.sender:
         code = language.of(seat.player)
     else:
@@ -570,7 +576,7 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
         return _judge_absence(incoming, seat, absence[0], len(extracted.commands))
     cmds = [Command(text=line) for _pos, line in extracted.commands]
     try:
-        result = game_services.do_submit_moves(game.pk, player, cmds, source="mail", signoff=True)
+        result = game_services.do_submit_moves(game.pk, player, cmds, source="mail", signoff=True, locked=game)
     except MoveRejected as exc:
         _reply_rejected(incoming, seat, extracted.commands, exc)
         if exc.partial:
