@@ -12,7 +12,7 @@ UPDATE games_game SET moves_recorded = COALESCE(
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0020_player_language'),
+        ('games', '0021_seat_page_seen_move'),
     ]
 
     operations = [
