@@ -108,6 +108,7 @@ def main() -> None:
     ap.add_argument("--players", default="3", help="player counts, taken in turn (e.g. 2,3,4)")
     ap.add_argument("--campaigns", type=int, default=20)
     ap.add_argument("--seed", default="bench", help="the name the campaigns' seeds are made from")
+    ap.add_argument("--report-every", type=int, default=0, help="also print the figures so far every N campaigns")
     args = ap.parse_args()
     counts = [int(x) for x in args.players.split(",")]
     st = Stats()
@@ -120,10 +121,15 @@ def main() -> None:
         except Exception:  # noqa: BLE001 - every error is counted and shown; the run goes on
             errors += 1
             traceback.print_exc()
-    took = time.perf_counter() - t0
+        if args.report_every and (i + 1) % args.report_every == 0 and i + 1 < args.campaigns:
+            report(args, i + 1, errors, time.perf_counter() - t0, st)
+    report(args, args.campaigns, errors, time.perf_counter() - t0, st)
+
+
+def report(args: argparse.Namespace, played: int, errors: int, took: float, st: Stats) -> None:
     c = st.count
-    print(f"story {args.story}, seed {args.seed!r}, players {args.players}: {args.campaigns} campaigns, "
-          f"{errors} errors, {c['games']} games ({c['games'] / max(1, args.campaigns):.2f} a campaign), {took:.0f} s "
+    print(f"story {args.story}, seed {args.seed!r}, players {args.players}: {played} campaigns, "
+          f"{errors} errors, {c['games']} games ({c['games'] / max(1, played):.2f} a campaign), {took:.0f} s "
           f"({c['games'] / took:.1f} games/s, each replayed once more)")
     print("games a campaign:", {k: v for k, v in sorted(c.items()) if k.startswith("games ")})
     print(f"story cards read {c['reads']}, votes {c['votes']}")
@@ -144,6 +150,7 @@ def main() -> None:
         print(f"  {n} players, {st.campaigns[n]} campaigns: games " + ", ".join(
             f"seat {s + 1} {100 * gw[s] / max(1, allw):.0f}%" for s in range(n)) + "; campaigns " + ", ".join(
             f"seat {s + 1} {100 * st.seat_campaigns[n][s] / st.campaigns[n]:.0f}%" for s in range(n)))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
