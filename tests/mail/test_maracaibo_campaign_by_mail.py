@@ -112,3 +112,49 @@ def test_it_plays_a_maracaibo_campaign_by_mail(ana: Persona, bruno: Persona, car
     imported.refresh_from_db()
     assert imported.campaign_number == number + 1 and imported.status == Game.Status.RUNNING
     assert imported.state == following.state
+
+
+def test_it_plays_the_uprisings_campaign_by_mail(ana: Persona, bruno: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Uprising's campaign (mode=campaign): created and joined by mail, games played by the
+    players' replies until two games are over and a vote was taken by mail, the Home Ports and the
+    expansion's legacy tiles carried; then the archive exported and imported into a new campaign
+    whose next game is the same game."""
+    seeds = iter(f"uprising-campaign-{i}" for i in range(100))
+    monkeypatch.setattr(services, "new_seed", lambda: next(seeds))
+    ana.send_to(GENERAL, f'new campaign maracaibo with {bruno.email} name="Cumana" mode=campaign rounds=2')
+    campaign = Campaign.objects.get()
+    assert campaign.options["campaign"] is True and campaign.options["mode"] == "campaign"
+    bruno.reply(bruno.latest(), "join")
+    people = [ana, bruno]
+    votes = 0
+    number = 0
+    while number < 2 or not votes:
+        game = campaign.games.get(campaign_number=number + 1)
+        number = game.campaign_number or 0
+        assert number <= 4, "four games without a vote by mail"
+        assert game.state is not None and game.state["story"]["book"] == "uprising"
+        assert game.state["legacy"][:2] == ["L1", "L4"] and "L30" in game.state["legacy_unplayed"]
+        assert all(p["board"] == "uprising" for p in game.state["p"])  # the new boards, the Home Ports
+        game = play_by_mail(game.pk, people, seed=number)
+        votes += votes_by_mail(game)
+        campaign.refresh_from_db()
+        assert campaign.status == Campaign.Status.RUNNING
+    told = "\n".join(text_of(m) for m in ana.inbox() if f"campaign #{campaign.pk}]" in str(m["Subject"]))
+    results = [e["text"] for m in Move.objects.filter(game__campaign=campaign) for e in m.events
+               if e["kind"] == "vote_result"]
+    assert results and all(text in told for text in results)  # the campaign mails tell the votes
+
+    following = campaign.games.get(campaign_number=number + 1)
+    archive = token_client(ana.player).get(f"/api/v1/campaigns/{campaign.pk}/archive/").json()
+    assert archive == following.archive and archive["story"]["book"] == "uprising" and archive["game"] == number
+    monkeypatch.setattr(services, "new_seed", lambda: following.seed)
+    r = token_client(ana.player).post("/api/v1/campaigns/", {"rules": "maracaibo", "invite": [bruno.email],
+                                                            "options": {"rounds": 2}, "archive": archive},
+                                      format="json")
+    assert r.status_code == 201, r.content
+    imported = Game.objects.get(pk=r.json()["games"][0]["id"])
+    bruno.reply(bruno.latest(), "join")
+    imported.refresh_from_db()
+    assert imported.campaign_number == number + 1 and imported.status == Game.Status.RUNNING
+    assert imported.state is not None and imported.state["options"]["mode"] == "campaign"  # the archive's story's
+    assert imported.state == following.state
