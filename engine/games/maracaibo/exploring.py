@@ -13,8 +13,8 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import automa, jacques, jean
 from . import content as C
-from . import jacques, jean
 from .board import HANDLERS, opt, stack
 from .careers import with_free_actions
 from .effects import add_vp, ext_effects, gain, player, who
@@ -91,7 +91,7 @@ def split_ways(state: State, seat: int, n: int) -> list[tuple[int, int]]:
     for a, k in [(-1, 0), *sorted(_reach(start, n - 1, occupied).items())]:
         at = start if a < 0 else a
         for b in sorted(_reach(int(p["explorer2"]), n - k, occupied | {at})):
-            if jean.TO_END[b] >= jean.TO_END[at]:
+            if automa.TO_END[b] >= automa.TO_END[at]:
                 out.append((a, b))
     return out
 

@@ -33,7 +33,9 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import automa
 from . import content as C
+from .automa import TO_END
 from .board import HANDLERS, last_round, opt, stack, start_turn
 from .effects import add_vp, who
 
@@ -141,11 +143,6 @@ def text_line(view: dict[str, Any]) -> str:
 
 # ---- his turn --------------------------------------------------------------------------------------
 
-def _add_vp(j: J, n: int, source: str) -> None:
-    j["vp"] += n
-    j["src"] = {**j["src"], source: j["src"].get(source, 0) + n}  # (replaced: views share it)
-
-
 def his_turn_now(state: State, seat: int) -> bool:
     """Whether play now passes Jacques: the last seat has ended a turn that did not end the round."""
     return playing(state) and seat == len(state["players"]) - 1
@@ -159,7 +156,7 @@ def play(state: State, rng: Rng, ev: list[Event]) -> bool:
         if j["ends_in"] <= 0:
             j["ends_in"] = None
             j["ended"] = True
-            _add_vp(j, int(END_ROUND["vp"]), "end round")
+            add_vp(j, int(END_ROUND["vp"]), "end round")
             ev.append(new_event("jacques_end", f"{NAME} ends round {state['round']} and scores "
                                 f"{END_ROUND['vp']} VP.", {"vp": END_ROUND["vp"]}))
             return True
@@ -232,19 +229,6 @@ def quest(state: State, first: int, last: int, ev: list[Event]) -> None:
 
 # ---- his explorer -----------------------------------------------------------------------------------
 
-def _to_end() -> dict[int, int]:
-    """Spaces from each explorer space to the end, by the shortest way."""
-    dist = {C.END_SPACE: 0}
-    for s in sorted((x["id"] for x in C.SPACES), reverse=True):
-        nxt = [dist[n] for n in C.SPACES[s]["next"] if n in dist]
-        if s not in dist and nxt:
-            dist[s] = 1 + min(nxt)
-    return dist
-
-
-TO_END = _to_end()
-
-
 def _occupied(state: State) -> set[int]:
     """The players' explorers (and Roatán's second figures): skipped, not counted."""
     held = {int(p["explorer"]) for p in state["p"]} | {int(p["explorer2"]) for p in state["p"] if "explorer2" in p}
@@ -254,20 +238,7 @@ def _occupied(state: State) -> set[int]:
 def quest_in_reach(state: State, start: int, n: int) -> int | None:
     """The track quest he can reach with at most n counted spaces: the fewest spaces, then the
     lower space (occupied spaces are skipped and not counted)."""
-    occupied = _occupied(state)
-    best: tuple[int, int] | None = None
-    frontier = [(start, 0)]
-    while frontier:
-        s, steps = frontier.pop()
-        for nx in C.SPACES[s]["next"]:
-            counted = steps if nx in occupied else steps + 1
-            if counted > n:
-                continue
-            if counted > steps and str(nx) in state["track_quests"] and (best is None or (counted, nx) < best):
-                best = (counted, nx)
-            if nx != C.END_SPACE:
-                frontier.append((nx, counted))
-    return None if best is None else best[1]
+    return automa.quest_in_reach(state, start, n, _occupied(state))
 
 
 def explore(state: State, n: int, ev: list[Event]) -> None:
@@ -282,13 +253,7 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
     to = quest_in_reach(state, start, n)
     took = to is not None
     if to is None:
-        to, steps, s = start, 0, start
-        while steps < n and s != C.END_SPACE:
-            s = min(C.SPACES[s]["next"], key=lambda x: (TO_END[x], x))
-            if s in occupied:
-                continue
-            steps += 1
-            to = s
+        to = automa.shortest_way(start, n, occupied)
     j["explorer"] = to
     ev.append(new_event("jacques_explore", f"{NAME}'s explorer moves to space {to}.", {"to": to}))
     if took:
@@ -311,7 +276,7 @@ def round_end(state: State, rng: Rng, ev: list[Event]) -> None:
     j = state["jacques"]
     vp = sum(card_vp(c) for c in j["revealed"])
     if vp:
-        _add_vp(j, vp, "cards")
+        add_vp(j, vp, "cards")
     ev.append(new_event("jacques_round", f"{NAME} scores {vp} VP for the {len(j['revealed'])} card(s) he revealed "
                         "this round; they go under his pile.", {"vp": vp}))
     back = list(j["revealed"])

@@ -29,8 +29,11 @@ from typing import Any
 from engine.core import Event, State, new_event
 from engine.rng import Rng
 
+from . import automa
 from . import content as C
+from .automa import TO_END
 from .board import last_round, loc_kind, markers_on_board, multiplier, take_marker
+from .effects import add_vp
 
 J = dict[str, Any]
 
@@ -168,11 +171,6 @@ def text_line(view: dict[str, Any]) -> str:
 
 # ---- her turn --------------------------------------------------------------------------------------
 
-def _add_vp(j: J, n: int, source: str) -> None:
-    j["vp"] += n
-    j["src"] = {**j["src"], source: j["src"].get(source, 0) + n}  # (replaced: views share it)
-
-
 def _is_city(state: State, loc: str) -> bool:
     return bool(loc_kind(state, loc) == "city")
 
@@ -276,7 +274,7 @@ def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> Non
     j = state["jean"]
     act = a["act"]
     if act == "vp":
-        _add_vp(j, int(a["n"]), "cards")
+        add_vp(j, int(a["n"]), "cards")
         ev.append(new_event("jean_vp", f"{NAME} scores {a['n']} VP.", {"vp": a["n"]}))
     elif act == "influence":
         gain_influence(state, str(a["nation"]), int(a["n"]), ev)
@@ -309,7 +307,7 @@ def gain_influence(state: State, nation: str, n: int, ev: list[Event]) -> None:
     extra = before + n - after
     text = f"{NAME} gains {n} influence with {nation.title()} ({after})"
     if extra > 0:
-        _add_vp(j, 2 * extra, "nations")
+        add_vp(j, 2 * extra, "nations")
         text += f", {2 * extra} VP past the end of the track"
     ev.append(new_event("jean_influence", text + ".", {"nation": nation, "to": after}))
 
@@ -322,25 +320,12 @@ def pay_cp(state: State, n: int, ev: list[Event]) -> None:
     missing = n - paid
     text = f"{state['players'][0]} pays {NAME} {paid} combat point{'s' if paid != 1 else ''}"
     if missing:
-        _add_vp(state["jean"], MISSING_CP_VP * missing, "combat points")
+        add_vp(state["jean"], MISSING_CP_VP * missing, "combat points")
         text += f"; {missing} missing: {NAME} scores {MISSING_CP_VP * missing} VP"
     ev.append(new_event("jean_pay", text + ".", {"paid": paid, "missing": missing}))
 
 
 # ---- her explorer -----------------------------------------------------------------------------------
-
-def _to_end() -> dict[int, int]:
-    """Spaces from each explorer space to the end, by the shortest way."""
-    dist = {C.END_SPACE: 0}
-    for s in sorted((x["id"] for x in C.SPACES), reverse=True):
-        nxt = [dist[n] for n in C.SPACES[s]["next"] if n in dist]
-        if s not in dist and nxt:
-            dist[s] = 1 + min(nxt)
-    return dist
-
-
-TO_END = _to_end()
-
 
 def explore(state: State, n: int, ev: list[Event]) -> None:
     """n spaces on: to the first quest within reach (stopping there), else by the shortest way.
@@ -354,16 +339,10 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
         ev.append(new_event("jean_explore", f"{NAME}'s explorer is at the end of the track already.", {}))
         return
     occupied = {int(p["explorer"]) for p in state["p"]}
-    to = _quest_in_reach(state, start, n, occupied)
+    to = automa.quest_in_reach(state, start, n, occupied)
     quest = to is not None
     if to is None:
-        to, steps, s = start, 0, start
-        while steps < n and s != C.END_SPACE:
-            s = min(C.SPACES[s]["next"], key=lambda x: (TO_END[x], x))
-            if s in occupied and s != C.END_SPACE:
-                continue
-            steps += 1
-            to = s
+        to = automa.shortest_way(start, n, occupied)
     j["explorer"] = to
     ev.append(new_event("jean_explore", f"{NAME}'s explorer moves to space {to}.", {"to": to}))
     for at, colour in sorted(C.BARRIERS.items()):
@@ -377,23 +356,6 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
         q = state["track_quests"].pop(str(to))
         j["quests"] += 1
         ev.append(new_event("jean_quest", f"{NAME} takes quest {q} on the explorer track.", {"quest": q}))
-
-
-def _quest_in_reach(state: State, start: int, n: int, occupied: set[int]) -> int | None:
-    """The nearest explorer-track quest she can reach with at most n counted spaces (lower space first)."""
-    best: tuple[int, int] | None = None
-    frontier = [(start, 0)]
-    while frontier:
-        s, steps = frontier.pop()
-        for nx in C.SPACES[s]["next"]:
-            counted = steps if (nx in occupied and nx != C.END_SPACE) else steps + 1
-            if counted > n:
-                continue
-            if counted > steps and str(nx) in state["track_quests"] and (best is None or (counted, nx) < best):
-                best = (counted, nx)
-            if nx != C.END_SPACE:
-                frontier.append((nx, counted))
-    return None if best is None else best[1]
 
 
 def explorer_ahead(state: State) -> int:
@@ -494,7 +456,7 @@ def interim(state: State, ev: list[Event]) -> None:
     """Interim scoring: her VP from the removed display cards and the disc track; her ship home."""
     j = state["jean"]
     vp = round_vp(j)
-    _add_vp(j, vp, "income")
+    add_vp(j, vp, "income")
     j["at"] = "H"
     ev.append(new_event("jean_income", f"{NAME} scores {vp} VP ({len(j['cards'])} display cards, {j['discs']} discs "
                         "off her board).", {"vp": vp}))
@@ -528,7 +490,7 @@ def final(state: State, ev: list[Event]) -> None:
     j = state["jean"]
     s = final_bonuses(state, multiplier(state))
     for src, v in s.items():
-        _add_vp(j, v, src)
+        add_vp(j, v, src)
     ev.append(new_event("jean_final", f"{NAME} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
                         + f": {j['vp']} VP.", {}))
 
