@@ -3,7 +3,7 @@
 per seed, mode (74, 193), player count and Jacques's level.
 
     nice -n 19 python bench/coop.py [--games N] [--seeds S ...] [--modes 74 193] [--players 1 2 3 4]
-                                    [--levels 1 2 3 4]
+                                    [--levels 1 2 3 4] [--minutes M] [--report-every K]
 
 Every seat is the project's bot (``engine.games.maracaibo.bot``; it liberates where it pays, plays The
 Search for the table: always reveals a hint, clears a blocked red space, frees Luysa at once, pays
@@ -128,6 +128,21 @@ def summary(seed: str, cells: dict[tuple[str, int, int], list[dict[str, Any]]]) 
     print(f"cards played least: {fmt(ranked[-8:])}")
 
 
+def report(args: argparse.Namespace, cells: dict[tuple[str, str, int, int], list[dict[str, Any]]],
+           failed: dict[tuple[str, str, int, int], list[str]]) -> None:
+    """Every cell's line, then each seed's summary."""
+    for base in args.seeds:
+        print(f"\n== seed {base}")
+        mine = {}
+        for mode in args.modes:
+            for n in args.players:
+                for level in args.levels:
+                    key = (base, mode, n, level)
+                    print(cell_line(mode, n, level, cells[key], failed[key]))
+                    mine[mode, n, level] = cells[key]
+        summary(base, mine)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20, help="games per seed and cell")
@@ -135,32 +150,38 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=["74", "193"])
     ap.add_argument("--players", nargs="+", type=int, default=[1, 2, 3, 4])
     ap.add_argument("--levels", nargs="+", type=int, default=[1, 2, 3, 4])
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="start no new sweep after this long (0: no limit); the figures are of the sweeps done")
+    ap.add_argument("--report-every", type=int, default=0, help="print the figures so far every N sweeps")
     args = ap.parse_args()
     start = time.time()
+    keys = [(b, m, n, lv) for b in args.seeds for m in args.modes for n in args.players for lv in args.levels]
+    cells: dict[tuple[str, str, int, int], list[dict[str, Any]]] = {k: [] for k in keys}
+    failed: dict[tuple[str, str, int, int], list[str]] = {k: [] for k in keys}
     total = errors = 0
     print("mode players level | games err | table wins | missed most (count) | markers left | Jacques vs "
           "lowest player | Luysa found / freed", flush=True)
-    for base in args.seeds:
-        print(f"\n== seed {base}")
-        cells: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-        for mode in args.modes:
-            for n in args.players:
-                for level in args.levels:
-                    rows, failed = [], []
-                    for g in range(args.games):
-                        seed = f"{base}-{mode}-{n}-{level}-{g}"
-                        try:
-                            rows.append(play(mode, n, level, seed))
-                        except Exception:  # noqa: BLE001 - counted and shown, the run goes on
-                            failed.append(seed)
-                            if len(failed) == 1:
-                                traceback.print_exc()
-                    total += args.games
-                    errors += len(failed)
-                    cells[mode, n, level] = rows
-                    print(cell_line(mode, n, level, rows, failed) + f" | {total} games so far, {errors} errors, "
-                          f"{time.time() - start:.0f} s", flush=True)
-        summary(base, cells)
+    # Why game by game across every cell (a sweep: one game of each seed and cell): a run cut short
+    # still has every cell and both seeds, evenly
+    for g in range(args.games):
+        if args.minutes and time.time() - start > 60 * args.minutes:
+            print(f"(stopped after {g} sweeps: --minutes {args.minutes})")
+            break
+        for key in keys:
+            base, mode, n, level = key
+            seed = f"{base}-{mode}-{n}-{level}-{g}"
+            try:
+                cells[key].append(play(mode, n, level, seed))
+            except Exception:  # noqa: BLE001 - counted and shown, the run goes on
+                failed[key].append(seed)
+                errors += 1
+                if errors == 1:
+                    traceback.print_exc()
+            total += 1
+        print(f"sweep {g + 1}: {total} games, {errors} errors, {time.time() - start:.0f} s", flush=True)
+        if args.report_every and (g + 1) % args.report_every == 0:
+            report(args, cells, failed)
+    report(args, cells, failed)
     print(f"\n{total} games, {errors} errors, {time.time() - start:.0f} s")
 
 
