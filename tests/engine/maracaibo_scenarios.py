@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games.maracaibo import RULES
+from engine.games.maracaibo import uprising_content as U
 from engine.stack import Frame, frame
 from engine.testing import player_names
 
@@ -409,6 +410,57 @@ def explore_roatan() -> tuple[State, int]:
 
 SCENARIOS.update({"trade": trade, "city-antwerp": city_antwerp, "again": again, "explore-panama": explore_panama,
                   "explore-roatan": explore_roatan})
+
+
+def _card(name: str) -> int:
+    return int(next(c["id"] for c in U.CARDS if c["name"] == name))
+
+
+def cost_goods() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana bought Sugar Broker (3 doubloons and a sugar); Pious Carpenter and Pious
+    Gunner (sugar) in hand: which pays."""
+    state = _started(mode="78", hand=(2, 14, 7))
+    state["p"][0]["display"] = [_card("Sugar Broker")]
+    return _on(state, frame("costgoods", 0, card=_card("Sugar Broker"), cards=[2, 14]))
+
+
+def mark_nation() -> tuple[State, int]:
+    """The Uprising (mode 78): Ana bought Crown Purser: its figure to a nation's influence track."""
+    state = _started(mode="78")
+    state["p"][0]["display"] = [_card("Crown Purser")]
+    return _on(state, frame("marknation", 0, card=_card("Crown Purser")))
+
+
+def token_pick() -> tuple[State, int]:
+    """The Uprising (mode 78): Powder Monkey: Ana drew the tokens T3 and T5; keep one, the other to a pile's
+    bottom."""
+    state = _started(mode="78")
+    state["p"][0]["display"] = [_card("Powder Monkey")]
+    for pile in state["piles"]:
+        pile[:] = [t for t in pile if t not in ("T3", "T5")]
+    return _on(state, frame("tokenpick", 0, tokens=["T3", "T5"]))
+
+
+def one_of() -> tuple[State, int]:
+    """The Uprising (mode 78): Generous Patron bought: 5 doubloons, 3 VP, or 1 doubloon and 2 combat points."""
+    return _on(_started(mode="78"), frame("oneof", 0, gains=[{"d": 5}, {"vp": 3}, {"d": 1, "cp": 2}], source="cards"))
+
+
+def trade_any() -> tuple[State, int]:
+    """The Uprising (mode 78): Tobacco Factor bought; Silent Priest, Old Scout, Old Deserter (tobacco) in hand."""
+    state = _started(mode="78", hand=(1, 8, 24, 36))
+    return _on(state, frame("tradeany", 0, good="tobacco", gain={"d": 2}, source="cards"))
+
+
+def lib_village() -> tuple[State, int]:
+    """The Uprising (mode 78): Rebel Camp bought; England holds 2 Nassau, France 3 Tortuga (villages)."""
+    state = _started(mode="78")
+    state["markers"] = {"2": "england", "3": "france", "14": "spain"}
+    return _on(state, frame("libvillage", 0, gain={"vp": 2}, source="cards"))
+
+
+SCENARIOS.update({"cost-goods": cost_goods, "mark-nation": mark_nation, "token-pick": token_pick,
+                  "one-of": one_of, "trade-any": trade_any, "lib-village": lib_village})
 
 
 def hint() -> tuple[State, int]:

@@ -108,3 +108,191 @@ def test_it_pays_the_gravedigger_for_a_cards_liberation() -> None:
     while state["stack"][-1]["kind"] in ("removed", "resist"):
         _play(state, "r0" if state["stack"][-1]["kind"] == "resist" else RULES.options(state, 0)[0].code)
     assert p["vp"] == vp + 2  # the Gravedigger's 2 VP (the marker left the game: no space's reward)
+
+
+# ---- the requirement fields ------------------------------------------------------------------------
+
+def test_it_asks_the_goods_a_card_costs_besides_its_doubloons() -> None:
+    broker = _id("Sugar Broker")  # 3 doubloons + a sugar
+    none = _village(hand=(broker, 1, 7))
+    assert f"b{broker}" not in _labels(none)  # no sugar card in hand: not buyable
+    one = _village(hand=(broker, 2, 7))  # 2 Pious Carpenter: the one sugar
+    p = one["p"][0]
+    assert _labels(one)[f"b{broker}"].startswith("buy Sugar Broker (3 d + sugar)")
+    d = p["d"]
+    _play(one, f"b{broker}")
+    assert p["d"] == d - 3 and 2 in one["discard"] and 2 not in p["hand"] and broker in p["display"]
+    two = _village(hand=(broker, 2, 14, 7))  # two sugar cards: which one pays, asked
+    _play(two, f"b{broker}")
+    assert two["stack"][-1]["kind"] == "costgoods"
+    labels = _labels(two)
+    assert labels["y2"] == "pay Pious Carpenter (sugar) for Sugar Broker" and "y14" in labels
+    _play(two, "y14")
+    assert two["p"][0]["hand"] == [2, 7] and 14 in two["discard"]
+
+
+def test_it_marks_a_nation_with_a_figure_and_pays_for_every_fight_for_it() -> None:
+    purser = _id("Crown Purser")
+    state = _village(hand=(purser, 1, 7))
+    p = state["p"][0]
+    fig, figs = p["fig"], p["figs"]
+    _play(state, f"b{purser}")
+    assert state["stack"][-1]["kind"] == "marknation" and sorted(_labels(state)) == ["me", "mf", "ms"]
+    _play(state, "ms")
+    assert p["marked"] == {str(purser): "spain"} and (p["fig"], p["figs"]) == (fig - 1, figs)  # placed, owned
+    d = p["d"]
+    _on(state, frame("fight", 1, token="T1", ask=True))  # Bob fights for Spain: Ana's 2 doubloons
+    _play(state, "fs", seat=1)
+    assert p["d"] == d + 2
+    _on(state, frame("fight", 1, token="T1", ask=True))  # for England: nothing
+    _play(state, "fe", seat=1)
+    assert p["d"] == d + 2
+    state["markers"]["14"] = "spain"
+    _on(state, frame("fight", 2, token="T3", ask=True))  # Carla against Spain (78): nothing
+    _play(state, "as", seat=2)
+    assert p["d"] == d + 2
+    no_fig = _village(hand=(purser, 1, 7))
+    no_fig["p"][0]["fig"] = 0
+    assert f"b{purser}" not in _labels(no_fig)  # the figure is a requirement
+
+
+def test_it_draws_two_tokens_keeps_one_and_hides_the_other_for_token_choice() -> None:
+    monkey = _id("Powder Monkey")
+    state = _village(hand=(monkey, 1, 7))
+    p = state["p"][0]
+    fig = p["fig"]
+    _play(state, f"b{monkey}")
+    assert p["fig"] == fig - 1 and monkey in p["display"]  # a figure beside the combat tokens
+    _on(state, frame("pile", 0))
+    top2 = state["piles"][1][-2:]
+    ev = _play(state, "t2")
+    assert state["stack"][-1]["kind"] == "tokenpick"
+    drawn = state["stack"][-1]["data"]["tokens"]
+    assert sorted(drawn) == sorted(top2)
+    told = [e for e in ev if e.kind == "tokens_drawn"]
+    assert told and told[0].to == (0,) and all(t in told[0].text for t in drawn)
+    public = [e for e in ev if e.to is None]
+    assert not any(t in e.text for e in public for t in drawn)  # the others learn only that two were drawn
+    assert not any(t in str(RULES.view(state, 1)) for t in drawn if t not in str(RULES.view(state, 1).get("piles")))
+    keep, other = drawn
+    assert set(_labels(state)) == {f"k{keep}p1", f"k{keep}p2", f"k{other}p1", f"k{other}p2"}
+    bottom = len(state["piles"][0])
+    _play(state, f"k{keep}p1")
+    assert state["piles"][0][0] == other and len(state["piles"][0]) == bottom + 1  # the bottom of pile 1
+    assert state["stack"][-1]["kind"] == "fight" and state["stack"][-1]["data"]["token"] == keep
+
+
+def test_it_resamples_the_drawn_tokens_for_the_other_seats_only() -> None:
+    from engine.rng import Rng, seed_to_state
+
+    monkey = _id("Powder Monkey")
+    state = _started(mode="78")
+    state["p"][0]["display"] = [monkey]
+    _on(state, frame("pile", 0))
+    _play(state, "t1")
+    drawn = state["stack"][-1]["data"]["tokens"]
+    mine = RULES.resample_hidden(state, 0, Rng({"rng": seed_to_state("r")}))
+    assert mine["stack"][-1]["data"]["tokens"] == drawn  # the drawer's own
+    changed = 0
+    for i in range(12):
+        other = RULES.resample_hidden(state, 1, Rng({"rng": seed_to_state(f"r{i}")}))
+        got = other["stack"][-1]["data"]["tokens"]
+        pool = sorted([*other["piles"][0], *other["piles"][1], *got])
+        assert pool == sorted([*state["piles"][0], *state["piles"][1], *drawn])
+        assert [len(x) for x in other["piles"]] == [len(x) for x in state["piles"]]
+        changed += got != drawn
+    assert changed
+
+
+# ---- income_when ---------------------------------------------------------------------------------
+
+def test_it_raises_the_vp_income_once_when_the_fifth_combat_token_is_taken() -> None:
+    veteran = _id("War Veteran")
+    state = _started(mode="78")
+    p = state["p"][0]
+    p["display"], p["tokens"], p["inc_vp"] = [veteran], 4, 0
+    _on(state, frame("combat", 0, nation="spain", value=0, used=[], token="T1"))
+    ev = _play(state, "cend")
+    assert p["tokens"] == 5 and p["inc_vp"] == 5 and any(e.kind == "income_when" for e in ev)
+    _on(state, frame("combat", 0, nation="spain", value=0, used=[], token="T2"))
+    _play(state, "cend")
+    assert p["tokens"] == 6 and p["inc_vp"] == 5  # once
+
+
+def test_it_pays_income_when_at_once_if_the_condition_holds_when_bought() -> None:
+    guide = _id("Jungle Guide")
+    state = _village(hand=(guide, 1, 7))
+    p = state["p"][0]
+    p["explorer"], p["inc_vp"] = 20, 0  # past the green barrier (19)
+    _play(state, f"b{guide}")
+    assert p["inc_vp"] == 5 and p["when_paid"] == [guide]
+    early = _village(hand=(guide, 1, 7))
+    q = early["p"][0]
+    q["explorer"], q["inc_vp"] = 3, 0
+    _play(early, f"b{guide}")
+    assert q["inc_vp"] == 0  # not yet: it waits for the barrier
+    q["explorer"] = 19
+    _on(early, frame("free", 0))
+    _play(early, "end")
+    assert q["inc_vp"] == 5
+
+
+def test_it_counts_ship_upgrades_for_the_master_shipwright() -> None:
+    wright = _id("Master Shipwright")
+    state = _started(mode="78")
+    p = state["p"][0]
+    p["display"], p["inc_vp"] = [wright], 0
+    p["areas"] = ["U1", "U2", "U3", "U4"]
+    _on(state, frame("free", 0))
+    _play(state, "end")
+    assert p["inc_vp"] == 0
+    p["areas"] = [*p["areas"], "U5"]
+    _on(state, frame("free", 0))
+    _play(state, "end")
+    assert p["inc_vp"] == 3
+
+
+# ---- village_variety, empty_village_d -------------------------------------------------------------
+
+def test_it_scores_the_village_elder_for_different_village_actions_at_the_end_of_the_main_action() -> None:
+    elder = _id("Village Elder")
+    state = _started(mode="78", at="6", hand=(elder, 1, 7))
+    p = state["p"][0]
+    _on(state, frame("free", 0), frame("main", 0, spent=7))  # three village actions
+    vp = p["vp"]
+    _play(state, f"b{elder}")  # bought by a village action: one other is enough
+    _play(state, "vd")
+    _play(state, "done")
+    assert p["vp"] == vp
+    _play(state, "end")
+    assert p["vp"] == vp + 2 and not p.get("villages")
+    again = _started(mode="78", at="6", hand=(1, 7), d=20)
+    q = again["p"][0]
+    q["display"] = [elder, _id("Hidden Cove")]
+    _on(again, frame("free", 0), frame("main", 0, spent=7))
+    vp = q["vp"]
+    _play(again, "vd")
+    _play(again, f"v{_id('Hidden Cove')}")
+    _play(again, "b1")
+    _play(again, "end")
+    assert q["vp"] == vp + 4  # three different: 4 VP
+
+
+def test_it_pays_the_coastal_pilot_for_each_movement_point_to_an_empty_village() -> None:
+    pilot = _id("Coastal Pilot")
+    state = _started(mode="78", at="H")
+    p = state["p"][0]
+    p["display"] = [pilot]
+    state["markers"].pop("6", None)
+    _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    steps = int(next(o.label for o in RULES.options(state, 0) if o.code == "s6").split()[1])
+    d = p["d"]
+    _play(state, "s6")
+    assert p["d"] == d + min(steps, 5)
+    held = _started(mode="78", at="H")
+    held["p"][0]["display"] = [pilot]
+    held["markers"]["6"] = "spain"
+    _on(held, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    d = held["p"][0]["d"]
+    _play(held, "s6")
+    assert held["p"][0]["d"] == d  # a marker there: nothing

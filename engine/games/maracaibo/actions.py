@@ -16,6 +16,7 @@ from engine.stack import Frame, FunctionHandler, frame
 from . import campaign, homeports, resistance
 from . import content as C
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
+from .card_permanents import note_village
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
 from .effects import compass, gain, gain_influence, good_cards, liberation, perm, player, who, wild_sugar
@@ -81,6 +82,7 @@ def _village_options_in_order(state: State, seat: int, used: list[str], suffix: 
 
 def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
+    note_village(p, code)  # (the Uprising's village_variety counts the different ones)
     if code.startswith("b"):
         return do_buy(state, seat, int(code[1:]), rng, ev)
     if code.startswith("i"):

@@ -14,6 +14,7 @@ from engine.stack import Frame, FunctionHandler
 from . import content as C
 from . import extensions
 from .board import HANDLERS, P, first_two, hand_limit, opt, stack
+from .card_requirements import can_meet, figures, on_buy
 from .effects import add_vp, apply_income, draw_cards, gain, perm, player, take_synergy, who, without
 
 
@@ -22,11 +23,16 @@ def _buy_needs(c: dict[str, Any]) -> tuple[int, int, int]:
     assistant), and the explorer space its barrier needs reached (0: none)."""
     needs = c.get("needs")
     at = {v: k for k, v in C.BARRIERS.items()}[needs["barrier"]] if needs and "barrier" in needs else 0
-    return int(c["cost"]), (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0), at
+    figs = (1 if c.get("figure") else 0) + (1 if c.get("assist") else 0) + figures(c)  # (the Uprising's fields)
+    return int(c["cost"]), figs, at
 
 
 #: card id -> _buy_needs (static data, worked out once)
 _BUY_NEEDS: dict[int, tuple[int, int, int]] = {cid: _buy_needs(c) for cid, c in C.CARD.items()}
+#: the cards with a requirement field of the Uprising (goods, a figure placed: card_requirements.on_buy)
+_REQ_CARDS = frozenset(cid for cid, c in C.CARD.items() if c.get("cost_goods") or figures(c))
+#: the cards that cost goods too (the Uprising's ``cost_goods``: card_requirements.can_meet)
+_GOODS_CARDS = frozenset(cid for cid, c in C.CARD.items() if c.get("cost_goods"))
 
 
 def card_cost(p: P, cid: int) -> int:
@@ -38,7 +44,7 @@ def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
     _, figs, at = _BUY_NEEDS[cid]
     if (card_cost(p, cid) if cost is None else cost) > p["d"]:
         return False
-    return bool(p["fig"] >= figs and p["explorer"] >= at)
+    return bool(p["fig"] >= figs and p["explorer"] >= at and (cid not in _GOODS_CARDS or can_meet(p, cid)))
 
 
 def buy_options(state: State, seat: int) -> list[Option]:
@@ -53,7 +59,8 @@ def buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Optio
         cost = max(0, _BUY_NEEDS[cid][0] - discount)
         if can_buy(state, p, cid, cost):
             where = " from the planning area" if cid in p["plan"] else ""
-            yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d){where}{suffix}")
+            goods = "".join(f" + {g}" for g in C.CARD[cid].get("cost_goods", ()))  # (the Uprising's cost_goods)
+            yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d{goods}){where}{suffix}")
     for b in state["prestige"]:
         pb = C.PRESTIGE[b["id"]]
         if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
@@ -81,10 +88,10 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
     ev.append(new_event("buy", text + ".", {"seat": seat, "card": cid}))
-    frames: list[Frame] = []
+    frames: list[Frame] = on_buy(state, seat, cid, rng, ev) if cid in _REQ_CARDS else []
     take_synergy(state, seat, c.get("synergy"), ev)
     for e in c["effects"]:
-        if e["t"] == "income":
+        if e["t"] == "income" and "ext" not in e:  # (the Uprising's income_when: card_permanents.after_move)
             if e.get("needs") and e["needs"] not in p["synergy"]:
                 continue
             if e.get("needs"):

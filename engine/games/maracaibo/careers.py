@@ -14,6 +14,7 @@ from engine.stack import Frame, FunctionHandler
 from . import content as C
 from . import search
 from .board import HANDLERS, P, first_two, opt, stack
+from .card_permanents import end_of_main
 from .effects import add_vp, counter, gain_figure, player, who
 
 _Task = tuple[int, Callable[[P], int], int, int, Option, Option]
@@ -177,6 +178,8 @@ def _free_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     ev: list[Event] = []
     if do_free(state, seat, o.code, ev):
         stack(state).push(f)
+    elif o.code == "end":  # the main action is over (the Uprising's village_variety scores then)
+        stack(state).push_all(end_of_main(state, seat, rng, ev))
     return ev
 
 

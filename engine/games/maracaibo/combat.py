@@ -72,6 +72,7 @@ from .board import (
     stack,
     take_marker,
 )
+from .card_permanents import draw_tokens, fought_for
 from .careers import with_free_actions
 from .effects import gain, perm, player, who
 from .removal import removed
@@ -355,6 +356,10 @@ def _pile_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     token = None
     ev: list[Event] = []
     if o.code != "x":
+        choice = draw_tokens(state, seat, int(o.code[1]) - 1, ev)  # the Uprising's token_choice: keep one of 2
+        if choice:
+            stack(state).push_all(choice)
+            return ev
         token = state["piles"][int(o.code[1]) - 1].pop()
         t = C.TOKEN[token]
         vals = ", ".join(f"{n.title()} {t['value'][n]} ({C.gain_text(t['reward'][n])})" for n in C.NATIONS)
@@ -386,6 +391,7 @@ def _fight_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     frames: list[Frame] = []
     if token:
         frames = gain(state, seat, C.TOKEN[token]["reward"][nation], rng, ev, "nations", nation=nation)
+    frames += fought_for(state, nation, rng, ev)  # the Uprising's fight_for_pays: any fight for the nation
     frames.append(frame("combat", seat, nation=nation, value=fight_value(state, token, nation, p), used=[],
                         token=token))
     stack(state).push_all(frames)

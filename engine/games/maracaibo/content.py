@@ -183,9 +183,32 @@ EXT_TEXT = {
     "marker_removed": lambda e: f"each marker you remove from a location (displace, liberate): {gain_text(e['gain'])}",
     "by_object": lambda e: (f"new combat action (value {e['cost']}): " if e["t"] == "combat" else "now: ")
     + "reveal the top project card and discard it, by its object (" + by_object_text(e["by_object"]) + ")",
+    "income_when": lambda e: f"+{e['vp']} VP income once " + (
+        f"your explorer passes the {e['when']['barrier']} barrier" if "barrier" in e["when"]
+        else "you have " + when_text(e["when"])),
+    "fight_for_pays": lambda e: f"each fight for the nation this card's figure marks (anyone's, yours too): "
+    f"{gain_text(e['gain'])}",
+    "token_choice": lambda e: f"starting a combat, draw {e['n']} combat tokens, keep one, the other to the bottom "
+    "of a pile",
+    "village_variety": lambda e: "at the end of your main action, " + "; ".join(
+        f"{v} VP for {k}{'+' if k == max(e['vp'], key=int) else ''} different village actions this turn"
+        for k, v in sorted(e["vp"].items(), key=lambda kv: int(kv[0]))),
+    "empty_village_d": lambda e: f"ending your movement in a village without a marker: 1 doubloon per movement "
+    f"point spent (at most {e['max']})",
     "liberate": lambda e: "now: remove a marker from a village of your choice (to your resistance tile if you "
     "can, else out of the game)" + (f", and {gain_text(e['gain'])}" if e.get("gain") else ""),
 }
+
+
+def when_text(when: dict[str, Any]) -> str:
+    """An ``income_when`` condition in words (``5 combat tokens``, ``the explorer past the green barrier``)."""
+    parts = []
+    for key, n in when.items():
+        if key == "barrier":
+            parts.append(f"the explorer past the {n} barrier")
+        else:
+            parts.append(f"{n} {'combat tokens' if key == 'combat' else 'ship upgrades'}")
+    return " and ".join(parts)
 
 
 def by_object_text(table: dict[str, dict[str, Any]]) -> str:
@@ -229,6 +252,12 @@ def card_text(cid: int) -> str:
         cost += f" + an assistant at {c['assist']} {LOC[c['assist']]['name']}"
     if c.get("needs"):
         cost += f" (explorer past the {c['needs']['barrier']} barrier)"
+    if c.get("cost_goods"):  # the Uprising's requirement fields (card_requirements.py)
+        cost += " + " + " + ".join(c["cost_goods"])
+    if c.get("nation_worker"):
+        cost += " + a figure to a nation's influence track"
+    if c.get("token_worker"):
+        cost += " + a figure beside the combat tokens"
     effects = "; ".join(effect_text(e) for e in c["effects"]) or "no effect"
     extra = f"; synergy {c['synergy']}" if c.get("synergy") else ""
     return (f"{c['name']} [{c['good']}/{c['object']}] cost {cost}: {effects}; {c['vp']} VP at the end{extra}")

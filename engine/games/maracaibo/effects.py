@@ -290,6 +290,15 @@ def ext_effects(p: P, ext: str) -> list[dict[str, Any]]:
     return out
 
 
+def ext_cards(p: P, ext: str) -> list[tuple[int, dict[str, Any]]]:
+    """The player's display cards with an effect of the extension ``ext``: (card id, effect), in the
+    display's order (the card's own state, e.g. the nation its figure marks, is read by its id)."""
+    cards = _EXT_CARDS.get(ext)
+    if not cards:
+        return []
+    return [(cid, e) for cid in p["display"] for e in cards.get(cid, ())]
+
+
 def wild_sugar(p: P) -> bool:
     """``wild_sugar`` (Cayman Islands): a sugar card pays as any good or object, several at once."""
     return bool(ext_effects(p, "wild_sugar")) if "port" in p else False

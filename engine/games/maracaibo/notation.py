@@ -335,6 +335,27 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         kept = [c for c in _frame_data(state).get("cards", ()) if c not in paid]
         return [f"(discard) (pay) (with) {' '.join(card_name(c) for c in paid)}",
                 *(["keep " + " (and) ".join(card_name(c) for c in kept)] if kept else []), label]
+    if kind == "costgoods":  # the Uprising: which hand cards pay a card's goods (cost_goods)
+        names = " ".join(card_name(int(c)) for c in code[1:].split("-"))
+        return [f"(pay) (with) (discard) {names}", label]
+    if kind == "marknation":  # the Uprising: the nation a card's figure marks (nation_worker)
+        n = _nation(code[1])
+        return [f"(mark) {n} (figure) (worker) (nation) (influence) (track)", label]
+    if kind == "tokenpick":  # the Uprising: a combat token kept of two, the other to a pile's bottom
+        keep, _, pile = code[1:].partition("p")
+        # (the other token is not a word of it: "keep T5, T3 to pile 1" names both tokens and reads as neither)
+        return [f"keep (token) {keep} (put) (the) (other) (token) (to) (at) (the) (bottom) (of) pile {pile}"]
+    if kind == "oneof":  # the Uprising: one of a card's rewards (one_of)
+        return [label, f"(take) (reward) {code[1:]}"]
+    if kind == "tradeany":  # the Uprising: how many cards of a good a card's trade takes (trade_any)
+        good, k = _frame_data(state).get("good", ""), code[1:]
+        if k == "0":  # (not the label: "pay 2 tobacco for 4 doubloons" holds a 4 that is no count of cards)
+            return [f"pay no {good}", f"pay 0 {good}", "pass", "none"]
+        return [f"pay {k} {good} (cards)", f"{k} {good}"]
+    if kind == "libvillage":  # the Uprising: the village a card liberates
+        loc = code[1:]
+        return [f"liberate (village) {loc}", f"liberate (village) {place_name(loc)}", f"liberate (village) {loc} "
+                f"{place_name(loc)}", label]
     if kind == "again":  # the Uprising: Porto, an identical good discarded after a delivery
         if code == "no":
             return ["no (discard) (home) (port)", "keep (cards) (goods)", "pass", label]

@@ -77,6 +77,8 @@ from engine.stack import DecisionStack
 from . import (
     actions,  # noqa: F401 - each phase module registers its frames in board.HANDLERS when imported
     campaign,
+    card_permanents,
+    card_requirements,  # noqa: F401
     cards,  # noqa: F401
     combat,  # noqa: F401
     coop,
@@ -255,6 +257,7 @@ class Maracaibo(Rules):
         listed = cached[3] if cached[0] is state and cached[1] == state["v"] and cached[2] == seat else None
         self._ocache = (None, -1, -1, None)
         events = stack(state).choose(seat, move, rng, listed)
+        events += card_permanents.after_move(state)  # the Uprising's cards: an income once a condition holds
         state["v"] += 1
         for i, e in enumerate(events):
             if e.reveals:

@@ -8,8 +8,8 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
+from . import card_permanents, homeports, legacytiles, search
 from . import content as C
-from . import homeports, legacytiles, search
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
 from .effects import add_vp, gain, player, who
@@ -125,8 +125,9 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
             ev.append(new_event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
                                 {"seat": seat, "tile": t["id"]}))
             stack(state).push_all(gain(state, seat, t["gain"], rng, ev, "city"))
-    if "port" in p:  # the Uprising's home ports (Grand Turk, Port of Spain, Roseau)
+    if "port" in p:  # the Uprising's home ports (Grand Turk, Port of Spain, Roseau), cards (Coastal Pilot)
         stack(state).push_all(homeports.on_stop(state, seat, loc, rng, ev))
+        stack(state).push_all(card_permanents.on_stop(state, seat, loc, steps, rng, ev))
     if search.playing(state):  # The Search: a hint may be revealed before the main action
         stack(state).push_all(search.on_stop(state, seat, loc))
     if "legacy_new" in state:  # the Uprising's new legacy spaces (L34-L36), before the main action

@@ -187,6 +187,14 @@ PLAYED_EXTENSIONS: frozenset[str] = frozenset({
     "liberation_symbol",
     "by_object@now",
     "by_object@combat",
+    "cost_goods",
+    "nation_worker",
+    "token_worker",
+    "income_when",
+    "fight_for_pays",
+    "token_choice",
+    "village_variety",
+    "empty_village_d",
 })
 
 

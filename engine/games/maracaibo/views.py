@@ -148,10 +148,15 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
         if p["setup"] and p["setup"]["plan"] is not None:
             p["setup"]["plan"] = pool.pop()
     # combat tokens, face-down prestige buildings, the quest pile under its top
-    tokens = s["piles"][0] + s["piles"][1]
+    # (the Uprising's token_choice: the tokens another player drew to keep one are theirs to see)
+    drawn = [f["data"] for f in s["stack"] if f["kind"] == "tokenpick" and f["seat"] != seat]
+    tokens = s["piles"][0] + s["piles"][1] + [t for d in drawn for t in d["tokens"]]
     rng.shuffle(tokens)
     k = len(s["piles"][0])
-    s["piles"] = [tokens[:k], tokens[k:]]
+    s["piles"] = [tokens[:k], tokens[k:len(s["piles"][1]) + k]]
+    rest = tokens[len(s["piles"][0]) + len(s["piles"][1]):]
+    for d in drawn:
+        d["tokens"], rest = rest[:len(d["tokens"])], rest[len(d["tokens"]):]
     down = [b for b in s["prestige"] if not b["up"]]
     ids = [b["id"] for b in down] + s["prestige_box"]
     rng.shuffle(ids)

@@ -14,6 +14,11 @@ from typing import Any
 from engine.core import State
 
 from .. import content as C
+from .. import liberation as LIB
+from .. import uprising as UP
+from ..card_permanents import condition_met
+from ..card_requirements import figures, goods_ways
+from ..combat import fight_value
 from ..effects import good_cards
 
 
@@ -34,6 +39,12 @@ class CardValues:
         raise NotImplementedError
 
     def kind(self, loc: str) -> str:
+        raise NotImplementedError
+
+    def combat_plan(self, nation: str, value: int, used: list[str]) -> float:
+        raise NotImplementedError
+
+    def against_value(self, nation: str, token: str | None) -> float:
         raise NotImplementedError
 
     def resist_value(self, nation: str, times: int = 1, token: int = 0) -> float:
@@ -70,6 +81,33 @@ class CardValues:
         v = self.gain_value(e["gain"], nation, explore)
         return v + self.by_object_value(e["by_object"], explore) if "by_object" in e else v
 
+    def ext_card_value(self, e: dict[str, Any]) -> float:
+        """An income or permanent effect with an extension, for the rest of the game (before the price)."""
+        ext, turns = e.get("ext"), self.turns
+        if ext == "income_when":  # met: an income at once; else a chance of it, later
+            met = condition_met(self.p, e["when"])
+            return float(e["vp"]) * (self.left if met else 0.35 * max(0, self.left - 1))
+        if ext == "fight_for_pays":  # anyone's fight for the nation: about one in twelve turns of each player
+            return self.gain_value(e["gain"], explore=False) * turns * len(self.state["p"]) / 12
+        if ext == "token_choice":
+            return 0.12 * turns
+        if ext == "village_variety":
+            return 0.25 * turns
+        if ext == "empty_village_d":
+            return 0.12 * turns * 3 * self.dv
+        if "gain" in e:  # marker_removed: now and then
+            return 0.1 * turns * self.gain_value(e["gain"], explore=False)
+        return 0.0
+
+    def requirement_cost(self, c: dict[str, Any]) -> float:
+        """What a card's requirement fields cost beside its doubloons: the goods' cards, the figures placed."""
+        v = 1.2 * figures(c)
+        goods = c.get("cost_goods")
+        if goods:
+            ways = goods_ways(self.p, list(goods), but=int(c["id"]))
+            v += min((sum(self.keep_value(x) for x in w) for w in ways), default=0.0)
+        return v
+
     # ---- the frames these effects ask -----------------------------------------------------------
 
     def card_frame_value(self, kind: str, code: str, data: Mapping[str, Any]) -> float | None:
@@ -83,4 +121,25 @@ class CardValues:
         if kind == "libvillage":
             loc = code[1:]
             return self.resist_value(str(self.state["markers"][loc])) + self.denial(loc)
+        if kind == "costgoods":
+            return -sum(self.keep_value(int(x)) for x in code[1:].split("-"))
+        if kind == "marknation":  # the nation the table holds most influence with: fought for most
+            nation = next(n for n in C.NATIONS if n[0] == code[1])
+            return 0.1 * sum(int(o["inf"][nation]) for o in self.state["p"])
+        if kind == "tokenpick":
+            token, _, pile = code[1:].partition("p")
+            return self.token_value(token) - 0.01 * int(pile)
         return None
+
+    def token_value(self, token: str) -> float:
+        """A combat token kept: the best fight it offers (for a nation; against one in 78 and 79)."""
+        st, p = self.state, self.p
+        best = 0.0
+        for n in C.NATIONS:
+            if UP.playing(st) or LIB.playing(st):
+                best = max(best, self.against_value(n, token))
+            if LIB.playing(st):
+                continue
+            reward = C.TOKEN[token]["reward"][n]
+            best = max(best, self.gain_value(reward, n) + self.combat_plan(n, fight_value(st, token, n, p), []))
+        return best

@@ -308,7 +308,9 @@ class Ctx(UprisingValues, CardValues):
         self._cards[cid] = v  # a provisional value: a quest reached by exploring may ask for this card again
         for e in c["effects"]:
             t = e["t"]
-            if t == "income":
+            if "ext" in e and t in ("income", "perm"):  # the Uprising's extensions (bot/cards.py)
+                v += self.ext_card_value(e)
+            elif t == "income":
                 factor = 1.0 if not e.get("needs") or e["needs"] in p["synergy"] else 0.35
                 if "d" in e:
                     v += factor * e["d"] * (self.interims * self.dv + 0.5)
@@ -325,8 +327,6 @@ class Ctx(UprisingValues, CardValues):
             elif t == "assistant":
                 uses = self.interims * 0.6 + (0.3 if c["assist"] in _AHEAD[p["at"]] else 0.0)
                 v += self.gain_value(e["gain"], explore=False) * uses + 0.5
-            elif t == "perm" and "k" not in e:  # the Uprising's marker_removed: now and then
-                v += 0.1 * turns * self.gain_value(e["gain"], explore=False)
             elif t == "perm":
                 k, n = e["k"], e["n"]
                 v += n * {"discount": 0.6 * turns * self.dv, "compass": 0.45 * turns, "quest_vp": 0.2 * turns,
@@ -340,6 +340,8 @@ class Ctx(UprisingValues, CardValues):
                         v += e.get("d", 0) * (self.interims * self.dv + 0.5) + e.get("vp", 0) * self.left
         if c.get("figure"):
             v -= 1.8
+        if "cost_goods" in c or "nation_worker" in c or "token_worker" in c:  # the Uprising's requirements
+            v -= self.requirement_cost(c)
         if c.get("assist"):
             v -= 1.2
         self._cards[cid] = v
