@@ -473,6 +473,12 @@ class Rules:
         copied: dict[str, Any] = json.loads(json.dumps(dict(archive)))
         return copied
 
+    def archive_options(self, options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a game set up from ``archive`` plays, given ``options`` (a game whose archive
+        decides some of its options, as Maracaibo's story decides its mode, says so here, so that
+        the service keeps the options the games play); by default the options given."""
+        return dict(options)
+
     def check_archive(self, archive: Mapping[str, Any]) -> None:
         """Raise :class:`BadArchive`, naming what is wrong, unless this engine can continue a
         campaign from ``archive`` (the envelope here, the game's own data in ``_check_archive``)."""

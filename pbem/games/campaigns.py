@@ -146,6 +146,7 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
     played = 0
     if archive is not None:
         archive = check_archive(rules, archive, n_players, checked)
+        checked = rules.archive_options(checked, archive)  # (what the games will play: the archive may decide)
         played = int(archive["game"])
     elif not rules.supports_campaign and games is None:
         games = 3  # a series of a game without campaigns has an end; three unless told

@@ -157,4 +157,6 @@ def test_it_plays_the_uprisings_campaign_by_mail(ana: Persona, bruno: Persona, m
     imported.refresh_from_db()
     assert imported.campaign_number == number + 1 and imported.status == Game.Status.RUNNING
     assert imported.state is not None and imported.state["options"]["mode"] == "campaign"  # the archive's story's
+    assert imported.options["mode"] == "campaign" and imported.campaign is not None
+    assert imported.campaign.options["mode"] == "campaign"  # the service keeps the options the games play
     assert imported.state == following.state

@@ -215,6 +215,25 @@ def test_it_imports_an_archive_of_an_older_version_upgraded(alice: Player, bob: 
     assert game.campaign_number == 3
 
 
+def test_it_plays_a_solo_campaign_of_the_uprising_against_jacques(alice: Player,
+                                                                  django_capture_on_commit_callbacks: Any) -> None:
+    """One player's campaign (no one invited): the first game starts at once, is played to its end
+    (the story's votes the player's alone), and the next game is set up from its archive."""
+    campaign, first = campaigns.do_create_campaign(
+        alice, "maracaibo", options={"mode": "campaign", "automa": "jacques", "rounds": 1})
+    assert first.status == Game.Status.RUNNING and first.state is not None
+    assert first.state["story"]["book"] == "uprising" and "jacques" in first.state
+    finish(first.pk, django_capture_on_commit_callbacks)
+    first.refresh_from_db()
+    second = latest(campaign)
+    assert second.campaign_number == 2 and second.status == Game.Status.RUNNING and second.state is not None
+    assert second.archive is not None and second.archive["results"][0]["automa"]["name"] == "jacques"
+    assert second.state["story"]["game"] == 2 and second.state["options"]["automa"] == "jacques"
+    assert first.outcome is not None and second.archive["results"][0]["winners"] == first.outcome["winners"]
+    [row] = campaign_selectors.standings(campaign)
+    assert row.played == 1 and row.wins == (0 in first.outcome["winners"])
+
+
 def test_it_refuses_an_archive_for_a_game_without_campaigns(alice: Player, bob: Player) -> None:
     archive = {"format": "pbem-campaign", "version": 1, "rules": "caravelas", "game": 1, "seats": ["A", "B"]}
     with pytest.raises(services.ServiceError, match="has no campaigns"):

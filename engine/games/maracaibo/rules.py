@@ -183,6 +183,10 @@ class Maracaibo(Rules):
         """An archive of an older version brought to this engine's (archive_upgrade.py)."""
         return upgrade_archive(archive)
 
+    def archive_options(self, options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
+        """The campaign, and the mode the archive's story plays in (campaign.options_for)."""
+        return campaign.options_for(options, upgrade_archive(archive))
+
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)
         # a trial setup from it (the archive's shape is checked above; this catches what is left)
