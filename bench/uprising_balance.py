@@ -100,6 +100,10 @@ def offered(kind: str, codes: set[str]) -> list[str]:
     return out
 
 
+#: the expansion's project cards (those dealt in 78 and 79: uprising_content.PLAYABLE_CARDS)
+NEW_CARDS = frozenset(int(c["id"]) for c in U.PLAYABLE_CARDS)
+
+
 def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser]) -> dict[str, Any]:
     """One game; every seat's use of the expansion's parts (and what it was offered) counted."""
     state = RULES.setup(player_names(n), options, seed)
@@ -155,6 +159,7 @@ class Tally:
         self.offered: Counter[str] = Counter()
         self.ports: dict[str, list[float]] = {}  # port -> [players, wins, score sum]
         self.strategy: dict[str, list[float]] = {}  # "liberated" / "did not" -> [players, wins]
+        self.cards: dict[int, list[float]] = {}  # a new project card -> [players who bought it, their wins]
         self.seconds = 0.0
         self.mine: tuple[Counter[str], Counter[str]] = (Counter(), Counter())  # the one seat's use, the others'
         self.mine_wins = 0.0
@@ -188,6 +193,10 @@ class Tally:
             c = self.strategy.setdefault("liberated" if lib else "did not liberate", [0.0, 0.0])
             c[0] += 1
             c[1] += won
+            for cid in set(p["bought"]) & NEW_CARDS:
+                c = self.cards.setdefault(cid, [0.0, 0.0])
+                c[0] += 1
+                c[1] += won
 
     def print(self, label: str) -> None:
         n, g = self.n, max(1, self.games)
@@ -215,6 +224,11 @@ class Tally:
                       for pid, c in sorted(self.ports.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
         print("    wins by strategy: " + ", ".join(f"{k} {100 * c[1] / c[0]:.0f}% of {c[0]:.0f} players"
                                                     for k, c in sorted(self.strategy.items())))
+        if self.cards:  # does a new card dominate? its buyers' share of games won, beside the even share
+            print(f"    new cards, bought a player-game and their buyers' wins (even {100 / n:.0f}%, "
+                  f"limit 1.5x = {150 / n:.0f}%): " + ", ".join(
+                      f"{U.CARD[cid]['name']} {c[0] / seats:.2f} {100 * c[1] / c[0]:.0f}%"
+                      for cid, c in sorted(self.cards.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
 
 
 def run(mode: str, n: int, games: int, seed: str, who: Callable[[int], Sequence[Chooser]],
