@@ -17,10 +17,11 @@ paid alike):
 * view: ``GET /api/v1/games/<id>/view/``, the player's own view of one of their games;
 * lobby: ``GET /api/v1/games/``, the first page (50 games);
 * deep: the lobby's page that continues from the middle of the list (its ``cursor``);
-* mine: ``GET /api/v1/games/?mine=1``; me: ``GET /api/v1/me/games/``; open: ``?status=open&limit=10``.
+* mine: ``GET /api/v1/games/?mine=1``; me: ``GET /api/v1/me/games/``; open: ``?status=open&limit=10``;
+* web: ``GET /games/``, the web lobby (four lists of 50: open, running, finished; as a visitor).
 
 Games in bulk are added in one statement (copies of a game of three other players, with their
-seats: a tenth running, a tenth open, the rest finished): ``--small-bulk`` before the first pass
+seats: a tenth running, a tenth open, the rest finished a minute apart): ``--small-bulk`` before the first pass
 (so that every list fills its page), up to ``--bulk-games`` in all before the second.
 
 Ratios are requests/s of an endpoint over the baseline's in the same round; the median of the
@@ -55,7 +56,7 @@ from bench.common import (  # noqa: E402
 )
 
 GOALS = {"view": 0.5, "lobby": 0.25}
-LISTS = ("lobby", "deep", "mine", "me", "open")
+LISTS = ("lobby", "deep", "mine", "me", "open", "web")
 FLAT_GOAL = 0.9
 
 
@@ -126,7 +127,8 @@ def bulk(n: int) -> float:
     template_id = _TEMPLATE[0]
     status = "CASE WHEN i %% 10 = 0 THEN 'running' WHEN i %% 10 = 1 THEN 'open' ELSE 'finished' END"
     game_cols = [str(f.column) for f in Game._meta.concrete_fields if f.column != "id"]
-    game_exprs = [status if c == "status" else f"g.{c}" for c in game_cols]
+    finished = "CASE WHEN i %% 10 > 1 THEN now() - i * interval '1 minute' END"
+    game_exprs = [status if c == "status" else finished if c == "finished_at" else f"g.{c}" for c in game_cols]
     seat_cols = [str(f.column) for f in Seat._meta.concrete_fields
                  if f.column not in ("id", "game_id", "token", "page_key")]
     started = time.perf_counter()
@@ -263,6 +265,7 @@ def run(args: argparse.Namespace, database_url: str, cache_url: str) -> list[str
                 "mine": [("/api/v1/games/?mine=1", token) for token, _g in clients],
                 "me": [("/api/v1/me/games/", token) for token, _g in clients],
                 "open": [("/api/v1/games/?status=open&limit=10", token) for token, _g in clients],
+                "web": [("/games/", token) for token, _g in clients],
             }
             phases[phase] = measure(port, endpoints, args, sizes, errors)
     finally:

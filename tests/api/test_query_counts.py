@@ -149,3 +149,20 @@ def test_it_takes_a_huge_page_size_as_the_maximum(fake_game, alice, bob):
     for path, name in ((GAMES, "limit"), ("/api/v1/me/games/", "limit"), (f"{GAMES}{game.pk}/log/", "page_size")):
         r = client.get(path, {name: "9" * 40})
         assert r.status_code == 200, (path, r.content)
+
+
+def test_the_web_lobby_reads_four_pages_of_names_and_no_state(fake_game, alice, bob, client):
+    """Each of its lists is one LIMIT query of the columns an entry shows (issue 28): no count,
+    no offset, no game's state (kilobytes of JSON each), however many games there are."""
+    ids = _games(fake_game, alice, 3)
+    client.force_login(alice.user)
+    client.get("/games/")
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.get("/games/")
+    assert r.status_code == 200
+    lists = [q["sql"] for q in ctx.captured_queries if 'FROM "games_game"' in q["sql"]]
+    assert len(lists) == 4, lists  # mine, open, running, finished
+    for sql in lists:
+        assert '"games_game"."state"' not in sql and "COUNT(" not in sql.upper() and "OFFSET" not in sql, sql
+        assert "LIMIT 50" in sql, sql
+    assert all(f"#{pk} ".encode() in r.content for pk in ids)  # in "mine" and "running"
