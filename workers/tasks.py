@@ -9,8 +9,13 @@ redelivery after a lost worker safe.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
 import smtplib
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from celery import Task
@@ -73,18 +78,56 @@ def count_start(key: str) -> int:
 TRANSIENT = (OperationalError, InterfaceError)
 
 
+#: The hard limit of a move's sends made by the task that decided it: a send task's (below).
+SEND_TIME_LIMIT = 35
+
+
+@contextlib.contextmanager
+def _hard_send_limit() -> Iterator[None]:
+    """Ends this worker process when the sends take longer than :data:`SEND_TIME_LIMIT`, as a
+    send task's hard time limit does.
+
+    Why end the process: the rows of a batch are claimed together, and the outbox sweeper takes
+    a claim older than ``sending.SEND_DEADLINE`` (40 s) for a dead worker's; the sends must
+    stop before that, or a mail could go twice. Celery's pool replaces the process and the
+    deciding task, delivered again, finds its mail judged (the services are idempotent).
+    """
+    def end(signum: int, frame: Any) -> None:
+        log.error("a move's sends took over %s s; this worker process ends", SEND_TIME_LIMIT)
+        os._exit(1)
+
+    previous = signal.signal(signal.SIGALRM, end)
+    signal.setitimer(signal.ITIMER_REAL, SEND_TIME_LIMIT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _sending_here() -> contextlib.AbstractContextManager[Any]:
+    """The move's mails sent by the task that decided it (:func:`dispatch.sending_here`), where the
+    sends can be bounded (a signal: the main thread of a worker process, as prefork's are);
+    elsewhere (a thread pool) by a send task of their own, as before."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        return dispatch.sending_here(_hard_send_limit)
+    return contextlib.nullcontext()
+
+
 @app.task(base=GuardedTask, name="pbem.process_inbound", autoretry_for=TRANSIENT,
           retry_backoff=True, retry_backoff_max=60,
           max_retries=3)
 def process_inbound(inbound_id: int) -> Any:
-    return dispatch.service_for("pbem.process_inbound")(inbound_id)
+    with _sending_here():  # the move's mails leave from this task (issue 28)
+        return dispatch.service_for("pbem.process_inbound")(inbound_id)
 
 
 @app.task(base=GuardedTask, name="pbem.process_move_request", autoretry_for=TRANSIENT,
           retry_backoff=True, retry_backoff_max=60,
           max_retries=3)
 def process_move_request(request_id: int) -> Any:
-    return dispatch.service_for("pbem.process_move_request")(request_id)
+    with _sending_here():
+        return dispatch.service_for("pbem.process_move_request")(request_id)
 
 
 @app.task(base=GuardedTask, name="pbem.campaign_next", autoretry_for=TRANSIENT,

@@ -14,7 +14,8 @@ import hashlib
 import importlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -165,10 +166,47 @@ def _run_now(name: str, args: tuple[Any, ...]) -> None:
         log.exception("in-process task %s failed", name)
 
 
+#: The sends a task that decides a move makes itself, right after its commit (:func:`sending_here`).
+SENT_HERE = frozenset({"pbem.send_outbound", "pbem.send_outbound_batch"})
+_send_here: ContextVar[Callable[[], contextlib.AbstractContextManager[Any]] | None] = ContextVar(
+    "pbem_send_here", default=None)
+
+
+@contextlib.contextmanager
+def sending_here(bound: Callable[[], contextlib.AbstractContextManager[Any]]) -> Iterator[None]:
+    """Inside it, a move's mails are sent by this process after the move commits, not by a task
+    of their own; ``bound`` holds the sends to a send task's time limit (workers/tasks.py).
+
+    Why (issue 28): the worker that decided the move is free and warm; a second task cost a
+    publish, two cache marks, the broker's fetch and ack and the poison guard's count, and it
+    waited behind the queue. What a send leaves undone (the relay refused, the process ended)
+    is the outbox sweeper's, as a lost send task's was: each row keeps its own claim.
+    """
+    token = _send_here.set(bound)
+    try:
+        yield
+    finally:
+        _send_here.reset(token)
+
+
+def _run_here(name: str, args: tuple[Any, ...], bound: Callable[[], contextlib.AbstractContextManager[Any]]) -> None:
+    try:
+        with bound():
+            service_for(name)(*args)
+    except Exception as exc:
+        if type(exc).__name__ in ("SoftTimeLimitExceeded", "TimeLimitExceeded"):
+            raise  # never swallow the worker's time limit
+        # Why a warning: the rows are pending or claimed, and the outbox sweeper sends them.
+        log.warning("%s in the deciding task failed (%s); the outbox sweeper sends what is left",
+                    name, type(exc).__name__)
+
+
 def enqueue(name: str, *args: Any) -> None:
     if name not in TASKS:
         raise KeyError(f"unknown task {name}")
     if settings.PBEM_TASKS_IN_PROCESS:
         transaction.on_commit(lambda: _run_now(name, args))
+    elif name in SENT_HERE and (bound := _send_here.get()) is not None:
+        transaction.on_commit(lambda: _run_here(name, args, bound))
     else:
         transaction.on_commit(lambda: _send(name, args))

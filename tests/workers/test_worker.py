@@ -209,3 +209,42 @@ def test_it_keeps_one_database_connection_across_tasks(transactional_db):
         post.send(sender=task, task_id="t", task=task, args=(), kwargs={})
         fixup.on_task_postrun(sender=task)
     assert backend() == first
+
+
+
+@pytest.mark.redis
+def test_the_task_that_judges_a_move_mail_sends_the_moves_mails_itself(transactional_db, redis_url, settings,
+                                                                        monkeypatch):
+    """One task a move by mail (issue 28): the task that judged the mail sends the mails the move
+    queued right after its commit, under a send task's hard limit; no send task goes to the broker."""
+    import random
+    import signal
+
+    import redis
+    from django.core import mail
+
+    from tests.mail.test_query_counts_mail import _maretta, _move_mail
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.PBEM_TASKS_IN_PROCESS = False
+    settings.CELERY_BROKER_URL = redis_url
+    monkeypatch.setattr(dispatch, "_client", None)
+    broker = redis.Redis.from_url(redis_url)
+    game = _maretta()
+    OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
+    handed_on = broker.llen(dispatch.OUTBOUND_QUEUE)  # the start's send tasks, by the web door
+    rnd = random.Random(3)
+    handler = signal.getsignal(signal.SIGALRM)
+    try:
+        for _ in range(6):  # a round and more: some moves queue the next seats' turn mails
+            game.refresh_from_db()
+            raw, sender, to = _move_mail(game, rnd)
+            row = mail_services.do_receive_mail(raw, sender, [to])
+            assert worker_tasks.process_inbound.apply(args=[row.pk]).get() == "applied"
+            assert signal.getsignal(signal.SIGALRM) == handler  # the sends' hard limit is lifted
+            assert not OutboundMessage.objects.filter(game=game).exclude(status=OutboundMessage.Status.SENT).exists()
+        assert len(mail.outbox) >= 2
+        assert broker.llen(dispatch.OUTBOUND_QUEUE) == handed_on  # no send task was handed on
+    finally:
+        broker.close()
+        dispatch._client = None
