@@ -193,6 +193,14 @@ def event_text(event: Mapping[str, Any], code: str) -> str:
     return str(event.get("text", ""))
 
 
+def told(event: Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
+    """A stored event (:meth:`engine.core.Event.as_dict`) with its text in ``code`` (default: the
+    context's language): its text was made in the language of whoever moved."""
+    if not event.get("msg"):
+        return dict(event)
+    return {**event, "text": render(event["msg"], code)}
+
+
 # ---- notation -----------------------------------------------------------------------------------
 
 

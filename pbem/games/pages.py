@@ -363,7 +363,7 @@ def history(game: Game, seat: int, you: str, seen: int | None = None) -> list[Hi
     names = _names(game)
     out = []
     for row in Move.objects.filter(game=game, undone_at__isnull=True).order_by("-number"):
-        events = visible_events([Event.from_dict(e) for e in row.events], seat)
+        events = visible_events([Event.from_dict(i18n.told(e)) for e in row.events], seat)
         who = "You" if row.seat == seat else (names[row.seat] if row.seat < len(names) else "?")
         out.append(HistoryLine(row.number, who, row.created_at, row.get_source_display(),
                                wording.story(events, seat, you),

@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 import engine
-from engine import Rules
+from engine import Rules, i18n
 from engine.core import Event, visible_events
 from pbem.games import clocks
 from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
@@ -269,7 +269,7 @@ def audit_log(game: Game) -> QuerySet[AuditEntry]:
 
 def redacted_events(events: Iterable[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """A log row's events as ``seat`` may see them (public ones only for a spectator)."""
-    visible = visible_events([Event.from_dict(e) for e in events], seat)
+    visible = visible_events([Event.from_dict(i18n.told(e)) for e in events], seat)
     return [{"kind": e.kind, "text": e.text, "data": dict(e.data), "reveals": e.reveals} for e in visible]
 
 

@@ -272,7 +272,8 @@ def _events_since(game: Game, seat: Seat) -> list[Event]:
 
 def _told(event: dict[str, Any], code: str) -> Event:
     """A stored event, its text in the reader's language (issue 27: rendered again from its message)."""
-    if code != language.DEFAULT and event.get("msg"):
+    # (in English too: the text was made in the language of whoever moved)
+    if event.get("msg"):
         event = {**event, "text": language.event_text(event, code)}
     return Event.from_dict(event)
 

@@ -16,7 +16,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.games.models import Game, Move
-from tests.mail.conftest import Persona, text_of
+from tests.mail.conftest import Persona, html_of, text_of
 from tests.mail.test_language_by_mail import english_left, send_in
 from tests.mail.test_maretta_by_mail import OPTION_LINE
 
@@ -110,3 +110,94 @@ def test_it_plays_a_whole_game_of_maretta_by_mail_with_a_portuguese_player(
     assert game.status == Game.Status.FINISHED
     assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
     print(f"maretta with a Portuguese player: {replies} replies by mail")
+
+
+def engine_english_left(text: str) -> list[str]:
+    """The engine's English texts (the msgids of its pt catalogue that Portuguese says otherwise,
+    their words between the placeholders) that a Portuguese mail still shows: option labels,
+    the story, the board in words and the picture's legend."""
+    from engine import i18n
+
+    found = []
+    for msgid, said in i18n._catalogue("pt").items():
+        for english, portuguese in zip((msgid,), (said if isinstance(said, str) else said[0],), strict=True):
+            if english == portuguese:
+                continue
+            for words in re.split(r"\{\w*\}", english):
+                words = words.strip(" .,:;()-+<\n")
+                if len(words) >= 12 and words not in portuguese and words in text:
+                    found.append(words)
+    return found
+
+
+def _html(m: EmailMessage) -> str:
+    """The HTML part of an update mail ("" for a mail of text only, a command's answer)."""
+    return html_of(m) if m.is_multipart() and any(p.get_content_type() == "text/html" for p in m.walk()) else ""
+
+
+class PtSailor(Reader):
+    """A Caravelas sailor who reads either language (as tests/mail/test_caravelas_by_mail.py's,
+    which ends games a random choice would not): brings cargo home, draws discovery cards
+    when short of them, sails for the places of their own cards; otherwise chooses at random."""
+
+    def act(self) -> bool:
+        box = self.persona.inbox()
+        newest = box[-1]
+        mid = str(newest["Message-ID"])
+        if mid in self.answered:
+            return False
+        body = text_of(newest)
+        options = listed(body)
+        if not options and any(s in body for s in SAME):
+            options = next((o for o in (listed(text_of(m)) for m in reversed(box[:-1])) if o), [])
+        if not options:
+            return False
+        codes = {code: (code, label) for code, label in options}
+        cargo = re.search(r"<- (?:you|você).*\n\s+(?:cargo|carga): (.*?);", body)
+        targets = set()
+        lines = body.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith(("Your discovery cards", "As suas cartas de Descoberta")):
+                for entry in lines[i + 1:]:
+                    m = re.match(r"^  (\S.*?) \(", entry)
+                    if not m:
+                        break
+                    targets.add(m.group(1))
+        choice = None
+        if cargo and cargo.group(1) not in ("empty", "vazia") and "deliver" in codes:
+            choice = codes["deliver"]
+        elif len(targets) <= 2 and "draw" in codes:
+            choice = codes["draw"]
+        else:
+            choice = next(((c, label) for c, label in options
+                           if any(label.endswith((f" to {t}", f" para {t}")) for t in targets)), None)
+        code, label = choice or self.rnd.choice(options)
+        self.persona.reply(newest, self.rnd.choice([code, label]))
+        self.answered.add(mid)
+        return True
+
+
+def test_it_plays_a_whole_game_of_caravelas_by_mail_with_a_portuguese_player(ana: Persona, bruno: Persona) -> None:
+    send_in(ana, "pt", f"new caravelas with {bruno.email} target=20")
+    assert ana.player.language == "pt"
+    invitation = bruno.latest()
+    assert "invites you to play Caravelas II" in text_of(invitation)
+    bruno.reply(invitation, "join")
+    rnd = random.Random(5)
+    replies = play([PtSailor(p, rnd) for p in (ana, bruno)], rnd)
+    box = check_languages(ana, [bruno])
+    for m in box:  # the game's own words too: labels, the story, the board, the picture's legend
+        assert engine_english_left(text_of(m)) == [], (engine_english_left(text_of(m)), text_of(m)[:1500])
+    said = "\n".join(text_of(m) + _html(m) for m in box)
+    heard = "\n".join(text_of(m) + _html(m) for m in bruno.inbox())
+    for portuguese in ("As suas cartas de Movimento", "Frotas:", "terminar a vez", "Com moldura: a sua frota",
+                       "Vez de ", " joga um "):
+        assert portuguese in said and portuguese not in heard, portuguese
+    for english in ("Your movement cards", "Fleets:", "end the turn", "Framed: your fleet", "&#x27;s turn.",
+                    " plays a "):
+        assert english not in said and english in heard, english
+    assert any(OVER.search(text_of(m)) and "terminou" in text_of(m) for m in box)
+    game = Game.objects.get(rules="caravelas")
+    assert game.status == Game.Status.FINISHED
+    assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
+    print(f"caravelas with a Portuguese player: {replies} replies by mail")
