@@ -17,6 +17,7 @@ import pytest
 from engine.core import BadArchive, Event, State
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import campaign as K
+from engine.games.maracaibo import uprising
 from engine.games.maracaibo.archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from engine.testing import check_conformance, player_names
 
@@ -93,8 +94,9 @@ def test_it_plays_a_whole_uprising_campaign_of_five_games_whose_every_archive_re
     assert archive is not None and archive["ended"] and 190 in archive["story"]["read"]
 
 
-def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_resistance_tiles_after_the_first_game() -> None:
+def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_uprising_and_resistance_after_a_game() -> None:
     seen: set[str] = set()
+    liberated = 0
     for i in range(10):
         if {"resist", "neutral"} <= seen and {"charts", "sold"} <= seen:
             break
@@ -109,13 +111,16 @@ def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_resistance_ti
         assert all("resist" not in p for p in first["p"])  # never in the game of the vote
         joined = next(g for g, (s, _, _) in enumerate(games) if "resist" in s["story"]["flags"]) \
             if "resist" in flags else None
-        for g, (s, _, _) in enumerate(games):
+        for g, (s, _, events) in enumerate(games):
             has_tiles = all("resist" in p for p in s["p"])
-            assert has_tiles == (joined is not None and g > joined)
+            assert has_tiles == (joined is not None and g > joined) == uprising.playing(s)
+            liberated += sum(1 for evs in events for e in evs if e.kind == "liberate")
+            assert has_tiles or not any(e.kind == "liberate" for evs in events for e in evs)
         # card 184 (the campaign's Unrest) comes only to those who joined the fight
         if 184 in later_cards:
             assert "resist" in flags
     assert {"resist", "neutral"} <= seen and {"charts", "sold"} <= seen
+    assert liberated > 0  # the captains fought against the nations (L40's actions) after joining
 
 
 def test_it_keeps_the_legacy_tiles_with_card_184_and_removes_card_185s_tiles() -> None:

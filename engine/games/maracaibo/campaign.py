@@ -76,7 +76,7 @@ PLAYS_IN = ("base", "basic", "campaign", "campaign_base")
 MODE_HELP = ("; campaign (with option campaign: the Uprising's story, Home Ports) or campaign_base (the base "
              "game's story with the Home Ports)")
 #: the modules a story may add from a later game on (the Uprising's rulebook: after the first game)
-ADDABLE_MODULES = ("resistance",)
+ADDABLE_MODULES = ("uprising", "resistance")
 
 
 def active(state: State) -> bool:

@@ -19,7 +19,7 @@ from . import content as C
 
 Colour = Callable[[View, int], str]
 _STORY_NAME = {"base": "the base game's story", "uprising": "the Uprising's story"}
-_MODULE_NAME = {"resistance": "the Resistance Tiles"}
+_MODULE_NAME = {"resistance": "the Resistance Tiles", "uprising": "the Uprising (fighting against a nation, L40)"}
 
 
 def _t(x: float, y: float, s: str, size: float, fill: str = "#111", bold: bool = False) -> str:

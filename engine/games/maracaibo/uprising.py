@@ -30,7 +30,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import combat
+from . import combat, homeports
 from . import content as C
 from . import uprising_content as U
 from .board import HANDLERS, P, loc_kind, opt, stack
@@ -50,7 +50,8 @@ NEIGHBOURS: dict[str, frozenset[str]] = {
 
 
 def playing(state: State) -> bool:
-    return str(state["options"].get("mode", "base")) == "78"
+    """Scenario 78, or a campaign whose story added the module (campaign.py)."""
+    return "uprising" in homeports.modules(state)
 
 
 def against_value(state: State, token: str | None, nation: str, p: P) -> int:
