@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from engine.core import BadArchive, Event, State
-from engine.games.maracaibo import RULES
+from engine.games.maracaibo import RULES, uprising
 from engine.games.maracaibo import campaign as K
-from engine.games.maracaibo import uprising
 from engine.games.maracaibo.archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from engine.testing import check_conformance, player_names
 
