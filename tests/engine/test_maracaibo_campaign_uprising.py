@@ -167,8 +167,14 @@ def test_it_plays_a_solo_campaign_the_player_deciding_every_vote(automa: str, op
     assert len({a["seats"][0] for a in archives(games)}) == 1
 
 
-def test_it_passes_the_conformance_checker_in_the_uprisings_campaign() -> None:
-    report = check_conformance(RULES, 2, {"rounds": 2, **UPRISING}, seeds=["conf-upr"])
+@pytest.mark.parametrize(("n", "options"), [
+    (2, UPRISING),
+    (1, {**UPRISING, "automa": "jacques"}),
+    (3, {"campaign": True, "mode": "campaign_base"}),
+], ids=["uprising-2", "uprising-solo-jacques", "base-with-expansion-3"])
+def test_it_passes_the_conformance_checker_in_the_campaigns_with_the_expansion(n: int,
+                                                                               options: dict[str, Any]) -> None:
+    report = check_conformance(RULES, n, {"rounds": 2, **options}, seeds=[f"conf-{n}"])
     assert report.finished == 1 and report.resamples_that_changed > 0
 
 
