@@ -296,3 +296,41 @@ def test_it_pays_the_coastal_pilot_for_each_movement_point_to_an_empty_village()
     d = held["p"][0]["d"]
     _play(held, "s6")
     assert held["p"][0]["d"] == d  # a marker there: nothing
+
+
+# ---- a whole game with the cards in play, under the conformance checker ------------------------------
+
+def test_it_passes_the_conformance_checker_with_every_permanent_card_in_play(monkeypatch: Any) -> None:
+    """Every player starts with the Powder Monkey (two tokens, one hidden), the Crown Purser (its nation
+    marked), the War Veteran, the Village Elder and the Coastal Pilot in the display: the checker
+    resamples what each seat may not know at every step (the drawn tokens among it), replays the game
+    from its seed and moves, and checks every option and event."""
+    from engine.testing import run_game
+
+    names = ("Powder Monkey", "Crown Purser", "War Veteran", "Village Elder", "Coastal Pilot")
+    cards = [_id(n) for n in names]
+    setup = type(RULES).setup
+
+    def with_cards(rules: Any, players: Any, options: Any, seed: Any) -> State:
+        state: State = setup(rules, players, options, seed)
+        state["deck"] = [c for c in state["deck"] if c not in cards]
+        for i, p in enumerate(state["p"]):
+            p["display"] = [*p["display"], *cards]
+            p["marked"] = {str(_id("Crown Purser")): C.NATIONS[i % 3]}
+        return state
+
+    from engine.games.maracaibo import combat
+
+    drawn: list[int] = []
+    draw = combat.draw_tokens
+
+    def counted(*args: Any) -> Any:
+        frames = draw(*args)
+        drawn.append(len(frames))
+        return frames
+
+    monkeypatch.setattr(type(RULES), "setup", with_cards)
+    monkeypatch.setattr(combat, "draw_tokens", counted)
+    report = run_game(RULES, 2, {"mode": "78"}, "cards-conformance")
+    assert report.finished == 1 and report.resamples_that_changed > 0
+    assert sum(drawn) >= 3  # combats begun with two tokens drawn (and their choices checked)
