@@ -238,6 +238,13 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
         ]
+        indexes = [
+            # The seats anyone may take (no player, no address invited) and the seats offered for
+            # a replacement: the lobby's "waiting for players" starts from these few rows, not
+            # from every game (issue 28: it read 100,000 games to find none).
+            models.Index(fields=["game"], name="seat_free", condition=models.Q(player__isnull=True, invited_email="")),
+            models.Index(fields=["game"], name="seat_offered", condition=models.Q(status="open")),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.index} of game {self.game_id}"

@@ -81,13 +81,19 @@ def open_games(*, viewer: Player | None = None) -> QuerySet[Game]:
     offered = Q(Exists(Seat.objects.filter(game=OuterRef("pk"), status=Seat.Status.OPEN)),
                 status__in=(Game.Status.RUNNING, Game.Status.PAUSED))
     cond = free | offered
+    seats = Q(player__isnull=True, invited_email="") | Q(status=Seat.Status.OPEN)
     if viewer is not None:
         mine = Q(player=viewer) | Q(player__isnull=True, invited_email=viewer.email)
         invited = Q(Exists(Seat.objects.filter(mine, game=OuterRef("pk"), status=Seat.Status.INVITED)),
                     status=Game.Status.OPEN)
         joined = Exists(Seat.objects.filter(game=OuterRef("pk"), player=viewer, status=Seat.Status.JOINED))
         cond = ((free | offered) & ~Q(joined)) | invited
-    return Game.objects.select_related("created_by").filter(cond).order_by("-id")
+        seats |= Q(player=viewer, status=Seat.Status.INVITED) | Q(player__isnull=True, invited_email=viewer.email)
+    # Why from the seats first: open games are few among many; a walk down the games newest
+    # first, testing each, read every game when none was open (issue 28). The candidates come
+    # from small partial indexes (Seat's seat_free, seat_offered) and the player's seats.
+    candidates = Seat.objects.filter(seats).values("game_id")
+    return Game.objects.select_related("created_by").filter(pk__in=candidates).filter(cond).order_by("-id")
 
 
 def finished_games() -> QuerySet[Game]:
