@@ -350,6 +350,35 @@ def legacy_space() -> tuple[State, int]:
     return _on(state, frame("main", 0, spent=1), frame("legacyspace", 0, tile="L36", ask=True))
 
 
+def _legacy_board(state: State, *tiles: str) -> State:
+    """Only ``tiles`` of the Uprising's new legacy tiles in play, nothing on them yet."""
+    state["legacy_new"], state["legacy_unplayed"] = list(tiles), []
+    state["legacy_board"] = {t: {} if t == "L30" else [] for t in tiles}
+    return state
+
+
+def sail_passage() -> tuple[State, int]:
+    """Scenario 79 with L37 (the 13-2 passage): Ana in 11 Cumana, about to sail; 13 is two away, then from 2
+    the movement left reaches 7."""
+    state = _legacy_board(_started(mode="79", at="11"), "L37")
+    return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+
+
+def new_city() -> tuple[State, int]:
+    """Scenario 78 with L30: Ana ended her movement at 10a Willemstad for the first time; which influence
+    marker does she give up (England 2, Spain 7)?"""
+    state = _legacy_board(_started(mode="78", at="10a"), "L30")
+    state["p"][0]["inf"] = {"france": 0, "england": 2, "spain": 7}
+    return _on(state, frame("main", 0, spent=2), frame("newcity", 0))
+
+
+def outpost() -> tuple[State, int]:
+    """Scenario 79 with L33: Ana sailed to 21a, her space of the outpost is empty: a disc there and a village
+    action?"""
+    state = _legacy_board(_started(mode="79", at="21a"), "L33")
+    return _on(state, frame("main", 0, spent=1), frame("legacydisc", 0, tile="L33", ask=True))
+
+
 SCENARIOS = {
     "setup-plan": setup_plan, "setup-keep": setup_keep, "sail": sail, "sail-legacy": sail_legacy,
     "sail-legacy-closed": sail_legacy_closed, "sail-homeward": sail_homeward, "village": village,
@@ -363,7 +392,7 @@ SCENARIOS = {
     "setup-port": setup_port, "port-bonus": port_bonus, "disc-new-board": disc_new_board, "resist": resist,
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
     "combat-port": combat_port, "fight-liberation": fight_liberation, "liberation": liberation,
-    "legacy-space": legacy_space,
+    "legacy-space": legacy_space, "sail-passage": sail_passage, "new-city": new_city, "outpost": outpost,
 }
 
 

@@ -13,13 +13,13 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import campaign, homeports, resistance
+from . import campaign, homeports, legacyboard, resistance
 from . import content as C
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .card_permanents import note_village
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
-from .effects import compass, gain, gain_influence, good_cards, liberation, perm, player, who, wild_sugar
+from .effects import compass, gain, gain_influence, given_up, good_cards, liberation, perm, player, who, wild_sugar
 from .quests import can_pay_quest, do_quest, pay_label, quest_payments
 from .sailing import village_count
 from .ship import disc_areas
@@ -303,6 +303,8 @@ def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     elif action == "pay_cp":
         if p["cp"] >= 2:
             frames = [frame("yesno", seat, what="pay_cp", ask=True)]
+    elif action == "new_city":  # the Uprising's L30
+        frames = gain(state, seat, legacyboard.city_gain(p), rng, ev, "city")
     else:  # combat
         frames = [frame("pile", seat)]
     stack(state).push_all(frames)
@@ -347,7 +349,9 @@ def _nation_options(state: State, f: Frame) -> list[Option]:
     if "place" in d:
         return [opt("n" + n[0], f"{n.title()}: marker in {d['place']}, 1 influence, 1 doubloon")
                 for n in C.NATIONS if has_marker(state, n)]
-    return [opt("n" + n[0], f"{d['n']} influence with {n.title()}") for n in d.get("among", C.NATIONS)]
+    among = d.get("among", C.NATIONS)
+    gone = given_up(state, f["seat"])  # (the Uprising's new city: that nation's marker is gone for good)
+    return [opt("n" + n[0], f"{d['n']} influence with {n.title()}") for n in among if n != gone or len(among) == 1]
 
 
 def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:

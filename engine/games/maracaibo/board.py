@@ -87,19 +87,20 @@ def loc_kind(state: State, loc: str) -> str:
 
     Why a table: the kind depends only on the legacy tiles in play and on whether two players
     or fewer play, which never change during a game; a move asks for it several times."""
-    key = (tuple(state.get("legacy", ())), len(state["players"]) <= 2)
+    key = (tuple(state.get("legacy", ())), tuple(state.get("legacy_new", ())), len(state["players"]) <= 2)
     kinds = _LOC_KINDS.get(key)
     if kinds is None:
         kinds = _LOC_KINDS[key] = {loc: _loc_kind(state, loc) for loc in C.LOC}
     return kinds[loc]
 
 
-_LOC_KINDS: dict[tuple[tuple[str, ...], bool], dict[str, str]] = {}
+_LOC_KINDS: dict[tuple[tuple[str, ...], tuple[str, ...], bool], dict[str, str]] = {}
 
 
 def _loc_kind(state: State, loc: str) -> str:
     info = C.LOC[loc]
-    if "legacy" in info and info["legacy"] not in state.get("legacy", ()):
+    if "legacy" in info and info["legacy"] not in state.get("legacy", ()) \
+            and info["legacy"] not in state.get("legacy_new", ()):  # (the Uprising's L30: legacyboard.py)
         return "off"
     kind = str(info["kind"])
     if kind == "city" and info.get("two_player") and len(state["players"]) <= 2:  # solo: as with 2

@@ -84,6 +84,8 @@ CITY_ACTION_TEXT = {
     "combat": "a combat action",
     "top_quest": "fulfil the face-up top quest of the quest pile (legacy tile L1)",
     "gain": "the legacy city's own reward (legacy tiles L4, L7)",
+    "new_city": "1 doubloon and 1 combat point for each assistant on the board and each figure in your supply "
+                "(legacy tile L30)",
 }
 
 
@@ -96,6 +98,7 @@ CITY_ACTION_TOLD = {
     "tokens_discard": "1 VP per combat token on their ship board; may discard their hand for 4 doubloons",
     "assistants": "4 doubloons or 2 VP for each of their assistants in the Caribbean",
     "pay_cp": "may pay 2 combat points for 1 influence and 6 doubloons",
+    "new_city": "1 doubloon and 1 combat point for each assistant on the board and each figure in their supply",
 }
 
 

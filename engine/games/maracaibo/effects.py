@@ -153,8 +153,23 @@ def influence_vp(state: State) -> int:
     return _INFLUENCE_VP.get(str(state["options"].get("mode", "base")), 0)
 
 
+def given_up(state: State, seat: int) -> str | None:
+    """The nation whose influence marker this player gave to the Uprising's new city (L30), if any."""
+    board = state.get("legacy_board")
+    if not board:
+        return None
+    for tile in board.values():
+        if isinstance(tile, dict) and str(seat) in tile and isinstance(tile[str(seat)], str):
+            return str(tile[str(seat)])
+    return None
+
+
 def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]) -> None:
     p = player(state, seat)
+    if nation == given_up(state, seat):  # the marker is on the new city's Dutch flag: nothing to move
+        ev.append(new_event("influence", f"{who(state, seat)} gains no influence with {nation.title()}: their "
+                            "marker was given up for the new city.", {"seat": seat, "nation": nation}))
+        return
     as_vp = influence_vp(state)
     if as_vp:
         add_vp(p, as_vp * n, "nations")

@@ -11,7 +11,7 @@ main action, the player may use the space once (frame ``legacyspace``, asked rig
 
 The tiles in play are ``state["legacy_new"]`` (scenarios.py places them in 78 and 79); each row is
 read from ``data/uprising/tiles.json`` (``before_main``: ``pay`` and ``gain``, or ``by_object``).
-The other new tiles (L30, L31/L32, L33, L37) are not played yet (``state["legacy_unplayed"]``).
+The other new tiles are played by legacyboard.py (L30, L33, L37) and ruin.py (L31, L32).
 
 SUBSTITUTE CONTENT: the tiles' locations and the by-object rewards are this project's (Assumption A18).
 """
@@ -67,7 +67,7 @@ def on_stop(state: State, seat: int, loc: str) -> list[Frame]:
     """The ship ended its movement at ``loc``: the tile there is offered (when it can be used)."""
     for tid in state.get("legacy_new", ()):
         t = U.LEGACY[tid]
-        if t.get("loc") == loc and _ways(state, seat, t):
+        if t.get("kind") in KINDS and t.get("loc") == loc and _ways(state, seat, t):
             return [frame("legacyspace", seat, tile=tid, ask=True)]
     return []
 

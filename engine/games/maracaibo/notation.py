@@ -296,6 +296,15 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [label, "free luysa", "luysa"] if code == "luysa" else [label]
     if kind == "sail" and code.startswith("s"):
         return _sail_readings(code[1:], label)
+    if kind == "sail" and code.startswith("x"):  # the Uprising's 13-2 passage (L37)
+        return [f"{r} (by) (via) (the) passage" for r in _sail_readings(code[1:], label)]
+    if kind == "newcity":  # the Uprising's new city (L30): the influence marker given up
+        n = _nation(code[1])
+        return [f"(give) (up) {n} (influence) (marker)", f"give up {n}"]
+    if kind == "legacydisc":  # the Uprising's 21a outpost (L33)
+        if code == "no":
+            return ["leave (it) (outpost) (legacy) (tile)", "no", "pass", label]
+        return ["yes (disc) (outpost) (use) (legacy) (tile)", "(use) outpost", "disc (to) (the) outpost", label]
     if kind == "draw":
         # A number without ``display`` or the card's name may be a count (``draw one card``, ``draw
         # up to 4``): refused with both readings (:func:`check`), never a paid display card.

@@ -8,7 +8,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
-from . import card_permanents, homeports, legacytiles, search
+from . import card_permanents, homeports, legacyboard, legacytiles, search
 from . import content as C
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
@@ -41,10 +41,15 @@ _SAIL_TARGETS: dict[tuple[str, bool, tuple[str, ...]], list[tuple[str, int]]] = 
 
 
 def _sail_targets(state: State, p: P) -> list[tuple[str, int]]:
+    return reach(state, p, p["at"], 7)
+
+
+def reach(state: State, p: P, start: str, budget: int) -> list[tuple[str, int]]:
+    """(location, movement spent) for every location a ship at ``start`` reaches with ``budget``."""
     out: list[tuple[str, int]] = []
     seen: set[str] = set()
-    levels: dict[int, list[str]] = {0: [p["at"]]}
-    for steps in range(8):
+    levels: dict[int, list[str]] = {0: [start]}
+    for steps in range(budget + 1):
         for loc in levels.get(steps, ()):
             if steps:
                 if loc in seen:
@@ -60,7 +65,7 @@ def _sail_targets(state: State, p: P) -> list[tuple[str, int]]:
                 if "legacy" in info and not open_to(state, p, n):
                     continue
                 cost = steps + int(info.get("enter", 1))
-                if cost <= 7 and n not in levels.setdefault(cost, []):
+                if cost <= budget and n not in levels.setdefault(cost, []):
                     levels[cost].append(n)
     return out
 
@@ -76,9 +81,33 @@ def _sail_options(state: State, f: Frame) -> list[Option]:
 
 
 def _sail_real(state: State, f: Frame) -> list[Option]:
-    found = [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in sail_targets(state, f["seat"])]
+    seat = f["seat"]
+    direct = sail_targets(state, seat)
+    found = [_SAIL_OPTIONS.get(target) or _sail_option(target) for target in direct]
     stops = legacy(state, "stop")
-    return [_with_stop(o, stops) for o in found] if stops else found
+    found = [_with_stop(o, stops) for o in found] if stops else found
+    if "legacy_board" in state:  # the Uprising's new city (its toll) and the 13-2 passage (legacyboard.py)
+        found = [_with_note(state, seat, o) for o in found]
+        found += [opt(f"x{loc}", legacyboard.passage_label(state, loc, steps) + legacyboard.sail_note(state, seat, loc))
+                  for loc, steps in passage_targets(state, seat, direct)]
+    return found
+
+
+def _with_note(state: State, seat: int, option: Option) -> Option:
+    note = legacyboard.sail_note(state, seat, option.code[1:])
+    return opt(option.code, option.label + note) if note else option
+
+
+def passage_targets(state: State, seat: int, direct: list[tuple[str, int]] | None = None) -> list[tuple[str, int]]:
+    """(location, movement spent) by the Uprising's 13-2 passage (L37): the ship reaches the passage, is
+    moved to its other end for nothing and goes on with the movement left."""
+    ends = legacyboard.passage(state, seat)
+    if ends is None:
+        return []
+    at = dict(direct if direct is not None else sail_targets(state, seat)).get(ends[0])
+    if at is None:
+        return []
+    return [(ends[1], at), *((loc, at + k) for loc, k in reach(state, player(state, seat), ends[1], 7 - at))]
 
 
 def _with_stop(option: Option, stops: list[dict[str, object]]) -> Option:
@@ -113,13 +142,16 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         return ev
     p = player(state, seat)
     loc = o.code[1:]
-    steps = dict(sail_targets(state, seat))[loc]
+    via = o.code[0] == "x"  # the Uprising's 13-2 passage (L37)
+    steps = dict(passage_targets(state, seat) if via else sail_targets(state, seat))[loc]
+    frames = legacyboard.do_passage(state, seat, ev) if via else []
     p["at"] = loc
-    ev.append(new_event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}.",
-                        {"seat": seat, "to": loc, "steps": steps}))
+    ev.append(new_event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}"
+                        + (" by the passage." if via else "."), {"seat": seat, "to": loc, "steps": steps}))
     top = stack(state).top()
     assert top is not None and top["kind"] == "main"
     top["data"]["spent"] = steps
+    stack(state).push_all(frames)
     for t in legacy(state, "stop"):
         if t["loc"] == loc:
             ev.append(new_event("legacy", f"{who(state, seat)} stops at {C.LOC[loc]['name']}: {C.told(t['text'])}.",
@@ -132,6 +164,8 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         stack(state).push_all(search.on_stop(state, seat, loc))
     if "legacy_new" in state:  # the Uprising's new legacy spaces (L34-L36), before the main action
         stack(state).push_all(legacytiles.on_stop(state, seat, loc))
+    if "legacy_board" in state:  # the Uprising's new city (L30) and 21a outpost (L33)
+        stack(state).push_all(legacyboard.on_stop(state, seat, loc, ev))
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")

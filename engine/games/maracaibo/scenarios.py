@@ -11,11 +11,11 @@
   ``PLAYED_EXTENSIONS``); the others wait for their effect-language extensions.
 - ``legacy``: the tiles the scenario places (L1, L30; L40 in 78), then three times the top project
   card is revealed (and discarded, face up: Assumption A33) and the tile of ``legacy_by_object`` for
-  its object, column 1, 2, 3 in turn, joins them. The tiles the rules play are in ``state["legacy"]``
-  (the base game's L1, L4-L9); L40 is played by uprising.py; the new spaces L34-L36 by legacytiles.py
-  (``state["legacy_new"]``); the other new tiles (L30, L31, L33, L37) are not played yet and are kept
-  in ``state["legacy_unplayed"]`` so that the table can say so (both public, in the view's
-  ``uprising_legacy``).
+  its object, column 1, 2, 3 in turn, joins them (the ruin L31 with its track L32). The base game's
+  tiles are in ``state["legacy"]`` (L1, L4-L9); L40 is played by uprising.py; the new tiles are in
+  ``state["legacy_new"]``: the spaces L34-L36 played by legacytiles.py, the new city L30, the discs
+  of L33 and L37 by legacyboard.py, the ruin L31/L32 by ruin.py; what lies on them is
+  ``state["legacy_board"]`` (all public, in the view's ``uprising_legacy`` and ``legacy_board``).
 - the quest tiles: the expansion's 28 replace the base game's 24 ("Substitua as peças de missão");
   they are placed by the scenario's ``quests`` table (by round and player count).
 - the new career card joins the base game's careers (Liberation deals its own four instead).
@@ -37,7 +37,7 @@ from typing import Any
 from engine.core import Event, State, new_event
 
 from . import content as C
-from . import homeports, legacytiles
+from . import homeports, legacyboard, legacytiles
 from . import uprising_content as U
 from .board import has_marker, take_marker
 
@@ -125,7 +125,12 @@ def set_legacy(state: State) -> None:
         cid = state["deck"].pop()
         state["discard"] = [*state["discard"], cid]
         tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
+    for t in list(tiles):  # (the ruin comes with its track: "no início da trilha de ruína em L32")
+        track = U.LEGACY.get(t, {}).get("track")
+        if track and track not in tiles:
+            tiles.append(str(track))
     state["legacy"] = [t for t in tiles if t in C.LEGACY]
-    state["legacy_new"] = [t for t in tiles if legacytiles.played(t)]
+    state["legacy_new"] = [t for t in tiles if legacytiles.played(t) or legacyboard.played(t)]
     state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES
-                                and not legacytiles.played(t)]
+                                and t not in state["legacy_new"]]
+    state["legacy_board"] = legacyboard.new_board(state["legacy_new"])

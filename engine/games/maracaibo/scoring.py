@@ -14,7 +14,7 @@ from . import content as C
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
-from .effects import add_vp, count_of, player, who
+from .effects import add_vp, count_of, given_up, player, who
 from .setup import place_quests, refill_display
 
 
@@ -153,8 +153,10 @@ def final_scores(state: State) -> list[dict[str, int]]:
                 pb = C.PRESTIGE[b["id"]]
                 pv += pb["vp"] * count_of(p, pb["per"])
         s["prestige"] = pv
-        s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and p["inf"][n] == most[n]) + sum(
-            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS) if liberation.nation_scoring(state) else 0
+        # (the Uprising's new city: no VP for the nation whose marker was given up, Assumption A37)
+        gone = given_up(state, state["p"].index(p))
+        s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and p["inf"][n] == most[n] and n != gone) + sum(
+            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS if n != gone) if liberation.nation_scoring(state) else 0
         out.append(s)
     return out
 

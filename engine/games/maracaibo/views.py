@@ -9,7 +9,7 @@ import copy
 from engine.core import State, View
 from engine.rng import Rng
 
-from . import campaign, homeports, jacques, jean, search
+from . import campaign, homeports, jacques, jean, legacyboard, search
 from . import content as C
 from . import uprising_content as U
 from .board import P, json_copy, multiplier
@@ -100,6 +100,8 @@ def public(state: State) -> View:
         view["uprising_legacy"] = [{"id": t, "name": U.LEGACY[t]["name"], "text": U.LEGACY[t]["text"],
                                     "played": t in state["legacy_new"]}
                                    for t in [*state["legacy_new"], *state.get("legacy_unplayed", ())]]
+    if "legacy_board" in state:  # what lies on them: the new city's markers, the discs, the ruin track
+        view["legacy_board"] = legacyboard.public(state)
     if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
         view["step"]["data"] = json_copy(top["data"])
     view["p"] = list(map(_public_player, state["p"]))

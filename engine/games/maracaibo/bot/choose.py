@@ -10,12 +10,13 @@ from engine.core import Option, State
 
 from .. import campaign, coop, search
 from .. import content as C
+from .. import legacyboard as LB
 from .. import uprising_content as C_U
 from ..actions import three_cards
 from ..board import hand_limit, last_round
 from ..combat import fight_value
 from ..effects import count_of, perm
-from ..sailing import sail_targets, village_count
+from ..sailing import passage_targets, sail_targets, village_count
 from .ctx import _BLIND_DRAW, Ctx
 from .uprising import PORT_VALUE
 
@@ -69,8 +70,15 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
     st = ctx.state
     p = ctx.p
     code = o.code
-    if kind == "sail":
-        return ctx.sail_value(code[1:], steps[code[1:]])
+    if kind == "sail":  # (the Uprising: x<loc> by the 13-2 passage, a disc off the ship; the new city's toll)
+        loc = code[1:]
+        v = ctx.sail_value(loc, steps[loc]) if code[0] == "s" else \
+            ctx.sail_value(loc, dict(passage_targets(st, ctx.seat))[loc]) + ctx.disc_value()
+        return v + ctx.toll_value() if loc == LB.city_loc(st) and LB.toll_due(st, ctx.seat) else v
+    if kind == "newcity":  # the Uprising's L30: which influence marker to give up
+        return ctx.give_up_value(next(n for n in C.NATIONS if n[0] == code[1]))
+    if kind == "legacydisc":  # the Uprising's L33: a disc to the 21a outpost, then a village action
+        return ctx.outpost_value() if code == "yes" else 0.0
     if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
         return PORT_VALUE.get(code[1:], 0.0)
     if kind == "resist":  # the Uprising: a liberated marker to the resistance tile

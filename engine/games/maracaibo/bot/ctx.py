@@ -12,6 +12,7 @@ from engine.core import State
 
 from .. import content as C
 from .. import homeports as HP
+from .. import legacyboard as LB
 from .. import uprising_content as C_U
 from ..board import city_action, has_marker, last_round, loc_kind, multiplier
 from ..cards import can_buy
@@ -66,7 +67,7 @@ def _dist_home(start: str) -> int:
 _HOME = {loc: _dist_home(loc) for loc in C.LOC}
 
 #: every location's kind (``loc_kind``), which depends only on the legacy tiles in play and the player count
-_KINDS: dict[tuple[tuple[str, ...], int], dict[str, str]] = {}
+_KINDS: dict[tuple[tuple[str, ...], tuple[str, ...], int], dict[str, str]] = {}
 
 
 #: flags whose bonus is only VP, doubloons and combat points: their value depends on the doubloon rate and
@@ -80,7 +81,7 @@ _DISC_AREAS: dict[tuple[tuple[bool, ...], tuple[str, ...], bool, bool], list[str
 
 
 def _kinds(state: State) -> dict[str, str]:
-    key = (tuple(state.get("legacy", ())), len(state["players"]))
+    key = (tuple(state.get("legacy", ())), tuple(state.get("legacy_new", ())), len(state["players"]))
     kinds = _KINDS.get(key)
     if kinds is None:
         kinds = _KINDS[key] = {loc: loc_kind(state, loc) for loc in C.LOC}
@@ -642,6 +643,8 @@ class Ctx(UprisingValues, CardValues):
             return 6 * self.dv + self.best_inf(1) - 0.8 if p["cp"] >= 2 else 0.0
         if action == "combat":
             return self.fight_estimate()
+        if action == "new_city":  # the Uprising's L30
+            return self.gain_value(LB.city_gain(p))
         if action == "top_quest":
             q = self.state["quest_pile"][0] if self.state["quest_pile"] else None
             return self.quest_value(q) if q and can_pay_quest(p, q) else -5.0

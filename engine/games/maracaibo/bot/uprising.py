@@ -32,6 +32,7 @@ from engine.core import State
 
 from .. import combat as CB
 from .. import content as C
+from .. import legacyboard as LB
 from .. import liberation as LIB
 from .. import resistance as RES
 from .. import uprising as UP
@@ -266,3 +267,33 @@ class UprisingValues:
             v += _FULL_D * self.dv + _FULL_VP * int(p["tokens"])
         # a space left free for a nation the board still holds many markers of is worth keeping open
         return v
+
+    # ---- the new legacy tiles (legacyboard.py, ruin.py) ----------------------------------------------
+
+    def mult(self, nation: str) -> float:
+        raise NotImplementedError
+
+    def village_plan(self, n: int, money: int | None = None, loc: str | None = None) -> float:
+        raise NotImplementedError
+
+    def disc_value(self) -> float:
+        raise NotImplementedError
+
+    def give_up_value(self, nation: str) -> float:
+        """The new city's toll (L30): this nation's marker given up for good, for 5 doubloons a rank; what the
+        nation would still score at the end is lost, and its influence to come."""
+        inf = int(self.p["inf"][nation])
+        rank = C.rank(inf)
+        got = int(LB.CITY["first"]["d_per_rank"]) * rank * self.dv if LB.CITY else 0.0
+        if not LIB.nation_scoring(self.state):  # (the Liberation: influence is VP as it comes)
+            return got - 0.5 * self.left
+        best = max((int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
+        return got - rank * self.mult(nation) - (3.0 if inf >= best and inf else 0.0) - 0.4 * self.left
+
+    def toll_value(self) -> float:
+        """What ending the movement at the new city costs this seat the first time (the best nation to give up)."""
+        return max(self.give_up_value(n) for n in C.NATIONS)
+
+    def outpost_value(self) -> float:
+        """The 21a outpost (L33): a disc off the ship board, then a village action."""
+        return self.disc_value() + self.village_plan(1)

@@ -42,8 +42,12 @@ LOCS: list[dict[str, Any]] = [
     # legacy tile L4 (scenarios 76, 77): a city off Barbados; entering costs 2 movement, leaving 1
     {"id": "9a", "name": "Isla Margarita", "kind": "city", "legacy": "L4", "enter": 2, "explorer": 6,
      "next": ["11"], "flag": {"vp": 3}, "action": "gain", "gain": {"d": 4, "vp": 2}},
-    {"id": "10", "name": "Maracaibo", "kind": "city", "action": "compass", "next": ["11"], "flag": {"vp": 3},
+    {"id": "10", "name": "Maracaibo", "kind": "city", "action": "compass", "next": ["11", "10a"], "flag": {"vp": 3},
      "market": {"goods": ["tobacco", "corn"], "rewards": [4, 3]}, "two_player": "village"},
+    # the Uprising's legacy tile L30 (scenarios 78, 79): a new city off Maracaibo, no flag (no marker ever
+    # stands there: "no markers on legacy tiles with new locations"), no market; its toll and city action are
+    # legacyboard.py's (substitute location, Assumption A18)
+    {"id": "10a", "name": "Willemstad", "kind": "city", "legacy": "L30", "next": ["11"], "action": "new_city"},
     {"id": "11", "name": "Cumana", "kind": "city", "action": "combat", "next": ["12"], "flag": {"d": 4},
      "market": {"goods": ["sugar", "cotton"], "rewards": [3, 2, 2, 1]}},
     {"id": "12", "name": "Santa Marta", "kind": "village", "next": ["13"], "flag": {"vp": 2}},

@@ -1,0 +1,142 @@
+"""Maracaibo: The Uprising, the legacy tiles that change the route (legacyboard.py; docs/rules/maracaibo-uprising.md,
+"New legacy tiles"): L30 the new city, L33 the 21a outpost, L37 the 13-2 passage; by hand and in bot games."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
+from engine.games.maracaibo.bot import choose as bot
+from engine.games.maracaibo.scoring import final_scores
+from engine.stack import frame
+from engine.testing import player_names
+from tests.engine.maracaibo_scenarios import _on, _started
+
+State = dict[str, Any]
+
+
+def _sailing(mode: str, at: str, *tiles: str) -> State:
+    """Scenario ``mode`` with only ``tiles`` of the new ones in play; Ana in ``at``, about to sail."""
+    state = _started(mode=mode, at=at)
+    state["legacy_new"] = list(tiles)
+    state["legacy_unplayed"] = []
+    state["legacy_board"] = {t: ({} if U.LEGACY[t]["kind"] == "place" else []) for t in tiles}
+    _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
+    return state
+
+
+def _labels(state: State, seat: int = 0) -> dict[str, str]:
+    return {o.code: o.label for o in RULES.options(state, seat) if not o.code.startswith(("p", "k"))}
+
+
+def test_it_takes_an_influence_marker_the_first_time_at_the_new_city_for_5_doubloons_a_rank() -> None:
+    state = _sailing("78", "8", "L30")
+    p = state["p"][0]
+    p["inf"] = {"france": 0, "england": 2, "spain": 7}
+    p["d"], p["cp"], p["fig"], p["assist"] = 0, 0, 3, [{"card": 24, "loc": "3", "since": 0},
+                                                        {"card": 8, "loc": "5", "since": 0}]
+    assert "give up one of your influence markers" in _labels(state)["s10a"]
+    RULES.apply(state, 0, {"code": "s10a"})
+    assert state["stack"][-1]["kind"] == "newcity" and set(_labels(state)) == {"gf", "ge", "gs"}
+    RULES.apply(state, 0, {"code": "gs"})
+    assert p["d"] == 5 * C.rank(7) and state["legacy_board"]["L30"] == {"0": "spain"}
+    # the city action is the main action there: 2 assistants and 3 figures, 5 doubloons and 5 combat points (W4)
+    assert "city" in _labels(state)
+    RULES.apply(state, 0, {"code": "city"})
+    if state["stack"] and state["stack"][-1]["kind"] == "city":
+        RULES.apply(state, 0, {"code": "go"})
+    assert (p["d"], p["cp"]) == (5 * C.rank(7) + 5, 5)
+    # influence with Spain is lost from now on, and Spain scores nothing for Ana at the end
+    state["stack"] = [frame("nation", 0, n=1)]
+    assert set(_labels(state)) == {"nf", "ne"}
+    spain_vp = final_scores(state)[0]["nations"]
+    state["legacy_board"] = {"L30": {}}
+    assert final_scores(state)[0]["nations"] > spain_vp
+
+
+def test_it_lets_a_player_back_into_the_new_city_without_a_second_marker() -> None:
+    state = _sailing("79", "8", "L30")
+    state["legacy_board"]["L30"] = {"0": "france"}
+    assert "influence markers" not in _labels(state)["s10a"]
+    RULES.apply(state, 0, {"code": "s10a"})
+    assert state["stack"][-1]["kind"] == "main" and "city" in _labels(state)
+
+
+def test_it_puts_a_disc_on_the_21a_outpost_then_a_village_action_once_a_player() -> None:
+    state = _sailing("79", "20", "L33")
+    p = state["p"][0]
+    RULES.apply(state, 0, {"code": "s21a"})
+    assert state["stack"][-1]["kind"] == "legacydisc" and set(_labels(state)) == {"yes", "no"}
+    discs = sum(p["discs"].values())
+    RULES.apply(state, 0, {"code": "yes"})
+    assert state["legacy_board"]["L33"] == [0] and state["stack"][-1]["kind"] == "disc"
+    RULES.apply(state, 0, RULES.options(state, 0)[0].move)
+    assert sum(p["discs"].values()) == discs - 1
+    assert state["stack"][-1]["kind"] == "village"  # then a village action
+    again = _sailing("79", "20", "L33")
+    again["legacy_board"]["L33"] = [0]  # Ana's space is taken: the discs stay across rounds
+    RULES.apply(again, 0, {"code": "s21a"})
+    assert again["stack"][-1]["kind"] == "main"
+
+
+def test_it_offers_the_21a_outpost_only_before_the_last_round() -> None:
+    state = _sailing("79", "20", "L33")
+    state["round"] = state["rounds"]
+    RULES.apply(state, 0, {"code": "s21a"})
+    assert state["stack"][-1]["kind"] != "legacydisc"
+
+
+def test_it_takes_the_13_to_2_passage_once_for_a_disc_with_the_movement_left() -> None:
+    state = _sailing("79", "11", "L37")
+    p = state["p"][0]
+    labels = _labels(state)
+    # the rulebook's example: from 11 the ship may reach 6 (2 to 13, then 2, 3, 4, 5, 6)
+    assert "x6" in labels and labels["x6"].startswith("sail 6 to 6 ") and "passage" in labels["x6"]
+    assert "x2" in labels and not any(c.startswith("x") and c[1:] == "8" for c in labels)
+    discs = sum(p["discs"].values())
+    RULES.apply(state, 0, {"code": "x6"})
+    assert p["at"] == "6" and state["legacy_board"]["L37"] == [0]
+    while state["stack"][-1]["kind"] == "disc":
+        RULES.apply(state, 0, RULES.options(state, 0)[0].move)
+    assert sum(p["discs"].values()) == discs - 1
+    assert state["stack"][-1]["kind"] == "main" and state["stack"][-1]["data"]["spent"] == 6
+    again = _sailing("79", "11", "L37")
+    again["legacy_board"]["L37"] = [0]  # once a player
+    assert not any(c.startswith("x") for c in _labels(again))
+
+
+def _bot_game(mode: str, n: int, seed: str) -> Counter[str]:
+    state = RULES.setup(player_names(n), {"mode": mode}, seed)
+    rnd = random.Random(f"{seed}-bot")
+    used: Counter[str] = Counter()
+    while pending := RULES.pending(state):
+        seat = pending[0]
+        kind = state["stack"][-1]["kind"] if state["stack"] else ""
+        pick = bot(state, seat, RULES.options(state, seat), rnd)
+        if kind in ("newcity", "legacydisc") or (kind == "sail" and pick.code.startswith("x")):
+            used[kind if kind != "sail" else "passage"] += 1
+        RULES.apply(state, seat, pick.move)
+    return used
+
+
+def test_the_bot_takes_the_outpost_and_the_passage_in_its_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(U.SCENARIOS["78"], "legacy", ["L1", "L30", "L40", "L33", "L37"])
+    used: Counter[str] = Counter()
+    for seed in range(4):
+        used += _bot_game("78", 3, f"legacyboard-{seed}")
+    assert used["legacydisc"] and used["passage"], used
+
+
+def test_the_bot_gives_up_the_influence_marker_worth_least_at_the_new_city() -> None:
+    state = _sailing("78", "8", "L30")
+    p = state["p"][0]
+    p["inf"] = {"france": 9, "england": 0, "spain": 5}
+    RULES.apply(state, 0, {"code": "s10a"})
+    pick = bot(state, 0, [o for o in RULES.options(state, 0) if o.code.startswith("g")], random.Random(1))
+    assert pick.code == "ge"  # no rank with England: nothing lost at the end, nothing paid either
