@@ -34,7 +34,7 @@ BENCH_ARGS ?=
 CHAOS_ARGS ?= --seconds 240 --relay-outage 180 --kill-mid-send --burst-one 1000 --burst-many 4000 --burst-games 50 --settle 600
 SCHEMA_FILE ?= var/openapi.yml
 
-.PHONY: locale compile screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
+.PHONY: messages locale compile screenshots help install run test lint format typecheck contracts schema simulate bench chaos check mail-volume clean distclean
 
 help:
 	@echo "make run        start pbem on this machine (web 127.0.0.1:8000, SMTP 127.0.0.1:2525)"
@@ -48,6 +48,7 @@ help:
 	@echo "make chaos      the fault suite: own PostgreSQL + Redis, workers killed, relay down 3 min, bursts (CHAOS_ARGS='...')"
 	@echo "make check      lint, typecheck, contracts, schema and test (CI also runs .ci/schemathesis and a short make chaos)"
 	@echo "make screenshots  docs/screenshots: mail and pages in headless Chromium at 1280 and 390 px"
+	@echo "make locale     the engine's catalogues (make messages: the service's), extracted and compiled"
 	@echo "make install    only create .venv and install"
 	@echo "make compile    opt-in: compile the rules with mypyc (python -m engine compile status: what runs)"
 
@@ -111,6 +112,15 @@ locale:
 	  --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=msg --keyword=word --keyword=text \
 	  -o engine/locale/engine.pot $$(find engine -name '*.py' | sort)
 	for po in $(ENGINE_LOCALES); do msgmerge -q --update --backup=none --no-fuzzy-matching --sort-output $$po engine/locale/engine.pot \
+	  && msgfmt --check -o $${po%.po}.mo $$po; done
+
+# The service's catalogue (issue 27): the marked strings of pbem/ and templates/ into each language's
+# django.po (translate the new entries there; a guess by a similar text is never kept), compiled to the
+# django.mo Django reads (committed). Only gettext's tools, no network.
+DJANGO_IGNORE = -i 'engine/*' -i 'tests/*' -i 'bench/*' -i 'docs/*' -i 'tools/*' -i 'var/*' -i 'build/*'
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l pt --no-location --no-obsolete $(DJANGO_IGNORE)
+	for po in pbem/locale/*/LC_MESSAGES/django.po; do msgattrib --clear-fuzzy --empty --no-wrap -o $$po $$po \
 	  && msgfmt --check -o $${po%.po}.mo $$po; done
 
 contracts: $(STAMP)

@@ -15,6 +15,8 @@ from urllib.parse import quote
 
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from engine import IllegalMove, i18n, svg
@@ -255,13 +257,15 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     others = [rules.seat_name(state, s) for s in pending if s != seat.index]
     if finished:
         winners = [names[int(s)] for s in (game.outcome or {}).get("winners", []) if int(s) < len(names)]
-        headline = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) if winners else "Game over"
+        headline = (ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": ", ".join(winners)}
+                    if winners else _("Game over"))
     elif game.status == Game.Status.PAUSED:
-        headline = "The game is paused by a moderator"
+        headline = _("The game is paused by a moderator")
     elif options:
-        headline = "Your turn" + (f" (also waiting for {', '.join(others)})" if others else "")
+        headline = (_("Your turn (also waiting for %(names)s)") % {"names": ", ".join(others)} if others
+                    else _("Your turn"))
     else:
-        headline = f"Waiting for {', '.join(others) or 'nobody'}"
+        headline = _("Waiting for %(names)s") % {"names": ", ".join(others) or _("nobody")}
     view = rules.view(state, seat.index)
     planned = turnplan.plan_turn(rules, state, seat.index, plan) if plan is not None and options else None
     query = plan_query(planned.codes) if planned is not None else None
@@ -311,7 +315,7 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
                 r.parts = [v for i, v in enumerate(r.parts) if i not in same]
         for r in page.results:
             r.heads = page.result_parts
-        page.reason = str((game.outcome or {}).get("reason") or "")
+        page.reason = i18n.translate(str((game.outcome or {}).get("reason") or ""))
         page.team = (game.outcome or {}).get("team")
     return page
 

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods
 
-from pbem.games import links, moderators, pages, personal
+from pbem.games import language, links, moderators, pages, personal
 from pbem.games.models import Seat
 from pbem.games.services import ServiceError
 from pbem.mail import bounces
@@ -33,6 +33,12 @@ def _plan(request: HttpRequest) -> list[str] | None:
 
 
 def _render(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
+    # Why the player's own language, not the browser's: the page is theirs, like their mails (issue 27)
+    with language.speaking(language.of(seat.player)):
+        return _render_in(request, token, seat, status=status, **extra)
+
+
+def _render_in(request: HttpRequest, token: str, seat: Seat, *, status: int = 200, **extra: object) -> HttpResponse:
     at = request.GET.get("at", "")[:40] if request.method == "GET" else ""
     # what is new: after the newest move the seat's last visit showed, in whatever browser
     page = pages.seat_page(seat, plan=_plan(request), seen=seat.page_seen_move, at=at)
