@@ -266,6 +266,8 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
                     else _("Your turn"))
     else:
         headline = _("Waiting for %(names)s") % {"names": ", ".join(others) or _("nobody")}
+    # a resignation is told on the page too (issue 21), beside the player's name
+    resigned = set(Seat.objects.filter(game=game, status=Seat.Status.RESIGNED).values_list("index", flat=True))
     view = rules.view(state, seat.index)
     planned = turnplan.plan_turn(rules, state, seat.index, plan) if plan is not None and options else None
     query = plan_query(planned.codes) if planned is not None else None
@@ -280,7 +282,8 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
         decision=_decision(view) if options else "",
         state_text=rules.render_text(view), svg=boards[0].svg, boards=boards, phone_boards=phone_boards,
         finished=finished,
-        players=[{"name": n, "you": i == seat.index, "to_move": i in pending} for i, n in enumerate(names)],
+        players=[{"name": n, "you": i == seat.index, "to_move": i in pending, "resigned": i in resigned}
+                 for i, n in enumerate(names)],
     )
     bank = clocks.bank_words(game, seat, timezone.now()) if running else None
     if bank is not None:  # a game with time banks: the player's own clock is their deadline
