@@ -611,6 +611,9 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     cards = sorted({int(t[2:]) for x in line.lexemes if not x.negated
                     for t in x.terms if t.startswith("c#") and sum(u.startswith("c#") for u in x.terms) == 1})
     codes = {o.code for o in options}
+    if kind != "pile" and re.match(r"\s*reveal\s+t\s*\d", line.text, re.I):  # issue 21: was answered
+        # about career tasks, a legacy place or the display
+        return "a combat token is revealed in a fight, from the top of a pile ('reveal T1'); there is no fight now"
     if kind == "setup" and "plan" in terms and not any(c.startswith("p") for c in codes):
         s = p.get("setup") or {}
         planned = s.get("plan")
@@ -681,6 +684,10 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     if kind == "explore" and nums:
         spaces = ", ".join(o.code[1:] for o in options if re.fullmatch(r"e\w+", o.code))
         return f"your explorer can move to space {spaces} now"
+    if kind == "draw" and terms & {"sail", "plan", "buy"}:  # not a draw misread (issue 21: 'sail 1' was
+        # answered about 'draw 1')
+        return ("your main phase has ended: now you draw cards up to your hand limit ('draw' for one from the "
+                "pile, 'draw N from the display' for a display card)")
     if kind == "draw" and nums:
         return _why_not_draw(state, seat, terms, nums)
     if kind == "pile":
