@@ -76,3 +76,30 @@ def test_it_draws_no_stop_tag_without_stop_tiles() -> None:
     assert _tags(RULES.render_svg(view)) == [] and _tags(RULES.render_mail_svg(view)) == []
     assert "stop:" not in RULES.render_text(view)
     assert "legacy stop tile" not in RULES.render_mail_svg(view)
+
+
+def test_the_mail_lists_where_the_ship_can_sail_with_what_each_stop_gives() -> None:
+    from engine.games.maracaibo import sailing
+
+    seen_stop = seen_village = seen_city = 0
+    for players, seed, options in ((2, 5, {"scenario": 77}), (3, 6, None), (1, 7, None)):
+        for st, seat, _opts in _sail_states(players, seed, options, want=8):
+            text = RULES.render_mail_text(RULES.view(st, seat))
+            head = "WHERE YOUR SHIP CAN SAIL (place (movement): what ending there gives)"
+            assert head in text
+            lines = text.split(head, 1)[1].strip("\n").split("\n\n", 1)[0].splitlines()
+            listed = [line.strip() for line in lines if not line.startswith("    ")]
+            offered = sailing.sail_targets(st, seat)
+            assert [line.split(" ", 1)[0] for line in listed] == [loc for loc, _spent in offered]
+            for line, (loc, spent) in zip(listed, offered, strict=True):
+                assert f"({spent}):" in line, line
+                if C.LOC[loc]["kind"] == "village" and "village action" in line:
+                    n = sailing.village_count(st["p"][seat], spent)
+                    assert f": {n} village action" in line, line
+                    seen_village += 1
+                if "deliver" in line:
+                    seen_city += 1
+                if "stop:" in line:
+                    assert loc in ("3", "18") and ("+1 CP" in line or "-2 d" in line)
+                    seen_stop += 1
+    assert seen_stop and seen_village and seen_city

@@ -25,13 +25,18 @@ def sail_reach(view: View) -> list[str]:
     """The places the reader's ship may sail to now, nearest first ([] for a spectator): up to 7
     steps, a legacy city's entry cost, the homeward spaces not skipped, space 22 in the last round
     only (the same walk as ``sailing._sail_targets``)."""
+    return [loc for loc, _spent in sail_reach_spent(view)]
+
+
+def sail_reach_spent(view: View) -> list[tuple[str, int]]:
+    """:func:`sail_reach` with the movement each place costs."""
     seat = view.get("seat")
     if seat is None:
         return []
     p = view["p"][seat]
     explorer = int(p.get("explorer", 0))
     last = int(view["round"]) >= int(view["rounds"])
-    out: list[str] = []
+    out: list[tuple[str, int]] = []
     seen: set[str] = set()
     levels: dict[int, list[str]] = {0: [str(p["at"])]}
     for steps in range(8):
@@ -40,7 +45,7 @@ def sail_reach(view: View) -> list[str]:
                 if loc in seen:
                     continue
                 seen.add(loc)
-                out.append(loc)
+                out.append((loc, steps))
                 if C.LOC[loc]["kind"] == "home":
                     continue
             for n in C.LOC[loc]["next"]:

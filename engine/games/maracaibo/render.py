@@ -20,7 +20,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import reach, render_story, ship
+from . import reach, render_story, sailing, ship
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -226,6 +226,7 @@ def text(view: View, brief: bool = False) -> str:
                 out.append(f"  {C.card_text(cid)}")
         out += ["", "A MAIN ACTION HERE"]
         out += _here(view, seat, me)
+        out += _sail_list(view, seat)
     if view.get("outcome"):
         scores = [*(f"{view['players'][int(k)]} {v:g}" for k, v in view["outcome"]["scores"].items()),
                   *(f"{k} {v:g}" for k, v in view["outcome"].get("automa", {}).items())]
@@ -297,6 +298,40 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
     if p.get("assist"):
         bits.append("assistants at " + ", ".join(a["loc"] for a in p["assist"]))
     return _wrap(f"{view['players'][i]}{you}: " + "; ".join(bits))
+
+
+def _sail_list(view: View, seat: int) -> list[str]:
+    """Where the reader's ship can sail on its turn, each place with its movement and what ending
+    there gives or costs (issue 21): a village's actions for that movement, a city's delivery and
+    action, a homeward space's reward, a legacy stop tile's gain or cost. One line each; the whole
+    of a place is in THE CARIBBEAN above."""
+    reach_spent = reach.sail_reach_spent(view)
+    if not reach_spent:
+        return []
+    p = view["p"][seat]
+    stops = _stops(view)
+    out = ["", "WHERE YOUR SHIP CAN SAIL (place (movement): what ending there gives)"]
+    for loc, spent in reach_spent:
+        kind = _kind(view, loc)
+        info = C.LOC[loc]
+        if kind == "village":
+            n = sailing.village_count(p, spent)
+            gives = f"{n} village action{'s' if n != 1 else ''}"
+        elif kind == "city":
+            m = info.get("market")
+            taken = len(view["market"].get(loc, [])) if m else 0
+            gives = (f"deliver {'/'.join(m['goods'])} ({m['rewards'][taken]} d), city action"
+                     if m and taken < len(m["rewards"]) else "city action")
+        elif info.get("home"):
+            gives = {1: "combat action or explore 2", 2: "3 VP", 3: "5 VP, the voyage ends"}.get(
+                int(info["home"]), "homeward")
+        else:
+            gives = kind
+        if loc in stops:
+            gives += f"; stop: {_stop_tag(stops[loc])} (legacy tile {stops[loc]['id']})"
+        name = str(info["name"]).split(": ", 1)[-1]
+        out += _wrap(f"{loc} {name} ({spent}): {gives}")
+    return out
 
 
 def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
