@@ -335,12 +335,18 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
     if len(png) > PNG_MAX_BYTES:
         _remember_heavy(row.game_id, svg)
         return None  # too heavy for any mail: it links the game page
-    for share in (1.0, *PNG_SHORTER):
-        part = png if share == 1.0 else _shorter(png, share, _focus(svg))
-        if len(part) <= budget:
-            break
-    else:
+    found = _fitting(png, svg, budget)
+    if found is None and SMOOTH_TEXT_ATTR in svg[: svg.find(">")]:
+        # Why: smoothed text costs a picture about half its bytes again; a mail whose text leaves
+        # too little room even for its shortest part carries it with unsmoothed text rather than
+        # none (a crowded 4-player Maracaibo turn mail, issue 21)
+        try:
+            found = _fitting(svg_to_png(svg.replace(SMOOTH_TEXT_ATTR, "", 1)), svg, budget)
+        except Exception:  # noqa: BLE001 - rendered once already; no picture rather than no mail
+            found = None
+    if found is None:
         return None  # no room left in this mail even for the shortest part: it links the game page
+    part, share = found
     image = MIMEImage(part, "png")
     image.add_header("Content-ID", f"<{BOARD_CID}>")
     name = f"board-{row.game_id}.png" if row.game_id else "board.png"
@@ -348,6 +354,15 @@ def _board_image(row: OutboundMessage, svg: str, budget: int = PNG_MAX_BYTES) ->
     # what it is (RFC 2045); a shortened one says so (tests/mail/volume.py counts them)
     image.add_header("Content-Description", "board" if share == 1.0 else f"board, top {round(share * 100)} %")
     return image, png_height(part)
+
+
+def _fitting(png: bytes, svg: str, budget: int) -> tuple[bytes, float] | None:
+    """The whole picture, or its shorter parts (PNG_SHORTER), the first within ``budget``; and its share."""
+    for share in (1.0, *PNG_SHORTER):
+        part = png if share == 1.0 else _shorter(png, share, _focus(svg))
+        if len(part) <= budget:
+            return part, share
+    return None
 
 
 def bodies(row: OutboundMessage) -> compose.Composed:
