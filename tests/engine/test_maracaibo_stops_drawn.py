@@ -103,3 +103,26 @@ def test_the_mail_lists_where_the_ship_can_sail_with_what_each_stop_gives() -> N
                     assert loc in ("3", "18") and ("+1 CP" in line or "-2 d" in line)
                     seen_stop += 1
     assert seen_stop and seen_village and seen_city
+
+
+def test_a_sail_link_on_the_page_map_says_what_ending_there_gives() -> None:
+    from engine.games.maracaibo import sailing
+
+    checked = 0
+    for st, seat, opts in _sail_states(2, 5, {"scenario": 77}, want=6):
+        offered = dict(sailing.sail_targets(st, seat))
+        view = {**RULES.view(st, seat), "links": {loc: f"?play=s{loc}" for loc in offered},
+                "link_titles": {o.code[1:]: o.label for o in opts if o.label.startswith("sail ")}}
+        root = ET.fromstring(RULES.render_svg(view))
+        for a in root.iter(f"{NS}a"):
+            loc = a.get("data-place") or ""
+            title = "".join(next(a.iter(f"{NS}title")).itertext())
+            assert title.startswith("sail "), title
+            assert "village action" in title or "city action" in title or "VP" in title or "explore" in title
+            if "village action" in title:
+                n = sailing.village_count(st["p"][seat], offered[loc])
+                assert f": {n} village action" in title, title
+            if loc in ("3", "18"):
+                assert "stop: " in title and ("+1 CP" in title or "-2 d" in title), title
+            checked += 1
+    assert checked >= 10

@@ -312,26 +312,38 @@ def _sail_list(view: View, seat: int) -> list[str]:
     stops = _stops(view)
     out = ["", "WHERE YOUR SHIP CAN SAIL (place (movement): what ending there gives)"]
     for loc, spent in reach_spent:
-        kind = _kind(view, loc)
-        info = C.LOC[loc]
-        if kind == "village":
-            n = sailing.village_count(p, spent)
-            gives = f"{n} village action{'s' if n != 1 else ''}"
-        elif kind == "city":
-            m = info.get("market")
-            taken = len(view["market"].get(loc, [])) if m else 0
-            gives = (f"deliver {'/'.join(m['goods'])} ({m['rewards'][taken]} d), city action"
-                     if m and taken < len(m["rewards"]) else "city action")
-        elif info.get("home"):
-            gives = {1: "combat action or explore 2", 2: "3 VP", 3: "5 VP, the voyage ends"}.get(
-                int(info["home"]), "homeward")
-        else:
-            gives = kind
-        if loc in stops:
-            gives += f"; stop: {_stop_tag(stops[loc])} (legacy tile {stops[loc]['id']})"
-        name = str(info["name"]).split(": ", 1)[-1]
-        out += _wrap(f"{loc} {name} ({spent}): {gives}")
+        name = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
+        out += _wrap(f"{loc} {name} ({spent}): {_stop_gives(view, p, loc, spent, stops)}")
     return out
+
+
+def _gives_title(view: View, seat: Any, loc: str, spent_at: dict[str, int], stops: dict[str, dict[str, Any]]) -> str:
+    """": 2 village actions" for a place the reader's ship reaches, else ""."""
+    if seat is None or loc not in spent_at:
+        return ""
+    return ": " + _stop_gives(view, view["p"][seat], loc, spent_at[loc], stops)
+
+
+def _stop_gives(view: View, p: dict[str, Any], loc: str, spent: int, stops: dict[str, dict[str, Any]]) -> str:
+    """What ending a sail of ``spent`` movement at ``loc`` gives or costs, in a few words."""
+    kind = _kind(view, loc)
+    info = C.LOC[loc]
+    if kind == "village":
+        n = sailing.village_count(p, spent)
+        gives = f"{n} village action{'s' if n != 1 else ''}"
+    elif kind == "city":
+        m = info.get("market")
+        taken = len(view["market"].get(loc, [])) if m else 0
+        gives = (f"deliver {'/'.join(m['goods'])} ({m['rewards'][taken]} d), city action"
+                 if m and taken < len(m["rewards"]) else "city action")
+    elif info.get("home"):
+        gives = {1: "combat action or explore 2", 2: "3 VP", 3: "5 VP, the voyage ends"}.get(
+            int(info["home"]), "homeward")
+    else:
+        gives = kind
+    if loc in stops:
+        gives += f"; stop: {_stop_tag(stops[loc])} (legacy tile {stops[loc]['id']})"
+    return gives
 
 
 def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
@@ -509,14 +521,20 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
     stops = _stops(view)
     links = view.get("links") or {}  # place -> address, given by a host page (the places its options name)
     titles = view.get("link_titles") or {}  # place -> what a click there does
+    # a place in the reader's reach: what ending a sail there gives, in its link's title (issue 21)
+    seat = view.get("seat")
+    spent_at = dict(reach.sail_reach_spent(view)) if links else {}
     for loc in live:
         x, y = POS.get(loc, (0, 0))
         kind = _kind(view, loc)
         owner = view["markers"].get(loc)
         link = links.get(loc) if isinstance(links, dict) else None
+        # only where the click sails there (a combat's annex link names a place too)
+        sails = link and str(titles.get(loc) or "sail").lower().startswith("sail")
+        told = _gives_title(view, seat, loc, spent_at, stops) if sails else ""
         if link:  # a reachable place: a link, ringed
             out.append(f'<a href="{escape(str(link), quote=True)}" class="target" data-place="{escape(loc)}">'
-                       f'<title>{escape(str(titles.get(loc) or "Sail to " + _name(loc)))}</title>'
+                       f'<title>{escape(str(titles.get(loc) or "Sail to " + _name(loc)) + told)}</title>'
                        f'<circle cx="{x}" cy="{y}" r="17" fill="#fff3bf" stroke="#e8590c" stroke-width="3"/>')
         # a place the reader's ship can reach (a mail's rings): its outline drawn thick and orange
         edge = ('stroke="#c2410c" stroke-width="3"' if loc in rings and not link else "")
