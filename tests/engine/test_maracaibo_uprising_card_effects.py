@@ -334,3 +334,49 @@ def test_it_passes_the_conformance_checker_with_every_permanent_card_in_play(mon
     report = run_game(RULES, 2, {"mode": "78"}, "cards-conformance")
     assert report.finished == 1 and report.resamples_that_changed > 0
     assert sum(drawn) >= 3  # combats begun with two tokens drawn (and their choices checked)
+
+
+# ---- wild_card -------------------------------------------------------------------------------------
+
+def test_it_delivers_with_the_quartermasters_mate_from_the_display_as_any_good() -> None:
+    mate = _id("Quartermaster's Mate")
+    state = _started(mode="78", at="14", hand=(1, 8))  # Cartagena takes corn and sugar: no such card in hand
+    p = state["p"][0]
+    p["display"] = [mate]
+    _on(state, frame("main", 0, spent=3))
+    labels = _labels(state)
+    assert "dcorn" in labels and "Quartermaster's Mate from the display" in labels["dcorn"]
+    _play(state, "dcorn")
+    assert mate not in p["display"] and mate in state["discard"] and p["hand"] == [1, 8]
+    assert state["market"]["14"] == [0]  # delivered: a disc on the market
+
+
+def test_it_pays_a_quest_with_the_wild_card_only_when_the_hand_cannot() -> None:
+    mate = _id("Quartermaster's Mate")
+    state = _started(mode="78", hand=(1, 8, 24))
+    p = state["p"][0]
+    p["display"] = [mate]
+    _on(state, frame("pay", 0, what="quest", quest="Q2"))  # a corn: only the wild card pays it
+    assert _labels(state)[f"y{mate}"] == ("pay quest Q2 with Quartermaster's Mate (from the display, as any good "
+                                          "or object)")
+    _play(state, f"y{mate}")
+    assert mate not in p["display"] and p["quests"] == 1 and p["hand"] == [1, 8, 24]
+    tobacco = _started(mode="78", hand=(1, 8, 24))
+    q = tobacco["p"][0]
+    q["display"] = [mate]
+    _on(tobacco, frame("pay", 0, what="quest", quest="Q1"))  # a tobacco: the hand's first, the wild card last
+    codes = [o.code for o in RULES.options(tobacco, 0)]
+    assert codes[-1] == f"y{mate}" and {"y8", "y24"} <= set(codes)
+
+
+def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
+    mate = _id("Quartermaster's Mate")
+    state = _started(mode="78", hand=(1, 8, 24))  # two tobacco
+    p = state["p"][0]
+    p["display"] = [mate]
+    _on(state, frame("tradeany", 0, good="tobacco", gain={"d": 2}, source="cards"))
+    assert [o.code for o in RULES.options(state, 0)][:4] == ["n3", "n2", "n1", "n0"]  # the wild card: a third
+    _play(state, "n2")
+    assert mate in p["display"] and p["hand"] == [1]  # two: the hand's tobacco, the wild card kept
+    assert C.effect_text(U.CARD[mate]["effects"][0]) == ("from now on, discard this card instead of paying one "
+                                                          "good or object of your choice")

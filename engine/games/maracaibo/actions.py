@@ -19,7 +19,21 @@ from .board import HANDLERS, P, city_action, city_action_text, first_two, has_ma
 from .card_permanents import note_village
 from .cards import buy_options_in_order, do_buy, do_invest
 from .careers import do_free, free_options, free_options_in_order, with_free_actions
-from .effects import compass, gain, gain_influence, given_up, good_cards, liberation, perm, player, who, wild_sugar
+from .effects import (
+    cheapest,
+    compass,
+    discard_paid,
+    gain,
+    gain_influence,
+    given_up,
+    good_cards,
+    liberation,
+    perm,
+    player,
+    who,
+    wild_cards,
+    wild_sugar,
+)
 from .quests import can_pay_quest, do_quest, pay_label, quest_payments
 from .sailing import village_count
 from .ship import disc_areas
@@ -126,9 +140,7 @@ def three_cards(p: P, good: str) -> list[int]:
 
 def discard_three(state: State, seat: int, cards: list[int], rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
-    for c in cards:
-        p["hand"].remove(c)
-        state["discard"].append(c)
+    discard_paid(state, p, cards)  # (a wild card of the display too)
     ev.append(new_event("discard", f"{who(state, seat)} discards three {C.CARD[cards[0]]['good']} ("
                         + ", ".join(C.CARD[c]["name"] for c in cards) + ").", {"seat": seat, "cards": cards}))
     return gain(state, seat, {"d": 2, "vp": 2}, rng, ev, "upgrades")
@@ -171,6 +183,13 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
                         seen.add(g)
                         yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d) with a sugar card, "
                                   "then the city action")
+            wild = wild_cards(p)  # the Uprising's wild_card: the display card delivers as any good
+            if wild:
+                for g in m["goods"]:
+                    if g not in seen:
+                        seen.add(g)
+                        yield opt(f"d{g}", f"deliver {g} ({m['rewards'][len(market)]} d) with "
+                                  f"{C.CARD[wild[0]]['name']} from the display, then the city action")
         if "port" in p:  # the Uprising's home ports (Antwerp): a disc off the market instead of delivering
             yield from homeports.city_options(state, seat, loc)
         action = city_action(state, loc)
@@ -374,8 +393,7 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None
     p = player(state, seat)
     loc = p["at"]
     good = good or C.CARD[cid]["good"]
-    p["hand"].remove(cid)
-    state["discard"].append(cid)
+    discard_paid(state, p, [cid])  # (a wild card of the display too)
     market = state["market"][loc]
     reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
     state["market"][loc] = [*market, seat]  # (replaced: views share it)
@@ -390,17 +408,18 @@ def _pay_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     d = f["data"]
     if d["what"] == "deliver":
-        cards = sorted(good_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))
-        return [opt(f"y{c}", f"deliver {d['good']} with {pay_label([c])}") for c in cards]
+        cards = cheapest(p, good_cards(p, d["good"]))
+        return [opt(f"y{c}", f"deliver {d['good']} with {pay_label([c], wild_cards(p))}") for c in cards]
     if d["what"] == "three":  # U9 with four or more cards of the good: which three are discarded
-        mine = sorted(three_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))
-        return [opt("y" + "-".join(map(str, sorted(cs))), f"discard {pay_label(list(cs))}; keep "
+        mine = cheapest(p, three_cards(p, d["good"]))
+        return [opt("y" + "-".join(map(str, sorted(cs))), f"discard {pay_label(list(cs), wild_cards(p))}; keep "
                     + ", ".join(C.CARD[c]["name"] for c in mine if c not in cs))
                 for cs in itertools.combinations(mine, 3)]
     ways = quest_payments(p, C.QUEST[d["quest"]]["cost"])
     if ways == [[]]:
         return [opt("ypay", f"pay {C.cost_text(C.QUEST[d['quest']]['cost'])}")]
-    return [opt("y" + "-".join(map(str, cs)), f"pay quest {d['quest']} with {pay_label(cs)}") for cs in ways]
+    return [opt("y" + "-".join(map(str, cs)), f"pay quest {d['quest']} with {pay_label(cs, wild_cards(p))}")
+            for cs in ways]
 
 
 def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:

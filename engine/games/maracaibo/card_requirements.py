@@ -26,7 +26,7 @@ from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
 from .board import HANDLERS, P, opt
-from .effects import good_cards, player, who
+from .effects import discard_paid, good_cards, player, who, wild_cards
 
 #: the card fields that place a figure from the supply when the card is bought
 FIGURE_FIELDS = ("nation_worker", "token_worker")
@@ -50,7 +50,9 @@ def goods_ways(p: P, goods: list[str], but: int | None = None) -> list[list[int]
                 walk(i + 1, [*chosen, c])
 
     walk(0, [])
-    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+    jokers = wild_cards(p)  # (a wild card last: used when nothing else pays)
+    return sorted((list(t) for t in found), key=lambda cs: (sum(c in jokers for c in cs),
+                                                            sum(C.CARD[c]["cost"] for c in cs), cs))
 
 
 def can_meet(p: P, cid: int) -> bool:
@@ -83,8 +85,7 @@ def on_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
 
 def _pay(state: State, seat: int, cid: int, cards: list[int], ev: list[Event]) -> None:
     p = player(state, seat)
-    p["hand"] = [c for c in p["hand"] if c not in cards]
-    state["discard"].extend(cards)
+    discard_paid(state, p, cards)  # (a wild card of the display too)
     ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
                         + f" for {C.CARD[cid]['name']}'s goods.", {"seat": seat, "cards": cards}))
 

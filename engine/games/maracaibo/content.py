@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,7 @@ def cost_text(cost: dict[str, Any]) -> str:
 
 
 #: the words of the Uprising's extensions a dealt card may carry (uprising_content.PLAYED_EXTENSIONS)
-EXT_TEXT = {
+EXT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
     "per_more": lambda e: "now: " + gain_text(e["gain"]),
     "one_of": lambda e: "now, one of: " + "; or ".join(gain_text(g) for g in e["gains"]),
     "trade_any": lambda e: f"now: pay any number of {e['pay']}, each for {gain_text(e['gain'])}",
@@ -198,6 +199,7 @@ EXT_TEXT = {
         for k, v in sorted(e["vp"].items(), key=lambda kv: int(kv[0]))),
     "empty_village_d": lambda e: f"ending your movement in a village without a marker: 1 doubloon per movement "
     f"point spent (at most {e['max']})",
+    "wild_card": lambda e: "from now on, discard this card instead of paying one good or object of your choice",
     "liberate": lambda e: "now: remove a marker from a village of your choice (to your resistance tile if you "
     "can, else out of the game)" + (f", and {gain_text(e['gain'])}" if e.get("gain") else ""),
 }

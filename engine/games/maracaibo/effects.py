@@ -290,6 +290,10 @@ for _card in {**{c["id"]: c for c in U.CARDS}, **C.CARD}.values():  # (the dealt
             _EXT_CARDS.setdefault(_e["ext"], {}).setdefault(_card["id"], []).append(_e)
 
 
+#: the cards of ``wild_card`` (a display card that pays as any one good or object)
+_WILD = frozenset(_EXT_CARDS.get("wild_card", {}))
+
+
 def ext_effects(p: P, ext: str) -> list[dict[str, Any]]:
     """The effects of the extension ``ext`` the player holds: their home port's once unlocked (its ship
     area ``UH``, Assumption A6) and their display cards'. Every extension is looked up here, by name,
@@ -321,14 +325,47 @@ def wild_sugar(p: P) -> bool:
 
 def pays_as(p: P, cid: int, kind: str, want: str, wild: bool | None = None) -> bool:
     """Card ``cid`` pays ``want``, a good (``kind`` "good") or an object ("object"): it shows it, or
-    it is a sugar card and the player has ``wild_sugar``."""
+    it is a sugar card and the player has ``wild_sugar``, or it is a ``wild_card`` of the display."""
     card = C.CARD[cid]
     if card[kind] == want:
         return True
-    return card["good"] == "sugar" and (wild_sugar(p) if wild is None else wild)
+    if card["good"] == "sugar" and (wild_sugar(p) if wild is None else wild):
+        return True
+    return cid in _WILD and cid in p["display"]
+
+
+def wild_cards(p: P) -> list[int]:
+    """``wild_card`` (Quartermaster's Mate): the display cards that may be discarded instead of one good
+    or object of the player's choice (each pays exactly one; it leaves the display for the discards)."""
+    return [cid for cid in p["display"] if cid in _WILD] if _WILD else []
+
+
+def paying_cards(p: P) -> list[int]:
+    """The cards that may pay goods and objects: the hand, then the display's wild cards."""
+    wild = wild_cards(p)
+    return [*p["hand"], *wild] if wild else p["hand"]
+
+
+def cheapest(p: P, cards: list[int]) -> list[int]:
+    """``cards`` cheapest first, a wild card of the display last (used only when nothing else pays)."""
+    wild = wild_cards(p)
+    return sorted(cards, key=lambda c: (c in wild, C.CARD[c]["cost"], c))
+
+
+def discard_paid(state: State, p: P, cards: list[int]) -> None:
+    """The cards paid to the discard pile: from the hand, or a wild card from the display."""
+    for c in cards:
+        if c in p["hand"]:
+            p["hand"].remove(c)
+        else:
+            p["display"] = without(p["display"], c)
+        state["discard"].append(c)
 
 
 def good_cards(p: P, good: str) -> list[int]:
-    """The hand cards that pay ``good`` (its own cards, and sugar cards with ``wild_sugar``)."""
+    """The cards that pay ``good``: its own hand cards, sugar cards with ``wild_sugar``, and the display's
+    ``wild_card`` (last)."""
     wild = wild_sugar(p)
-    return [c for c in p["hand"] if pays_as(p, c, "good", good, wild)]
+    found = [c for c in p["hand"] if pays_as(p, c, "good", good, wild)]
+    extra = wild_cards(p)
+    return [*found, *extra] if extra else found

@@ -31,7 +31,7 @@ from . import content as C
 from . import resistance
 from .board import HANDLERS, loc_kind, opt, stack
 from .careers import with_free_actions
-from .effects import add_vp, gain, good_cards, player, who
+from .effects import add_vp, cheapest, discard_paid, gain, good_cards, player, who
 from .removal import removed
 from .reveal import by_object as by_object  # (re-exported: legacytiles.py reads it here)
 
@@ -125,9 +125,8 @@ def _tradeany_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) ->
         return ev
     d = f["data"]
     p = player(state, seat)
-    paid = sorted(good_cards(p, d["good"]), key=lambda c: (C.CARD[c]["cost"], c))[:k]  # the cheapest: all alike
-    p["hand"] = [c for c in p["hand"] if c not in paid]
-    state["discard"].extend(paid)
+    paid = cheapest(p, good_cards(p, d["good"]))[:k]  # the cheapest: all alike (a wild card last)
+    discard_paid(state, p, paid)
     ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in paid)
                         + ".", {"seat": seat, "cards": paid}))
     stack(state).push_all(gain(state, seat, {x: v * k for x, v in d["gain"].items()}, rng, ev, d["source"]))

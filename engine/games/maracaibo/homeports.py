@@ -41,7 +41,7 @@ from . import content as C
 from . import resistance
 from . import uprising_content as U
 from .board import HANDLERS, P, markers_on_board, opt, stack
-from .effects import add_vp, ext_effects, gain, gain_influence, good_cards, player, who
+from .effects import add_vp, discard_paid, ext_effects, gain, gain_influence, good_cards, player, who, wild_cards
 
 MODES = ("base", "basic", "78", "79")
 #: the help of the ``mode`` option (what each mode plays today, said plainly)
@@ -360,7 +360,9 @@ def trade_ways(p: P, pay: dict[str, Any]) -> list[list[int]]:
     found: set[tuple[int, ...]] = set()
     for goods in wanted:
         found |= {tuple(sorted(cs)) for cs in _assign(p, goods)}
-    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+    jokers = wild_cards(p)  # (a wild card last: used when nothing else pays)
+    return sorted((list(t) for t in found), key=lambda cs: (sum(c in jokers for c in cs),
+                                                            sum(C.CARD[c]["cost"] for c in cs), cs))
 
 
 def _assign(p: P, goods: list[str]) -> list[list[int]]:
@@ -409,8 +411,7 @@ def do_village(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame
 
 def _trade(state: State, seat: int, cards: list[int], e: dict[str, Any], rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
-    p["hand"] = [c for c in p["hand"] if c not in cards]
-    state["discard"].extend(cards)
+    discard_paid(state, p, cards)  # (a wild card of the display too)
     ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
                         + " for the home port's village action.", {"seat": seat, "cards": cards}))
     return gain(state, seat, e["gain"], rng, ev, "upgrades")
@@ -490,8 +491,7 @@ def _again_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     e = _effect(p, "deliver_again_cp")
     assert e is not None
     cid = int(o.code[1:])
-    p["hand"].remove(cid)
-    state["discard"].append(cid)
+    discard_paid(state, p, [cid])  # (a wild card of the display too)
     ev.append(new_event("discard", f"{who(state, seat)} discards {C.CARD[cid]['name']} for the home port.",
                         {"seat": seat, "cards": [cid]}))
     stack(state).push_all(gain(state, seat, e["gain"], rng, ev, "upgrades"))

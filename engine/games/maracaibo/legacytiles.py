@@ -29,7 +29,7 @@ from . import extensions
 from . import uprising_content as U
 from .board import HANDLERS, P, opt, stack
 from .careers import with_free_actions
-from .effects import gain, good_cards, player, who
+from .effects import cheapest, discard_paid, gain, good_cards, player, who
 
 #: the tile kinds this module plays (a space used before the main action)
 KINDS = frozenset({"space"})
@@ -92,9 +92,8 @@ def _resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Eve
         p["cp"] -= int(b["pay"]["cp"])
     else:
         good = o.code[1:]
-        cards = sorted(good_cards(p, good), key=lambda c: (C.CARD[c]["cost"], c))[:2]
-        p["hand"] = [c for c in p["hand"] if c not in cards]
-        state["discard"].extend(cards)
+        cards = cheapest(p, good_cards(p, good))[:2]  # (a wild card last)
+        discard_paid(state, p, cards)
         ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
                             + ".", {"seat": seat, "cards": cards}))
     stack(state).push_all(gain(state, seat, b["gain"], rng, ev, "legacy"))

@@ -11,7 +11,19 @@ from engine.stack import Frame
 
 from . import content as C
 from .board import P
-from .effects import add_vp, compass, gain, pays_as, perm, player, who, wild_sugar
+from .effects import (
+    add_vp,
+    compass,
+    discard_paid,
+    gain,
+    paying_cards,
+    pays_as,
+    perm,
+    player,
+    who,
+    wild_cards,
+    wild_sugar,
+)
 
 
 def quest_cards(p: P, cost: dict[str, Any]) -> list[int] | None:
@@ -34,16 +46,21 @@ def quest_payments(p: P, cost: dict[str, Any]) -> list[list[int]]:
             found.add(tuple(sorted(chosen)))
             return
         kind, w = wanted[i]
-        for c in p["hand"]:
+        for c in cards:
             if c not in chosen and pays_as(p, c, kind, w, wild):
                 walk(i + 1, [*chosen, c])
 
+    cards = paying_cards(p)  # (the hand, and the display's wild_card: the Uprising)
     walk(0, [])
-    return sorted((list(t) for t in found), key=lambda cs: (sum(C.CARD[c]["cost"] for c in cs), cs))
+    jokers = wild_cards(p)  # (a way with a wild card after every way without: used when nothing else pays)
+    return sorted((list(t) for t in found), key=lambda cs: (sum(c in jokers for c in cs),
+                                                            sum(C.CARD[c]["cost"] for c in cs), cs))
 
 
-def pay_label(cards: list[int]) -> str:
-    return ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['good']}, {C.CARD[c]['object']})" for c in cards)
+def pay_label(cards: list[int], wild: list[int] | None = None) -> str:
+    """The cards paid in words (``wild``: the display's wild cards, paying as any good or object)."""
+    return ", ".join(f"{C.CARD[c]['name']} (from the display, as any good or object)" if wild and c in wild
+                     else f"{C.CARD[c]['name']} ({C.CARD[c]['good']}, {C.CARD[c]['object']})" for c in cards)
 
 
 def can_pay_quest(p: P, qid: str) -> bool:
@@ -60,9 +77,7 @@ def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
     cost = q["cost"]
     if cards is None:
         cards = quest_cards(p, cost) or []
-    for c in cards:
-        p["hand"].remove(c)
-        state["discard"].append(c)
+    discard_paid(state, p, cards)  # (a wild card of the display too)
     p["d"] -= cost.get("d", 0)
     p["cp"] -= cost.get("cp", 0)
     p["fig"] -= cost.get("fig", 0)

@@ -195,6 +195,7 @@ PLAYED_EXTENSIONS: frozenset[str] = frozenset({
     "token_choice",
     "village_variety",
     "empty_village_d",
+    "wild_card",
 })
 
 

@@ -93,6 +93,8 @@ class CardValues:
             return 0.12 * turns
         if ext == "village_variety":
             return 0.25 * turns
+        if ext == "wild_card":  # one good or object paid once: a card kept in hand
+            return 1.5
         if ext == "empty_village_d":
             return 0.12 * turns * 3 * self.dv
         if "gain" in e:  # marker_removed: now and then
