@@ -265,7 +265,7 @@ def test_it_fills_disc_tiles_and_reads_their_card_by_the_player_who_ended_the_ro
 @pytest.mark.parametrize("change", [
     lambda a: {**a, "version": K.ARCHIVE_VERSION + 1},
     lambda a: {**a, "story": {**a["story"], "book": "maretta"}},
-    lambda a: {**a, "story": {**a["story"], "modules": ["uprising"]}},
+    lambda a: {**a, "story": {**a["story"], "modules": ["search"]}},
     lambda a: {**a, "legacy": ["L34"]},  # (an Uprising tile in the base story)
     lambda a: {**a, "legacy": ["L99"]},
     lambda a: {**a, "story": {**a["story"], "pile": a["story"]["pile"][1:]}},
