@@ -518,3 +518,68 @@ def ransom() -> tuple[State, int]:
 
 
 SCENARIOS.update({"hint": hint, "search-free": search_free, "ransom": ransom})
+
+
+# ---- the Uprising's card actions (card_actions.py, card_combat.py) ----------------------------------
+
+def lose_influence() -> tuple[State, int]:
+    """Turncoat used (mode 78): 1 influence lost with France (2) or Spain (1); none with England."""
+    state = _started(mode="78")
+    state["p"][0]["inf"] = {"france": 2, "england": 0, "spain": 1}
+    return _on(state, frame("explore", 0, n=2), frame("loseinf", 0, n=1))
+
+
+def card_quest() -> tuple[State, int]:
+    """Adventurer's Board (217) holds quests UQ1 (a tobacco) and UQ2 (a corn); Ana holds Silent Priest
+    (tobacco), Bold Merchant (corn) and Red Gunner (cotton): fulfil one."""
+    state = _started(mode="78", at="6", hand=(8, 7, 1))
+    p = state["p"][0]
+    p["display"], p["cquests"] = [217], {"217": ["UQ1", "UQ2"]}
+    return _on(state, frame("cardquest", 0, card=217))
+
+
+def return_marker() -> tuple[State, int]:
+    """Colonial Envoy bought (mode 78): France on resistance space 1, Spain on space 3; return one (7 d)."""
+    state = _started(mode="78")
+    state["p"][0]["resist"] = ["france", None, "spain", None]
+    return _on(state, frame("retmarker", 0, gain={"d": 7}, source="cards", ask=True))
+
+
+def other_assistant() -> tuple[State, int]:
+    """Dispatcher (mode 78, round II): pay 3 doubloons for Harbour Agent's (at 11) or Silent Priest's (at 14)
+    assistant action."""
+    state = _started(mode="78", at="6")
+    p = state["p"][0]
+    p["assist"] = [{"loc": "11", "card": 225, "since": 0}, {"loc": "14", "card": 8, "since": 0}]
+    state["round"] = 2
+    return _on(state, frame("otherassist", 0, pay={"d": 3}, ask=True))
+
+
+def village_fence() -> tuple[State, int]:
+    """In San Juan (6) with Fence (227) in the display and two tobacco cards (Silent Priest, Old Scout)."""
+    state = _started(mode="78", at="6", hand=(8, 24, 1, 7))
+    state["p"][0]["display"] = [227]
+    return _on(state, frame("main", 0, spent=4))
+
+
+SCENARIOS.update({"lose-influence": lose_influence, "card-quest": card_quest, "return-marker": return_marker,
+                  "other-assistant": other_assistant, "village-fence": village_fence})
+
+
+def city_tile() -> tuple[State, int]:
+    """The Uprising's city tile C16 at 13 Port Royal: 2 combat points taken; Campeche's (19) or Maracaibo's
+    (10) city action, a delivery there first (Ana holds corn, tobacco, cotton, corn)."""
+    state = _started(mode="78", at="13", hand=(3, 8, 1, 7))
+    state["tiles"]["13"] = "C16"
+    return _on(state, frame("citytile", 0, tile="C16", ask=True))
+
+
+def city_quest() -> tuple[State, int]:
+    """The Uprising's city tile C17: the top quest UQ1 (a tobacco) may be fulfilled; Ana holds Silent Priest."""
+    state = _started(mode="78", at="13", hand=(3, 8, 1, 7))
+    state["tiles"]["13"] = "C17"
+    state["quest_pile"] = ["UQ1", *(q for q in state["quest_pile"] if q != "UQ1")]
+    return _on(state, frame("cityquest", 0, ask=True))
+
+
+SCENARIOS.update({"city-tile": city_tile, "city-quest": city_quest})

@@ -79,6 +79,9 @@ def test_it_deals_the_new_cards_and_the_bot_buys_and_plays_them() -> None:
             bought |= {c for p in state["p"] for c in p["bought"]} & ext_cards
     assert len(bought) >= 3, bought  # 5 different ones in these 12 games (measured), their decisions asked
     assert len({"oneof", "tradeany", "libvillage"} & frames) >= 2, frames
+    # with card_actions.py's cards and the new city tiles dealt too (measured: 16 different cards bought in these
+    # 12 games; Colonial Envoy's, Dispatcher's and C16's decisions asked in several)
+    assert {"retmarker", "otherassist", "citytile"} <= frames, frames
 
 
 @pytest.mark.parametrize("mode", ["78", "79"])

@@ -13,7 +13,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import campaign, homeports, legacyboard, resistance
+from . import campaign, card_actions, citytiles, homeports, legacyboard, resistance
 from . import content as C
 from .board import HANDLERS, P, city_action, city_action_text, first_two, has_marker, loc_kind, opt, stack, take_marker
 from .card_permanents import note_village
@@ -43,10 +43,17 @@ def special_village_actions(state: State, seat: int, used: list[str]) -> list[Op
     return list(_special_village_actions_in_order(state, seat, used, ""))
 
 
-#: card id -> the labels of its village actions (static data, worked out once; most cards have none)
+#: card id -> the labels of its village actions in the base language (static data, worked out once; most
+#: cards have none)
 _CARD_VILLAGE: dict[int, list[str]] = {
-    cid: [f"village action of {c['name']}: {C.gain_text(e['gain'])}" for e in c["effects"] if e["t"] == "village"]
-    for cid, c in C.CARD.items() if any(e["t"] == "village" for e in c["effects"])
+    cid: [f"village action of {c['name']}: {C.gain_text(e['gain'])}" for e in c["effects"]
+          if e["t"] == "village" and "ext" not in e]
+    for cid, c in C.CARD.items() if any(e["t"] == "village" and "ext" not in e for e in c["effects"])
+}
+#: card id -> its village actions of an extension (the Uprising's: card_actions.py words them as they stand)
+_CARD_VILLAGE_EXT: dict[int, list[dict[str, object]]] = {
+    cid: [e for e in c["effects"] if e["t"] == "village" and "ext" in e]
+    for cid, c in C.CARD.items() if any(e["t"] == "village" and "ext" in e for e in c["effects"])
 }
 
 
@@ -64,6 +71,12 @@ def _special_village_actions_in_order(state: State, seat: int, used: list[str], 
         if labels and f"v{cid}" not in used:
             for label in labels:
                 yield opt(f"v{cid}", label + suffix)
+        exts = _CARD_VILLAGE_EXT.get(cid)
+        if exts and f"v{cid}" not in used:
+            for e in exts:
+                said = card_actions.village_label(state, seat, cid, e)
+                if said:
+                    yield opt(f"v{cid}", said + suffix)
     areas = p["areas"]
     for uid, key, label in _UPGRADE_VILLAGE:
         if uid not in areas or f"v{uid}" in used:
@@ -114,6 +127,8 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
     # the story names whose action it was ("uses Bold Merchant's village action"), then what it gave
     if key.isdigit():
         e = next(e for e in C.CARD[int(key)]["effects"] if e["t"] == "village")
+        if "ext" in e:  # the Uprising's card village actions
+            return card_actions.do_village(state, seat, int(key), e, rng, ev)
         ev.append(new_event("village_use", f"{who(state, seat)} uses {C.CARD[int(key)]['name']}'s village action.",
                             {"seat": seat, "card": int(key)}))
         return gain(state, seat, e["gain"], rng, ev, "cards")
@@ -204,11 +219,11 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
     assistants: set[str] = set()  # (no other main action's code starts with "a")
     for a in p["assist"]:
         if a["loc"] == loc and a["since"] < state["turns"]:
-            e = next(e for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant")
             code = f"a{a['card']}"
             if code not in assistants:
                 assistants.add(code)
-                yield opt(code, f"assistant action of {C.CARD[a['card']]['name']}: {C.gain_text(e['gain'])}")
+                yield opt(code, f"assistant action of {C.CARD[a['card']]['name']}: "
+                          f"{card_actions.assistant_text(state, a['card'])}")
     yield opt("pass", "no main action")
 
 
@@ -227,11 +242,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     elif code == "quest":
         frames = [frame("pay", seat, what="quest", quest=state["quests"].pop(loc))]
     elif code.startswith("a") and code[1:].isdigit():
-        cid = int(code[1:])
-        e = next(e for e in C.CARD[cid]["effects"] if e["t"] == "assistant")
-        ev.append(new_event("assistant", f"{who(state, seat)} uses the assistant of {C.CARD[cid]['name']}.",
-                            {"seat": seat}))
-        frames = gain(state, seat, e["gain"], rng, ev, "cards")
+        frames = card_actions.assistant_action(state, seat, int(code[1:]), rng, ev)
     elif code == "hfight":
         frames = [frame("pile", seat)]
     elif code == "hexplore":
@@ -245,7 +256,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     else:
         n = village_count(p, f["data"]["spent"]) + homeports.main_village_plus(p)
         frames = do_village(state, seat, code, rng, ev)
-        if n > 1:
+        if n > 1 and not card_actions.ends_village(state, seat, code):
             frames.append(frame("village", seat, left=n - 1, used=[code] if code.startswith("v") else []))
     st.push_all(frames)
     return ev
@@ -270,7 +281,7 @@ def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
         return ev
     frames = do_village(state, seat, o.code, rng, ev)
     left = f["data"]["left"] - 1
-    if left > 0:
+    if left > 0 and not card_actions.ends_village(state, seat, o.code):
         used = [*f["data"]["used"], *([o.code] if o.code.startswith("v") else [])]
         frames.append(frame("village", seat, left=left, used=used))
     stack(state).push_all(frames)
@@ -279,21 +290,25 @@ def _village_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
 
 def _city_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
+    loc = f["data"].get("loc", p["at"])  # (the Uprising's city tile C16: another city's action)
     pile = state["quest_pile"]
-    if city_action(state, p["at"]) == "top_quest" and not (pile and can_pay_quest(p, pile[0])):
+    if city_action(state, loc) == "top_quest" and not (pile and can_pay_quest(p, pile[0])):
         return []  # after a delivery the top quest may no longer be payable: nothing to do
-    return [opt("go", f"city action: {city_action_text(state, p['at'])}")]
+    return [opt("go", f"city action: {city_action_text(state, loc)}")]
 
 
 def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
-    action = city_action(state, p["at"])
+    loc = f["data"].get("loc", p["at"])
+    action = city_action(state, loc)
     ev: list[Event] = [new_event("city", f"{who(state, seat)} takes the city action: "
-                                 f"{city_action_text(state, p['at'], told=True)}.",
+                                 f"{city_action_text(state, loc, told=True)}.",
                                  {"seat": seat})]
     frames: list[Frame] = []
-    if action == "gain":
-        frames = gain(state, seat, C.LOC[p["at"]]["gain"], rng, ev, "city")
+    if action in citytiles.ACTIONS:  # the Uprising's new city tiles
+        frames = citytiles.do_action(state, seat, state["tiles"][loc], rng, ev)
+    elif action == "gain":
+        frames = gain(state, seat, C.LOC[loc]["gain"], rng, ev, "city")
     elif action == "top_quest":
         q = state["quest_pile"].pop(0)
         frames = [frame("pay", seat, what="quest", quest=q)]
@@ -387,11 +402,13 @@ def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     return ev
 
 
-def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None = None) -> None:
-    """Discard ``cid`` and put a disc on the market of the ship's city for its doubloons (``good``: what
-    the card is delivered as, a sugar card's other good with ``wild_sugar``)."""
+def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None = None,
+            loc: str | None = None) -> None:
+    """Discard ``cid`` and put a disc on the market of the ship's city (``loc``: another's, the Uprising's
+    city tile C16) for its doubloons (``good``: what the card is delivered as, a sugar card's other good
+    with ``wild_sugar``)."""
     p = player(state, seat)
-    loc = p["at"]
+    loc = loc or p["at"]
     good = good or C.CARD[cid]["good"]
     discard_paid(state, p, [cid])  # (a wild card of the display too)
     market = state["market"][loc]
@@ -427,7 +444,7 @@ def _pay_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list
     d = f["data"]
     cards = [int(c) for c in o.code[1:].split("-")] if o.code != "ypay" else []
     if d["what"] == "deliver":
-        deliver(state, seat, cards[0], ev, d["good"])
+        deliver(state, seat, cards[0], ev, d["good"], d.get("loc"))
         stack(state).push_all(homeports.after_delivery(state, seat, d["good"]))  # Porto
         return ev
     if d["what"] == "three":

@@ -11,8 +11,8 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
+from . import card_actions, extensions
 from . import content as C
-from . import extensions
 from .board import HANDLERS, P, first_two, hand_limit, opt, stack
 from .card_requirements import can_meet, figures, on_buy
 from .effects import add_vp, apply_income, draw_cards, gain, perm, player, take_synergy, who, without
@@ -88,6 +88,7 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
     ev.append(new_event("buy", text + ".", {"seat": seat, "card": cid}))
+    card_actions.on_buy(state, seat, cid, ev)  # (the Uprising's card_quests: quests onto the card)
     frames: list[Frame] = on_buy(state, seat, cid, rng, ev) if cid in _REQ_CARDS else []
     take_synergy(state, seat, c.get("synergy"), ev)
     for e in c["effects"]:
@@ -97,6 +98,8 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
             if e.get("needs"):
                 p["gated"] = [*p["gated"], cid]
             apply_income(state, seat, e, ev)
+        elif e["t"] == "now" and e.get("ext") in card_actions.NOW:  # (the Uprising's: card_actions.py)
+            frames += card_actions.now(state, seat, e, rng, ev, "cards")
         elif e["t"] == "now" and "ext" in e:  # the Uprising's cards: an extension of the language
             frames += extensions.now(state, seat, e, rng, ev)
         elif e["t"] == "now":

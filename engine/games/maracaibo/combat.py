@@ -57,6 +57,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
+from . import card_combat
 from . import content as C
 from . import uprising_content as U
 from .board import (
@@ -118,6 +119,8 @@ Row = dict[str, Any]
 def _card_row(cid: int, e: dict[str, Any]) -> Row:
     """A project card's combat action (its ``{"t": "combat"}`` effect), as a row (the Uprising's
     ``by_object``: the effect key of that name, the reveal's table)."""
+    if e.get("ext") == "last_pay_influence":  # the Uprising's: its row from card_combat.py
+        return card_combat.combat_row(cid, e)
     name = C.CARD[cid]["name"]
     effect = dict(e["gain"])
     words = C.gain_text(e["gain"])
@@ -152,11 +155,12 @@ ROWS: list[Row] = [
     *(_legacy_row(t, a) for t in C.LEGACY.values() if t["kind"] == "combat" for a in t["actions"]),
     *(_port_row(hp, e) for hp in U.PORTS for e in hp["effects"] if e["t"] == "combat"),
 ]
-_ROW_KEYS = frozenset(("id", "code", "cost", "once", "needs", "where", "label", "effect", "source", "event"))
-_NEEDS = frozenset(("supply", "area", "display", "legacy", "port", "nation"))
+_ROW_KEYS = frozenset(("id", "code", "cost", "once", "needs", "where", "label", "effect", "source", "event",
+                       "last"))
+_NEEDS = frozenset(("supply", "area", "display", "legacy", "port", "nation", "influence"))
 _HELD = frozenset(("none", "other"))
 _EFFECT_KEYS = frozenset(("d", "vp", "cp", "fig", "draw", "inf", "explore", "disc", "per", "marker", "flag",
-                          "by_object"))
+                          "by_object", "lose_inf"))
 
 
 def check_row(row: Row) -> Row:
@@ -185,7 +189,7 @@ for _row in ROWS:
 if len({r["code"] for r in ROWS}) != len(ROWS) or len({r["id"] for r in ROWS}) != len(ROWS):
     raise ValueError("combat actions: two rows share a code or an id")
 #: the effect keys only a combat action has (the rest of its effect is a gain bundle of effects.py)
-_COMBAT_KEYS = ("marker", "flag", "by_object")
+_COMBAT_KEYS = ("marker", "flag", "by_object", "lose_inf")
 #: the row of each code (a row with a location: of each code prefix)
 _BY_CODE: dict[str, Row] = {r["code"]: r for r in ROWS}
 #: the rulebook's rows, in groups listed together: consecutive rows with a location and the same
@@ -217,6 +221,8 @@ def _may(state: State, p: P, row: Row, nation: str) -> bool:
     if not needs:
         return True
     if needs.get("supply") and not has_marker(state, nation):
+        return False
+    if needs.get("influence") and not card_combat.has_influence(p, int(needs["influence"])):
         return False
     area = needs.get("area")
     return area is None or area in p["areas"]
@@ -269,7 +275,7 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
                     yield opt(row["code"] + loc, _label(row, nation, loc, held))
     for cid in p["display"]:
         for row in _CARD_ROWS.get(cid, ()):
-            if row["once"] not in used and row["cost"] <= budget:
+            if row["once"] not in used and row["cost"] <= budget and _may(state, p, row, nation):
                 yield opt(row["code"], _label(row, nation))
     for t in legacy(state, "combat"):
         for row in _LEGACY_ROWS[t["id"]]:
@@ -313,6 +319,8 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         ev.append(new_event("annex", text, {"seat": seat, "loc": loc, "nation": nation}))
         if old:  # a displace: the marker removed (the Gravedigger)
             frames += removed(state, seat, loc, "displace")
+    if effect.get("lose_inf"):  # (card_combat.py: the influence lost comes before the row's gain)
+        frames += card_combat.lose_influence(state, seat, int(effect["lose_inf"]))
     source = row.get("source", "nations")
     frames += gain(state, seat, _GAINS[row["id"]], rng, ev, source, nation=nation)
     if effect.get("flag"):
@@ -330,6 +338,10 @@ def do_combat_action(state: State, seat: int, code: str, data: dict[str, Any], r
         value = 0
     else:
         value -= cost
+    if row.get("last"):  # the combat's last action (card_combat.py): the combat ends with it
+        p["tokens"] += 1 if data["token"] else 0
+        ev.append(new_event("combat_end", f"{who(state, seat)} ends the combat.", {"seat": seat}))
+        return [*short, *frames]
     return [*short, *frames, frame("combat", seat, nation=nation, value=value, used=used, token=data["token"])]
 
 

@@ -306,7 +306,7 @@ def port_text(hp: dict[str, Any]) -> str:
     if ext == "stop_marker":
         return f"ending a movement where {str(e['nation']).title()} holds a marker: {C.gain_text(e['gain'])}"
     if ext == "village_trade":
-        return f"village action: pay {_trade_words(e['pay'])} for {C.gain_text(e['gain'])}, repeatable"
+        return f"village action: pay {trade_words(e['pay'])} for {C.gain_text(e['gain'])}, repeatable"
     if ext == "village_plus_main":
         return f"{e['n']} more village action when the village actions are the main action"
     if ext == "income_influence":
@@ -381,40 +381,68 @@ def _assign(p: P, goods: list[str]) -> list[list[int]]:
     return out
 
 
-def _trade_words(pay: dict[str, Any]) -> str:
+def trade_words(pay: dict[str, Any]) -> str:
     if "same_goods" in pay:
         return f"{pay['same_goods']} identical goods"
     goods = list(pay["goods"])
     return f"{len(goods)} {goods[0]}" if len(set(goods)) == 1 else " and ".join(goods)
 
 
+def _port_trade(p: P) -> dict[str, Any] | None:
+    """The unlocked home port's ``village_trade`` (a card's is a village action of its own: card_actions.py)."""
+    pid = p.get("port")
+    if not pid or "UH" not in p["areas"]:
+        return None
+    return next((e for e in U.PORT[pid]["effects"] if e.get("ext") == "village_trade"), None)
+
+
+def _trade_effect(p: P, f: Frame) -> dict[str, Any] | None:
+    """The trade the frame ``trade`` pays: the card's it names, else the home port's."""
+    card = f["data"].get("card")
+    if card is None:
+        return _port_trade(p)
+    found: dict[str, Any] = next(e for e in C.CARD[int(card)]["effects"] if e.get("ext") == "village_trade")
+    return found
+
+
 def village_options(state: State, seat: int, suffix: str) -> list[Option]:
     """Bremen, Oranjestad (``village_trade``): the port's village action, repeatable while the goods last."""
     p = player(state, seat)
-    e = _effect(p, "village_trade")
+    e = _port_trade(p)
     if e is None or not trade_ways(p, e["pay"]):
         return []
-    return [opt("vH", f"village action of the home port: pay {_trade_words(e['pay'])} for "
+    return [opt("vH", f"village action of the home port: pay {trade_words(e['pay'])} for "
                 + C.gain_text(e["gain"]) + suffix)]
 
 
 def do_village(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame]:
     """The trade: the cards paid, asked when there is a choice (frame ``trade``), then the gain."""
-    p = player(state, seat)
-    e = _effect(p, "village_trade")
+    e = _port_trade(player(state, seat))
     assert e is not None
-    ways = trade_ways(p, e["pay"])
+    return do_trade(state, seat, e, rng, ev)
+
+
+def do_trade(state: State, seat: int, e: dict[str, Any], rng: Rng, ev: list[Event],
+             card: int | None = None) -> list[Frame]:
+    """A ``village_trade`` (the home port's, or ``card``'s): the cards paid, asked when there is a choice
+    (frame ``trade``), then the gain."""
+    ways = trade_ways(player(state, seat), e["pay"])
     if len(ways) > 1:  # which cards: asked, the cards that could pay named in the frame (for the notation)
-        return [frame("trade", seat, cards=sorted({c for cs in ways for c in cs}))]
-    return _trade(state, seat, ways[0], e, rng, ev)
+        f = frame("trade", seat, cards=sorted({c for cs in ways for c in cs}))
+        if card is not None:
+            f["data"]["card"] = card
+        return [f]
+    return _trade(state, seat, ways[0], e, rng, ev, card)
 
 
-def _trade(state: State, seat: int, cards: list[int], e: dict[str, Any], rng: Rng, ev: list[Event]) -> list[Frame]:
+def _trade(state: State, seat: int, cards: list[int], e: dict[str, Any], rng: Rng, ev: list[Event],
+           card: int | None = None) -> list[Frame]:
     p = player(state, seat)
     discard_paid(state, p, cards)  # (a wild card of the display too)
+    whose = "the home port's" if card is None else f"{C.CARD[card]['name']}'s"
     ev.append(new_event("discard", f"{who(state, seat)} discards " + ", ".join(C.CARD[c]["name"] for c in cards)
-                        + " for the home port's village action.", {"seat": seat, "cards": cards}))
-    return gain(state, seat, e["gain"], rng, ev, "upgrades")
+                        + f" for {whose} village action.", {"seat": seat, "cards": cards}))
+    return gain(state, seat, e["gain"], rng, ev, "upgrades" if card is None else "cards")
 
 
 def trade_label(cards: list[int], could: list[int]) -> str:
@@ -425,7 +453,7 @@ def trade_label(cards: list[int], could: list[int]) -> str:
 
 def _trade_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
-    e = _effect(p, "village_trade")
+    e = _trade_effect(p, f)
     if e is None:
         return []
     return [opt("y" + "-".join(map(str, cs)), trade_label(cs, f["data"]["cards"])) for cs in trade_ways(p, e["pay"])]
@@ -433,10 +461,11 @@ def _trade_options(state: State, f: Frame) -> list[Option]:
 
 def _trade_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
-    e = _effect(player(state, seat), "village_trade")
+    e = _trade_effect(player(state, seat), f)
     assert e is not None
     cards = [int(c) for c in o.code[1:].split("-")]
-    stack(state).push_all(_trade(state, seat, cards, e, rng, ev))
+    card = f["data"].get("card")
+    stack(state).push_all(_trade(state, seat, cards, e, rng, ev, None if card is None else int(card)))
     return ev
 
 

@@ -363,8 +363,8 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
         if cards and len(can) == len(cards):
             can = ["every card in your hand and planning area"]
         out += _wrap("You can pay for: " + (", ".join(can) or "none of your cards") + f" ({budget} doubloons).")
-        extra = [f"{C.CARD[c]['name']}: {C.gain_text(e['gain'])}" for c in p["display"]
-                 for e in C.CARD[c]["effects"] if e["t"] == "village"]
+        extra = [f"{C.CARD[c]['name']}: " + (C.effect_text(e) if "ext" in e else C.gain_text(e["gain"]))
+                 for c in p["display"] for e in C.CARD[c]["effects"] if e["t"] == "village"]
         extra += [f"{u['id']}: {u['text']}" for u in C.UPGRADES if u.get("village") and u["id"] in p["areas"]]
         if extra:
             out += _wrap("Your own village actions: " + "; ".join(extra))
@@ -392,7 +392,8 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
         out += _wrap(f"Here: {_quest_text(view['quests'][loc])}.")
     mine = [a for a in p.get("assist", ()) if a["loc"] == loc]
     for a in mine:
-        gain = [C.gain_text(e["gain"]) for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant"]
+        gain = [C.effect_text(e) if "ext" in e else C.gain_text(e["gain"])
+                for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant"]
         out += _wrap(f"Your assistant ({C.CARD[a['card']]['name']}): {', '.join(gain)}.")
     return out
 

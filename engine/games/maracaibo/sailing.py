@@ -8,7 +8,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
-from . import card_permanents, homeports, legacyboard, legacytiles, search
+from . import card_actions, card_permanents, homeports, legacyboard, legacytiles, search
 from . import content as C
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
@@ -160,6 +160,8 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     if "port" in p:  # the Uprising's home ports (Grand Turk, Port of Spain, Roseau), cards (Coastal Pilot)
         stack(state).push_all(homeports.on_stop(state, seat, loc, rng, ev))
         stack(state).push_all(card_permanents.on_stop(state, seat, loc, steps, rng, ev))
+    if p["display"]:  # the Uprising's stops_collect (card_actions.py)
+        stack(state).push_all(card_actions.on_stop(state, seat, loc, rng, ev))
     if search.playing(state):  # The Search: a hint may be revealed before the main action
         stack(state).push_all(search.on_stop(state, seat, loc))
     if "legacy_new" in state:  # the Uprising's new legacy spaces (L34-L36), before the main action

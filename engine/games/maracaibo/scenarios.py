@@ -107,6 +107,12 @@ def quest_ids(state: State) -> list[str] | None:
     return [str(q["id"]) for q in U.QUESTS] if table(state) else None
 
 
+def new_city_tiles(state: State) -> list[dict[str, Any]]:
+    """The city tiles the expansion adds to the base game's ("Adicione ... as duas novas peças de cidade às
+    do jogo base"), in 78 and 79 (citytiles.py plays them)."""
+    return list(U.CITY_TILES) if table(state) else []
+
+
 def new_careers(state: State) -> list[str]:
     """The careers the expansion adds to the base game's (the new career card, in 78 and 79)."""
     return [str(U.NEW_CAREER["id"])] if table(state) else []

@@ -35,7 +35,8 @@ def set_table(state: State, rng: Rng) -> None:
     quests = scenarios.quest_ids(state) or [q["id"] for q in C.TILES["quests"]]
     rng.shuffle(quests)
     tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and table in t["players"]]
-    tiles_other = [t["id"] for t in C.TILES["city_tiles"] if not t["helm"] and table in t["players"]]
+    tiles_other = [t["id"] for t in [*C.TILES["city_tiles"], *scenarios.new_city_tiles(state)]
+                   if not t["helm"] and table in t["players"]]  # (78, 79: the Uprising's two join them)
     rng.shuffle(tiles_other)
     chosen = tiles_helm + tiles_other[:2]
     rng.shuffle(chosen)

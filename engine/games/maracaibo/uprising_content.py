@@ -196,6 +196,13 @@ PLAYED_EXTENSIONS: frozenset[str] = frozenset({
     "village_variety",
     "empty_village_d",
     "wild_card",
+    "stops_collect",
+    "last_pay_influence",
+    "card_quests",
+    "return_marker",
+    "other_assistant",
+    "by_round",
+    "village_trade",
 })
 
 

@@ -17,6 +17,7 @@ from ..board import hand_limit, last_round
 from ..combat import fight_value
 from ..effects import count_of, perm
 from ..sailing import passage_targets, sail_targets, village_count
+from . import cards_ext
 from .ctx import _BLIND_DRAW, Ctx
 from .uprising import PORT_VALUE
 
@@ -81,6 +82,8 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         return ctx.outpost_value() if code == "yes" else 0.0
     if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
         return PORT_VALUE.get(code[1:], 0.0)
+    if kind in cards_ext.KINDS:  # the Uprising's card actions, city tiles and promos
+        return cards_ext.score(ctx, kind, code, st["stack"][-1]["data"])
     if kind == "resist":  # the Uprising: a liberated marker to the resistance tile
         d = st["stack"][-1]["data"]
         return ctx.resist_space(int(code[1:]), int(d["times"]))
@@ -110,8 +113,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         if code == "quest":
             return ctx.quest_value(st["quests"][p["at"]])
         if code.startswith("a") and code[1:].isdigit():
-            e = next(e for e in C.CARD[int(code[1:])]["effects"] if e["t"] == "assistant")
-            return ctx.gain_value(e["gain"])
+            return ctx.gain_value(cards_ext.assistant_gain(st, int(code[1:])))
         if code == "hfight":
             return ctx.fight_estimate()
         if code == "hexplore":

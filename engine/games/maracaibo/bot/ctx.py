@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import State
 
+from .. import citytiles as CT
 from .. import content as C
 from .. import homeports as HP
 from .. import legacyboard as LB
@@ -21,6 +22,7 @@ from ..exploring import explore_targets
 from ..quests import can_pay_quest, quest_payments
 from ..sailing import village_count
 from ..ship import disc_areas
+from . import cards_ext
 from .cards import CardValues
 from .uprising import PORT_VALUE, UprisingValues
 
@@ -309,7 +311,10 @@ class Ctx(UprisingValues, CardValues):
         self._cards[cid] = v  # a provisional value: a quest reached by exploring may ask for this card again
         for e in c["effects"]:
             t = e["t"]
-            if "ext" in e and t in ("income", "perm"):  # the Uprising's extensions (bot/cards.py)
+            ext = cards_ext.card_value(self, cid, e) if "ext" in e else None
+            if ext is not None:  # the Uprising's card actions (cards_ext.py)
+                v += ext
+            elif "ext" in e and t in ("income", "perm"):  # the Uprising's extensions (bot/cards.py)
                 v += self.ext_card_value(e)
             elif t == "income":
                 factor = 1.0 if not e.get("needs") or e["needs"] in p["synergy"] else 0.35
@@ -477,8 +482,8 @@ class Ctx(UprisingValues, CardValues):
         out = {}
         for cid in p["display"]:
             for e in C.CARD[cid]["effects"]:
-                if e["t"] == "village":
-                    out[f"v{cid}"] = self.gain_value(e["gain"])
+                if e["t"] == "village":  # (the Uprising's card village actions: cards_ext.py)
+                    out[f"v{cid}"] = cards_ext.village_value(self, cid, e) if "ext" in e else self.gain_value(e["gain"])
         for u in C.UPGRADES:
             key = u.get("village")
             if key and u["id"] in p["areas"]:
@@ -623,6 +628,8 @@ class Ctx(UprisingValues, CardValues):
     def _city_value(self, loc: str, money: int) -> float:
         action = city_action(self.state, loc)
         p = self.p
+        if action in CT.ACTIONS:  # the Uprising's new city tiles (cards_ext.py)
+            return cards_ext.city_tile_value(self, loc)
         if action == "inf_village":
             return self.best_inf(1) + self.village_plan(1, money)
         if action == "cp_disc":
@@ -692,8 +699,7 @@ class Ctx(UprisingValues, CardValues):
             best = max(best, self.quest_value(q))
         for a in p["assist"]:
             if a["loc"] == loc:
-                e = next(e for e in C.CARD[a["card"]]["effects"] if e["t"] == "assistant")
-                best = max(best, self.gain_value(e["gain"]))
+                best = max(best, self.gain_value(cards_ext.assistant_gain(self.state, a["card"])))
         return best
 
     def sail_value(self, loc: str, steps: int) -> float:
