@@ -101,7 +101,7 @@ def test_it_names_everything_once() -> None:
         assert len(set(keys)) == len(keys)
     assert len({p["name"] for p in U.PORTS}) == 15
     assert not {q["id"] for q in U.QUESTS} & {q["id"] for q in C.TILES["quests"]}
-    assert not {t["id"] for t in U.CITY_TILES} & set(C.CITY_TILE)
+    assert not {t["id"] for t in U.CITY_TILES} & {t["id"] for t in C.TILES["city_tiles"]}  # (they join C.CITY_TILE)
     assert not set(U.LEGACY) & set(C.LEGACY)
     assert U.NEW_CAREER["id"] not in {c["id"] for c in C.TILES["careers"]}  # (C.CAREER knows it: it joins them)
 

@@ -365,7 +365,8 @@ def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     if what == "discard" and o.code == "yes":
         state["discard"].extend(p["hand"])
         ev.append(new_event("discard", f"{who(state, seat)} discards the hand ("
-                            + ", ".join(C.CARD[c]["name"] for c in p["hand"]) + ").", {"seat": seat}))
+                            + ", ".join(C.CARD[c]["name"] for c in p["hand"]) + ").", {"seat": seat},
+                            reveals=True))  # (the hidden hand shown: a commit point)
         p["hand"] = []
         frames = gain(state, seat, {"d": 4}, rng, ev, "city")
     elif what == "assistants":
