@@ -763,7 +763,7 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     A refused command raises MoveRejected. Nothing changed when its ``applied`` is empty;
     otherwise those moves were recorded (the transaction committed) before it was raised.
     """
-    with _move_transaction():
+    with _move_transaction(in_callers=locked is not None):
         result, refusal = _submit_moves(locked or access_game_for_update(game_id), player, commands, source=source,
                                         expected_version=expected_version, seat_index=seat_index, signoff=signoff)
     if refusal is not None:
@@ -771,15 +771,20 @@ def do_submit_moves(game_id: int, player: Player | None, commands: Sequence[Comm
     return result
 
 
-def _move_transaction() -> transaction.Atomic | contextlib.nullcontext[None]:
-    """A transaction of its own, or, inside the caller's, that one without a savepoint.
+def _move_transaction(*, in_callers: bool) -> contextlib.AbstractContextManager[Any]:
+    """The move's transaction: its own (a savepoint inside a caller's), or, ``in_callers``, the
+    caller's as it is.
 
-    Why no savepoint (issue 28: two statements of the eight a judged mail may cost): a refusal
-    (a ServiceError the caller answers and goes on from) is raised before the first write;
-    from there on :func:`_submit_moves` writes inside ``atomic(savepoint=False)``, so any
-    error past the first write rolls the caller's transaction back whole.
+    Why the caller's without a savepoint (issue 28: two statements of the eight a judged mail
+    may cost): the mail path holds the game's lock already and lets any error end its
+    transaction whole; a refusal it answers and goes on from (a ServiceError) is raised before
+    the first write, and from there on :func:`_submit_moves` writes inside
+    ``atomic(savepoint=False)``, so an error past the first write rolls the caller's
+    transaction back whole. Every other caller keeps the savepoint: the move-request task
+    catches any error and records a decision in the same transaction.
     """
-    if transaction.get_connection().in_atomic_block:
+    if in_callers:
+        assert transaction.get_connection().in_atomic_block, "the caller's transaction holds the lock"
         return contextlib.nullcontext()
     return transaction.atomic()
 

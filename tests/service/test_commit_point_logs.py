@@ -77,3 +77,30 @@ def test_it_refuses_a_line_wrong_only_after_undone_lines_for_the_reason_where_it
     assert body["code"] != "not_after_undone" and "cannot follow" not in body["message"]
     assert body["allowed"] == [f"{o.code}: {o.label}" for o in rules.options(after, seat)]
     assert body["options"] == [o.as_dict() for o in rules.options(game.state, seat)]
+
+
+def test_a_request_that_fails_after_its_move_is_written_changes_nothing_and_is_decided(
+        alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+    """The move-request task records an internal error in the transaction that judged the moves,
+    so the move's own writes are undone to a savepoint first (issue 28 left it only to the mail
+    path, which ends its whole transaction on any error): no move row stays, the request is decided."""
+    from pbem.games.models import Move
+    from pbem.mail import outbox
+
+    game = start_game("caravelas", alice, [bob])
+    rules = engine.get("caravelas")
+    seat = rules.pending(game.state)[0]
+    quiet = quiet_option(rules, game.state, seat)
+
+    def failing(*args: Any, **kwargs: Any) -> None:  # a fault after the move row was written
+        raise RuntimeError("the outbox failed")
+
+    monkeypatch.setattr(outbox, "queue_game_update", failing)
+    with django_capture_on_commit_callbacks(execute=False):
+        req = services.do_request_move(game.pk, player_at(game, seat), [services.Command(code=quiet)])
+    services.do_process_move_request(req.pk)
+    req.refresh_from_db()
+    assert req.status == MoveRequest.Status.REJECTED and req.reason["code"] == "internal_error"
+    assert not Move.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.version == 1 and game.moves_recorded == 0
