@@ -90,6 +90,9 @@ def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
     per = {key: v * k for key, v in q["per"].items()}
     frames = gain(state, seat, per, rng, ev, "quests")
     frames += gain(state, seat, q["fixed"], rng, ev, "quests")
+    if q.get("hand"):  # the Uprising's promo Flying Dutchman (hand_plus: board.hand_limit reads it)
+        p["hand_plus"] = int(p.get("hand_plus", 0)) + int(q["hand"])
+        ev.append(new_event("hand_plus", f"{who(state, seat)}'s hand limit rises by {q['hand']}.", {"seat": seat}))
     bonus = perm(p, "quest_vp")
     if bonus:
         add_vp(p, bonus, "cards")

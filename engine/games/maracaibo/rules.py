@@ -85,6 +85,7 @@ from . import (
     exploring,  # noqa: F401
     homeports,
     liberation,  # noqa: F401 - after uprising: the fight frame of the Liberation module
+    promos,
     sailing,  # noqa: F401
     ship,  # noqa: F401
     uprising,  # noqa: F401 - after combat: it widens the fight frame in scenario 78
@@ -139,6 +140,9 @@ class Maracaibo(Rules):
         OptionSpec("campaign", "bool", False, "the story campaign (substitute story): story cards, votes, legacy "
                    "tiles; each game hands an archive to the next (docs/rules/maracaibo-campaign.md); with "
                    "mode=campaign the Uprising's story"),
+        OptionSpec("promos", "bool", False, "the Uprising's promos (mode basic, 78 or 79): Flying Dutchman, a "
+                   "quest in the pile, and Own Monument, a prestige building among the others (the rulebook "
+                   "advises against it with mode 79)"),
     )
     supports_campaign = True
     notation_help = (
@@ -153,6 +157,8 @@ class Maracaibo(Rules):
         if n_players == 1 and mode != "base" and mode not in coop.MODES and mode not in campaign.MODES:
             raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
                              "solo plays mode=base, 74 or 193")
+        if options.get("promos") and mode not in promos.MODES:
+            raise SetupError(f"the Uprising's promos (option promos) are played in mode basic, 78 or 79, not {mode}")
         if mode in campaign.MODES and not options.get("campaign"):
             raise SetupError(f"mode {mode} is a campaign's: ask for option campaign too")
         if options.get("campaign"):

@@ -9,7 +9,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import campaign, coop, homeports, jacques, jean, liberation, scenarios
+from . import campaign, coop, homeports, jacques, jean, liberation, promos, scenarios
 from . import content as C
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
 from .effects import player, who
@@ -32,7 +32,7 @@ def set_table(state: State, rng: Rng) -> None:
     box = sorted(b_cards[40:])
     tokens = [t["id"] for t in C.TILES["combat"]]
     rng.shuffle(tokens)
-    quests = scenarios.quest_ids(state) or [q["id"] for q in C.TILES["quests"]]
+    quests = [*(scenarios.quest_ids(state) or [q["id"] for q in C.TILES["quests"]]), *promos.quests(state)]
     rng.shuffle(quests)
     tiles_helm = [t["id"] for t in C.TILES["city_tiles"] if t["helm"] and table in t["players"]]
     tiles_other = [t["id"] for t in [*C.TILES["city_tiles"], *scenarios.new_city_tiles(state)]
@@ -41,7 +41,7 @@ def set_table(state: State, rng: Rng) -> None:
     chosen = tiles_helm + tiles_other[:2]
     rng.shuffle(chosen)
     city_locs = [loc for loc in C.LOC_ORDER if C.LOC[loc].get("tile")]
-    prestige = [b["id"] for b in C.TILES["prestige"]]
+    prestige = [*(b["id"] for b in C.TILES["prestige"]), *promos.prestige(state)]  # (the Uprising's promos)
     rng.shuffle(prestige)
     careers = [c["id"] for c in C.TILES["careers"]] + scenarios.new_careers(state)
     rng.shuffle(careers)

@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 5
+FORMAT = 6
 
 
 class UnknownFormat(ValueError):
@@ -79,9 +79,17 @@ def _format_4_to_5(state: State) -> None:
     state["format"] = 5
 
 
+def _format_5_to_6(state: State) -> None:
+    """Format 6: the option ``promos`` (the Uprising's promos, promos.py); every older game plays without
+    them (``False``, last among the options as the rules declare them)."""
+    options = {k: v for k, v in state["options"].items() if k != "promos"}
+    state["options"] = {**options, "promos": bool(state["options"].get("promos", False))}
+    state["format"] = 6
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
-                                               _format_4_to_5]
+                                               _format_4_to_5, _format_5_to_6]
 
 
 def format_of(state: State) -> int:

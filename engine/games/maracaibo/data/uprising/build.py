@@ -281,6 +281,9 @@ PROMOS = [
      "text": "If you fulfil this quest, score 8 victory points and increase your hand limit by 1."},
     {"id": "OM", "name": "Own Monument", "pt": "Monumento Próprio", "kind": "end",
      "effects": [{"t": "end", "ext": "end_per_rank", "vp": 2}], "not_with": "liberation",
+     # SUBSTITUTE: played as a prestige building (promos.py, Assumption A65), its price like the base
+     # game's 2-VP-per-count buildings (Governor's Palace, Library: 10)
+     "prestige_cost": 10,
      "text": "Score 2 victory points at the end of the game for each noble rank you have reached."},
 ]
 
