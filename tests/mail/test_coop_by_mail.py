@@ -97,8 +97,9 @@ def test_it_mails_a_say_to_the_whole_cooperative_table_at_once(ana: Persona, bru
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("door", ["mail", "api"])
 def test_it_asks_the_table_by_mail_who_pays_luysas_ransom(ana: Persona, bruno: Persona, smtp_server: SmtpServer,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                                          monkeypatch: pytest.MonkeyPatch, door: str) -> None:
     # Why this deal: played by the bot, it finds Luysa and never frees her by combat points, so the
     # ransom is asked at the end (most deals do not come to it)
     monkeypatch.setattr(services, "new_seed", lambda: "ransom-2-4-2")
@@ -118,7 +119,16 @@ def test_it_asks_the_table_by_mail_who_pays_luysas_ransom(ana: Persona, bruno: P
     mail = _flat(text_of(payer.latest()))
     assert "pay Luysa's ransom of 15 doubloons" in mail
     assert "pay Luysa's ransom" not in _flat(text_of(other.latest()))  # only the asked player chooses
-    payer.reply(payer.latest(), "pay the ransom")
+    if door == "mail":
+        payer.reply(payer.latest(), "pay the ransom")
+    else:  # the REST API: the asked player's options, the other's none, the decision in words
+        url = f"/api/v1/games/{game.pk}/"
+        mine = token_client(by_seat[asked]).get(f"{url}options/").json()
+        assert [o["code"] for o in mine["options"]] == ["ransom", "noransom"]
+        assert token_client(by_seat[1 - asked]).get(f"{url}options/").json()["your_turn"] is False
+        r = token_client(by_seat[asked]).post(f"{url}moves/?wait=5", {"commands": [{"text": "pay the ransom"}]},
+                                              format="json", headers={"If-Match": mine["etag"]})
+        assert r.status_code == 200, r.json()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.state is not None
     assert game.state["search"]["freed"] == asked
