@@ -222,6 +222,16 @@ def text(view: View, brief: bool = False) -> str:
             out += [f"  {C.card_text(cid)}" for cid in plan]
         if me.get("setup"):
             out += ["", "YOUR DEALT CARDS TO CHOOSE FROM"]
+            # the setup explained where it is decided (issue 21): what the choice is, in one mail
+            dealt, left = me["setup"].get("dealt") or [], C.HAND_LIMIT - len(me["hand"])
+            if dealt and me["setup"].get("plan") is None:
+                out += _wrap(f"Plan one of these {len(dealt)} cards (it goes to your planning area) and keep "
+                             f"{C.HAND_LIMIT} (your starting hand); the others are shuffled into the draw pile. "
+                             "Every player chooses at once; nobody sees your choice before all have chosen. "
+                             "In one mail: 'plan <card>', then a 'keep <card>' line for each card kept.")
+            elif dealt and left > 0:
+                out += _wrap(f"Keep {left} more of these (your starting hand); the others are shuffled into "
+                             "the draw pile.")
             for cid in me["setup"]["dealt"]:
                 out.append(f"  {C.card_text(cid)}")
         out += ["", "A MAIN ACTION HERE"]
