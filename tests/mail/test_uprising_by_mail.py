@@ -31,9 +31,12 @@ def _flat(text: str) -> str:
 
 
 def _without_map(flat: str) -> str:
-    """The mail without its map (THE CARIBBEAN ... EXPLORER TRACK): its places' names."""
+    """The mail without its map (THE CARIBBEAN ... EXPLORER TRACK) and its list of the places in
+    the ship's reach (WHERE YOUR SHIP CAN SAIL ... "You are"): its places' names."""
     head, _, rest = flat.partition("THE CARIBBEAN")
-    return head + rest.partition("EXPLORER TRACK")[2]
+    flat = head + rest.partition("EXPLORER TRACK")[2]
+    head, found, rest = flat.partition("WHERE YOUR SHIP CAN SAIL")
+    return head + (" You are " + rest.partition(" You are ")[2] if found else "")
 
 
 def test_it_plays_a_complete_uprising_game_by_mail_with_home_ports_hidden_until_all_chose(
