@@ -67,7 +67,8 @@ def test_it_starts_the_uprisings_campaign_from_card_150_with_l1_l4_l30_and_the_h
     state = RULES.setup(player_names(3), UPRISING, "start")
     story = state["story"]
     assert story["book"] == "uprising" and story["board"] == [150, 151] and story["game"] == 1
-    assert state["legacy"] == ["L1", "L4"] and state["legacy_unplayed"] == ["L30"]  # (L30: placed, not played)
+    assert state["legacy"] == ["L1", "L4"] and state["legacy_new"] == ["L30"]  # L30, the new city, played
+    assert state["legacy_board"] == {"L30": {}} and state["legacy_unplayed"] == []
     assert {state["quests"][loc] is not None for loc in ("3", "12", "16")} == {True}  # card 150's quests
     assert all(len(p["setup"]["ports"]) == 3 and p["board"] == "uprising" for p in state["p"])  # Home Ports
     assert all("resist" not in p for p in state["p"])  # no Resistance Tiles in the first game
@@ -124,7 +125,7 @@ def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_uprising_and_
 
 def test_it_keeps_the_legacy_tiles_with_card_184_and_removes_card_185s_tiles() -> None:
     state = RULES.setup(player_names(2), UPRISING, "c184")
-    state["legacy_new"] = ["L34", "L35"]
+    state["legacy_new"] = [*state["legacy_new"], "L34", "L35"]
     before = (list(state["legacy"]), list(state["legacy_new"]), list(state["legacy_unplayed"]))
     story = state["story"]
     story["pile"] = [c for c in story["pile"] if c not in (184, 185)]
@@ -132,7 +133,7 @@ def test_it_keeps_the_legacy_tiles_with_card_184_and_removes_card_185s_tiles() -
     K.reveal(state, 184, ev)  # Unrest's campaign card: the legacy tiles are not changed
     assert (state["legacy"], state["legacy_new"], state["legacy_unplayed"]) == before
     K.reveal(state, 185, ev)  # The Rescue's campaign card: the tiles it names leave the board
-    assert state["legacy_new"] == [] and state["legacy_unplayed"] == ["L30"]
+    assert state["legacy_new"] == ["L30"] and state["legacy_unplayed"] == [] and "L30" in state["legacy_board"]
     assert [e.data["tile"] for e in ev if e.kind == "legacy_removed"] == ["L34", "L35"]
 
 

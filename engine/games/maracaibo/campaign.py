@@ -43,7 +43,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import legacytiles
+from . import legacyboard, legacytiles
 from . import uprising_content as U
 from .archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from .board import HANDLERS, opt, stack, take_marker
@@ -150,13 +150,20 @@ def begin(state: State, ev: list[Event]) -> None:
     story = state["story"]
     new = [t for t in story.pop("legacy", ()) if t not in C.LEGACY]  # (the base tiles: in state["legacy"])
     if book(state) != "base" or new:  # the Uprising's tiles: played ones, and those placed but not played
-        state["legacy_new"] = [t for t in new if legacytiles.played(t)]
-        state["legacy_unplayed"] = [t for t in new if not legacytiles.played(t)]
+        state["legacy_new"] = [t for t in new if _played(t)]
+        state["legacy_unplayed"] = [t for t in new if not _played(t)]
+        # what lies on them starts empty each game (as in scenarios 78, 79: scenarios.set_legacy)
+        state["legacy_board"] = legacyboard.new_board(state["legacy_new"])
     for cid in story["board"]:
         _follow_front(state, cid, ev)
     unread, story["unread"] = story["unread"], []
     for cid in unread:
         reveal(state, cid, ev)
+
+
+def _played(tid: str) -> bool:
+    """An Uprising tile the rules play: a space (legacytiles.py) or a route tile (legacyboard.py: L30...)."""
+    return legacytiles.played(tid) or legacyboard.played(tid)
 
 
 def start_legacy(state: State) -> list[str]:
@@ -376,11 +383,13 @@ def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: li
 
 def add_legacy(state: State, tid: str, ev: list[Event]) -> None:
     if tid not in C.LEGACY:  # the Uprising's tiles: a space played (L34-L36), or placed, not played yet
-        key = "legacy_new" if legacytiles.played(tid) else "legacy_unplayed"
+        key = "legacy_new" if _played(tid) else "legacy_unplayed"
         if tid in state.get("legacy_new", ()) or tid in state.get("legacy_unplayed", ()):
             return
         state[key] = [*state.get(key, []), tid]
         state.setdefault("legacy_new" if key == "legacy_unplayed" else "legacy_unplayed", [])
+        if legacyboard.played(tid):
+            state["legacy_board"] = {**state.get("legacy_board", {}), **legacyboard.new_board([tid])}
         u = U.LEGACY[tid]
         ev.append(new_event("legacy_tile", f"Legacy tile {tid} ({u['name']}) joins the board"
                             + ("." if key == "legacy_new" else " (placed; its rules are not played yet)."),
@@ -403,6 +412,8 @@ def remove_legacy(state: State, tid: str, cid: int, ev: list[Event]) -> None:
     for key in ("legacy_new", "legacy_unplayed"):
         if tid in state.get(key, ()):
             state[key] = [t for t in state[key] if t != tid]
+            if tid in state.get("legacy_board", {}):
+                state["legacy_board"] = {k: v for k, v in state["legacy_board"].items() if k != tid}
             ev.append(new_event("legacy_removed", f"Story card {cid} removes legacy tile {tid} "
                                 f"({U.LEGACY[tid]['name']}) from the board.", {"tile": tid}))
 
