@@ -152,11 +152,12 @@ def _send(name: str, args: tuple[Any, ...]) -> None:
     except Exception as exc:  # noqa: BLE001 - the work is committed; a sweeper hands it on later
         log.warning("task %s not handed to the broker (%s); the sweeper will", name, type(exc).__name__)
         return
+    marks = {_mark_key(name, args): 1}
+    if name == "pbem.send_outbound_batch":
+        # Its rows are queued too: the outbox sweeper asks about each row by the single-send name.
+        marks.update({_mark_key("pbem.send_outbound", (pk,)): 1 for pk in args[0]})
     with contextlib.suppress(Exception):
-        cache.set(_mark_key(name, args), 1, timeout=QUEUED_MARK_SECONDS)
-        if name == "pbem.send_outbound_batch":
-            # Its rows are queued too: the outbox sweeper asks about each row by the single-send name.
-            cache.set_many({_mark_key("pbem.send_outbound", (pk,)): 1 for pk in args[0]}, timeout=QUEUED_MARK_SECONDS)
+        cache.set_many(marks, timeout=QUEUED_MARK_SECONDS)  # one round trip to Redis (issue 28: was two)
 
 
 def _run_now(name: str, args: tuple[Any, ...]) -> None:

@@ -248,3 +248,26 @@ def test_the_task_that_judges_a_move_mail_sends_the_moves_mails_itself(transacti
     finally:
         broker.close()
         dispatch._client = None
+
+
+@pytest.mark.redis
+def test_a_batch_handed_to_the_broker_marks_itself_and_each_of_its_rows_as_queued(db, redis_url, settings,
+                                                                                   monkeypatch):
+    """The sweepers skip what was handed on within QUEUED_MARK_SECONDS: the batch and each of its
+    rows by the single-send name, marked together (one round trip to the cache, issue 28)."""
+    import redis
+
+    settings.CELERY_BROKER_URL = redis_url
+    monkeypatch.setattr(dispatch, "_client", None)
+    cache.clear()
+    broker = redis.Redis.from_url(redis_url)
+    try:
+        before = broker.llen(dispatch.OUTBOUND_QUEUE)
+        dispatch._send("pbem.send_outbound_batch", ([901, 902],))
+        assert broker.llen(dispatch.OUTBOUND_QUEUE) == before + 1
+    finally:
+        broker.close()
+        dispatch._client = None
+    assert dispatch.recently_queued("pbem.send_outbound_batch", [901, 902])
+    assert dispatch.recently_queued("pbem.send_outbound", 901) and dispatch.recently_queued("pbem.send_outbound", 902)
+    assert not dispatch.recently_queued("pbem.send_outbound", 903)
