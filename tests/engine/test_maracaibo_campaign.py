@@ -316,14 +316,17 @@ def test_it_passes_the_conformance_checker_in_a_game_set_up_from_an_archive() ->
 
 
 def test_it_adds_the_option_campaign_to_an_older_state_in_format_5() -> None:
-    from engine.games.maracaibo.upgrade import UPGRADES
+    from engine.games.maracaibo.upgrade import UPGRADES, current
 
     state = RULES.setup(player_names(2), {}, 3)
     old = copy.deepcopy(state)
-    old["format"] = 4
-    del old["options"]["campaign"]
-    UPGRADES[4](old)
-    assert old == state and list(old["options"])[-1] == "campaign"  # a game on its own, the option last
+    old["format"] = 4  # (a state of format 4 had neither campaign nor the later options)
+    old["options"] = {k: v for k, v in old["options"].items() if k not in ("campaign", "promos")}
+    step = copy.deepcopy(old)
+    UPGRADES[4](step)
+    assert step["format"] == 5 and list(step["options"])[-1] == "campaign" and step["options"]["campaign"] is False
+    current(old)  # (and on, through the later formats)
+    assert old == state  # a game on its own
 
 
 def test_it_reads_every_vote_of_the_story_written_in_a_mail() -> None:
