@@ -88,6 +88,22 @@ def _catalogue(code: str) -> dict[str, Any]:
             out[key] = value
     for key, forms in plurals.items():
         out[key] = tuple(forms[i] for i in sorted(forms))
+    for written, said in _game_words(code).items():
+        out.setdefault(written, said)
+    return out
+
+
+def _game_words(code: str) -> dict[str, str]:
+    """The words of each game's data in ``code`` (names of places, goods, cards: they live in
+    data files, where xgettext cannot find them): ``words.<code>.json`` beside the game's data
+    (``engine/games/<game>/data/`` or the game's own folder), ``{"words": {English: translation}}``."""
+    out: dict[str, str] = {}
+    games = resources.files("engine") / "games"
+    for game in sorted(games.iterdir(), key=lambda g: g.name):
+        for path in (game / "data" / f"words.{code}.json", game / f"words.{code}.json"):
+            if path.is_file():
+                data = json.loads(path.read_text(encoding="utf-8"))
+                out.update({k: v for k, v in (data.get("words") or {}).items() if not k.startswith("#") and v})
     return out
 
 

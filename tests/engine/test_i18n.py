@@ -241,3 +241,59 @@ def test_it_reads_a_portuguese_caravelas_label_back_in_any_context() -> None:
         assert R.read(label, st, seat).code == code
         with language("pt"):
             assert R.read(label, st, seat).code == code
+
+
+#: Maracaibo's events told in Portuguese so far (issue 27); the others, its option labels and its
+#: board in words are still English (docs/rules/maracaibo.md, "Portuguese")
+MARACAIBO_TOLD = {"turn", "sail", "home", "buy", "take", "invest", "plan", "draw", "drawn", "income", "synergy",
+                  "pass", "deliver", "admiral"}
+
+
+def _maracaibo_events(code: str) -> list[dict[str, object]]:
+    import random
+
+    R = get("maracaibo")
+    rnd = random.Random(11)
+    events: list[dict[str, object]] = []
+    with language(code):
+        st = R.setup(["Ana", "Bob", "Carla"], {}, "pt-maracaibo")
+        for _step in range(4000):
+            pending = R.pending(st)
+            if not pending:
+                break
+            seat = pending[0]
+            opts = R.options(st, seat)
+            events += [e.as_dict() for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
+    assert R.outcome(st) is not None
+    return events
+
+
+def test_it_tells_maracaibo_s_main_events_in_portuguese_and_again_in_english() -> None:
+    missed: list[str] = []
+    en = _maracaibo_events("en")
+    with i18n.on_miss(lambda m, c: missed.append(m)):
+        pt = _maracaibo_events("pt")
+    assert [e["kind"] for e in pt] == [e["kind"] for e in en]
+    told = [(a, b) for a, b in zip(pt, en, strict=True) if a["kind"] in MARACAIBO_TOLD]
+    assert {a["kind"] for a, _b in told} >= {"turn", "sail", "buy", "draw", "drawn", "income", "deliver"}
+    for a, b in told:
+        assert "msg" in a, a
+        assert a["text"] != b["text"]
+        assert i18n.event_text(a, "en") == b["text"]
+        assert i18n.event_text(b, "pt") == a["text"]
+    assert not missed, f"texts a Portuguese player read in English: {sorted(set(missed))[:20]}"
+    said = " ".join(str(a["text"]) for a, _b in told)
+    for portuguese in ("Vez de Ana (rodada 1).", " navega ", " dobrões", " compra "):
+        assert portuguese in said, portuguese
+
+
+def test_it_names_every_maracaibo_card_place_and_good_in_portuguese() -> None:
+    from engine.games.maracaibo import content as C
+
+    words = i18n._game_words("pt")
+    names = ({str(c["name"]) for c in C.CARD.values()} | {str(loc["name"]) for loc in C.LOC.values()}
+             | set(C.GOODS) | {n.title() for n in C.NATIONS} | {str(b["name"]) for b in C.PRESTIGE.values()})
+    missing = sorted(names - set(words))
+    assert not missing, ("add their Portuguese names to engine/games/maracaibo/data/words.pt.json "
+                         f"(substitute content: translated): {missing}")
+    assert words["Havana"] == "Havana" and words["sugar"] == "açúcar" and words["France"] == "França"

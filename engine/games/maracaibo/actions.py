@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from engine import i18n
 from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
@@ -30,6 +31,7 @@ from .effects import (
     liberation,
     perm,
     player,
+    said,
     who,
     wild_cards,
     wild_sugar,
@@ -238,7 +240,7 @@ def _main_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     loc = p["at"]
     frames: list[Frame] = []
     if code == "pass":
-        ev.append(new_event("pass", f"{who(state, seat)} takes no main action.", {"seat": seat}))
+        ev.append(said("pass", i18n.text("{player} takes no main action.", player=who(state, seat)), {"seat": seat}))
     elif code == "quest":
         frames = [frame("pay", seat, what="quest", quest=state["quests"].pop(loc))]
     elif code.startswith("a") and code[1:].isdigit():
@@ -417,8 +419,11 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None
     state["market"][loc] = [*market, seat]  # (replaced: views share it)
     p["d"] += reward
     p["delivered"] += 1
-    ev.append(new_event("deliver", f"{who(state, seat)} delivers {good} to {C.LOC[loc]['name']} "
-                        f"(discarding {C.CARD[cid]['name']}): {reward} doubloons.", {"seat": seat, "card": cid}))
+    ev.append(said("deliver", i18n.text("{player} delivers {good} to {place} (discarding {card}): {reward} doubloons.",
+                                        player=who(state, seat), good=i18n.word(good),
+                                        place=i18n.word(C.LOC[loc]["name"]), card=i18n.word(C.CARD[cid]["name"]),
+                                        reward=reward),
+                   {"seat": seat, "card": cid}))
 
 
 def _pay_options(state: State, f: Frame) -> list[Option]:

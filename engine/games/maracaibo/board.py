@@ -13,11 +13,12 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import Event, Option, State, new_event, new_option
+from engine import i18n
+from engine.core import Event, Option, State, new_option
 from engine.stack import DecisionStack, Frame, FunctionHandler, frame
 
 from . import content as C
-from .effects import who
+from .effects import said, who
 from .vpwhen import vp_when
 
 P = dict[str, Any]
@@ -208,6 +209,7 @@ def stack(state: State) -> DecisionStack:
 
 def start_turn(state: State, seat: int, ev: list[Event]) -> None:
     state["turn"] = seat
-    ev.append(new_event("turn", f"{who(state, seat)}'s turn (round {state['round']}).", {"seat": seat}))
+    ev.append(said("turn", i18n.text("{player}'s turn (round {round}).", player=who(state, seat), round=state["round"]),
+                   {"seat": seat}))
     stack(state).push_all([frame("sail", seat, ask=True), frame("main", seat, spent=0), frame("free", seat),
                            frame("draw", seat), frame("next", seat)])

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import Event, Option, State, new_event
+from engine import i18n
+from engine.core import Event, Option, State
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
 
@@ -15,7 +16,7 @@ from . import card_actions, extensions
 from . import content as C
 from .board import HANDLERS, P, first_two, hand_limit, opt, stack
 from .card_requirements import can_meet, figures, on_buy
-from .effects import add_vp, apply_income, draw_cards, gain, perm, player, take_synergy, who, without
+from .effects import add_vp, apply_income, draw_cards, gain, perm, player, said, take_synergy, who, without
 
 
 def _buy_needs(c: dict[str, Any]) -> tuple[int, int, int]:
@@ -67,6 +68,12 @@ def buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Optio
             yield opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure){suffix}")
 
 
+# (the second text of a choice between two, for the catalogue)
+_SECOND = (i18n.N_("{player} buys {card} for {cost} doubloons."), i18n.N_("{player} invests in the {building}."),
+           i18n.N_("{player} takes {card} from the display."), i18n.N_("{player} sails {steps} to {loc} {place}."),
+           i18n.ngettext("{n} card", "{n} cards", 1))
+
+
 def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list[Frame]:
     p = player(state, seat)
     c = C.CARD[cid]
@@ -78,16 +85,19 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
     p["d"] -= cost
     p["display"] = [*p["display"], cid]
     p["bought"] = [*p["bought"], cid]
-    text = f"{who(state, seat)} buys {c['name']} for {cost} doubloons"
+    extra: list[Any] = []
     if c.get("figure"):
         p["fig"] -= 1
         p["figs"] -= 1
-        text += ", returning a figure"
+        extra.append(i18n.word("returning a figure"))
     if c.get("assist"):
         p["fig"] -= 1
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
-        text += f", with an assistant at {c['assist']} {C.LOC[c['assist']]['name']}"
-    ev.append(new_event("buy", text + ".", {"seat": seat, "card": cid}))
+        extra.append(i18n.word("with an assistant at {loc} {place}", loc=c["assist"],
+                               place=i18n.word(C.LOC[c["assist"]]["name"])))
+    ev.append(said("buy", i18n.text("{player} buys {card} for {cost} doubloons, {extra}." if extra
+                                    else "{player} buys {card} for {cost} doubloons.", player=who(state, seat),
+                                    card=i18n.word(c["name"]), cost=cost, extra=extra), {"seat": seat, "card": cid}))
     card_actions.on_buy(state, seat, cid, ev)  # (the Uprising's card_quests: quests onto the card)
     frames: list[Frame] = on_buy(state, seat, cid, rng, ev) if cid in _REQ_CARDS else []
     take_synergy(state, seat, c.get("synergy"), ev)
@@ -115,8 +125,9 @@ def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
     p["fig"] -= 1
     first = not b["investors"]
     b["investors"] = [*b["investors"], seat]  # (replaced: views share it)
-    ev.append(new_event("invest", f"{who(state, seat)} invests in the {pb['name']}" + (" first: 2 VP" if first else "")
-                        + ".", {"seat": seat, "building": bid}))
+    ev.append(said("invest", i18n.text("{player} invests in the {building} first: 2 VP." if first
+                                       else "{player} invests in the {building}.", player=who(state, seat),
+                                       building=i18n.word(pb["name"])), {"seat": seat, "building": bid}))
     if first:
         add_vp(p, 2, "prestige")
     take_synergy(state, seat, pb["synergy"], ev)
@@ -154,8 +165,9 @@ def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         paid = "U3" not in p["areas"]
         if paid:
             p["d"] -= 1
-        ev.append(new_event("take", f"{who(state, seat)} takes {C.CARD[cid]['name']} from the display"
-                            + (" for 1 doubloon." if paid else "."), {"seat": seat, "card": cid}))
+        ev.append(said("take", i18n.text("{player} takes {card} from the display for 1 doubloon." if paid
+                                         else "{player} takes {card} from the display.", player=who(state, seat),
+                                         card=i18n.word(C.CARD[cid]["name"])), {"seat": seat, "card": cid}))
     stack(state).push(f)
     return ev
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from engine import i18n
 from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
@@ -15,7 +16,7 @@ from . import content as C
 from . import search
 from .board import HANDLERS, P, first_two, opt, stack
 from .card_permanents import end_of_main
-from .effects import add_vp, counter, gain_figure, player, who
+from .effects import add_vp, counter, gain_figure, player, said, who
 
 _Task = tuple[int, Callable[[P], int], int, int, Option, Option]
 
@@ -83,8 +84,8 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
     if all(c["done"]):
         p["d"] += 2
         add_vp(p, 2, "careers")
-        ev.append(new_event("admiral", f"{who(state, seat)} completes a career card: 2 d and 2 VP, Admiral!",
-                            {"seat": seat}))
+        ev.append(said("admiral", i18n.text("{player} completes a career card: 2 d and 2 VP, Admiral!",
+                                            player=who(state, seat)), {"seat": seat}))
 
 
 def free_options(state: State, seat: int) -> list[Option]:
@@ -122,8 +123,8 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
         cid = int(code[1:])
         p["hand"].remove(cid)
         p["plan"] = [*p["plan"], cid]
-        ev.append(new_event("plan", f"{who(state, seat)} puts {C.CARD[cid]['name']} in the planning area.",
-                            {"seat": seat, "card": cid}))
+        ev.append(said("plan", i18n.text("{player} puts {card} in the planning area.", player=who(state, seat),
+                                         card=i18n.word(C.CARD[cid]["name"])), {"seat": seat, "card": cid}))
         return True
     if code.startswith("k"):
         do_career(state, seat, code, ev)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine import i18n
 from engine.core import Event, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, frame
@@ -29,6 +30,12 @@ P = dict[str, Any]
 # shares them with the state (views._public_player), and a view taken before a move must not
 # change with it. The same holds for the lists of the markets and the supply, the investors of a
 # prestige building, and Jean's discard, cards, tokens, influence and sources.
+
+
+def said(kind: str, text: tuple[str, dict[str, Any]], data: dict[str, Any], to: tuple[int, ...] | None = None,
+         reveals: bool = False) -> Event:
+    """An event from ``i18n.text``: its text in the context's language and its message (issue 27)."""
+    return new_event(kind, text[0], data, to, reveals, text[1])
 
 
 def without(items: list[Any], x: Any) -> list[Any]:
@@ -111,7 +118,8 @@ def take_synergy(state: State, seat: int, symbol: str | None, ev: list[Event]) -
     if symbol is None or symbol in p["synergy"]:
         return
     p["synergy"] = [*p["synergy"], symbol]
-    ev.append(new_event("synergy", f"{who(state, seat)} takes the {symbol} synergy token.", {"seat": seat}))
+    ev.append(said("synergy", i18n.text("{player} takes the {symbol} synergy token.", player=who(state, seat),
+                                        symbol=i18n.word(symbol)), {"seat": seat}))
     for cid in p["display"]:  # retroactive income
         for e in C.CARD[cid]["effects"]:
             if e["t"] == "income" and e.get("needs") == symbol and cid not in p["gated"]:
@@ -125,7 +133,8 @@ def apply_income(state: State, seat: int, e: dict[str, Any], ev: list[Event]) ->
         add_income_d(state, p, e["d"], ev, seat)
     else:
         add_income_vp(state, p, e["vp"], ev, seat)
-    ev.append(new_event("income", f"{who(state, seat)}'s income is now {p['inc_d']} doubloons and {p['inc_vp']} VP.",
+    ev.append(said("income", i18n.text("{player}'s income is now {d} doubloons and {vp} VP.", player=who(state, seat),
+                                       d=p["inc_d"], vp=p["inc_vp"]),
                         {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
 
 
@@ -231,10 +240,10 @@ def draw_cards(state: State, seat: int, n: int, rng: Rng, ev: list[Event]) -> in
         got.append(state["deck"].pop())
     p["hand"].extend(got)
     if got:
-        ev.append(new_event("draw", f"{who(state, seat)} draws {len(got)} card{'s' if len(got) != 1 else ''}.",
-                            {"seat": seat, "n": len(got)}, reveals=True))
-        ev.append(new_event("drawn", "You draw " + ", ".join(C.CARD[c]["name"] for c in got) + ".",
-                            {"cards": got}, to=(seat,), reveals=True))
+        ev.append(said("draw", i18n.text("{player} draws {cards}.", player=who(state, seat), cards={
+            "n": len(got), "one": "{n} card", "other": "{n} cards"}), {"seat": seat, "n": len(got)}, reveals=True))
+        ev.append(said("drawn", i18n.text("You draw {cards}.", cards=[i18n.word(C.CARD[c]["name"]) for c in got]),
+                       {"cards": got}, to=(seat,), reveals=True))
     return len(got)
 
 

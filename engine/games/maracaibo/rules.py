@@ -272,7 +272,7 @@ class Maracaibo(Rules):
         for i, e in enumerate(events):
             if e.reveals:
                 # what follows a reveal in the same move may depend on it: it commits too
-                events[i + 1:] = [new_event(x.kind, x.text, x.data, x.to, True) for x in events[i + 1:]]
+                events[i + 1:] = [new_event(x.kind, x.text, x.data, x.to, True, x.msg) for x in events[i + 1:]]
                 break
         return events
 

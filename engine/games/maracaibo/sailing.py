@@ -4,6 +4,7 @@ movement spent leaves for village actions; the legacy stops and the homeward tra
 
 from __future__ import annotations
 
+from engine import i18n
 from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler
@@ -12,7 +13,7 @@ from . import card_actions, card_permanents, homeports, legacyboard, legacytiles
 from . import content as C
 from .board import HANDLERS, P, last_round, legacy, open_to, opt, stack
 from .careers import do_free, free_options
-from .effects import add_vp, gain, player, who
+from .effects import add_vp, gain, player, said, who
 
 
 def sail_targets(state: State, seat: int) -> list[tuple[str, int]]:
@@ -146,8 +147,10 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     steps = dict(passage_targets(state, seat) if via else sail_targets(state, seat))[loc]
     frames = legacyboard.do_passage(state, seat, ev) if via else []
     p["at"] = loc
-    ev.append(new_event("sail", f"{who(state, seat)} sails {steps} to {loc} {C.LOC[loc]['name']}"
-                        + (" by the passage." if via else "."), {"seat": seat, "to": loc, "steps": steps}))
+    ev.append(said("sail", i18n.text("{player} sails {steps} to {loc} {place} by the passage." if via
+                                     else "{player} sails {steps} to {loc} {place}.", player=who(state, seat),
+                                     steps=steps, loc=loc, place=i18n.word(C.LOC[loc]["name"])),
+                   {"seat": seat, "to": loc, "steps": steps}))
     top = stack(state).top()
     assert top is not None and top["kind"] == "main"
     top["data"]["spent"] = steps
@@ -171,12 +174,14 @@ def _sail_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     home = C.LOC[loc].get("home")
     if home == 2:
         add_vp(p, 3, "homeward")
-        ev.append(new_event("home", f"{who(state, seat)} scores 3 VP on the way home.", {"seat": seat}))
+        ev.append(said("home", i18n.text("{player} scores 3 VP on the way home.", player=who(state, seat)),
+                       {"seat": seat}))
         if not last_round(state):
             state["trigger"] = seat
     elif home == 3:
         add_vp(p, 5, "homeward")
-        ev.append(new_event("home", f"{who(state, seat)} scores 5 VP at the end of the voyage.", {"seat": seat}))
+        ev.append(said("home", i18n.text("{player} scores 5 VP at the end of the voyage.", player=who(state, seat)),
+                       {"seat": seat}))
         state["trigger"] = seat
     return ev
 

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from engine import i18n
 from engine.core import Event, Option, Outcome, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
@@ -14,7 +15,7 @@ from . import content as C
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
-from .effects import add_vp, count_of, given_up, player, who
+from .effects import add_vp, count_of, given_up, player, said, who
 from .setup import place_quests, refill_display
 
 
@@ -85,8 +86,8 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     for i, p in enumerate(state["p"]):
         p["d"] += p["inc_d"]
         add_vp(p, p["inc_vp"], "income")
-        ev.append(new_event("income", f"{who(state, i)} receives {p['inc_d']} doubloons and {p['inc_vp']} VP.",
-                            {"seat": i}))
+        ev.append(said("income", i18n.text("{player} receives {d} doubloons and {vp} VP.", player=who(state, i),
+                                           d=p["inc_d"], vp=p["inc_vp"]), {"seat": i}))
     if jean.playing(state):
         jean.interim(state, ev)
     if jacques.playing(state):
