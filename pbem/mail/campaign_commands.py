@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from engine import notation
 from pbem.games import campaign_selectors, campaigns
 from pbem.games import services as game_services
@@ -21,7 +24,7 @@ from pbem.games.services import ServiceError
 #: Keys of ``new campaign`` that belong to the campaign, not to the game's options.
 CAMPAIGN_KEYS = {"name", "title", "games", "deadline", "auto"}
 
-HELP = (
+HELP = gettext_noop(  # (translated where it is used: commands.help_text)
     "  new campaign GAME [with ADDRESS...] [key=value ...]\n"
     "                            a campaign: a series of games of one group, each set up from the\n"
     "                            last (name=\"...\", games=N, deadline=HOURS, auto=no: a moderator\n"
@@ -45,7 +48,7 @@ def is_campaign_line(words: Sequence[str]) -> bool:
 def _number(word: str, example: str) -> int:
     n = notation.number(word)
     if n is None:
-        raise ServiceError(f"{word!r} is not a number; like: {example}")
+        raise ServiceError(_("%(word)s is not a number; like: %(example)s") % {"word": repr(word), "example": example})
     return n
 
 
@@ -58,13 +61,13 @@ def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str
         return _list(player)
     if verb == "rematch":
         if len(words) != 2:
-            raise ServiceError("rematch takes a game number, like: rematch #12")
+            raise ServiceError(_("rematch takes a game number, like: rematch #12"))
         if player is None:
-            raise ServiceError("you played no game here")
+            raise ServiceError(_("you played no game here"))
         game = campaigns.do_rematch(_number(words[1], "rematch #12"), player)
         return _rematch_text(game.pk, game.title, game.status)
     if len(words) < 2:
-        raise ServiceError("campaign takes a campaign number, like: campaign #3")
+        raise ServiceError(_("campaign takes a campaign number, like: campaign #3"))
     campaign_id = _number(words[1], "campaign #3")
     rest = [notation.fold(w) for w in words[2:]]
     if not rest:
@@ -83,8 +86,8 @@ def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str
         held = campaigns.do_hand_over_seat(campaign_id, player, seat, words[5], reason)
         return (f"Seat {seat} of campaign #{campaign_id} is {held.player.display_name}'s from its next game on; "
                 "they were sent the story so far.")
-    raise ServiceError("campaign #N takes next, end, or seat K to ADDRESS because REASON "
-                       "(or nothing: its story and standings)")
+    raise ServiceError(_("campaign #N takes next, end, or seat K to ADDRESS because REASON "
+                         "(or nothing: its story and standings)"))
 
 
 def _rematch_text(game_id: int, title: str, status: str) -> str:
@@ -108,7 +111,7 @@ def _list(player: Player | None) -> str:
 
 def _new(sender: str, args: list[str], mail_name: str) -> str:
     if not args:
-        raise ServiceError("new campaign needs a game name, like: new campaign maracaibo with bruno@example.org")
+        raise ServiceError(_("new campaign needs a game name, like: new campaign maracaibo with bruno@example.org"))
     rules_name, rest = args[0], args[1:]
     invite: list[str] = []
     options: dict[str, str] = {}
@@ -121,18 +124,18 @@ def _new(sender: str, args: list[str], mail_name: str) -> str:
         if word.lower() in ("with", "and", ","):
             continue
         if "=" in word:
-            key, _, value = word.partition("=")
+            key, _eq, value = word.partition("=")
             key = key.strip().lower()
             (keys if key in CAMPAIGN_KEYS else options)[key] = value.strip()
         elif "@" in word:
             invite.append(word.strip(",;<>"))
         else:
-            raise ServiceError(f"{word!r} is neither an address nor key=value")
+            raise ServiceError(_("%(word)s is neither an address nor key=value") % {"word": repr(word)})
     try:
         games = int(keys["games"]) if keys.get("games") else None
         deadline = int(keys.get("deadline") or "72")
     except ValueError:
-        raise ServiceError("games and deadline take whole numbers") from None
+        raise ServiceError(_("games and deadline take whole numbers")) from None
     auto = (keys.get("auto") or "yes").lower() not in ("no", "false", "0", "off")
     creator = game_services.do_get_or_create_player(sender, mail_name)
     campaign, game = campaigns.do_create_campaign(

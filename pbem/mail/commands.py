@@ -64,7 +64,7 @@ def help_text(general: str) -> str:
         "  vacation until DATE       your deadlines wait until then (vacation off: back early)\n"
         "  standby [#N]              volunteer to replace an absent player (in game N, or any game;\n"
         "                            standby off: no more)\n") +
-        f"{campaign_commands.HELP}" + _(
+        _(campaign_commands.HELP) + _(
         "  name NEW NAME             how the other players see you (no digits)\n"
         "  mode turn|all|digest      which game mails you get: only when it is your turn, after\n"
         "                            every move, or one daily digest per game (also: mail turns)\n"
@@ -83,7 +83,7 @@ def _game_number(args: Sequence[str], verb: str) -> int | None:
         return None
     n = notation.number(args[0])
     if n is None or len(args) > 1:
-        raise ServiceError(f"{verb} takes a game number, like: {verb} #12")
+        raise ServiceError(_("%(verb)s takes a game number, like: %(verb)s #12") % {"verb": verb})
     return n
 
 
@@ -135,7 +135,7 @@ def cmd_games(sender: str, player: Player | None) -> str:
 
 def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
     if not args:
-        raise ServiceError("new needs a game name, like: new maretta with bruno@example.org")
+        raise ServiceError(_("new needs a game name, like: new maretta with bruno@example.org"))
     rules_name, rest = args[0], list(args[1:])
     invite: list[str] = []
     options: dict[str, str] = {}
@@ -150,14 +150,14 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
         elif "@" in word:
             invite.append(word.strip(",;<>"))
         else:
-            raise ServiceError(f"{word!r} is neither an address nor key=value")
+            raise ServiceError(_("%(word)s is neither an address nor key=value") % {"word": repr(word)})
     try:
         open_seats = int(service.get("open", "0"))
         deadline = int(service.get("deadline", "72"))
         bank = int(service["bank"]) if service.get("bank") else None
         increment = int(service.get("increment") or "0")
     except ValueError:
-        raise ServiceError("open, deadline, bank and increment take whole numbers") from None
+        raise ServiceError(_("open, deadline, bank and increment take whole numbers")) from None
     any_sender = (service.get("anysender") or service.get("any_sender") or "no").lower() in ("yes", "true", "1", "on")
     creator = game_services.do_get_or_create_player(sender, mail_name)
     game = game_services.do_create_game(creator, rules_name, options=options, invite=invite, open_seats=open_seats,
@@ -180,10 +180,12 @@ def _pending_invitation(sender: str, player: Player | None, verb: str) -> int:
     ids = list(Seat.objects.filter(mine, status=Seat.Status.INVITED, game__status=Game.Status.OPEN)
                .values_list("game_id", flat=True))
     if not ids:
-        raise ServiceError(f"you have no pending invitation; {verb} which game? like: {verb} #12")
+        raise ServiceError(_("you have no pending invitation; %(verb)s which game? like: %(verb)s #12") % {
+            "verb": verb})
     if len(ids) > 1:
         listing = ", ".join(f"#{i}" for i in sorted(ids))
-        raise ServiceError(f"you are invited to several games ({listing}); say which: {verb} #{min(ids)}")
+        raise ServiceError(_("you are invited to several games (%(listing)s); say which: %(verb)s #%(n)s") % {
+            "listing": listing, "verb": verb, "n": min(ids)})
     return ids[0]
 
 
@@ -210,7 +212,7 @@ def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_na
         # Why an account only now: the invited address answered (issue 11); a stranger gets none.
         if not Seat.objects.filter(game_id=game_id, player__isnull=True, invited_email=sender,
                                    status=Seat.Status.INVITED).exists():
-            raise ServiceError(f"you have no invitation to game #{game_id}")
+            raise ServiceError(_("you have no invitation to game #%(n)s") % {"n": game_id})
         player = game_services.do_get_or_create_player(sender, mail_name)
     game_services.do_decline_game(game_id, player)
     return f"You declined game #{game_id}. Its seat is open for someone else."
@@ -218,9 +220,9 @@ def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_na
 
 def cmd_resign(player: Player | None, game_id: int | None) -> str:
     if game_id is None:
-        raise ServiceError("resign needs the game number, like: resign #12")
+        raise ServiceError(_("resign needs the game number, like: resign #12"))
     if player is None:
-        raise ServiceError(f"you do not play in game #{game_id}")
+        raise ServiceError(_("you do not play in game #%(n)s") % {"n": game_id})
     game_services.do_resign(game_id, player)
     return (f"You resigned from game #{game_id}. Your seat now plays the game's default move "
             "(its least committal choice) each turn.")
@@ -264,7 +266,7 @@ def cmd_mode(sender: str, player: Player | None, args: Sequence[str], verb: str,
         return f"Your mail mode is {player.mail_mode}: {_mode_text(player.mail_mode)}. Change it with: {verb} digest"
     mode = MAIL_MODE_WORDS.get("".join(notation.fold(a) for a in args))
     if mode is None:
-        raise ServiceError(f"{verb} takes turn, all or digest, like: {verb} digest")
+        raise ServiceError(_("%(verb)s takes turn, all or digest, like: %(verb)s digest") % {"verb": verb})
     game_services.do_update_preferences(player, mail_mode=mode)
     return f"Your mail mode is now {mode}: {_mode_text(mode)}."
 
