@@ -194,15 +194,27 @@ EXT_TEXT: dict[str, Callable[[dict[str, Any]], str]] = {
     f"{gain_text(e['gain'])}",
     "token_choice": lambda e: f"starting a combat, draw {e['n']} combat tokens, keep one, the other to the bottom "
     "of a pile",
-    "village_variety": lambda e: "at the end of your main action, " + "; ".join(
-        f"{v} VP for {k}{'+' if k == max(e['vp'], key=int) else ''} different village actions this turn"
-        for k, v in sorted(e["vp"].items(), key=lambda kv: int(kv[0]))),
+    "village_variety": lambda e: village_variety_text(e),
     "empty_village_d": lambda e: f"ending your movement in a village without a marker: 1 doubloon per movement "
     f"point spent (at most {e['max']})",
     "wild_card": lambda e: "from now on, discard this card instead of paying one good or object of your choice",
     "liberate": lambda e: "now: remove a marker from a village of your choice (to your resistance tile if you "
     "can, else out of the game)" + (f", and {gain_text(e['gain'])}" if e.get("gain") else ""),
 }
+
+
+def village_variety_text(e: dict[str, Any]) -> str:
+    """A ``village_variety`` extension in words (``2 VP for 2 ..., 5 VP for 3+ ...``).
+
+    A def, not a lambda in EXT_TEXT: mypyc fails with an internal error on the generator with
+    its own lambda key nested in a lambda (make compile).
+    """
+    top = max(int(k) for k in e["vp"])
+    parts = []
+    for k in sorted(e["vp"], key=int):
+        plus = "+" if int(k) == top else ""
+        parts.append(f"{e['vp'][k]} VP for {k}{plus} different village actions this turn")
+    return "at the end of your main action, " + "; ".join(parts)
 
 
 def when_text(when: dict[str, Any]) -> str:
