@@ -1,7 +1,9 @@
 """Each game declares the JSON Schema of its views (Rules.view_schema); real views match it.
 
 Views are taken from seeded games played by each game's own bot (random choices where it has
-none): every seat and the spectator, at several points and at the end, solo Maracaibo too.
+none): every seat and the spectator, at several points and at the end, solo Maracaibo too, and
+Maracaibo in every mode the Uprising adds (basic, 78, 79, the cooperative 74 and 193, the
+campaigns, Jacques), whose views carry keys the base game's do not.
 """
 
 from __future__ import annotations
@@ -15,39 +17,59 @@ import pytest
 
 import engine
 from engine.core import Rules
+from engine.rng import Rng, seed_to_state
 from engine.testing import choose, player_names
 from tests.fakegame import RULES as BLINDBIDS
 
-CASES = [
+CASES: list[tuple[str, int, dict[str, Any] | None]] = [
     ("blindbids", 2, None), ("blindbids", 4, {"deck": "long"}),
     ("maretta", 3, {"side": "A"}), ("maretta", 5, {"side": "B"}),
     ("caravelas", 2, None), ("caravelas", 4, None),
     ("maracaibo", 1, None), ("maracaibo", 2, None), ("maracaibo", 4, None),
 ]
 
+#: Maracaibo's expansion modes: each adds keys to the view (home ports, the resistance tile, the
+#: liberation tile, fights for and against, Jacques, The Search, the team result, the story).
+EXPANSION: list[tuple[int, dict[str, Any]]] = [
+    (2, {"mode": "basic"}), (3, {"mode": "78"}), (4, {"mode": "79"}), (2, {"mode": "79", "promos": True}),
+    (1, {"mode": "74"}), (2, {"mode": "74"}), (1, {"mode": "193"}), (3, {"mode": "193"}),
+    (1, {"automa": "jacques"}), (2, {"campaign": True}),
+    (2, {"mode": "campaign", "campaign": True}), (1, {"mode": "campaign", "campaign": True, "automa": "jacques"}),
+    (2, {"mode": "campaign_base", "campaign": True}),
+]
+EXPANSION_IDS = [f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o in EXPANSION]
+CASES += [("maracaibo", n, o) for n, o in EXPANSION]
+
 
 def _rules(name: str) -> Rules:
     return BLINDBIDS if name == "blindbids" else engine.get(name)
 
 
-def _views(rules: Rules, n: int, options: dict[str, Any] | None, seed: int) -> list[dict[str, Any]]:
-    """Every seat's and the spectator's view every few steps and at the end of one seeded game."""
+def _moments(rules: Rules, n: int, options: dict[str, Any] | None, seed: int, every: int = 11) -> list[Any]:
+    """Copies of one seeded game's state every few steps from the start, and at the end."""
     rnd = random.Random(seed)
     state = rules.setup(player_names(n), options, seed)
-    views = []
+    states = []
     for step in range(20_000):
         over = rules.outcome(state) is not None
-        if step % 11 == 0 or over:
-            views += [copy.deepcopy(rules.view(state, seat)) for seat in [None, *range(n)]]
+        if step % every == 0 or over:
+            states.append(copy.deepcopy(state))
         if over:
             break
         seat = rnd.choice(rules.pending(state))
         rules.apply(state, seat, choose(rules, state, seat, rules.options(state, seat), rnd).move)
     assert rules.outcome(state) is not None, "the game should be over: its final views are checked too"
-    return views
+    return states
 
 
-@pytest.mark.parametrize(("name", "n", "options"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def _views(rules: Rules, n: int, options: dict[str, Any] | None, seed: int) -> list[dict[str, Any]]:
+    """Every seat's and the spectator's view every few steps and at the end of one seeded game."""
+    return [copy.deepcopy(rules.view(state, seat)) for state in _moments(rules, n, options, seed)
+            for seat in [None, *range(n)]]
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES[:-len(EXPANSION)]] + EXPANSION_IDS)
 def test_it_matches_every_view_of_a_seeded_game_with_the_declared_schema(name: str, n: int,
                                                                            options: dict[str, Any] | None) -> None:
     rules = _rules(name)
@@ -59,6 +81,25 @@ def test_it_matches_every_view_of_a_seeded_game_with_the_declared_schema(name: s
     for view in views:
         errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(view)]
         assert not errors, f"seat {view.get('seat')}: {errors[:3]}"
+
+
+@pytest.mark.parametrize(("n", "options"), EXPANSION, ids=EXPANSION_IDS)
+def test_it_shows_a_seat_nothing_of_the_others_hidden_parts_in_every_expansion_mode(n: int,
+                                                                                 options: dict[str, Any]) -> None:
+    """A seat's view is the same whatever the others hold: their hands, the cards and home ports they
+    were dealt, the token draws, the piles (Rules.resample_hidden deals those anew), at the start,
+    every few steps and at the end; the players' part shows a hand as a count and no setup."""
+    rules = engine.get("maracaibo")
+    changed = 0
+    for i, state in enumerate(_moments(rules, n, options, seed=11, every=17)):
+        for seat in [None, *range(n)]:
+            view = rules.view(state, seat)
+            assert all(isinstance(p["hand"], int) and "setup" not in p for p in view["p"])
+            assert ("me" in view) == (seat is not None)
+            other = rules.resample_hidden(copy.deepcopy(state), seat, Rng({"rng": seed_to_state(f"hidden-{i}-{seat}")}))
+            changed += other != state
+            assert rules.view(other, seat) == view, f"seat {seat} at moment {i} sees a hidden part"
+    assert changed, "the resampling never changed anything: the test proved nothing"
 
 
 @pytest.mark.parametrize("name", ["blindbids", *engine.names()])
