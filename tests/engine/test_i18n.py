@@ -246,7 +246,7 @@ def test_it_reads_a_portuguese_caravelas_label_back_in_any_context() -> None:
 #: Maracaibo's events told in Portuguese so far (issue 27); the others, its option labels and its
 #: board in words are still English (docs/rules/maracaibo.md, "Portuguese")
 MARACAIBO_TOLD = {"turn", "sail", "home", "buy", "take", "invest", "plan", "draw", "drawn", "income", "synergy",
-                  "pass", "deliver", "admiral"}
+                  "pass", "deliver", "admiral", "gain"}
 
 
 def _maracaibo_events(code: str) -> list[dict[str, object]]:

@@ -38,6 +38,10 @@ def said(kind: str, text: tuple[str, dict[str, Any]], data: dict[str, Any], to: 
     return new_event(kind, text[0], data, to, reveals, text[1])
 
 
+# (texts the catalogue needs that xgettext does not see: a counted word's forms)
+_PLURALS = (i18n.ngettext("{n} figure", "{n} figures", 1),)
+
+
 def without(items: list[Any], x: Any) -> list[Any]:
     """A copy of ``items`` without its first ``x`` (what ``items.remove(x)`` leaves)."""
     i = items.index(x)
@@ -182,18 +186,21 @@ def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]
     as_vp = influence_vp(state)
     if as_vp:
         add_vp(p, as_vp * n, "nations")
-        ev.append(new_event("influence", f"{who(state, seat)} scores {as_vp * n} VP for {n} influence.",
-                            {"seat": seat}))
+        ev.append(said("influence", i18n.text("{player} scores {vp} VP for {n} influence.", player=who(state, seat),
+                                              vp=as_vp * n, n=n), {"seat": seat}))
         return
     before = p["inf"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
     p["inf"] = {**p["inf"], nation: after}
     extra = before + n - after
-    text = f"{who(state, seat)} gains {n} influence with {nation.title()} ({after})"
     if extra > 0:
         add_vp(p, 2 * extra, "nations")  # the right-most space: 2 VP for each space it would have moved
-        text += f", {2 * extra} VP past the end of the track"
-    ev.append(new_event("influence", text + ".", {"seat": seat, "nation": nation, "to": after}))
+        told = i18n.text("{player} gains {n} influence with {nation} ({after}), {vp} VP past the end of the track.",
+                         player=who(state, seat), n=n, nation=i18n.word(nation.title()), after=after, vp=2 * extra)
+    else:
+        told = i18n.text("{player} gains {n} influence with {nation} ({after}).", player=who(state, seat), n=n,
+                         nation=i18n.word(nation.title()), after=after)
+    ev.append(said("influence", told, {"seat": seat, "nation": nation, "to": after}))
 
 
 #: how each career metric counts a player's things
@@ -253,28 +260,33 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     p = player(state, seat)
     frames: list[Frame] = []
     mult = count_of(p, g["per"]) if "per" in g else 1
-    words = []
+    words: list[Any] = []
     paid = 0
     if g.get("d"):
         before = p["d"]
         p["d"] = max(0, before + g["d"] * mult)
         if g["d"] > 0:
-            words.append(f"{g['d'] * mult} doubloons")
+            words.append(i18n.word("{n} doubloons", n=g["d"] * mult))
         else:
             paid = before - p["d"]  # a cost (a token's, Belize's): never more than the player has
     if g.get("vp"):
         add_vp(p, g["vp"] * mult, source)
-        words.append(f"{g['vp'] * mult} VP")
+        words.append(i18n.word("{n} VP", n=g["vp"] * mult))
     if g.get("cp"):
         p["cp"] = min(C.COMBAT_MAX, p["cp"] + g["cp"])
-        words.append(f"{g['cp']} combat points")
+        words.append(i18n.word("{n} combat points", n=g["cp"]))
     if g.get("fig"):
         got = gain_figure(p, g["fig"])
-        words.append(f"{got} figure{'s' if got != 1 else ''}")
+        words.append({"n": got, "one": "{n} figure", "other": "{n} figures"})
     if words or paid:
-        said = [f"pays {paid} doubloons"] if paid else []
-        said += [f"gets {', '.join(words)}"] if words else []
-        ev.append(new_event("gain", f"{who(state, seat)} {' and '.join(said)}.", {"seat": seat}))
+        if words and paid:
+            told = i18n.text("{player} pays {paid} doubloons and gets {what}.", player=who(state, seat), paid=paid,
+                             what=words)
+        elif paid:
+            told = i18n.text("{player} pays {paid} doubloons.", player=who(state, seat), paid=paid)
+        else:
+            told = i18n.text("{player} gets {what}.", player=who(state, seat), what=words)
+        ev.append(said("gain", told, {"seat": seat}))
     if g.get("draw"):
         draw_cards(state, seat, g["draw"], rng, ev)
     if g.get("inf"):
