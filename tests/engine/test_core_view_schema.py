@@ -168,3 +168,11 @@ def test_it_closes_every_nested_part_of_fixed_shape(name: str) -> None:
             for part in path.strip("/").split("/"):
                 node = node["properties"][part]
             assert node.get("description"), path
+
+
+def test_it_describes_every_key_of_maracaibos_view_and_players_for_front_end_developers() -> None:
+    schema = engine.get("maracaibo").view_schema()
+    player = schema["properties"]["p"]["items"]["properties"]
+    bare = [k for k, v in schema["properties"].items() if not v.get("description")]
+    bare += [f"p/{k}" for k, v in player.items() if not v.get("description")]
+    assert not bare, bare
