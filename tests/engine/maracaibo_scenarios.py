@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.games.maracaibo import RULES
+from engine.games.maracaibo import RULES, legacyboard
 from engine.games.maracaibo import uprising_content as U
 from engine.stack import Frame, frame
 from engine.testing import player_names
@@ -352,9 +352,25 @@ def legacy_space() -> tuple[State, int]:
 
 def _legacy_board(state: State, *tiles: str) -> State:
     """Only ``tiles`` of the Uprising's new legacy tiles in play, nothing on them yet."""
-    state["legacy_new"], state["legacy_unplayed"] = list(tiles), []
-    state["legacy_board"] = {t: {} if t == "L30" else [] for t in tiles}
+    state["legacy_new"] = list(tiles)
+    state["legacy_board"] = legacyboard.new_board(list(tiles))
     return state
+
+
+def explore_ruin() -> tuple[State, int]:
+    """Scenario 79 with the ruin (L31, L32): Ana explores 3, her explorer on 13, her figure at the start of the
+    ruin track (since an earlier turn), Bruno's figure on its space 1 (skipped)."""
+    state = _legacy_board(_started(mode="79"), "L31", "L32")
+    state["p"][0]["explorer"] = 13
+    state["legacy_board"] = {**state["legacy_board"], "L32": {"0": 0, "1": 1}, "since": {"0": -1, "1": -1}}
+    return _on(state, frame("main", 0, spent=1), frame("explore", 0, n=3))
+
+
+def ruin_pay() -> tuple[State, int]:
+    """Scenario 79: Ana's ruin track figure stopped on space 3 (pay a spyglass): two of her cards have one, Red
+    Gunner and Old Deserter (Bold Merchant has a book, Old Scout herbs)."""
+    state = _legacy_board(_started(mode="79", hand=(1, 7, 36, 24)), "L31", "L32")
+    return _on(state, frame("main", 0, spent=1), frame("ruinpay", 0, space=3, ask=True))
 
 
 def sail_passage() -> tuple[State, int]:
@@ -393,6 +409,7 @@ SCENARIOS = {
     "village-resist": village_resist, "fight-uprising": fight_uprising, "against": against,
     "combat-port": combat_port, "fight-liberation": fight_liberation, "liberation": liberation,
     "legacy-space": legacy_space, "sail-passage": sail_passage, "new-city": new_city, "outpost": outpost,
+    "explore-ruin": explore_ruin, "ruin-pay": ruin_pay,
 }
 
 

@@ -94,7 +94,7 @@ def test_it_places_the_scenarios_legacy_tiles_and_three_by_the_revealed_cards_ob
         assert len(state["discard"]) == 3  # the three revealed cards, face up
         want = [*scen["legacy"], *(scen["legacy_by_object"][C.CARD[c]["object"]][i] for i, c in enumerate(revealed))]
         want += ["L32"] if "L31" in want else []  # (the ruin comes with its track)
-        got = [*state["legacy"], *state["legacy_new"], *state.get("legacy_unplayed", [])] + (
+        got = [*state["legacy"], *state["legacy_new"]] + (
             ["L40"] if mode == "78" else [])
         assert sorted(got) == sorted(want)
         assert all(t in C.LEGACY for t in state["legacy"]) and "L1" in state["legacy"]
@@ -196,13 +196,16 @@ def test_it_reveals_the_top_card_at_the_informants_cove_for_its_objects_reward()
         assert p[k] == min(before[k] + reward.get(k, 0), 8 if k == "cp" else 999)
 
 
-def test_it_shows_the_new_legacy_tiles_and_says_which_are_not_played_yet() -> None:
+def test_it_shows_the_new_legacy_tiles_all_played_and_what_lies_on_them() -> None:
     for seed in range(30):
         state = RULES.setup(player_names(3), {"mode": "79"}, f"shown-{seed}")
-        if state["legacy_unplayed"]:
+        if "L31" in state["legacy_new"]:
             break
+    assert "legacy_unplayed" not in state  # every new tile of 78 and 79 is played
     view = RULES.view(state, None)
     shown = {t["id"]: t["played"] for t in view["uprising_legacy"]}
-    assert shown == {**dict.fromkeys(state["legacy_new"], True), **dict.fromkeys(state["legacy_unplayed"], False)}
-    assert "L30" in shown and "(not played yet by this server)" in RULES.render_text(view)
+    assert shown == dict.fromkeys(state["legacy_new"], True) and {"L30", "L31", "L32"} <= set(shown)
+    assert view["legacy_board"] == {"L30": {}, "L32": {}, "order": [], "since": {}, **(
+        {t: [] for t in ("L33", "L37") if t in shown})}
+    assert "L30" in shown and "(not played yet by this server)" not in RULES.render_text(view)
     assert "scenario 79 (Unrest)" in RULES.render_text(view)

@@ -13,7 +13,7 @@ from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
-from . import automa, jacques, jean
+from . import automa, jacques, jean, ruin
 from . import content as C
 from .board import HANDLERS, opt, stack
 from .careers import with_free_actions
@@ -96,6 +96,21 @@ def split_ways(state: State, seat: int, n: int) -> list[tuple[int, int]]:
     return out
 
 
+def ruin_ways(state: State, seat: int, n: int) -> list[tuple[int, int]]:
+    """The Uprising's ruin track (L32): the moves of ``n`` spaces split between the explorer and the figure on
+    the ruin track, as (explorer's space or -1, the figure's space): the explorer first (up to n - 1), the
+    figure the rest ("dividir esse movimento entre o seu explorador e o trabalhador")."""
+    if not ruin.can_move(state, seat):
+        return []
+    p = player(state, seat)
+    out: list[tuple[int, int]] = []
+    if p["explorer"] == C.END_SPACE:
+        return [(-1, b) for b in sorted(ruin.reach(state, seat, n))]
+    for a, k in [(-1, 0), *sorted(_reach(int(p["explorer"]), n - 1, _occupied(state, seat)).items())]:
+        out += [(a, b) for b in sorted(ruin.reach(state, seat, n - k))]
+    return out
+
+
 def do_figure(state: State, seat: int, to: int, rng: Rng, ev: list[Event]) -> list[Frame]:
     """Roatán's figure to ``to``: the barriers it crosses and the space's reward (no quest, no end VP:
     the track's end and its order belong to the explorer, Assumption A35)."""
@@ -149,6 +164,7 @@ def do_explore(state: State, seat: int, to: int, rng: Rng, ev: list[Event], also
     start = p["explorer"]
     p["explorer"] = to
     ev.append(new_event("explore", f"{who(state, seat)}'s explorer moves to space {to}.", {"seat": seat, "to": to}))
+    ruin.on_explore(state, seat, int(start), to, ev)  # (the Uprising's L31: a figure to the ruin track)
     frames = _barriers(state, seat, start, to, ev)
     if to == C.END_SPACE:
         vps = C.EXPLORER_DATA["end_vp"]
@@ -205,7 +221,7 @@ def _explore_options(state: State, f: Frame) -> list[Option]:
                 code = f"e{to}" if len(ways) == 1 or prev < 0 else f"e{to}b{prev}"
                 also = f", and space {prev} ({_space_text(prev)})" if prev >= 0 else ""
                 out.append(opt(code, f"explore to space {to} ({_space_text(to)}){also}"))
-        return out
+        return out + _ruin_options(state, f)
     for to in explore_targets(state, f["seat"], f["data"]["n"]):
         out.append(opt(f"e{to}", f"explore to space {to} ({_space_text(to)})"))
     for a, b in split_ways(state, f["seat"], f["data"]["n"]):  # Roatán: the moves split with its figure
@@ -213,11 +229,26 @@ def _explore_options(state: State, f: Frame) -> list[Option]:
         figure = "nothing" if b == C.END_SPACE else _space_text(b)
         out.append(opt(f"e{a}w{b}" if a >= 0 else f"w{b}",
                        f"{explorer}the home port's figure to space {b} ({figure})"))
+    return out + _ruin_options(state, f)
+
+
+def _ruin_options(state: State, f: Frame) -> list[Option]:
+    """The ruin track (L32): the moves split with its figure."""
+    out = []
+    for a, b in ruin_ways(state, f["seat"], f["data"]["n"]):
+        explorer = f"explore to space {a} ({_space_text(a)}) and " if a >= 0 else "the explorer stays; "
+        out.append(opt(f"e{a}r{b}" if a >= 0 else f"r{b}",
+                       f"{explorer}the ruin track's figure to space {b} ({ruin.space_text(b)})"))
     return out
 
 
 def _explore_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     ev: list[Event] = []
+    if "r" in o.code:  # the ruin track (L32): the explorer (e<space>, or staying), then the figure (r<space>)
+        a, _, b = o.code.partition("r")
+        frames = do_explore(state, seat, int(a[1:]), rng, ev) if a else []
+        stack(state).push_all([*frames, *ruin.do_figure(state, seat, int(b), rng, ev)])
+        return ev
     if "w" in o.code:  # Roatán: the explorer (e<space>, or staying), then the figure (w<space>)
         a, _, b = o.code.partition("w")
         frames = do_explore(state, seat, int(a[1:]), rng, ev) if a else []

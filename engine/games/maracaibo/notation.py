@@ -298,6 +298,11 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return _sail_readings(code[1:], label)
     if kind == "sail" and code.startswith("x"):  # the Uprising's 13-2 passage (L37)
         return [f"{r} (by) (via) (the) passage" for r in _sail_readings(code[1:], label)]
+    if kind == "ruinpay":  # the Uprising's ruin track (L32): the cards that pay its space's objects
+        if code == "no":
+            return ["pay nothing", "no", "pass", "leave (it) (space) (reward)", label]
+        cards = " ".join(card_name(int(c)) for c in code[1:].split("-"))
+        return [f"pay (with) {cards} (reveal) (card)", f"(pay) (with) {cards}", label]
     if kind == "newcity":  # the Uprising's new city (L30): the influence marker given up
         n = _nation(code[1])
         return [f"(give) (up) {n} (influence) (marker)", f"give up {n}"]
@@ -407,6 +412,11 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         at = re.search(r"up to (\d+)", label)
         return [f"{n} (rank) (up) (influence) (next)" + (f" ({at.group(1)})" if at else "")]
     if kind == "explore":
+        if "r" in code:  # the Uprising's ruin track (L32): the explorer, then the ruin track's figure
+            head, _, to = code.partition("r")
+            fig = f"(and) ruin (track) (figure) (worker) (to) (space) {to}"
+            return ([f"explore {head[1:]} (space) {fig}", f"explorer {head[1:]} {fig}"] if head else
+                     [f"(explore) (explorer) (stays) {fig}"])
         if "w" in code:  # the Uprising's Roatán: the explorer, then the home port's figure
             head, _, fig_to = code.partition("w")
             fig = f"(and) (home) (port) (figure) (worker) (to) {fig_to}"
@@ -682,8 +692,10 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         ways = "; ".join(o.label for o in options)
         return f"these cards can pay: {ways}"
     if kind == "explore" and nums:
-        spaces = ", ".join(o.code[1:] for o in options if re.fullmatch(r"e\w+", o.code))
-        return f"your explorer can move to space {spaces} now"
+        spaces = ", ".join(o.code[1:] for o in options if re.fullmatch(r"e\w+", o.code) and "r" not in o.code)
+        ruin = sorted({o.code.partition("r")[2] for o in options if re.fullmatch(r"(e\d+)?r\d+", o.code)}, key=int)
+        return (f"your explorer can move to space {spaces} now" if spaces else "your explorer cannot move now") + (
+            f"; the ruin track's figure to space {', '.join(ruin)}" if ruin else "")
     if kind == "draw" and terms & {"sail", "plan", "buy"}:  # not a draw misread (issue 21: 'sail 1' was
         # answered about 'draw 1')
         return ("your main phase has ended: now you draw cards up to your hand limit ('draw' for one from the "

@@ -37,7 +37,7 @@ from typing import Any
 from engine.core import Event, State, new_event
 
 from . import content as C
-from . import homeports, legacyboard, legacytiles
+from . import homeports, legacyboard
 from . import uprising_content as U
 from .board import has_marker, take_marker
 
@@ -136,7 +136,5 @@ def set_legacy(state: State) -> None:
         if track and track not in tiles:
             tiles.append(str(track))
     state["legacy"] = [t for t in tiles if t in C.LEGACY]
-    state["legacy_new"] = [t for t in tiles if legacytiles.played(t) or legacyboard.played(t)]
-    state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES
-                                and t not in state["legacy_new"]]
+    state["legacy_new"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]
     state["legacy_board"] = legacyboard.new_board(state["legacy_new"])

@@ -133,6 +133,11 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
         if "place" in st["stack"][-1]["data"]:
             v += ctx.marker_value(nation)
         return v
+    if kind == "explore" and "r" in code:  # the Uprising's ruin track (L32): e10r2 / r2, its figure to 2
+        head, _, to = code.partition("r")
+        return (ctx.explore_value(int(head[1:])) if head else 0.0) + ctx.ruin_value(int(to))
+    if kind == "ruinpay":  # the Uprising's ruin track: which cards pay its space's objects for a revealed card
+        return 0.0 if code == "no" else ctx.reveal_value() - sum(ctx.keep_value(int(c)) for c in code[1:].split("-"))
     if kind == "explore":  # (the Uprising: e10b9 Panamá's way by space 9; e10w8 / w8 Roatán's figure to 8)
         head, _, fig = code.partition("w")
         to, _, by = head[1:].partition("b")

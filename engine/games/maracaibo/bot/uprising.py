@@ -35,6 +35,7 @@ from .. import content as C
 from .. import legacyboard as LB
 from .. import liberation as LIB
 from .. import resistance as RES
+from .. import ruin as RUIN
 from .. import uprising as UP
 from .. import uprising_content as C_U
 from ..board import multiplier
@@ -297,3 +298,27 @@ class UprisingValues:
     def outpost_value(self) -> float:
         """The 21a outpost (L33): a disc off the ship board, then a village action."""
         return self.disc_value() + self.village_plan(1)
+
+    def keep_value(self, cid: int) -> float:
+        raise NotImplementedError
+
+    def reveal_value(self) -> float:
+        """A project card revealed for its object's reward (L32's spaces 1 and 3): the rewards' mean."""
+        table = RUIN.SPACES[1]["by_object"] if RUIN.SPACES else {}
+        return sum(self.gain_value(g, explore=False) for g in table.values()) / max(1, len(table))
+
+    def ruin_value(self, to: int) -> float:
+        """The ruin track's figure stopping on ``to``: its gain, a reveal paid with the cheapest card that has
+        the object, or the end's VP by order of arrival."""
+        at = RUIN.position(self.state, self.seat) or 0
+        return self._ruin_stop(to) + 1.0 * (to - at)  # (each space nearer the end's VP)
+
+    def _ruin_stop(self, to: int) -> float:
+        if to == RUIN.END:
+            vps = RUIN.TRACK["end_vp"] if RUIN.TRACK else [0]
+            return float(vps[min(len(self.state["legacy_board"]["order"]), len(vps) - 1)])
+        s = RUIN.SPACES[to]
+        if "gain" in s:
+            return self.gain_value(s["gain"])
+        ways = RUIN.ways(self.state, self.seat, s)
+        return max(0.0, self.reveal_value() - min(sum(self.keep_value(c) for c in cs) for cs in ways)) if ways else 0.0
