@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from engine.errors import SetupError
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
@@ -209,3 +210,12 @@ def test_it_shows_the_new_legacy_tiles_all_played_and_what_lies_on_them() -> Non
         {t: [] for t in ("L33", "L37") if t in shown})}
     assert "L30" in shown and "(not played yet by this server)" not in RULES.render_text(view)
     assert "scenario 79 (Unrest)" in RULES.render_text(view)
+
+
+@pytest.mark.parametrize("mode", ["78", "79", "74", "193"])
+def test_it_refuses_a_base_scenario_card_with_a_mode_that_is_a_scenario_card_of_its_own(mode: str) -> None:
+    n = 2 if mode in ("78", "79") else 1
+    with pytest.raises(SetupError, match=f"mode {mode} plays its own scenario card .*leave option scenario out"):
+        RULES.setup(player_names(n), {"mode": mode, "scenario": "77"}, "both")
+    assert RULES.setup(player_names(n), {"mode": mode}, "alone")["options"]["scenario"] == "75"
+    assert RULES.setup(player_names(2), {"mode": "basic", "scenario": "77"}, "basic")["legacy"]  # basic: the base's

@@ -92,6 +92,7 @@ from . import (
 )
 from . import content as C
 from . import notation as N
+from . import uprising_content as U
 from .archive_upgrade import upgrade_archive
 from .board import HANDLERS, _pending_seats, json_copy, stack
 from .careers import _is_free
@@ -159,6 +160,12 @@ class Maracaibo(Rules):
                              "solo plays mode=base, 74 or 193")
         if options.get("promos") and mode not in promos.MODES:
             raise SetupError(f"the Uprising's promos (option promos) are played in mode basic, 78 or 79, not {mode}")
+        if mode in U.SCENARIOS and str(options.get("scenario", "75")) != "75" and not options.get("campaign"):
+            # Why refused, not applied: each of these modes is a scenario card of its own (its legacy tiles,
+            # markers, quests and deck), which the base game's scenario cards 76 and 77 would contradict
+            # (docs/rules/maracaibo-uprising.md, Assumption A40)
+            raise SetupError(f"mode {mode} plays its own scenario card ({U.SCENARIOS[mode]['name']}), not scenario "
+                             f"{options.get('scenario')}: leave option scenario out")
         if mode in campaign.MODES and not options.get("campaign"):
             raise SetupError(f"mode {mode} is a campaign's: ask for option campaign too")
         if options.get("campaign"):
