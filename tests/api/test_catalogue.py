@@ -41,6 +41,9 @@ def test_it_serves_maracaibos_catalogue_versioned_and_cacheable(db):
     assert all(r["from"] in places and r["to"] in places for r in body["routes"])
     assert {"quests", "combat", "city_tiles", "prestige", "careers", "upgrades", "legacy"} <= set(body["tiles"])
     assert body["tiles"]["quests"][0]["text"]["cost"]
+    # the Uprising's content (issue 20): its cards among the cards, its other tiles under "uprising"
+    assert any(c.get("expansion") == "uprising" and c["text"] for c in body["cards"])
+    assert {"city_tiles", "legacy", "quests", "career"} <= set(body["uprising"])
     again = client.get(CATALOGUE, HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304 and again.content == b""
 

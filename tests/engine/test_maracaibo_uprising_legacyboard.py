@@ -140,3 +140,41 @@ def test_the_bot_gives_up_the_influence_marker_worth_least_at_the_new_city() -> 
     RULES.apply(state, 0, {"code": "s10a"})
     pick = bot(state, 0, [o for o in RULES.options(state, 0) if o.code.startswith("g")], random.Random(1))
     assert pick.code == "ge"  # no rank with England: nothing lost at the end, nothing paid either
+
+
+def test_the_catalogue_lists_every_card_dealt_and_the_expansions_tiles() -> None:
+    from engine.games.maracaibo.catalogue import catalogue
+
+    cat = catalogue()
+    cards = {c["id"]: c for c in cat["cards"]}
+    assert set(cards) == set(C.CARD)  # the Uprising's cards too: a page can show any card dealt
+    new = cards[int(U.CARDS[0]["id"])]
+    assert new["expansion"] == "uprising" and new["text"] and new["effects"][0]["text"]
+    up = cat["uprising"]
+    legacy = {t["id"]: t for t in up["legacy"]}
+    assert legacy["L30"]["loc"] == "10a" and legacy["L31"]["after_space"] == 11 and legacy["L37"]["loc"] == "13"
+    assert len(up["quests"]) == 28 and len(up["city_tiles"]) == 2 and up["career"]["id"] == U.NEW_CAREER["id"]
+    assert "10a" in {p["id"] for p in cat["places"]} and {"from": "10", "to": "10a"} in cat["routes"]
+
+
+def test_the_board_picture_and_text_show_what_lies_on_the_new_legacy_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(U.SCENARIOS["78"], "legacy", ["L1", "L30", "L40", "L31", "L33", "L37"])
+    state = RULES.setup(player_names(3), {"mode": "78"}, "picture")
+    rnd = random.Random(3)
+    while state["round"] < 3:  # a real game by the bot, two rounds in
+        seat = RULES.pending(state)[0]
+        RULES.apply(state, seat, bot(state, seat, RULES.options(state, seat), rnd).move)
+    board = state["legacy_board"]
+    state["legacy_board"] = {**board, "L30": {"1": "spain"}, "L32": {"0": 2}}
+    state["p"][2]["explorer2"] = 4  # Roatán's figure
+    state["v"] += 1
+    view = RULES.view(state, 0)
+    text = RULES.render_text(view)
+    assert "On the new city's Dutch flag (L30): Bruno's Spain marker." in text
+    assert "The ruin track (L32): Ana's figure on space 2." in text and "10a Willemstad: city" in text
+    for tile in ("L33", "L37"):
+        assert (f"({tile}): " in text) == bool(board[tile])
+    svg = RULES.render_svg(view)
+    assert ">Willemstad<" in svg and "toll: 1 marker" in svg and "disc + village" in svg and "disc: on to 2" in svg
+    assert "Ruin track" in svg and "the ruin (L31)" in svg and 'stroke-width="1.4"' in svg  # Roatán's ring
+    assert "green tag: an Uprising legacy tile" in svg

@@ -129,6 +129,22 @@ def _quest(q: dict[str, Any]) -> dict[str, Any]:
     return {**q, "text": words}
 
 
+def _uprising() -> dict[str, Any]:
+    """The Uprising's other components (SUBSTITUTE CONTENT): its city tiles, legacy tiles (with their
+    location or explorer space: a page can draw what ``legacy_board`` holds), quest tiles, career, promos
+    and modes; its home ports are in ``tiles.home_ports``, its cards in ``cards``."""
+    return {
+        "label": U.DATA["tiles.json"]["label"],
+        "city_tiles": [{**t, "text": t.get("text") or C.CITY_ACTION_TEXT.get(t["action"], t["action"])}
+                       for t in U.CITY_TILES],
+        "legacy": [dict(t) for t in U.LEGACY.values()],
+        "quests": [_quest(q) for q in U.QUESTS],
+        "career": dict(U.NEW_CAREER),
+        "promos": [dict(p) for p in U.PROMOS] if isinstance(U.PROMOS, list) else dict(U.PROMOS),
+        "modes": {k: dict(v) for k, v in U.MODES.items()},
+    }
+
+
 def _build() -> dict[str, Any]:
     tiles = C.TILES
     body: dict[str, Any] = {
@@ -138,7 +154,10 @@ def _build() -> dict[str, Any]:
         "goods": list(C.GOODS),
         "objects": list(C.OBJECTS),
         "synergies": list(C.SYNERGIES),
-        "cards": [_card(c) for c in C.CARDS_DATA["cards"]],
+        # (the Uprising's 36 project cards too, "expansion": "uprising": a page shows any card dealt)
+        "cards": [*(_card(c) for c in C.CARDS_DATA["cards"]),
+                  *({**_card(C.CARD[int(c["id"])]), "expansion": "uprising", "number": c.get("number")}
+                    for c in U.CARDS)],
         "places": [_place(loc) for loc in C.MAP["locations"]],
         "routes": [{"from": loc["id"], "to": nxt} for loc in C.MAP["locations"] for nxt in loc.get("next", [])],
         "two_player_annexed": dict(C.MAP.get("two_player_annexed", {})),
@@ -156,6 +175,7 @@ def _build() -> dict[str, Any]:
             "legacy": list(tiles["legacy"]),
             "home_ports": [_home_port(hp) for hp in U.PORTS],
         },
+        "uprising": _uprising(),
         "option_kinds": dict(OPTION_KINDS),
     }
     return versioned(body)

@@ -35,12 +35,33 @@ _INK_Q = "#6b5000"
 # ---- the view, read ---------------------------------------------------------------------------------
 
 
+def _legacy_board_lines(view: View) -> list[str]:
+    """What lies on the Uprising's new legacy tiles (legacy_board): the new city's markers, the discs, the
+    ruin track's figures."""
+    board = view.get("legacy_board") or {}
+    names = view["players"]
+    out = []
+    if board.get("L30"):
+        out.append("On the new city's Dutch flag (L30): " + ", ".join(
+            f"{names[int(s)]}'s {n.title()} marker" for s, n in sorted(board["L30"].items())) + ".")
+    for tile in ("L33", "L37"):
+        if board.get(tile):
+            out.append(f"Discs on {C_U.LEGACY[tile]['name']} ({tile}): " + ", ".join(names[s] for s in board[tile])
+                       + ".")
+    if board.get("L32"):
+        end = len(C_U.LEGACY["L32"]["spaces"]) + 1
+        out.append("The ruin track (L32): " + ", ".join(
+            f"{names[int(s)]}'s figure " + ("at the end" if int(at) == end else f"on space {at}")
+            for s, at in sorted(board["L32"].items())) + ".")
+    return out
+
+
 def _kind(view: View, loc: str) -> str:
     """village, city, home, start, or "off" (a legacy place not in play): as the rules read it."""
     info = C.LOC[loc]
     legacy = list(view.get("legacy") or ())
-    if "legacy" in info and info["legacy"] not in legacy:
-        return "off"
+    if "legacy" in info and info["legacy"] not in legacy and info["legacy"] not in (view.get("legacy_board") or {}):
+        return "off"  # (the Uprising's new city L30 is in play when its tile is on the legacy board)
     kind = str(info["kind"])
     if kind == "city" and info.get("two_player") and len(view["players"]) <= 2:
         return "village"
@@ -116,6 +137,7 @@ def text(view: View, brief: bool = False) -> str:
     for t in view.get("uprising_legacy") or ():  # the Uprising's scenarios: the new legacy tiles
         out.append(f"Legacy tile {t['id']} {t['name']}: {t['text']}" + ("" if t["played"] else
                                                                       " (not played yet by this server)"))
+    out += _legacy_board_lines(view)
     out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market: goods, discs taken, "
                 "next pay; city action; quest; ships)"]
     ships = _ships(view)
@@ -414,7 +436,7 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
 POS: dict[str, tuple[int, int]] = {
     "H": (150, 92), "1": (212, 84), "2": (262, 50), "3": (330, 100), "4": (392, 90), "5": (428, 134),
     "6": (492, 122), "7": (556, 132), "8": (590, 178), "9": (618, 226), "9a": (616, 290), "10": (470, 262),
-    "10a": (500, 222), "11": (540, 300), "12": (420, 300), "13": (340, 190), "14": (350, 312), "15": (272, 334),
+    "10a": (560, 252), "11": (540, 300), "12": (420, 300), "13": (340, 190), "14": (350, 312), "15": (272, 334),
     "16": (250, 278), "16a": (300, 250), "17": (198, 254), "18": (136, 200), "19": (74, 170), "20": (84, 118),
     "21a": (40, 70), "21b": (120, 56), "22": (74, 34),
 }
@@ -601,16 +623,58 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
             x, y = POS.get(a["loc"], (0, 0))
             out.append(f'<circle cx="{x + 16 + 4 * k}" cy="{y + 8 - 6 * i}" r="2.6" fill="{_colour(view, i)}" '
                        'stroke="#222" stroke-width="0.4"/>')
+    out += _svg_new_legacy(view, _t, least)
     if not legend:
         return out
     # the legend
-    lx, ly = 384, 222 - (9 if stops else 0)  # a stop tile's line more: the legend starts higher
+    new = bool(view.get("uprising_legacy"))
+    lx, ly = 384, 222 - (9 if stops else 0) - (9 if new else 0)  # a line more each: the legend starts higher
     out.append(_t(lx, ly, "circle: village; square: city,", 6.5))
     out.append(_t(lx, ly + 9, "its market discs below; flag: owner", 6.5))
     out.append(_t(lx, ly + 18, "(F, E, S); Q: quest; boats: ships;", 6.5))
     out.append(_t(lx, ly + 27, "dots: assistants" + ("; +1 CP, -2 d: a stop's" if stops else ""), 6.5))
     if stops:
         out.append(_t(lx, ly + 36, "legacy tile (ending a sail there)", 6.5))
+    if new:
+        out.append(_t(lx, ly + (45 if stops else 36), "green tag: an Uprising legacy tile", 6.5))
+    return out
+
+
+#: the Uprising's new legacy tiles on a place: what using them costs or gives, in a tag's few words
+NEW_TAGS = {"L30": "toll: 1 marker", "L33": "disc + village", "L34": "reveal: reward", "L35": "-1 CP +2 VP",
+            "L36": "-2 goods +2 d", "L37": "disc: on to 2"}
+
+
+#: where a new tile's tag goes from its place, where right of it would cover a neighbour's name
+_TAG_AT = {"21a": (-20, 26), "10a": (-32, 26)}
+
+
+def _svg_new_legacy(view: View, text: Any, least: float) -> list[str]:
+    """The Uprising's new legacy tiles on the map: a green tag right of their place (what using them costs
+    or gives), the players' discs on L33 and L37, the nations' markers given up on L30 (player's outline)."""
+    out: list[str] = []
+    board = view.get("legacy_board") or {}
+    for t in view.get("uprising_legacy") or ():
+        row = C_U.LEGACY.get(t["id"], {})
+        if t["id"] not in NEW_TAGS or "loc" not in row:
+            continue
+        x, y = POS.get(str(row["loc"]), (0, 0))
+        dx, dy = _TAG_AT.get(str(row["loc"]), (14, -4))
+        x, y = x + dx - 14, y + dy + 4  # (the tag's corner; what lies on the tile under it)
+        tag, size = NEW_TAGS[t["id"]], max(6, least)
+        tw = kit.text_width(tag, size, True) + 3
+        out.append(f'<rect class="newtile" x="{x + 14}" y="{y - 4}" width="{tw:.1f}" height="{size + 3:.1f}" rx="2" '
+                   'fill="#fff" stroke="#2b8a3e" stroke-width="0.8"/>')
+        out.append(text(x + 14 + tw / 2, y + size - 3, tag, size, "middle", "#2b8a3e", "bold"))
+        held = board.get(t["id"])
+        if isinstance(held, list):  # discs (L33, L37), under the tag
+            for k, seat in enumerate(held):
+                out.append(f'<circle cx="{x + 18 + 6 * k}" cy="{y + size + 4}" r="2.6" fill="{_colour(view, seat)}" '
+                           'stroke="#222" stroke-width="0.4"/>')
+        elif isinstance(held, dict):  # the new city's Dutch flag: each marker given up
+            for k, (seat, nation) in enumerate(sorted(held.items())):
+                out.append(f'<rect x="{x + 15 + 8 * k}" y="{y + size + 1}" width="6" height="6" '
+                           f'fill="{NATION_COLOUR[nation]}" stroke="{_colour(view, int(seat))}" stroke-width="1.2"/>')
     return out
 
 
@@ -637,7 +701,40 @@ def _svg_explorer(view: View, y: int) -> tuple[list[str], int]:
     for k, (s, colour) in enumerate(pawns):
         x = x0 + s * cw + 3 + 3 * k
         out.append(f'<circle cx="{x:.1f}" cy="{y - 3}" r="2.8" fill="{colour}" stroke="#222" stroke-width="0.4"/>')
-    return out, y + 28
+    for i, p in enumerate(view["p"]):  # the Uprising's Roatán: the home port's figure, a ring of the colour
+        if "explorer2" in p:
+            x = x0 + int(p["explorer2"]) * cw + cw - 4 - 3 * i
+            out.append(f'<circle cx="{x:.1f}" cy="{y - 3}" r="2.6" fill="#fff" stroke="{_colour(view, i)}" '
+                       'stroke-width="1.4"/>')
+    board = view.get("legacy_board") or {}
+    if "L32" not in board:
+        return out, y + 28
+    return _svg_ruin(view, board, x0, cw, y, out)
+
+
+def _svg_ruin(view: View, board: dict[str, Any], x0: float, cw: float, y: int,
+              out: list[str]) -> tuple[list[str], int]:
+    """The Uprising's ruin (L31, after its explorer space) and its track (L32) with the figures on it."""
+    after = int(C_U.LEGACY["L31"]["after_space"])
+    rx = x0 + (after + 1) * cw - 1
+    out.append(f'<rect x="{rx - 2:.1f}" y="{y - 2}" width="4" height="18" fill="#868e96"><title>the ruin (L31): '
+               f'passing it puts a figure on the ruin track</title></rect>')
+    yy = y + 32
+    out.append(_t(6, yy + 10, "Ruin track", 8, weight="bold"))
+    spaces = C_U.LEGACY["L32"]["spaces"]
+    labels = ["start", *(C.gain_text(sp["gain"]) if "gain" in sp else "pay " + "/".join(sp["pay"]["objects"])
+                         for sp in spaces), "end " + "/".join(map(str, C_U.LEGACY["L32"]["end_vp"])) + " VP"]
+    w = (640 - 100) / len(labels)
+    for k, text in enumerate(labels):
+        out.append(f'<rect x="{x0 + k * w:.1f}" y="{yy}" width="{w - 1:.1f}" height="14" fill="#e9ecef" '
+                   'stroke="#adb5bd" stroke-width="0.5"/>')
+        out.append(_t(x0 + k * w + w / 2, yy + 10, f"{k} {text}" if 0 < k < len(labels) - 1 else text, 6.5,
+                      "middle", "#343a40"))
+    for j, (seat, at) in enumerate(sorted(board["L32"].items())):
+        x = x0 + int(at) * w + 5 + 5 * j
+        out.append(f'<circle cx="{x:.1f}" cy="{yy - 3}" r="2.8" fill="{_colour(view, int(seat))}" stroke="#222" '
+                   'stroke-width="0.4"/>')
+    return out, yy + 24
 
 
 def _svg_influence(view: View, y: int) -> tuple[list[str], int]:
