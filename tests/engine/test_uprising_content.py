@@ -336,7 +336,8 @@ def test_it_has_the_legacy_tiles_the_text_describes() -> None:
     lt = U.LEGACY
     l30 = lt["L30"]
     # a new location of the map, there only with the tile (map.json names the tile that brings it)
-    assert C.LOC[l30["loc"]].get("legacy") == "L30" and l30["toll"] == "influence_marker" and l30["first"] == {"d_per_rank": 5}
+    assert C.LOC[l30["loc"]].get("legacy") == "L30" and l30["toll"] == "influence_marker"
+    assert l30["first"] == {"d_per_rank": 5}
     each = l30["action"]["per_assistant_and_figure"]
     assert each == {"d": 1, "cp": 1}
     assert {k: v * (2 + 3) for k, v in each.items()} == {"d": 5, "cp": 5}  # W4: 2 assistants, 3 figures
