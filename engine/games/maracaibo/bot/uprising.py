@@ -47,7 +47,11 @@ _FULL_VP = int(C_U.MODULES["resistance"]["full"]["vp_per_combat_token"])
 RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
 #: a home port's ongoing effect, what it is worth a scoring left (the ports whose effect the rules play)
 PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
-              "HP7": 2.0, "HP11": 2.0}
+              "HP7": 2.0, "HP11": 2.0,
+              # the five newest (issue 20): Antwerp's disc off a market (3 doubloons, 3 VP a city action),
+              # Cayman's wild sugar, Panamá's second reward, Porto's combat points after a delivery, Roatán's
+              # second explorer (its rewards and barriers)
+              "HP1": 2.5, "HP3": 2.0, "HP13": 2.0, "HP14": 1.5, "HP15": 2.5}
 
 
 class UprisingValues:
