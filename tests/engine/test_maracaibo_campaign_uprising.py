@@ -154,7 +154,9 @@ def test_it_plays_the_base_campaign_with_the_expansion() -> None:
 @pytest.mark.parametrize(("automa", "options"), [
     ("jean", {"campaign": True}),
     ("jacques", {"campaign": True, "mode": "campaign", "automa": "jacques"}),
-])
+    # the Uprising's story against Jean: her routes never name L30's new city (it crashed her route)
+    ("jean", {"campaign": True, "mode": "campaign", "automa": "jean"}),
+], ids=["base-jean", "uprising-jacques", "uprising-jean"])
 def test_it_plays_a_solo_campaign_the_player_deciding_every_vote(automa: str, options: dict[str, Any]) -> None:
     games = campaign(1, f"solo-{automa}", json.dumps(options))
     assert len(games) == 5

@@ -45,6 +45,8 @@ CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["cards"]}
 LEVELS: dict[int, dict[str, int]] = {int(k): v for k, v in DATA["levels"].items()}
 UPRISING: list[str] = DATA["uprising_cards"]
 ROUTES: dict[str, dict[str, str]] = DATA["routes"]
+#: the locations her routes lead to where two ways part
+ROUTED: frozenset[str] = frozenset(to for way in ROUTES.values() for to in way.values())
 DISC_CAP: int = DATA["disc_track"]["cap"]
 MISSING_CP_VP: int = DATA["missing_cp_vp"]
 FINAL: dict[str, Any] = DATA["final"]
@@ -177,10 +179,13 @@ def _is_city(state: State, loc: str) -> bool:
 
 def open_to_her(state: State, loc: str) -> bool:
     """A legacy city (L4 at 9a, L7 at 16a) only when its tile is in play and her explorer has
-    reached its space; every other location always."""
+    reached its space; a legacy location her routes never name (the Uprising's new city L30 at 10a:
+    its toll is an influence marker given up, which she has not) never; every other location always."""
     info = C.LOC[loc]
     if "legacy" not in info:
         return True
+    if loc not in ROUTED:
+        return False
     return loc_kind(state, loc) != "off" and int(state["jean"]["explorer"]) >= int(info.get("explorer", 0))
 
 
