@@ -196,7 +196,7 @@ def test_it_shows_a_legacy_place_only_while_its_tile_is_in_play() -> None:
 def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> None:
     """The story band (render_story.py): the story tiles and who claimed them, the cards in play with
     what they require, a disc tile's discs, the last card read and the last vote; the pile's count only."""
-    from engine.games.maracaibo import render
+    from engine.games.maracaibo import render, render_phone
 
     state = RULES.setup(["Ana", "Bruno"], {"campaign": True, "mode": "campaign"}, "band")
     rnd = random.Random(2)
@@ -219,6 +219,6 @@ def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> N
     picture = render.svg(view)
     assert "Disc tile W6, the rebels&#x27; armoury at St. Kitts (7): 1 of 2 discs (Bruno)." in picture
     assert picture.count('r="4" fill="') == 2 and f'fill="{render._colour(view, 1)}" stroke="#495057"' in picture
-    phone = render.phone_svgs(view)[1]
+    phone = render_phone.phone_svgs(view)[1]
     assert "Story: game 1 of the campaign" in phone and "Story tiles: 1 " in phone
     assert "Story:" not in render.svg(RULES.view(RULES.setup(["Ana", "Bruno"], {}, "band"), 0))

@@ -232,17 +232,22 @@ def count_of(p: P, what: str) -> int:
     return _COUNTS[what](p)
 
 
+def refill_deck(state: State, rng: Rng, ev: list[Event]) -> bool:
+    """The discards shuffled into a new draw pile when the pile is empty; whether a card is left to draw."""
+    if not state["deck"] and state["discard"]:
+        state["deck"] = state["discard"]
+        state["discard"] = []
+        rng.shuffle(state["deck"])
+        ev.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.", reveals=True))
+    return bool(state["deck"])
+
+
 def draw_cards(state: State, seat: int, n: int, rng: Rng, ev: list[Event]) -> int:
     """Draw from the pile (reshuffling the discards); the cards are told to their drawer only."""
     p = player(state, seat)
     got = []
     for _ in range(n):
-        if not state["deck"] and state["discard"]:
-            state["deck"] = state["discard"]
-            state["discard"] = []
-            rng.shuffle(state["deck"])
-            ev.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.", reveals=True))
-        if not state["deck"]:
+        if not refill_deck(state, rng, ev):
             break
         got.append(state["deck"].pop())
     p["hand"].extend(got)

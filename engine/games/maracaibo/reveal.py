@@ -16,19 +16,14 @@ from engine.rng import Rng
 from engine.stack import Frame
 
 from . import content as C
-from .effects import gain, who
+from .effects import gain, refill_deck, who
 
 
 def by_object(state: State, seat: int, table: dict[str, dict[str, Any]], rng: Rng, ev: list[Event],
               source: str = "cards") -> list[Frame]:
     """The top project card revealed (the discards shuffled if the pile is empty), the reward its object
     names in ``table``, the card to the discard pile."""
-    if not state["deck"] and state["discard"]:
-        state["deck"] = state["discard"]
-        state["discard"] = []
-        rng.shuffle(state["deck"])
-        ev.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile.", reveals=True))
-    if not state["deck"]:
+    if not refill_deck(state, rng, ev):
         return []
     cid = state["deck"].pop()
     state["discard"].append(cid)

@@ -451,7 +451,7 @@ class Maracaibo(Rules):
         return svg(view)
 
     def _render_phone_svg(self, view: View) -> list[str]:
-        from .render import phone_svgs
+        from .render_phone import phone_svgs
 
         return phone_svgs(view)
 
@@ -459,7 +459,7 @@ class Maracaibo(Rules):
         # Why the map near the reader's ship: the whole board is 20 KB as PNG at a mail's width,
         # and its text part (7-9 KB, repeated in the HTML) leaves a mail 4-10 KB for the picture;
         # the map with the ships is what a reader looks at, the rest is in the mail's text.
-        from .render import mail_svg
+        from .render_phone import mail_svg
 
         return mail_svg(view)
 
