@@ -86,7 +86,10 @@ def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
     k = compass(p)
     ev.append(new_event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"
                         + (f" (discarding {', '.join(C.CARD[c]['name'] for c in cards)})" if cards else "")
-                        + f", reward x{k} compass.", {"seat": seat, "quest": qid}))
+                        + f", reward x{k} compass.", {"seat": seat, "quest": qid},
+                        # Why a reveal: the cards paid were hidden in the hand and go to the discard
+                        # pile face up (the cheapest ones, chosen by the rules when the move names none)
+                        reveals=bool(cards)))
     per = {key: v * k for key, v in q["per"].items()}
     frames = gain(state, seat, per, rng, ev, "quests")
     frames += gain(state, seat, q["fixed"], rng, ev, "quests")
