@@ -215,6 +215,25 @@ def _key_chip(lay: _Layout, b: str, x: float, y: float) -> list[str]:
     return _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)
 
 
+#: The parts of a view the board picture draws, all public (views.public): the mail's picture is
+#: drawn from these alone, with no seat, so every seat of a position gets the same picture.
+PICTURE_KEYS = ("side", "players", "turn", "start", "end", "reefs", "pos", "trail", "barrels", "lava",
+                "lava_start", "out")
+
+
+def picture_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The public part of a view a mail's picture is drawn from: the same for every seat of a
+    position and for a spectator (no "you", nothing only one seat knows), so the picture is
+    rendered once a position and cached for every seat's mail (issue 28). What the seat alone
+    knows (its hand, its face-down card, barrels it looked at) is in the mail's text."""
+    return {**{k: view[k] for k in PICTURE_KEYS if k in view}, "seat": None}
+
+
+def render_mail_svg(view: dict[str, Any]) -> str:
+    """The picture a mail carries: the phone board of the view's public part (:func:`picture_view`)."""
+    return render_svg(picture_view(view), narrow=True)
+
+
 def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
     """The board: the route with its spaces, reefs or crevasses, barrels, the pawns and this
     turn's trail of each, and a legend. ``narrow``: drawn for a phone (see ``NARROW``)."""

@@ -1067,6 +1067,12 @@ class Maretta(Rules):
     def _render_phone_svg(self, view: View) -> list[str]:
         return [render.render_svg(view, narrow=True)]
 
+    def _render_mail_svg(self, view: View) -> str:
+        # Why not the seat's phone board: the "you" marks made each seat's picture differ, so each
+        # was rendered (resvg and a palette pass) once a seat; the public one is rendered once a
+        # position (issue 28). The seat's own knowledge is in the mail's text.
+        return render.render_mail_svg(view)
+
 
 #: the steps the machine runs by itself (``_run``), by the name a frame gives in "t"
 _STEPS: dict[str, Callable[[Maretta, State, Frame, _Events], None]] = {
