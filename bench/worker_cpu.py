@@ -38,10 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import machine_note, scratch_database  # noqa: E402
+from bench.common import machine_note, scratch_database
 
 
-def play_pbem(game_name: str, players: int, moves: int, seed: int, options: dict[str, Any]) -> tuple[float, int, int, list[tuple[int, str]]]:
+def play_pbem(game_name: str, players: int, moves: int, seed: int,
+              options: dict[str, Any]) -> tuple[float, int, int, list[tuple[int, str]]]:
     """CPU seconds of ``moves`` moves by mail (judged, mails built and sent), mails sent, renders,
     and the moves played (seat, option code), for the raw replay."""
     from django.core import mail
@@ -88,6 +89,7 @@ def play_pbem(game_name: str, players: int, moves: int, seed: int, options: dict
             index = rnd.choice(pending)
             seat = Seat.objects.select_related("player").get(game=game, index=index)
             code = rnd.choice(rules.options(game.state, index)).code
+            assert seat.player is not None
             msg = EmailMessage()
             msg["From"], msg["To"], msg["Subject"] = seat.player.email, reply_address(seat), "move"
             msg["Message-ID"] = f"<w-{tag}-{n}@example.org>"
@@ -98,7 +100,7 @@ def play_pbem(game_name: str, players: int, moves: int, seed: int, options: dict
             cpu += time.process_time() - started
             played.append((index, code))
     finally:
-        sending._render_png = _lru(real_render)  # type: ignore[assignment]
+        sending._render_png = _lru(real_render)
     return cpu, len(mail.outbox), renders, played
 
 

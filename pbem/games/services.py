@@ -804,7 +804,7 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
                            "look at the new state and send your move again")
     # Why every seat in one read (#28): the mover's seat, the resigned seats autoplay needs and
     # the seats the game mails are one small query, not three.
-    seats = list(game.seats.select_related("player"))
+    seats = list(outbox.with_chat_flag(game.seats.select_related("player")))
     own = _own_seat(game, seats, player) if player is not None else None
     if own is not None:
         seat_index = own.index

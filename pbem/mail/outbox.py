@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -108,7 +108,7 @@ def roman(n: int) -> str:
     return out
 
 
-def update_what(game: Game, seat: Seat, content: dict[str, Any]) -> str:
+def update_what(game: Game, seat: Seat, content: dict[str, Any], log: tuple[int, list[Move]] | None = None) -> str:
     """What an update mail is, for its subject: "game over", "paused", "your turn, round II",
     "Bob moved" (the other seats whose moves it tells), "waiting for Bob"."""
     if content["finished"]:
@@ -119,9 +119,13 @@ def update_what(game: Game, seat: Seat, content: dict[str, Any]) -> str:
         rnd = (content.get("view") or {}).get("round")
         return f"your turn, round {roman(rnd)}" if isinstance(rnd, int) and not isinstance(rnd, bool) else "your turn"
     assert game.state is not None and seat.index is not None
-    movers = sorted(set(Move.objects.filter(game=game, version__gt=seat.last_mailed_version,
-                                            undone_at__isnull=True).exclude(seat=seat.index)
-                        .values_list("seat", flat=True)))
+    if log is not None and log[0] <= seat.last_mailed_version:  # the moves read already hold these
+        movers = sorted({m.seat for m in log[1] if m.undone_at is None and m.version > seat.last_mailed_version
+                         and m.seat != seat.index})
+    else:
+        movers = sorted(set(Move.objects.filter(game=game, version__gt=seat.last_mailed_version,
+                                                undone_at__isnull=True).exclude(seat=seat.index)
+                            .values_list("seat", flat=True)))
     names = _names(game, [m for m in movers if 0 <= m < len(game.state.get("players", []))])
     if names:
         return f"{' and '.join(names) if len(names) < 3 else ', '.join(names[:-1]) + ' and ' + names[-1]} moved"
@@ -146,6 +150,19 @@ def _queue(*, to: Player | None, subject: str, body: str = "", game: Game | None
 
     ``body``: a plain-text mail's text. ``content``: an update mail's content, from which its
     text, HTML and picture are composed when it is sent (see pbem.mail.compose)."""
+    row = _row(to=to, subject=subject, body=body, game=game, reply_to=reply_to, content=content,
+               extra_headers=extra_headers, to_email=to_email, thread=thread)
+    row.save(force_insert=True)
+    if send and row.status == OutboundMessage.Status.PENDING:
+        dispatch.enqueue("pbem.send_outbound", row.pk)
+    return row
+
+
+def _row(*, to: Player | None, subject: str, body: str = "", game: Game | None = None, reply_to: str | None = None,
+         content: dict[str, Any] | None = None, extra_headers: dict[str, str] | None = None,
+         to_email: str | None = None, thread: bool = True) -> OutboundMessage:
+    """The outbox row of a mail, not saved yet (:func:`_queue` saves one; a change's mails are
+    saved together, in one statement: :func:`queue_game_update`)."""
     address = to_email or (to.email if to is not None else "")
     assert address, "a mail needs a recipient"
     # Why cleaned here as well as where the text comes from: a control character in any
@@ -165,15 +182,12 @@ def _queue(*, to: Player | None, subject: str, body: str = "", game: Game | None
     if not deliverable_address(address):
         # Why recorded, not queued: no relay will ever take it; retrying would only delay the
         # rest. The row says what happened (an operator sees it as failed, never retried).
-        return OutboundMessage.objects.create(
+        return OutboundMessage(
             game=game, player=to, to_email=re.sub(r"[\x00-\x1f\x7f]", " ", address)[:254], subject=subject[:255],
             body_text=body, content=content, headers=headers, status=OutboundMessage.Status.FAILED,
             last_error="undeliverable: the address cannot be sent to; dropped before queueing")
-    row = OutboundMessage.objects.create(game=game, player=to, to_email=address, subject=subject[:255],
-                                         body_text=body, content=content, headers=headers)
-    if send:
-        dispatch.enqueue("pbem.send_outbound", row.pk)
-    return row
+    return OutboundMessage(game=game, player=to, to_email=address, subject=subject[:255],
+                           body_text=body, content=content, headers=headers)
 
 
 def _send_batch(rows: Sequence[OutboundMessage]) -> None:
@@ -182,6 +196,7 @@ def _send_batch(rows: Sequence[OutboundMessage]) -> None:
     Why it keeps reliability: every row is still claimed, counted and retried on its own by
     the send service, and the outbox sweeper requeues any row a lost batch left pending.
     """
+    rows = [r for r in rows if r.status == OutboundMessage.Status.PENDING]
     if len(rows) == 1:
         dispatch.enqueue("pbem.send_outbound", rows[0].pk)
     elif rows:
@@ -229,17 +244,29 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
 MAX_SINCE_VERSIONS = 200
 
 
-def _events_since(game: Game, seat: Seat) -> list[Event]:
-    """What happened after the seat's last mail, in order; moves taken back are not shown as
-    having happened: an undo after that mail is mentioned instead, at the version it happened."""
-    since = seat.last_mailed_version
-    floor = max(since, game.version - MAX_SINCE_VERSIONS)
-    # One statement, two index range scans, (game, version) and the partial (game, undone_version):
-    # each reads only the rows after ``floor``, not the whole log. Why one: a statement less for
-    # every mail made (#28).
-    rows = list(Move.objects.filter(Q(version__gt=floor, undone_at__isnull=True) | Q(undone_version__gt=floor),
+def _floor(game: Game, seat: Seat) -> int:
+    """The version a seat's next mail tells the story from (at most MAX_SINCE_VERSIONS back)."""
+    return max(seat.last_mailed_version, game.version - MAX_SINCE_VERSIONS)
+
+
+def _log_since(game: Game, floor: int) -> list[Move]:
+    """The moves after ``floor`` and those taken back after it: what a story from ``floor`` reads.
+
+    One statement, two index range scans, (game, version) and the partial (game, undone_version):
+    each reads only the rows after ``floor``, not the whole log. The rows of a lower floor hold
+    those of every higher one, so one read serves the mails of several seats (#28)."""
+    return list(Move.objects.filter(Q(version__gt=floor, undone_at__isnull=True) | Q(undone_version__gt=floor),
                                     game=game).only("version", "number", "events", "seat", "source",
                                                     "undone_at", "undone_version"))
+
+
+def _events_since(game: Game, seat: Seat, log: tuple[int, list[Move]] | None = None) -> list[Event]:
+    """What happened after the seat's last mail, in order; moves taken back are not shown as
+    having happened: an undo after that mail is mentioned instead, at the version it happened.
+    ``log``: the moves read from a floor at or below this seat's (:func:`_log_since`), if read."""
+    since = seat.last_mailed_version
+    floor = _floor(game, seat)
+    rows = log[1] if log is not None and log[0] <= floor else _log_since(game, floor)
     live = [r for r in rows if r.undone_at is None and r.version > floor]
     undone = [r for r in rows if r.undone_version is not None and r.undone_version > floor]
     timeline: list[tuple[int, int, Event]] = []
@@ -352,6 +379,8 @@ def _chat_since(game: Game, seat: Seat, *, keep: bool = False) -> list[ChatMessa
     transaction; the second read was one statement more for every mail, #28)."""
     kept = seat.__dict__.pop("_pbem_chat_read", None)
     if kept is not None and kept[0] == (game.pk, seat.last_mailed_chat):
+        if keep:
+            seat.__dict__["_pbem_chat_read"] = kept
         return list(kept[1])
     rows = list(ChatMessage.objects.filter(game=game, pk__gt=seat.last_mailed_chat).order_by("pk"))
     if keep:
@@ -470,16 +499,25 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
 def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True,
                       again: bool = False, kind: str = "") -> OutboundMessage:
     """``kind``: said before what the mail is in its subject ("reminder", "digest")."""
-    assert seat.player is not None
-    with language.speaking(language.of(seat.player)):
-        content, options = _mail_content(game, seat, _events_since(game, seat), intro=_(intro) if intro else "",
-                                         again=again)
-    what = update_what(game, seat, content)
-    what = f"{kind}, {what}" if kind and what else kind or what
-    row = _queue(to=seat.player, subject=subject_for(game, what), game=game, reply_to=reply_address(seat),
-                 content=content, send=send)
+    row, options = _update_row(game, seat, intro=intro, again=again, kind=kind)
+    row.save(force_insert=True)
+    if send and row.status == OutboundMessage.Status.PENDING:
+        dispatch.enqueue("pbem.send_outbound", row.pk)
     _mark_mailed(game, seat, options)
     return row
+
+
+def _update_row(game: Game, seat: Seat, *, intro: str = "", again: bool = False, kind: str = "",
+                log: tuple[int, list[Move]] | None = None) -> tuple[OutboundMessage, list[Option]]:
+    """A seat's update mail as an unsaved row, and the options it lists. ``log``: see _events_since."""
+    assert seat.player is not None
+    with language.speaking(language.of(seat.player)):
+        content, options = _mail_content(game, seat, _events_since(game, seat, log), intro=_(intro) if intro else "",
+                                         again=again)
+    what = update_what(game, seat, content, log)
+    what = f"{kind}, {what}" if kind and what else kind or what
+    return _row(to=seat.player, subject=subject_for(game, what), game=game, reply_to=reply_address(seat),
+                content=content), options
 
 
 def story_since(game: Game, seat: Seat) -> list[str]:
@@ -497,12 +535,30 @@ def mark_told(game: Game, seat: Seat) -> None:
     _mark_mailed(game, seat, options)
 
 
-def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option]) -> None:
-    """The seat's mails have told it everything up to now: the next one starts after this."""
+#: The annotation :func:`with_chat_flag` adds to a seat: whether chat came after its last mail.
+NEW_CHAT = "pbem_new_chat"
+
+
+def with_chat_flag(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """``seats`` with :data:`NEW_CHAT` on each: whether the game has chat its mails have not told.
+    Why: the read of a change's seats says it, and the mails of the change skip the chat's read
+    when no seat has any (one statement less a change, #28)."""
+    return seats.annotate(**{NEW_CHAT: Exists(ChatMessage.objects.filter(game=OuterRef("game"),
+                                                                         pk__gt=OuterRef("last_mailed_chat")))})
+
+
+#: A seat's marks: what its mails told it last (_mark_mailed).
+MARKS = ["last_mailed_version", "last_mailed_options", "last_mailed_chat"]
+
+
+def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option], *, save: bool = True) -> None:
+    """The seat's mails have told it everything up to now: the next one starts after this.
+    ``save`` False: the caller saves the marks of several seats in one statement."""
     seat.last_mailed_version = game.version
     seat.last_mailed_options = options_signature(options)
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
-    seat.save(update_fields=["last_mailed_version", "last_mailed_options", "last_mailed_chat"])
+    if save:
+        seat.save(update_fields=MARKS)
     # Kept on the game object: which seats were mailed at this version in this change, so the
     # step's answer knows without reading the seat again (#28).
     game.__dict__.setdefault("_pbem_mailed", {})[seat.pk] = game.version
@@ -632,9 +688,9 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         told += [e for e in happened if e.kind in ROUND_EVENTS]
     turns, new_round = new_turns(told)
     before = set(waited) if waited is not None else None
-    rows: list[OutboundMessage] = []
+    due: list[Seat] = []
     if seats is None:
-        seats = list(game.seats.select_related("player").exclude(index__isnull=True))
+        seats = list(with_chat_flag(game.seats.select_related("player").exclude(index__isnull=True)))
     for seat in seats:
         if seat.index is None:
             continue
@@ -646,8 +702,35 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending,
                                             before, turns, new_round):
             continue
-        rows.append(_queue_update_for(game, seat, send=False, again=wanted is None))
+        due.append(seat)
+    _queue_updates_together(game, due, again=wanted is None)
+
+
+def _queue_updates_together(game: Game, seats: Sequence[Seat], *, again: bool) -> list[OutboundMessage]:
+    """The update mails of ``seats`` for one change, in a fixed number of statements whatever
+    their number (#28: they were four a mail): the moves since the earliest of their last mails
+    and the chat since then (one read each), the rows (one INSERT) and the seats' marks (one
+    UPDATE); then one task sends them all."""
+    if not seats:
+        return []
+    floor = min(_floor(game, seat) for seat in seats)
+    log = (floor, _log_since(game, floor))
+    since_chat = min(seat.last_mailed_chat for seat in seats)
+    # Why a flag: a game's chat is mostly quiet, and the seats' read said so (with_chat_flag)
+    quiet = all(seat.__dict__.get(NEW_CHAT) is False for seat in seats)
+    chat = [] if quiet else list(ChatMessage.objects.filter(game=game, pk__gt=since_chat).order_by("pk"))
+    rows: list[OutboundMessage] = []
+    for seat in seats:
+        # what _chat_since would read for this seat, kept for its mail and its mark
+        seat.__dict__["_pbem_chat_read"] = ((game.pk, seat.last_mailed_chat),
+                                            [m for m in chat if m.pk > seat.last_mailed_chat])
+        row, options = _update_row(game, seat, again=again, log=log)
+        _mark_mailed(game, seat, options, save=False)
+        rows.append(row)
+    OutboundMessage.objects.bulk_create(rows)
+    Seat.objects.bulk_update(list(seats), MARKS)
     _send_batch(rows)
+    return rows
 
 
 #: Marks the answer to a step (:func:`queue_step_answer`). Why: the answers to a sender are
