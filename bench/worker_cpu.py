@@ -75,7 +75,7 @@ def play_pbem(game_name: str, players: int, moves: int, seed: int,
         renders += 1
         return real_render(svg)
 
-    sending._render_png = _lru(counted)  # type: ignore[assignment]
+    sending._render_png = _lru(counted)
     mail.outbox = []
     cpu = 0.0
     played: list[tuple[int, str]] = []

@@ -118,6 +118,7 @@ def test_the_mails_of_a_change_tell_each_seat_its_own_untold_chat_once():
         raw, sender, to = _move_mail(game, rnd)
         mail_services.do_process_inbound(mail_services.do_receive_mail(raw, sender, [to]).pk)
         for row in OutboundMessage.objects.exclude(pk__in=before).exclude(content=None):
+            assert row.content is not None
             lines = [text for _who, text in row.content["chat"]]
             told[row.to_email] = told.get(row.to_email, 0) + lines.count("fair winds")
     assert set(told.values()) == {1} and len(told) == 3, told  # each player once, however many mails
