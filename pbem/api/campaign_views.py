@@ -12,8 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pbem.api import serializers as s
+from pbem.api.pagination import GamePagination
 from pbem.api.permissions import HasPlayer, player_of
-from pbem.api.views import GAME_ID, BaseApi, _errors, _game_response, _GameActionApi
+from pbem.api.views import GAME_ID, PAGE_PARAMETERS, BaseApi, _errors, _game_response, _GameActionApi
 from pbem.games import campaign_selectors, campaigns, moderators
 
 CAMPAIGN_ID = OpenApiParameter("campaign_id", int, OpenApiParameter.PATH, description="the campaign's id")
@@ -110,6 +111,10 @@ class CampaignOut(serializers.Serializer):
 
 
 class CampaignListOut(serializers.Serializer):
+    count = serializers.IntegerField(allow_null=True, help_text="the list's length when this page shows all of it; "
+                                                                "else null (no list is counted whole)")
+    next = serializers.CharField(allow_null=True, help_text="the next (older) page, by cursor")
+    previous = serializers.CharField(allow_null=True, help_text="the page before (newer), by cursor")
     results = CampaignOut(many=True)
 
 
@@ -153,11 +158,14 @@ class CampaignListApi(_CampaignApi):
         return [AllowAny()] if self.request.method == "GET" else [HasPlayer()]
 
     @extend_schema(operation_id="campaigns_list", summary="Your campaigns (a moderator: every campaign)",
-                   responses={200: CampaignListOut, **_errors(401)})
+                   description="Newest first, in keyset pages (`limit`, then `next`/`previous`), as the game lists.",
+                   parameters=PAGE_PARAMETERS, responses={200: CampaignListOut, **_errors(400, 401)})
     def get(self, request: Request) -> Response:
         rows = campaign_selectors.campaign_list(self.player, staff=bool(request.user and request.user.is_staff))
-        data = [campaign_selectors.campaign_data(c) for c in rows[:100]]
-        return Response(CampaignListOut({"results": data}).data)
+        paginator = GamePagination()
+        page = paginator.paginate_rows(rows, request)
+        data = [campaign_selectors.campaign_data(c) for c in page]
+        return paginator.get_paginated_response(CampaignOut(data, many=True).data)
 
     @extend_schema(operation_id="campaigns_create", summary="Create a campaign, or import one from its archive",
                    description="A series of games of one group: the first game is created now (invitations sent, "

@@ -16,8 +16,10 @@ from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
-#: Furthest offset a list may start at; past it the database would fail, not answer an empty page.
-MAX_OFFSET = 10**9
+#: What a list answers to ``?offset=`` (issue 28: a page found by offset reads every row it skips,
+#: a million at a million games, so no list takes one; every list pages by cursor).
+NO_OFFSET = ("lists page by cursor, not by offset (an offset reads every row it skips): "
+             "start without one and follow next and previous as given")
 #: A game list's cursor: ``b<id>`` continues with the games older than ``id``, ``a<id>`` with
 #: those newer (the page before). Opaque to clients: they follow ``next``/``previous``.
 GAME_CURSOR = re.compile(r"([ab])([0-9]{1,18})")
@@ -51,12 +53,12 @@ def _id(row: Any) -> int:
 
 
 class GamePagination(LimitOffsetPagination):
-    """Game lists (newest first, ordered by ``-id``) in keyset pages.
+    """Lists of games and campaigns (newest first, ordered by ``-id``) in keyset pages.
 
     ``next`` and ``previous`` carry a ``cursor`` (the id the page ends or starts at), so every
-    page costs what the first does. ``offset`` is still taken (it reads the rows it skips; the
-    links it gives are cursors; with a cursor it is ignored). ``count`` is exact when the page shows the list's end
-    (offset + rows) and null otherwise: no list is counted whole.
+    page costs what the first does, whatever the table holds. ``offset`` is refused (400,
+    :data:`NO_OFFSET`). ``count`` is exact when the first page shows the whole list and null
+    otherwise: no list is counted whole.
     """
 
     default_limit = 50
@@ -67,7 +69,9 @@ class GamePagination(LimitOffsetPagination):
         return strict_int(request, self.limit_query_param, self.default_limit, 1, cutoff=self.max_limit)
 
     def get_offset(self, request: Any) -> int:
-        return strict_int(request, self.offset_query_param, 0, 0, MAX_OFFSET) or 0
+        if self.offset_query_param in request.query_params:
+            raise ValidationError({self.offset_query_param: [NO_OFFSET]})
+        return 0
 
     def get_cursor(self, request: Any) -> tuple[str, int] | None:
         raw = request.query_params.get(self.cursor_query_param)

@@ -18,18 +18,17 @@ from typing import Any
 
 import engine
 from pbem.api.idempotency import KEY_PATTERN
-from pbem.api.pagination import GAME_CURSOR, MAX_OFFSET
+from pbem.api.pagination import GAME_CURSOR
 from pbem.api.serializers import MAX_COMMANDS, STREAM_EVENTS, STREAM_LINES
 
 #: Bounds of the paging parameters, as pbem.api.pagination enforces them.
 _PAGING: dict[str, dict[str, Any]] = {
     "limit": {"type": "integer", "minimum": 1},
-    "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
     "page_size": {"type": "integer", "minimum": 1},
     "cursor": {"type": "string", "pattern": f"^{GAME_CURSOR.pattern}$"},
 }
 #: The operations paged by pbem.api.pagination.GamePagination (keyset cursors of their own).
-_GAME_LISTS = ("games_list", "me_games_list")
+_GAME_LISTS = ("games_list", "me_games_list", "campaigns_list")
 
 _RATE_HEADERS = {
     "RateLimit-Limit": {"schema": {"type": "integer"}, "description": "requests allowed in the current window"},

@@ -250,8 +250,6 @@ def _game_response(request: Request, game_id: int, player: Player | None,
 PAGE_PARAMETERS = [
     OpenApiParameter("limit", OpenApiTypes.INT, description="page size, at most 200 (a larger one is taken as 200)"),
     OpenApiParameter("cursor", OpenApiTypes.STR, description="from `next` or `previous`: where the page continues"),
-    OpenApiParameter("offset", OpenApiTypes.INT, description="where the page starts (reads the games it skips: "
-                                                             "follow `next` instead; ignored with `cursor`)"),
 ]
 
 

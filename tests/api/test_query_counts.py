@@ -11,7 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from pbem.games.models import Player
+from tests.campaign_toy import guess
 from tests.factories import make_player, seat_of, start_game, token_client
+
+__all__ = ["guess"]
 
 GAMES = "/api/v1/games/"
 
@@ -93,16 +96,16 @@ def test_it_answers_a_view_exactly_as_the_view_serializer_would(fake_game, alice
 
 def test_it_counts_a_list_only_on_a_page_that_shows_its_end(fake_game, alice):
     """No list is counted whole (at a million games a count reads a million rows): the count is
-    the offset plus the rows of a page that shows the list's end, null on any other page."""
+    the rows of a first page that shows the whole list, null on any other page."""
     client = token_client(alice)
     _games(fake_game, alice, 3)
     from pbem.games import services
 
     services.do_create_game(make_player("zed@example.org", "Zed"), fake_game,
                             invite=["nobody@example.org"])  # open, and not Alice's
-    for query, count, shown in (("", 4, 4), ("?limit=2", None, 2), ("?limit=2&offset=3", 4, 1),
-                                ("?limit=4", 4, 4), ("?limit=3", None, 3), ("?offset=9", None, 0),
-                                ("?mine=1", 3, 3), ("?mine=1&offset=5", None, 0), ("?status=open", 1, 1),
+    for query, count, shown in (("", 4, 4), ("?limit=2", None, 2),
+                                ("?limit=4", 4, 4), ("?limit=3", None, 3),
+                                ("?mine=1", 3, 3), ("?status=open", 1, 1),
                                 ("?status=finished", 0, 0)):
         body = client.get(GAMES + query).json()
         assert (body["count"], len(body["results"])) == (count, shown), query
@@ -166,3 +169,34 @@ def test_the_web_lobby_reads_four_pages_of_names_and_no_state(fake_game, alice, 
         assert '"games_game"."state"' not in sql and "COUNT(" not in sql.upper() and "OFFSET" not in sql, sql
         assert "LIMIT 50" in sql, sql
     assert all(f"#{pk} ".encode() in r.content for pk in ids)  # in "mine" and "running"
+
+
+@pytest.mark.parametrize("path", [GAMES, "/api/v1/me/games/", "/api/v1/campaigns/"])
+@pytest.mark.parametrize("offset", ["0", "3", "abc"])
+def test_it_refuses_an_offset_and_says_to_follow_the_cursors(fake_game, alice, path, offset):
+    """No list pages by offset (it reads every row it skips): a clear 400, not a silent first page."""
+    r = token_client(alice).get(f"{path}?offset={offset}")
+    assert r.status_code == 400, r.content
+    assert "offset" in r.json()["message"] and "cursor" in r.json()["message"], r.json()
+
+
+def test_it_pages_the_campaigns_by_keyset(guess, alice):
+    """The campaigns list pages as the game lists do: cursors, no OFFSET, no COUNT, every one once."""
+    from pbem.games import campaigns
+
+    ids = sorted((campaigns.do_create_campaign(alice, guess, name=f"c{i}", games=2,
+                                               invite=[make_player(f"cp{i}@example.org", "P").email])[0].pk
+                  for i in range(5)), reverse=True)
+    client = token_client(alice)
+    page = client.get("/api/v1/campaigns/?limit=2").json()
+    assert page["count"] is None
+    seen = [c["id"] for c in page["results"]]
+    while page["next"]:
+        assert "cursor=" in page["next"]
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(page["next"]).json()
+        sql = " ".join(q["sql"].upper() for q in ctx.captured_queries)
+        assert "COUNT(" not in sql and "OFFSET" not in sql, sql
+        seen += [c["id"] for c in page["results"]]
+    assert seen == ids
+    assert client.get("/api/v1/campaigns/?limit=10").json()["count"] == 5

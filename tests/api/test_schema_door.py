@@ -12,7 +12,7 @@ GAMES = "/api/v1/games/"
 
 
 @pytest.mark.parametrize("query", ["status=", "mine=", "limit=abc", "limit=0", "offset=-1", "offset=null",
-                                   "offset=10000000000000"])
+                                   "offset=10000000000000", "offset=0"])
 def test_it_answers_400_to_a_list_query_outside_the_schema(alice, query):
     r = token_client(alice).get(f"{GAMES}?{query}")
     assert r.status_code == 400, r.content
