@@ -18,7 +18,7 @@ from engine.stack import Frame, FunctionHandler, frame
 from . import content as C
 from .board import HANDLERS, P, opt
 from .careers import with_free_actions
-from .effects import player, who
+from .effects import influence_vp, player, who
 
 
 def combat_row(cid: int, e: dict[str, Any]) -> dict[str, Any]:
@@ -32,6 +32,13 @@ def combat_row(cid: int, e: dict[str, Any]) -> dict[str, Any]:
             "label": f"{name}, the last combat action: lose {e['pay_inf']} influence, explore up to "
                      f"{e['explore_upto']}", "effect": effect, "source": "cards",
             "event": ["combat_card", f"uses {name}"]}
+
+
+def usable_in_mode(state: State, e: dict[str, Any]) -> bool:
+    """Whether the card's combat action may ever be used in this game's mode: the influence it costs
+    needs a marker that may move back, and where influence gained is scored as VP (the mode's data,
+    ``influence_vp``: the Liberation) the markers never leave 0 (Assumption A61)."""
+    return not (int(e.get("pay_inf", 0)) and influence_vp(state))
 
 
 def has_influence(p: P, n: int) -> bool:

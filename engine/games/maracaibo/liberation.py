@@ -179,7 +179,8 @@ def _row_gain(state: State, row: dict[str, Any]) -> dict[str, Any]:
 def _other_rows(state: State, p: P, nation: str) -> list[dict[str, Any]]:
     """The project cards' combat actions of the player's display and the unlocked home port's for
     ``nation`` (Assumption A16: usable against a nation in this module)."""
-    rows = [row for cid in p["display"] for row in combat._CARD_ROWS.get(cid, ())]
+    rows = [row for cid in p["display"] for row in combat._CARD_ROWS.get(cid, ())
+            if combat._may(state, p, row, nation)]  # (Turncoat's influence: never here, A61)
     port = p.get("port")
     if port and homeports.PORT_AREA in p["areas"]:
         rows += [r for r in combat._PORT_ROWS.get(port, ()) if r["needs"]["nation"] == nation]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .. import card_actions as CA
+from .. import card_combat as CC
 from .. import citytiles as CT
 from .. import content as C
 from .. import extensions as X
@@ -58,7 +59,9 @@ def card_value(ctx: Ctx, cid: int, e: dict[str, Any]) -> float | None:
     turns = ctx.turns
     if ext == "stops_collect":
         return 0.35 * ctx.left * (ctx.gain_value(e["gain"], explore=False) + ctx.disc_value()) / 3
-    if ext == "last_pay_influence":
+    if ext == "last_pay_influence":  # (never usable where influence is VP: the rules say so, A61)
+        if not CC.usable_in_mode(ctx.state, e):
+            return 0.0
         return 0.08 * turns * (ctx.best_explore(int(e["explore_upto"])) - 1.5)
     if ext == "card_quests":
         return 0.25 * turns

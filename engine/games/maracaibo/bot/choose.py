@@ -19,7 +19,6 @@ from ..effects import count_of, perm
 from ..sailing import passage_targets, sail_targets, village_count
 from . import cards_ext
 from .ctx import _BLIND_DRAW, Ctx
-from .uprising import PORT_VALUE
 
 # ---- choosing ---------------------------------------------------------------------------------------
 
@@ -81,7 +80,9 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
     if kind == "legacydisc":  # the Uprising's L33: a disc to the 21a outpost, then a village action
         return ctx.outpost_value() if code == "yes" else 0.0
     if kind == "setup" and code.startswith("h"):  # the Uprising: the home port to keep
-        return PORT_VALUE.get(code[1:], 0.0)
+        return ctx.port_value(code[1:])
+    if kind == "again":  # the Uprising: Porto's identical good discarded for combat points
+        return ctx.again_value(code)
     if kind in cards_ext.KINDS:  # the Uprising's card actions, city tiles and promos
         return cards_ext.score(ctx, kind, code, st["stack"][-1]["data"])
     if kind == "resist":  # the Uprising: a liberated marker to the resistance tile

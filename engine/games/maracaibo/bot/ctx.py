@@ -24,7 +24,7 @@ from ..sailing import village_count
 from ..ship import disc_areas
 from . import cards_ext
 from .cards import CardValues
-from .uprising import PORT_VALUE, UprisingValues
+from .uprising import UprisingValues
 
 #: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
 _AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}
@@ -253,7 +253,7 @@ class Ctx(UprisingValues, CardValues):
         if uid == "UR":  # the Uprising's resistance tile: 5 doubloons, or 4 and its village action
             v += (4 * self.dv + 0.8 * self.left) if "resist" in self.p else 5 * self.dv
         if uid == "UH":  # the Uprising's home port: its bonus and its ongoing effect
-            v += 2.0 + PORT_VALUE.get(str(self.p.get("port")), 0.0) * 0.5 * self.left
+            v += 2.0 + self.port_value(str(self.p.get("port"))) * 0.5 * self.left
         if uid == "U7":
             v += 0.3 * self.left * len(self.p["assist"])
         if uid == "U3" and "U5" not in self.p["areas"]:

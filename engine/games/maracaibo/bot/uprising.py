@@ -52,6 +52,10 @@ PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10
               # Cayman's wild sugar, Panamá's second reward, Porto's combat points after a delivery, Roatán's
               # second explorer (its rewards and barriers)
               "HP1": 2.5, "HP3": 2.0, "HP13": 2.0, "HP14": 1.5, "HP15": 2.5}
+#: what one combat point is worth where combat points raise a fight against a nation (78, 79): a liberation
+#: pays about a VP a point of its combat value (Liberate City 6: 3 doubloons, a VP an occupied city, a
+#: resistance space, the nation's loss), against 0.4 (``gain_value``) where they only top up a fight for one
+CP_AGAINST = 1.0
 
 
 class UprisingValues:
@@ -72,6 +76,42 @@ class UprisingValues:
 
     def shortfall_cost(self, need: int) -> float:
         raise NotImplementedError
+
+    # ---- the home ports --------------------------------------------------------------------------
+
+    def cp_worth(self) -> float:
+        """What one combat point is worth to this seat in this mode (see ``CP_AGAINST``)."""
+        return CP_AGAINST if UP.playing(self.state) or LIB.playing(self.state) else 0.4
+
+    def port_value(self, pid: str) -> float:
+        """A home port kept at setup: its ongoing effect (``PORT_VALUE``; Porto's from the seat's cards)."""
+        if pid == "HP14":
+            return self.porto_value()
+        return PORT_VALUE.get(pid, 0.0)
+
+    def porto_value(self) -> float:
+        """Porto (``deliver_again_cp``): the effect's combat points (``cp_worth``) a delivery with an identical
+        good to spare, which the seat's cards (dealt at setup, and its hand) make likelier the more of them pay
+        one same good (a quarter a card of the good they pay most). In the basic mode, where combat points
+        only top up a fight for a nation, it is worth less than every other port; in 78 and 79 it is worth
+        most when four or five of the eight cards pay one good."""
+        e = C_U.PORT["HP14"]["effects"][0]
+        setup = self.p.get("setup") or {}
+        goods: dict[str, int] = {}
+        for c in [*self.p["hand"], *setup.get("dealt", [])]:
+            g = C.CARD[c].get("good")
+            if g:
+                goods[g] = goods.get(g, 0) + 1
+        same = min(5, max(goods.values(), default=0))
+        return int(e["gain"].get("cp", 0)) * self.cp_worth() * 0.25 * same
+
+    def again_value(self, code: str) -> float:
+        """An option of Porto's ``again`` frame: ``y<card>`` discards that card for the combat points."""
+        if code == "no":
+            return 0.0
+        e = C_U.PORT["HP14"]["effects"][0]
+        cp, room = int(e["gain"].get("cp", 0)), C.COMBAT_MAX - int(self.p["cp"])
+        return min(cp, room) * self.cp_worth() - self.keep_value(int(code[1:]))
 
     # ---- the resistance tile -----------------------------------------------------------------
 

@@ -1,0 +1,98 @@
+"""Maracaibo: The Uprising: the bot's values of the home port it keeps and of Turncoat's combat action
+(engine/games/maracaibo/bot/uprising.py, bot/cards_ext.py; docs/rules/maracaibo-uprising.md, "Balance")."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.games.maracaibo import RULES, card_combat
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo.bot import Ctx, cards_ext, choose
+from engine.stack import frame
+from engine.testing import player_names
+from tests.engine.maracaibo_scenarios import _on, _started
+
+State = dict[str, Any]
+TURNCOAT = next(c["id"] for c in C.CARD.values() if c["name"] == "Turncoat")
+
+
+def _most_of_one_good(state: State, seat: int) -> int:
+    p = state["p"][seat]
+    goods = Counter(C.CARD[c].get("good") for c in [*p["hand"], *p["setup"]["dealt"]])
+    goods.pop(None, None)
+    return max(goods.values())
+
+
+def _play_out(state: State, seed: int) -> State:
+    rnd = random.Random(f"{seed}-bot")
+    while pending := RULES.pending(state):
+        seat = pending[0]
+        RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd).move)
+    return state
+
+
+def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_78() -> None:
+    state = RULES.setup(player_names(3), {"mode": "78"}, 1)
+    dealt = state["p"][1]["setup"]["ports"]
+    assert sorted(dealt) == ["HP11", "HP14", "HP3"]  # Porto, Cayman Islands, Nassau
+    assert _most_of_one_good(state, 1) == 5  # an identical good to spare after most deliveries
+    ctx = Ctx(state, 1)
+    values = {pid: ctx.port_value(pid) for pid in dealt}
+    assert max(values, key=values.__getitem__) == "HP14"
+    for n in range(5):  # whatever the bot's noise
+        assert choose(state, 1, RULES.options(state, 1), random.Random(n)).code == "hHP14"
+    _play_out(state, 1)  # the whole game: seat 1 still has Porto at the end
+    assert state["p"][1]["port"] == "HP14"
+
+
+def test_it_leaves_porto_for_a_port_worth_more_when_fewer_of_its_cards_pay_one_good() -> None:
+    state = RULES.setup(player_names(3), {"mode": "78"}, 3)
+    dealt = state["p"][2]["setup"]["ports"]
+    assert sorted(dealt) == ["HP14", "HP4", "HP9"] and _most_of_one_good(state, 2) == 4
+    ctx = Ctx(state, 2)
+    assert ctx.port_value("HP14") < ctx.port_value("HP4")  # Genova
+    assert choose(state, 2, RULES.options(state, 2), random.Random(0)).code == "hHP4"
+
+
+def test_it_values_porto_less_than_every_port_where_combat_points_only_top_up_a_fight_for_a_nation() -> None:
+    state = RULES.setup(player_names(3), {"mode": "78"}, 1)
+    ctx = Ctx(state, 1)
+    liberating = ctx.porto_value()
+    state["options"] = {**state["options"], "mode": "basic"}  # (the same cards, combat points worth 0.4)
+    ctx = Ctx(state, 1)
+    assert ctx.porto_value() < liberating
+    assert ctx.porto_value() < min(ctx.port_value(f"HP{n}") for n in range(1, 16) if n != 14)
+
+
+def test_it_discards_an_identical_good_for_portos_combat_points_only_when_the_card_is_worth_less() -> None:
+    state = _started(mode="79")
+    p = state["p"][0]
+    p["port"], p["cp"] = "HP14", 0
+    ctx = Ctx(state, 0)
+    card = min(p["hand"], key=ctx.keep_value)
+    assert ctx.again_value("no") == 0.0
+    assert ctx.again_value(f"y{card}") == pytest.approx(2 * ctx.cp_worth() - ctx.keep_value(card))
+    p["cp"] = C.COMBAT_MAX  # no room for the points: the card is only lost
+    assert Ctx(state, 0).again_value(f"y{card}") < 0
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_values_turncoats_combat_action_only_where_the_rules_let_it_be_used(mode: str) -> None:
+    state = _started(mode=mode)
+    e = next(e for e in C.CARD[TURNCOAT]["effects"] if e.get("ext") == "last_pay_influence")
+    usable = card_combat.usable_in_mode(state, e)
+    assert usable is (mode == "78")  # 79: influence is VP, the markers never leave 0 (A61)
+    value = cards_ext.card_value(Ctx(state, 0), TURNCOAT, e)
+    assert value == 0.0 if mode == "79" else value != 0.0
+
+
+def test_it_never_offers_turncoat_in_the_liberation_even_with_it_on_display() -> None:
+    state = _started(mode="79")
+    state["p"][0]["display"] = [TURNCOAT]
+    _on(state, frame("liberation", 0, nation="spain", value=3, used=[], token="T1"))
+    codes = [o.code for o in RULES.options(state, 0)]
+    assert "lc10" in codes and f"cc{TURNCOAT}" not in codes
