@@ -357,9 +357,10 @@ LEGACY: list[dict[str, Any]] = [
      "then": {"move_to": "2"}, "once": True,
      "text": "Moving your ship to 13 with the space of your colour empty: you may move a disc there and your ship "
              "from 13 to 2; movement left goes on from 2 (from 11 you may reach 6). Once a player; the discs stay."},
-    {"id": "L38", "name": "Hints (The Search)", "kind": "stub", "status": "not yet implemented",
+    # The Search's own tiles (scenario 193): played by search.py from search.json (hints, prison), not from here
+    {"id": "L38", "name": "Hints (The Search)", "kind": "search", "module": "search", "data": "search.json",
      "text": "22 hint tiles of The Search (cooperative scenario 193)."},
-    {"id": "L39", "name": "Luysa's prison (The Search)", "kind": "stub", "status": "not yet implemented",
+    {"id": "L39", "name": "Luysa's prison (The Search)", "kind": "search", "module": "search", "data": "search.json",
      "text": "Placed where Luysa is found; freed by its combat points or 15 doubloons at the end."},
     {"id": "L40", "name": "The Uprising", "kind": "combat", "module": "uprising",
      "actions": [
