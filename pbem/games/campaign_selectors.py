@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import engine
 from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
@@ -19,6 +21,10 @@ from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Playe
 #: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
 #: dot or underscore: ``vote``, ``vote_result``, ``story.read``...). Only public events (``to`` None).
 STORY_KINDS = ("story", "vote", "legacy", "campaign")
+
+#: A game's and a campaign's status as its code names it (``{% translate g.status %}`` on the campaign page).
+STATUS_WORDS = (gettext_noop("open"), gettext_noop("running"), gettext_noop("paused"), gettext_noop("finished"),
+                gettext_noop("aborted"))
 
 
 def is_story_kind(kind: str) -> bool:
@@ -130,23 +136,28 @@ def story_so_far(campaign: Campaign) -> str:
     """The campaign told from its start: each game's result, what its story did and its votes,
     the seats that changed hands, and the standings. What the campaign mails and page show."""
     rules = engine.get(campaign.rules) if campaign.rules else None
-    lines = [f"Campaign #{campaign.pk}: {campaign.name} ({rules.title if rules else campaign.rules})"]
+    lines = [_("Campaign #%(id)s: %(name)s (%(rules)s)") % {
+        "id": campaign.pk, "name": campaign.name, "rules": rules.title if rules else campaign.rules}]
     for e in entries(campaign):
         d = e.details or {}
         if e.action == "finished":
             lines.append(f"\n{d.get('result', '')}")
             lines.extend(f"  {text}" for text in d.get("story") or [])
         elif e.action == "handover":
-            lines.append(f"\nSeat {d.get('seat')} passed from {d.get('from_name')} to {d.get('to_name')}"
-                         f"{' (' + str(d['reason']) + ')' if d.get('reason') else ''}.")
+            said = {"seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason")}
+            lines.append("\n" + (_("Seat %(seat)s passed from %(from)s to %(to)s (%(why)s).") if d.get("reason")
+                                  else _("Seat %(seat)s passed from %(from)s to %(to)s.")) % said)
         elif e.action == "imported":
-            lines.append(f"\nImported from an archive after {d.get('played')} game(s) played elsewhere.")
+            lines.append("\n" + _("Imported from an archive after %(n)s game(s) played elsewhere.") % {
+                "n": d.get("played")})
         elif e.action == "ended":
-            lines.append(f"\nThe campaign ended{': ' + str(d['reason']) if d.get('reason') else ''}.")
-    lines.append("\nStandings (wins, then total score):")
+            lines.append("\n" + (_("The campaign ended: %(why)s.") % {"why": d["reason"]} if d.get("reason")
+                                  else _("The campaign ended.")))
+    lines.append("\n" + _("Standings (wins, then total score):"))
     for place, row in enumerate(standings(campaign), start=1):
-        held = f" (before: {', '.join(row.before)})" if row.before else ""
-        lines.append(f"  {place}. {row.name}{held}: {row.wins} win(s), {row.total:g} points in {row.played} game(s)")
+        held = " " + _("(before: %(names)s)") % {"names": ", ".join(row.before)} if row.before else ""
+        lines.append(f"  {place}. {row.name}{held}: " + _("%(wins)s win(s), %(points)s points in %(games)s game(s)") % {
+            "wins": row.wins, "points": f"{row.total:g}", "games": row.played})
     return "\n".join(lines)
 
 
@@ -173,11 +184,12 @@ def _entry_text(e: CampaignEntry) -> str:
     if e.action == "finished":
         return " ".join([str(d.get("result", "")), *[str(t) for t in d.get("story") or []]])
     if e.action == "handover":
-        return f"seat {d.get('seat')} passed from {d.get('from_name')} to {d.get('to_name')}: {d.get('reason', '')}"
+        return _("seat %(seat)s passed from %(from)s to %(to)s: %(why)s") % {
+            "seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason", "")}
     if e.action == "next":
-        return f"game {d.get('number')} set up (#{e.game_id})"
+        return _("game %(number)s set up (#%(id)s)") % {"number": d.get("number"), "id": e.game_id}
     if e.action == "imported":
-        return f"imported after {d.get('played')} game(s)"
+        return _("imported after %(n)s game(s)") % {"n": d.get("played")}
     if e.action == "created":
-        return f"created for {d.get('players')} player(s)"
+        return _("created for %(n)s player(s)") % {"n": d.get("players")}
     return str(d.get("reason", ""))

@@ -72,6 +72,14 @@ def of(player: Player | None) -> str:
     return normalize(getattr(player, "language", None)) or DEFAULT
 
 
+def of_visitor(player: Player | None, accept_language: str | None) -> str:
+    """The language of a page anyone may open (home, the games, a campaign): a signed-in player's
+    own, else the browser's ``Accept-Language``, else English."""
+    if player is not None:
+        return of(player)
+    return from_header(accept_language) or DEFAULT
+
+
 def current() -> str:
     """The language active now (the one a new player takes: see pbem.games.services.do_create_player)."""
     return normalize(translation.get_language()) or DEFAULT

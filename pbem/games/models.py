@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.utils.translation import gettext_lazy as _
 
 import engine
 
@@ -45,8 +46,8 @@ class Campaign(models.Model):
     any other game makes a series: the same group and options game after game, with standings."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
 
     name = models.CharField(max_length=100)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="campaigns")
@@ -71,11 +72,11 @@ class Campaign(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        RUNNING = "running", "running"
-        PAUSED = "paused", "paused"
-        FINISHED = "finished", "finished"
-        ABORTED = "aborted", "aborted"
+        OPEN = "open", _("waiting for players")
+        RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
 
     rules = models.CharField(max_length=40)
     title = models.CharField(max_length=100)
@@ -99,10 +100,10 @@ class Game(models.Model):
     #: Whether a seat's token alone is enough, whatever address the reply comes from.
     allow_any_sender = models.BooleanField(default=False)
     class NoMovePolicy(models.TextChoices):
-        WAIT = "wait", "wait: remind the player, then tell the moderator"
-        DEFAULT = "default", "play the game's safe default move"
-        BOT = "bot", "the game's bot plays the seat"
-        REPLACE = "replace", "offer the seat to a replacement"
+        WAIT = "wait", _("wait: remind the player, then tell the moderator")
+        DEFAULT = "default", _("play the game's safe default move")
+        BOT = "bot", _("the game's bot plays the seat")
+        REPLACE = "replace", _("offer the seat to a replacement")
 
     #: Hours a seat has to move before reminders and the no-move policy.
     deadline_hours = models.PositiveIntegerField(default=72)
@@ -181,13 +182,13 @@ def pending_of(rules: str, state: dict[str, Any] | None) -> list[int] | None:
 
 class Seat(models.Model):
     class Status(models.TextChoices):
-        INVITED = "invited", "invited"
-        JOINED = "joined", "joined"
-        DECLINED = "declined", "declined"
-        LEFT = "left", "left"
-        RESIGNED = "resigned", "resigned"
+        INVITED = "invited", _("invited")
+        JOINED = "joined", _("joined")
+        DECLINED = "declined", _("declined")
+        LEFT = "left", _("left")
+        RESIGNED = "resigned", _("resigned")
         #: Offered for replacement after its player went missing: the next to join takes it.
-        OPEN = "open", "open for a replacement"
+        OPEN = "open", _("open for a replacement")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     #: Seat number in the engine (clockwise order), fixed when the game starts.
@@ -251,12 +252,12 @@ class Seat(models.Model):
 
 
 class Source(models.TextChoices):
-    MAIL = "mail", "mail"
-    API = "api", "API"
-    WEB = "web", "web"
-    MODERATOR = "moderator", "moderator"
-    DEADLINE = "deadline", "deadline"
-    BOT = "bot", "bot"
+    MAIL = "mail", _("mail")
+    API = "api", _("API")
+    WEB = "web", _("web")
+    MODERATOR = "moderator", _("moderator")
+    DEADLINE = "deadline", _("deadline")
+    BOT = "bot", _("bot")
 
 
 class Move(models.Model):

@@ -332,7 +332,7 @@ def _decision(view: dict[str, Any]) -> str:
     names = {str(n) for n in view.get("players") or []}
     if said.split(" ", 1)[0] not in names:  # keep a name's capital: "now Ana puts ..."
         said = said[:1].lower() + said[1:]
-    return f"now {said}. "
+    return _("now %(decision)s. ") % {"decision": said}
 
 
 def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow], list[str]]:
@@ -433,12 +433,12 @@ def dashboard(seat: Seat) -> list[DashboardRow]:
     for s in Seat.objects.filter(player=player, index__isnull=False).select_related("game", "player"):
         game = s.game
         mine = False
-        status = game.get_status_display()
+        status = str(game.get_status_display())
         if game.status == Game.Status.RUNNING and game.state is not None:
             rules = engine.get(game.rules)
             mine = s.index in rules.pending(game.state)
-            status = "your turn" if mine else "waiting for " + ", ".join(
-                rules.seat_name(game.state, p) for p in rules.pending(game.state))
+            status = _("your turn") if mine else _("waiting for %(names)s") % {"names": ", ".join(
+                rules.seat_name(game.state, p) for p in rules.pending(game.state))}
         rows.append(DashboardRow(game, links.seat_page_url(s), mine, status,
                                  wording.deadline_words(game.deadline_at, now) if mine else ""))
     order = {Game.Status.RUNNING: 0, Game.Status.PAUSED: 1, Game.Status.OPEN: 2}

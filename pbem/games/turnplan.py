@@ -18,6 +18,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 import engine
 from engine import batch
 from engine.core import Option
@@ -60,24 +62,25 @@ def plan_turn(rules: Any, state: Any, seat: int, codes: list[str]) -> TurnPlan:
     if result.refused is not None:
         n = result.refused.number
         shorter = plan_turn(rules, state, seat, codes[: n - 1])
-        shorter.error = (f"Step {n} of your plan ({result.refused.shown}) cannot be played there: "
-                         f"{result.refused.error.message}. The plan stops before it.")
+        shorter.error = _("Step %(n)s of your plan (%(step)s) cannot be played there: %(why)s. "
+                          "The plan stops before it.") % {"n": n, "step": result.refused.shown,
+                                                           "why": result.refused.error.message}
         return shorter
     plan = TurnPlan(steps=[PlannedStep(s.shown, s.label) for s in result.steps], state=trial)
     commit = next((i for i, s in enumerate(result.steps) if s.commit), None)
     if commit is not None:
         if commit < len(result.steps) - 1:  # steps after a reveal: never planned (their options would tell)
             return plan_turn(rules, state, seat, codes[: commit + 1])
-        plan.closed = ("its last step shows something hidden or draws (a card, a tile, the random numbers), "
-                       "so nothing after it can be planned before you send it")
+        plan.closed = _("its last step shows something hidden or draws (a card, a tile, the random numbers), "
+                        "so nothing after it can be planned before you send it")
         plan.state = None
         return plan
     if seat not in rules.pending(trial):
-        plan.closed = "these steps end your turn"
+        plan.closed = _("these steps end your turn")
         return plan
     plan.options = list(rules.options(trial, seat))
     if len(plan.steps) >= MAX_STEPS:
-        plan.closed, plan.options = f"a plan holds at most {MAX_STEPS} steps", []
+        plan.closed, plan.options = _("a plan holds at most %(n)s steps") % {"n": MAX_STEPS}, []
     return plan
 
 

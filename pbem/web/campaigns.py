@@ -6,7 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from pbem.games import campaign_selectors, campaigns, links
+from pbem.games import campaign_selectors, campaigns, language, links
+from pbem.games.models import Player
 from pbem.games.services import ServiceError
 
 #: Largest id a path may name (beyond it the database would fail, not answer 404).
@@ -21,8 +22,10 @@ def campaign_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = campaigns.access_campaign(campaign_id)
     except ServiceError:
         raise Http404("no such campaign") from None
-    return render(request, "web/campaign.html", {"campaign": campaign_selectors.campaign_data(campaign),
-                                                 "story": campaign_selectors.story_so_far(campaign)})
+    player = Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
+    with language.speaking(language.of_visitor(player, request.META.get("HTTP_ACCEPT_LANGUAGE"))):
+        return render(request, "web/campaign.html", {"campaign": campaign_selectors.campaign_data(campaign),
+                                                     "story": campaign_selectors.story_so_far(campaign)})
 
 
 @require_http_methods(["POST"])
@@ -31,8 +34,9 @@ def seat_rematch(request: HttpRequest, token: str) -> HttpResponse:
     seat = links.seat_for_page_token(token)
     if seat is None or seat.player is None:
         raise Http404("this link is not valid (any more): use the link in your newest mail")
-    try:
-        game = campaigns.do_rematch(seat.game_id, seat.player)
-    except ServiceError as exc:
-        return render(request, "web/rematch.html", {"game": seat.game, "error": exc.message}, status=409)
-    return render(request, "web/rematch.html", {"game": seat.game, "rematch": game})
+    with language.speaking(language.of(seat.player)):
+        try:
+            game = campaigns.do_rematch(seat.game_id, seat.player)
+        except ServiceError as exc:
+            return render(request, "web/rematch.html", {"game": seat.game, "error": exc.message}, status=409)
+        return render(request, "web/rematch.html", {"game": seat.game, "rematch": game})

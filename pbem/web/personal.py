@@ -3,6 +3,9 @@ credential: no password, no login). Each view makes one service or selector call
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
@@ -14,11 +17,29 @@ from pbem.games.services import ServiceError
 from pbem.mail import bounces
 
 
-def _seat(token: str) -> Seat:
+def _seat(token: str, request: HttpRequest | None = None) -> Seat:
+    known = getattr(request, "pbem_seat", None)
+    if isinstance(known, Seat):
+        return known
     seat = links.seat_for_page_token(token)
     if seat is None:
         raise Http404("this link is not valid (any more): use the link in your newest mail")
     return seat
+
+
+View = Callable[..., HttpResponse]
+
+
+def _theirs(view: View) -> View:
+    """The view speaks the seat's player's language throughout (issue 27): the page, and the
+    refusals and notices its service calls make before it is drawn."""
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, token: str) -> HttpResponse:
+        seat = _seat(token, request)
+        request.pbem_seat = seat  # type: ignore[attr-defined]
+        with language.speaking(language.of(seat.player)):
+            return view(request, token)
+    return wrapped
 
 
 def _plan(request: HttpRequest) -> list[str] | None:
@@ -65,8 +86,9 @@ def _render_in(request: HttpRequest, token: str, seat: Seat, *, status: int = 20
 
 
 @require_http_methods(["GET", "POST"])
+@_theirs
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
-    seat = _seat(token)
+    seat = _seat(token, request)
     if request.method == "GET":
         return _render(request, token, seat, notice=request.GET.get("done", "") in ("1", "turn"),
                        turn_sent=request.GET.get("done", "") == "turn",
@@ -88,9 +110,10 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["POST"])
+@_theirs
 def seat_turn(request: HttpRequest, token: str) -> HttpResponse:
     """A whole turn planned on the page, sent at once (one batch, like one mail's lines)."""
-    seat = _seat(token)
+    seat = _seat(token, request)
     version = request.POST.get("version", "")
     result = personal.do_play_turn_from_page(seat, request.POST.getlist("plan"),
                                              version=int(version) if version.isdigit() else None)
@@ -102,9 +125,10 @@ def seat_turn(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["POST"])
+@_theirs
 def seat_undo(request: HttpRequest, token: str) -> HttpResponse:
     """The player takes back their own last move."""
-    seat = _seat(token)
+    seat = _seat(token, request)
     result = personal.do_undo_from_page(seat)
     if result.applied:
         if getattr(request, "htmx", False):
@@ -114,8 +138,9 @@ def seat_undo(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["POST"])
+@_theirs
 def seat_say(request: HttpRequest, token: str) -> HttpResponse:
-    seat = _seat(token)
+    seat = _seat(token, request)
     try:
         personal.do_say(seat, request.POST.get("text", ""))
     except ServiceError as exc:
@@ -124,9 +149,10 @@ def seat_say(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["POST"])
+@_theirs
 def seat_to_moderator(request: HttpRequest, token: str) -> HttpResponse:
     """The player writes to the game's moderators (pbem.games.moderators), who answer by mail."""
-    seat = _seat(token)
+    seat = _seat(token, request)
     if seat.player is None:
         raise Http404("this link is not valid (any more): use the link in your newest mail")
     try:
@@ -139,15 +165,16 @@ def seat_to_moderator(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def seat_mail_on(request: HttpRequest, token: str) -> HttpResponse:
     """The player turns their mail on again after it stopped for bounces."""
-    seat = _seat(token)
+    seat = _seat(token, request)
     if seat.player is not None:
         bounces.do_enable_mail(seat.player)
     return redirect(f"/p/{token}/?mail=on")
 
 
 @require_http_methods(["POST"])
+@_theirs
 def seat_revoke(request: HttpRequest, token: str) -> HttpResponse:
-    seat = personal.do_revoke_page_link(_seat(token))
+    seat = personal.do_revoke_page_link(_seat(token, request))
     return render(request, "web/revoked.html", {"game": seat.game}, status=200)
 
 
@@ -161,7 +188,8 @@ def seat_version(request: HttpRequest, token: str) -> JsonResponse:
     return JsonResponse(pages.page_version(_seat(token)))
 
 
+@_theirs
 def seat_dashboard(request: HttpRequest, token: str) -> HttpResponse:
-    seat = _seat(token)
+    seat = _seat(token, request)
     return render(request, "web/dashboard.html", {"rows": pages.dashboard(seat), "player": seat.player,
                                                   "token": token})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.db.models import QuerySet
@@ -9,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from pbem.api.errors import json_404, json_500
-from pbem.games import pages, selectors
+from pbem.games import language, pages, selectors
 from pbem.games.health import health_report
 from pbem.games.models import Game, Player
 from pbem.games.services import ServiceError
@@ -23,9 +25,16 @@ def _player(request: HttpRequest) -> Player | None:
     return Player.objects.filter(user=request.user).first()
 
 
+def _speaking(request: HttpRequest, player: Player | None) -> AbstractContextManager[str]:
+    """A page anyone may open speaks its reader's language (issue 27): a signed-in player's own,
+    else the browser's."""
+    return language.speaking(language.of_visitor(player, request.META.get("HTTP_ACCEPT_LANGUAGE")))
+
+
 def home(request: HttpRequest) -> HttpResponse:
     titles = [r.title for r in selectors.rules_catalog()]
-    return render(request, "web/home.html", {"games": titles, "general": settings.PBEM_FROM_EMAIL})
+    with _speaking(request, _player(request)):
+        return render(request, "web/home.html", {"games": titles, "general": settings.PBEM_FROM_EMAIL})
 
 
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" '
@@ -90,7 +99,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
         "running": _entries(selectors.game_list(status=Game.Status.RUNNING)),
         "finished": _entries(selectors.finished_games()),
     }
-    return render(request, "web/games.html", context)
+    with _speaking(request, player):
+        return render(request, "web/games.html", context)
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -25,7 +25,7 @@ def english_left(text: str) -> list[str]:
             continue
         for words in re.split(r"%\(\w+\)[sd]|<[^>]+>|\{\{[^}]*\}\}", msgid):
             words = words.strip(" .,:;()\n")
-            if len(words) >= 12 and words in text:
+            if len(words) >= 12 and words in text and words not in strs[0]:  # (a command example stays)
                 found.append(words)
     return found
 
