@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.games.maracaibo import RULES
+from engine.games.maracaibo import content as C
 from engine.games.maracaibo.effects import gain, player
 from engine.games.maracaibo.scoring import final_scores
 from engine.rng import Rng
 from engine.stack import frame
 from engine.testing import player_names, run_game
 from tests.engine.maracaibo_scenarios import _on, _started
+
+GRAVEDIGGER = next(c["id"] for c in C.CARD.values() if c["name"] == "Gravedigger")
 
 State = dict[str, Any]
 
@@ -222,3 +227,26 @@ def test_it_words_the_combat_tiles_upgrade_by_its_u_side() -> None:
         _on(state, frame("disc", 0, n=1, ask=True))
         labels = {o.code: o.label for o in RULES.options(state, 0)}
         assert words in labels["u6"]
+
+
+def test_it_pays_the_gravedigger_on_a_combat_liberation_in_a_seeded_game_of_79() -> None:
+    """A real game (golden/maracaibo_79_gravedigger.json, written by make_maracaibo_79_gravedigger.py: 4
+    players, seed 6, the bot): Bruno, the Gravedigger in his display, liberates Santo Domingo in a combat."""
+    doc = json.loads((Path(__file__).parent / "golden" / "maracaibo_79_gravedigger.json").read_text())
+    state = RULES.setup(doc["players"], doc["options"], doc["seed"])
+    at = int(doc["liberation"])
+    for seat, code in doc["moves"][:at]:
+        RULES.apply(state, seat, {"code": code})
+    seat, code = doc["moves"][at]
+    p = state["p"][seat]
+    assert code == "lc5" and state["stack"][-1]["kind"] == "liberation"
+    assert GRAVEDIGGER in p["display"] and state["markers"]["5"] == "france"
+    vp, cards = p["vp"], p["src"].get("cards", 0)
+    events = []
+    for seat, code in doc["moves"][at:]:
+        events += RULES.apply(state, seat, {"code": code})
+    assert "5" not in state["markers"] and "france" in p["resist"]  # liberated, to the resistance tile
+    removed = [e for e in events if e.kind == "marker_removed"]
+    assert len(removed) == 1 and removed[0].data["loc"] == "5"
+    assert p["vp"] == vp + 2 and p["src"]["cards"] == cards + 2  # the Gravedigger's 2 VP, and no other VP
+    assert not any(f["kind"] in ("liberation", "removed") for f in state["stack"])
