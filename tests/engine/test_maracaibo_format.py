@@ -17,6 +17,7 @@ import pytest
 
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo.upgrade import FORMAT, UPGRADES, UnknownFormat, current, format_of
+from engine.testing import player_names
 
 GOLDEN = Path(__file__).parent / "golden"
 SAVED = ["maracaibo_3p_s77", "maracaibo_solo_s76"]
@@ -93,3 +94,70 @@ def test_it_refuses_a_state_of_a_format_it_does_not_know(bad: Any) -> None:
     state["format"] = bad
     with pytest.raises(UnknownFormat, match=f"format {bad!r}; this engine reads formats 0 to {FORMAT}"):
         RULES.pending(state)
+
+
+# ---- the Uprising's 78 and 79 saved before the new legacy tiles L30-L37 were played ------------------
+
+#: games of 78 and 79 saved by main c0d8ac1 (make_maracaibo_uprising_old.py), format 5: the new legacy tiles
+#: drawn (L30, L33, L37; L30, L34, L31) all in ``legacy_unplayed``, no ``legacy_new`` nor ``legacy_board``
+SAVED_UPRISING = ["maracaibo_78_before_l30", "maracaibo_79_before_l30"]
+
+
+def _without_turn_notes(state: dict[str, Any]) -> dict[str, Any]:
+    """The state without ``p[...]["villages"]``, the village actions of the turn under way (Village Elder's
+    count, card_permanents.note_village, written since c0d8ac1 on the expansion's boards, cleared at the end
+    of each main action: the game's last main action leaves it written)."""
+    out = copy.deepcopy(state)
+    for p in out["p"]:
+        p.pop("villages", None)
+    return out
+
+
+@pytest.mark.parametrize("name", SAVED_UPRISING)
+def test_it_plays_on_a_78_or_79_game_saved_before_the_new_legacy_tiles_were_played(name: str) -> None:
+    g = _golden(name)
+    state = g["state"]
+    assert state["format"] == 5 and "legacy_new" not in state and "legacy_board" not in state
+    unplayed = list(state["legacy_unplayed"])
+    assert "L30" in unplayed and len(unplayed) == 3
+    for i, (seat, code) in enumerate(g["rest"]):
+        assert seat in RULES.pending(state)
+        assert code in [o.code for o in RULES.options(state, seat)]  # the same options as that engine offered
+        RULES.apply(state, seat, {"code": code})
+        if i == 0:  # upgraded when first read: none of the tiles it did not play comes into play
+            assert state["format"] == FORMAT
+            assert (state["legacy_new"], state["legacy_board"], state["legacy_unplayed"]) == ([], {}, unplayed)
+        assert state["legacy_board"] == {} and all(p["at"] != "10a" for p in state["p"])  # (L30's new city)
+    assert RULES.pending(state) == []
+    assert _without_turn_notes(state) == _without_turn_notes(_upgraded(g["final"]))
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.as_dict() == g["outcome"]
+
+
+@pytest.mark.parametrize("name", SAVED_UPRISING)
+def test_it_tells_the_players_the_drawn_tiles_it_does_not_play_after_the_upgrade(name: str) -> None:
+    state = _upgraded(_golden(name)["state"])
+    keys = list(state)
+    assert keys[keys.index("legacy"):keys.index("legacy") + 4] == ["legacy", "legacy_new", "legacy_board",
+                                                                  "legacy_unplayed"]
+    for seat in [0, 1, 2, None]:
+        told = RULES.view(state, seat)["uprising_legacy"]
+        assert [(t["id"], t["played"]) for t in told] == [(t, False) for t in state["legacy_unplayed"]]
+    assert all(RULES.options(state, seat) for seat in RULES.pending(state))
+
+
+def test_it_adds_only_the_board_to_a_state_whose_new_spaces_l34_l36_were_already_played() -> None:
+    """main 93f71f2 to 7e3c82d's parent: L34-L36 in ``legacy_new``, no ``legacy_board``."""
+    old = _golden(SAVED_UPRISING[1])["state"]
+    for step in UPGRADES[5:6]:
+        step(old)
+    old = {**{k: v for k, v in old.items() if k != "legacy_unplayed"}, "legacy_new": ["L34"],
+           "legacy_unplayed": ["L30", "L31"]}
+    new = copy.deepcopy(old)
+    UPGRADES[6](new)
+    assert new.pop("format") == 7 and new.pop("legacy_board") == {}
+    assert new == {k: v for k, v in old.items() if k != "format"}
+    fresh = RULES.setup(player_names(3), {"mode": "79"}, "format-7")  # a state of today: unchanged
+    again = copy.deepcopy(fresh)
+    UPGRADES[6](again)
+    assert again == fresh

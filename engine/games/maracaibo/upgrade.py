@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 6
+FORMAT = 7
 
 
 class UnknownFormat(ValueError):
@@ -87,9 +87,27 @@ def _format_5_to_6(state: State) -> None:
     state["format"] = 6
 
 
+def _format_6_to_7(state: State) -> None:
+    """Format 7: a game of the Uprising's scenarios (78, 79) says which of its drawn new legacy tiles are in
+    play (``legacy_new``: the tiles L30-L37 the engine plays) and what lies on them (``legacy_board``),
+    beside those drawn but not played (``legacy_unplayed``). A game saved before the engine played them
+    (main 6e36af4 to c0d8ac1: every new tile in ``legacy_unplayed``, neither key; 93f71f2 to 7e3c82d's
+    parent: L34-L36 in ``legacy_new``, no ``legacy_board``) plays on as it began, without the tiles it did
+    not play: ``legacy_new`` empty (or as it was), ``legacy_board`` empty (nothing lies on an unplayed
+    tile), each after ``legacy`` as a new game's setup places them. Every other state is unchanged."""
+    if "legacy_unplayed" in state and ("legacy_new" not in state or "legacy_board" not in state):
+        items = list(state.items())
+        at = next((i for i, (k, _) in enumerate(items) if k == "legacy"), len(items) - 1) + 1
+        empty: list[tuple[str, Any]] = [("legacy_new", []), ("legacy_board", {})]
+        add = [(k, v) for k, v in empty if k not in state]
+        state.clear()
+        state.update([*items[:at], *add, *items[at:]])
+    state["format"] = 7
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
-                                               _format_4_to_5, _format_5_to_6]
+                                               _format_4_to_5, _format_5_to_6, _format_6_to_7]
 
 
 def format_of(state: State) -> int:
