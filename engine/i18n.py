@@ -134,6 +134,23 @@ def translate(msgid: str, code: str | None = None) -> str:
     return msgid
 
 
+def lookup(msgid: str, code: str | None = None) -> str | None:
+    """``msgid``'s translation in ``code`` (default: the context's), or None when the catalogue has
+    none: no miss is reported (for a caller that tries other ways of saying it first)."""
+    code = code or _current.get()
+    if code == DEFAULT:
+        return msgid
+    found = _catalogue(code).get(msgid)
+    return found if isinstance(found, str) and found else None
+
+
+def report_miss(msgid: str, code: str | None = None) -> None:
+    """Tell the :func:`on_miss` hooks that ``msgid`` was shown untranslated in ``code``."""
+    code = code or _current.get()
+    if code != DEFAULT:
+        _miss(msgid, code)
+
+
 def _(msgid: str) -> str:
     """gettext: ``msgid`` in the context's language."""
     return translate(msgid)

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core import versioned
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo import labels
 from engine.games.maracaibo import uprising_content as U
 
 #: Every kind of option, with what it does (the OpenAPI document lists them).
@@ -254,7 +255,7 @@ def _what(kind: str, what: str, value: str, state: Any) -> dict[str, Any]:
 
 def option_details(state: Any, seat: int, option: Any) -> dict[str, Any]:
     """What ``option`` does (a dict matching OPTION_DETAILS_SCHEMA)."""
-    code, label = str(option.code), str(option.label)
+    code, label = str(option.code), labels.english(option)  # (read from the English label, any language)
     out: dict[str, Any] = {"kind": _EXACT.get(code, "")}
     if not out["kind"]:
         out["kind"] = "other"

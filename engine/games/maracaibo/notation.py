@@ -28,6 +28,7 @@ from engine.core import Option, State
 from engine.errors import IllegalMove
 
 from . import content as C
+from . import labels
 from . import uprising_content as U
 
 # ---- the vocabulary -------------------------------------------------------------------------------
@@ -577,9 +578,11 @@ SAYS_NO = frozenset({"city", "no", "pass", "done", "cend", "end"})
 
 def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, options: Sequence[Option]) -> None:
     """Refuse a reading that stands on a negated action (``no plan X`` read as buying X)."""
+    if notation.tokens(text) == notation.tokens(reading.label):  # the option's whole label, in any language
+        return
     if reading.code == "pass" and "deliver" in notation.lex(text, vocab, strict=True).terms():
-        goods = [o.label.split(" (", 1)[0] for o in options if o.code.startswith("d")]
-        raise IllegalMove(f"{text.strip()!r}: deliver which good? " + (" or ".join(f"'{g}'" for g in goods)
+        goods = [o.code[1:] for o in options if o.code.startswith("d") and o.code[1:] in C.GOODS]
+        raise IllegalMove(f"{text.strip()!r}: deliver which good? " + (" or ".join(f"'deliver {g}'" for g in goods)
                           or "no good can be delivered here"), notation.listing(options))
     if reading.code == "city":
         line = notation.lex(text, vocab, strict=True)
@@ -597,7 +600,8 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         named = any(t.startswith(("c#", "w#")) for x in line.lexemes for t in x.terms)
         if "display" not in line.terms() and not named:
             n = int(reading.code[1:])
-            card = reading.label.split(": ", 1)[-1]
+            picked = next((o for o in options if o.code == reading.code), None)
+            card = labels.english(picked).split(": ", 1)[-1] if picked is not None else f"card {n}"
             raise IllegalMove(f"{text.strip()!r} could be a count of cards from the pile or card {n} of the "
                               f"display: write 'draw' for a card from the pile (one a line; the game asks again "
                               f"while your hand has room), or 'draw {n} from the display' for {card}",

@@ -67,7 +67,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from engine import notation
+from engine import i18n, notation
 from engine.batch import is_commit_point
 from engine.core import BadArchive, Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
 from engine.errors import IllegalMove, SetupError
@@ -84,6 +84,7 @@ from . import (
     coop,
     exploring,  # noqa: F401
     homeports,
+    labels,
     liberation,  # noqa: F401 - after uprising: the fight frame of the Liberation module
     promos,
     sailing,  # noqa: F401
@@ -241,6 +242,8 @@ class Maracaibo(Rules):
         else:
             handler = HANDLERS.get(top["kind"]) or stack(state).handler(top)  # (an unknown kind: its error)
             opts = handler.options(state, DecisionStack._for_seat(top, seat))
+            if i18n.current() != i18n.DEFAULT:  # the labels in the reader's language (issue 27)
+                opts = labels.in_language(opts)
         self._ocache = (state, state["v"], seat, opts)
         return opts
 
@@ -348,6 +351,11 @@ class Maracaibo(Rules):
         return N.vocabulary(super()._vocabulary(state, seat), state)
 
     def _readings(self, state: State, seat: int, option: Option) -> list[str]:
+        # read from the label the rules made (English), whatever language it is shown in: a line
+        # reads the same in every language (the translated label is matched whole, before these)
+        english = labels.english(option)
+        if english != option.label:
+            return N.readings(state, seat, Option(option.code, english, option.move))
         return N.readings(state, seat, option)
 
     def _read_line(self, text: str, state: State, seat: int, options: list[Option]) -> notation.Reading:
@@ -371,14 +379,14 @@ class Maracaibo(Rules):
         top = state["stack"][-1]["kind"] if state.get("stack") else ""
         options = self.options(state, seat)
         if top == "setup":
-            cards = [o.label.split(" ", 1)[1] for o in options]
+            cards = [labels.english(o).split(" ", 1)[1] for o in options]
             verb = "plan" if options and options[0].code.startswith("p") else "keep"
             return [f"plan {cards[0]}", *(f"keep {c}" for c in cards[1:5])] if verb == "plan" else []
-        sails = [o for o in options if o.code.startswith("s") and o.label.startswith("sail ")]
+        sails = [o for o in options if o.code.startswith("s") and labels.english(o).startswith("sail ")]
         if top != "sail" or not sails:
             return []
         trial = copy.deepcopy(state)
-        best = max(sails, key=lambda o: (o.code[1:] in C.VILLAGES, int(o.label.split()[1])))
+        best = max(sails, key=lambda o: (o.code[1:] in C.VILLAGES, int(labels.english(o).split()[1])))
         lines: list[str] = []
         move: Option | None = best
         bought = sub = False

@@ -1,0 +1,126 @@
+"""Maracaibo's option labels in the reader's language (issue 27).
+
+The rules make every label in English (the game's notation reads those); for a reader of another
+language :func:`in_language` gives the same options with their labels said again from data,
+``data/labels.<lang>.json``:
+
+- ``phrases``: whole English texts and their translation (``"no main action"``);
+- ``patterns``: ``[English pattern, translation]`` tried in order, where in the pattern ``#`` is a
+  number (kept), ``$`` a code such as ``Q12``/``U7`` (kept) and ``@`` any text, said again the same
+  way (a phrase, a pattern, or a game word of ``data/words.<lang>.json``: a card, a place, a
+  good). A translation is ``{0}``, ``{1}``... in the order of the pattern's marks; given as a pair
+  ``[one, other]`` it is chosen by the first number (1: the first).
+
+A label nothing here says again is shown in English and reported as a catalogue miss
+(:func:`engine.i18n.on_miss`: the completeness tests count them). Notation never depends on the
+label a player was shown: :func:`english` gives back the label the rules made, which the game's
+readings are built from (``notation.py``), and the translated label is read whole besides.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine import i18n
+from engine.core import Option
+
+_DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data"
+_MARK = re.compile(r"([#$@])")
+_PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)"}
+
+#: (option code, label in another language) -> the label in English, for every option translated
+_ENGLISH: dict[tuple[str, str], str] = {}
+_MAX_KEPT = 50_000
+
+
+@cache
+def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pattern[str], re.Pattern[str]]]]:
+    path = _DATA / f"labels.{code}.json"
+    if not path.is_file():
+        return {}, []
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    phrases = {k: v for k, v in (data.get("phrases") or {}).items() if not k.startswith("#")}
+    patterns = []
+    for pattern, said in data.get("patterns") or []:
+        marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@")]
+        lazy = "".join(_PIECE.get(p, "(.+?)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
+        greedy = "".join(_PIECE.get(p, "(.+)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
+        forms = [said] if isinstance(said, str) else list(said)
+        patterns.append(("".join(marks), forms, re.compile(lazy), re.compile(greedy)))
+    return phrases, patterns
+
+
+@lru_cache(maxsize=20_000)
+def say(text: str, code: str) -> str | None:
+    """``text`` (English, a label or a part of one) in the language ``code``; None if no phrase,
+    pattern or game word says it."""
+    if code == i18n.DEFAULT or not text:
+        return text
+    phrases, patterns = _table(code)
+    if text in phrases:
+        return phrases[text]
+    found = i18n.lookup(text, code)
+    if found is not None:
+        return found
+    if text.islower() and text.isalpha():  # a nation or good written small ("fight against france")
+        found = i18n.lookup(text.title(), code)
+        if found is not None:
+            return found
+    if re.fullmatch(r"-?\d+[ab]?", text):
+        return text
+    for marks, forms, lazy, greedy in patterns:
+        for rx in (lazy, greedy):
+            m = rx.fullmatch(text)
+            if m is None:
+                continue
+            parts: list[str] = []
+            for mark, got in zip(marks, m.groups(), strict=True):
+                said = say(got, code) if mark == "@" else got
+                if said is None:
+                    break
+                parts.append(said)
+            else:
+                first = next((int(re.sub(r"\D", "", g)) for k, g in zip(marks, m.groups(), strict=True)
+                              if k == "#"), 0)
+                form = forms[0] if len(forms) == 1 or first == 1 else forms[1]
+                return form.format(*parts)
+    return None
+
+
+def label(text: str, code: str | None = None) -> str:
+    """The label ``text`` in ``code`` (default: the context's), or the English text with a miss."""
+    code = code or i18n.current()
+    said = say(text, code)
+    if said is None:
+        i18n.report_miss(text, code)
+        return text
+    return said
+
+
+def in_language(options: Sequence[Option], code: str | None = None) -> list[Option]:
+    """``options`` with their labels in ``code`` (default: the context's language)."""
+    code = code or i18n.current()
+    if code == i18n.DEFAULT:
+        return list(options)
+    out = []
+    for o in options:
+        said = label(o.label, code)
+        if said == o.label:
+            out.append(o)
+            continue
+        if len(_ENGLISH) >= _MAX_KEPT:
+            _ENGLISH.clear()
+        _ENGLISH[(o.code, said)] = o.label
+        out.append(Option(o.code, said, o.move))
+    return out
+
+
+def english(option: Any) -> str:
+    """The label the rules made for ``option`` (in English), whatever language it is shown in."""
+    return _ENGLISH.get((str(option.code), str(option.label)), str(option.label))

@@ -1,0 +1,103 @@
+"""Maracaibo in Portuguese (issue 27): its option labels said in the reader's language from data
+(engine/games/maracaibo/labels.py, data/labels.pt.json), read back whatever the language of the
+context, and notation that reads the same line the same way whichever language the labels are in."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import get, i18n
+from engine.errors import IllegalMove
+from engine.games.maracaibo import labels
+
+R = get("maracaibo")
+
+
+def _labels_of_a_game(options: dict[str, Any], n: int, seed: str, missed: list[str],
+                      every: int = 1) -> list[tuple[dict[str, Any], int, dict[str, str], dict[str, str]]]:
+    """A whole bot-played game: at every ``every``-th decision, the state, the seat, and its options'
+    labels in English and in Portuguese (code -> label)."""
+    import copy
+
+    rnd = random.Random(seed)
+    st = R.setup([f"P{i}" for i in range(n)], options, seed)
+    out = []
+    for step in range(8000):
+        pending = R.pending(st)
+        if not pending:
+            break
+        seat = pending[0]
+        with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+            pt = {o.code: o.label for o in R.options(st, seat)}
+        opts = R.options(st, seat)
+        if step % every == 0:
+            out.append((copy.deepcopy(st), seat, {o.code: o.label for o in opts}, pt))
+        R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+    assert R.outcome(st) is not None
+    return out
+
+
+@pytest.mark.parametrize(("options", "n"), [({}, 3), ({"mode": "78"}, 3), ({"mode": "79", "promos": True}, 4),
+                                            ({"mode": "74"}, 2)])
+def test_it_says_every_label_of_a_whole_game_in_portuguese(options: dict[str, Any], n: int) -> None:
+    missed: list[str] = []
+    seen = _labels_of_a_game(options, n, "pt-labels", missed)
+    assert not missed, f"labels a Portuguese player read in English: {sorted(set(missed))[:20]}"
+    pairs = [(en[c], pt[c]) for _st, _seat, en, pt in seen for c in en]
+    assert sum(a != b for a, b in pairs) > 0.95 * len(pairs)  # (a number alone, "2", says the same)
+    said = "\n".join(b for _a, b in pairs)
+    for portuguese in ("navegar ", "comprar ", "planejar ", "guardar ", "nenhuma ação principal", " dobr"):
+        assert portuguese in said, portuguese
+    if options.get("mode") in ("78", "79"):
+        assert "Porto de Origem" in said and "lutar contra " in said
+
+
+def test_it_reads_a_portuguese_label_back_as_its_option_in_either_language() -> None:
+    missed: list[str] = []
+    for st, seat, _en, pt in _labels_of_a_game({"mode": "78"}, 2, "pt-read", missed, every=7):
+        for code, label in pt.items():
+            assert R.read(label, st, seat).code == code, label
+            with i18n.language("pt"):
+                read = R.read(label, st, seat)
+            assert read.code == code and read.label == label
+
+
+def test_it_reads_a_line_the_same_way_whatever_language_the_labels_are_in() -> None:
+    """The readings come from the English label the rules made (labels.english), never from the
+    label the reader was shown: a line is one move or refused, in either context."""
+    missed: list[str] = []
+    lines = ["sail 3", "navegar 3", "comprar", "pass", "passar", "no main action", "vd", "done", "feito",
+             "draw", "tirar do monte", "career 2 upper", "explore 2", "explorar 2", "end", "terminar"]
+    for st, seat, en, _pt in _labels_of_a_game({}, 3, "pt-lines", missed, every=5):
+        for line in lines + [en[c] for c in list(en)[:3]]:
+            got: list[str] = []
+            for code in ("en", "pt"):
+                with i18n.language(code):
+                    try:
+                        got.append(R.read(line, st, seat).code)
+                    except IllegalMove as e:  # a refusal (Malformed too): the same in both
+                        got.append(type(e).__name__)
+            assert got[0] == got[1], (line, got)
+
+
+def test_it_keeps_the_english_label_of_a_translated_option() -> None:
+    st = R.setup(["Ana", "Bob"], {}, "pt-english")
+    seat = R.pending(st)[0]
+    with i18n.language("pt"):
+        shown = R.options(st, seat)
+    english = {o.code: o.label for o in R.options(st, seat)}
+    assert all(labels.english(o) == english[o.code] for o in shown)
+    assert any(o.label != english[o.code] for o in shown)
+
+
+def test_it_says_a_label_it_has_no_words_for_in_english_and_reports_it() -> None:
+    missed: list[tuple[str, str]] = []
+    with i18n.on_miss(lambda m, c: missed.append((m, c))):
+        assert labels.label("frobnicate the quux", "pt") == "frobnicate the quux"
+        assert labels.label("sail 3 to 3 Tortuga", "pt") == "navegar 3 até 3 Tortuga"
+        assert labels.label("buy Old Scout (3 d) (2 left)", "pt") == "comprar Velho Batedor (3 d) (restam 2)"
+        assert labels.label("buy Old Scout (3 d) (1 left)", "pt") == "comprar Velho Batedor (3 d) (resta 1)"
+    assert missed == [("frobnicate the quux", "pt")]
