@@ -113,7 +113,8 @@ def picture_png(svg: str) -> bytes:
     """The PNG a mail carries for ``svg``: its text smoothed as the picture asks, or, when that
     weighs more than any mail carries (PNG_MAX_BYTES), the same picture with unsmoothed text if
     that is lighter. Why: smoothed glyphs cost a board about half its bytes again (Maretta's
-    4-player board 15 KB, 11 unsmoothed); a picture with jagged text beats none. A mail with less
+    4-player board weighed 15 KB so, 11 unsmoothed, before its symbols' key went to words); a
+    picture with jagged text beats none. A mail with less
     room than a smoothed picture carries a shorter part of it (_board_image), as before."""
     png = svg_to_png(svg)
     if len(png) > PNG_MAX_BYTES:

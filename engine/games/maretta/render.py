@@ -230,13 +230,30 @@ def picture_view(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_mail_svg(view: dict[str, Any]) -> str:
-    """The picture a mail carries: the phone board of the view's public part (:func:`picture_view`)."""
-    return render_svg(picture_view(view), narrow=True)
+    """The picture a mail carries: the phone board of the view's public part (:func:`picture_view`),
+    its symbols' key as words in its ``<desc>`` (the mail prints it under the picture).
+
+    Why the symbols' key in words: drawn, it was a third of the picture's height, and a 4-player
+    board with it weighed up to 15 KB with smoothed text, over what any mail carries, so it went
+    with jagged text (issue 21); Caravelas' and Maracaibo's mail pictures give their legend so."""
+    return render_svg(picture_view(view), narrow=True, key_in_desc=True)
 
 
-def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
+def symbols_key(view: dict[str, Any]) -> str:
+    """The board's symbols in words: what the mail prints under its picture (:func:`render_mail_svg`)."""
+    what = "Red bars: coral reefs" if view["side"] == "A" else "Dark bars: crevasses"
+    chips = sorted({b for bs in view["barrels"].values() for b in bs if b != "?"})
+    names = "; ".join(f"{_SHORT[b]} {BARREL_NAMES[b]}" for b in chips)
+    return (f"{what} between two spaces. Brown chips (?): face-down barrels"
+            + (f"; light chips: face-up barrels ({names})" if names else "")
+            + ". A band and rings in a pawn's colour: its trail this turn.")
+
+
+def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = False) -> str:
     """The board: the route with its spaces, reefs or crevasses, barrels, the pawns and this
-    turn's trail of each, and a legend. ``narrow``: drawn for a phone (see ``NARROW``)."""
+    turn's trail of each, and a legend. ``narrow``: drawn for a phone (see ``NARROW``);
+    ``key_in_desc``: the symbols' key as words in the drawing's ``<desc>`` (:func:`symbols_key`),
+    the players' key drawn."""
     lay = NARROW if narrow else WIDE
     side = view["side"]
     names = view["players"]
@@ -371,6 +388,8 @@ def render_svg(view: dict[str, Any], narrow: bool = False) -> str:
                                          stroke_linecap="round")]))
     for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
         entries.append((BARREL_NAMES[b], functools.partial(_key_chip, lay, b)))
+    if key_in_desc:
+        return svg.document(width, int(y + 4), body, title=title, desc=symbols_key(view))
     per_row = 1 if lay.narrow else 2
     col_w = room // per_row
     y += 8
