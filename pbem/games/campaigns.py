@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from engine import Rules, SetupError
@@ -65,22 +66,23 @@ def check_archive(rules: Rules, archive: Any, n_players: int, options: Mapping[s
     that cannot be set up from it is refused now, not when its last player joins); a ServiceError
     naming what is wrong."""
     if not isinstance(archive, dict):
-        raise ServiceError("the archive cannot be continued: an archive is a JSON object")
+        raise ServiceError(gettext("the archive cannot be continued: an archive is a JSON object"))
     try:
         rules.check_archive(archive)
     except BadArchive as exc:
-        raise ServiceError(f"the archive cannot be continued: {exc}") from None
+        raise ServiceError(gettext("the archive cannot be continued: %(exc)s") % {"exc": exc}) from None
     except MALFORMED as exc:
-        raise ServiceError(f"the archive cannot be continued: it is malformed ({type(exc).__name__} "
-                           "in the game's data)") from None
+        raise ServiceError(gettext("the archive cannot be continued: it is malformed (%(type_exc___name)s in the "
+                                   "game's data)") % {"type_exc___name": type(exc).__name__}) from None
     if len(archive["seats"]) != n_players:
-        raise ServiceError(f"the archive cannot be continued: it is of a campaign of {len(archive['seats'])} seats, "
-                           f"and {n_players} player(s) were named")
+        raise ServiceError(gettext("the archive cannot be continued: it is of a campaign of %(len_archive_seats)s "
+                                   "seats, and %(n_players)s player(s) were named")
+                           % {"len_archive_seats": len(archive['seats']), "n_players": n_players})
     try:
         rules.setup(list(archive["seats"]), options, "archive-check", archive=archive)
     except (SetupError, *MALFORMED) as exc:
         why = str(exc) if isinstance(exc, SetupError) else f"{type(exc).__name__} setting up its next game"
-        raise ServiceError(f"the archive cannot be continued: {why}") from None
+        raise ServiceError(gettext("the archive cannot be continued: %(why)s") % {"why": why}) from None
     # an archive of an older version is kept upgraded: its export is the form this engine writes
     return rules.upgrade_archive(archive)
 
@@ -100,20 +102,21 @@ def may_run(campaign: Campaign, player: Player | None) -> bool:
 def access_campaign(campaign_id: int) -> Campaign:
     found = Campaign.objects.select_related("created_by").filter(pk=campaign_id).first()
     if found is None:
-        raise NotFound(f"there is no campaign #{campaign_id}")
+        raise NotFound(gettext("there is no campaign #%(campaign_id)s") % {"campaign_id": campaign_id})
     return found
 
 
 def _access_for_update(campaign_id: int) -> Campaign:
     found = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
     if found is None:
-        raise NotFound(f"there is no campaign #{campaign_id}")
+        raise NotFound(gettext("there is no campaign #%(campaign_id)s") % {"campaign_id": campaign_id})
     return found
 
 
 def _check_runs(campaign: Campaign, player: Player | None) -> None:
     if not may_run(campaign, player):
-        raise Forbidden(f"only the creator of campaign #{campaign.pk} or a moderator may do this")
+        raise Forbidden(gettext("only the creator of campaign #%(campaign)s or a moderator may do this")
+                        % {"campaign": campaign.pk})
 
 
 # ---- creating and importing ----------------------------------------------------------------------
@@ -134,14 +137,15 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
     """
     rules = _check_rules(rules_name)
     if players and invite:
-        raise ServiceError("name either the players to seat (a moderator) or the addresses to invite, not both")
+        raise ServiceError(gettext("name either the players to seat (a moderator) or the addresses to invite, not "
+                                   "both"))
     if players and not getattr(creator.user, "is_staff", False):
-        raise Forbidden("only a moderator seats players directly; invite them instead")
+        raise Forbidden(gettext("only a moderator seats players directly; invite them instead"))
     n_players = len(players) if players else 1 + len(invite)
     if games is not None and not 1 <= games <= MAX_GAMES:
-        raise ServiceError(f"a campaign has from 1 to {MAX_GAMES} games")
+        raise ServiceError(gettext("a campaign has from 1 to %(max_games)s games") % {"max_games": MAX_GAMES})
     if not 1 <= deadline_hours <= 24 * 60:
-        raise ServiceError("the deadline must be between 1 hour and 60 days")
+        raise ServiceError(gettext("the deadline must be between 1 hour and 60 days"))
     checked = campaign_options(rules, options, n_players)
     played = 0
     if archive is not None:
@@ -162,7 +166,7 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
     if players:
         people = [services.do_get_or_create_player(services.check_address(e)) for e in players]
         if len({p.pk for p in people}) != len(people):
-            raise ServiceError("the same player is named twice")
+            raise ServiceError(gettext("the same player is named twice"))
         for i, p in enumerate(people):
             CampaignSeat.objects.create(campaign=campaign, index=i, player=p)
         game = _set_up_next(campaign, creator)
@@ -186,7 +190,8 @@ def _fix_group(campaign: Campaign) -> list[CampaignSeat]:
     first = campaign.games.exclude(status__in=[Game.Status.OPEN, Game.Status.ABORTED]).order_by(
         "campaign_number", "id").first()
     if first is None:
-        raise Conflict(f"campaign #{campaign.pk}'s group is not complete yet: its first game waits for players")
+        raise Conflict(gettext("campaign #%(campaign)s's group is not complete yet: its first game waits for "
+                               "players") % {"campaign": campaign.pk})
     for seat in Seat.objects.filter(game=first, index__isnull=False, player__isnull=False).order_by("index"):
         assert seat.index is not None and seat.player is not None
         fixed.append(CampaignSeat.objects.create(campaign=campaign, index=seat.index, player=seat.player))
@@ -197,9 +202,10 @@ def _set_up_next(campaign: Campaign, actor: Player | None) -> Game:
     """The campaign's next game: its group seated seat for seat, set up from the archive, started."""
     last = campaign.games.order_by("-campaign_number", "-id").first()
     if last is not None and last.status in (Game.Status.OPEN, Game.Status.RUNNING, Game.Status.PAUSED):
-        raise Conflict(f"game #{last.pk} of campaign #{campaign.pk} is not over yet; the next one follows it")
+        raise Conflict(gettext("game #%(last_pk)s of campaign #%(campaign)s is not over yet; the next one "
+                               "follows it") % {"last_pk": last.pk, "campaign": campaign.pk})
     if campaign.status != Campaign.Status.RUNNING:
-        raise Conflict(f"campaign #{campaign.pk} is over")
+        raise Conflict(gettext("campaign #%(campaign)s is over") % {"campaign": campaign.pk})
     played = int((campaign.carry or {}).get("game", 0))
     number = max((last.campaign_number or 0) if last else 0, played) + 1
     group = _fix_group(campaign)
@@ -323,17 +329,19 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
     campaign = _access_for_update(campaign_id)
     _check_runs(campaign, actor)
     if campaign.status != Campaign.Status.RUNNING:
-        raise Conflict(f"campaign #{campaign.pk} is over")
+        raise Conflict(gettext("campaign #%(campaign)s is over") % {"campaign": campaign.pk})
     reason = clean_reason(reason)
     if not reason:
-        raise ServiceError("say why the seat changes hands (the reason is kept in the campaign's log)")
+        raise ServiceError(gettext("say why the seat changes hands (the reason is kept in the campaign's log)"))
     group = _fix_group(campaign)
     held = next((cs for cs in group if cs.index == seat), None)
     if held is None:
-        raise ServiceError(f"campaign #{campaign.pk} has seats 0 to {len(group) - 1}, not {seat}")
+        raise ServiceError(gettext("campaign #%(campaign)s has seats 0 to %(len_group_1)s, not %(seat)s")
+                           % {"campaign": campaign.pk, "len_group_1": len(group) - 1, "seat": seat})
     newcomer = services.do_get_or_create_player(services.check_address(email), name)
     if any(cs.player_id == newcomer.pk for cs in group):
-        raise Conflict(f"{newcomer.display_name} holds a seat of campaign #{campaign.pk} already")
+        raise Conflict(gettext("%(newcomer_display_name)s holds a seat of campaign #%(campaign)s already")
+                       % {"newcomer_display_name": newcomer.display_name, "campaign": campaign.pk})
     leaving = held.player
     held.player = newcomer
     held.since = timezone.now()
@@ -360,10 +368,10 @@ def do_end_campaign(campaign_id: int, actor: Player | None, reason: str) -> Camp
     campaign = _access_for_update(campaign_id)
     _check_runs(campaign, actor)
     if campaign.status != Campaign.Status.RUNNING:
-        raise Conflict(f"campaign #{campaign.pk} is over already")
+        raise Conflict(gettext("campaign #%(campaign)s is over already") % {"campaign": campaign.pk})
     reason = clean_reason(reason)
     if not reason:
-        raise ServiceError("say why the campaign ends (the reason is kept in its log)")
+        raise ServiceError(gettext("say why the campaign ends (the reason is kept in its log)"))
     campaign.status = Campaign.Status.FINISHED
     campaign.finished_at = timezone.now()
     campaign.save(update_fields=["status", "finished_at"])
@@ -378,7 +386,8 @@ def access_archive(campaign_id: int, player: Player | None) -> dict[str, Any]:
     campaign = access_campaign(campaign_id)
     members = {p.pk for _s, p, _n in campaign_selectors.group(campaign) if p is not None}
     if player is None or (player.pk not in members and not may_run(campaign, player)):
-        raise Forbidden(f"only the players and moderators of campaign #{campaign.pk} may export its archive")
+        raise Forbidden(gettext("only the players and moderators of campaign #%(campaign)s may export its archive")
+                        % {"campaign": campaign.pk})
     if not campaign.carry:
         raise Conflict(f"campaign #{campaign.pk} has no archive yet: a game of it must end first"
                        if engine.get(campaign.rules).supports_campaign else
@@ -396,18 +405,21 @@ def do_rematch(game_id: int, player: Player) -> Game:
     sits first and the game's other players are invited in their order. One rematch a game."""
     game = services.access_game_for_update(game_id)
     if not game.seats.filter(player=player).exists():
-        raise Forbidden(f"you did not play in game #{game.pk}")
+        raise Forbidden(gettext("you did not play in game #%(game)s") % {"game": game.pk})
     if game.status != Game.Status.FINISHED:
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; a rematch follows a finished game")
+        raise Conflict(gettext("game #%(game)s is %(status)s; a rematch follows a finished game")
+                       % {"game": game.pk, "status": game.get_status_display()})
     if game.campaign_id is not None:
-        raise Conflict(f"game #{game.pk} is game {game.campaign_number} of campaign #{game.campaign_id}; "
-                       "the campaign sets up its next game")
+        raise Conflict(gettext("game #%(game)s is game %(number)s of campaign "
+                               "#%(campaign)s; the campaign sets up its next game")
+                       % {"game": game.pk, "number": game.campaign_number, "campaign": game.campaign_id})
     earlier = AuditEntry.objects.filter(game=game, action="rematch").order_by("-id").first()
     if earlier is not None:
         again = Game.objects.filter(pk=int((earlier.details or {}).get("game") or 0)).first()
         if again is not None and again.status != Game.Status.ABORTED:
-            raise Conflict(f"game #{game.pk} has its rematch already: game #{again.pk} "
-                           f"({again.get_status_display()}); join it with: join #{again.pk}")
+            raise Conflict(gettext("game #%(game)s has its rematch already: game #%(again)s "
+                                   "(%(status)s); join it with: join #%(again)s")
+                           % {"game": game.pk, "again": again.pk, "status": again.get_status_display()})
     others = [s.player.email for s in game.seats.select_related("player").order_by("index")
               if s.player is not None and s.player_id != player.pk]
     title = game.title.removesuffix(" (rematch)")[:100 - len(" (rematch)")] + " (rematch)"

@@ -26,7 +26,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext
 
 from engine.core import Event, visible_events
 from pbem.games import absence, clocks
@@ -64,7 +65,8 @@ def warn_hours(game: Game) -> float:
 
 
 def when_text(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%a %d %b %Y %H:%M UTC")
+    """'Sun 20 Dec 2026 00:00 UTC', the day and month in the active language ('Dom 20 Dez 2026')."""
+    return f"{dateformat.format(moment.astimezone(UTC), 'D d M Y H:i')} UTC"
 
 
 def _names(game: Game) -> list[str]:
@@ -97,7 +99,7 @@ def clean_reason(reason: str) -> str:
 def _reason(reason: str) -> str:
     reason = clean_reason(reason)
     if not reason:
-        raise ServiceError("a moderator's action needs a reason (players and the audit log see it)")
+        raise ServiceError(gettext("a moderator's action needs a reason (players and the audit log see it)"))
     return reason
 
 
@@ -109,7 +111,7 @@ def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game = access_game_for_update(game_id)
     reason = clean_reason(reason)
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"game #{game.pk} is not running")
+        raise Conflict(gettext("game #%(game)s is not running") % {"game": game.pk})
     game.status = Game.Status.PAUSED
     if clocks.is_banked(game):
         clocks.settle(game, [], timezone.now(), stop=True)  # a pause stops every clock
@@ -128,7 +130,7 @@ def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game = access_game_for_update(game_id)
     reason = clean_reason(reason)
     if game.status != Game.Status.PAUSED:
-        raise Conflict(f"game #{game.pk} is not paused")
+        raise Conflict(gettext("game #%(game)s is not paused") % {"game": game.pk})
     game.status = Game.Status.RUNNING
     _reset_deadline(game)
     game.warned_at = None
@@ -151,7 +153,8 @@ def do_abort_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     reason = _reason(reason)
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.OPEN, Game.Status.RUNNING, Game.Status.PAUSED):
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()} already")
+        raise Conflict(gettext("game #%(game)s is %(status)s already")
+                       % {"game": game.pk, "status": game.get_status_display()})
     game.status = Game.Status.ABORTED
     game.deadline_at = None
     game.finished_at = timezone.now()
@@ -238,12 +241,14 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
     reason = clean_reason(reason)
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
-        raise Conflict(f"game #{game.pk} is not running")
+        raise Conflict(gettext("game #%(game)s is not running") % {"game": game.pk})
     seat = game.seats.filter(index=seat_index).first()
     if seat is None:
-        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
+        raise NotFound(gettext("game #%(game)s has no seat %(seat_index)s")
+                       % {"game": game.pk, "seat_index": seat_index})
     if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
-        raise Conflict(f"{new_player.email} plays in game #{game.pk} already")
+        raise Conflict(gettext("%(new_player_email)s plays in game #%(game)s already")
+                       % {"new_player_email": new_player.email, "game": game.pk})
     old = hand_seat_over(game, seat, new_player, why=f"a moderator's replacement: {reason}", name=name)
     do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
                                         "new": new_player.email, "reason": reason})
@@ -273,9 +278,9 @@ def do_take_open_seat(game_id: int, player: Player) -> Seat:
     game = access_game_for_update(game_id)
     seat = game.seats.filter(status=Seat.Status.OPEN).order_by("index").first()
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or seat is None:
-        raise Conflict(f"game #{game.pk} has no seat open for a replacement")
+        raise Conflict(gettext("game #%(game)s has no seat open for a replacement") % {"game": game.pk})
     if game.seats.filter(player=player).exclude(pk=seat.pk).exists():
-        raise Conflict(f"you play in game #{game.pk} already")
+        raise Conflict(gettext("you play in game #%(game)s already") % {"game": game.pk})
     old = hand_seat_over(game, seat, player, why="the seat was open after missed deadlines")
     Standby.objects.filter(player=player).filter(Q(game=game) | Q(game__isnull=True)).delete()
     do_log(game, player, "take-seat", {"seat": seat.index, "old": old.email if old else None})
@@ -289,10 +294,10 @@ def do_take_open_seat(game_id: int, player: Player) -> Seat:
 def do_extend_deadline(game_id: int, moderator: Player | None, hours: int, reason: str) -> Game:
     reason = _reason(reason)
     if not 1 <= hours <= 24 * 90:
-        raise ServiceError("an extension is between 1 hour and 90 days")
+        raise ServiceError(gettext("an extension is between 1 hour and 90 days"))
     game = access_game_for_update(game_id)
     if game.status != Game.Status.RUNNING or game.deadline_at is None:
-        raise Conflict(f"game #{game.pk} has no running deadline")
+        raise Conflict(gettext("game #%(game)s has no running deadline") % {"game": game.pk})
     if clocks.is_banked(game) and game.state is not None:
         # Why the banks: the deadline is where the first clock runs out, worked out again at every
         # move; the hours go into the banks of the seats the game waits on, counted from now.
@@ -338,12 +343,13 @@ def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Exte
     game = access_game_for_update(game_id)
     seat = access_seat(game, player)
     if game.status != Game.Status.RUNNING or game.deadline_at is None or game.state is None:
-        raise Conflict(f"game #{game.pk} has no running deadline")
+        raise Conflict(gettext("game #%(game)s has no running deadline") % {"game": game.pk})
     if seat.index not in rules_for(game).pending(game.state):
-        raise Conflict("the game is not waiting for you, so your deadline does not run")
+        raise Conflict(gettext("the game is not waiting for you, so your deadline does not run"))
     if seat.extensions_used >= game.extensions_allowed:
-        raise Forbidden(f"you have used all {game.extensions_allowed} extensions of game #{game.pk}; "
-                        "a moderator can still give more time")
+        raise Forbidden(gettext("you have used all %(game_extensions_allowed)s extensions of game #%(game)s; a "
+                                "moderator can still give more time")
+                        % {"game_extensions_allowed": game.extensions_allowed, "game": game.pk})
     seat.extensions_used += 1
     seat.save(update_fields=["extensions_used"])
     if clocks.is_banked(game):  # the time goes into the seat's bank; the deadline is the first clock to run out
@@ -373,9 +379,9 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
     that waits on them now moves its deadline at once (within the game's allowance)."""
     now = timezone.now()
     if until is not None and until <= now:
-        raise ServiceError("a vacation must end in the future")
+        raise ServiceError(gettext("a vacation must end in the future"))
     if until is not None and until > now + timedelta(days=365):
-        raise ServiceError("a vacation can last a year at most")
+        raise ServiceError(gettext("a vacation can last a year at most"))
     seat_ids = list(player.seats.filter(game__status=Game.Status.RUNNING, status__in=[
         Seat.Status.JOINED, Seat.Status.OPEN]).order_by("game_id").values_list("pk", flat=True))
     for seat_id in seat_ids:  # time banks: each clock charged under the vacation as it was till now
@@ -771,10 +777,10 @@ def do_move_for_seat(game_id: int, moderator: Player | None, seat_index: int, co
 def do_message_players(game_id: int, moderator: Player | None, text: str) -> Game:
     text = (text or "").strip()
     if not text or len(text) > 5000:
-        raise ServiceError("a message to the players needs between 1 and 5,000 characters")
+        raise ServiceError(gettext("a message to the players needs between 1 and 5,000 characters"))
     game = access_game_for_update(game_id)
     if game.state is None:
-        raise Conflict(f"game #{game.pk} has not started")
+        raise Conflict(gettext("game #%(game)s has not started") % {"game": game.pk})
     do_log(game, moderator, "message", {"text": text})
     outbox.queue_notice(game, f"A message from the moderator of game #{game.pk}:\n\n{text}")
     return game
@@ -793,19 +799,24 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
     reason = _reason(reason)
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) or game.state is None:
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; only a running or paused game rolls back")
+        raise Conflict(gettext("game #%(game)s is %(status)s; only a running or paused game "
+                               "rolls back") % {"game": game.pk, "status": game.get_status_display()})
     rows = list(live_moves(game))
     keep = [r for r in rows if r.number <= to_move]
     drop = [r for r in rows if r.number > to_move]
     if to_move < 0 or not drop:
-        raise ServiceError(f"move {to_move} is not before the last move of game #{game.pk}")
+        raise ServiceError(gettext("move %(to_move)s is not before the last move of game #%(game)s")
+                           % {"to_move": to_move, "game": game.pk})
     if keep and keep[-1].version == drop[0].version:
-        raise ServiceError(f"move {to_move} is inside a batch; roll back to move {_batch_start(rows, drop[0]) - 1}")
+        raise ServiceError(gettext("move %(to_move)s is inside a batch; roll back to move "
+                                   "%(batch_start_rows_drop_0)s")
+                           % {"to_move": to_move, "batch_start_rows_drop_0": _batch_start(rows, drop[0]) - 1})
     revealed = [r.number for r in drop if any(e.get("reveals") for e in r.events)]
     if revealed and not confirm_reveals:
-        raise Conflict(f"moves {', '.join(map(str, revealed[:10]))} after move {to_move} revealed hidden "
-                       "information; the replay deals the same hidden cards again, which the players have "
-                       "seen. Confirm the rollback to do it anyway (the players are told)")
+        raise Conflict(gettext("moves %(join_map_str_revealed_10)s after move %(to_move)s revealed hidden "
+                               "information; the replay deals the same hidden cards again, which the players "
+                               "have seen. Confirm the rollback to do it anyway (the players are told)")
+                       % {"join_map_str_revealed_10": ', '.join(map(str, revealed[:10])), "to_move": to_move})
     state = replay_state(game, keep)
     state["players"] = list(game.state["players"])  # replacements keep their names
     game.state = state
@@ -845,12 +856,14 @@ def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str
     reason = _reason(reason)
     unknown = sorted(set(changes) - set(POLICY_FIELDS))
     if unknown or not changes:
-        raise ServiceError(f"nothing to change (known: {', '.join(POLICY_FIELDS)})")
+        raise ServiceError(gettext("nothing to change (known: %(join_policy_fields)s)")
+                           % {"join_policy_fields": ', '.join(POLICY_FIELDS)})
     if "no_move_policy" in changes and changes["no_move_policy"] not in Game.NoMovePolicy.values:
-        raise ServiceError(f"no_move_policy is one of {', '.join(Game.NoMovePolicy.values)}")
+        raise ServiceError(gettext("no_move_policy is one of %(join_game_nomovepolicy_v)s")
+                           % {"join_game_nomovepolicy_v": ', '.join(Game.NoMovePolicy.values)})
     game = access_game_for_update(game_id)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise Conflict(f"game #{game.pk} is over")
+        raise Conflict(gettext("game #%(game)s is over") % {"game": game.pk})
     before = {f: getattr(game, f) for f in changes}
     if {"vacation_cap_days", "absences_allowed", "absence_max_days"} & set(changes):
         clocks.checkpoint(game, None, timezone.now())  # vacations stopped the clocks by the old rules till now

@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
@@ -136,11 +137,11 @@ class Command(batch.Command):
     def from_dict(cls, d: dict[str, Any]) -> Command:
         given = [k for k in ("code", "text", "move") if d.get(k) is not None]
         if len(given) != 1:
-            raise ServiceError("each command needs exactly one of code, text or move")
+            raise ServiceError(gettext("each command needs exactly one of code, text or move"))
         if "move" in given and not isinstance(d["move"], dict):
-            raise ServiceError("move must be an object")
+            raise ServiceError(gettext("move must be an object"))
         if "move" not in given and not isinstance(d[given[0]], str):
-            raise ServiceError(f"{given[0]} must be a string")
+            raise ServiceError(gettext("%(field)s must be a string") % {"field": given[0]})
         return cls(**{given[0]: d[given[0]]})
 
 
@@ -200,13 +201,13 @@ def check_display_name(name: str) -> str:
     """
     cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split()).strip(" \"'<>,;")
     if not cleaned:
-        raise ServiceError("the display name cannot be empty")
+        raise ServiceError(gettext("the display name cannot be empty"))
     if len(cleaned) > NAME_LENGTH:
-        raise ServiceError(f"a name has at most {NAME_LENGTH} characters")
+        raise ServiceError(gettext("a name has at most %(name_length)s characters") % {"name_length": NAME_LENGTH})
     if "@" in cleaned:
-        raise ServiceError("a name cannot be an address")
+        raise ServiceError(gettext("a name cannot be an address"))
     if any(ch.isdigit() for ch in cleaned):
-        raise ServiceError("a name cannot hold digits (moves name cards and places by number)")
+        raise ServiceError(gettext("a name cannot hold digits (moves name cards and places by number)"))
     return cleaned
 
 
@@ -221,8 +222,8 @@ def check_title(title: str) -> None:
     """A game title goes into every mail's subject: no control characters (tab, line breaks...)."""
     bad = sorted({f"U+{ord(c):04X}" for c in title if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")})
     if bad:
-        raise ServiceError(f"the title holds control characters ({', '.join(bad)}); "
-                           "use letters, digits, spaces and punctuation only")
+        raise ServiceError(gettext("the title holds control characters (%(chars)s); use letters, digits, spaces "
+                                   "and punctuation only") % {"chars": ', '.join(bad)})
 
 
 def check_address(email: str) -> str:
@@ -234,20 +235,20 @@ def check_address(email: str) -> str:
     email = normalize_email(email)
     shown = repr(email[:60] + ("..." if len(email) > 60 else ""))
     if len(email) > 254:
-        raise ServiceError(f"{shown} is not an email address we can send to: it is {len(email)} characters "
-                           "long, and an address has 254 at most")
+        raise ServiceError(gettext("%(shown)s is not an email address we can send to: it is %(length)s characters "
+                                   "long, and an address has 254 at most") % {"shown": shown, "length": len(email)})
     if any(ord(c) < 32 or ord(c) == 127 for c in email):
-        raise ServiceError(f"{shown} is not an email address we can send to: it holds a line break or "
-                           "another control character")
+        raise ServiceError(gettext("%(shown)s is not an email address we can send to: it holds a line break or "
+                                   "another control character") % {"shown": shown})
     if "@" not in email or not deliverable_address(email):
-        raise ServiceError(f"{shown} is not an email address we can send to")
+        raise ServiceError(gettext("%(shown)s is not an email address we can send to") % {"shown": shown})
     return email
 
 
 def do_create_player(email: str, display_name: str = "") -> Player:
     email = check_address(email)
     if Player.objects.filter(email=email).exists():
-        raise Conflict(f"a player with address {email} exists already")
+        raise Conflict(gettext("a player with address %(email)s exists already") % {"email": email})
     name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
     user = get_user_model().objects.create_user(username=email[:150], email=email)
     # Why the active language: a mail's door speaks its sender's (Content-Language), so a
@@ -309,14 +310,16 @@ def do_update_preferences(player: Player, *, display_name: str | None = None, ma
         _rename_in_running_games(player)
     if mail_mode is not None:
         if mail_mode not in Player.MailMode.values:
-            raise ServiceError(f"mail mode must be one of {', '.join(Player.MailMode.values)}")
+            raise ServiceError(gettext("mail mode must be one of %(choices)s")
+                               % {"choices": ', '.join(Player.MailMode.values)})
         player.mail_mode = mail_mode
     if vacation_until is not ...:
         player.vacation_until = vacation_until
     if language is not None:
         code = languages.normalize(language)
         if code is None:
-            raise ServiceError(f"language must be one of {', '.join(languages.codes())}")
+            raise ServiceError(gettext("language must be one of %(choices)s")
+                               % {"choices": ', '.join(languages.codes())})
         player.language = code
     player.save()
     return player
@@ -352,7 +355,7 @@ def do_issue_api_token(player: Player, *, rotate: bool = False) -> str:
 def do_set_password(player: Player, password: str) -> None:
     """Lets the player log in to the web pages and obtain a token with email and password."""
     if len(password) < 8:
-        raise ServiceError("a password needs at least 8 characters")
+        raise ServiceError(gettext("a password needs at least 8 characters"))
     player.user.set_password(password)
     player.user.save(update_fields=["password"])
 
@@ -381,11 +384,11 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     rules = check_rules(rules_name)
     emails = [check_address(e) for e in invite]
     if creator.email in emails:
-        raise ServiceError("you are seated already; do not invite yourself")
+        raise ServiceError(gettext("you are seated already; do not invite yourself"))
     if len(set(emails)) != len(emails):
-        raise ServiceError("the same address is invited twice")
+        raise ServiceError(gettext("the same address is invited twice"))
     if open_seats < 0:
-        raise ServiceError("open seats cannot be negative")
+        raise ServiceError(gettext("open seats cannot be negative"))
     n_players = 1 + len(emails) + open_seats
     check_invitation_limits(creator, emails)
     try:
@@ -393,13 +396,13 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     except SetupError as exc:
         raise ServiceError(str(exc)) from None
     if not 1 <= deadline_hours <= 24 * 60:
-        raise ServiceError("the deadline must be between 1 hour and 60 days")
+        raise ServiceError(gettext("the deadline must be between 1 hour and 60 days"))
     if time_bank_hours is not None and not 1 <= time_bank_hours <= 24 * 365:
-        raise ServiceError("a time bank is between 1 hour and 365 days")
+        raise ServiceError(gettext("a time bank is between 1 hour and 365 days"))
     if not 0 <= time_bank_increment_hours <= 24 * 30:
-        raise ServiceError("a time bank's increment is between 0 hours and 30 days")
+        raise ServiceError(gettext("a time bank's increment is between 0 hours and 30 days"))
     if time_bank_increment_hours and time_bank_hours is None:
-        raise ServiceError("an increment needs a time bank (bank=HOURS)")
+        raise ServiceError(gettext("an increment needs a time bank (bank=HOURS)"))
     check_title(title)
     game = Game.objects.create(
         rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
@@ -449,29 +452,32 @@ def check_invitation_limits(creator: Player, emails: Sequence[str]) -> None:
     now = timezone.now()
     sent = Seat.objects.filter(game__created_by=creator, invited_at__gte=now - timedelta(hours=1)).count()
     if sent + len(emails) > INVITATIONS_PER_CREATOR_PER_HOUR:
-        raise TooManyRequests(f"you may invite {INVITATIONS_PER_CREATOR_PER_HOUR} players an hour and have "
-                              f"invited {sent} in the last hour; try again later", retry_after=3600)
+        raise TooManyRequests(gettext("you may invite %(limit)s players an hour and have invited "
+                                      "%(sent)s in the last hour; try again later")
+                              % {"limit": INVITATIONS_PER_CREATOR_PER_HOUR, "sent": sent}, retry_after=3600)
     for email in emails:
         pending = Seat.objects.filter(Q(player__email=email) | Q(invited_email=email), status=Seat.Status.INVITED,
                                       game__created_at__gte=now - timedelta(days=1))
         mine = pending.filter(game__created_by=creator).count()
         if mine >= INVITATIONS_PER_INVITER_PER_ADDRESS:
-            raise TooManyRequests(f"{email} has {mine} unanswered invitations from you from the last day; "
-                                  "invite them again tomorrow", retry_after=24 * 3600)
+            raise TooManyRequests(gettext("%(email)s has %(mine)s unanswered invitations from you from the last day; "
+                                          "invite them again tomorrow")
+                                  % {"email": email, "mine": mine}, retry_after=24 * 3600)
         mates = _table_mates(email)
         if mates.filter(player=creator).exists():
             continue
         strangers = pending.exclude(game__created_by__in=mates).count()
         if strangers >= INVITATIONS_PER_ADDRESS_FROM_STRANGERS:
-            raise TooManyRequests(f"{email} has {strangers} unanswered invitations from the last day from players "
-                                  "they have not played with; invite them again tomorrow", retry_after=24 * 3600)
+            raise TooManyRequests(gettext("%(email)s has %(strangers)s unanswered invitations from the last day from "
+                                          "players they have not played with; invite them again tomorrow")
+                                  % {"email": email, "strangers": strangers}, retry_after=24 * 3600)
 
 
 def access_game_for_update(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotFound(f"there is no game #{game_id}") from None
+        raise NotFound(gettext("there is no game #%(game_id)s") % {"game_id": game_id}) from None
 
 
 def invitation_for(player: Player) -> Q:
@@ -495,17 +501,19 @@ def claim_invitation(seat: Seat, player: Player) -> Seat:
 def do_join_game(game_id: int, player: Player) -> Seat:
     game = access_game_for_update(game_id)
     if game.status != Game.Status.OPEN:
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no new players")
+        raise Conflict(gettext("game #%(game)s is %(status)s; it takes no new players")
+                       % {"game": game.pk, "status": game.get_status_display()})
     seat = game.seats.filter(invitation_for(player)).order_by("id").first()
     if seat is not None and seat.status == Seat.Status.JOINED:
-        raise Conflict(f"you have joined game #{game.pk} already")
+        raise Conflict(gettext("you have joined game #%(game)s already") % {"game": game.pk})
     if seat is not None:
         claim_invitation(seat, player)
         seat.invited_email = ""
     if seat is None:
         seat = game.seats.filter(free_seats()).order_by("id").first()
         if seat is None:
-            raise Conflict(f"game #{game.pk} has no free seat; ask its creator for an invitation")
+            raise Conflict(gettext("game #%(game)s has no free seat; ask its creator for an invitation")
+                           % {"game": game.pk})
         seat.player = player
     seat.status = Seat.Status.JOINED
     seat.joined_at = timezone.now()
@@ -521,7 +529,7 @@ def do_decline_game(game_id: int, player: Player) -> None:
     game = access_game_for_update(game_id)
     seat = game.seats.filter(invitation_for(player), status=Seat.Status.INVITED).first()
     if seat is None or game.status != Game.Status.OPEN:
-        raise Conflict(f"you have no pending invitation to game #{game.pk}")
+        raise Conflict(gettext("you have no pending invitation to game #%(game)s") % {"game": game.pk})
     seat.player = None
     seat.invited_email = ""
     # Why: the invitation mail's reply address must not work for whoever takes the seat next.
@@ -534,10 +542,10 @@ def do_decline_game(game_id: int, player: Player) -> None:
 def do_leave_game(game_id: int, player: Player) -> None:
     game = access_game_for_update(game_id)
     if game.status != Game.Status.OPEN:
-        raise Conflict("a started game cannot be left; resign instead")
+        raise Conflict(gettext("a started game cannot be left; resign instead"))
     seat = game.seats.filter(player=player).first()
     if seat is None:
-        raise Conflict(f"you are not seated in game #{game.pk}")
+        raise Conflict(gettext("you are not seated in game #%(game)s") % {"game": game.pk})
     if game.created_by_id == player.pk:
         game.status = Game.Status.ABORTED
         game.save(update_fields=["status"])
@@ -595,9 +603,9 @@ def _own_seat(game: Game, seats: Sequence[Seat], player: Player) -> Seat:
     """``player``'s seat among ``seats`` (the first made, if they hold several), or Forbidden."""
     seat = min((s for s in seats if s.player_id == player.pk), key=lambda s: s.pk, default=None)
     if seat is None or seat.index is None:
-        raise Forbidden(f"you do not play in game #{game.pk}")
+        raise Forbidden(gettext("you do not play in game #%(game)s") % {"game": game.pk})
     if seat.status == Seat.Status.RESIGNED:
-        raise Forbidden(f"you resigned from game #{game.pk}")
+        raise Forbidden(gettext("you resigned from game #%(game)s") % {"game": game.pk})
     return seat
 
 
@@ -793,15 +801,17 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
                   expected_version: int | None, seat_index: int | None,
                   signoff: bool) -> tuple[BatchResult, MoveRejected | None]:
     if not commands:
-        raise ServiceError("no commands were given")
+        raise ServiceError(gettext("no commands were given"))
     if game.status == Game.Status.PAUSED:
-        raise Conflict(f"game #{game.pk} is paused by a moderator; moves are not taken until it resumes, "
-                       "and you will get a mail with your options then")
+        raise Conflict(gettext("game #%(game)s is paused by a moderator; moves are not taken until it resumes, "
+                               "and you will get a mail with your options then") % {"game": game.pk})
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; it takes no moves")
+        raise Conflict(gettext("game #%(game)s is %(status)s; it takes no moves")
+                       % {"game": game.pk, "status": game.get_status_display()})
     if expected_version is not None and expected_version != game.version:
-        raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version}); "
-                           "look at the new state and send your move again")
+        raise StaleVersion(gettext("the game has moved on (version %(game_version)s, you sent "
+                                   "%(expected_version)s); look at the new state and send your move again")
+                           % {"game_version": game.version, "expected_version": expected_version})
     # Why every seat in one read (#28): the mover's seat, the resigned seats autoplay needs and
     # the seats the game mails are one small query, not three.
     seats = list(outbox.with_chat_flag(game.seats.select_related("player")))
@@ -890,15 +900,17 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
     """
     game = access_game_for_update(game_id)
     if game.status == Game.Status.PAUSED:
-        raise Conflict(f"game #{game.pk} is paused by a moderator; nothing can be taken back until it resumes")
+        raise Conflict(gettext("game #%(game)s is paused by a moderator; nothing can be taken back until it "
+                               "resumes") % {"game": game.pk})
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"game #{game.pk} is {game.get_status_display()}; its moves cannot be taken back")
+        raise Conflict(gettext("game #%(game)s is %(status)s; its moves cannot be taken back")
+                       % {"game": game.pk, "status": game.get_status_display()})
     seat = access_seat(game, player)
     assert seat.index is not None and game.state is not None
     rules = rules_for(game)
     rows = list(live_moves(game))
     if not rows:
-        raise Conflict("there is no move to take back: nobody has moved yet")
+        raise Conflict(gettext("there is no move to take back: nobody has moved yet"))
     last_version = rows[-1].version
     batch = [r for r in rows if r.version == last_version]
     earlier = [r for r in rows if r.version != last_version]
@@ -906,15 +918,17 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
         others = sorted({r.seat for r in batch if r.seat != seat.index})
         mine = any(r.seat == seat.index for r in rows)
         if not mine:
-            raise Conflict("only your own last move can be taken back, and you have not moved yet")
+            raise Conflict(gettext("only your own last move can be taken back, and you have not moved yet"))
         names = ", ".join(rules.seat_name(game.state, s) for s in others)
-        raise Conflict(f"only your own last move can be taken back: {names} has moved since")
+        raise Conflict(gettext("only your own last move can be taken back: %(names)s has moved since")
+                       % {"names": names})
     if any(r.source not in OWN_SOURCES for r in batch):
-        raise Conflict("only your own last move can be taken back: that move was played for you "
-                       f"({batch[0].get_source_display()}), not by you")
+        raise Conflict(gettext("only your own last move can be taken back: that move was played for you "
+                               "(%(batch_0_get_source_displ)s), not by you")
+                       % {"batch_0_get_source_displ": batch[0].get_source_display()})
     if any(bool(e.get("reveals")) for r in batch for e in r.events):
-        raise Conflict("that move revealed information (a card turned over, a draw, a die roll), "
-                       "so it cannot be taken back")
+        raise Conflict(gettext("that move revealed information (a card turned over, a draw, a die roll), so it "
+                               "cannot be taken back"))
     try:
         before = replay_state(game, earlier)
         replayed = _json_copy(before)
@@ -924,11 +938,11 @@ def do_undo_last_move(game_id: int, player: Player, *, via: str = "") -> UndoRes
         replayed = {}
     after = _json_copy(replayed)
     if after != _json_copy(game.state):
-        raise Conflict(f"game #{game.pk}'s move log does not replay to its state, so nothing can be taken "
-                       "back safely; please tell a moderator")
+        raise Conflict(gettext("game #%(game)s's move log does not replay to its state, so nothing can be taken "
+                               "back safely; please tell a moderator") % {"game": game.pk})
     if before.get("rng") != after.get("rng"):
-        raise Conflict("that move drew a card or rolled a die (it used the game's random numbers), "
-                       "so it cannot be taken back")
+        raise Conflict(gettext("that move drew a card or rolled a die (it used the game's random numbers), so "
+                               "it cannot be taken back"))
     game.state = before
     game.version += 1
     now = timezone.now()
@@ -949,13 +963,14 @@ def do_request_move(game_id: int, player: Player, commands: Sequence[Command],
                     expected_version: int | None = None) -> MoveRequest:
     """Record an API move and hand it to a worker; the worker decides it like a mail."""
     if not commands:
-        raise ServiceError("no commands were given")
+        raise ServiceError(gettext("no commands were given"))
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"there is no game #{game_id}")
+        raise NotFound(gettext("there is no game #%(game_id)s") % {"game_id": game_id})
     access_seat(game, player)
     if expected_version is not None and expected_version != game.version:
-        raise StaleVersion(f"the game has moved on (version {game.version}, you sent {expected_version})")
+        raise StaleVersion(gettext("the game has moved on (version %(game_version)s, you sent %(expected_version)s)")
+                           % {"game_version": game.version, "expected_version": expected_version})
     with transaction.atomic():
         req = MoveRequest.objects.create(
             game=game, player=player, expected_version=expected_version,
@@ -1034,7 +1049,7 @@ def _decide(req: MoveRequest, status: str, *, reason: dict[str, Any] | None = No
 def do_resign(game_id: int, player: Player) -> None:
     game = access_game_for_update(game_id)
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
-        raise Conflict(f"game #{game.pk} is not running")
+        raise Conflict(gettext("game #%(game)s is not running") % {"game": game.pk})
     seat = access_seat(game, player)
     seat.status = Seat.Status.RESIGNED
     seat.save(update_fields=["status"])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from dateutil import parser as dateparser
+from django.utils.translation import gettext, ngettext
 
 from engine import notation
 from pbem.games import moderation
@@ -46,13 +47,14 @@ def parse_until(text: str, now: datetime | None = None) -> datetime | None:
     if rest in ("off", "back", "none", "end", "stop", "over"):
         return None
     if not rest:
-        raise ValueError("say until when, e.g. `vacation until 2026-12-20`, or `vacation off`")
+        raise ValueError(gettext("say until when, e.g. `vacation until 2026-12-20`, or `vacation off`"))
     now = now or datetime.now(UTC)
     default = now.replace(hour=0, minute=0, second=0, microsecond=0)
     try:
         moment = dateparser.parse(rest, default=default.replace(tzinfo=None), dayfirst="/" in rest)
     except (ValueError, OverflowError) as exc:
-        raise ValueError(f"I could not read {rest!r} as a date; write it like 2026-12-20") from exc
+        raise ValueError(gettext("I could not read %(rest)s as a date; write it like 2026-12-20")
+                         % {"rest": repr(rest)}) from exc
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if moment <= now and not re.search(r"\d{4}", rest):
@@ -72,21 +74,26 @@ def run(line: str, player: Player, game_id: int | None) -> Answer:
             if rest.strip().lstrip("#").isdigit():
                 target = int(rest.strip().lstrip("#"))
             if target is None:
-                return Answer(False, "Which game? Write `extend` in a reply to the game's mail, or `extend 12`.")
+                return Answer(False, gettext("Which game? Write `extend` in a reply to the game's mail, "
+                                             "or `extend 12`."))
             ext = moderation.do_request_extension(target, player, via="mail")
-            return Answer(True, f"Game #{target}: your deadline is now {moderation.when_text(ext.until)} "
-                                f"({ext.left} extension{'s' if ext.left != 1 else ''} left). The others were told.")
+            return Answer(True, ngettext("Game #%(game)s: your deadline is now %(when)s (%(n)s extension left). "
+                                         "The others were told.",
+                                         "Game #%(game)s: your deadline is now %(when)s (%(n)s extensions left). "
+                                         "The others were told.", ext.left)
+                          % {"game": target, "when": moderation.when_text(ext.until), "n": ext.left})
         try:
             until = parse_until(rest)
         except ValueError as exc:
-            return Answer(False, f"Your vacation was not set: {exc}. Nothing was changed.")
+            return Answer(False, gettext("Your vacation was not set: %(why)s. Nothing was changed.") % {"why": exc})
         games = moderation.do_set_vacation(player, until, via="mail")
     except ServiceError as exc:
-        return Answer(False, f"`{line.strip()}` was not taken: {exc.message} Nothing was changed.")
-    told = ", ".join(f"#{g.pk}" for g in games) or "none running"
+        return Answer(False, gettext("`%(line)s` was not taken: %(why)s Nothing was changed.") % {
+            "line": line.strip(), "why": exc.message})
+    told = ", ".join(f"#{g.pk}" for g in games) or gettext("none running")
     if until is None:
-        return Answer(True, f"Welcome back: your vacation is over. Games told: {told}.")
-    return Answer(True, f"Have a good time: you are on vacation until {moderation.when_text(until)}. Deadlines on "
-                        "your turns wait until you are back plus a day (in a game with time banks, your own clock "
-                        f"stops instead), up to each game's cap. Games told: {told}. "
-                        "Reply `vacation off` when you are back early.")
+        return Answer(True, gettext("Welcome back: your vacation is over. Games told: %(games)s.") % {"games": told})
+    return Answer(True, gettext("Have a good time: you are on vacation until %(when)s. Deadlines on your turns wait "
+                                "until you are back plus a day (in a game with time banks, your own clock stops "
+                                "instead), up to each game's cap. Games told: %(games)s. Reply `vacation off` when "
+                                "you are back early.") % {"when": moderation.when_text(until), "games": told})

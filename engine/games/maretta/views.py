@@ -9,6 +9,7 @@ import json
 from engine.core import State, View
 from engine.games.maretta.cards import SHIP
 from engine.games.maretta.tables import _multiset_minus
+from engine.i18n import _
 from engine.rng import Rng
 
 
@@ -69,34 +70,40 @@ def public(st: State, waiting: list[int]) -> View:
 
 
 def describe(st: State) -> str:
+    """The decision the game waits for, in the active language (engine.i18n)."""
     if st["over"] is not None or not st["todo"]:
         return ""
     f = st["todo"][-1]
     t = f["t"]
     if t == "p1":
-        return "everybody puts a card face down in position 1"
+        return _("everybody puts a card face down in position 1")
     who = st["players"][f["s"]]
     if t == "place":
-        return f"{who} puts a card on an opponent's {'raft' if st['side'] == 'A' else 'minecart'} (position 2)"
+        if st["side"] == "A":
+            return _("{who} puts a card on an opponent's raft (position 2)").format(who=who)
+        return _("{who} puts a card on an opponent's minecart (position 2)").format(who=who)
     if t == "play":
-        return f"{who} puts a card in position 1 of their minecart"
+        return _("{who} puts a card in position 1 of their minecart").format(who=who)
     if t == "steal":
-        return f"{who} decides whether to steal from {st['players'][f['r']]} or move 2 spaces"
+        return _("{who} decides whether to steal from {other} or move 2 spaces").format(
+            who=who, other=st["players"][f["r"]])
     if t == "barrel":
-        return f"{who} chooses a barrel at space {f['at']}"
+        return _("{who} chooses a barrel at space {at}").format(who=who, at=f["at"])
     # the effect of a barrel taken face down does not name it: only its taker knows it
     named = "h" not in f
     if t == "monkey":
-        return f"{who} takes a card from an opponent's stock" + (" (Monkey)" if named else "")
+        return _("{who} takes a card from an opponent's stock").format(who=who) + (
+            f" ({_('Monkey')})" if named else "")
     if t == "troop":
-        return (f"{who} takes a card from {st['players'][f['v']]}'s stock"
-                + (" (Troop of Monkeys)" if named else ""))
+        return _("{who} takes a card from {other}'s stock").format(who=who, other=st["players"][f["v"]]) + (
+            f" ({_('Troop of Monkeys')})" if named else "")
     if t == "discard":
-        return f"{who} discards a card from their stock"
+        return _("{who} discards a card from their stock").format(who=who)
     if t == "pelican":
-        return f"{who} chooses whose hand to look at" + (" (Pelican)" if named else "")
+        return _("{who} chooses whose hand to look at").format(who=who) + (f" ({_('Pelican')})" if named else "")
     if t == "spear":
-        return f"{who} chooses whom to swap places with" + (" (Fishing Spear)" if named else "")
+        return _("{who} chooses whom to swap places with").format(who=who) + (
+            f" ({_('Fishing Spear')})" if named else "")
     return ""
 
 

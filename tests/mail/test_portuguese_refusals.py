@@ -1,0 +1,79 @@
+"""A Portuguese player is refused in Portuguese (issue 27): the service's refusals (games,
+campaigns, moderation), the absence commands' answers by mail, and the personal page's refusals
+and its "by mail: now ..." line, beside an English player who reads the same in English."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+
+from pbem.games import campaigns, links, moderation
+from pbem.games import services as game_services
+from pbem.games.services import ServiceError
+from tests.mail.conftest import Persona, seat_of, start_game, text_of
+from tests.mail.test_language_by_mail import english_left
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GENERAL = "pbem@pbem.localhost"
+
+
+def _portuguese(person: Persona) -> None:
+    player = game_services.do_get_or_create_player(person.email)
+    game_services.do_update_preferences(player, language="pt")
+
+
+def test_it_answers_account_and_absence_commands_of_a_portuguese_player_in_portuguese(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    _portuguese(ana)
+    game = start_game("maretta", [ana, bruno, carla])
+    ana.send_to(GENERAL, f"join #999999\njoin #{game.pk}\nextend")
+    said = text_of(ana.latest())
+    assert "não há nenhum jogo #999999" in said and english_left(said) == [], said
+    assert f"o jogo #{game.pk} está a decorrer; não aceita novos jogadores" in said
+    assert "Qual jogo?" in said
+    ana.send_to(GENERAL, "vacation until the day after never\nvacation until 2099-01-05\nvacation off")
+    said = text_of(ana.latest())
+    assert "As suas férias não foram marcadas" in said and "Não consegui ler" in said, said
+    assert "umas férias podem durar no máximo um ano" in said and "não foi aceite" in said, said
+    assert "Bem-vindo de volta" in said and english_left(said) == [], said
+    # the same commands from an English player, in English
+    bruno.send_to(GENERAL, "join #999999\nextend")
+    said = text_of(bruno.latest())
+    assert "there is no game #999999" in said and "Which game?" in said
+
+
+def test_it_refuses_a_portuguese_player_in_portuguese_in_the_services_and_on_her_page(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    from pbem.games import language
+
+    _portuguese(ana)
+    game = start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    player = game_services.do_get_or_create_player(ana.email)
+    with language.speaking(language.of(player)):
+        with pytest.raises(ServiceError) as refused:
+            campaigns.do_rematch(game.pk, player)
+        assert f"o jogo #{game.pk} está a decorrer; uma desforra segue um jogo terminado" == refused.value.message
+        with pytest.raises(ServiceError) as refused:
+            moderation.do_set_vacation(player, datetime(2020, 1, 1, tzinfo=UTC), via="mail")
+        assert refused.value.message == "umas férias têm de acabar no futuro"
+        with pytest.raises(ServiceError) as refused:
+            campaigns.access_campaign(999999)
+        assert refused.value.message == "não há nenhuma campanha #999999"
+    # her page: nobody has moved, so undo is refused, in Portuguese; the line "by mail" names the
+    # decision in Portuguese (Maretta's view names it)
+    path = urlsplit(links.seat_page_url(seat_of(game, ana))).path
+    client = Client()
+    page = client.post(path + "undo/").content.decode()
+    assert "não há nenhuma jogada a desfazer: ainda ninguém jogou" in page, page[:2000]
+    page = client.get(path).content.decode()
+    assert "agora todos põem uma carta virada para baixo na posição 1." in page
+    assert "everybody puts a card" not in page
+    # Bruno's page says the same in English
+    theirs = urlsplit(links.seat_page_url(seat_of(game, bruno))).path
+    page = client.post(theirs + "undo/").content.decode()
+    assert "there is no move to take back: nobody has moved yet" in page
+    assert "now everybody puts a card face down in position 1." in client.get(theirs).content.decode()
