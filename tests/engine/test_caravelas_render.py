@@ -88,3 +88,19 @@ def test_it_renders_every_step_of_a_turn() -> None:
     view = RULES.view(state, 0)
     assert "You drew:" in RULES.render_text(view) and "choosing discovery cards" in RULES.render_text(view)
     RULES.render_svg(view)
+
+
+def test_it_says_none_by_the_nouns_gender_in_portuguese() -> None:
+    # issue 27: nothing discovered is "nenhum" (lugares, masculine), no sunk caravela "nenhuma"
+    from engine import i18n
+
+    state = game(2)
+    english = RULES.render_text(RULES.view(state, 0))
+    assert "sunk caravelas: none" in english and "discovered: none; holds" in english
+    with i18n.language("pt"):
+        text = RULES.render_text(RULES.view(state, 0))
+    assert "descobertos: nenhum; tem" in text and "descobertos: nenhuma" not in text
+    assert "caravelas afundadas: nenhuma" in text
+    put(state, 0, found=[next(iter(B.DISCOVERIES))])
+    with i18n.language("pt"):
+        assert f"descobertos: {B.name(next(iter(B.DISCOVERIES)))}; tem" in RULES.render_text(RULES.view(state, 0))

@@ -70,12 +70,16 @@ def render_text(view: dict[str, Any]) -> str:
         colour = _(FLEET_COLOURS[s][0])
         cargo = ", ".join(f"{_cube(c)} ({B.CUBES[c]['points']})" for c in f["cargo"]) or _("empty")
         sunk = ", ".join(map(str, f["sunk"])) or _("none")
-        found = ", ".join(B.name(c) for c in f["found"]) or _("none")
+        found = ", ".join(B.name(c) for c in f["found"])
         mark = " " + _("<- you") if s == seat else ""
         lines.append("  " + _("{player} ({colour}){mark}: {score} points, at {place}").format(
             player=players[s], colour=colour, mark=mark, score=f["score"], place=B.name(f["at"])))
         lines.append("      " + _("cargo: {cargo}; sunk caravelas: {sunk}").format(cargo=cargo, sunk=sunk))
-        lines.append("      " + _("discovered: {found}; holds {hand} and {disc}").format(
+        # Why a line of its own when nothing is discovered: Portuguese says "none" by the noun's
+        # gender ("descobertos: nenhum", masculine places; "caravelas afundadas: nenhuma")
+        discovered = (_("discovered: {found}; holds {hand} and {disc}") if found
+                      else _("discovered: none; holds {hand} and {disc}"))
+        lines.append("      " + discovered.format(
             found=found, hand=_plural(f["hand"], "{n} movement card", "{n} movement cards"),
             disc=_plural(f["disc"], "{n} discovery card", "{n} discovery cards")))
     lines.append("")
