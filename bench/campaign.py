@@ -57,11 +57,15 @@ class Stats:
         self.seat_games: dict[int, Counter[int]] = defaultdict(Counter)  # players -> seat -> games won
         self.seat_campaigns: dict[int, Counter[int]] = defaultdict(Counter)  # players -> seat -> campaigns won
         self.campaigns: Counter[int] = Counter()  # players -> campaigns
+        # solo: game -> [games won against the automa, games]; campaigns won (more game wins than losses)
+        self.solo_games: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        self.solo_vp: dict[str, list[int]] = defaultdict(list)  # game kind -> the player's VP minus the automa's
+        self.solo_campaigns = [0, 0]
 
 
-def campaign(n: int, story: str, name: str, st: Stats) -> None:
+def campaign(n: int, story: str, name: str, st: Stats, automa: str = "jean") -> None:
     archive: dict[str, Any] | None = None
-    options = OPTIONS[story]
+    options = {**OPTIONS[story], "automa": automa} if n == 1 else OPTIONS[story]
     for g in range(10):
         seed = f"{name}-{g}"
         state, moves = play_game(n, options, seed, archive)
@@ -97,6 +101,16 @@ def campaign(n: int, story: str, name: str, st: Stats) -> None:
             st.seat_games[n][w] += 1
         for i, v in enumerate(r["scores"]):
             total[i] += v
+    st.count.update(f"scenario {r['scenario']}" for r in archive["results"] if "scenario" in r)
+    if n == 1:  # solo: against the automa (a tie is the automa's); card 185's game: the table's result
+        for r in archive["results"]:
+            kind = f"{r['automa']['name']}" + (f" (scenario {r['scenario']})" if "scenario" in r else "")
+            st.solo_games[kind][0] += 1 if r["winners"] else 0
+            st.solo_games[kind][1] += 1
+            st.solo_vp[kind].append(r["scores"][0] - r["automa"]["vp"])
+        won = sum(1 for r in archive["results"] if r["winners"])
+        st.solo_campaigns[0] += 1 if won > len(archive["results"]) - won else 0
+        st.solo_campaigns[1] += 1
     best = max(range(n), key=lambda i: (wins[i], total[i], -i))  # (a full tie: the first seat, as listed)
     st.seat_campaigns[n][best] += 1
     st.campaigns[n] += 1
@@ -108,6 +122,7 @@ def main() -> None:
     ap.add_argument("--players", default="3", help="player counts, taken in turn (e.g. 2,3,4)")
     ap.add_argument("--campaigns", type=int, default=20)
     ap.add_argument("--seed", default="bench", help="the name the campaigns' seeds are made from")
+    ap.add_argument("--automa", choices=("jean", "jacques"), default="jean", help="solo: the automa played against")
     ap.add_argument("--report-every", type=int, default=0, help="also print the figures so far every N campaigns")
     args = ap.parse_args()
     counts = [int(x) for x in args.players.split(",")]
@@ -117,7 +132,7 @@ def main() -> None:
     for i in range(args.campaigns):
         n = counts[i % len(counts)]
         try:
-            campaign(n, args.story, f"{args.seed}-{args.story}-{n}-{i}", st)
+            campaign(n, args.story, f"{args.seed}-{args.story}-{n}-{i}", st, args.automa)
         except Exception:  # noqa: BLE001 - every error is counted and shown; the run goes on
             errors += 1
             traceback.print_exc()
@@ -128,7 +143,8 @@ def main() -> None:
 
 def report(args: argparse.Namespace, played: int, errors: int, took: float, st: Stats) -> None:
     c = st.count
-    print(f"story {args.story}, seed {args.seed!r}, players {args.players}: {played} campaigns, "
+    print(f"story {args.story}, seed {args.seed!r}, players {args.players} (solo against {args.automa}): "
+          f"{played} campaigns, "
           f"{errors} errors, {c['games']} games ({c['games'] / max(1, played):.2f} a campaign), {took:.0f} s "
           f"({c['games'] / took:.1f} games/s, each replayed once more)")
     print("games a campaign:", {k: v for k, v in sorted(c.items()) if k.startswith("games ")})
@@ -137,6 +153,7 @@ def report(args: argparse.Namespace, played: int, errors: int, took: float, st: 
         all_ = sum(choices.values())
         print(f"  vote on {card}: " + ", ".join(f"{k} {v} ({100 * v / all_:.0f}%)" for k, v in choices.most_common()))
     print("legacy tiles at the end:", {k[7:]: v for k, v in sorted(c.items()) if k.startswith("legacy ")})
+    print("scenario games (cards 184/185):", {k[9:]: v for k, v in sorted(c.items()) if k.startswith("scenario ")})
     print("modules added:", {k[7:]: v for k, v in sorted(c.items()) if k.startswith("module ")})
     print("scores by game (every seat): mean, stdev, spread best-worst mean")
     for g in sorted(st.scores):
@@ -150,6 +167,12 @@ def report(args: argparse.Namespace, played: int, errors: int, took: float, st: 
         print(f"  {n} players, {st.campaigns[n]} campaigns: games " + ", ".join(
             f"seat {s + 1} {100 * gw[s] / max(1, allw):.0f}%" for s in range(n)) + "; campaigns " + ", ".join(
             f"seat {s + 1} {100 * st.seat_campaigns[n][s] / st.campaigns[n]:.0f}%" for s in range(n)))
+    if st.solo_campaigns[1]:
+        print(f"solo: campaigns won (more games won than lost) {st.solo_campaigns[0]} of {st.solo_campaigns[1]}")
+        for kind, (won, games) in sorted(st.solo_games.items()):
+            gap = st.solo_vp[kind]
+            print(f"  against {kind}: games won {won} of {games} ({100 * won / games:.0f}%), player minus automa "
+                  f"VP mean {statistics.mean(gap):.1f}, sd {statistics.pstdev(gap):.1f}")
     sys.stdout.flush()
 
 

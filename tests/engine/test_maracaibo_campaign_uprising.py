@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from engine.core import BadArchive, Event, State
-from engine.games.maracaibo import RULES, uprising
+from engine.games.maracaibo import RULES, coop, homeports, uprising
 from engine.games.maracaibo import campaign as K
+from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from engine.testing import check_conformance, player_names
 
@@ -112,6 +114,8 @@ def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_uprising_and_
         joined = next(g for g, (s, _, _) in enumerate(games) if "resist" in s["story"]["flags"]) \
             if "resist" in flags else None
         for g, (s, _, events) in enumerate(games):
+            if K.scenario_game(s):  # (card 184's or 185's game: the scenario's modules, tested below)
+                continue
             has_tiles = all("resist" in p for p in s["p"])
             assert has_tiles == (joined is not None and g > joined) == uprising.playing(s)
             liberated += sum(1 for evs in events for e in evs if e.kind == "liberate")
@@ -135,6 +139,59 @@ def test_it_keeps_the_legacy_tiles_with_card_184_and_removes_card_185s_tiles() -
     K.reveal(state, 185, ev)  # The Rescue's campaign card: the tiles it names leave the board
     assert state["legacy_new"] == ["L30"] and state["legacy_unplayed"] == [] and "L30" in state["legacy_board"]
     assert [e.data["tile"] for e in ev if e.kind == "legacy_removed"] == ["L34", "L35"]
+
+
+def test_it_plays_scenario_79s_game_with_card_184_and_193s_with_card_185_from_the_archive() -> None:
+    games = campaign(2, "upr-scen4")  # a seeded bot campaign that joined the fight and rescued Luysa
+    modes = [g[0]["options"]["mode"] for g in games]
+    assert modes == ["campaign", "79", "campaign", "193", "campaign"]
+    arcs = archives(games)
+    for g in (1, 3):
+        before, (state, moves, events) = arcs[g - 1], games[g]
+        card, scen = (184, "79") if g == 1 else (185, "193")
+        assert card in before["story"]["unread"] and K.scenario_of(before) == scen  # the archive decides
+        fresh = RULES.setup(list(state["players"]), UPRISING, f"upr-scen4-{g}", archive=before)
+        for seat, move in moves:  # seed + archive + moves: the identical state
+            RULES.apply(fresh, seat, move)
+        assert fresh == state
+        start = RULES.setup(list(state["players"]), UPRISING, f"upr-scen4-{g}", archive=before)
+        assert K.scenario_game(start) == scen and card in start["story"]["board"]  # revealed at setup
+        assert homeports.modules(start) == U.MODES[scen]["modules"]  # the scenario's modules, not the story's
+        assert all(p["port"] is None and len(p["setup"]["ports"]) == 3 for p in start["p"])  # Home Ports
+        assert all("resist" in p and "combat_tile" in p for p in start["p"])  # Resistance Tiles, Liberation
+        assert {*start["quest_pile"], *start["quests"].values(), *start["track_quests"].values()} \
+            == {str(q["id"]) for q in U.QUESTS}  # the expansion's 28 quest tiles
+        numbered = {c for c in C.CARD if C.CARD[c]["numbered"]} - set(start["story"]["c_cards"])
+        assert not numbered & {*start["deck"], *start["box"]}  # no cards 90-106: a campaign card, no scenario card
+        tiles = [*start["legacy"], *start["legacy_new"], *start["legacy_unplayed"]]
+        if scen == "79":  # "as Peças Legacy não serão alteradas": the archive's tiles, 79's markers on 2-19
+            assert sorted(tiles) == sorted(before["legacy"])
+            for nation, locs in U.SCENARIOS["79"]["markers"].items():
+                assert all(start["markers"][loc] == nation for loc in locs)
+            assert not coop.cooperative(start) and "jacques" not in start
+            assert any(e.kind == "markers" for evs in events for e in evs)  # set-aside markers in rounds 2-4
+            assert arcs[g]["results"][-1]["scenario"] == "79" and "team" not in arcs[g]["results"][-1]
+        else:  # the Rescue: the card's tiles removed, cooperative against Jacques with The Search
+            assert sorted(tiles) == sorted(t for t in before["legacy"] if t not in ("L34", "L35", "L36"))
+            assert coop.cooperative(start) and "jacques" in start and "search" in start
+            assert not set(start["supply"]["spain"]) - {0}  # the unused markers to the box
+            result = arcs[g]["results"][-1]
+            assert result["team"] == coop.team_result(state).won and result["automa"]["name"] == "jacques"
+            assert result["winners"] == ([0, 1] if result["team"] else [])
+    # the games around them play the story's mode: the campaign's competitive game
+    assert all(K.scenario_game(g[0]) is None for i, g in enumerate(games) if i not in (1, 3))
+
+
+def test_it_deals_the_expansions_quest_tiles_in_a_campaign_played_with_it() -> None:
+    expansion = {str(q["id"]) for q in U.QUESTS}
+    for options in (UPRISING, {"campaign": True, "mode": "campaign_base"}):
+        state = RULES.setup(player_names(3), options, "quests")
+        dealt = [*state["quest_pile"], *state["quests"].values(), *state["track_quests"].values()]
+        assert sorted(dealt) == sorted(expansion) and len(dealt) == 28
+        later = campaign(2, "upr-scen4")[2][0]  # a later game, set up from an archive
+        assert set(later["quests"].values()) | set(later["track_quests"].values()) <= expansion
+    base = RULES.setup(player_names(3), {"campaign": True}, "quests")  # without the expansion: the base game's
+    assert {*base["quest_pile"], *base["quests"].values()} <= {q["id"] for q in C.TILES["quests"]}
 
 
 def test_it_plays_the_base_campaign_with_the_expansion() -> None:
@@ -164,6 +221,11 @@ def test_it_plays_a_solo_campaign_the_player_deciding_every_vote(automa: str, op
     assert votes and all(list(e.data["votes"]) == ["0"] for e in votes)  # one voter: the player decides
     for a, (state, _, _) in zip(archives(games), games, strict=True):
         r = a["results"][-1]
+        assert all(x["reader"] == 0 for x in a["story"]["log"])  # the automa reads nothing
+        if "team" in r:  # card 185's game, the Rescue: cooperative against Jacques (scenario 193)
+            assert r["automa"] == {"name": "jacques", "vp": state["jacques"]["vp"]} and r["scenario"] == "193"
+            assert r["winners"] == ([0] if r["team"] else []) and r["team"] == coop.team_result(state).won
+            continue
         assert r["automa"] == {"name": automa, "vp": state[automa]["vp"]}
         assert r["winners"] == ([0] if r["scores"][0] > r["automa"]["vp"] else [])  # a tie is the automa's
         assert all(x["reader"] == 0 for x in a["story"]["log"])  # the automa reads nothing

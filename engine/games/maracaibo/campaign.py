@@ -43,7 +43,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import legacyboard, legacytiles
+from . import coop, legacyboard, legacytiles
 from . import uprising_content as U
 from .archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from .board import HANDLERS, opt, stack, take_marker
@@ -75,6 +75,8 @@ MODES = ("campaign", "campaign_base")
 PLAYS_IN = ("base", "basic", "campaign", "campaign_base")
 MODE_HELP = ("; campaign (with option campaign: the Uprising's story, Home Ports) or campaign_base (the base "
              "game's story with the Home Ports)")
+#: the scenarios whose games a campaign card may play (their campaign versions: 184 is 79's, 185 is 193's)
+SCENARIO_MODES = ("79", "193")
 #: the modules a story may add from a later game on (the Uprising's rulebook: after the first game)
 ADDABLE_MODULES = ("uprising", "resistance")
 
@@ -109,6 +111,35 @@ def options_for(options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[
     elif mode == "campaign":
         mode = "campaign_base"
     return {**options, "campaign": True, "mode": mode}
+
+
+def scenario_of(archive: Mapping[str, Any]) -> str | None:
+    """The scenario whose game the next game plays (the Uprising's rulebook, "Agitação (cartas 79/184)",
+    "O Resgate (cartas 193/185)"): a story card that is the campaign's version of a scenario card
+    (``"scenario"`` in its data: 184 is 79's, 185 is 193's) on the archive's board or added unread.
+    None: the story's own mode."""
+    s = archive.get("story", {})
+    book_cards = BOOK_CARDS.get(str(s.get("book", "base")), {})
+    for cid in [*s.get("board", ()), *s.get("unread", ())]:
+        scen = book_cards.get(cid, {}).get("scenario") if isinstance(cid, int) else None
+        if scen:
+            return str(scen)
+    return None
+
+
+def scenario_options(options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a game set up from ``archive`` once its story's mode is checked: the scenario's
+    mode (79, 193) when a scenario's campaign card is in play (:func:`scenario_of`). Why not in
+    :func:`options_for`: the group's options (the service keeps them for every game) stay the story's;
+    only this game plays the scenario's."""
+    scen = scenario_of(archive)
+    return {**options, "mode": scen} if scen else dict(options)
+
+
+def scenario_game(state: State) -> str | None:
+    """The scenario a campaign game plays (79, 193), or None (the story's mode)."""
+    m = str(state["options"].get("mode", "base"))
+    return m if "story" in state and m in SCENARIO_MODES else None
 
 
 # ---- setup -----------------------------------------------------------------------------------
@@ -473,9 +504,16 @@ def archive(state: State) -> dict[str, Any] | None:
     result: dict[str, Any] = {"game": story["game"], "scores": scores,
                               "winners": [i for i, s in enumerate(scores) if s == best]}
     automa = next((a for a in ("jean", "jacques") if a in state and len(state["players"]) == 1), None)
-    if automa is not None:  # solo: the player wins with more VP than the automa (a tie is the automa's)
+    if coop.cooperative(state):  # the Rescue's game (card 185): the table wins or loses together
+        vp = int(state["jacques"]["vp"])
+        won = coop.team_result(state).won
+        result = {**result, "winners": list(range(len(scores))) if won else [], "team": won,
+                  "automa": {"name": "jacques", "vp": vp}}
+    elif automa is not None:  # solo: the player wins with more VP than the automa (a tie is the automa's)
         vp = int(state[automa]["vp"])
         result = {**result, "winners": [0] if scores[0] > vp else [], "automa": {"name": automa, "vp": vp}}
+    if scenario_game(state):
+        result = {**result, "scenario": scenario_game(state)}
     results = [*story["results"], result]
     legacy = [*state["legacy"], *state.get("legacy_new", ()), *state.get("legacy_unplayed", ())]
     return {

@@ -181,6 +181,8 @@ class Maracaibo(Rules):
         if "archive_in" in state:  # an archive continues a campaign: the option (and its story's mode) with it
             state["options"] = campaign.options_for(state["options"], state["archive_in"])
             self._check_option_combination(len(state["players"]), state["options"])
+            # (a scenario's campaign card in play, 184 or 185: this game plays the scenario's mode)
+            state["options"] = campaign.scenario_options(state["options"], state["archive_in"])
         if state["options"].get("campaign"):
             campaign.prepare(state)
         set_table(state, rng)

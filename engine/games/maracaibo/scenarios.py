@@ -41,6 +41,8 @@ from . import homeports, legacyboard
 from . import uprising_content as U
 from .board import has_marker, take_marker
 
+#: the modes of a campaign played with the expansion (campaign.MODES: not imported, campaign imports this)
+_CAMPAIGN_MODES = ("campaign", "campaign_base")
 #: the tiles a module of the mode plays itself (L40: uprising.py)
 _MODULE_TILES = frozenset(t for t, row in U.LEGACY.items() if row.get("module"))
 
@@ -95,16 +97,20 @@ def b_cards(state: State) -> list[int] | None:
     scen = table(state)
     if not scen:
         return None
+    new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
+    if "story" in state:  # a campaign's card 184/185 is no scenario card: no cards 90-106 (the rulebook)
+        return [*C.B_CARDS, *new]
     # (a printed number: 90-99 are the base game's card ids, 100-106 the expansion's cards by their
     # printed number, whose ids are 230-236: the base B cards' ids 101-160 are not printed numbers)
     numbered = [U.NUMBERED.get(n, n) for n in scen["cards"]]
-    new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
     return [*C.B_CARDS, *new, *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"])]
 
 
 def quest_ids(state: State) -> list[str] | None:
-    """The quest tiles of the mode (None: the base game's)."""
-    return [str(q["id"]) for q in U.QUESTS] if table(state) else None
+    """The quest tiles of the mode (None: the base game's): the expansion's 28 in its scenarios and in a
+    campaign played with it (modes campaign, campaign_base: "Substitua as peças de missão do jogo base
+    pelas desta expansão", every game on the new ship boards)."""
+    return [str(q["id"]) for q in U.QUESTS] if table(state) or homeports.mode(state) in _CAMPAIGN_MODES else None
 
 
 def new_city_tiles(state: State) -> list[dict[str, Any]]:
@@ -122,7 +128,7 @@ def set_legacy(state: State) -> None:
     """The scenario's legacy tiles, then three more by the objects of three revealed project cards
     (the top of the project deck, each to the discard pile, face up)."""
     scen = table(state)
-    if not scen:
+    if not scen or "story" in state:  # a campaign's 184/185: "as Peças Legacy não serão alteradas" (the story's)
         return
     tiles = list(scen["legacy"])
     for column in range(3):
