@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from engine.core import BadArchive, Event, State
@@ -20,6 +21,7 @@ from engine.games.maracaibo import campaign as K
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.archive_upgrade import ARCHIVE_VERSION, upgrade_archive
+from engine.rng import Rng, seed_to_state
 from engine.testing import check_conformance, player_names
 
 Game = tuple[State, list[tuple[int, dict[str, Any]]], list[list[Event]]]
@@ -180,6 +182,22 @@ def test_it_plays_scenario_79s_game_with_card_184_and_193s_with_card_185_from_th
             assert result["winners"] == ([0, 1] if result["team"] else [])
     # the games around them play the story's mode: the campaign's competitive game
     assert all(K.scenario_game(g[0]) is None for i, g in enumerate(games) if i not in (1, 3))
+
+
+def test_it_shows_card_184s_and_185s_games_by_the_schema_and_hides_what_a_seat_may_not_know() -> None:
+    games = campaign(2, "upr-scen4")
+    validator = jsonschema.Draft202012Validator(RULES.view_schema())
+    arcs = archives(games)
+    for g in (1, 3, 4):  # the 79 and 193 games, and the game after them (their results in the story)
+        start = RULES.setup(list(games[g][0]["players"]), UPRISING, f"upr-scen4-{g}", archive=arcs[g - 1])
+        for state in (start, games[g][0]):
+            for seat in (None, 0, 1):
+                view = RULES.view(state, seat)
+                assert not [e.message for e in validator.iter_errors(view)]
+                if state is start and seat is not None:  # the others' hands, ports, the piles dealt anew
+                    other = RULES.resample_hidden(copy.deepcopy(state), seat, Rng({"rng": seed_to_state(f"h{g}")}))
+                    assert other != state and RULES.view(other, seat) == view
+    assert [r.get("scenario") for r in arcs[-1]["results"]] == [None, "79", None, "193", None]
 
 
 def test_it_deals_the_expansions_quest_tiles_in_a_campaign_played_with_it() -> None:
