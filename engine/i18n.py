@@ -199,9 +199,33 @@ def _param(value: Any, code: str) -> Any:
     return value
 
 
+#: a game's own way of saying its texts again (``register_sayer``): name -> (English text, language)
+#: -> the text in that language, or None
+_sayers: dict[str, Callable[[str, str], str | None]] = {}
+
+
+def register_sayer(name: str, sayer: Callable[[str, str], str | None]) -> None:
+    """Let a game say its texts again from data (``sayer(english, language)``): a message made by
+    :func:`said_by` is rendered by it (Maracaibo's labels and events, engine/games/maracaibo/labels.py)."""
+    _sayers[name] = sayer
+
+
+def said_by(name: str, english: str) -> dict[str, Any]:
+    """The message of an English text that the game ``name``'s sayer tells in any language."""
+    return {"id": english, "params": {}, "say": name}
+
+
 def render(message: Mapping[str, Any], code: str | None = None) -> str:
     """A message's text in ``code`` (default: the context's language)."""
     code = code or _current.get()
+    if "say" in message:
+        english = str(message["id"])
+        sayer = _sayers.get(str(message["say"]))
+        said = sayer(english, code) if sayer is not None and code != DEFAULT else english
+        if said is None:
+            _miss(english, code)
+            return english
+        return said
     params = {k: _param(v, code) for k, v in dict(message.get("params") or {}).items()}
     text = translate(str(message["id"]), code)
     try:

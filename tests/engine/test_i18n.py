@@ -243,8 +243,8 @@ def test_it_reads_a_portuguese_caravelas_label_back_in_any_context() -> None:
             assert R.read(label, st, seat).code == code
 
 
-#: Maracaibo's events told in Portuguese so far (issue 27); the others, its option labels and its
-#: board in words are still English (docs/rules/maracaibo.md, "Portuguese")
+#: Maracaibo's events told from catalogue messages (issue 27); the others are told from data
+#: (engine/games/maracaibo/labels.py: tests/engine/test_maracaibo_portuguese.py)
 MARACAIBO_TOLD = {"turn", "sail", "home", "buy", "take", "invest", "plan", "draw", "drawn", "income", "synergy",
                   "pass", "deliver", "admiral", "gain"}
 

@@ -101,3 +101,54 @@ def test_it_says_a_label_it_has_no_words_for_in_english_and_reports_it() -> None
         assert labels.label("buy Old Scout (3 d) (2 left)", "pt") == "comprar Velho Batedor (3 d) (restam 2)"
         assert labels.label("buy Old Scout (3 d) (1 left)", "pt") == "comprar Velho Batedor (3 d) (resta 1)"
     assert missed == [("frobnicate the quux", "pt")]
+
+
+def _events(options: dict[str, Any], n: int, seed: str, code: str, missed: list[str]) -> list[dict[str, Any]]:
+    rnd = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language(code):
+        st = R.setup([f"P{i}" for i in range(n)], options, seed)
+        for _step in range(8000):
+            pending = R.pending(st)
+            if not pending:
+                break
+            seat = pending[0]
+            opts = R.options(st, seat)
+            events += [e.as_dict() for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
+    assert R.outcome(st) is not None
+    return events
+
+
+@pytest.mark.parametrize(("options", "n", "kinds", "words"), [
+    ({}, 3, {"fight", "token", "combat_end", "annex", "quests"}, ("luta por", "revela a ficha de combate", "termina o combate")),
+    ({"mode": "78"}, 3, {"fight", "resist", "liberate", "port_bonus"},
+     ("luta contra", "liberta", "peça de Resistência", "Porto de Origem")),
+    ({"mode": "79", "promos": True}, 4, {"fight", "liberate", "quests"}, ("liberta", "Novas missões")),
+])
+def test_it_tells_combat_quests_and_the_uprising_in_portuguese_and_again_in_english(
+        options: dict[str, Any], n: int, kinds: set[str], words: tuple[str, ...]) -> None:
+    missed: list[str] = []
+    en = _events(options, n, "pt-events", "en", missed)
+    pt = _events(options, n, "pt-events", "pt", missed)
+    assert not missed, f"texts a Portuguese player read in English: {sorted(set(missed))[:20]}"
+    assert [e["kind"] for e in pt] == [e["kind"] for e in en]  # the same game, told in other words
+    assert all("msg" in e for e in pt)
+    assert {e["kind"] for e in pt} >= kinds
+    for a, b in zip(pt, en, strict=True):
+        assert i18n.event_text(a, "en") == b["text"]
+        assert i18n.event_text(b, "pt") == a["text"]
+    said = "\n".join(str(e["text"]) for e in pt if e["kind"] in kinds)
+    for portuguese in words:
+        assert portuguese in said, portuguese
+    assert sum(a["text"] != b["text"] for a, b in zip(pt, en, strict=True)) > 0.9 * len(pt)
+
+
+def test_it_uses_the_uprising_s_portuguese_rulebook_words() -> None:
+    said = {text: labels.label(text, "pt") for text in (
+        "liberate city 14 Cartagena (value 6, the England's 3 VP now)", "home port Genova: income: 1 influence "
+        "with the nation holding the fewest locations", "resistance 2: the Spain marker there, 1 figure")}
+    assert said["liberate city 14 Cartagena (value 6, the England's 3 VP now)"].startswith("Libertar Cidade 14")
+    assert "Porto de Origem Génova" in said["home port Genova: income: 1 influence with the nation holding the "
+                                          "fewest locations"]
+    assert said["resistance 2: the Spain marker there, 1 figure"].startswith("Resistência 2: o marcador de Espanha")
+    assert i18n.translate("Unrest", "pt") == "Agitação"

@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from engine import i18n
-from engine.core import Option
+from engine.core import Event, Option, new_event
 
 _DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data"
-_MARK = re.compile(r"([#$@])")
-_PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)"}
+_MARK = re.compile(r"([#$@%])")
+_PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)", "%": r"(.+?)"}
 
 #: (option code, label in another language) -> the label in English, for every option translated
 _ENGLISH: dict[tuple[str, str], str] = {}
@@ -48,7 +48,7 @@ def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pat
     phrases = {k: v for k, v in (data.get("phrases") or {}).items() if not k.startswith("#")}
     patterns = []
     for pattern, said in data.get("patterns") or []:
-        marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@")]
+        marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@", "%")]
         lazy = "".join(_PIECE.get(p, "(.+?)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         greedy = "".join(_PIECE.get(p, "(.+)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         forms = [said] if isinstance(said, str) else list(said)
@@ -124,3 +124,21 @@ def in_language(options: Sequence[Option], code: str | None = None) -> list[Opti
 def english(option: Any) -> str:
     """The label the rules made for ``option`` (in English), whatever language it is shown in."""
     return _ENGLISH.get((str(option.code), str(option.label)), str(option.label))
+
+
+def told(events: list[Event]) -> list[Event]:
+    """``events`` each with a message: one made without (its text in English) is said again from
+    the same data as the labels, in the context's language now and in any other later
+    (``engine.i18n.said_by``: rendered by :func:`say`)."""
+    code = i18n.current()
+    out = []
+    for e in events:
+        if e.msg is not None:
+            out.append(e)
+            continue
+        text = e.text if code == i18n.DEFAULT else label(e.text, code)
+        out.append(new_event(e.kind, text, e.data, e.to, e.reveals, i18n.said_by("maracaibo", e.text)))
+    return out
+
+
+i18n.register_sayer("maracaibo", say)

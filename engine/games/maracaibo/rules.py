@@ -281,6 +281,7 @@ class Maracaibo(Rules):
         events = stack(state).choose(seat, move, rng, listed)
         events += card_permanents.after_move(state)  # the Uprising's cards: an income once a condition holds
         state["v"] += 1
+        events = labels.told(events)  # (issue 27: every event can be told in any language)
         for i, e in enumerate(events):
             if e.reveals:
                 # what follows a reveal in the same move may depend on it: it commits too
