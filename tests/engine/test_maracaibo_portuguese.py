@@ -120,7 +120,8 @@ def _events(options: dict[str, Any], n: int, seed: str, code: str, missed: list[
 
 
 @pytest.mark.parametrize(("options", "n", "kinds", "words"), [
-    ({}, 3, {"fight", "token", "combat_end", "annex", "quests"}, ("luta por", "revela a ficha de combate", "termina o combate")),
+    ({}, 3, {"fight", "token", "combat_end", "annex", "quests"},
+     ("luta por", "revela a ficha de combate", "termina o combate")),
     ({"mode": "78"}, 3, {"fight", "resist", "liberate", "port_bonus"},
      ("luta contra", "liberta", "peça de Resistência", "Porto de Origem")),
     ({"mode": "79", "promos": True}, 4, {"fight", "liberate", "quests"}, ("liberta", "Novas missões")),
