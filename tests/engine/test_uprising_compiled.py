@@ -19,7 +19,8 @@ needs_build = pytest.mark.skipif(compiled.why_pure() is not None,
 
 #: a move of the expansion runs through these: each is compiled with the rules
 EXPANSION = ("homeports", "resistance", "uprising", "liberation", "scenarios", "extensions", "removal", "coop",
-             "jacques")
+             "jacques", "automa", "vpwhen", "reveal", "card_requirements", "card_permanents", "card_actions",
+             "card_combat", "citytiles", "promos", "legacyboard", "legacytiles", "ruin", "search")
 
 #: every state, option, event and view of seeded bot games of each mode, hashed (one line a mode)
 _SCRIPT = """
