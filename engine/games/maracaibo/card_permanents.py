@@ -6,7 +6,7 @@ row by its ``"ext"`` name (effects.ext_cards: the cards in the player's display)
 - ``income_when`` ``{"t": "income", "vp": 5, "when": {"combat": 5} | {"upgrade": 5} | {"barrier": "green"}}``:
   the VP income rises once, as soon as the condition holds (5 combat tokens, 5 ship upgrades, the
   explorer past the barrier), checked after every move (:func:`after_move`); already met when the
-  card is bought: at once (Assumption A37). ``p["when_paid"]``: the cards that have paid;
+  card is bought: at once (Assumption A46). ``p["when_paid"]``: the cards that have paid;
 - ``empty_village_d`` ``{"t": "perm", "max": 5}``: ending the ship's movement in a village without a
   marker, 1 doubloon per movement point spent, at most ``max`` (:func:`on_stop`);
 - ``fight_for_pays`` ``{"t": "perm", "nation": "marked", "gain": {...}}``: whenever any player (the
@@ -17,7 +17,7 @@ row by its ``"ext"`` name (effects.ext_cards: the cards in the player's display)
   the player's choice, face down: seen by the drawer only (frame ``tokenpick``; :func:`draw_tokens`);
 - ``village_variety`` ``{"t": "perm", "vp": {"2": 2, "3": 4}}``: at the end of the main action, VP for
   the different village actions performed this turn (the main action's, a city's, an assistant's:
-  every one passes actions.do_village; buying and investing are one action, Assumption A38), the
+  every one passes actions.do_village; buying and investing are one action, Assumption A47), the
   table's highest count reached (:func:`note_village`, :func:`end_of_main`).
 """
 
@@ -168,7 +168,7 @@ def _pick_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
 # ---- village_variety ------------------------------------------------------------------------------
 
 def village_kind(code: str) -> str:
-    """The village action an option code performs (buying and investing: one, Assumption A38)."""
+    """The village action an option code performs (buying and investing: one, Assumption A47)."""
     return "buy" if code[:1] in ("b", "i") else code
 
 

@@ -9,7 +9,7 @@ card fields, each an extension of the card format read by its name, never by a c
   track, the player's choice (frame ``marknation``); it marks the nation the card's effect names
   ``"nation": "marked"`` (``p["marked"]``: card id -> nation, public; card_permanents.fought_for);
 - ``token_worker`` ``true``: a figure from the supply beside the combat token piles (it stays there:
-  it only shows the card's effect, Assumption A39).
+  it only shows the card's effect, Assumption A48).
 
 The two figures are placed, not returned: the player still owns them (``figs``), but they leave the
 supply (``fig``) for good, as an assistant's does. cards.can_buy asks :func:`can_meet`, cards.do_buy

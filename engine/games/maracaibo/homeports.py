@@ -480,7 +480,7 @@ def city_options(state: State, seat: int, loc: str) -> list[Option]:
 
 
 def do_market_take(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Frame]:
-    """The market's last disc leaves it (Assumption A33: to the box; the space's reward is free again)."""
+    """The market's last disc leaves it (Assumption A44: to the box; the space's reward is free again)."""
     p = player(state, seat)
     e = _effect(p, "market_take")
     assert e is not None
