@@ -153,3 +153,36 @@ def test_it_uses_the_uprising_s_portuguese_rulebook_words() -> None:
                                           "fewest locations"]
     assert said["resistance 2: the Spain marker there, 1 figure"].startswith("Resistência 2: o marcador de Espanha")
     assert i18n.translate("Unrest", "pt") == "Agitação"
+
+
+def _pictures(code: str, options: dict[str, Any], missed: list[str]) -> str:
+    """Every picture (wide, phone, mail) of each seat's view every 25 decisions of a bot game."""
+    rnd = random.Random(5)
+    said: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language(code):
+        st = R.setup(["Ana", "Bob", "Carla"], options, "pt-pictures")
+        for step in range(8000):
+            pending = R.pending(st)
+            if not pending:
+                break
+            seat = pending[0]
+            if step % 25 == 0:
+                view = R.view(st, seat)
+                said += [R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)]
+            opts = R.options(st, seat)
+            R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+    return "\n".join(said)
+
+
+@pytest.mark.parametrize("options", [{}, {"mode": "78"}])
+def test_it_draws_the_board_pictures_with_portuguese_labels_and_legends(options: dict[str, Any]) -> None:
+    missed: list[str] = []
+    pt = _pictures("pt", options, missed)
+    assert not missed, f"picture texts a Portuguese player read in English: {sorted(set(missed))[:20]}"
+    en = _pictures("en", options, missed)
+    for english, portuguese in [("circle: village; square: city,", "círculo: vila; quadrado: cidade,"),
+                                ("Explorer track", "Trilha do explorador"), (">Influence<", ">Influência<"),
+                                ("Your cards in play", "As suas cartas em jogo"), ("Display (draw for",
+                                                                                   "Exposição (tirar por"),
+                                ("Near your ship (framed)", "Perto do seu navio (enquadrado)")]:
+        assert english in en and english not in pt and portuguese in pt, english

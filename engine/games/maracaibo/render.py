@@ -11,16 +11,18 @@ the reader's ship board and display.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Collection
 from html import escape
 from typing import Any
 
+from engine import i18n
 from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import reach, render_story, sailing, ship
+from . import labels, reach, render_story, sailing, ship
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -468,9 +470,20 @@ def ship_offset(loc: str, n: int) -> tuple[int, int]:
     return best
 
 
+def say(s: str) -> str:
+    """A picture's text in the reader's language (issue 27: labels.py's data; English as it is)."""
+    if i18n.current() == i18n.DEFAULT or _SAME.fullmatch(s):
+        return s
+    return labels.label(s)
+
+
+#: texts that read the same in every language: codes (U3, Q12, 13a, H), numbers, signs
+_SAME = re.compile(r"[A-Z]{1,2}\d*[ab]?|[-+x]?\d+[ab]?(/\d+)*|[\W\d_]*")
+
+
 def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
        weight: str = "normal") -> str:
-    return _text(x, y, s, size, anchor, fill, weight)
+    return _text(x, y, say(s), size, anchor, fill, weight)
 
 
 def _text(x: float, y: float, s: str, size: float, anchor: str, fill: str, weight: str) -> str:
@@ -505,7 +518,7 @@ def svg(view: View) -> str:
     body += parts
     h = y + 6
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f'font-family="sans-serif"><title>Maracaibo (substitute content)</title>'
+            f'font-family="sans-serif"><title>{escape(say("Maracaibo (substitute content)"))}</title>'
             f'<rect width="{w}" height="{h}" fill="#ffffff"/>'
             + "".join(body) + "</svg>")
 
@@ -523,6 +536,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
     def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
            weight: str = "normal", slide: bool = False) -> str:
         size = max(size, least)
+        s = say(s)
         if inner is not None:
             w = kit.text_width(s, size, weight == "bold")
             left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
@@ -774,7 +788,8 @@ def _svg_players(view: View, y: int) -> tuple[list[str], int]:
         rows.append((str(view["jacques"]["name"]), view["jacques"]["vp"], None, JEAN_COLOUR))
     for name, vp, p, colour in rows:
         you = " (you)" if p is not None and view["p"].index(p) == view.get("seat") else ""
-        out.append(_t(6, y + 9, name + you, 8.5, fill=kit.readable(colour), weight="bold"))
+        said = name + (f" ({say('you')})" if you else "")  # (a player's name is no word to say again)
+        out.append(_text(6, y + 9, said, 8.5, "start", kit.readable(colour), "bold"))
         bar = 180 * vp / vmax
         out.append(f'<rect x="94" y="{y + 2}" width="{max(bar, 1):.1f}" height="8" fill="{colour}"/>')
         out.append(_t(98 + bar, y + 9, f"{vp} VP", 8))
@@ -803,9 +818,9 @@ def _svg_ship(view: View, seat: int, y: int) -> tuple[list[str], int]:
         out.append(_t(x + 3, y + 10, u["id"], 8, weight="bold"))
         for d in range(p["discs"].get(u["id"], 0)):
             out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
-        words = str(u["text"]).split(" (")[0].replace("village action: ", "village: ")
-        for k2, line in enumerate(textwrap.wrap(words, 14)[:2]):
-            out.append(_t(x + 3, y + 20 + 7 * k2, line, 6))
+        words = say(str(u["text"]).split(" (")[0].replace("village action: ", "village: "))
+        for k2, line in enumerate(textwrap.wrap(words, 14)[:2]):  # (said before it is cut in lines)
+            out.append(_text(x + 3, y + 20 + 7 * k2, line, 6, "start", "#111", "normal"))
     return out, y + 36
 
 
@@ -813,11 +828,12 @@ def _card_box(x: float, y: int, cid: int, head: str) -> list[str]:
     c = C.CARD[cid]
     out = [f'<rect x="{x:.0f}" y="{y}" width="154" height="44" rx="3" fill="#fff9db" stroke="#a07c00" '
            'stroke-width="0.6"/>',
-           _t(x + 4, y + 10, f"{head}{c['name']}", 8, weight="bold"),
+           _text(x + 4, y + 10, f"{head if head[:1].isdigit() or not head else say(head.rstrip(': ')) + ': '}"
+                 f"{say(str(c['name']))}", 8, "start", "#111", "bold"),
            _t(x + 4, y + 20, f"{c['good']} / {c['object']} - {c['cost']} d - {c['vp']} VP", 7)]
-    effects = "; ".join(C.effect_text(e) for e in c["effects"]) or "no effect"
-    for k, line in enumerate(textwrap.wrap(effects, 38)[:2]):
-        out.append(_t(x + 4, y + 30 + 9 * k, line, 6.5))
+    effects = say("; ".join(C.effect_text(e) for e in c["effects"]) or "no effect")
+    for k, line in enumerate(textwrap.wrap(effects, 38)[:2]):  # (said before it is cut in lines)
+        out.append(_text(x + 4, y + 30 + 9 * k, line, 6.5, "start", "#111", "normal"))
     return out
 
 

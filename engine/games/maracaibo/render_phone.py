@@ -12,7 +12,20 @@ from engine.core import View
 
 from . import content as C
 from . import reach, render_story
-from .render import JEAN_COLOUR, MAP_H, NATION_COLOUR, POS, _colour, _name, _stops, _svg_map, _t, _text, ship_offset
+from .render import (
+    JEAN_COLOUR,
+    MAP_H,
+    NATION_COLOUR,
+    POS,
+    _colour,
+    _name,
+    _stops,
+    _svg_map,
+    _t,
+    _text,
+    say,
+    ship_offset,
+)
 
 #: What a 390 px phone has for the board inside the page's margins.
 NARROW = 358
@@ -64,7 +77,7 @@ def mail_svg(view: View) -> str:
     y = 2.0
     head = (f"Near your ship (framed), at {name} ({at})" + ("; ringed: where it can sail" if targets else "")
             if seat is not None else "The map around Havana")
-    for line in _wrap_px(head, 12, room, bold=True):
+    for line in _wrap_px(say(head), 12, room, bold=True):
         y += 16
         out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
     part, height = kit.window(the_map, box, kit.MAIL_WIDTH, top=y + 6)
@@ -73,7 +86,7 @@ def mail_svg(view: View) -> str:
     y += 6 + height
     if missed:
         y += 2
-        for line in _wrap_px("The whole sea: ringed, where your ship can sail", 12, room, bold=True):
+        for line in _wrap_px(say("The whole sea: ringed, where your ship can sail"), 12, room, bold=True):
             y += 16
             out.append(_text(_PAD, y, line, 12, "start", "#111", "bold"))
         drawn, tall = reach.overview(view, targets, POS, width=kit.MAIL_WIDTH, top=y + 6,
@@ -82,10 +95,11 @@ def mail_svg(view: View) -> str:
         y += 6 + tall
     h = int(y)
     # the legend is the picture's description: the mail prints it as text under the picture
-    legend = MAIL_LEGEND + (MAIL_LEGEND_STOPS if _stops(view) else "")
+    legend = say(MAIL_LEGEND) + (" " + say(MAIL_LEGEND_STOPS.strip()) if _stops(view) else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
             f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
-            f'<title>Maracaibo (substitute content): the map near your ship</title><desc>{escape(legend)}</desc>'
+            f'<title>{escape(say("Maracaibo (substitute content): the map near your ship"))}</title>'
+            f'<desc>{escape(legend)}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
 
 
@@ -94,11 +108,12 @@ def phone_svgs(view: View) -> list[str]:
     drawn narrow (358 px wide, one thing a line, text 12 px or more), which fits the screen."""
     title = [_t(6, 13, "The map (substitute content)", 10, weight="bold")]
     the_map = (f'<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{MAP_H}" viewBox="0 0 640 {MAP_H}" '
-               f'font-family="sans-serif"><title>Maracaibo (substitute content): the map</title>'
+               f'font-family="sans-serif"><title>{escape(say("Maracaibo (substitute content): the map"))}</title>'
                f'<rect width="640" height="{MAP_H}" fill="#ffffff"/>' + "".join(title + _svg_map(view)) + "</svg>")
     body, h = _narrow(view)
     rest = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{NARROW}" height="{h}" viewBox="0 0 {NARROW} {h}" '
-            f'font-family="sans-serif"><title>Maracaibo (substitute content): tracks, players, cards</title>'
+            f'font-family="sans-serif">'
+            f'<title>{escape(say("Maracaibo (substitute content): tracks, players, cards"))}</title>'
             f'<rect width="{NARROW}" height="{h}" fill="#ffffff"/>' + "".join(body) + "</svg>")
     return [the_map, rest]
 
@@ -117,10 +132,10 @@ class _Column:
         self.y = 0.0
 
     def say(self, text: str, x: float = _PAD, size: float = _SIZE, fill: str = "#111", bold: bool = False,
-            room: float | None = None, gap: float = 4) -> None:
-        for line in _wrap_px(text, size, room if room is not None else NARROW - x - _PAD, bold):
-            self.y += size + gap
-            self.out.append(_t(x, self.y, line, size, fill=fill, weight="bold" if bold else "normal"))
+            room: float | None = None, gap: float = 4, said: bool = False) -> None:
+        for line in _wrap_px(text if said else say(text), size, room if room is not None else NARROW - x - _PAD, bold):
+            self.y += size + gap  # (said before it is cut in lines)
+            self.out.append(_text(x, self.y, line, size, "start", fill, "bold" if bold else "normal"))
 
     def head(self, text: str) -> None:
         self.y += 10
@@ -205,8 +220,8 @@ def _narrow(view: View) -> tuple[list[str], int]:
         w = NARROW - 2 * _PAD
         for u in C.UPGRADES:
             done = u["id"] in p["areas"]
-            words = str(u["text"]).split(" (")[0].replace("village action: ", "village: ")
-            lines = _wrap_px(words, _SIZE, w - 80)
+            words = say(str(u["text"]).split(" (")[0].replace("village action: ", "village: "))
+            lines = _wrap_px(words, _SIZE, w - 80)  # (said before it is cut in lines)
             top = col.y + 3
             col.out.append(f'<rect x="{_PAD}" y="{top:.0f}" width="{w}" height="{8 + 16 * len(lines)}" rx="3" '
                            f'fill="{"#b2f2bb" if done else "#f8f9fa"}" stroke="#868e96" stroke-width="0.6"/>')
@@ -214,7 +229,7 @@ def _narrow(view: View) -> tuple[list[str], int]:
             for d in range(p["discs"].get(u["id"], 0)):
                 col.out.append(f'<circle cx="{_PAD + 40 + 9 * d:.0f}" cy="{top + 13:.0f}" r="3.5" fill="#495057"/>')
             for k2, line in enumerate(lines):
-                col.out.append(_t(_PAD + 74, top + 17 + 16 * k2, line, _SIZE))
+                col.out.append(_text(_PAD + 74, top + 17 + 16 * k2, line, _SIZE, "start", "#111", "normal"))
             col.y = top + 8 + 16 * len(lines) + 1
     col.head("Display (draw for 1 doubloon)")
     for i, cid in enumerate(view["display"][:4]):
@@ -234,15 +249,16 @@ def _n(k: int, word: str) -> str:
 
 def _narrow_card(col: _Column, cid: int, head: str) -> None:
     c = C.CARD[cid]
-    effects = "; ".join(C.effect_text(e) for e in c["effects"]) or "no effect"
-    lines = _wrap_px(effects, _SIZE, NARROW - 2 * _PAD - 12)[:3]
+    effects = say("; ".join(C.effect_text(e) for e in c["effects"]) or "no effect")
+    lines = _wrap_px(effects, _SIZE, NARROW - 2 * _PAD - 12)[:3]  # (said before it is cut in lines)
     top = col.y + 4
     col.out.append(f'<rect x="{_PAD}" y="{top:.0f}" width="{NARROW - 2 * _PAD}" height="{40 + 16 * len(lines)}" '
                    'rx="3" fill="#fff9db" stroke="#a07c00" stroke-width="0.6"/>')
     col.y = top
-    col.say(f"{head}{c['name']}", x=_PAD + 6, bold=True, room=NARROW - 2 * _PAD - 12)
+    said = f"{head if head[:1].isdigit() or not head else say(head.rstrip(': ')) + ': '}{say(str(c['name']))}"
+    col.say(said, x=_PAD + 6, bold=True, room=NARROW - 2 * _PAD - 12, said=True)
     col.say(f"{c['good']} / {c['object']} - {c['cost']} d - {c['vp']} VP", x=_PAD + 6, room=NARROW - 2 * _PAD - 12)
     for line in lines:
         col.y += 16
-        col.out.append(_t(_PAD + 6, col.y, line, _SIZE))
+        col.out.append(_text(_PAD + 6, col.y, line, _SIZE, "start", "#111", "normal"))
     col.y = top + 40 + 16 * len(lines) + 2
