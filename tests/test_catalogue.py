@@ -3,8 +3,10 @@ code and templates, has a Portuguese translation, and the compiled .mo that runs
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
+from pathlib import Path
 
 from tests.i18n_catalogue import ROOT, catalogue, source_strings
 
@@ -30,9 +32,81 @@ def test_it_keeps_every_placeholder_and_tag_of_a_string_in_its_translation() -> 
             assert _placeholders(s) == _placeholders(msgid.split("\x04")[-1]), (msgid, s)
 
 
-def test_it_carries_the_compiled_catalogue_of_the_po(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_it_carries_the_compiled_catalogue_of_the_po(tmp_path: Path) -> None:
     # Why carried: a fresh clone runs without compilemessages; a .mo older than its .po would
     # show the old words, so the test compiles the .po and compares.
     fresh = tmp_path / "django.mo"
     subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(PO)], check=True, capture_output=True)
     assert fresh.read_bytes() == PO.with_suffix(".mo").read_bytes()
+
+
+# ---- what a player reads is marked at all (issue 27) -------------------------------------------
+# The tests above find a marked string without a translation; these find a text that is not marked,
+# which a Portuguese reader would be shown in English.
+
+#: Words a page may show in any language: the service's name, the time zone, the API's name.
+ANY_LANGUAGE = {"pbem", "UTC", "API"}
+
+
+def _unmarked_texts(template: str) -> list[str]:
+    """The words of a template a reader sees outside {% translate %} and {% blocktranslate %}."""
+    t = re.sub(r"{% comment %}.*?{% endcomment %}", " ", template, flags=re.S)
+    t = re.sub(r"{% blocktranslate.*?{% endblocktranslate %}", " ", t, flags=re.S)
+    t = re.sub(r"{% translate [^%]*%}", " ", t)
+    t = re.sub(r"<(script|style)\b.*?</\1>", " ", t, flags=re.S)
+    found = [a for a in re.findall(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"', t)
+             if re.search(r"[A-Za-z]{2,}", re.sub(r"{%.*?%}|{{.*?}}", " ", a))]
+    t = re.sub(r"{%.*?%}|{{.*?}}|{#.*?#}", " ", t, flags=re.S)
+    t = re.sub(r"<[^>]*>|&\w+;", " ", t, flags=re.S)
+    found += [w for w in re.findall(r"[A-Za-z][A-Za-z' ,.:;()!?-]*[A-Za-z]", t) if w not in ANY_LANGUAGE]
+    return found
+
+
+def test_it_marks_every_text_of_the_players_pages_and_mails_for_translation() -> None:
+    # (the admin's moderation pages, templates/admin, are for staff and stay English)
+    for folder in ("web", "mail"):
+        for path in sorted((ROOT / "templates" / folder).glob("*.html")):
+            assert _unmarked_texts(path.read_text(encoding="utf-8")) == [], path.name
+
+
+def test_it_sees_an_unmarked_text_in_a_template() -> None:
+    assert _unmarked_texts('{% load i18n %}<h1>{% translate "Games" %}</h1><p>Waiting {{ n }}</p>') == ["Waiting"]
+    assert _unmarked_texts('<a title="Open it">{% blocktranslate %}x {{ y }}{% endblocktranslate %}</a>') == [
+        "Open it"]
+
+
+#: The modules whose refusals and answers a player reads (by mail, on a page, through the API).
+REFUSING = ["pbem/games/services.py", "pbem/games/campaigns.py", "pbem/games/moderation.py",
+            "pbem/games/turnplan.py", "pbem/mail/absence_commands.py", "pbem/mail/commands.py",
+            "pbem/mail/campaign_commands.py"]
+REFUSALS = {"ServiceError", "NotFound", "Forbidden", "Conflict", "StaleVersion", "TooManyRequests", "ValueError",
+            "MoveRejected"}
+GETTEXT = {"gettext", "_", "ngettext", "pgettext"}
+
+
+def _english_literals(source: str) -> list[int]:
+    """The lines of ``raise Refusal(<text>)`` and ``Answer(ok, <text>)`` whose text is a literal
+    (a string or an f-string) rather than the catalogue's (gettext(...) % {...})."""
+    def literal(node: ast.expr) -> bool:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            node = node.left
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GETTEXT:
+            return False
+        return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                                                   and bool(re.search(r"[A-Za-z]{2,}", node.value)))
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        if node.func.id in REFUSALS and node.args and literal(node.args[0]):
+            lines.append(node.lineno)
+        if node.func.id == "Answer" and len(node.args) > 1 and literal(node.args[1]):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_it_says_every_refusal_a_player_reads_through_the_catalogue() -> None:
+    for name in REFUSING:
+        assert _english_literals((ROOT / name).read_text(encoding="utf-8")) == [], name
+    assert _english_literals('raise Conflict(f"game #{n} is over")\nraise Conflict(gettext("x %(n)s") % {"n": 1})'
+                             '\nAnswer(True, "Welcome back")') == [1, 3]

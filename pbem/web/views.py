@@ -104,13 +104,18 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    player = _player(request)
+    with _speaking(request, player):  # its fixed texts, and the engine's views, options and events
+        return _game_page(request, game_id, player)
+
+
+def _game_page(request: HttpRequest, game_id: int, player: Player | None) -> HttpResponse:
     if game_id > MAX_ID:
         raise Http404("no such game")
     try:
         game = selectors.get_game(game_id)
     except ServiceError:
         raise Http404("no such game") from None
-    player = _player(request)
     seat = selectors.viewer_seat(game, player)
     context: dict[str, object] = {
         "game": game,
@@ -142,8 +147,10 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/p/"):
         # a personal link that is forged, mangled, expired or revoked: said kindly, and the token
         # (a credential, even a dead one) is never echoed
-        return render(request, "web/link_invalid.html", status=404)
-    return render(request, "web/404.html", {"path": request.path}, status=404)
+        with _speaking(request, _player(request)):
+            return render(request, "web/link_invalid.html", status=404)
+    with _speaking(request, _player(request)):
+        return render(request, "web/404.html", {"path": request.path}, status=404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -1,6 +1,6 @@
 """The pages a Portuguese reader opens besides their game page (issue 27), in headless Chromium at
 1280 and 390 px: a whole turn being planned, their list of games, the home page, the games being
-played and a campaign, every fixed text in Portuguese (none of the catalogue's English left), the
+played, a campaign and a game's public page, every fixed text in Portuguese (none of the catalogue's English left), the
 page no wider than the screen; an English reader of the same pages still reads English."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_it_shows_the_pages_anyone_may_open_in_the_browsers_language(browser: An
     folk = people()[:2]
     ana = game_services.do_get_or_create_player(folk[0].email)
     campaign, _first = campaigns.do_create_campaign(ana, "caravelas", name="Verão", invite=[folk[1].email])
-    start_game("caravelas", folk)
+    game = start_game("caravelas", folk)
     for name, viewport in (("1280", DESKTOP), ("390", PHONE)):
         context = browser.new_context(viewport=viewport,
                                       extra_http_headers={"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"})
@@ -100,6 +100,12 @@ def test_it_shows_the_pages_anyone_may_open_in_the_browsers_language(browser: An
                          "Classificação (vitórias, depois pontuação total)"):
                 assert said in shown, said
             page.screenshot(path=str(shots / f"page-campaign-pt-{name}.png"), full_page=True)
+            open_page(page, site + f"/games/{game.pk}/")  # a game's public page, its board in Portuguese too
+            shown = _portuguese(page, viewport)
+            for said in ("Jogadores", "A mesa", "Frotas:", "Prazos:", "Quando um jogador não joga", "a jogar"):
+                assert said in shown, said
+            open_page(page, site + "/nowhere/")
+            assert "Não há nada em" in _portuguese(page, viewport)
         finally:
             context.close()
     context = browser.new_context(viewport=DESKTOP)  # no Accept-Language of ours: English
