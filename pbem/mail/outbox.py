@@ -855,10 +855,11 @@ def queue_updates(game: Game, seats: Iterable[int] | None, intro: str) -> None:
 def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None, what: str = "") -> None:
     """A short mail to the players of ``seats`` (None: everyone) that needs no board: a pause,
     a moderator's message, a player's vacation. Replies go to the seat's own address.
-    ``what``: what it is, for the subject ("Bob resigned")."""
+    ``what``: what it is, for the subject ("Bob resigned"). It links the player's own page, as
+    every mail to a seat does (issue 21: the public page shows none of their hand or options)."""
     for seat in _seated(game, seats):
         with language.speaking(language.of(seat.player)):
-            page = _("Game page: %(url)s") % {"url": game_url(game)}
+            page = _("Your game page (your personal link, do not share it): %(url)s") % {"url": seat_page_url(seat)}
             body = f"{REPLY_MARKER}\n\n{_(text).rstrip()}\n\n{page}\n"
         _queue(to=seat.player, subject=subject_for(game, what), body=body, game=game, reply_to=reply_address(seat))
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 import engine
+from pbem.games import links
 from pbem.games import services as game_services
-from pbem.games.models import Game, Player
+from pbem.games.models import Game, Player, Seat
 from pbem.games.services import Command
 from pbem.mail import outbox
 from tests.mail.conftest import Persona, start_game
@@ -65,7 +66,11 @@ def test_it_names_a_resignation_in_the_subject_of_the_notice_to_the_others(
     told = _subjects(ana, bids_game)[before:]
     assert "Bruno resigned" in told
     notice = next(m for m in ana.inbox()[before:] if str(m["Subject"]).endswith(": Bruno resigned"))
-    assert "Bruno resigned from game" in notice.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    body = notice.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "Bruno resigned from game" in body
+    # it links Ana's own page (her hand, her options), not the public one
+    assert links.seat_page_url(Seat.objects.get(game=bids_game, player__email=ana.email)) in body
+    assert f"/games/{bids_game.pk}/" not in body
     assert "Bruno resigned" in _subjects(carla, bids_game)
 
 
