@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from pbem.games.models import AuditEntry, Game, Seat
 from pbem.mail import outbox
@@ -84,5 +85,6 @@ def back_in_play(game: Game, seat: Seat) -> None:
     name = game.state["players"][seat.index]
     AuditEntry.objects.create(game=game, actor=seat.player, action="seat-closed", details={"seat": seat.index})
     others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
-    outbox.queue_notice(game, f"{name} moved in game #{game.pk}, so {name}'s seat is no longer open for a "
-                              "replacement.", seats=others)
+    outbox.queue_notice(game, lambda: gettext("%(name)s moved in game #%(game)s, so %(name)s's seat is no longer "
+                                              "open for a replacement.") % {"name": name, "game": game.pk},
+                        seats=others)

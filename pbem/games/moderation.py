@@ -16,6 +16,7 @@ The deadline sweep, in order, for a running game whose deadline is near or past:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import dateformat, timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from engine.core import Event, visible_events
 from pbem.games import absence, clocks
@@ -119,9 +120,9 @@ def do_pause_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game.version += 1  # the game's public state changed: ETags and pages must see it
     game.save(update_fields=["status", "deadline_at", "version"])
     do_log(game, moderator, "pause", {"reason": reason})
-    outbox.queue_notice(game, f"A moderator paused game #{game.pk}: {reason}\n\n"
-                              "No moves are taken and no deadline runs until it resumes; "
-                              "you will get a mail with your options then.")
+    outbox.queue_notice(game, lambda: gettext(
+        "A moderator paused game #%(game)s: %(reason)s\n\nNo moves are taken and no deadline runs until it "
+        "resumes; you will get a mail with your options then.") % {"game": game.pk, "reason": reason})
     return game
 
 
@@ -144,7 +145,8 @@ def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game.version += 0 if applied else 1
     game.save()
     do_log(game, moderator, "resume", {"reason": reason})
-    outbox.queue_updates(game, None, intro=f"A moderator resumed game #{game.pk}: {reason}")
+    outbox.queue_updates(game, None, intro=lambda: gettext("A moderator resumed game #%(game)s: %(reason)s") % {
+        "game": game.pk, "reason": reason})
     return game
 
 
@@ -162,9 +164,10 @@ def do_abort_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     game.save()
     do_log(game, moderator, "abort", {"reason": reason})
     if game.state is not None:
-        outbox.queue_notice(game, f"A moderator ended game #{game.pk} without a result: {reason}\n\n"
-                                  f"No more moves are taken. The seed was {game.seed}, so anyone can "
-                                  "replay and check the moves made.")
+        outbox.queue_notice(game, lambda: gettext(
+            "A moderator ended game #%(game)s without a result: %(reason)s\n\nNo more moves are taken. The seed "
+            "was %(seed)s, so anyone can replay and check the moves made.") % {
+                "game": game.pk, "reason": reason, "seed": game.seed})
     return game
 
 
@@ -307,15 +310,18 @@ def do_extend_deadline(game_id: int, moderator: Player | None, hours: int, reaso
         names = ", ".join(_name(game, i) for i in waiting)
         do_log(game, moderator, "extend", {"hours": hours, "reason": reason, "seats": list(waiting),
                                            "until": game.deadline_at.isoformat() if game.deadline_at else None})
-        outbox.queue_notice(game, f"A moderator gave {names} {hours} more hours on their time bank in game "
-                                  f"#{game.pk}: {reason}")
+        outbox.queue_notice(game, lambda: gettext(
+            "A moderator gave %(names)s %(hours)s more hours on their time bank in game #%(game)s: %(reason)s") % {
+                "names": names, "hours": hours, "game": game.pk, "reason": reason})
         return game
     game.deadline_at = max(game.deadline_at, timezone.now()) + timedelta(hours=hours)
     game.warned_at = None
     game.save(update_fields=["deadline_at", "warned_at"])
     do_log(game, moderator, "extend", {"hours": hours, "reason": reason, "until": game.deadline_at.isoformat()})
-    outbox.queue_notice(game, f"A moderator extended the deadline of game #{game.pk} by {hours} hours, "
-                              f"until {when_text(game.deadline_at)}: {reason}")
+    until = game.deadline_at
+    outbox.queue_notice(game, lambda: gettext(
+        "A moderator extended the deadline of game #%(game)s by %(hours)s hours, until %(when)s: %(reason)s") % {
+            "game": game.pk, "hours": hours, "when": when_text(until), "reason": reason})
     return game
 
 
@@ -366,10 +372,12 @@ def do_request_extension(game_id: int, player: Player, *, via: str = "") -> Exte
     do_log(game, player, "extension", {"seat": seat.index, "hours": game.extension_hours, "via": via,
                                        "until": until.isoformat()})
     others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
-    mine = f"{_name(game, seat.index or 0)}'s time bank runs out" if clocks.is_banked(game) else "the deadline is"
-    outbox.queue_notice(game, f"{_name(game, seat.index or 0)} took {game.extension_hours} more hours "
-                              f"in game #{game.pk}; {mine} now {when_text(until)}.",
-                        seats=others)
+    said = {"name": _name(game, seat.index or 0), "hours": game.extension_hours, "game": game.pk}
+    banked = clocks.is_banked(game)
+    outbox.queue_notice(game, lambda: (gettext(
+        "%(name)s took %(hours)s more hours in game #%(game)s; %(name)s's time bank runs out now %(when)s.")
+        if banked else gettext("%(name)s took %(hours)s more hours in game #%(game)s; the deadline is now %(when)s."))
+        % {**said, "when": when_text(until)}, seats=others)
     return Extension(game, until, left)
 
 
@@ -405,20 +413,30 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
         if until is None:
             refund = absence.end_hold(game, seat, now, back=True)
             game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
-            back = f"{name} is back from vacation."
-            if refund and game.deadline_at is not None:
-                back += (f" The deadline held for {name} is now {when_text(game.deadline_at)} "
-                         f"({refund} hours of {name}'s vacation allowance were not used and are given back).")
-            outbox.queue_notice(game, back, seats=others)
+            held = game.deadline_at if refund else None
+            outbox.queue_notice(game, functools.partial(_back_text, name, held, refund), seats=others)
             continue
         cap = game.vacation_cap_days
-        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. When the game waits on "
-                                  f"{name} alone, the deadline waits for {name} (up to {cap} days in this "
-                                  "game); nobody else's deadline moves.", seats=others)
+        outbox.queue_notice(game, functools.partial(_away_text, name, until, cap), seats=others)
         late = _late_seats(game, rules_for(game))
         if any(s.pk == seat.pk for s in late):
             _postpone_for_vacation(game, late, now)
     return games
+
+
+def _back_text(name: str, held: datetime | None, refund: int) -> str:
+    said = gettext("%(name)s is back from vacation.") % {"name": name}
+    if held is None:
+        return said
+    return said + " " + gettext("The deadline held for %(name)s is now %(when)s (%(hours)s hours of %(name)s's "
+                                "vacation allowance were not used and are given back).") % {
+        "name": name, "when": when_text(held), "hours": refund}
+
+
+def _away_text(name: str, until: datetime, cap: int) -> str:
+    return gettext("%(name)s is on vacation until %(when)s. When the game waits on %(name)s alone, the deadline "
+                   "waits for %(name)s (up to %(cap)s days in this game); nobody else's deadline moves.") % {
+        "name": name, "when": when_text(until), "cap": cap}
 
 
 def _vacation_on_clock(game: Game, seat: Seat, until: datetime | None, now: datetime, others: list[int]) -> None:
@@ -429,13 +447,16 @@ def _vacation_on_clock(game: Game, seat: Seat, until: datetime | None, now: date
         hold = seat.vacation_hold or {}
         clocks.end_clock_hold(game, seat)
         stopped = int(hold.get("seconds", 0)) if hold.get("clock") else 0
-        outbox.queue_notice(game, f"{name} is back from vacation: {name}'s time bank runs again whenever the game "
-                                  f"waits on {name}" + (f" (the vacation stopped it for {clocks.words(stopped)})."
-                                                        if stopped >= 3600 else "."), seats=others)
+        outbox.queue_notice(game, lambda: (gettext(
+            "%(name)s is back from vacation: %(name)s's time bank runs again whenever the game waits on %(name)s "
+            "(the vacation stopped it for %(time)s).") if stopped >= 3600 else gettext(
+            "%(name)s is back from vacation: %(name)s's time bank runs again whenever the game waits on %(name)s."))
+            % {"name": name, "time": clocks.words(stopped)}, seats=others)
     else:
-        outbox.queue_notice(game, f"{name} is on vacation until {when_text(until)}. {name}'s time bank stops while "
-                                  f"the game waits on {name} (up to {game.vacation_cap_days} days in this game); "
-                                  "nobody else's clock stops.", seats=others)
+        outbox.queue_notice(game, lambda: gettext(
+            "%(name)s is on vacation until %(when)s. %(name)s's time bank stops while the game waits on %(name)s "
+            "(up to %(cap)s days in this game); nobody else's clock stops.") % {
+                "name": name, "when": when_text(until), "cap": game.vacation_cap_days}, seats=others)
     if game.state is not None:
         game.deadline_at = clocks.settle(game, rules_for(game).pending(game.state), now)
         game.save(update_fields=["deadline_at"])
@@ -577,17 +598,20 @@ def _sweep_one(game: Game, now: datetime) -> bool:
         game.warned_at = now
         game.save(update_fields=["warned_at"])
         left = game.deadline_at - now
-        outbox.queue_updates(game, seats, intro=f"{_duration(left)} left to move in game #{game.pk}: the deadline "
-                                                f"is {when_text(game.deadline_at)}. {policy_text(game)}")
+        deadline = game.deadline_at
+        outbox.queue_updates(game, seats, intro=lambda: gettext(
+            "%(left)s left to move in game #%(game)s: the deadline is %(when)s.") % {
+                "left": _duration(left), "game": game.pk, "when": when_text(deadline)} + " " + policy_text(game))
         do_log(game, None, "warn", {"seats": seats})
         return True
     if game.reminded_at is None and _mail_reaches(late):
         game.reminded_at = now
         game.deadline_at = now + timedelta(hours=game.deadline_hours)
         game.save(update_fields=["reminded_at", "deadline_at"])
-        outbox.queue_updates(game, seats, intro=f"Reminder: game #{game.pk} waits for your move since its deadline "
-                                                f"passed. New deadline: {when_text(game.deadline_at)}. "
-                                                f"{policy_text(game)}")
+        deadline = game.deadline_at
+        outbox.queue_updates(game, seats, intro=lambda: gettext(
+            "Reminder: game #%(game)s waits for your move since its deadline passed. New deadline: %(when)s.") % {
+                "game": game.pk, "when": when_text(deadline)} + " " + policy_text(game))
         do_log(game, None, "remind", {"seats": seats})
         return True
     _apply_policy(game, rules, late, now)
@@ -605,10 +629,10 @@ def _mail_reaches(late: Sequence[Seat]) -> bool:
 def _duration(delta: timedelta) -> str:
     hours = max(0, int(delta.total_seconds() // 3600))
     if hours == 0:
-        return "Less than an hour"
+        return gettext("Less than an hour")
     days, hours = divmod(hours, 24)
-    parts = ([f"{days} day{'s' if days != 1 else ''}"] if days else []) + \
-        ([f"{hours} hour{'s' if hours != 1 else ''}"] if hours or not days else [])
+    parts = ([ngettext("%(n)s day", "%(n)s days", days) % {"n": days}] if days else []) + \
+        ([ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}] if hours or not days else [])
     return " ".join(parts)
 
 
@@ -616,11 +640,11 @@ def policy_text(game: Game) -> str:
     """What happens to a seat that lets its reminded deadline pass, in the players' words."""
     p = Game.NoMovePolicy
     return {
-        p.WAIT: "If you still do not move, the game waits and a moderator is told.",
-        p.DEFAULT: "If you still do not move by then, civil disorder: the game plays your whole turn with its safe "
-                   "default move for you.",
-        p.BOT: "If you still do not move by then, civil disorder: the game's bot plays your whole turn.",
-        p.REPLACE: "If you still do not move by then, your seat is offered to a replacement player.",
+        p.WAIT: gettext("If you still do not move, the game waits and a moderator is told."),
+        p.DEFAULT: gettext("If you still do not move by then, civil disorder: the game plays your whole turn with "
+                           "its safe default move for you."),
+        p.BOT: gettext("If you still do not move by then, civil disorder: the game's bot plays your whole turn."),
+        p.REPLACE: gettext("If you still do not move by then, your seat is offered to a replacement player."),
     }[Game.NoMovePolicy(game.no_move_policy)]
 
 
@@ -661,10 +685,11 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
         game.version += 1
         game.save(update_fields=["deadline_at", "reminded_at", "warned_at", "version"])
         do_log(game, None, "open-seat", {"seats": seats})
-        outbox.queue_notice(game, f"{names} missed two deadlines in game #{game.pk}, so the seat is open for a "
-                                  f"replacement: anyone may take it by mailing {outbox.general_address()} the "
-                                  f"line `join {game.pk}` (or POST /api/v1/games/{game.pk}/join/). Until then "
-                                  f"{names} may still move, which closes the offer.")
+        outbox.queue_notice(game, lambda: gettext(
+            "%(names)s missed two deadlines in game #%(game)s, so the seat is open for a replacement: anyone may "
+            "take it by mailing %(address)s the line `join %(game)s` (or POST /api/v1/games/%(game)s/join/). Until "
+            "then %(names)s may still move, which closes the offer.") % {
+                "names": names, "game": game.pk, "address": outbox.general_address()})
         offered = _offer_to_standby(game, late)
         outbox.queue_to_moderators(game, moderator_emails(game),
                                    f"Game #{game.pk} ({game.title}): the seat of {names} is open for a replacement "
@@ -767,8 +792,9 @@ def do_move_for_seat(game_id: int, moderator: Player | None, seat_index: int, co
         game = result.game
         do_log(game, moderator, "move-for-seat", {"seat": seat_index, "reason": reason,
                                                   "moves": [a.label for a in result.applied]})
-        outbox.queue_notice(game, f"A moderator moved for you in game #{game.pk} "
-                                  f"({'; '.join(a.label for a in result.applied if a.seat == seat_index)}): {reason}",
+        moved = "; ".join(a.label for a in result.applied if a.seat == seat_index)
+        outbox.queue_notice(game, lambda: gettext("A moderator moved for you in game #%(game)s (%(moves)s): "
+                                                  "%(reason)s") % {"game": game.pk, "moves": moved, "reason": reason},
                             seats=[seat_index])
     return result
 
@@ -782,7 +808,8 @@ def do_message_players(game_id: int, moderator: Player | None, text: str) -> Gam
     if game.state is None:
         raise Conflict(gettext("game #%(game)s has not started") % {"game": game.pk})
     do_log(game, moderator, "message", {"text": text})
-    outbox.queue_notice(game, f"A message from the moderator of game #{game.pk}:\n\n{text}")
+    outbox.queue_notice(game, lambda: gettext("A message from the moderator of game #%(game)s:") % {
+        "game": game.pk} + f"\n\n{text}")
     return game
 
 

@@ -1057,8 +1057,9 @@ def do_resign(game_id: int, player: Player) -> None:
     assert game.state is not None and seat.index is not None
     name = game.state["players"][seat.index]
     others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
-    outbox.queue_notice(game, f"{name} resigned from game #{game.pk}. From now on the game plays {name}'s seat "
-                              "with its safe default moves, so the game goes on.", seats=others,
+    outbox.queue_notice(game, lambda: gettext("%(name)s resigned from game #%(game)s. From now on the game plays "
+                                              "%(name)s's seat with its safe default moves, so the game goes on.")
+                        % {"name": name, "game": game.pk}, seats=others,
                         what=f"{name} resigned")
     if game.status == Game.Status.RUNNING:
         rules = rules_for(game)

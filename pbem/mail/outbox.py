@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import re
 import secrets
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -496,7 +496,16 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     return content, options
 
 
-def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = True,
+#: A text for a mail of several readers: a catalogue's msgid (said by ``_``), or a function that says
+#: it, called once a reader in the reader's language (a text with its own figures: issue 27).
+Said = str | Callable[[], str]
+
+
+def _say(text: Said) -> str:
+    return text() if callable(text) else _(text)
+
+
+def _queue_update_for(game: Game, seat: Seat, *, intro: Said = "", send: bool = True,
                       again: bool = False, kind: str = "") -> OutboundMessage:
     """``kind``: said before what the mail is in its subject ("reminder", "digest")."""
     row, options = _update_row(game, seat, intro=intro, again=again, kind=kind)
@@ -507,12 +516,12 @@ def _queue_update_for(game: Game, seat: Seat, *, intro: str = "", send: bool = T
     return row
 
 
-def _update_row(game: Game, seat: Seat, *, intro: str = "", again: bool = False, kind: str = "",
+def _update_row(game: Game, seat: Seat, *, intro: Said = "", again: bool = False, kind: str = "",
                 log: tuple[int, list[Move]] | None = None) -> tuple[OutboundMessage, list[Option]]:
     """A seat's update mail as an unsaved row, and the options it lists. ``log``: see _events_since."""
     assert seat.player is not None
     with language.speaking(language.of(seat.player)):
-        content, options = _mail_content(game, seat, _events_since(game, seat, log), intro=_(intro) if intro else "",
+        content, options = _mail_content(game, seat, _events_since(game, seat, log), intro=_say(intro) if intro else "",
                                          again=again)
     what = update_what(game, seat, content, log)
     what = f"{kind}, {what}" if kind and what else kind or what
@@ -845,14 +854,14 @@ def _seated(game: Game, seats: Iterable[int] | None) -> list[Seat]:
     return out
 
 
-def queue_updates(game: Game, seats: Iterable[int] | None, intro: str) -> None:
+def queue_updates(game: Game, seats: Iterable[int] | None, intro: Said) -> None:
     """A full update mail (view, story, options) to each of ``seats`` (None: everyone),
     whatever their mail mode: used when a moderator or the deadline changed the game."""
     for seat in _seated(game, seats):
         _queue_update_for(game, seat, intro=intro)
 
 
-def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None, what: str = "") -> None:
+def queue_notice(game: Game, text: Said, *, seats: Iterable[int] | None = None, what: str = "") -> None:
     """A short mail to the players of ``seats`` (None: everyone) that needs no board: a pause,
     a moderator's message, a player's vacation. Replies go to the seat's own address.
     ``what``: what it is, for the subject ("Bob resigned"). It links the player's own page, as
@@ -860,11 +869,11 @@ def queue_notice(game: Game, text: str, *, seats: Iterable[int] | None = None, w
     for seat in _seated(game, seats):
         with language.speaking(language.of(seat.player)):
             page = _("Your game page (your personal link, do not share it): %(url)s") % {"url": seat_page_url(seat)}
-            body = f"{REPLY_MARKER}\n\n{_(text).rstrip()}\n\n{page}\n"
+            body = f"{REPLY_MARKER}\n\n{_say(text).rstrip()}\n\n{page}\n"
         _queue(to=seat.player, subject=subject_for(game, what), body=body, game=game, reply_to=reply_address(seat))
 
 
-def queue_welcome(game: Game, seat: Seat, intro: str) -> OutboundMessage:
+def queue_welcome(game: Game, seat: Seat, intro: Said) -> OutboundMessage:
     """The newcomer's first mail: the game so far told in the third person (what a spectator
     saw), then their own view and options. Their "since your last mail" starts now."""
     seat.last_mailed_version = game.version

@@ -4,7 +4,7 @@ and its "by mail: now ..." line, beside an English player who reads the same in 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -77,3 +77,22 @@ def test_it_refuses_a_portuguese_player_in_portuguese_in_the_services_and_on_her
     page = client.post(theirs + "undo/").content.decode()
     assert "there is no move to take back: nobody has moved yet" in page
     assert "now everybody puts a card face down in position 1." in client.get(theirs).content.decode()
+
+
+def test_it_tells_each_player_a_moderators_and_an_absences_notice_in_their_own_language(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    _portuguese(ana)
+    game = start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    bruno_player = game_services.do_get_or_create_player(bruno.email)
+    moderation.do_set_vacation(bruno_player, datetime.now(UTC) + timedelta(days=3), via="mail")
+    said = text_of(ana.latest())
+    assert "Bruno está de férias até" in said and "o prazo de mais ninguém muda" in said, said
+    assert "Bruno is on vacation until" in text_of(carla.latest())
+    moderation.do_pause_game(game.pk, None, "a server move")
+    said = text_of(ana.latest())
+    assert f"Um moderador pôs o jogo #{game.pk} em pausa: a server move" in said, said
+    assert english_left(said) == [], said
+    assert f"A moderator paused game #{game.pk}: a server move" in text_of(carla.latest())
+    moderation.do_resume_game(game.pk, None, "back")
+    assert f"Um moderador recomeçou o jogo #{game.pk}: back" in text_of(ana.latest())
+    assert f"A moderator resumed game #{game.pk}: back" in text_of(carla.latest())
