@@ -28,10 +28,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import dateformat, timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
+from engine import i18n
 from engine.core import Event, visible_events
-from pbem.games import absence, clocks
+from pbem.games import absence, clocks, language
 from pbem.games.absence import VACATION_GRACE
 from pbem.games.models import AuditEntry, Game, GameModerator, MailAddress, Move, Player, Seat, Source, Standby
 from pbem.games.services import (
@@ -185,18 +186,36 @@ def _story_so_far(game: Game, limit: int = 40) -> list[str]:
     """What a spectator saw of the game so far, in the third person, newest last."""
     lines: list[str] = []
     for row in live_moves(game):
-        lines.extend(e.text for e in visible_events([Event.from_dict(d) for d in row.events], None))
+        # (each event in the active language: its text was made in the mover's)
+        lines.extend(e.text for e in visible_events([Event.from_dict(i18n.told(d)) for d in row.events], None))
     if len(lines) > limit:
-        lines = [f"({len(lines) - limit} earlier events are on the game page)"] + lines[-limit:]
+        lines = [gettext("(%(n)s earlier events are on the game page)") % {"n": len(lines) - limit}] + lines[-limit:]
     return lines
 
 
-def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name: str = "") -> Player | None:
+def _welcome_text(game: Game, said: dict[str, Any]) -> str:
+    """The newcomer's welcome, in their language: whose seat, the deadline, the game so far."""
+    intro = gettext("Welcome to game #%(game)s (%(title)s): you take over %(old)s's seat (%(why)s). "
+                    "You play as %(new)s.") % said
+    if game.status == Game.Status.PAUSED:
+        intro += " " + gettext("The game is paused by a moderator; you will get a mail when it resumes.")
+    elif game.deadline_at is not None:
+        intro += " " + gettext("The deadline for the seats to move is %(when)s.") % {
+            "when": when_text(game.deadline_at)}
+    story = _story_so_far(game)
+    if story:
+        intro += "\n\n" + gettext("The game so far:") + "\n" + "\n".join(f"  - {line}" for line in story)
+    return intro
+
+
+def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, reason: str = "",
+                   name: str = "") -> Player | None:
     """Give ``seat`` to ``new_player``: a new reply address, the seat renamed in the game state
     (the board, the mails and the result name the newcomer, as ``name`` or their own name), a
     full period to move, a welcome telling the game so far and the deadline, a notice to the
     others, and a last mail to the player replaced. The caller holds the row lock and writes
-    the audit entry."""
+    the audit entry. ``why``: the catalogue's words (a msgid, with ``reason`` as %(reason)s),
+    said to each reader in their language."""
     assert game.state is not None and seat.index is not None
     old = seat.player
     old_name = _name(game, seat.index)
@@ -216,24 +235,21 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, name
     if game.status == Game.Status.RUNNING:
         _reset_deadline(game)  # the newcomer gets a whole period (or bank), whatever the policy left
     game.save()
-    story = _story_so_far(game)
-    intro = (f"Welcome to game #{game.pk} ({game.title}): you take over {old_name}'s seat ({why}). "
-             f"You play as {new_name}.")
-    if game.status == Game.Status.PAUSED:
-        intro += " The game is paused by a moderator; you will get a mail when it resumes."
-    elif game.deadline_at is not None:
-        intro += f" The deadline for the seats to move is {when_text(game.deadline_at)}."
-    if story:
-        intro += "\n\nThe game so far:\n" + "\n".join(f"  - {line}" for line in story)
-    outbox.queue_welcome(game, seat, intro)
+    said = {"game": game.pk, "title": game.title, "old": old_name, "new": new_name}
+
+    def told() -> dict[str, Any]:  # why, in the reader's language
+        return {**said, "why": gettext(why) % {"reason": reason}}
+
+    outbox.queue_welcome(game, seat, lambda: _welcome_text(game, told()))
     others = [s.index for s in game.seats.exclude(pk=seat.pk).exclude(index__isnull=True) if s.index is not None]
-    outbox.queue_notice(game, f"{new_name} takes over {old_name}'s seat in game #{game.pk} ({why}).",
-                        seats=others)
+    outbox.queue_notice(game, lambda: gettext("%(new)s takes over %(old)s's seat in game #%(game)s (%(why)s).")
+                        % told(), seats=others)
     if old is not None and old != new_player:
-        outbox.queue_reply(old, outbox.subject_for(game),
-                           f"You no longer play in game #{game.pk} ({game.title}): {new_name} takes over your "
-                           f"seat ({why}). Your reply address and your page link for this game stop working; "
-                           f"the game's public page stays open: {outbox.game_url(game)}\n", game)
+        with language.speaking(language.of(old)):
+            outbox.queue_reply(old, outbox.subject_for(game), gettext(
+                "You no longer play in game #%(game)s (%(title)s): %(new)s takes over your seat (%(why)s). Your "
+                "reply address and your page link for this game stop working; the game's public page stays open: "
+                "%(url)s") % {**told(), "url": outbox.game_url(game)} + "\n", game)
     return old
 
 
@@ -252,7 +268,8 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
     if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
         raise Conflict(gettext("%(new_player_email)s plays in game #%(game)s already")
                        % {"new_player_email": new_player.email, "game": game.pk})
-    old = hand_seat_over(game, seat, new_player, why=f"a moderator's replacement: {reason}", name=name)
+    old = hand_seat_over(game, seat, new_player, why=gettext_noop("a moderator's replacement: %(reason)s"),
+                         reason=reason, name=name)
     do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
                                         "new": new_player.email, "reason": reason})
     return seat
@@ -284,7 +301,7 @@ def do_take_open_seat(game_id: int, player: Player) -> Seat:
         raise Conflict(gettext("game #%(game)s has no seat open for a replacement") % {"game": game.pk})
     if game.seats.filter(player=player).exclude(pk=seat.pk).exists():
         raise Conflict(gettext("you play in game #%(game)s already") % {"game": game.pk})
-    old = hand_seat_over(game, seat, player, why="the seat was open after missed deadlines")
+    old = hand_seat_over(game, seat, player, why=gettext_noop("the seat was open after missed deadlines"))
     Standby.objects.filter(player=player).filter(Q(game=game) | Q(game__isnull=True)).delete()
     do_log(game, player, "take-seat", {"seat": seat.index, "old": old.email if old else None})
     return seat

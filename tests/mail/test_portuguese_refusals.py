@@ -96,3 +96,19 @@ def test_it_tells_each_player_a_moderators_and_an_absences_notice_in_their_own_l
     moderation.do_resume_game(game.pk, None, "back")
     assert f"Um moderador recomeçou o jogo #{game.pk}: back" in text_of(ana.latest())
     assert f"A moderator resumed game #{game.pk}: back" in text_of(carla.latest())
+
+
+def test_it_welcomes_a_portuguese_newcomer_in_portuguese_and_tells_the_others_in_theirs(
+        ana: Persona, bruno: Persona, carla: Persona, mallory: Persona) -> None:
+    _portuguese(mallory)
+    _portuguese(ana)
+    game = start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    newcomer = game_services.do_get_or_create_player(mallory.email)
+    moderation.do_replace_player(game.pk, None, 1, newcomer, "Bruno asked to leave")
+    said = text_of(mallory.latest())
+    assert f"Bem-vindo ao jogo #{game.pk}" in said
+    assert "fica com o lugar de Bruno (substituição por um moderador: Bruno asked to leave)" in said
+    assert english_left(said) == [], said
+    assert "fica com o lugar de Bruno no jogo" in text_of(ana.latest())
+    assert "takes over Bruno's seat in game" in text_of(carla.latest())
+    assert f"You no longer play in game #{game.pk}" in text_of(bruno.latest())
