@@ -271,16 +271,22 @@ def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
     a move either: it was not meant as a chain. Why only the last part may reveal or draw: a line
     is understood whole or refused whole, and a refusal after a reveal would take the reveal back
     (a peek); so such a line is refused whatever follows, by a reason that names only what the
-    player wrote, never what was revealed."""
+    player wrote, never what was revealed. The one exception is a move repeated to the line's end
+    that the game says is sure to be legal each time (``Rules.sure_repeat``: ``draw 2 from pile``),
+    judged before its first reveal."""
     parts = rules.line_parts(command.text) if command.text is not None else []
     if len(parts) < 2:
         raise whole
     trial = _copy(state)
     steps: list[Step] = []
+    sure = False  # the rest of the line repeats a move the game says is legal each time (see above)
     for k, part in enumerate(parts):
         rng_before = trial.get("rng")
         try:
             move = read(rules, trial, seat, Command(text=part))
+            if not sure and k < len(parts) - 1 and all(p == part for p in parts[k + 1:]):
+                # judged on the state before the first of them, which has revealed nothing yet
+                sure = rules.sure_repeat(trial, seat, move, len(parts) - k)
             label = rules.describe_move(trial, seat, move)
             events = [*note_events(move, seat), *rules.apply(trial, seat, move)]
         except IllegalMove as exc:
@@ -291,7 +297,9 @@ def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
                                             f'"{part}": {exc.message}'),
                                 tuple(rules.options(trial, seat))) from None
         commit = is_commit_point(rng_before, trial, events)
-        if commit and k < len(parts) - 1:
+        if commit and k < len(parts) - 1 and not sure:
+            if len(set(parts)) == 1:  # a repeat the game cannot vouch for: its own reason says why
+                raise _ChainRefused(whole, tuple(rules.options(state, seat)))
             raise _ChainRefused(IllegalMove(f'"{part}" draws or reveals something, so it must end its line: '
                                             f'write "{", ".join(parts[k + 1:])}" on the next line'),
                                 tuple(rules.options(state, seat)))

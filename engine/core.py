@@ -734,6 +734,13 @@ class Rules:
         before it, all applied or the line refused whole; a game may split more finely."""
         return [part for part in _LINE_PARTS.split(text) if part.strip()]
 
+    def sure_repeat(self, state: State, seat: int, move: Move, times: int) -> bool:
+        """Whether ``move``, made ``times`` times in a row from ``state``, is sure to be legal each
+        time whatever the earlier ones reveal (``draw 2 from pile`` with room for two cards and two
+        to draw). Only then may a line repeat a move that reveals (``engine.batch``): the line is
+        judged whole before its first reveal, so no refusal can follow one. False by default."""
+        return False
+
     def example_turn(self, state: State, seat: int) -> list[str]:
         """A whole turn the seat could write in one mail now, one line each, built from its actual
         options (a game with multi-step turns shows one; [] when it has none to show). Each line

@@ -9,10 +9,14 @@ although the rules page calls it the city action.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import engine
+from engine.batch import Command, apply_batch
 from engine.errors import IllegalMove
+from engine.games.maracaibo.board import hand_limit
 from tests.engine import maracaibo_scenarios as M
 
 RULES = engine.get("maracaibo")
@@ -36,8 +40,24 @@ def test_it_never_reads_a_bare_count_as_a_paid_display_card(text: str) -> None:
     assert "from the pile" in message and "from the display" in message  # both readings named
 
 
-def test_it_tells_a_pile_draw_takes_one_card_a_line() -> None:
-    assert "one card" in refusal("draw", "draw 2 from pile") and "each card" in refusal("draw", "draw 2 from pile")
+def test_it_draws_n_from_the_pile_on_one_line_when_all_n_are_sure() -> None:
+    """Issue 21: ``draw 2 from pile`` in one mail. Each draw reveals a card, so the line is judged
+    whole before the first: room in the hand and cards to draw for all of them, else refused."""
+    state, seat = M.SCENARIOS["draw"]()
+    hand = list(state["p"][seat]["hand"])
+    result = apply_batch(RULES, state, seat, [Command(text="draw 2 from pile")])
+    assert result.refused is None and [s.move["code"] for s in result.steps] == ["pile", "pile"]
+    assert all(s.commit for s in result.steps)  # each a reveal: they stand
+    assert state["p"][seat]["hand"][:len(hand)] == hand and len(state["p"][seat]["hand"]) == len(hand) + 2
+
+    state, seat = M.SCENARIOS["draw"]()
+    room = hand_limit(state["p"][seat]) - len(state["p"][seat]["hand"])
+    before = json.dumps(state, sort_keys=True)
+    result = apply_batch(RULES, state, seat, [Command(text=f"draw {room + 1} from pile")])
+    assert result.refused is not None and result.steps == ()
+    assert f"room for {room} more cards" in result.refused.error.message
+    assert f"at most 'draw {room} from the pile'" in result.refused.error.message
+    assert json.dumps(state, sort_keys=True) == before  # nothing drawn, nothing shown
     assert reads("draw", "draw 1 from the pile") == "pile" and reads("draw", "draw 2 from the display") == "x2"
     assert reads("draw", "x3") == "x3"
 

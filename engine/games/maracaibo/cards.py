@@ -154,6 +154,17 @@ def _draw_options_in_order(state: State, f: Frame) -> Iterator[Option]:
                         + ("" if free else " (1 d)"))
 
 
+def sure_pile_draws(state: State, seat: int, times: int) -> bool:
+    """Whether ``times`` draws from the pile in a row are each legal whatever they show (``draw 2
+    from pile``): the seat is drawing, its hand has room for all of them, and the pile and the
+    discard pile hold as many cards. A drawn card changes neither the hand limit nor the frame."""
+    top = stack(state).top()
+    if top is None or top["kind"] != "draw" or top["seat"] != seat:
+        return False
+    p = player(state, seat)
+    return hand_limit(p) - len(p["hand"]) >= times and len(state["deck"]) + len(state["discard"]) >= times
+
+
 def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     ev: list[Event] = []

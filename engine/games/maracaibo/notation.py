@@ -37,6 +37,18 @@ from . import uprising_content as U
 _DELIVERY_WITH = re.compile(r"^\s*(deliver\s+\S+)\s+(with\s+.+)$", re.IGNORECASE)
 
 
+_PILE_DRAWS = re.compile(r"^\s*draw\s+(\d+)\s+(?:cards?\s+)?from\s+(?:the\s+)?(?:pile|deck|stack|monte|baralho)\s*$",
+                         re.IGNORECASE)
+
+
+def pile_parts(part: str) -> list[str]:
+    """``draw 2 from pile`` as two draws from the pile (applied together only when both are sure:
+    ``Rules.sure_repeat``)."""
+    m = _PILE_DRAWS.match(part)
+    times = int(m.group(1)) if m else 1
+    return ["draw from the pile"] * times if m and 1 < times <= 12 else [part]
+
+
 def delivery_parts(part: str) -> list[str]:
     """``deliver sugar with card 12`` as its two decisions, the delivery and its payment."""
     m = _DELIVERY_WITH.match(part)
@@ -719,8 +731,13 @@ def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> 
     display = state["display"]
     n = nums[0]
     room = C.HAND_LIMIT - len(state["p"][seat]["hand"])
-    one = (f"a draw from the pile takes one card ('draw'), and the game asks again while your hand has room "
-           f"({room} more card{'s' if room != 1 else ''} now): write 'draw' on a line for each card")
+    cards = len(state["deck"]) + len(state["discard"])
+    most = min(room, cards)
+    one = (f"your hand has room for {room} more card{'s' if room != 1 else ''} now and {cards} card"
+           f"{'s are' if cards != 1 else ' is'} left to draw, so at most 'draw {most} from the pile'"
+           if "pile" in terms and n > most else
+           f"a draw from the pile is 'draw' (the game asks again while your hand has room: {room} more card"
+           f"{'s' if room != 1 else ''} now) or 'draw N from the pile' for N at once")
     if "display" in terms or n > len(display):
         return (f"the display has cards 1 to {len(display)}" if "display" in terms or "pile" not in terms
                 else one)

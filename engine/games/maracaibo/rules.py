@@ -79,7 +79,7 @@ from . import (
     campaign,
     card_permanents,
     card_requirements,  # noqa: F401
-    cards,  # noqa: F401
+    cards,
     combat,  # noqa: F401
     coop,
     exploring,  # noqa: F401
@@ -372,7 +372,12 @@ class Maracaibo(Rules):
     def line_parts(self, text: str) -> list[str]:
         """As every game's, and a delivery with its payment written as one (``deliver sugar with
         card 12``): the delivery, then the payment (``with card 12``)."""
-        return [p for part in super().line_parts(text) for p in N.delivery_parts(part)]
+        return [p for part in super().line_parts(text) for q in N.pile_parts(part) for p in N.delivery_parts(q)]
+
+    def sure_repeat(self, state: State, seat: int, move: Move, times: int) -> bool:
+        """``draw 2 from pile``: two draws from the pile, when the hand has room for both and there
+        are two cards to draw (judged before the first is drawn)."""
+        return move.get("code") == "pile" and cards.sure_pile_draws(state, seat, times)
 
     def example_turn(self, state: State, seat: int) -> list[str]:
         """One worked whole turn from the seat's options (docs/mail.md): in the setup, plan one dealt
