@@ -9,8 +9,12 @@ from typing import Any
 from engine.games.maracaibo import RULES, card_actions
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
+from engine.rng import Rng, seed_to_state
 from engine.stack import frame
 from tests.engine.maracaibo_scenarios import _on, _started
+
+#: the move's random generator an effect is handed (a real one: the compiled rules check its type)
+_RNG = Rng({"rng": seed_to_state("card-actions")})
 
 State = dict[str, Any]
 
@@ -123,7 +127,7 @@ def test_it_returns_a_resistance_marker_for_colonial_envoy_to_the_supply_or_out_
     supply = sum(state["supply"]["france"])
     out = card_actions.out_of_game(state, "france")
     envoy = next(e for e in C.CARD[_id("Colonial Envoy")]["effects"] if e.get("ext") == "return_marker")
-    _on(state, *card_actions.now(state, 0, envoy, None, [], "cards"))  # type: ignore[arg-type]
+    _on(state, *card_actions.now(state, 0, envoy, _RNG, [], "cards"))
     assert _codes(state)[:2] == ["r1", "r0"]
     d = p["d"]
     _play(state, "r1")
@@ -135,11 +139,11 @@ def test_it_returns_a_resistance_marker_for_colonial_envoy_to_the_supply_or_out_
     q["resist"] = [None, "spain", None, None]
     lib["supply"]["spain"] = [0, *lib["supply"]["spain"][1:]]
     before = sum(lib["supply"]["spain"])
-    _on(lib, *card_actions.now(lib, 0, envoy, None, [], "cards"))  # type: ignore[arg-type]
+    _on(lib, *card_actions.now(lib, 0, envoy, _RNG, [], "cards"))
     _play(lib, "r2")
     assert q["resist"][1] is None and sum(lib["supply"]["spain"]) == before
     # an empty tile: the effect is ignored
-    assert card_actions.now(_started(mode="78"), 0, envoy, None, [], "cards") == []  # type: ignore[arg-type]
+    assert card_actions.now(_started(mode="78"), 0, envoy, _RNG, [], "cards") == []
 
 
 def test_it_returns_a_marker_removed_from_the_game_without_resistance_tiles() -> None:
