@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
+from engine import i18n
 from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
 
 #: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
@@ -112,8 +113,9 @@ def public_story(game: Game) -> list[str]:
     lines: list[str] = []
     for events in game.moves.filter(undone_at__isnull=True).order_by("number").values_list("events", flat=True):
         for e in events or []:
-            if e.get("to") is None and is_story_kind(str(e.get("kind", ""))) and e.get("text"):
-                lines.append(str(e["text"]))
+            text = str(i18n.told(e).get("text", ""))  # a stored event may keep its message only
+            if e.get("to") is None and is_story_kind(str(e.get("kind", ""))) and text:
+                lines.append(text)
     return lines
 
 

@@ -659,7 +659,7 @@ def _record(game: Game, applied: list[Applied], source: str) -> None:
     for a in applied:
         number += 1
         rows.append(Move(game=game, seat=a.seat, move=a.move, source=a.source or source, version=version, number=number,
-                         events=[e.as_dict() for e in a.events], banks_before=banks))
+                         events=[e.as_stored() for e in a.events], banks_before=banks))
     Move.objects.bulk_create(rows)
     game.moves_recorded = number
     game.version = version

@@ -6,9 +6,10 @@ the mail's lines, ~1.6 KB, from which pbem.mail.compose makes the rest when it i
 outbox keeps it while the row may still be sent (pending, sending,
 failed: the sweeper and an operator's resend need them) and for ``PBEM_MAIL_BODY_DAYS``
 after it was sent, so that a player's "what did your mail say?" can be answered; then the
-beat schedule empties it. The row itself stays: to whom, when, subject and headers
-(Message-ID, threading) are the audit record, and the game's state and move log can compose
-the mail again. Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a
+beat schedule empties it. The row itself stays: to whom, when, subject and its Message-ID
+are the audit record, and the game's state and move log can compose the mail again. Its other
+headers go with the body (issue 28: the threading headers and the seat's secret Reply-To were
+a third of what a pruned row kept; nothing reads them after the hour the answer limit counts). Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a
 moderator may read it), then only the Message-ID stays, which is all deduplication needs.
 """
 
@@ -19,12 +20,16 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from pbem.games.models import InboundMessage, OutboundMessage
 
 log = logging.getLogger(__name__)
 
+#: What a pruned outbox row keeps of its headers: its Message-ID, made in the UPDATE itself.
+KEPT_HEADERS = JSONObject(**{"Message-ID": KT("headers__Message-ID")})
 #: Rows pruned per statement: keeps each UPDATE's locks and WAL short on a big table.
 BATCH = 500
 
@@ -46,7 +51,7 @@ def do_prune_mail_bodies(now: datetime | None = None) -> int:
         if not ids:
             break
         pruned += OutboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(
-            body_text="", body_html="", svg="", content=None, pruned_at=now)
+            body_text="", body_html="", svg="", content=None, pruned_at=now, headers=KEPT_HEADERS)
     while True:
         ids = list(InboundMessage.objects.filter(pruned_at__isnull=True, processed_at__lt=cutoff)
                    .filter(~Q(status=InboundMessage.Status.RECEIVED)).values_list("pk", flat=True)[:BATCH])

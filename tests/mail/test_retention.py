@@ -54,8 +54,11 @@ def test_it_prunes_only_sent_bodies_older_than_the_retention(bids_game: Game, an
     pruned = OutboundMessage.objects.get(pk=sent_old.pk)
     assert (pruned.body_text, pruned.body_html, pruned.svg, pruned.content) == ("", "", "", None)
     assert pruned.pruned_at is not None
-    # The record of what was sent stays: to whom, subject, threading headers, when.
-    assert pruned.to_email == sent_old.to_email and pruned.headers["Message-ID"] == sent_old.headers["Message-ID"]
+    # The record of what was sent stays: to whom, subject, its Message-ID, when; the other headers
+    # (threading, the seat's secret Reply-To) go with the body (issue 28)
+    assert pruned.to_email == sent_old.to_email and pruned.subject == sent_old.subject
+    assert len(sent_old.headers) > 1 and pruned.headers == {"Message-ID": sent_old.headers["Message-ID"]}
+    assert OutboundMessage.objects.get(pk=sent_new.pk).headers == sent_new.headers
     kept = OutboundMessage.objects.get(pk=sent_new.pk)
     assert (kept.body_text, kept.content) == (sent_new.body_text, sent_new.content) != ("", None)
     kept = OutboundMessage.objects.get(pk=failed_old.pk)  # may still be resent
