@@ -1,7 +1,7 @@
 """Worker CPU per move of a game played by mail, from the mail judged to its mails built and sent.
 
     nice -n 5 python bench/worker_cpu.py [--game maretta] [--players 3] [--moves 40] [--rounds 3]
-                                         [--pg URL] [--db-name NAME]
+                                         [--before-tree PATH] [--pg URL] [--db-name NAME]
 
 One process, tasks run in it (no broker), mails given to Django's in-memory backend, the picture
 cache in memory and emptied before each game (a worker meets a position's picture for the first
@@ -12,13 +12,15 @@ is played three ways:
 * raw: what a move needs with no pbem code around the engine: the engine's ``apply`` of the same
   moves, and one bare PostgreSQL transaction a move (lock a row, write a JSON state of the
   game's size, insert a log row) through psycopg;
-* before: pbem with Maretta's mail picture drawn from each seat's own view (its "you" marks made
-  every seat's picture differ: one render a seat, as before issue 28);
+* before (with ``--before-tree PATH``): another checkout of pbem, e.g. a git worktree of the
+  commit before a change, in a process of its own against the same database;
+* per-seat: this pbem with Maretta's mail picture drawn from each seat's own view (its "you"
+  marks made every seat's picture differ: one render a seat, as before issue 28);
 * now: pbem as it is (Maretta's picture is the public board: one render a position).
 
 Each way's figure is this process's CPU (``process_time``) per move, summed over the game; the
 figure is the median of ``--rounds``. Printed: ms a move, mails and renders a move, and the
-ratios now/before (goal: at most 0.5) and each against raw. Run by hand, never in the tests.
+ratios now/before (goal: at most 0.5), now/per-seat and raw against each. Run by hand, never in the tests.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if "--tree" in sys.argv:  # a child playing another checkout: its pbem and engine, not this one's
+    sys.path.insert(0, sys.argv[sys.argv.index("--tree") + 1])
 
 from bench.common import machine_note, scratch_database
 
@@ -160,6 +164,31 @@ def per_seat_pictures(game_name: str) -> Iterator[bool]:
         cls._render_mail_svg = saved  # type: ignore[method-assign]
 
 
+def _child(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """``--child``: one game played by the tree this process imports (``--tree``), as JSON."""
+    from bench.common import setup_django
+
+    setup_django(os.environ["DATABASE_URL"])
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    cpu, mails, renders, played = play_pbem(args.game, args.players, args.moves, args.child, options)
+    print(json.dumps({"cpu": cpu, "mails": mails, "renders": renders, "played": played}))
+    return 0
+
+
+def _in_tree(tree: str, args: argparse.Namespace, seed: int, database_url: str) -> tuple[float, int, int, list[Any]]:
+    """One game played by another checkout of pbem (``--before-tree``), in a process of its own."""
+    import subprocess
+
+    argv = [sys.executable, __file__, "--child", str(seed), "--tree", tree, "--game", args.game,
+            "--players", str(args.players), "--moves", str(args.moves), *[f"--option={o}" for o in args.option]]
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": tree}
+    out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True, cwd=tree).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    return got["cpu"], got["mails"], got["renders"], [tuple(p) for p in got["played"]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="maretta")
@@ -167,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--option", action="append", default=[], help="a game option, name=value (repeatable)")
+    parser.add_argument("--before-tree", default="", help="another checkout of pbem (a git worktree of the commit "
+                        "before): its worker CPU a move, in a process of its own, as 'before'")
+    parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--tree", default="", help=argparse.SUPPRESS)
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432"))
     parser.add_argument("--db-name", default="")
     args = parser.parse_args(argv)
@@ -175,38 +208,48 @@ def main(argv: list[str] | None = None) -> int:
         options.setdefault("side", "A")
     os.environ.pop("REDIS_URL", None)
     os.environ.pop("CELERY_BROKER_URL", None)
+    if args.child is not None:
+        return _child(args, options)
     with scratch_database(args.pg, args.db_name) as name:
         from bench.common import setup_django
 
-        setup_django(f"{args.pg}/{name}")
+        url = f"{args.pg}/{name}"
+        setup_django(url)
         from django.conf import settings
 
         settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
         print(f"{args.game}, {args.players} players, {args.moves} moves a game, {args.rounds} rounds; {machine_note()}")
-        figures: dict[str, list[float]] = {"raw": [], "before": [], "now": []}
+        ways = ["raw", *(["before"] if args.before_tree else []), "per-seat", "now"]
+        figures: dict[str, list[float]] = {k: [] for k in ways}
         counts: dict[str, tuple[float, float]] = {}
         for r in range(args.rounds):
             seed = 1000 + r
+            got: dict[str, tuple[float, int, int, list[Any]]] = {}
+            if args.before_tree:
+                got["before"] = _in_tree(args.before_tree, args, seed, url)
             with per_seat_pictures(args.game) as patched:
-                before, mails_b, renders_b, played = play_pbem(args.game, args.players, args.moves, seed, options)
-            now, mails_n, renders_n, played_now = play_pbem(args.game, args.players, args.moves, seed, options)
-            assert played_now == played, "the same seed played the same moves"
-            raw = play_raw(args.game, args.players, seed, options, played, f"{args.pg}/{name}")
+                got["per-seat"] = play_pbem(args.game, args.players, args.moves, seed, options)
+            got["now"] = play_pbem(args.game, args.players, args.moves, seed, options)
+            played = got["now"][3]
+            assert all(g[3] == played for g in got.values()), "the same seed played the same moves each way"
             n = len(played)
-            figures["raw"].append(raw / n)
-            figures["before"].append(before / n)
-            figures["now"].append(now / n)
-            counts["before"], counts["now"] = (mails_b / n, renders_b / n), (mails_n / n, renders_n / n)
-            print(f"  round {r + 1}: {n} moves; ms a move raw {raw / n * 1e3:.2f}, before {before / n * 1e3:.1f} "
-                  f"({renders_b} renders), now {now / n * 1e3:.1f} ({renders_n} renders)"
-                  + ("" if patched else "  [before = now: nothing to patch]"))
+            figures["raw"].append(play_raw(args.game, args.players, seed, options, played, url) / n)
+            line = [f"raw {figures['raw'][-1] * 1e3:.2f}"]
+            for way, (cpu, mails, renders, _p) in got.items():
+                figures[way].append(cpu / n)
+                counts[way] = (mails / n, renders / n)
+                line.append(f"{way} {cpu / n * 1e3:.1f} ({renders} renders)")
+            print(f"  round {r + 1}: {n} moves; ms a move: {', '.join(line)}"
+                  + ("" if patched else "  [per-seat = now: nothing to patch]"))
         med = {k: statistics.median(v) for k, v in figures.items()}
-        print(f"worker CPU a move (median of {args.rounds}): raw {med['raw'] * 1e3:.2f} ms, "
-              f"before {med['before'] * 1e3:.1f} ms, now {med['now'] * 1e3:.1f} ms")
-        for k in ("before", "now"):
-            print(f"  {k}: {counts[k][0]:.2f} mails and {counts[k][1]:.2f} picture renders a move")
-        print(f"ratio now/before {med['now'] / med['before']:.2f} (goal: at most 0.5); "
-              f"raw/before {med['raw'] / med['before']:.3f}, raw/now {med['raw'] / med['now']:.3f}")
+        print(f"worker CPU a move (median of {args.rounds}): "
+              + ", ".join(f"{k} {med[k] * 1e3:.2f} ms" for k in ways))
+        for k in ways[1:]:
+            print(f"  {k}: {counts[k][0]:.2f} mails and {counts[k][1]:.2f} picture renders a move; "
+                  f"raw/{k} {med['raw'] / med[k]:.3f}")
+        print(f"ratio now/per-seat {med['now'] / med['per-seat']:.2f} (the shared picture alone)")
+        if args.before_tree:
+            print(f"ratio now/before {med['now'] / med['before']:.2f} (goal: at most 0.5)")
     return 0
 
 

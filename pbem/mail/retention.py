@@ -9,8 +9,9 @@ after it was sent, so that a player's "what did your mail say?" can be answered;
 beat schedule empties it. The row itself stays: to whom, when, subject and its Message-ID
 are the audit record, and the game's state and move log can compose the mail again. Its other
 headers go with the body (issue 28: the threading headers and the seat's secret Reply-To were
-a third of what a pruned row kept; nothing reads them after the hour the answer limit counts). Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a
-moderator may read it), then only the Message-ID stays, which is all deduplication needs.
+a third of what a pruned row kept; nothing reads them after the hour the answer limit counts).
+Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a moderator may read it),
+then only the Message-ID stays, which is all deduplication needs.
 """
 
 from __future__ import annotations

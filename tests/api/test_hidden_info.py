@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import engine
+from engine.core import Event
 from engine.rng import Rng
 from pbem.games import moderation, services
 from pbem.games.models import Game, Player, pending_of
@@ -118,4 +119,4 @@ def test_a_resigned_or_replaced_player_sees_what_a_spectator_sees_until_the_end(
     private = [e for row in game.moves.all() for e in row.events if e.get("to") == [seat.index]]
     assert private, "the autoplay should have drawn or seen something for Bob's seat"
     events = [e.text for e in outbox._events_since(game, seat)]
-    assert not {e["text"] for e in private} & set(events)
+    assert not {Event.from_dict(e).text for e in private} & set(events)

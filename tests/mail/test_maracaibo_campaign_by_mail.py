@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine import IllegalMove
+from engine.core import Event
 from pbem.games import services
 from pbem.games.models import Campaign, CampaignEntry, Game, Move, Seat
 from tests.factories import player_at, token_client
@@ -94,7 +95,7 @@ def test_it_plays_a_maracaibo_campaign_by_mail(ana: Persona, bruno: Persona, car
     third = campaign.games.get(campaign_number=3)
     assert Seat.objects.get(game=third, index=1).player.email == carla.email  # from game 3 on
     told = "\n".join(text_of(m) for m in carla.inbox() if f"campaign #{campaign.pk}]" in str(m["Subject"]))
-    results = [e["text"] for m in Move.objects.filter(game__campaign=campaign) for e in m.events
+    results = [Event.from_dict(e).text for m in Move.objects.filter(game__campaign=campaign) for e in m.events
                if e["kind"] == "vote_result"]
     assert results and all(text in told for text in results)  # the campaign mails tell the votes
 
@@ -140,7 +141,7 @@ def test_it_plays_the_uprisings_campaign_by_mail(ana: Persona, bruno: Persona, m
         campaign.refresh_from_db()
         assert campaign.status == Campaign.Status.RUNNING
     told = "\n".join(text_of(m) for m in ana.inbox() if f"campaign #{campaign.pk}]" in str(m["Subject"]))
-    results = [e["text"] for m in Move.objects.filter(game__campaign=campaign) for e in m.events
+    results = [Event.from_dict(e).text for m in Move.objects.filter(game__campaign=campaign) for e in m.events
                if e["kind"] == "vote_result"]
     assert results and all(text in told for text in results)  # the campaign mails tell the votes
 

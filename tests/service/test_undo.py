@@ -95,7 +95,7 @@ def test_it_refuses_to_take_back_a_move_that_revealed_information(fake_game, ali
     game = start_game(fake_game, alice, [bob])
     game = _move(game, alice)
     game = _move(game, bob)  # the last bid of the round turns every bid over
-    assert any(e["reveals"] for e in MoveRow.objects.get(game=game, seat=seat_of(game, bob)).events)
+    assert any(e.get("reveals") for e in MoveRow.objects.get(game=game, seat=seat_of(game, bob)).events)
     with pytest.raises(services.Conflict, match="revealed information"):
         services.do_undo_last_move(game.pk, bob)
 
@@ -192,7 +192,7 @@ def test_it_takes_back_a_face_down_card_but_not_the_last_one_that_turns_them_all
         game.refresh_from_db()
         services.do_submit_moves(game.pk, p, [Command(move=_first_option(game, p))], source=Source.MAIL)
     last = MoveRow.objects.filter(game=game, undone_at__isnull=True).order_by("-number").first()
-    assert last is not None and any(e["reveals"] for e in last.events)
+    assert last is not None and any(e.get("reveals") for e in last.events)
     with pytest.raises(services.Conflict, match="revealed information"):
         services.do_undo_last_move(game.pk, carol)
     game.refresh_from_db()
