@@ -5,33 +5,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0024_seat_free_offered'),
+        ("games", "0024_seat_free_offered"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='inboundmessage',
-            name='status',
-            field=models.CharField(choices=[('received', 'received'), ('applied', 'applied'), ('rejected', 'rejected'), ('ignored', 'ignored')], default='received', max_length=10),
+            model_name="inboundmessage",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("received", "received"),
+                    ("applied", "applied"),
+                    ("rejected", "rejected"),
+                    ("ignored", "ignored"),
+                ],
+                default="received",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='game',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game'),
+            model_name="move",
+            name="game",
+            field=models.ForeignKey(
+                db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name="moves", to="games.game"
+            ),
         ),
         migrations.AlterField(
-            model_name='outboundmessage',
-            name='status',
-            field=models.CharField(choices=[('pending', 'pending'), ('sending', 'sending'), ('sent', 'sent'), ('failed', 'failed')], default='pending', max_length=10),
+            model_name="outboundmessage",
+            name="status",
+            field=models.CharField(
+                choices=[("pending", "pending"), ("sending", "sending"), ("sent", "sent"), ("failed", "failed")],
+                default="pending",
+                max_length=10,
+            ),
         ),
         migrations.AddIndex(
-            model_name='inboundmessage',
-            index=models.Index(condition=models.Q(('status', 'received')), fields=['received_at'], name='inbound_unjudged'),
+            model_name="inboundmessage",
+            index=models.Index(
+                condition=models.Q(("status", "received")), fields=["received_at"], name="inbound_unjudged"
+            ),
         ),
         migrations.AddIndex(
-            model_name='outboundmessage',
-            index=models.Index(condition=models.Q(('status__in', ['pending', 'sending'])), fields=['status', 'created_at'], name='outbound_unsent'),
+            model_name="outboundmessage",
+            index=models.Index(
+                condition=models.Q(("status__in", ["pending", "sending"])),
+                fields=["status", "created_at"],
+                name="outbound_unsent",
+            ),
         ),
     ]
