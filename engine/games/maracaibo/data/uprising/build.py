@@ -385,8 +385,7 @@ MODES = {
            "modules": ["home_ports", "jacques", "liberation", "resistance"], "competitive": False},
     "193": {"name": "The Rescue", "pt": "O Resgate",
             "modules": ["home_ports", "jacques", "search", "liberation", "resistance"], "competitive": False},
-    "campaign": {"name": "The Uprising's campaign", "modules": ["home_ports"], "competitive": True,
-                 "status": "not yet implemented"},
+    "campaign": {"name": "The Uprising's campaign", "modules": ["home_ports"], "competitive": True},
 }
 
 # the numbers each module's text gives (the rules will read them from here)
