@@ -16,7 +16,7 @@ the asker takes the first seat and the others are invited (nobody is put into a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,7 +28,7 @@ from django.utils.translation import gettext
 import engine
 from engine import Rules, SetupError
 from engine.core import BadArchive
-from pbem.games import campaign_selectors, services
+from pbem.games import campaign_selectors, language, services
 from pbem.games.models import AuditEntry, Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
 from pbem.games.moderation import clean_reason
 from pbem.games.services import Conflict, Forbidden, NotFound, ServiceError
@@ -265,22 +265,28 @@ def do_continue_campaign(game_id: int) -> int | None:
         group = _fix_group(campaign)
     except Conflict:
         group = []
-    if over:
-        what = "That was its last game: the campaign is over."
-    elif campaign.auto_next:
-        what = f"Game {number + 1} is set up now: its first mail follows."
-    else:
-        what = f"Game {number + 1} is set up when the campaign's moderator starts it."
-    _mail_group(campaign, group, f"Game {number} of campaign #{campaign.pk} is over. {what}")
+    def headline() -> str:  # in each reader's language
+        said = {"number": number, "next": number + 1, "campaign": campaign.pk}
+        if over:
+            what = gettext("That was its last game: the campaign is over.")
+        elif campaign.auto_next:
+            what = gettext("Game %(next)s is set up now: its first mail follows.") % said
+        else:
+            what = gettext("Game %(next)s is set up when the campaign's moderator starts it.") % said
+        return gettext("Game %(number)s of campaign #%(campaign)s is over.") % said + " " + what
+
+    _mail_group(campaign, group, headline)
     if over or not campaign.auto_next:
         return None
     return _set_up_next(campaign, None).pk
 
 
-def _mail_group(campaign: Campaign, group: Sequence[CampaignSeat], headline: str) -> None:
-    """The campaign mail: what happened, the story so far, the standings; to each of the group."""
-    body = f"{headline}\n\n{campaign_selectors.story_so_far(campaign)}\n\n{_footer(campaign)}"
+def _mail_group(campaign: Campaign, group: Sequence[CampaignSeat], headline: Callable[[], str]) -> None:
+    """The campaign mail: what happened, the story so far, the standings; to each of the group, in
+    their language."""
     for cs in group:
+        with language.speaking(language.of(cs.player)):
+            body = f"{headline()}\n\n{campaign_selectors.story_so_far(campaign)}\n\n{_footer(campaign)}"
         outbox.queue_reply(cs.player, _subject(campaign), body)
 
 
@@ -289,8 +295,9 @@ def _subject(campaign: Campaign) -> str:
 
 
 def _footer(campaign: Campaign) -> str:
-    return (f"Campaign page: {settings.PBEM_PUBLIC_URL}/campaigns/{campaign.pk}/\n"
-            f"(Write 'campaign #{campaign.pk}' to {outbox.general_address()} for this summary again.)")
+    return gettext("Campaign page: %(url)s\n(Write 'campaign #%(campaign)s' to %(address)s for this summary "
+                   "again.)") % {"url": f"{settings.PBEM_PUBLIC_URL}/campaigns/{campaign.pk}/",
+                                 "campaign": campaign.pk, "address": outbox.general_address()}
 
 
 @transaction.atomic
@@ -350,15 +357,22 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
                                   "to": newcomer.pk, "to_name": newcomer.display_name, "reason": reason.strip()},
            actor=actor)
     running = campaign.games.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]).first()
-    when = (f"from its next game on (game #{running.pk}, under way, stays with {leaving.display_name})"
-            if running else "from its next game on")
-    outbox.queue_reply(newcomer, _subject(campaign), (
-        f"You take seat {seat} of campaign #{campaign.pk} ({campaign.name}) {when}, after "
-        f"{leaving.display_name}. Here is the story so far.\n\n{campaign_selectors.story_so_far(campaign)}\n\n"
-        f"{_footer(campaign)}"))
-    outbox.queue_reply(leaving, _subject(campaign), (
-        f"Seat {seat} of campaign #{campaign.pk} ({campaign.name}) passes to {newcomer.display_name} {when}. "
-        f"Reason: {reason.strip()}\n\n{_footer(campaign)}"))
+    said = {"seat": seat, "campaign": campaign.pk, "name": campaign.name, "from": leaving.display_name,
+            "to": newcomer.display_name, "game": running.pk if running else None, "why": reason.strip()}
+
+    def when() -> str:
+        return (gettext("from its next game on (game #%(game)s, under way, stays with %(from)s)") % said
+                if running else gettext("from its next game on"))
+
+    with language.speaking(language.of(newcomer)):
+        outbox.queue_reply(newcomer, _subject(campaign), gettext(
+            "You take seat %(seat)s of campaign #%(campaign)s (%(name)s) %(when)s, after %(from)s. Here is the "
+            "story so far.") % {**said, "when": when()}
+            + f"\n\n{campaign_selectors.story_so_far(campaign)}\n\n{_footer(campaign)}")
+    with language.speaking(language.of(leaving)):
+        outbox.queue_reply(leaving, _subject(campaign), gettext(
+            "Seat %(seat)s of campaign #%(campaign)s (%(name)s) passes to %(to)s %(when)s. Reason: %(why)s")
+            % {**said, "when": when()} + f"\n\n{_footer(campaign)}")
     return held
 
 

@@ -112,3 +112,20 @@ def test_it_welcomes_a_portuguese_newcomer_in_portuguese_and_tells_the_others_in
     assert "fica com o lugar de Bruno no jogo" in text_of(ana.latest())
     assert "takes over Bruno's seat in game" in text_of(carla.latest())
     assert f"You no longer play in game #{game.pk}" in text_of(bruno.latest())
+
+
+def test_it_tells_a_campaigns_seat_handover_to_each_in_their_language(ana: Persona, bruno: Persona,
+                                                                     carla: Persona) -> None:
+    from pbem.games.models import OutboundMessage
+
+    _portuguese(carla)
+    alice, bob = (game_services.do_get_or_create_player(p.email) for p in (ana, bruno))
+    campaign, first = campaigns.do_create_campaign(alice, "caravelas", name="Verão", invite=[bob.email])
+    game_services.do_join_game(first.pk, bob)
+    campaigns.do_hand_over_seat(campaign.pk, alice, 1, carla.email, "Bruno moved away")
+    newcomer = OutboundMessage.objects.filter(to_email=carla.email).get().body_text
+    assert f"Fica com o lugar 1 da campanha #{campaign.pk} (Verão) a partir do seu próximo jogo" in newcomer
+    assert "Página da campanha:" in newcomer and "Classificação (vitórias, depois pontuação total)" in newcomer
+    assert english_left(newcomer) == [], newcomer
+    leaving = OutboundMessage.objects.filter(to_email=bruno.email, subject__contains="campaign").get().body_text
+    assert "passes to" in leaving and "Reason: Bruno moved away" in leaving and "Campaign page:" in leaving
