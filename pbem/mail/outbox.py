@@ -663,6 +663,15 @@ def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int
     return changed or _moved_since_last_mail(game, seat)
 
 
+def _options_as_mailed(rules: engine.Rules, game: Game, seat: Seat) -> list[Option]:
+    """The seat's options in its player's language, as its mails list them: their signature is
+    compared with the one of the seat's last mail (a Portuguese player's labels read in the mover's
+    English never matched hers, and every step of another's sent her a mail: #22, #27)."""
+    assert game.state is not None and seat.index is not None and seat.player is not None
+    with language.speaking(language.of(seat.player)):
+        return rules.options(game.state, seat.index)
+
+
 def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
                       waited: Collection[int] | None = None, seats: Sequence[Seat] | None = None,
                       change: Sequence[tuple[int, Sequence[Event]]] | None = None) -> None:
@@ -708,7 +717,7 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
             continue  # a resigned player still hears how the game ended
         assert seat.index is not None
-        if wanted is None and not _mail_due(game, seat, rules.options(game.state, seat.index), movers, pending,
+        if wanted is None and not _mail_due(game, seat, _options_as_mailed(rules, game, seat), movers, pending,
                                             before, turns, new_round):
             continue
         due.append(seat)
