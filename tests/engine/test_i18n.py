@@ -160,9 +160,10 @@ def _play_in(rules_name: str, options: dict[str, object], seed: str, n: int, cod
     return labels, events
 
 
-# the games whose option labels and events are translated (issue 27); views and pictures are not yet
+# the games whose option labels and events are translated (issue 27); Maracaibo's from data
+# (engine/games/maracaibo/labels.py; its pictures and board in words: tests/engine/test_maracaibo_portuguese.py)
 TRANSLATED = [("maretta", {"side": "A"}, 3), ("maretta", {"side": "B"}, 4), ("caravelas", {}, 2),
-              ("caravelas", {"target": 40}, 4)]
+              ("caravelas", {"target": 40}, 4), ("maracaibo", {}, 2), ("maracaibo", {"mode": "78"}, 3)]
 
 
 @pytest.mark.parametrize(("game", "options", "n"), TRANSLATED)

@@ -119,8 +119,25 @@ def _ships(view: View) -> dict[str, list[str]]:
     return out
 
 
+class _Said(str):
+    """A line of the board in words already in the reader's language (cut from a text said whole)."""
+
+    __slots__ = ()
+
+
 def _wrap(text: str, indent: str = "  ", more: str = "    ") -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more, break_on_hyphens=False)
+    # (said before it is cut in lines: issue 27)
+    return [_Said(line) for line in textwrap.wrap(say(text), WIDTH, initial_indent=indent, subsequent_indent=more,
+                                                  break_on_hyphens=False)]
+
+
+def _said_lines(out: list[str]) -> list[str]:
+    """The board in words' lines in the reader's language: each line not said yet, said whole
+    (its indent kept)."""
+    if i18n.current() == i18n.DEFAULT:
+        return out
+    return [line if isinstance(line, _Said) or not line.strip()
+            else line[:len(line) - len(line.lstrip())] + say(line.strip()) for line in out]
 
 
 # ---- text -------------------------------------------------------------------------------------------
@@ -265,7 +282,7 @@ def text(view: View, brief: bool = False) -> str:
         scores = [*(f"{view['players'][int(k)]} {v:g}" for k, v in view["outcome"]["scores"].items()),
                   *(f"{k} {v:g}" for k, v in view["outcome"].get("automa", {}).items())]
         out += ["", "Final scores: " + ", ".join(scores)]
-    return "\n".join(out)
+    return "\n".join(_said_lines(out))
 
 
 #: The columns of the players' tables, heading and width: two tables, so that each is at most
@@ -291,8 +308,8 @@ def _track_table(view: View) -> list[str]:
     for t, columns in enumerate(_TRACKS):
         out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in columns))
         for i in range(len(view["p"])):
-            out.append("  " + names[i].ljust(width)
-                       + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells[i][t], columns, strict=True)))
+            out.append(_Said("  " + names[i].ljust(width)
+                       + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells[i][t], columns, strict=True))))
     return out
 
 
