@@ -7,7 +7,8 @@ players there:
     python3 tools/localmail.py send FROM TO WORDS...   mail WORDS (one command) from FROM to TO
     python3 tools/localmail.py show ADDRESS            print the newest mail to ADDRESS (marks it read)
     python3 tools/localmail.py play ADDRESS...         answer each address' unread mail that asks
-                                                       for a move with its first option
+                                                       for a move with its first option (the
+                                                       newest of each game, English or Portuguese)
 
 `play` replies as a player would: to the mail's Reply-To (the seat's secret address), quoting
 nothing, with the first option code the mail lists. A mail once shown or answered is moved to
@@ -95,11 +96,16 @@ def mark(path: Path, flags: str) -> None:
     path.rename(cur / f"{path.name}:2,{flags}")
 
 
+#: The line above the options of a mail, in each language of the server's mails.
+OPTIONS_HEADINGS = ("Your options:", "As suas opções:")
+
+
 def first_option(text: str) -> str | None:
     lines = text.splitlines()
-    if "Your options:" not in lines:
+    heading = next((h for h in OPTIONS_HEADINGS if h in lines), None)
+    if heading is None:
         return None
-    for line in lines[lines.index("Your options:") + 1:]:
+    for line in lines[lines.index(heading) + 1:]:
         if line.strip():
             return line.split()[0]
     return None
@@ -123,6 +129,19 @@ def asking_for_a_move(address: str) -> list[tuple[Path, EmailMessage]]:
     return [(p, m) for p, m in mails_to(address) if first_option(text_of(m))]
 
 
+def newest_of_each_game(asking: list[tuple[Path, EmailMessage]]) -> list[tuple[Path, EmailMessage]]:
+    """The newest mail of each game (its seat's Reply-To) among ``asking`` (oldest first); the
+    older ones of a game, overtaken by its newest, are marked seen. A player in two games answers
+    both, not only the game that mailed last."""
+    newest: dict[str, tuple[Path, EmailMessage]] = {}
+    for path, m in asking:
+        seat = str(m["Reply-To"] or "")
+        if seat in newest:
+            mark(newest[seat][0], "S")  # an older turn's mail, overtaken by the newest
+        newest[seat] = (path, m)
+    return list(newest.values())
+
+
 def cmd_play(addresses: list[str]) -> int:
     settle()
     deadline = time.monotonic() + WAIT_SECONDS
@@ -135,15 +154,13 @@ def cmd_play(addresses: list[str]) -> int:
         if not asking:
             print(f"{address}: no unread mail asks for a move")
             continue
-        for path, _ in asking[:-1]:
-            mark(path, "S")  # an older turn's mail, overtaken by the newest
-        path, m = asking[-1]
-        code = first_option(text_of(m))
-        assert code is not None
-        send(address, str(m["Reply-To"]), code, reply_to=m)
-        mark(path, "RS")
-        print(f"{address}: {code} (to {m['Reply-To']}, {m['Subject']})")
-        played += 1
+        for path, m in newest_of_each_game(asking):
+            code = first_option(text_of(m))
+            assert code is not None
+            send(address, str(m["Reply-To"]), code, reply_to=m)
+            mark(path, "RS")
+            print(f"{address}: {code} (to {m['Reply-To']}, {m['Subject']})")
+            played += 1
     if not played:
         print("no move was sent", file=sys.stderr)
         return 1

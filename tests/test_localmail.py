@@ -1,0 +1,48 @@
+"""tools/localmail.py, the README's mail client, answers what a player would (found by QA, #22, #27):
+a Portuguese mail's options ("As suas opções:") and, for a player in two games, each game's newest
+mail, not only the newest mail of all (the other game's was marked read and never answered)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from email.message import EmailMessage
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _localmail() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("localmail", ROOT / "tools" / "localmail.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _drop(box: Path, n: int, seat: str, body: str) -> None:
+    m = EmailMessage()
+    m["From"], m["To"], m["Reply-To"], m["Subject"] = "pbem@pbem.localhost", "ana@example.com", seat, f"turn {n}"
+    m.set_content(body)
+    path = box / "new" / f"{n}.mail"
+    path.write_bytes(m.as_bytes())
+    os.utime(path, (1_000_000 + n, 1_000_000 + n))
+
+
+def test_it_reads_portuguese_options_and_answers_each_games_newest_mail(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "new").mkdir()
+    monkeypatch.setenv("PBEM_MAILDIR", str(tmp_path))
+    lm = _localmail()
+    _drop(tmp_path, 1, "seat-a@pbem.localhost", "It is your turn.\n\nYour options:\n  a1  sail\n  a2  pass\n")
+    _drop(tmp_path, 2, "seat-b@pbem.localhost", "É a sua vez.\n\nAs suas opções:\n  b7  planejar X\n")
+    _drop(tmp_path, 3, "seat-a@pbem.localhost", "It is your turn.\n\nYour options:\n  a3  sail\n")
+    _drop(tmp_path, 4, "seat-a@pbem.localhost", "Game over.\n")
+    asking = lm.asking_for_a_move("ana@example.com")
+    assert [lm.first_option(lm.text_of(m)) for _, m in asking] == ["a1", "b7", "a3"]
+    newest = lm.newest_of_each_game(asking)
+    assert sorted(lm.first_option(lm.text_of(m)) for _, m in newest) == ["a3", "b7"]
+    assert [p.name for p in (tmp_path / "cur").iterdir()] == ["1.mail:2,S"], "the overtaken mail is marked read"
