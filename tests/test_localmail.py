@@ -41,8 +41,10 @@ def test_it_reads_portuguese_options_and_answers_each_games_newest_mail(tmp_path
     _drop(tmp_path, 2, "seat-b@pbem.localhost", "É a sua vez.\n\nAs suas opções:\n  b7  planejar X\n")
     _drop(tmp_path, 3, "seat-a@pbem.localhost", "It is your turn.\n\nYour options:\n  a3  sail\n")
     _drop(tmp_path, 4, "seat-a@pbem.localhost", "Game over.\n")
+    _drop(tmp_path, 5, "seat-c@pbem.localhost", "As suas opções:\n  As mesmas da minha última mensagem (p5, p7): "
+          "a sua jogada foi aplicada, e escolhe de novo entre as mesmas opções.\n")
     asking = lm.asking_for_a_move("ana@example.com")
-    assert [lm.first_option(lm.text_of(m)) for _, m in asking] == ["a1", "b7", "a3"]
+    assert [lm.first_option(lm.text_of(m)) for _, m in asking] == ["a1", "b7", "a3", "p5"]
     newest = lm.newest_of_each_game(asking)
-    assert sorted(lm.first_option(lm.text_of(m)) for _, m in newest) == ["a3", "b7"]
+    assert sorted(lm.first_option(lm.text_of(m)) for _, m in newest) == ["a3", "b7", "p5"]
     assert [p.name for p in (tmp_path / "cur").iterdir()] == ["1.mail:2,S"], "the overtaken mail is marked read"

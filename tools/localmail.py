@@ -98,6 +98,8 @@ def mark(path: Path, flags: str) -> None:
 
 #: The line above the options of a mail, in each language of the server's mails.
 OPTIONS_HEADINGS = ("Your options:", "As suas opções:")
+#: How a mail whose options are those of the mail before it says so instead of listing them.
+AGAIN = ("The same as in my last mail (", "As mesmas da minha última mensagem (")
 
 
 def first_option(text: str) -> str | None:
@@ -106,6 +108,8 @@ def first_option(text: str) -> str | None:
     if heading is None:
         return None
     for line in lines[lines.index(heading) + 1:]:
+        if line.strip().startswith(AGAIN):  # "the same as in my last mail (p5, p7, ...)": its first
+            return line.partition("(")[2].split(",")[0].split(")")[0].strip() or None
         if line.strip():
             return line.split()[0]
     return None
