@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from engine import i18n
+from pbem.games import wording
 from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
 
 #: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
@@ -129,7 +130,7 @@ def result_line(game: Game) -> str:
     names = (game.state or {}).get("players") or []
     scores = outcome.get("scores") or {}
     winners = [str(names[w]) for w in outcome.get("winners") or [] if w < len(names)]
-    parts = ", ".join(f"{_name_in(game, int(k))} {v}" for k, v in scores.items())
+    parts = ", ".join(f"{_name_in(game, int(k))} {wording.number(v)}" for k, v in scores.items())  # 169, not 169.0
     won = f"won by {', '.join(winners)}" if winners else "no winner"
     return f"Game {game.campaign_number} (#{game.pk}): {won}; {parts}"
 
