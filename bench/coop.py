@@ -101,6 +101,13 @@ def summary(seed: str, cells: dict[tuple[str, int, int], list[dict[str, Any]]]) 
         harder = all(a >= b for a, b in itertools.pairwise(rates))
         print(f"  mode {mode}: " + ", ".join(f"{100 * x:.0f}%" for x in rates)
               + f" by level: harder lost more often (never less): {'yes' if harder else 'NO'}")
+    for mode in sorted(by_mode, key=int):
+        for n in sorted({k[1] for k in cells}):
+            rates = [sum(r["won"] for r in cells[mode, n, lv]) / len(cells[mode, n, lv])
+                     for lv in sorted({k[2] for k in cells}) if cells.get((mode, n, lv))]
+            harder = all(a >= b for a, b in itertools.pairwise(rates))
+            print(f"  mode {mode}, {n} player{'s' if n > 1 else ''}: " + ", ".join(f"{100 * x:.1f}%" for x in rates)
+                  + f" by level: harder lost more often (never less): {'yes' if harder else 'NO'}")
     if {"74", "193"} <= set(by_mode):
         a, b = by_mode["74"], by_mode["193"]
         print(f"The Rescue (193) {_rate(sum(b), len(b))} against 74 {_rate(sum(a), len(a))}: "

@@ -62,7 +62,7 @@ def setup(state: State, rng: Rng) -> None:
     for nation, locs in scen["blocks"].items():
         for loc in locs:
             kind = loc_kind(state, loc)
-            if kind not in ("village", "city"):
+            if kind not in ("village", "city") or int(per[kind]) < 1:
                 continue
             markers[loc] = nation
             if per[kind] > 1:
