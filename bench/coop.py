@@ -150,7 +150,7 @@ def report(args: argparse.Namespace, cells: dict[tuple[str, str, int, int], list
         summary(base, mine)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20, help="games per seed and cell")
     ap.add_argument("--seeds", nargs="+", default=["coop", "coop2"])
@@ -160,7 +160,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0.0,
                     help="start no new sweep after this long (0: no limit); the figures are of the sweeps done")
     ap.add_argument("--report-every", type=int, default=0, help="print the figures so far every N sweeps")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     start = time.time()
     keys = [(b, m, n, lv) for b in args.seeds for m in args.modes for n in args.players for lv in args.levels]
     cells: dict[tuple[str, str, int, int], list[dict[str, Any]]] = {k: [] for k in keys}

@@ -63,11 +63,13 @@ def test_it_sets_the_cards_markers_by_player_count_and_seats_jacques(n: int, mod
     for nation, locs in scen["blocks"].items():
         for loc in locs:
             kind = loc_kind(state, loc)
-            if kind not in ("village", "city"):
-                assert loc not in state["markers"]
+            if kind not in ("village", "city") or per[kind] == 0:
+                assert loc not in state["markers"] and loc not in state["garrison"]
                 continue
             assert state["markers"][loc] == nation
             assert 1 + state["garrison"].get(loc, 0) == per[kind]
+    # the substitute rows, lightened for one and two players (a table of one or two can win: bench/coop.py)
+    assert coop.markers_left(state) == {1: 7, 2: 11, 3: 26, 4: 26}[n]
     # the rulebook's example: with three players, one French marker on each village of 2-7, two on each city
     if n == 3:
         assert [1 + state["garrison"].get(loc, 0) for loc in ("2", "3", "4", "5", "6", "7")] == [1, 1, 2, 2, 1, 1]
@@ -102,6 +104,44 @@ def test_it_is_played_solo_in_the_cooperative_modes_only() -> None:
     for mode in ("basic", "78", "79"):
         with pytest.raises(SetupError, match="2 to 4 players"):
             table(1, mode=mode)
+
+
+@pytest.mark.parametrize(("level", "a", "b"), [(1, 7, 0), (2, 5, 2), (3, 3, 4), (4, 2, 5)])
+@pytest.mark.parametrize("mode", ["74", "193"])
+def test_it_sets_up_solo_by_the_rulebooks_numbers(mode: str, level: int, a: int, b: int) -> None:
+    from collections import Counter
+
+    from engine.games.maracaibo import search
+
+    state = table(1, seed=f"solo-{mode}-{level}", mode=mode, jacques_level=level)
+    # Jacques: 12 cards (7 A, 5 B); Simple removes 5 B, Medium 3 B + 2 A, Hard 1 B + 4 A, Very hard 5 A;
+    # 7 cards shuffled into his pile; his VP marker at 0
+    j = state["jacques"]
+    kinds = Counter(c[0] for c in j["pile"])
+    assert len(j["pile"]) == 7 and (kinds["A"], kinds["B"]) == (a, b) and len(j["box"]) == 5
+    assert j["vp"] == 0 and state["players"] == ["Ana"]
+    if mode == "74":
+        assert "search" not in state
+        return
+    # The Search solo: card 192; two hints face down on each of 2, 3, 6, 8, 10, 14-19 (one on 2 is for
+    # 2 or 4 players only), no space covered (that too is for 2 or 4 players), the two red spaces; Luysa
+    # found when exactly 11 hints are left on the board; her ransom 15 doubloons
+    s = state["search"]
+    assert s["card"] == 192
+    locations = ("2", "3", "6", "8", "10", "14", "15", "16", "17", "18", "19")
+    assert {loc: len(h) for loc, h in s["board"].items()} == dict.fromkeys(locations, 2)
+    assert len(s["red"]) == 2 and "X" not in s["red"] + s["green"]
+    assert search.DATA["card"]["192"]["found_at_left"] == 11 and search.LUYSA["ransom_d"] == 15
+    # solo, you win if you have more points than Jacques (and meet the card's other conditions)
+    finish(state)
+    state["markers"], state["garrison"] = {}, {}
+    state["search"]["found"], state["search"]["freed"] = "5", 0
+    state["p"][0]["vp"] = state["jacques"]["vp"]
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and not out.team.won  # a tie is his
+    state["p"][0]["vp"] += 1
+    out = RULES.outcome(state)
+    assert out is not None and out.team is not None and out.team.won and out.winners == (0,)
 
 
 # ---- Jacques among several players --------------------------------------------------------------------
