@@ -11,7 +11,8 @@ her ransom when asked). For each seed and cell it prints the games finished and 
 first failing game's seed), the table's win rate, how often each victory condition was missed (the
 one that fails most first), the markers left at the end, Jacques's VP against the table's lowest,
 and (193) how often Luysa was found and freed. Then, per seed: the win rate by level and by mode,
-whether harder levels were lost more often and The Rescue more often than 74, the condition missed
+whether harder levels were lost more often (by mode, and by mode and player count) and The Rescue
+more often than 74, the condition missed
 most, the players' VP by source, the seats above Jacques by player count, and the cards played most
 and least (the share of games in which some player played the card). Two seeds show a criterion
 met on one deal of games only.
