@@ -10,15 +10,19 @@ from typing import Any
 
 from engine import svg
 from engine.games.maretta.cards import BARREL_NAMES, DATA, SUITS, card_key, card_name
+from engine.i18n import N_, _, ngettext
 
 _SHORT = {"mo": "Mk", "tr": "Tr", "cu": "Cu", "sc": "Sc", "sh": "Sh", "sx": "Sx", "sp": "Sp", "an": "An",
           "pe": "Pe", "?": "?"}
 _PHASES = {
-    "A": {1: "phase one (face-down cards in position 1)", 2: "phase two (cards on opponents' rafts)",
-          3: "phase three (stock, steamship, draw)"},
-    "B": {1: "phase one (cards on opponents' minecarts)", 2: "phase two (own card in position 1)",
-          3: "phase three (stock and movement)", 4: "phase four (lava)"},
+    "A": {1: N_("phase one (face-down cards in position 1)"), 2: N_("phase two (cards on opponents' rafts)"),
+          3: N_("phase three (stock, steamship, draw)")},
+    "B": {1: N_("phase one (cards on opponents' minecarts)"), 2: N_("phase two (own card in position 1)"),
+          3: N_("phase three (stock and movement)"), 4: N_("phase four (lava)")},
 }
+
+#: the sides' titles (data.json), for the catalogue
+_TITLES = (N_("Escape from Maretta"), N_("Escape from Vulcano"))
 
 
 def plural(n: int, word: str) -> str:
@@ -34,9 +38,9 @@ def movement_words(view: dict[str, Any], s: int) -> str:
     trail = trails[s] if s < len(trails) else []
     ahead = sum(b - a for a, b in itertools.pairwise(trail) if b > a)
     back = sum(a - b for a, b in itertools.pairwise(trail) if b < a)
-    words = [f"moved {ahead} this turn"] if ahead else []
+    words = [_("moved {n} this turn").format(n=ahead)] if ahead else []
     if back:
-        words.append(f"swapped back {back}")
+        words.append(_("swapped back {n}").format(n=back))
     return ", ".join(words)
 
 
@@ -44,23 +48,25 @@ def _card(c: Any, own: bool = False) -> str:
     if c is None:
         return "-"
     if c == "?":
-        return "face-down card"
-    return card_name(c).replace("the Steamship card", "Steamship")
+        return _("face-down card")
+    if c == "ss":
+        return _("Steamship")
+    return card_name(c)
 
 
 def _cards(cs: list[str]) -> str:
-    return ", ".join(_card(c) for c in sorted(cs, key=card_key)) or "none"
+    return ", ".join(_card(c) for c in sorted(cs, key=card_key)) or _("none")
 
 
 def _where(view: dict[str, Any], p: int) -> str:
     side = view["side"]
     if p >= view["end"]:
-        return str(DATA[side]["end_name"])
+        return _(str(DATA[side]["end_name"]))
     if p == 0:
-        return str(DATA[side]["start_name"])
+        return _(str(DATA[side]["start_name"]))
     if p < 0:
-        return f"{-p} behind the village"
-    return f"space {p}"
+        return _("{n} behind the village").format(n=-p)
+    return _("space {n}").format(n=p)
 
 
 def render_text(view: dict[str, Any]) -> str:
@@ -69,83 +75,91 @@ def render_text(view: dict[str, Any]) -> str:
     n = len(names)
     seat = view["seat"]
     lines: list[str] = []
-    title = DATA[side]["title"]
-    lines.append(f"MARETTA, side {side}: {title}. Turn {view['turn']}, {_PHASES[side][view['phase']]}.")
-    barrier = "Coral Reefs" if side == "A" else "Crevasses"
-    reefs = ", ".join(f"between spaces {r} and {r + 1}" for r in view["reefs"]) or "removed"
+    title = _(str(DATA[side]["title"]))
+    lines.append(_("MARETTA, side {side}: {title}. Turn {turn}, {phase}.").format(
+        side=side, title=title, turn=view["turn"], phase=_(_PHASES[side][view["phase"]])))
+    barrier = _("Coral Reefs") if side == "A" else _("Crevasses")
+    reefs = ", ".join(_("between spaces {a} and {b}").format(a=r, b=r + 1) for r in view["reefs"]) or _("removed")
+    start = _(str(DATA[side]["start_name"]))
     if side == "A":
-        lines.append(f"Route: {DATA[side]['start_name']} (0) to the Steamship token (space {view['end']}). "
-                     f"{barrier}: {reefs}.")
+        lines.append(_("Route: {start} (0) to the Steamship token (space {end}). {barrier}: {reefs}.").format(
+            start=start, end=view["end"], barrier=barrier, reefs=reefs))
     else:
-        lines.append(f"Route: {DATA[side]['start_name']} (0) to the sea (space {view['end']}). "
-                     f"{barrier}: {reefs}. Lava: {_where(view, view['lava'])}, "
-                     f"flowing {view['lava_speed']} spaces a turn.")
+        lines.append(_("Route: {start} (0) to the sea (space {end}). {barrier}: {reefs}. Lava: {lava}, "
+                       "flowing {speed} spaces a turn.").format(start=start, end=view["end"], barrier=barrier,
+                                                                reefs=reefs, lava=_where(view, view["lava"]),
+                                                                speed=view["lava_speed"]))
     lines.append("")
     width = max(len(str(x)) for x in names)
-    where = "raft" if side == "A" else "minecart"
+    where = _("raft") if side == "A" else _("minecart")
     for s in range(n):
         marks = []
         if s == view["start"]:
-            marks.append("starting player")
+            marks.append(_("starting player"))
         if s == seat:
-            marks.append("you")
+            marks.append(_("you"))
         if side == "B" and view["out"][s] is not None:
-            marks.append(f"caught by the lava on turn {view['out'][s]}")
+            marks.append(_("caught by the lava on turn {turn}").format(turn=view["out"][s]))
         if movement_words(view, s) and not (side == "B" and view["out"][s] is not None):
             marks.append(movement_words(view, s))
         if side == "A" and view["cuttlefish"][s]:
-            marks.append("cuttlefish this turn")
+            marks.append(_("cuttlefish this turn"))
         if side == "A" and view["cuttlefish_next"][s]:
-            marks.append("cuttlefish next turn")
+            marks.append(_("cuttlefish next turn"))
         mark = f" ({', '.join(marks)})" if marks else ""
         p1 = view["p1"][s]
         p1s = _card(p1)
         if p1 is not None and p1 != "?" and view["p1_face_down"][s]:
-            p1s += " (face down)"
+            p1s += " (" + _("face down") + ")"
         lines.append(f"{str(names[s]).ljust(width)}  {_where(view, view['pos'][s])}{mark}")
-        lines.append(f"{' ' * width}  hand: {view['hand_counts'][s]} cards; {where}: (*) {p1s}  "
-                     f"(**) {_card(view['p2'][s])}")
-        lines.append(f"{' ' * width}  stock: {_stock(view['stock'][s], side)}")
+        lines.append(f"{' ' * width}  " + _("hand: {n} cards; {where}: (*) {p1}  (**) {p2}").format(
+            n=view["hand_counts"][s], where=where, p1=p1s, p2=_card(view["p2"][s])))
+        lines.append(f"{' ' * width}  " + _("stock: {stock}").format(stock=_stock(view["stock"][s], side)))
     lines.append("")
     if view["barrels"]:
         spots = sorted(view["barrels"], key=int)
-        shown = "; ".join(f"{k}: " + ", ".join("face down" if b == "?" else BARREL_NAMES[b]
+        shown = "; ".join(f"{k}: " + ", ".join(_("face down") if b == "?" else _(BARREL_NAMES[b])
                                                for b in view["barrels"][k]) for k in spots)
-        lines.append(f"Barrels: {shown}.")
+        lines.append(_("Barrels: {barrels}.").format(barrels=shown))
     else:
-        lines.append("Barrels: none left on the route.")
+        lines.append(_("Barrels: none left on the route."))
     if view["barrels_used"]:
-        lines.append("Barrels used: " + ", ".join("one taken face down (unseen)" if b == "?" else BARREL_NAMES[b]
-                                                  for b in view["barrels_used"]) + ".")
-    lines.append(f"Draw pile: {view['deck']} cards. Discard pile: {len(view['discard'])} cards.")
+        used = ", ".join(_("one taken face down (unseen)") if b == "?" else _(BARREL_NAMES[b])
+                         for b in view["barrels_used"])
+        lines.append(_("Barrels used: {barrels}.").format(barrels=used))
+    lines.append(_("Draw pile: {deck} cards. Discard pile: {discard} cards.").format(
+        deck=view["deck"], discard=len(view["discard"])))
     if view["hand"] is not None:
         lines.append("")
-        lines.append(f"Your hand: {_cards(view['hand'])}.")
+        lines.append(_("Your hand: {cards}.").format(cards=_cards(view["hand"])))
         for k, cards in sorted(view["known_hands"].items(), key=lambda kv: int(kv[0])):
-            lines.append(f"You know (pelican) that {names[int(k)]} holds: {_cards(cards)}.")
+            lines.append(_("You know (pelican) that {player} holds: {cards}.").format(
+                player=names[int(k)], cards=_cards(cards)))
     lines.append("")
     if view["over"] is not None:
         over = view["over"]
         win = ", ".join(str(names[s]) for s in over["winners"])
-        lines.append(f"The game is over ({over['reason']}). Winner{'s' if len(over['winners']) > 1 else ''}: {win}.")
+        said = (ngettext("The game is over ({reason}). Winner: {winners}.",
+                         "The game is over ({reason}). Winners: {winners}.", len(over["winners"])))
+        lines.append(said.format(reason=_(over["reason"]), winners=win))
     else:
         waiting = ", ".join(str(names[s]) for s in view["waiting"])
-        lines.append(f"Now: {view['decision']}. Waiting for: {waiting}.")
+        lines.append(_("Now: {decision}. Waiting for: {waiting}.").format(decision=view["decision"], waiting=waiting))
     return "\n".join(lines)
 
 
 def _stock(cards: list[str], side: str) -> str:
     if not cards:
-        return "empty"
+        return _("empty")
     if side == "A":
         kinds = len({c[1:] for c in cards})
-        return f"{_cards(cards)} ({kinds} resource type{'s' if kinds != 1 else ''})"
+        return f"{_cards(cards)} (" + ngettext("{n} resource type", "{n} resource types", kinds).format(n=kinds) + ")"
     stacks = []
     for su, name in SUITS.items():
         vs = [int(c[0]) for c in cards if c[1:] == su]
         if vs:
-            stacks.append(f"{name} {'+'.join(map(str, sorted(vs)))}={sum(vs)}")
-    return f"{len(stacks)} stack{'s' if len(stacks) != 1 else ''}: " + "; ".join(stacks)
+            stacks.append(f"{_(name)} {'+'.join(map(str, sorted(vs)))}={sum(vs)}")
+    return ngettext("{n} stack", "{n} stacks", len(stacks)).format(n=len(stacks)) + ": " + "; ".join(stacks)
 
 
 # ---- SVG ------------------------------------------------------------------------------------
@@ -241,12 +255,12 @@ def render_mail_svg(view: dict[str, Any]) -> str:
 
 def symbols_key(view: dict[str, Any]) -> str:
     """The board's symbols in words: what the mail prints under its picture (:func:`render_mail_svg`)."""
-    what = "Red bars: coral reefs" if view["side"] == "A" else "Dark bars: crevasses"
+    what = _("Red bars: coral reefs") if view["side"] == "A" else _("Dark bars: crevasses")
     chips = sorted({b for bs in view["barrels"].values() for b in bs if b != "?"})
-    names = "; ".join(f"{_SHORT[b]} {BARREL_NAMES[b]}" for b in chips)
-    return (f"{what} between two spaces. Brown chips (?): face-down barrels"
-            + (f"; light chips: face-up barrels ({names})" if names else "")
-            + ". A band and rings in a pawn's colour: its trail this turn.")
+    names = "; ".join(f"{_SHORT[b]} {_(BARREL_NAMES[b])}" for b in chips)
+    return (_("{what} between two spaces. Brown chips (?): face-down barrels").format(what=what)
+            + ("; " + _("light chips: face-up barrels ({names})").format(names=names) if names else "")
+            + ". " + _("A band and rings in a pawn's colour: its trail this turn."))
 
 
 def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = False) -> str:
@@ -265,11 +279,12 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
     width = lay.margin * 2 + lay.cols * lay.cell
     room = width - 2 * lay.margin
     body: list[str] = []
-    title = f"Maretta side {side}: {DATA[side]['title']}, turn {view['turn']}"
+    title = _("Maretta side {side}: {title}, turn {turn}").format(side=side, title=_(str(DATA[side]["title"])),
+                                                                  turn=view["turn"])
     if lay.narrow:
-        body.append(svg.text(width / 2, 24, f"Maretta side {side}, turn {view['turn']}", size=16,
-                             font_weight="bold", fill=_INK))
-        body.append(svg.text(width / 2, 44, str(DATA[side]["title"]), size=lay.text, fill=_INK))
+        body.append(svg.text(width / 2, 24, _("Maretta side {side}, turn {turn}").format(side=side, turn=view["turn"]),
+                             size=16, font_weight="bold", fill=_INK))
+        body.append(svg.text(width / 2, 44, _(str(DATA[side]["title"])), size=lay.text, fill=_INK))
     else:
         body.append(svg.text(width / 2, 28, title, size=16, font_weight="bold", fill=_INK))
     sea = "#cfe6f5" if side == "A" else "#f3dcc0"
@@ -295,19 +310,20 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         for i in trails[s][:-1]:
             rings.setdefault(i, []).append(s)
     lava = view.get("lava")
+    lava_at = max(lo, min(lava, end)) if lava is not None else None
     for i in spaces:
         x, y = xy(i)
         fill, label, name = sea, str(i), ""
         if i == 0:
-            fill, name = ("#e6d59a", "Island") if side == "A" else ("#c9b38a", "Village")
+            fill, name = ("#e6d59a", _("Island")) if side == "A" else ("#c9b38a", _("Village"))
         elif i == end:
-            fill, name = ("#7d8fa8", "Steamship") if side == "A" else ("#5aa0d8", "Sea")
+            fill, name = ("#7d8fa8", _("Steamship")) if side == "A" else ("#5aa0d8", _("Sea"))
         elif i < 0:
             fill, label = "#8a5a44", ""
         if lava is not None and i <= lava and i < end:
             fill = "#e0502a"
-        if lava is not None and i == max(lo, min(lava, end)):
-            label = "LAVA"
+        if i == lava_at:
+            label = _("LAVA")
         body.append(svg.el("circle", class_="space", cx=round(x), cy=round(y), r=20, fill=fill, stroke="#445566",
                            stroke_width=1.5))
         for k, s in enumerate(rings.get(i, ())):
@@ -315,8 +331,8 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
                                fill="none", stroke=svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)], stroke_width=2.5))
         if label:
             small = 12 if lay.narrow else 10
-            body.append(svg.text(x, y + 5, label, size=small if label == "LAVA" else lay.number,
-                                 fill=svg.ink_on(fill), font_weight="bold" if label == "LAVA" else None))
+            body.append(svg.text(x, y + 5, label, size=small if i == lava_at else lay.number,
+                                 fill=svg.ink_on(fill), font_weight="bold" if i == lava_at else None))
         if name:
             body.append(svg.text(x, y + 35, name, size=lay.small, fill=_INK))
     # reefs / crevasses: a thick bar between space r and r+1
@@ -352,16 +368,16 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
     line_h = lay.text + 10
     y = lay.margin + lay.top + rows * (lay.cell + lay.row_gap) + 10
     for s, name in enumerate(names):
-        marks = ["you"] if s == seat else []
+        marks = [_("you")] if s == seat else []
         if s == view["start"]:
-            marks.append("starting player")
+            marks.append(_("starting player"))
         if out[s] is not None:
-            marks.append(f"caught by the lava on turn {out[s]}")
+            marks.append(_("caught by the lava on turn {turn}").format(turn=out[s]))
         elif movement_words(view, s):
             marks.append(movement_words(view, s))
         trail = trails[s] if s < len(trails) else []
         if trail and out[s] is None:
-            marks.append(f"trail {trail[0]} to {trail[-1]}")
+            marks.append(_("trail {a} to {b}").format(a=trail[0], b=trail[-1]))
         mark = f" ({', '.join(marks)})" if marks else ""
         y += line_h / 2
         body += _pawn(lay, lay.margin + lay.pawn_r, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
@@ -372,22 +388,22 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         y += line_h / 2 + 2
     # each symbol: its words and how to draw it with its middle at (x, y)
     entries: list[tuple[str, Callable[[float, float], list[str]]]] = []
-    what = "Coral Reef" if side == "A" else "Crevasse"
-    entries.append((f"{what} between two spaces",
+    what = _("Coral Reef between two spaces") if side == "A" else _("Crevasse between two spaces")
+    entries.append((what,
                     lambda x, y: [svg.el("rect", x=round(x - 4), y=round(y - 8), width=8, height=16, fill=barrier)]))
-    entries.append(("face-down barrel",
+    entries.append((_("face-down barrel"),
                     lambda x, y: _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, "?", _BARREL_FILL["?"])))
     if seat is not None:
         letter = str(names[seat])[:1].upper()
-        entries.append(("your pawn (white ring)", lambda x, y: _pawn(lay, x, y, seat, letter, True, cls="key")))
+        entries.append((_("your pawn (white ring)"), lambda x, y: _pawn(lay, x, y, seat, letter, True, cls="key")))
     # always, even before anyone moved: the picture keeps its size (mail's width hint keys on it)
     colour = svg.SEAT_COLOURS[(moving[0] if moving else (seat or 0)) % len(svg.SEAT_COLOURS)]
-    entries.append(("a pawn's trail this turn (band, rings)",
+    entries.append((_("a pawn's trail this turn (band, rings)"),
                     lambda x, y: [svg.el("line", class_="key-trail", x1=round(x - 11), y1=round(y),
                                          x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
                                          stroke_linecap="round")]))
     for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
-        entries.append((BARREL_NAMES[b], functools.partial(_key_chip, lay, b)))
+        entries.append((_(BARREL_NAMES[b]), functools.partial(_key_chip, lay, b)))
     if key_in_desc:
         return svg.document(width, int(y + 4), body, title=title, desc=symbols_key(view))
     per_row = 1 if lay.narrow else 2
