@@ -70,3 +70,30 @@ def test_it_marks_face_down_barrels_with_a_question_mark_in_the_svg() -> None:
     st = barrel_game("sx", up=False)
     doc = R.render_svg(R.view(st, None))
     assert ">?<" in doc and ">An<" in doc and ">Sx<" not in doc
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_it_writes_the_board_and_draws_the_picture_in_portuguese_for_a_portuguese_reader(side: str) -> None:
+    """Issue 27: the text board, the picture's labels and legend and its symbols' key (<desc>)
+    all in the catalogue: nothing shown to a Portuguese reader is left in English."""
+    from engine import i18n
+
+    missed: set[str] = set()
+    for st in random_states(side, 4, 21, every=4):
+        for seat in (None, 0):
+            view = R.view(st, seat)
+            english = (R.render_text(view), R.render_svg(view), R.render_mail_svg(view))
+            with i18n.language("pt"), i18n.on_miss(lambda msgid, _code: missed.add(msgid)):
+                text, wide, mail = R.render_text(view), R.render_svg(view), R.render_mail_svg(view)
+            assert (R.render_text(view), R.render_svg(view), R.render_mail_svg(view)) == english
+            assert text.startswith(f"MARETTA, lado {side}: Fuga de {'Maretta' if side == 'A' else 'Vulcano'}. Vez ")
+            assert "Pilha de compra: " in text and "Draw pile" not in text
+            assert ("A sua mão: " in text) == (seat is not None) and "Your hand" not in text
+            assert ("Agora: " in text or "O jogo terminou" in text) and "Waiting for" not in text
+            words = " ".join(e.text or "" for e in ET.fromstring(wide).iter())
+            assert f"Maretta lado {side}: " in words and "barril virado para baixo" in words
+            assert ("Ilha" in words) == (side == "A") and ("Aldeia" in words) == (side == "B")
+            assert "face-down" not in words and "between two spaces" not in words
+            desc = next(e.text or "" for e in ET.fromstring(mail).iter() if e.tag.endswith("desc"))
+            assert "Fichas castanhas (?): barris virados para baixo" in desc and "chips" not in desc
+    assert missed == set()

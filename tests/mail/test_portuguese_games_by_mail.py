@@ -106,10 +106,55 @@ def test_it_plays_a_whole_game_of_maretta_by_mail_with_a_portuguese_player(
     # a deadline in words, with a Portuguese date
     assert any(re.search(r"^Prazo: faltam .*, até (Seg|Ter|Qua|Qui|Sex|Sáb|Dom) \d+ \w+ \d\d:\d\d UTC\.$",
                          text_of(m), re.M) for m in box)
+    # Maretta's board in words and the picture's symbols' key under it (the picture's own labels:
+    # tests/engine/test_maretta_render.py): Portuguese
+    # (none of Maretta's render texts in English), and English for the others
+    said = "\n".join(text_of(m) + _html(m) for m in box)
+    heard = "\n".join(text_of(m) + _html(m) for o in (bruno, carla) for m in o.inbox())
+    for m in box:
+        shown = text_of(m) + _html(m)
+        assert engine_english_left(shown) == [], (engine_english_left(shown), text_of(m)[:1500])
+        # (what the HTML part shows: its texts, not its tags and styles, where "none" is CSS)
+        words = text_of(m) + re.sub(r"<[^>]*>", " ", re.sub(r"<style.*?</style>", " ", _html(m), flags=re.S))
+        assert maretta_english_left(words) == [], (maretta_english_left(words), text_of(m)[:1500])
+    for portuguese in ("Pilha de compra: ", "À espera de: ", "A sua mão: ", "Percurso: ", "Barris: ", " mão: ",
+                       "Fichas castanhas (?): barris virados para baixo"):
+        assert portuguese in said and portuguese not in heard, portuguese
+    for english in ("Draw pile: ", "Waiting for: ", "Your hand: ", "Route: ", "Barrels: ", " hand: ",
+                    "Brown chips (?): face-down barrels"):
+        assert english not in said and english in heard, english
     game = Game.objects.get(rules="maretta")
     assert game.status == Game.Status.FINISHED
     assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
     print(f"maretta with a Portuguese player: {replies} replies by mail")
+
+
+def maretta_english_left(text: str) -> list[str]:
+    """The words of Maretta's board texts (the msgids marked in engine/games/maretta/render.py that
+    Portuguese says otherwise, their words between the placeholders, whole words of 4 letters or
+    more) that a Portuguese mail still shows in English: short ones too ("Now: ", "hand: ", "raft")."""
+    import ast
+    from pathlib import Path
+
+    from engine import i18n
+    from engine.games.maretta import render
+
+    found = []
+    for node in ast.walk(ast.parse(Path(render.__file__).read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_", "ngettext")):
+            continue
+        english = [a.value for a in node.args[:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if not english:
+            continue
+        said = i18n.translate(english[0], "pt") if node.func.id != "ngettext" else \
+            " ".join(i18n.ngettext(english[0], english[-1], n, "pt") for n in (1, 2))
+        for msgid in english:
+            for words in re.split(r"\{\w*\}", msgid):
+                words = words.strip(" .,:;()-+<*\n")
+                if len(words) >= 4 and words not in said and re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text):
+                    found.append(words)
+    return found
 
 
 def engine_english_left(text: str) -> list[str]:

@@ -68,3 +68,9 @@ def card_key(card: str) -> tuple[int, int]:
 
 def all_resource_cards() -> list[str]:
     return [f"{v}{s}" for s in SUITS for v, k in DATA["copies_per_value"].items() for _ in range(k)]
+
+
+#: the parts of the score breakdown (rules.score_breakdown: the outcome keeps the English words;
+#: the results table translates them), for the catalogue
+_BREAKDOWN = (N_("space reached"), N_("movement in the last turn"), N_("resource types in stock"),
+              N_("caught by the lava on turn"))
