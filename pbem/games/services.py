@@ -12,352 +12,102 @@ import hashlib
 import json
 import logging
 import secrets
-import unicodedata
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
 import engine
-from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation, visible_events
+from engine import IllegalMove, Rules, SetupError, UnknownGame, batch, notation
 from engine.record import outcome_record
 from pbem.games import absence, clocks, dispatch
-from pbem.games import language as languages
 from pbem.games.models import AuditEntry, Campaign, Game, Move, MoveRequest, Player, Seat, Source
+
+# Re-exported ("x as x"): callers write ``services.ServiceError``, ``services.do_create_player``;
+# the types and the players' services live in their own modules to keep this one short.
+from pbem.games.players import (
+    NAME_LENGTH as NAME_LENGTH,
+)
+from pbem.games.players import (
+    check_address as check_address,
+)
+from pbem.games.players import (
+    check_display_name as check_display_name,
+)
+from pbem.games.players import (
+    check_title as check_title,
+)
+from pbem.games.players import (
+    default_name as default_name,
+)
+from pbem.games.players import (
+    do_adopt_mail_name as do_adopt_mail_name,
+)
+from pbem.games.players import (
+    do_create_player as do_create_player,
+)
+from pbem.games.players import (
+    do_get_or_create_player as do_get_or_create_player,
+)
+from pbem.games.players import (
+    do_issue_api_token as do_issue_api_token,
+)
+from pbem.games.players import (
+    do_set_password as do_set_password,
+)
+from pbem.games.players import (
+    do_update_preferences as do_update_preferences,
+)
+from pbem.games.players import (
+    normalize_email as normalize_email,
+)
+from pbem.games.players import (
+    unique_seat_names as unique_seat_names,
+)
+from pbem.games.service_types import (
+    Applied as Applied,
+)
+from pbem.games.service_types import (
+    BatchResult as BatchResult,
+)
+from pbem.games.service_types import (
+    Command as Command,
+)
+from pbem.games.service_types import (
+    Conflict as Conflict,
+)
+from pbem.games.service_types import (
+    Forbidden as Forbidden,
+)
+from pbem.games.service_types import (
+    MoveRejected as MoveRejected,
+)
+from pbem.games.service_types import (
+    NotFound as NotFound,
+)
+from pbem.games.service_types import (
+    ServiceError as ServiceError,
+)
+from pbem.games.service_types import (
+    StaleVersion as StaleVersion,
+)
+from pbem.games.service_types import (
+    TooManyRequests as TooManyRequests,
+)
+from pbem.games.service_types import (
+    access_game_for_update as access_game_for_update,
+)
+from pbem.games.service_types import (
+    rules_for as rules_for,
+)
 from pbem.mail import outbox
-from pbem.mail.parsing import deliverable_address
 
 log = logging.getLogger(__name__)
-
-class ServiceError(Exception):
-    """A request the service refuses; ``code`` for the API, message for people."""
-
-    code = "invalid"
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class NotFound(ServiceError):
-    code = "not_found"
-    status = 404
-
-
-class Forbidden(ServiceError):
-    code = "forbidden"
-    status = 403
-
-
-class Conflict(ServiceError):
-    code = "conflict"
-    status = 409
-
-
-class StaleVersion(ServiceError):
-    code = "stale"
-    status = 412
-
-
-class TooManyRequests(ServiceError):
-    """A limit on how often something may be done; ``retry_after`` seconds until it may again."""
-
-    code = "throttled"
-    status = 429
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-class MoveRejected(ServiceError):
-    """One command of a batch was refused.
-
-    A reveal is a commit point (see ``engine.batch``): the commands up to the batch's last
-    reveal before the refused one stand (``applied``, ``version`` the game version they
-    produced); the others were rolled back with it. With nothing applied, nothing changed.
-    ``options`` are the seat's options in the game as it now stands; ``at_line`` those at the
-    refused line, after the lines before it (rolled back when they revealed nothing: the
-    refusal is judged where it stands, see ``engine.batch``), which ``error.allowed`` lists.
-    """
-
-    code = "rejected"
-    status = 422
-
-    def __init__(self, line_no: int, line: str, error: IllegalMove, options: Sequence[engine.Option], *,
-                 seat: int | None = None, applied: Sequence[Applied] = (), version: int | None = None,
-                 rolled_back: Sequence[int] = (), at_line: Sequence[engine.Option] | None = None) -> None:
-        where = f"line {line_no} ({line!r})" if line else f"command {line_no}"
-        super().__init__(f"{where}: {error.message}")
-        self.line_no = line_no
-        self.line = line
-        self.error = error
-        self.options = list(options)
-        self.seat = seat
-        self.applied = list(applied)
-        self.version = version
-        self.rolled_back = list(rolled_back)
-        self.at_line = list(options if at_line is None else at_line)
-
-    @property
-    def partial(self) -> bool:
-        """Some commands before the refused one stand (they revealed something)."""
-        return bool(self.applied)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.error.code,
-            "message": self.message,
-            "line": self.line_no,
-            "text": self.line,
-            "allowed": list(self.error.allowed),
-            "options": [o.as_dict() for o in self.options],
-            "applied": [a.as_seen(self.seat) for a in self.applied],
-            "rolled_back": list(self.rolled_back),
-            "version": self.version,
-        }
-
-
-@dataclass(frozen=True)
-class Command(batch.Command):
-    """One thing a player asked for: an option code, a line of notation, or a structured move."""
-
-    @property
-    def shown(self) -> str:
-        return self.text if self.text is not None else (self.code or "")
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Command:
-        given = [k for k in ("code", "text", "move") if d.get(k) is not None]
-        if len(given) != 1:
-            raise ServiceError(gettext("each command needs exactly one of code, text or move"))
-        if "move" in given and not isinstance(d["move"], dict):
-            raise ServiceError(gettext("move must be an object"))
-        if "move" not in given and not isinstance(d[given[0]], str):
-            raise ServiceError(gettext("%(field)s must be a string") % {"field": given[0]})
-        return cls(**{given[0]: d[given[0]]})
-
-
-@dataclass
-class Applied:
-    seat: int
-    move: dict[str, Any]
-    label: str
-    events: list[engine.Event] = field(default_factory=list)
-    #: None: the batch's source; "bot" for moves played for a resigned seat.
-    source: str | None = None
-    #: The command's position in its batch (from 1) and as written; 0 and "" for moves not sent.
-    line: int = 0
-    shown: str = ""
-
-    def as_seen(self, seat: int | None) -> dict[str, Any]:
-        """This move as ``seat`` is told it: its line, what it was read as, the events it may see."""
-        return {"line": self.line, "text": self.shown, "label": self.label, "move": self.move,
-                "events": [{"kind": e.kind, "text": e.text, "reveals": e.reveals}
-                           for e in visible_events(self.events, seat)]}
-
-
-@dataclass
-class BatchResult:
-    game: Game
-    version: int
-    applied: list[Applied]
-    #: Trailing lines not taken as commands (a sign-off such as "Thanks!"): see _split_signoff.
-    ignored: list[str] = field(default_factory=list)
-
-
-def rules_for(game: Game) -> Rules:
-    return engine.get(game.rules)
-
-
-# ---- players ----------------------------------------------------------------------------
-
-
-def normalize_email(email: str) -> str:
-    return email.strip().lower()
-
-
-#: Longest display name kept.
-NAME_LENGTH = 60
-
-
-def default_name(email: str) -> str:
-    """The name of a player who never chose one: their address's local part."""
-    return normalize_email(email).split("@", 1)[0][:NAME_LENGTH]
-
-
-def check_display_name(name: str) -> str:
-    """A name a player chose (or their mail program's ``From`` name), cleaned; raises ServiceError.
-
-    Why no digits: moves name cards and places by number ("give 1 water to anna"), so a
-    name holding a number would make such a line ambiguous.
-    """
-    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split()).strip(" \"'<>,;")
-    if not cleaned:
-        raise ServiceError(gettext("the display name cannot be empty"))
-    if len(cleaned) > NAME_LENGTH:
-        raise ServiceError(gettext("a name has at most %(name_length)s characters") % {"name_length": NAME_LENGTH})
-    if "@" in cleaned:
-        raise ServiceError(gettext("a name cannot be an address"))
-    if any(ch.isdigit() for ch in cleaned):
-        raise ServiceError(gettext("a name cannot hold digits (moves name cards and places by number)"))
-    return cleaned
-
-
-def _usable_name(name: str) -> str | None:
-    try:
-        return check_display_name(name) if name else None
-    except ServiceError:
-        return None
-
-
-def check_title(title: str) -> None:
-    """A game title goes into every mail's subject: no control characters (tab, line breaks...)."""
-    bad = sorted({f"U+{ord(c):04X}" for c in title if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")})
-    if bad:
-        raise ServiceError(gettext("the title holds control characters (%(chars)s); use letters, digits, spaces "
-                                   "and punctuation only") % {"chars": ', '.join(bad)})
-
-
-def check_address(email: str) -> str:
-    """``email`` normalised if mail can be sent to it; else a ServiceError saying why.
-
-    Why at the door: an invitation to an address over 254 characters failed with "internal
-    error: DataError" (the column is 254 long), and one with a line break in its local part
-    made a game that waited for ever for an invitee who could never be mailed."""
-    email = normalize_email(email)
-    shown = repr(email[:60] + ("..." if len(email) > 60 else ""))
-    if len(email) > 254:
-        raise ServiceError(gettext("%(shown)s is not an email address we can send to: it is %(length)s characters "
-                                   "long, and an address has 254 at most") % {"shown": shown, "length": len(email)})
-    if any(ord(c) < 32 or ord(c) == 127 for c in email):
-        raise ServiceError(gettext("%(shown)s is not an email address we can send to: it holds a line break or "
-                                   "another control character") % {"shown": shown})
-    if "@" not in email or not deliverable_address(email):
-        raise ServiceError(gettext("%(shown)s is not an email address we can send to") % {"shown": shown})
-    return email
-
-
-def do_create_player(email: str, display_name: str = "") -> Player:
-    email = check_address(email)
-    if Player.objects.filter(email=email).exists():
-        raise Conflict(gettext("a player with address %(email)s exists already") % {"email": email})
-    name = (display_name or default_name(email)).strip()[:NAME_LENGTH]
-    user = get_user_model().objects.create_user(username=email[:150], email=email)
-    # Why the active language: a mail's door speaks its sender's (Content-Language), so a
-    # new player takes the language their first answer is written in (issue 27).
-    return Player.objects.create(user=user, email=email, display_name=name, language=languages.current())
-
-
-def do_get_or_create_player(email: str, mail_name: str = "") -> Player:
-    """The player of ``email``; a new one is named ``mail_name`` (the From name of their mail) if usable."""
-    existing = Player.objects.filter(email=normalize_email(email)).first()
-    return existing or do_create_player(email, _usable_name(mail_name) or "")
-
-
-def do_adopt_mail_name(email: str, mail_name: str, *, known: Player | None = None) -> Player | None:
-    """A player who never chose a name (still their address's local part) takes their mail's From name.
-
-    Why only then: a name chosen with ``name ...``, the API or the admin is never overwritten
-    by whatever a mail program puts in From. ``known``: the player already read (the seat's),
-    used when it is the one with this address, which saves a read of every judged mail (#28).
-    """
-    address = normalize_email(email)
-    if known is not None and known.email == address:
-        player: Player | None = known
-    else:
-        player = Player.objects.filter(email=address).first()
-    name = _usable_name(mail_name)
-    if player is None or name is None or player.display_name != default_name(player.email):
-        return player
-    player.display_name = name
-    player.save(update_fields=["display_name"])
-    return player
-
-
-def unique_seat_names(names: Sequence[str]) -> list[str]:
-    """The names of a game's seats, unique within it (ignoring case and accents).
-
-    A repeated name gets a letter, like a surname initial: Anna, Anna B, Anna C. Why a letter
-    and not a number: moves name cards by number ("give 1 water to anna 2" would be read as a
-    card). Why it matters: options such as "give 1 water to Anna" must name one seat.
-    """
-    taken: set[str] = set()
-    out: list[str] = []
-    for name in names:
-        candidate, letter = name, ord("B")
-        while notation.fold(candidate) in taken:
-            candidate = f"{name} {chr(letter)}"
-            letter += 1
-        taken.add(notation.fold(candidate))
-        out.append(candidate)
-    return out
-
-
-@transaction.atomic
-def do_update_preferences(player: Player, *, display_name: str | None = None, mail_mode: str | None = None,
-                          vacation_until: Any = ..., language: str | None = None) -> Player:
-    """Change a player's name, mail mode, language or vacation. A new name also shows in their running games."""
-    if display_name is not None:
-        player.display_name = check_display_name(display_name)
-        _rename_in_running_games(player)
-    if mail_mode is not None:
-        if mail_mode not in Player.MailMode.values:
-            raise ServiceError(gettext("mail mode must be one of %(choices)s")
-                               % {"choices": ', '.join(Player.MailMode.values)})
-        player.mail_mode = mail_mode
-    if vacation_until is not ...:
-        player.vacation_until = vacation_until
-    if language is not None:
-        code = languages.normalize(language)
-        if code is None:
-            raise ServiceError(gettext("language must be one of %(choices)s")
-                               % {"choices": ', '.join(languages.codes())})
-        player.language = code
-    player.save()
-    return player
-
-
-def _rename_in_running_games(player: Player) -> None:
-    """The player's seats in games under way take the new name (unique within each game).
-
-    Why this is safe: the rules keep names only in ``state["players"]``, and a replay starts
-    from the stored names; mails already sent keep the old name, as history does.
-    """
-    seats = Seat.objects.filter(player=player, index__isnull=False,
-                                game__status__in=[Game.Status.RUNNING, Game.Status.PAUSED])
-    for game_id, index in seats.values_list("game_id", "index"):
-        game = access_game_for_update(game_id)
-        assert game.state is not None and index is not None
-        names = list(game.state["players"])
-        others = [n for i, n in enumerate(names) if i != index]
-        names[index] = unique_seat_names([*others, player.display_name])[-1]
-        if names[index] != game.state["players"][index]:
-            game.state["players"] = names
-            game.save(update_fields=["state"])
-
-
-def do_issue_api_token(player: Player, *, rotate: bool = False) -> str:
-    """The player's REST API account token (every scope), created on first use; ``rotate``
-    replaces it. Stored hashed: see pbem.tokens.services."""
-    from pbem.tokens.services import do_issue_account_token
-
-    return do_issue_account_token(player.user, rotate=rotate)
-
-
-def do_set_password(player: Player, password: str) -> None:
-    """Lets the player log in to the web pages and obtain a token with email and password."""
-    if len(password) < 8:
-        raise ServiceError(gettext("a password needs at least 8 characters"))
-    player.user.set_password(password)
-    player.user.save(update_fields=["password"])
 
 
 # ---- game lifecycle -----------------------------------------------------------------------
@@ -472,12 +222,6 @@ def check_invitation_limits(creator: Player, emails: Sequence[str]) -> None:
                                           "players they have not played with; invite them again tomorrow")
                                   % {"email": email, "strangers": strangers}, retry_after=24 * 3600)
 
-
-def access_game_for_update(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(gettext("there is no game #%(game_id)s") % {"game_id": game_id}) from None
 
 
 def invitation_for(player: Player) -> Q:
