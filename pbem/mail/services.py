@@ -28,6 +28,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from engine import notation
@@ -467,19 +468,19 @@ def _paused_options(game: Game, seat: Seat) -> str:
     opts = engine.get(game.rules).options(game.state, seat.index)
     if not opts:
         return ""
-    return f"\n\nYour options when the game resumes (send them then):\n{format_options(opts)}"
+    return "\n\n" + _("Your options when the game resumes (send them then):") + f"\n{format_options(opts)}"
 
 
-def _options_block(game: Game, seat: Seat, heading: str = "Your options now:") -> str:
+def _options_block(game: Game, seat: Seat, heading: str = "") -> str:
     rules = engine.get(game.rules)
     if game.state is None or seat.index is None or game.status != Game.Status.RUNNING:
         return ""
     opts = rules.options(game.state, seat.index)
     if not opts:
-        waiting = ", ".join(rules.seat_name(game.state, s) for s in rules.pending(game.state)) or "nobody"
-        return (f"You have nothing to decide now (the game waits for {waiting}); "
-                "you will get a mail when it is your turn.")
-    return f"{heading}\n{format_options(opts)}"
+        waiting = ", ".join(rules.seat_name(game.state, s) for s in rules.pending(game.state)) or _("nobody")
+        return (_("You have nothing to decide now (the game waits for %(waiting)s); you will get a mail when it "
+                  "is your turn.") % {"waiting": waiting})
+    return (heading or _("Your options now:")) + f"\n{format_options(opts)}"
 
 
 def _seat_email(seat: Seat) -> str:
@@ -793,48 +794,55 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
     mailed = exc.partial and seat.last_mailed_version >= game.version
     if exc.partial:
         last = exc.applied[-1].line
-        which = f"line 1 of {n} stands" if last == 1 else f"lines 1 to {last} of {n} stand"
-        parts = [f"Your mail to game #{game.pk} ({game.title}) was applied in part: {which}, "
-                 f"line {exc.line_no} was refused.", "", "Applied:"]
-        parts += [f"  {a.line}. {line_text(a.line, a.shown)}  (read as: {a.label})" for a in exc.applied]
+        which = (_("line 1 of %(n)s stands") % {"n": n} if last == 1 else
+                 _("lines 1 to %(last)s of %(n)s stand") % {"last": last, "n": n})
+        parts = [_("Your mail to game #%(pk)s (%(title)s) was applied in part: %(which)s, line %(no)s was refused.")
+                 % {"pk": game.pk, "title": game.title, "which": which, "no": exc.line_no}, "", _("Applied:")]
+        parts += [f"  {a.line}. {line_text(a.line, a.shown)}  " + _("(read as: %(label)s)") % {"label": a.label}
+                  for a in exc.applied]
         story = [] if mailed or game.state is None else outbox.story_since(game, seat)
         if story:
-            parts += ["", "Since your last mail:", *(f"  - {t}" for t in story)]
-        they = "it" if last == 1 else "they"
-        parts += ["", f"Why {they} stand{'s' if last == 1 else ''}: a line that reveals something (a card drawn "
-                      "or looked at, a die rolled) cannot be taken back, so it and the lines before it count "
-                      "even though a later line was refused."]
+            parts += ["", _("Since your last mail:"), *(f"  - {t}" for t in story)]
+        parts += ["", ngettext(
+            "Why it stands: a line that reveals something (a card drawn or looked at, a die rolled) cannot be "
+            "taken back, so it and the lines before it count even though a later line was refused.",
+            "Why they stand: a line that reveals something (a card drawn or looked at, a die rolled) cannot be "
+            "taken back, so it and the lines before it count even though a later line was refused.", last)]
     else:
-        parts = [f"Your move in game #{game.pk} ({game.title}) was not accepted; nothing was changed."]
+        parts = [_("Your move in game #%(pk)s (%(title)s) was not accepted; nothing was changed.")
+                 % {"pk": game.pk, "title": game.title}]
     parts.append("")
-    parts.append(f"Line {exc.line_no} of {n}: {failed}" if n > 1 else f"Your line: {failed}")
+    parts.append(_("Line %(no)s of %(n)s: %(line)s") % {"no": exc.line_no, "n": n, "line": failed} if n > 1
+                 else _("Your line: %(line)s") % {"line": failed})
     parts.append(f"  -> {exc.error.message}")
     if exc.rolled_back:
         undone = ", ".join(str(no) for no in exc.rolled_back)
-        parts += ["", f"Line{'s' if len(exc.rolled_back) > 1 else ''} {undone} before it "
-                      f"{'were' if len(exc.rolled_back) > 1 else 'was'} fine but revealed nothing, and a mail's "
-                      "lines between two reveals apply all together or not at all, so "
-                      f"{'they were' if len(exc.rolled_back) > 1 else 'it was'} not applied either. "
-                      f"Line {exc.line_no} was judged after {'them' if len(exc.rolled_back) > 1 else 'it'}; "
-                      + ("there, you could write:" if exc.at_line else
-                         "there, you had nothing left to decide (the game waited for others)."),
-                      *([format_options(exc.at_line)] if exc.at_line else [])]
+        k = len(exc.rolled_back)
+        said = ngettext(
+            "Line %(lines)s before it was fine but revealed nothing, and a mail's lines between two reveals "
+            "apply all together or not at all, so it was not applied either. Line %(no)s was judged after it; ",
+            "Lines %(lines)s before it were fine but revealed nothing, and a mail's lines between two reveals "
+            "apply all together or not at all, so they were not applied either. Line %(no)s was judged after "
+            "them; ", k) % {"lines": undone, "no": exc.line_no}
+        parts += ["", said + (_("there, you could write:") if exc.at_line else
+                              _("there, you had nothing left to decide (the game waited for others).")),
+                  *([format_options(exc.at_line)] if exc.at_line else [])]
     if n > exc.line_no:
         rest = n - exc.line_no
-        parts += ["", f"{rest} line{'s' if rest > 1 else ''} after the refused one {'were' if rest > 1 else 'was'} "
-                      "not read."]
+        parts += ["", ngettext("%(n)s line after the refused one was not read.",
+                               "%(n)s lines after the refused one were not read.", rest) % {"n": rest}]
     seen = outbox.version_answered(incoming.references, game.pk)
     before = exc.version - 1 if exc.partial and exc.version is not None else game.version
     if seen is not None and seen < before:
-        parts += ["", f"Note: the game has moved on since the mail you answered (that mail showed it at "
-                      f"version {seen}; it was at version {before} when your mail arrived). Your mail was "
-                      "judged against the game as it was then."]
+        parts += ["", _("Note: the game has moved on since the mail you answered (that mail showed it at version "
+                        "%(seen)s; it was at version %(before)s when your mail arrived). Your mail was judged "
+                        "against the game as it was then.") % {"seen": seen, "before": before}]
     if mailed:
-        parts += ["", "Your next decision is in the game mail sent with this answer: reply to that one."]
+        parts += ["", _("Your next decision is in the game mail sent with this answer: reply to that one.")]
     else:
         parts += ["", _options_block(game, seat), "",
-                  "Reply to this mail with your commands, one a line, above the marker line."]
-    parts.append(f"Your page: {seat_page_url(seat)}")  # (their own page, signed: not the public one)
+                  _("Reply to this mail with your commands, one a line, above the marker line.")]
+    parts.append(_("Your page: %(url)s") % {"url": seat_page_url(seat)})  # (their own page, signed)
     # A line the game read (a move refused as illegal, or a later line of a turn): a player's
     # attempt, always answered to their own seat; a first line that reads as nothing is prose.
     attempt = exc.line_no > 1 or exc.error.code not in PROSE_REFUSALS

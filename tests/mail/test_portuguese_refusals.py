@@ -129,3 +129,23 @@ def test_it_tells_a_campaigns_seat_handover_to_each_in_their_language(ana: Perso
     assert english_left(newcomer) == [], newcomer
     leaving = OutboundMessage.objects.filter(to_email=bruno.email, subject__contains="campaign").get().body_text
     assert "passes to" in leaving and "Reason: Bruno moved away" in leaving and "Campaign page:" in leaving
+
+
+def test_it_answers_a_portuguese_players_refused_move_in_portuguese_and_an_english_one_in_english(
+        ana: Persona, bruno: Persona, carla: Persona) -> None:
+    # QA (issue 27): the answer to a refused move said "was not accepted", "Your line", "Your
+    # options now:" in English to a Portuguese player
+    _portuguese(ana)
+    start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    ana.reply(ana.latest(), "navegar para a lua\nzz")
+    said = text_of(ana.latest())
+    assert "não foi aceite; nada foi alterado" in said and "Linha 1 de 2: navegar para a lua" in said, said
+    assert "1 linha depois da recusada não foi lida." in said and "As suas opções agora:" in said, said
+    assert "Responda a esta mensagem com os seus comandos" in said and "A sua página: http" in said, said
+    assert english_left(said) == [], said
+    for english in ("was not accepted", "Line 1 of 2", "Your options now", "after the refused one", "Your page"):
+        assert english not in said, english
+    bruno.reply(bruno.latest(), "sail to the moon")
+    said = text_of(bruno.latest())
+    assert "was not accepted; nothing was changed" in said and "Your line: sail to the moon" in said, said
+    assert "Your options now:" in said and "Your page: http" in said, said
