@@ -186,3 +186,47 @@ def test_it_draws_the_board_pictures_with_portuguese_labels_and_legends(options:
                                                                                    "Exposição (tirar por"),
                                 ("Near your ship (framed)", "Perto do seu navio (enquadrado)")]:
         assert english in en and english not in pt and portuguese in pt, english
+
+
+def test_it_explains_a_refused_line_to_a_portuguese_reader_in_portuguese() -> None:
+    # QA (issue 27): Maracaibo's own reasons ("deliver which good?", "you have planned ... already")
+    # reached a Portuguese player in English
+    import copy
+
+    st = R.setup(["P0", "P1", "P2"], {}, "pt-why")
+    seat = R.pending(st)[0]
+    R.apply(st, seat, next(o for o in R.options(st, seat) if o.code.startswith("p")).move)
+    other = next(o.label for o in R.options(st, seat) if o.code.startswith("k")).split(" ", 1)[1]
+    with i18n.language("pt"), pytest.raises(IllegalMove) as refused:
+        R.read(f"planejar {other}", st, seat)
+    assert "já planejou" in str(refused.value) and "agora guarde mais 4 das cartas recebidas" in str(refused.value)
+    assert "already" not in str(refused.value)
+    with pytest.raises(IllegalMove) as refused:
+        R.read(f"plan {other}", st, seat)
+    assert "you have planned" in str(refused.value) and "now keep 4 more of the dealt cards" in str(refused.value)
+    # every reason said along a whole game comes from the catalogue: none is missing in pt
+    missed: list[str] = []
+    reasons: list[str] = []
+    lines = ["entregar tabaco", "entregar", "planejar 99", "navegar 9", "navegar 12", "comprar 1", "vd",
+             "missão", "tirar 9", "tirar 3 do monte", "explorar 5", "revelar t1", "lutar contra a frança", "carreira"]
+    rnd = random.Random("pt-why")
+    for step in range(3000):
+        pending = R.pending(st)
+        if not pending:
+            break
+        seat = pending[0]
+        opts = R.options(st, seat)
+        if step % 9 == 0:
+            for line in lines:
+                with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+                    try:
+                        R.read(line, copy.deepcopy(st), seat)
+                    except IllegalMove as e:
+                        reasons.append(str(e))
+        R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+    said = "\n".join(reasons)
+    assert not missed, sorted(set(missed))[:20]
+    assert "não é uma jogada válida agora" in said or "não foi entendida" in said, said[:500]
+    for english in ("you have no", "is not a village", "there is no", "cannot be reached", "a ship sails",
+                    "deliver which good", "your main phase has ended", "not in your hand"):
+        assert english not in said, english

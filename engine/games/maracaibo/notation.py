@@ -23,9 +23,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine import notation
+from engine import i18n, notation
 from engine.core import Option, State
 from engine.errors import IllegalMove
+from engine.i18n import _, ngettext
 
 from . import content as C
 from . import labels
@@ -369,7 +370,7 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         n = _nation(code[1])
         return [f"(mark) {n} (figure) (worker) (nation) (influence) (track)", label]
     if kind == "tokenpick":  # the Uprising: a combat token kept of two, the other to a pile's bottom
-        keep, _, pile = code[1:].partition("p")
+        keep, _sep, pile = code[1:].partition("p")
         # (the other token is not a word of it: "keep T5, T3 to pile 1" names both tokens and reads as neither)
         return [f"keep (token) {keep} (put) (the) (other) (token) (to) (at) (the) (bottom) (of) pile {pile}"]
     if kind == "oneof":  # the Uprising: one of a card's rewards (one_of)
@@ -426,17 +427,17 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [f"{n} (rank) (up) (influence) (next)" + (f" ({at.group(1)})" if at else "")]
     if kind == "explore":
         if "r" in code:  # the Uprising's ruin track (L32): the explorer, then the ruin track's figure
-            head, _, to = code.partition("r")
+            head, _sep, to = code.partition("r")
             fig = f"(and) ruin (track) (figure) (worker) (to) (space) {to}"
             return ([f"explore {head[1:]} (space) {fig}", f"explorer {head[1:]} {fig}"] if head else
                      [f"(explore) (explorer) (stays) {fig}"])
         if "w" in code:  # the Uprising's Roatán: the explorer, then the home port's figure
-            head, _, fig_to = code.partition("w")
+            head, _sep, fig_to = code.partition("w")
             fig = f"(and) (home) (port) (figure) (worker) (to) {fig_to}"
             return ([f"explore {head[1:]} (space) {fig}", f"explorer {head[1:]} {fig}"] if head else
                     [f"(explore) (explorer) (stays) {fig.replace('(figure) (worker)', 'figure')}",
                      f"(explore) worker (to) (space) {fig_to}"])
-        to, _, by = code[1:].partition("b")
+        to, _sep, by = code[1:].partition("b")
         if by:  # the Uprising's Panamá: the way there by its second-to-last space
             return [f"explore {to} (space) (by) (via) (and) (space) {by}", f"explore (to) space {to} (and) space {by}"]
         return [f"explore {to} (space)", f"explore (to) space {to}", f"space {to} (explore)"]
@@ -594,18 +595,19 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         return
     if reading.code == "pass" and "deliver" in notation.lex(text, vocab, strict=True).terms():
         goods = [o.code[1:] for o in options if o.code.startswith("d") and o.code[1:] in C.GOODS]
-        raise IllegalMove(f"{text.strip()!r}: deliver which good? " + (" or ".join(f"'deliver {g}'" for g in goods)
-                          or "no good can be delivered here"), notation.listing(options))
+        raise IllegalMove(_("{line}: deliver which good? {which}").format(
+            line=repr(text.strip()), which=_(" or ").join(f"'deliver {g}'" for g in goods)
+            or _("no good can be delivered here")), notation.listing(options))
     if reading.code == "city":
         line = notation.lex(text, vocab, strict=True)
         if not line.terms() and {t for x in line.lexemes if x.negated for t in x.terms} & ACTIONS - {"deliver"}:
-            raise IllegalMove(f"{text.strip()!r} says what not to do; write the move you want instead",
-                              notation.listing(options))
+            raise IllegalMove(_("{line} says what not to do; write the move you want instead").format(
+                line=repr(text.strip())), notation.listing(options))
     if reading.code in SAYS_NO:
         return
     if re.fullmatch(r"s\w+", reading.code) and re.search(r"(?<![\w-])-\s*\d", text):
-        raise IllegalMove(f"{text.strip()!r}: a ship sails forward, 1 to 7 locations; a negative number "
-                          "names no move", notation.listing(options))
+        raise IllegalMove(_("{line}: a ship sails forward, 1 to 7 locations; a negative number names no move")
+                          .format(line=repr(text.strip())), notation.listing(options))
     if (re.fullmatch(r"x\d+", reading.code) and any(o.code == "pile" for o in options)
             and notation.fold(text.strip()) != reading.code):
         line = notation.lex(text, vocab, strict=True)
@@ -613,22 +615,33 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         if "display" not in line.terms() and not named:
             n = int(reading.code[1:])
             picked = next((o for o in options if o.code == reading.code), None)
-            card = labels.english(picked).split(": ", 1)[-1] if picked is not None else f"card {n}"
-            raise IllegalMove(f"{text.strip()!r} could be a count of cards from the pile or card {n} of the "
-                              f"display: write 'draw' for a card from the pile (one a line; the game asks again "
-                              f"while your hand has room), or 'draw {n} from the display' for {card}",
-                              notation.listing(options))
+            card = (_say(labels.english(picked).split(": ", 1)[-1]) if picked is not None
+                    else _("card {n}").format(n=n))
+            raise IllegalMove(_("{line} could be a count of cards from the pile or card {n} of the display: write "
+                                "'draw' for a card from the pile (one a line; the game asks again while your hand "
+                                "has room), or 'draw {n} from the display' for {card}").format(
+                line=repr(text.strip()), n=n, card=card), notation.listing(options))
     negated = {t for x in notation.lex(text, vocab, strict=True).lexemes if x.negated for t in x.terms} & ACTIONS
     if negated:
-        raise IllegalMove(f"{text.strip()!r} says what not to do ({', '.join(sorted(negated))}); write the move "
-                          "you want instead", notation.listing(options))
+        raise IllegalMove(_("{line} says what not to do ({actions}); write the move you want instead").format(
+            line=repr(text.strip()), actions=", ".join(sorted(negated))), notation.listing(options))
 
 
 # ---- why a line names nothing legal --------------------------------------------------------------------
 
 
+def _say(text: str) -> str:
+    """A game word (a card, a place, a good, a nation) in the context's language (as it is, if none)."""
+    return labels.say(text, i18n.current()) or text
+
+
+def _place(loc: str) -> str:
+    return f"{loc} {_say(C.LOC[loc]['name'])}"
+
+
 def explain(state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
-    """Why a line whose words are all understood fits no option now (None: nothing particular)."""
+    """Why a line whose words are all understood fits no option now (None: nothing particular).
+    Said through the engine's catalogue, in the context's language (issue 27)."""
     kind = _top(state)
     terms = line.terms()
     nums = line.numbers()
@@ -639,47 +652,51 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     codes = {o.code for o in options}
     if kind != "pile" and re.match(r"\s*reveal\s+t\s*\d", line.text, re.I):  # issue 21: was answered
         # about career tasks, a legacy place or the display
-        return "a combat token is revealed in a fight, from the top of a pile ('reveal T1'); there is no fight now"
+        return _("a combat token is revealed in a fight, from the top of a pile ('reveal T1'); there is no fight now")
     if kind == "setup" and "plan" in terms and not any(c.startswith("p") for c in codes):
         s = p.get("setup") or {}
         planned = s.get("plan")
-        shown = C.CARD[planned]["name"] if planned is not None else "a card"
-        return f"you have planned {shown} already; now keep {C.HAND_LIMIT - len(p['hand'])} more of the dealt cards"
+        shown = _say(C.CARD[planned]["name"]) if planned is not None else _("a card")
+        return _("you have planned {card} already; now keep {n} more of the dealt cards").format(
+            card=shown, n=C.HAND_LIMIT - len(p["hand"]))
     if kind == "setup" and "keep" in terms and any(c.startswith("p") for c in codes):
-        return "first plan one of the dealt cards ('plan <card>'); then keep four"
+        return _("first plan one of the dealt cards ('plan <card>'); then keep four")
     places = sorted({t[1:] if t.startswith("@") else t[2:] for t in terms if t.startswith(("@", "l#"))} & set(C.LOC))
     for loc in places:  # a legacy place whose tile is not in play, or not open to this player yet
         tile = C.LOC[loc].get("legacy")
         if tile and tile not in state.get("legacy", ()):
-            return (f"{loc} {C.LOC[loc]['name']} is not in play in this game (it comes with legacy tile {tile}, "
-                    f"which scenario {state.get('options', {}).get('scenario', '')} does not use)")
+            return _("{place} is not in play in this game (it comes with legacy tile {tile}, which scenario "
+                     "{scenario} does not use)").format(place=_place(loc), tile=tile,
+                                                        scenario=state.get("options", {}).get("scenario", ""))
         need = int(C.LOC[loc].get("explorer", 0))
         if tile and p["explorer"] < need and kind in ("sail", "combat"):
-            return (f"{loc} {C.LOC[loc]['name']} opens to you once your explorer reaches space {need} "
-                    f"(it is on {p['explorer']})")
+            return _("{place} opens to you once your explorer reaches space {need} (it is on {at})").format(
+                place=_place(loc), need=need, at=p["explorer"])
     if "v#d" in terms:
         return _why_not_vd(state, seat, kind)
     fought = str(_frame_data(state).get("nation", "")) if kind == "combat" else ""
     others = [n for n in ("france", "england", "spain") if n in terms and n != fought]
     if fought and others:
-        return (f"you are fighting for {fought.title()}: what you annex or gain is {fought.title()}'s, "
-                f"not {others[0].title()}'s")
+        return _("you are fighting for {nation}: what you annex or gain is {nation}'s, not {other}'s").format(
+            nation=_say(fought.title()), other=_say(others[0].title()))
     if kind == "sail" and ("sail" in terms or places):
         return _why_not_sail(state, seat, terms, nums, options)
     if places and kind == "combat" and not any("flag" in C.LOC[loc] for loc in places):
-        loc = places[0]
-        return f"{loc} {C.LOC[loc]['name']} has no flag: it cannot be annexed"
+        return _("{place} has no flag: it cannot be annexed").format(place=_place(places[0]))
     if places and kind not in ("combat", "sail") and terms <= {f"l#{loc}" for loc in places}:
         loc = places[0]
-        annex = f" or annexing in a combat ('annex {loc}')" if "flag" in C.LOC[loc] else ""
-        return (f"'{line.text.strip()}' names a place ({loc} {C.LOC[loc]['name']}); places are chosen while "
-                f"sailing ('sail to {loc}'){annex}, not in this decision")
+        if "flag" in C.LOC[loc]:
+            return _("{line} names a place ({place}); places are chosen while sailing ('sail to {loc}') or "
+                     "annexing in a combat ('annex {loc}'), not in this decision").format(
+                line=repr(line.text.strip()), place=_place(loc), loc=loc)
+        return _("{line} names a place ({place}); places are chosen while sailing ('sail to {loc}'), not in this "
+                 "decision").format(line=repr(line.text.strip()), place=_place(loc), loc=loc)
     if cards and "plan" in terms and kind in ("main", "village", "sail", "free"):
         cid = cards[0]
         if cid in p["plan"]:
-            return f"{C.CARD[cid]['name']} is in your planning area already"
+            return _("{card} is in your planning area already").format(card=_say(C.CARD[cid]["name"]))
         if len(p["plan"]) >= C.PLAN_SLOTS:
-            return f"your planning area is full ({C.PLAN_SLOTS} cards)"
+            return _("your planning area is full ({n} cards)").format(n=C.PLAN_SLOTS)
     if cards and kind in ("main", "village", "score", "sail", "free"):
         return _why_not_buy(state, seat, cards, options)
     goods = [g for g in C.GOODS if g in terms]
@@ -687,43 +704,50 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         loc = p["at"]
         market = C.LOC[loc].get("market")
         if market is None:
-            return f"there is no market at {loc} {C.LOC[loc]['name']}"
+            return _("there is no market at {place}").format(place=_place(loc))
         g = goods[0]
         if len(goods) > 1 or any(o.code == f"d{g}" for o in options):
-            return f"one good is delivered at a time, on a line of its own: 'deliver {g}'"
+            return _("one good is delivered at a time, on a line of its own: 'deliver {good}'").format(good=g)
         if g not in market["goods"]:
-            return f"the market of {C.LOC[loc]['name']} takes {' and '.join(market['goods'])}, not {g}"
+            return _("the market of {city} takes {goods}, not {good}").format(
+                city=_say(C.LOC[loc]["name"]), goods=_(" and ").join(_say(x) for x in market["goods"]),
+                good=_say(g))
         if not any(C.CARD[c]["good"] == g for c in p["hand"]):
-            return f"you have no {g} card in your hand"
-        return "this market is full, or your ship board has no disc left to remove"
+            return _("you have no {good} card in your hand").format(good=_say(g))
+        return _("this market is full, or your ship board has no disc left to remove")
     if "quest" in terms and kind == "main":
         q = state["quests"].get(p["at"])
         if not q:
-            return f"there is no quest at {p['at']} {C.LOC[p['at']]['name']}"
-        return f"quest {q} needs {C.cost_text(C.QUEST[q]['cost'])}, which you cannot pay"
+            return _("there is no quest at {place}").format(place=_place(p["at"]))
+        return _("quest {quest} needs {cost}, which you cannot pay").format(
+            quest=q, cost=_say(C.cost_text(C.QUEST[q]["cost"])))
     if kind == "three":
-        held = " or ".join(o.code[1:] for o in options if o.code.startswith("g"))
-        return f"you hold three identical goods only in {held}: name one of them"
+        held = _(" or ").join(o.code[1:] for o in options if o.code.startswith("g"))
+        return _("you hold three identical goods only in {goods}: name one of them").format(goods=held)
     if kind == "pay":
         ways = "; ".join(o.label for o in options)
-        return f"these cards can pay: {ways}"
+        return _("these cards can pay: {ways}").format(ways=ways)
     if kind == "explore" and nums:
         spaces = ", ".join(o.code[1:] for o in options if re.fullmatch(r"e\w+", o.code) and "r" not in o.code)
         ruin = sorted({o.code.partition("r")[2] for o in options if re.fullmatch(r"(e\d+)?r\d+", o.code)}, key=int)
-        return (f"your explorer can move to space {spaces} now" if spaces else "your explorer cannot move now") + (
-            f"; the ruin track's figure to space {', '.join(ruin)}" if ruin else "")
+        said = (_("your explorer can move to space {spaces} now").format(spaces=spaces) if spaces
+                else _("your explorer cannot move now"))
+        if ruin:
+            said += _("; the ruin track's figure to space {spaces}").format(spaces=", ".join(ruin))
+        return said
     if kind == "draw" and terms & {"sail", "plan", "buy"}:  # not a draw misread (issue 21: 'sail 1' was
         # answered about 'draw 1')
-        return ("your main phase has ended: now you draw cards up to your hand limit ('draw' for one from the "
-                "pile, 'draw N from the display' for a display card)")
+        return _("your main phase has ended: now you draw cards up to your hand limit ('draw' for one from the "
+                 "pile, 'draw N from the display' for a display card)")
     if kind == "draw" and nums:
         return _why_not_draw(state, seat, terms, nums)
     if kind == "pile":
         piles = [o.code[1:] for o in options if re.fullmatch(r"t\d+", o.code)]
-        return (f"a combat token is revealed from the top of pile {' or '.join(piles)} ("
-                + ", ".join(f"'reveal T{n}'" for n in piles) + "); tokens are not chosen by their number")
+        return _("a combat token is revealed from the top of pile {piles} ({reveals}); tokens are not chosen by "
+                 "their number").format(piles=_(" or ").join(piles),
+                                        reveals=", ".join(f"'reveal T{n}'" for n in piles))
     if "career" in terms and not any(c.startswith("k") for c in codes):
-        return "no career task of yours is met now"
+        return _("no career task of yours is met now")
     return None
 
 
@@ -733,47 +757,57 @@ def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> 
     room = C.HAND_LIMIT - len(state["p"][seat]["hand"])
     cards = len(state["deck"]) + len(state["discard"])
     most = min(room, cards)
-    one = (f"your hand has room for {room} more card{'s' if room != 1 else ''} now and {cards} card"
-           f"{'s are' if cards != 1 else ' is'} left to draw, so at most 'draw {most} from the pile'"
-           if "pile" in terms and n > most else
-           f"a draw from the pile is 'draw' (the game asks again while your hand has room: {room} more card"
-           f"{'s' if room != 1 else ''} now) or 'draw N from the pile' for N at once")
+    if "pile" in terms and n > most:
+        one = (ngettext("your hand has room for {room} more card now", "your hand has room for {room} more cards now",
+                        room).format(room=room)
+               + ngettext(" and {cards} card is left to draw", " and {cards} cards are left to draw",
+                          cards).format(cards=cards)
+               + _(", so at most 'draw {most} from the pile'").format(most=most))
+    else:
+        one = ngettext("a draw from the pile is 'draw' (the game asks again while your hand has room: {room} more "
+                       "card now) or 'draw N from the pile' for N at once",
+                       "a draw from the pile is 'draw' (the game asks again while your hand has room: {room} more "
+                       "cards now) or 'draw N from the pile' for N at once", room).format(room=room)
     if "display" in terms or n > len(display):
-        return (f"the display has cards 1 to {len(display)}" if "display" in terms or "pile" not in terms
-                else one)
+        return (_("the display has cards 1 to {n}").format(n=len(display)) if "display" in terms
+                or "pile" not in terms else one)
     if "pile" in terms:
         return one
-    return (f"'draw {n}' could be {n} cards from the pile or card {n} of the display: {one}; or write "
-            f"'draw {n} from the display' for {C.CARD[display[n - 1]]['name']}")
+    return _("'draw {n}' could be {n} cards from the pile or card {n} of the display: {one}; or write "
+             "'draw {n} from the display' for {card}").format(n=n, one=one,
+                                                             card=_say(C.CARD[display[n - 1]]["name"]))
 
 
 def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
     at = state["p"][seat]["at"]
     if kind == "sail":
-        return "village actions ('vd': 1 doubloon) come after sailing to a village, not before"
+        return _("village actions ('vd': 1 doubloon) come after sailing to a village, not before")
     if kind in ("free", "next", ""):
-        return ("you have no village action left: the main phase has ended (a ship that sails 1 to 3 spaces "
-                "gets 1 village action, 4 to 6 gets 2, 7 gets 3)")
+        return _("you have no village action left: the main phase has ended (a ship that sails 1 to 3 spaces "
+                 "gets 1 village action, 4 to 6 gets 2, 7 gets 3)")
     if kind == "main" and at not in C.VILLAGES:
-        return f"{at} {C.LOC[at]['name']} is not a village: 'vd' is a village action"
+        return _("{place} is not a village: 'vd' is a village action").format(place=_place(at))
     return None
 
 
 def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option]) -> str | None:
     p = state["p"][seat]
-    reach = [o.label for o in options if o.code.startswith("s")]
-    listing = "; ".join(reach)
+    # (the options come in the reader's language: the steps are read from the English the rules made)
+    reach = [labels.english(o) for o in options if o.code.startswith("s")]
+    listing = "; ".join(o.label for o in options if o.code.startswith("s"))
     steps = {m.group(1) for label in reach if (m := _SAIL.match(label))}
     for n in nums:
         if n > 7:
-            return (f"'sail {n}' means {n} locations, and a ship sails 1 to 7; to sail to location {n} write "
-                    f"'sail to {n}'. You can: {listing}")
+            return _("'sail {n}' means {n} locations, and a ship sails 1 to 7; to sail to location {n} write "
+                     "'sail to {n}'. You can: {listing}").format(n=n, listing=listing)
         if str(n) not in steps:
-            return f"no location is {n} steps ahead of {p['at']} this turn. You can: {listing}"
+            return _("no location is {n} steps ahead of {at} this turn. You can: {listing}").format(
+                n=n, at=p["at"], listing=listing)
     for t in sorted(terms):  # (sorted: a set's order changes with the process's hash seed)
         loc = t[1:] if t.startswith("@") else t[2:] if t.startswith("l#") else None
         if loc in C.LOC and f"s{loc}" not in {o.code for o in options}:
-            return f"{loc} {C.LOC[loc]['name']} cannot be reached from {p['at']} this turn. You can: {listing}"
+            return _("{place} cannot be reached from {at} this turn. You can: {listing}").format(
+                place=_place(loc), at=p["at"], listing=listing)
     return None
 
 
@@ -782,19 +816,21 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
     kind = _top(state)
     mine = [c for c in cards if c in p["hand"] or c in p["plan"]]
     if not mine:
-        hand = ", ".join(C.CARD[c]["name"] for c in [*p["hand"], *p["plan"]]) or "none"
-        return f"that card is not in your hand or planning area (yours: {hand})"
+        hand = ", ".join(_say(C.CARD[c]["name"]) for c in [*p["hand"], *p["plan"]]) or _("none")
+        return _("that card is not in your hand or planning area (yours: {cards})").format(cards=hand)
     if len(mine) > 1:
         return None
     cid = mine[0]
-    name = C.CARD[cid]["name"]
+    name = _say(C.CARD[cid]["name"])
     if any(o.code == f"b{cid}" for o in options):
-        return f"{name} can be bought, but the line says more than that: write 'buy {name}' on a line of its own"
+        return _("{card} can be bought, but the line says more than that: write 'buy {card}' on a line of its "
+                 "own").format(card=name)
     if kind in ("sail", "free"):
-        return f"a card is bought as a main action in a village, not now ({name} stays in your hand)"
+        return _("a card is bought as a main action in a village, not now ({card} stays in your hand)").format(
+            card=name)
     if kind == "main" and not any(o.code.startswith("b") for o in options):
-        return f"cards are bought in a village; {p['at']} {C.LOC[p['at']]['name']} is not one"
+        return _("cards are bought in a village; {place} is not one").format(place=_place(p["at"]))
     if int(C.CARD[cid]["cost"]) > p["d"]:
-        return f"{name} costs {C.CARD[cid]['cost']} doubloons and you have {p['d']}"
-    return f"{name} cannot be bought now (the figures or the requirement it needs are missing)"
-
+        return _("{card} costs {cost} doubloons and you have {d}").format(card=name, cost=C.CARD[cid]["cost"],
+                                                                          d=p["d"])
+    return _("{card} cannot be bought now (the figures or the requirement it needs are missing)").format(card=name)
