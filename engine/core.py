@@ -315,6 +315,9 @@ class OptionSpec:
     solo_only: bool = False
     #: Meaningful in a game of two or more players only (the Uprising's modes): not for a solo game.
     multi_only: bool = False
+    #: Never offered to a player (not in the games' list, the API's catalogue nor ``help``): the engine sets
+    #: it for its own needs, e.g. Maracaibo's ``release``, which an older stored game's options carry.
+    internal: bool = False
 
     def applies_to(self, n_players: int) -> bool:
         """Whether this option means something in a game of ``n_players``."""

@@ -186,8 +186,7 @@ def end_of_main(state: State, seat: int, rng: Rng, ev: list[Event]) -> list[Fram
     p = player(state, seat)
     found = ext_cards(p, "village_variety")
     n = len(p.get("villages", []))
-    if n:
-        p["villages"] = []  # (the next turn counts anew)
+    p.pop("villages", None)  # (the next turn counts anew; absent, as in a state from before the notes: format 8)
     if not found:
         return []
     frames: list[Frame] = []

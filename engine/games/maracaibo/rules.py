@@ -88,6 +88,7 @@ from . import (
     liberation,  # noqa: F401 - after uprising: the fight frame of the Liberation module
     promos,
     sailing,  # noqa: F401
+    scenarios,
     ship,  # noqa: F401
     uprising,  # noqa: F401 - after combat: it widens the fight frame in scenario 78
 )
@@ -145,6 +146,9 @@ class Maracaibo(Rules):
         OptionSpec("promos", "bool", False, "the Uprising's promos (mode basic, 78 or 79): Flying Dutchman, a "
                    "quest in the pile, and Own Monument, a prestige building among the others (the rulebook "
                    "advises against it with mode 79)"),
+        OptionSpec("release", "choice", "current", "internal: the release whose setup a stored game of mode 78 or "
+                   "79 replays (scenarios.RELEASES; set by a data migration, never chosen)",
+                   choices=scenarios.RELEASE_CHOICES, internal=True),
     )
     supports_campaign = True
     notation_help = (
@@ -167,6 +171,9 @@ class Maracaibo(Rules):
             # (docs/rules/maracaibo-uprising.md, Assumption A40)
             raise SetupError(f"mode {mode} plays its own scenario card ({U.SCENARIOS[mode]['name']}), not scenario "
                              f"{options.get('scenario')}: leave option scenario out")
+        if options.get("release", "current") != "current" and mode not in ("78", "79"):
+            raise SetupError(f"option release={options.get('release')} is a stored game's of mode 78 or 79, "
+                             f"not of mode {mode}")
         if mode in campaign.MODES and not options.get("campaign"):
             raise SetupError(f"mode {mode} is a campaign's: ask for option campaign too")
         if options.get("campaign"):

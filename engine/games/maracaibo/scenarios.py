@@ -43,6 +43,24 @@ from .board import has_marker, take_marker
 
 #: the modes of a campaign played with the expansion (campaign.MODES: not imported, campaign imports this)
 _CAMPAIGN_MODES = ("campaign", "campaign_base")
+#: What a game of 78 or 79 set up by an older release dealt, by the option ``release`` (internal: set on
+#: the stored games of that release by pbem/games/migrations/0026, never offered to a player), so that such
+#: a game replays from its seed and log (undo, a moderator's rollback, ``manage.py verify_games``) exactly as
+#: that release set it up: ``cards``, the new project cards it dealt (main c0d8ac1: 5 of them and 6 of the
+#: numbered 100-106 (the base game's 90-99 as today), none with an extension registered since), no new city tiles (they joined after it), and
+#: its drawn new legacy tiles L30-L37 all unplayed (in ``legacy_unplayed``, no ruin track L32 added).
+RELEASES: dict[str, dict[str, Any]] = {
+    "c0d8ac1": {"cards": (201, 220, 221, 224, 229), "numbered": (230, 231, 232, 233, 234, 236)},
+}
+#: the option ``release``'s values: today's (the default) and each older release a stored game began under
+RELEASE_CHOICES = ("current", *RELEASES)
+
+
+def release(state: State) -> dict[str, Any] | None:
+    """The older release the game was set up by (:data:`RELEASES`), None for today's."""
+    return RELEASES.get(str(state["options"].get("release", "current")))
+
+
 #: the tiles a module of the mode plays itself (L40: uprising.py)
 _MODULE_TILES = frozenset(t for t, row in U.LEGACY.items() if row.get("module"))
 
@@ -103,6 +121,10 @@ def b_cards(state: State) -> list[int] | None:
     # (a printed number: 90-99 are the base game's card ids, 100-106 the expansion's cards by their
     # printed number, whose ids are 230-236: the base B cards' ids 101-160 are not printed numbers)
     numbered = [U.NUMBERED.get(n, n) for n in scen["cards"]]
+    old = release(state)
+    if old:  # (the cards that release dealt, in the same order: the shuffle draws alike)
+        return [*C.B_CARDS, *old["cards"], *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"]
+                                              and (cid not in U.NUMBERED.values() or cid in old["numbered"]))]
     return [*C.B_CARDS, *new, *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"])]
 
 
@@ -116,7 +138,7 @@ def quest_ids(state: State) -> list[str] | None:
 def new_city_tiles(state: State) -> list[dict[str, Any]]:
     """The city tiles the expansion adds to the base game's ("Adicione ... as duas novas peças de cidade às
     do jogo base"), in 78 and 79 (citytiles.py plays them)."""
-    return list(U.CITY_TILES) if table(state) else []
+    return list(U.CITY_TILES) if table(state) and not release(state) else []
 
 
 def new_careers(state: State) -> list[str]:
@@ -137,6 +159,11 @@ def set_legacy(state: State) -> None:
         cid = state["deck"].pop()
         state["discard"] = [*state["discard"], cid]
         tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
+    if release(state):  # (that release played none of the new tiles: upgrade.py's format 7 keys, empty)
+        state["legacy"] = [t for t in tiles if t in C.LEGACY]
+        state["legacy_new"], state["legacy_board"] = [], {}
+        state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]
+        return
     for t in list(tiles):  # (the ruin comes with its track: "no início da trilha de ruína em L32")
         track = U.LEGACY.get(t, {}).get("track")
         if track and track not in tiles:

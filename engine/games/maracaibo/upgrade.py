@@ -28,7 +28,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 7
+FORMAT = 8
 
 
 class UnknownFormat(ValueError):
@@ -105,9 +105,28 @@ def _format_6_to_7(state: State) -> None:
     state["format"] = 7
 
 
+def _format_7_to_8(state: State) -> None:
+    """Format 8: the option ``release`` (internal, scenarios.RELEASES: the release whose setup the game
+    replays from its seed and log), last among the options as the rules declare them. A game of 78 or 79 set
+    up by main c0d8ac1 or before (format 7's ``legacy_new`` empty beside drawn tiles in ``legacy_unplayed``:
+    today's setup always plays L30) is ``"c0d8ac1"``; every other game ``"current"``. And a player's empty
+    ``villages`` (the village actions of the turn under way, card_permanents.end_of_main) is left out, as the
+    engine now leaves it between turns and as a state from before the notes (c0d8ac1) never had it. (The stored game's own
+    options get the same value from pbem/games/migrations/0026, which replays read.)"""
+    options = {k: v for k, v in state["options"].items() if k != "release"}
+    old = (options.get("mode") in ("78", "79") and "story" not in state and state.get("legacy_new") == []
+           and bool(state.get("legacy_unplayed")))
+    state["options"] = {**options, "release": state["options"].get("release", "c0d8ac1" if old else "current")}
+    for p in state.get("p", ()):  # the turn's village notes (card_permanents.note_village), none between turns:
+        if p.get("villages") == []:  # absent, not empty (as a state from before the notes has them)
+            del p["villages"]
+    state["format"] = 8
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
-                                               _format_4_to_5, _format_5_to_6, _format_6_to_7]
+                                               _format_4_to_5, _format_5_to_6, _format_6_to_7,
+                                               _format_7_to_8]
 
 
 def format_of(state: State) -> int:
