@@ -195,6 +195,6 @@ def _list_games() -> int:
     for name in registry.names():
         rules = registry.get(name)
         print(f"{name}: {rules.title} ({rules.min_players}-{rules.max_players} players)")
-        for spec in rules.option_specs:
+        for spec in (s for s in rules.option_specs if not s.internal):
             print(f"  {spec.name} ({spec.kind}, default {spec.default!r}): {spec.help}")
     return 0

@@ -213,7 +213,7 @@ def rules_data(rules: Rules) -> dict[str, Any]:
         "title": rules.title,
         "min_players": rules.min_players,
         "max_players": rules.max_players,
-        "options": [spec.as_dict() for spec in rules.option_specs],
+        "options": [spec.as_dict() for spec in rules.option_specs if not spec.internal],
         "notation_help": rules.notation_help,
     }
 

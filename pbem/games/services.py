@@ -142,7 +142,10 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
     n_players = 1 + len(emails) + open_seats
     check_invitation_limits(creator, emails)
     try:
-        checked = rules.check_options(n_players, options or {})
+        # an internal option (OptionSpec.internal: e.g. Maracaibo's release, which a stored older game's options
+        # carry) is never a new game's: one set up now, a rematch's included, is today's
+        internal = {s.name for s in rules.option_specs if s.internal}
+        checked = rules.check_options(n_players, {k: v for k, v in (options or {}).items() if k not in internal})
     except SetupError as exc:
         raise ServiceError(str(exc)) from None
     if not 1 <= deadline_hours <= 24 * 60:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from engine.errors import SetupError
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo.upgrade import FORMAT, UPGRADES, UnknownFormat, current, format_of
 from engine.testing import player_names
@@ -160,4 +161,55 @@ def test_it_adds_only_the_board_to_a_state_whose_new_spaces_l34_l36_were_already
     fresh = RULES.setup(player_names(3), {"mode": "79"}, "format-7")  # a state of today: unchanged
     again = copy.deepcopy(fresh)
     UPGRADES[6](again)
+    assert again == {**fresh, "format": 7}  # (only the format said)
+
+
+# ---- replaying such a game from its seed: the internal option release (scenarios.RELEASES) -------------
+
+
+def _replayed(g: dict[str, Any], moves: list[list[Any]], options: dict[str, Any]) -> dict[str, Any]:
+    state = RULES.setup(g["players"], options, g["seed"])
+    for seat, code in moves:
+        assert code in [o.code for o in RULES.options(state, seat)]
+        RULES.apply(state, seat, {"code": code})
+    replayed: dict[str, Any] = json.loads(json.dumps(state))  # (as stored)
+    return replayed
+
+
+@pytest.mark.parametrize("name", SAVED_UPRISING)
+def test_it_replays_a_78_or_79_game_saved_before_the_new_legacy_tiles_from_its_seed_and_log(name: str) -> None:
+    g = _golden(name)
+    upgraded = _upgraded(g["state"])
+    assert upgraded["options"]["release"] == "c0d8ac1"  # (format 8 marks it)
+    options = {**g["state"]["options"], "release": "c0d8ac1"}  # (as migration 0026 marks the stored game)
+    assert _replayed(g, g["moves"], options) == upgraded  # exactly: the setup of that release, same draws
+    ended = _replayed(g, [*g["moves"], *g["rest"]], options)  # (the last main action's notes: see above)
+    assert _without_turn_notes(ended) == _without_turn_notes(_upgraded(g["final"]))
+    # today's setup (no marker) deals other cards, tiles and home ports: the log does not replay
+    today = RULES.setup(g["players"], g["state"]["options"], g["seed"])
+    seat, code = g["moves"][0]
+    assert today["deck"] != upgraded["deck"] or code not in [o.code for o in RULES.options(today, seat)]
+
+
+def test_a_game_set_up_today_says_release_current_and_the_upgrade_keeps_it() -> None:
+    fresh = RULES.setup(player_names(3), {"mode": "78"}, "release-today")
+    assert fresh["options"]["release"] == "current" and fresh["legacy_new"]
+    again = copy.deepcopy(fresh)
+    again["format"] = 7
+    del again["options"]["release"]
+    current(again)
     assert again == fresh
+    old = RULES.setup(player_names(3), {"mode": "79", "release": "c0d8ac1"}, "release-old")
+    assert (old["legacy_new"], old["legacy_board"]) == ([], {}) and "L30" in old["legacy_unplayed"]
+    assert not {201, 220, 221, 224, 229} ^ {c for c in [*old["deck"], *old["box"], *old["display"],
+                                                       *old["discard"]] if 200 < c < 230}
+
+
+@pytest.mark.parametrize("mode", ["base", "basic", "74"])
+def test_it_refuses_the_option_release_outside_78_and_79(mode: str) -> None:
+    n = 1 if mode == "74" else 2
+    with pytest.raises(SetupError, match=f"option release=c0d8ac1 is a stored game's of mode 78 or 79, not of "
+                                         f"mode {mode}"):
+        RULES.setup(player_names(n), {"mode": mode, "release": "c0d8ac1"}, "release-refused")
+    with pytest.raises(SetupError, match="release"):
+        RULES.setup(player_names(3), {"mode": "78", "release": "1999"}, "release-unknown")
