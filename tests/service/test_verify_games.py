@@ -100,3 +100,53 @@ def test_it_reports_a_state_of_a_format_newer_than_the_engine(alice, bob):
     with pytest.raises(CommandError, match="1 of 1 games"):
         call_command("verify_games", str(game.pk), stdout=out)
     assert "its stored state cannot be upgraded: UnknownFormat: this Maracaibo state has format 99" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(alice, bob, carol):
+    # A game of the Uprising's 78 stored by main c0d8ac1 (tests/engine/golden: the new legacy tiles unplayed,
+    # format 5) with its seed, options and log: today's setup replays it otherwise, until migration 0026 marks
+    # its options with release c0d8ac1 (engine/games/maracaibo/scenarios.RELEASES).
+    import importlib
+    import json
+    from pathlib import Path
+
+    from django.apps import apps
+
+    from pbem.games import services
+    from pbem.games.models import Move, Source
+    from engine.games.maracaibo.upgrade import current
+    from tests.factories import player_at
+
+    g = json.loads((Path(__file__).parent.parent / "engine/golden/maracaibo_78_before_l30.json").read_text())
+    game = start_game("maracaibo", alice, [bob, carol], {"mode": "78"})
+    assert game.options["release"] == "current"  # (a new game is today's)
+    old_options = g["state"]["options"]  # (as that release stored them: no release)
+    Game.objects.filter(pk=game.pk).update(seed=g["seed"], options=old_options, state=g["state"],
+                                           version=len(g["moves"]), moves_recorded=len(g["moves"]))
+    Move.objects.filter(game=game).delete()  # (its own log is that game's)
+    Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
+                                   number=i + 1) for i, (seat, code) in enumerate(g["moves"])])
+    with pytest.raises(CommandError):
+        _run(game.pk)  # (today's setup: other cards, city tiles, home ports)
+
+    migration = importlib.import_module("pbem.games.migrations.0026_maracaibo_release")
+    migration.mark_release(apps, None)
+    game.refresh_from_db()
+    assert game.options == {**old_options, "release": "c0d8ac1"}
+    assert "1 game replayed (150 moves): all match" in _run(game.pk)
+    migration.mark_release(apps, None)  # (twice: the same)
+    game.refresh_from_db()
+    assert game.options == {**old_options, "release": "c0d8ac1"}
+
+    # a move, then taken back: the replay of the log before it is the stored state
+    before = copy.deepcopy(game.state)
+    seat = g["rest"][0][0]
+    services.do_submit_moves(game.pk, player_at(game, seat), [services.Command(code=g["rest"][0][1])], source="api")
+    game.refresh_from_db()
+    assert game.state["format"] == FORMAT and game.state["options"]["release"] == "c0d8ac1"
+    services.do_undo_last_move(game.pk, player_at(game, seat))
+    game.refresh_from_db()
+    current(before)  # (the stored state as the engine reads it: upgraded, format 8)
+    assert game.state == before
+    assert "all match" in _run(game.pk)
