@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import io
+import json
+from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.core.management import CommandError, call_command
 
-from engine.games.maracaibo.upgrade import FORMAT
-from pbem.games.models import Game
-from tests.factories import play_first_options, set_state, start_game
+from engine.games.maracaibo.upgrade import FORMAT, current
+from pbem.games import services
+from pbem.games.models import Game, Move, Source
+from tests.factories import play_first_options, player_at, set_state, start_game
 
 
 def _run(*ids: int) -> str:
@@ -107,17 +112,6 @@ def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(ali
     # A game of the Uprising's 78 stored by main c0d8ac1 (tests/engine/golden: the new legacy tiles unplayed,
     # format 5) with its seed, options and log: today's setup replays it otherwise, until migration 0026 marks
     # its options with release c0d8ac1 (engine/games/maracaibo/scenarios.RELEASES).
-    import importlib
-    import json
-    from pathlib import Path
-
-    from django.apps import apps
-
-    from pbem.games import services
-    from pbem.games.models import Move, Source
-    from engine.games.maracaibo.upgrade import current
-    from tests.factories import player_at
-
     g = json.loads((Path(__file__).parent.parent / "engine/golden/maracaibo_78_before_l30.json").read_text())
     game = start_game("maracaibo", alice, [bob, carol], {"mode": "78"})
     assert game.options["release"] == "current"  # (a new game is today's)

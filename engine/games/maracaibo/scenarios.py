@@ -46,9 +46,10 @@ _CAMPAIGN_MODES = ("campaign", "campaign_base")
 #: What a game of 78 or 79 set up by an older release dealt, by the option ``release`` (internal: set on
 #: the stored games of that release by pbem/games/migrations/0026, never offered to a player), so that such
 #: a game replays from its seed and log (undo, a moderator's rollback, ``manage.py verify_games``) exactly as
-#: that release set it up: ``cards``, the new project cards it dealt (main c0d8ac1: 5 of them and 6 of the
-#: numbered 100-106 (the base game's 90-99 as today), none with an extension registered since), no new city tiles (they joined after it), and
-#: its drawn new legacy tiles L30-L37 all unplayed (in ``legacy_unplayed``, no ruin track L32 added).
+#: that release set it up: ``cards``, the new project cards it dealt (main c0d8ac1: 5 of them) and
+#: ``numbered``, those of the numbered 100-106 it dealt (6; the base game's 90-99 as today), no new city
+#: tiles (they joined after it), and its drawn new legacy tiles L30-L37 all unplayed (in
+#: ``legacy_unplayed``, no ruin track L32 added).
 RELEASES: dict[str, dict[str, Any]] = {
     "c0d8ac1": {"cards": (201, 220, 221, 224, 229), "numbered": (230, 231, 232, 233, 234, 236)},
 }

@@ -111,8 +111,8 @@ def _format_7_to_8(state: State) -> None:
     up by main c0d8ac1 or before (format 7's ``legacy_new`` empty beside drawn tiles in ``legacy_unplayed``:
     today's setup always plays L30) is ``"c0d8ac1"``; every other game ``"current"``. And a player's empty
     ``villages`` (the village actions of the turn under way, card_permanents.end_of_main) is left out, as the
-    engine now leaves it between turns and as a state from before the notes (c0d8ac1) never had it. (The stored game's own
-    options get the same value from pbem/games/migrations/0026, which replays read.)"""
+    engine now leaves it between turns and as a state from before the notes (c0d8ac1) never had it. (The
+    stored game's own options get the same value from pbem/games/migrations/0026, which replays read.)"""
     options = {k: v for k, v in state["options"].items() if k != "release"}
     old = (options.get("mode") in ("78", "79") and "story" not in state and state.get("legacy_new") == []
            and bool(state.get("legacy_unplayed")))
