@@ -5,6 +5,7 @@ context, and notation that reads the same line the same way whichever language t
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -230,3 +231,32 @@ def test_it_explains_a_refused_line_to_a_portuguese_reader_in_portuguese() -> No
     for english in ("you have no", "is not a village", "there is no", "cannot be reached", "a ship sails",
                     "deliver which good", "your main phase has ended", "not in your hand"):
         assert english not in said, english
+
+
+def test_it_says_the_board_in_words_pieces_qa_found_in_english_in_portuguese() -> None:
+    # QA (issue 27): "action:" on city actions, "a nation of your choice", "1 doubloon"/"2 VP" inside
+    # quests, "space 11", the reader's "(you)" and "ship upgrades ..., 24 discs left, career" in a pt mail
+    st = R.setup(["ana", "dora", "P2"], {}, "probe")
+    rnd = random.Random(1)
+    missed: list[str] = []
+    boards = []
+    for step in range(400):
+        pending = R.pending(st)
+        if not pending:
+            break
+        seat = pending[0]
+        if step % 40 == 0:
+            with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+                boards.append(R.render_mail_text(R.view(st, seat)))
+        R.apply(st, seat, R.bot_choice(st, seat, R.options(st, seat), rnd).move)
+    said = "\n".join(boards)
+    assert not missed, sorted(set(missed))[:20]
+    assert "ação de cidade: " in said and "espaço 11: missão" in said and "discos restantes" in said
+    assert "(você)" in said and "carreira K" in said and "PV no fim: " in said
+    # (the map, the tracks, the players and the reader's cards: up to what they may do here, whose
+    # ship areas' texts are not all said yet)
+    board = "\n".join(re.split(r"\n(?:UMA AÇÃO|ONDE O SEU)", b)[0] for b in boards)
+    for english in ("action: ", " doubloon", " VP", "space 1", "(you)", "discs left", "career ", "a nation of",
+                    "owns it", "market "):
+        lines = [line for line in board.splitlines() if english in line]
+        assert not lines, (english, lines[:3])

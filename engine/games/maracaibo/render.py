@@ -125,10 +125,16 @@ class _Said(str):
     __slots__ = ()
 
 
-def _wrap(text: str, indent: str = "  ", more: str = "    ") -> list[str]:
-    # (said before it is cut in lines: issue 27)
-    return [_Said(line) for line in textwrap.wrap(say(text), WIDTH, initial_indent=indent, subsequent_indent=more,
-                                                  break_on_hyphens=False)]
+def _wrap(text: str, indent: str = "  ", more: str = "    ", said: bool = False) -> list[str]:
+    # (said before it is cut in lines: issue 27; ``said``: it is in the reader's language already)
+    return [_Said(line) for line in textwrap.wrap(text if said else say(text), WIDTH, initial_indent=indent,
+                                                  subsequent_indent=more, break_on_hyphens=False)]
+
+
+def _said_bits(bits: list[str]) -> str:
+    """``bits`` joined by "; ", each said alone in the reader's language: a whole line said at
+    once may be cut by a general pattern at the wrong place (issue 27: "action: 2 doubloons")."""
+    return "; ".join(say(b) for b in bits)
 
 
 def _said_lines(out: list[str]) -> list[str]:
@@ -194,14 +200,14 @@ def text(view: View, brief: bool = False) -> str:
             bits.append("assistants: " + ", ".join(assistants[loc]))
         if loc in ships:
             bits.append("ships: " + ", ".join(ships[loc]))
-        out += _wrap("; ".join(bits))
+        out += _wrap(_said_bits(bits), said=True)
     out += ["", "EXPLORER TRACK (spaces 0 to " + str(C.END_SPACE) + ")"]
     barriers = ", ".join(f"{c} at {s}" for s, c in sorted(C.BARRIERS.items()))
     out += _wrap(f"Barriers: {barriers} (red 3 influence; blue, green 4 VP first, 2 after). The end: "
                  + "/".join(map(str, C.EXPLORER_DATA["end_vp"])) + f" VP and a village action ({view['ended']} "
                  "there so far).")
     for s, q in sorted(view["tquests"].items(), key=lambda kv: int(kv[0])):
-        out += _wrap(f"space {s}: {_quest_text(q)}")
+        out += _wrap(_said_bits([f"space {s}: {_quest_text(q)}"]), said=True)
     # where each explorer is: the players' table (expl), Jean's line
     mult = view["multiplier"]
     counts = dict.fromkeys(C.NATIONS, 0)
@@ -299,7 +305,7 @@ def _track_cells(p: dict[str, Any]) -> tuple[list[Any], list[Any]]:
 
 def _track_table(view: View) -> list[str]:
     """Each player's tracks, one row each in two tables, under a legend of the columns."""
-    names = [f"{n}{' (you)' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
+    names = [f"{n}{' (' + say('you') + ')' if view.get('seat') == i else ''}" for i, n in enumerate(view["players"])]
     width = max(len(n) for n in names) + 1
     out = _wrap("(d doubloons; income a scoring, d+VP; CP combat points; fig figures; hand cards; at: the ship; "
                 "expl explorer; F/E/S influence with France/England/Spain, rank = influence/3; qst quests; tok "
@@ -348,7 +354,8 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
                     + ("" if brief else ": " + ", ".join(str(C.CARD[c]["name"]) for c in p["display"])))
     if p.get("assist"):
         bits.append("assistants at " + ", ".join(a["loc"] for a in p["assist"]))
-    return _wrap(f"{view['players'][i]}{you}: " + "; ".join(bits))
+    you = f" ({say('you')})" if you else ""
+    return _wrap(f"{view['players'][i]}{you}: " + _said_bits(bits), said=True)
 
 
 def _sail_list(view: View, seat: int) -> list[str]:
