@@ -202,3 +202,17 @@ def test_the_list_costs_a_constant_number_of_queries(fake_game, alice, bob, djan
     with django_assert_max_num_queries(8):
         r = client.get(GAMES, {"mine": 1})
     assert len(r.json()["results"]) == 6
+
+
+@pytest.mark.django_db
+def test_the_internal_option_release_is_never_offered_nor_a_new_games(alice, bob):
+    # Maracaibo's release (issue 20) is set on stored older games by a migration: not in the rules' listing,
+    # and a new game asking for it is set up by today's release.
+    client = token_client(alice)
+    listed = client.get("/api/v1/rules/maracaibo/").json()
+    names = [o["name"] for o in listed["options"]]
+    assert "mode" in names and "release" not in names
+    r = client.post(GAMES, {"rules": "maracaibo", "options": {"mode": "78", "release": "c0d8ac1"},
+                            "invite": [bob.email]}, format="json")
+    assert r.status_code == 201, r.json()
+    assert r.json()["options"]["release"] == "current"
