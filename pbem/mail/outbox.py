@@ -112,12 +112,14 @@ def update_what(game: Game, seat: Seat, content: dict[str, Any], log: tuple[int,
     """What an update mail is, for its subject: "game over", "paused", "your turn, round II",
     "Bob moved" (the other seats whose moves it tells), "waiting for Bob"."""
     if content["finished"]:
-        return "game over"
+        return _("game over")
     if content["options"]:
         if game.status == Game.Status.PAUSED:
-            return "paused"
+            return _("paused")
         rnd = (content.get("view") or {}).get("round")
-        return f"your turn, round {roman(rnd)}" if isinstance(rnd, int) and not isinstance(rnd, bool) else "your turn"
+        if isinstance(rnd, int) and not isinstance(rnd, bool):
+            return _("your turn, round %(round)s") % {"round": roman(rnd)}
+        return _("your turn")
     assert game.state is not None and seat.index is not None
     if log is not None and log[0] <= seat.last_mailed_version:  # the moves read already hold these
         movers = sorted({m.seat for m in log[1] if m.undone_at is None and m.version > seat.last_mailed_version
@@ -128,8 +130,10 @@ def update_what(game: Game, seat: Seat, content: dict[str, Any], log: tuple[int,
                             .values_list("seat", flat=True)))
     names = _names(game, [m for m in movers if 0 <= m < len(game.state.get("players", []))])
     if names:
-        return f"{' and '.join(names) if len(names) < 3 else ', '.join(names[:-1]) + ' and ' + names[-1]} moved"
-    return f"waiting for {', '.join(content['waiting'])}" if content["waiting"] else ""
+        joined = names[0] if len(names) == 1 else _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]),
+                                                                                 "last": names[-1]}
+        return ngettext("%(names)s moved", "%(names)s moved", len(names)) % {"names": joined}
+    return _("waiting for %(names)s") % {"names": ", ".join(content["waiting"])} if content["waiting"] else ""
 
 
 def _thread_headers(game: Game) -> dict[str, str]:
@@ -524,7 +528,7 @@ def _update_row(game: Game, seat: Seat, *, intro: Said = "", again: bool = False
     with language.speaking(language.of(seat.player)):
         content, options = _mail_content(game, seat, _events_since(game, seat, log), intro=_say(intro) if intro else "",
                                          again=again)
-    what = update_what(game, seat, content, log)
+        what = update_what(game, seat, content, log)  # (the subject in the reader's language too: issue 27)
     what = f"{kind}, {what}" if kind and what else kind or what
     return _row(to=seat.player, subject=subject_for(game, what), game=game, reply_to=reply_address(seat),
                 content=content), options

@@ -80,3 +80,15 @@ def test_it_numbers_a_maracaibo_round_as_the_rulebook_does(ana: Persona, bruno: 
     assert _subjects(ana, game) == ["your turn, round I"]
     assert _subjects(bruno, game) == ["invitation", "your turn, round I"]
     assert [outbox.roman(n) for n in (1, 2, 3, 4, 9, 14)] == ["I", "II", "III", "IV", "IX", "XIV"]
+
+
+def test_it_says_the_subject_in_the_readers_language(ana: Persona, bruno: Persona, carla: Persona) -> None:
+    # QA (issue 27): a Portuguese player's subject said "your turn" in English
+    game_services.do_update_preferences(game_services.do_get_or_create_player(ana.email), language="pt")
+    game = start_game("maretta", [ana, bruno, carla], options={"side": "A"})
+    assert _subjects(ana, game)[-1].startswith("é a sua vez"), _subjects(ana, game)
+    assert _subjects(bruno, game)[-1].startswith("your turn"), _subjects(bruno, game)
+    _play(game, bruno, 1)
+    _play(game, ana, 0)
+    said = _subjects(ana, game)[-1]
+    assert "your turn" not in said and " moved" not in said and "waiting for" not in said, said
