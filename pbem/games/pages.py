@@ -16,7 +16,7 @@ from urllib.parse import quote
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from engine import IllegalMove, i18n, svg
@@ -136,11 +136,12 @@ class SeatPage:
 class OptionRow:
     option: Option
     card: dict[str, Any] | None  # the catalogue's card an option buys, plans or keeps (None: a plain button)
-    verb: str = ""
+    verb: str = ""  # (in the reader's language)
+    kind: str = ""  # buy, plan or keep
 
 
 #: The option kinds (engine option_details) whose card the page draws as a card, with the button's verb.
-CARD_KINDS = {"buy": "Buy", "plan": "Plan", "keep": "Keep"}
+CARD_KINDS = {"buy": gettext_noop("Buy"), "plan": gettext_noop("Plan"), "keep": gettext_noop("Keep")}
 
 
 def _cards_by_id(rules: Any) -> dict[Any, dict[str, Any]]:
@@ -151,17 +152,23 @@ def _cards_by_id(rules: Any) -> dict[Any, dict[str, Any]]:
     return {c["id"]: c for c in cards if isinstance(c, dict) and "id" in c and "name" in c}
 
 
-def card_face(card: dict[str, Any]) -> dict[str, Any]:
-    """A catalogue card as the page draws it: name, cost, good, object and effect in words."""
+def card_face(card: dict[str, Any], game: str = "") -> dict[str, Any]:
+    """A catalogue card as the page draws it: name, cost, good, object and effect in words, in the
+    reader's language (``game``'s own words said again by the engine: issue 27)."""
+    def said(text: str) -> str:
+        if not text or not game or i18n.current() == i18n.DEFAULT:
+            return text
+        return i18n.render(i18n.said_by(game, text))
+
     cost = card.get("cost") or {}
     words = f"{cost['d']} d" if isinstance(cost, dict) and "d" in cost else ""
     if isinstance(cost, dict) and cost.get("figure"):
-        words += " + a figure"
+        words += " + " + _("a figure")
     if isinstance(cost, dict) and cost.get("assistant_at"):
-        words += f" + an assistant at {cost['assistant_at']}"
-    effects = "; ".join(str(e.get("text", "")) for e in card.get("effects", []) if isinstance(e, dict))
-    return {"id": card["id"], "name": card["name"], "cost": words, "good": card.get("good", ""),
-            "object": card.get("object", ""), "vp": card.get("vp"), "effect": effects or "no effect"}
+        words += " + " + _("an assistant at %(place)s") % {"place": cost["assistant_at"]}
+    effects = "; ".join(said(str(e.get("text", ""))) for e in card.get("effects", []) if isinstance(e, dict))
+    return {"id": card["id"], "name": said(str(card["name"])), "cost": words, "good": said(str(card.get("good", ""))),
+            "object": said(str(card.get("object", ""))), "vp": card.get("vp"), "effect": effects or _("no effect")}
 
 
 def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> list[OptionRow]:
@@ -172,7 +179,8 @@ def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> lis
         details = rules.option_details(state, seat, o) if cards else None
         kind = (details or {}).get("kind", "")
         card = cards.get((details or {}).get("card")) if kind in CARD_KINDS else None
-        rows.append(OptionRow(o, card_face(card) if card else None, CARD_KINDS.get(kind, "")))
+        rows.append(OptionRow(o, card_face(card, rules.name) if card else None, _(CARD_KINDS.get(kind, "")) if kind
+                              in CARD_KINDS else "", kind))
     return rows
 
 
@@ -232,7 +240,7 @@ def my_cards(rules: Any, view: dict[str, Any], seat: int) -> tuple[list[dict[str
         plan = [setup["plan"]]
 
     def faces(ids: Any) -> list[dict[str, Any]]:
-        return [card_face(cards[i]) for i in ids if i in cards] if isinstance(ids, list) else []
+        return [card_face(cards[i], rules.name) for i in ids if i in cards] if isinstance(ids, list) else []
     return (faces(hand), faces(plan)) if cards else ([], [])
 
 

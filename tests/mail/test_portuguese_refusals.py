@@ -4,6 +4,7 @@ and its "by mail: now ..." line, beside an English player who reads the same in 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -149,3 +150,20 @@ def test_it_answers_a_portuguese_players_refused_move_in_portuguese_and_an_engli
     said = text_of(bruno.latest())
     assert "was not accepted; nothing was changed" in said and "Your line: sail to the moon" in said, said
     assert "Your options now:" in said and "Your page: http" in said, said
+
+
+def test_it_draws_the_dealt_cards_on_a_portuguese_players_maracaibo_page_in_portuguese(
+        ana: Persona, bruno: Persona) -> None:
+    # QA (issue 27): the page's dealt cards said "Plan Brave Builder", "cotton · herbs" to a pt player
+    _portuguese(ana)
+    game = start_game("maracaibo", [ana, bruno])
+    client = Client()
+    page = client.get(urlsplit(links.seat_page_url(seat_of(game, ana))).path).content.decode()
+    buttons = re.findall(r'<button type="submit" data-code="p\d+"[^>]*>([^<]*)</button>', page)
+    assert buttons and all(b.startswith("Planejar ") for b in buttons), buttons
+    tags = re.findall(r'<span class="card-tags">([^<]*)</span>', page)
+    assert tags and not any(w in t for t in tags for w in ("cotton", "herbs", "sugar", "corn", "tobacco")), tags
+    theirs = client.get(urlsplit(links.seat_page_url(seat_of(game, bruno))).path).content.decode()
+    assert re.search(r'data-code="p\d+"[^>]*>Plan ', theirs)
+    tags = re.findall(r'<span class="card-tags">([^<]*)</span>', theirs)
+    assert any(w in t for t in tags for w in ("cotton", "herbs", "sugar", "corn", "tobacco")), tags
