@@ -253,6 +253,7 @@ def test_it_says_the_board_in_words_pieces_qa_found_in_english_in_portuguese() -
     assert not missed, sorted(set(missed))[:20]
     assert "ação de cidade: " in said and "espaço 11: missão" in said and "discos restantes" in said
     assert "(você)" in said and "carreira K" in said and "PV no fim: " in said
+    assert " virados para baixo" in said and " 3 virado para baixo" not in said
     # (the map, the tracks, the players and the reader's cards: up to what they may do here, whose
     # ship areas' texts are not all said yet)
     board = "\n".join(re.split(r"\n(?:UMA AÇÃO|ONDE O SEU)", b)[0] for b in boards)
