@@ -112,11 +112,16 @@ def round_markers(state: State, ev: list[Event]) -> None:
 
 
 def b_cards(state: State) -> list[int] | None:
-    """The B cards before the 40 are counted out (None: the base game's scenario option decides)."""
+    """The B cards before the 40 are counted out (None: the base game's scenario option decides). Every
+    game with the expansion adds its new project cards ("Adicione as novas cartas de projeto às cartas
+    B"): 78, 79, 74, 193 and a campaign's games (modes campaign, campaign_base); the numbered cards
+    100-106 only with a scenario card (a campaign's games, always scenario 75: none of 90-106)."""
     scen = table(state)
-    if not scen:
-        return None
     new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
+    if not scen:
+        if homeports.mode(state) in _CAMPAIGN_MODES:  # a campaign with the expansion (scenario 75: no 90-99)
+            return [*C.B_CARDS, *new]
+        return None
     if "story" in state:  # a campaign's card 184/185 is no scenario card: no cards 90-106 (the rulebook)
         return [*C.B_CARDS, *new]
     # (a printed number: 90-99 are the base game's card ids, 100-106 the expansion's cards by their
