@@ -5,7 +5,7 @@ The rules read it where a module is played (homeports.py, resistance.py, uprisin
 liberation.py, scenarios.py); the new career, the quest tiles and the project cards the rules play
 (:data:`PLAYABLE_CARDS`: effects in the base language or in an extension of :data:`PLAYED_EXTENSIONS`)
 are added to the base game's lookups (``C.CARD``, ``C.QUEST``, ``C.CAREER``) below, and dealt only in
-the modes 78 and 79.
+the expansion's modes (scenarios.b_cards: 78, 79, 74, 193 and a campaign's games with it).
 
 An effect (a dict with ``"t"``) is either in the base game's effect language (the kinds and gain
 keys ``effects.py`` interprets and ``content.effect_text`` words) or carries ``"ext"``, the name
@@ -222,11 +222,11 @@ def playable_card(c: dict[str, Any], registry: frozenset[str] = PLAYED_EXTENSION
             and (not c.get("liberation_symbol") or "liberation_symbol" in registry))
 
 
-#: the expansion's project cards the rules play now, dealt in the modes 78 and 79 (the others need an
-#: extension not yet played: not dealt, docs/rules/maracaibo-uprising.md)
+#: the expansion's project cards the rules play now, dealt in the expansion's modes (scenarios.b_cards; the others
+#: need an extension not yet played: not dealt, docs/rules/maracaibo-uprising.md)
 PLAYABLE_CARDS: list[dict[str, Any]] = [c for c in CARDS if playable_card(c)]
 # Why registered in the base lookups: every rule reads a card, a quest or a career by its id there
-# (the ids do not clash: tests/engine/test_uprising_content.py); only the modes 78 and 79 deal them.
+# (the ids do not clash: tests/engine/test_uprising_content.py); only the expansion's modes deal them.
 for _c in PLAYABLE_CARDS:
     C.CARD.setdefault(int(_c["id"]), _c)
     C.CARD_BY_NAME.setdefault(str(_c["name"]), int(_c["id"]))
