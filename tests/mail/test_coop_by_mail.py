@@ -102,15 +102,18 @@ def _asks_ransom(state: dict) -> bool:
 
 def _ransom_deal(rules: engine.Rules) -> str:
     """The first seed whose 2-player bot game of The Rescue comes to the ransom (the same play as the
-    test's: the bot's first pending seat, its choice drawn from ``random.Random(seed)``)."""
+    test's: the bot's first pending seat, its choice drawn from ``random.Random(seed)``), asked of
+    the seat that did not make the last move: the test's moves go through the API, and a player's
+    own API move mails them nothing, so the question must reach the asked seat by mail."""
     for n in range(400):
         seed = f"ransom-{n}"
         state = rules.setup(["Ana", "Bruno"], {"mode": "193", "jacques_level": 1}, seed)
         rnd = random.Random(seed)
+        seat = -1
         while not state["over"] and not _asks_ransom(state):
             seat = rules.pending(state)[0]
             rules.apply(state, seat, {"code": rules.bot_choice(state, seat, rules.options(state, seat), rnd).code})
-        if _asks_ransom(state):
+        if _asks_ransom(state) and rules.pending(state)[0] != seat:
             return seed
     raise AssertionError("no deal of 400 comes to the ransom")
 
