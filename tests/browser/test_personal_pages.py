@@ -258,7 +258,7 @@ def test_it_plays_says_lists_my_games_waiting_first_and_stops_a_link_without_jav
     # The link is revocable: once stopped, it opens nothing.
     page.goto(url_first)
     page.locator("form[action$='/revoke/'] button").click()
-    assert "This link no longer works" in page.content()
+    page.get_by_text("This link no longer works").wait_for()  # the answer page, once it has loaded
     assert page.goto(url_first).status == 404
 
     # The home page, the API's index and the favicon.
