@@ -31,6 +31,7 @@ from engine.i18n import _, ngettext
 from . import content as C
 from . import labels
 from . import uprising_content as U
+from .board import hand_limit
 
 # ---- the vocabulary -------------------------------------------------------------------------------
 
@@ -754,7 +755,7 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
 def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> str:
     display = state["display"]
     n = nums[0]
-    room = C.HAND_LIMIT - len(state["p"][seat]["hand"])
+    room = hand_limit(state["p"][seat]) - len(state["p"][seat]["hand"])  # an upgraded hand holds more
     cards = len(state["deck"]) + len(state["discard"])
     most = min(room, cards)
     if "pile" in terms and n > most:
