@@ -2,6 +2,7 @@
 
 * ``429`` on every operation (every view is throttled) with its ``Retry-After``;
 * the ``RateLimit-*`` headers on every answer; ``Idempotency-Key`` on every POST;
+* ``Accept-Language`` on every operation and ``Content-Language`` on every answer (issue 27);
 * an ``enum`` of the installed games for ``rules``; ``oneOf`` for the three kinds of command,
   and ``minItems``/``maxItems`` for a batch;
 * examples for the bodies a front end sends most;
@@ -15,6 +16,8 @@
 from __future__ import annotations
 
 from typing import Any
+
+from django.conf import settings
 
 import engine
 from pbem.api.idempotency import KEY_PATTERN
@@ -42,6 +45,15 @@ _IDEMPOTENCY = {
     "description": "any unique string (a UUID): sending the same request again with the same key answers the "
                    "first result (with `Idempotency-Replayed: true`) and never applies it twice; kept for a day",
 }
+
+_ACCEPT_LANGUAGE = {
+    "in": "header", "name": "Accept-Language", "required": False, "schema": {"type": "string", "maxLength": 500},
+    "description": "the language of the answer's human messages (refusals, option labels, events): `en` or `pt` "
+                   "(`pt-BR,pt;q=0.9` reads as `pt`). Without it, the language of the signed-in player's own "
+                   "setting (`language` in /me/), else English; sent, it wins over the setting for this request.",
+}
+_CONTENT_LANGUAGE = {"schema": {"type": "string", "enum": [code for code, _name in settings.LANGUAGES]},
+                     "description": "the language the answer's human messages are in"}
 
 _COMMAND_KINDS = {
     "code": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": r"\S",
@@ -217,9 +229,13 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                                    "rejected, for moves)",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 })
-            # Last, so that every answer added above tells the budget too.
+            params = operation.setdefault("parameters", [])
+            if not any(p.get("name") == "Accept-Language" for p in params):
+                params.append(dict(_ACCEPT_LANGUAGE))
+            # Last, so that every answer added above tells the budget and its language too.
             for answer in responses.values():
                 answer.setdefault("headers", {}).update(_RATE_HEADERS)
+                answer["headers"]["Content-Language"] = dict(_CONTENT_LANGUAGE)
     moves = result.get("paths", {}).get("/api/v1/games/{game_id}/moves/", {}).get("post", {})
     rejected = moves.get("responses", {}).get("422", {}).get("content", {}).get("application/json")
     if rejected is not None:

@@ -7,6 +7,7 @@ gets the spectator's. Errors are shaped by :mod:`pbem.api.errors`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -94,8 +95,17 @@ class BaseApi(APIView):
         entered and left in the one thread that runs the view (a ``?wait=`` answer made later
         under ASGI is made in English)."""
         self._asked = language.from_header(request.META.get("HTTP_ACCEPT_LANGUAGE"))
-        with language.speaking(self._asked):
+        with contextlib.ExitStack() as self._speaking, language.speaking(self._asked):
             return super().dispatch(request, *args, **kwargs)
+
+    def _speak_the_players_language(self, request: Request) -> None:
+        """No Accept-Language: once the client is known, the player's own setting speaks, both the
+        service's words and the engine's (option labels, events, refusals), until the answer is made."""
+        if getattr(self, "_asked", "") is not None or not hasattr(self, "_speaking"):
+            return
+        player = player_of(request)
+        if player is not None:
+            self._speaking.enter_context(language.speaking(language.of(player)))
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         for key, value in kwargs.items():
@@ -115,6 +125,7 @@ class BaseApi(APIView):
         else:
             super().initial(request, *args, **kwargs)
             auth.check_scope(request, needed)
+        self._speak_the_players_language(request)
         self._idempotency_key = idempotency.cache_key(request)
         if self._idempotency_key is not None:
             try:
@@ -145,9 +156,6 @@ class BaseApi(APIView):
     def player(self) -> Player | None:
         if not hasattr(self, "_player"):
             self._player = player_of(self.request)
-            if self._player is not None and getattr(self, "_asked", "") is None:
-                # (Django's words only: dispatch's ``speaking`` gives the previous language back)
-                translation.activate(language.of(self._player))
         return self._player
 
     def require_player(self) -> Player:

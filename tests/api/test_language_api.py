@@ -35,3 +35,40 @@ def test_it_answers_in_the_accept_language_else_in_the_players_setting(alice) ->
     assert client.get(ME, headers={"Accept-Language": "en"})["Content-Language"] == "en"
     # nothing of one request's language stays for the next one's
     assert APIClient().get("/api/v1/games/")["Content-Language"] == "en"
+
+
+def test_without_accept_language_the_players_setting_says_the_games_words_too(alice, bob) -> None:
+    """QA (issue 27): the player's setting reached Django's words only, and only where a view read
+    the player: a pt player's options and refusals through the API came in English without an
+    Accept-Language. Sent, Accept-Language wins over the setting."""
+    from tests.factories import start_game
+
+    game = start_game("maracaibo", alice, [bob])
+    Player.objects.filter(pk=alice.pk).update(language="pt")
+    client = token_client(Player.objects.get(pk=alice.pk))
+    url = f"/api/v1/games/{game.pk}/options/"
+    pt = client.get(url)
+    assert pt["Content-Language"] == "pt"
+    en = client.get(url, headers={"Accept-Language": "en"})
+    assert en["Content-Language"] == "en"
+    pt_labels = [o["label"] for o in pt.json()["options"]]
+    en_labels = [o["label"] for o in en.json()["options"]]
+    assert pt_labels and pt_labels != en_labels
+    assert any(label.startswith(("planejar ", "guardar ")) for label in pt_labels), pt_labels
+    assert not any(label.startswith(("planejar ", "guardar ")) for label in en_labels)
+    # a refused move's reason (the engine's words) in the setting's language too
+    refused = client.post(f"/api/v1/games/{game.pk}/moves/?wait=5",
+                          {"commands": [{"text": "navegar 99"}]}, format="json")
+    assert refused["Content-Language"] == "pt"
+    body = refused.content.decode()
+    english = client.post(f"/api/v1/games/{game.pk}/moves/?wait=5", {"commands": [{"text": "navegar 99"}]},
+                          format="json", headers={"Accept-Language": "en"}).content.decode()
+    assert body != english, body
+
+
+def test_the_schema_says_how_the_language_is_chosen() -> None:
+    schema = APIClient().get("/api/v1/schema/", headers={"Accept": "application/json"}).json()
+    op = schema["paths"]["/api/v1/games/{game_id}/options/"]["get"]
+    header = next(p for p in op["parameters"] if p["name"] == "Accept-Language")
+    assert header["in"] == "header" and "setting" in header["description"]
+    assert "Content-Language" in op["responses"]["200"]["headers"]
