@@ -162,3 +162,17 @@ def test_it_asks_the_table_by_mail_who_pays_luysas_ransom(ana: Persona, bruno: P
         assert text in _flat(text_of(p.latest())), text_of(p.latest())
     team = token_client(ana.player).get(f"/api/v1/games/{game.pk}/").json()["outcome"]["team"]
     assert any("Luysa" in c for c in team["met"]) and not any("Luysa" in c for c in team["missed"])
+
+
+def test_it_tells_the_searchs_spaces_in_words_in_the_rescues_mails(ana: Persona, bruno: Persona,
+                                                                    smtp_server: SmtpServer) -> None:
+    """The Rescue's first mail over SMTP says card 191's red and green spaces as a player reads them:
+    what lies on each and its reward, never the view's data (``[None, None]``, ``'X'``: QA found them)."""
+    _invite([ana, bruno], "mode=193")
+    for p in (ana, bruno):
+        text = _flat(text_of(p.latest()))
+        line = text[text.index("The Search (card 191)"):]
+        line = line[:line.index("finds Luysa.")]
+        assert "None" not in line and "[" not in line and "'X'" not in line, line
+        assert "red spaces: 1 empty (2 doubloons), 2 empty (2 VP);" in line, line
+        assert "green spaces: 1 covered by a red hint (2 doubloons), 2 empty (1 combat point)," in line, line

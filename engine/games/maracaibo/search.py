@@ -105,9 +105,22 @@ def text_line(view: dict[str, Any]) -> str:
     if s["found"]:
         return (f"  The Search: Luysa is held at {s['found']} {C.LOC[s['found']]['name']}: free her there for "
                 f"{s['luysa_cp']} combat points, or pay {s['ransom']} doubloons at the end.")
-    hints = ", ".join(f"{loc} ({k})" for loc, k in s["board"].items())
-    return (f"  The Search (card {s['card']}): hints at {hints}; red spaces {s['red']}; green spaces "
-            f"{s['green']}.")
+    hints = ", ".join(f"{loc} ({k})" for loc, k in s["board"].items()) or "none"
+    spaces = DATA["card"][str(s["card"])]
+    rows = "; ".join(f"{colour} spaces: {_spaces_text(s[colour], spaces[colour])}" for colour in ("red", "green"))
+    left = f" (or exactly {spaces['found_at_left']} hints left)" if "found_at_left" in spaces else ""
+    return (f"  The Search (card {s['card']}): face-down hints (how many) at {hints}; {rows}; the last green "
+            f"space{left} finds Luysa.")
+
+
+def _spaces_text(shown: list[str | None], rewards: list[dict[str, Any]]) -> str:
+    """A row of card 191's spaces in words: each space's number, what lies on it (nothing, the red hint
+    set there at setup, or a revealed hint) and its reward (the view's ``None`` and ``"X"`` are data,
+    never a player's words)."""
+    def what(h: str | None) -> str:
+        return "empty" if h is None else "covered by a red hint" if h == "X" else f"hint {h}"
+
+    return ", ".join(f"{i + 1} {what(h)} ({C.gain_text(r)})" for i, (h, r) in enumerate(zip(shown, rewards)))
 
 
 # ---- revealing a hint (before the main action) ------------------------------------------------------
