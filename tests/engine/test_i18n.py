@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from engine import get, i18n
-from engine.core import Event
+from engine.core import Event, Option
 from engine.errors import IllegalMove
 from engine.i18n import language
 from tests.engine import test_maretta_rules as M
+from tests.engine.bot_games import bot_game
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "engine" / "locale"
@@ -196,24 +197,19 @@ def test_it_explains_a_maretta_refusal_in_portuguese() -> None:
 def _caravelas_game(code: str, missed: list[str]) -> list[str]:
     """Every text of a whole bot-played Caravelas game in ``code``: each seat's view in words and
     its pictures (wide, phone, mail), the options and the events."""
-    import random
-
     R = get("caravelas")
-    rnd = random.Random(7)
     said: list[str] = []
+
+    def watch(step: int, st: dict[str, object], seat: int, opts: list[Option]) -> None:
+        if step % 15 == 0:
+            view = R.view(st, seat)
+            said.extend([R.render_text(view), R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)])
+        said.extend(o.label for o in opts)
+
     with i18n.on_miss(lambda m, c: missed.append(m)), language(code):
-        st = R.setup(["Ana", "Bob", "Carla"], {"target": 40}, "pt-caravelas")
-        for step in range(3000):
-            pending = R.pending(st)
-            if not pending:
-                break
-            seat = pending[0]
-            opts = R.options(st, seat)
-            if step % 15 == 0:
-                view = R.view(st, seat)
-                said += [R.render_text(view), R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)]
-            said += [o.label for o in opts]
-            said += [e.text for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
+        st, events = bot_game("caravelas", ["Ana", "Bob", "Carla"], {"target": 40}, "pt-caravelas", 7, steps=3000,
+                              watch=watch)
+        said += [str(e["text"]) for e in events]
         view = R.view(st, 0)
         said += [R.render_text(view), R.render_svg(view), R.render_mail_svg(view)]
     assert R.outcome(st) is not None
@@ -251,21 +247,9 @@ MARACAIBO_TOLD = {"turn", "sail", "home", "buy", "take", "invest", "plan", "draw
 
 
 def _maracaibo_events(code: str) -> list[dict[str, object]]:
-    import random
-
-    R = get("maracaibo")
-    rnd = random.Random(11)
-    events: list[dict[str, object]] = []
     with language(code):
-        st = R.setup(["Ana", "Bob", "Carla"], {}, "pt-maracaibo")
-        for _step in range(4000):
-            pending = R.pending(st)
-            if not pending:
-                break
-            seat = pending[0]
-            opts = R.options(st, seat)
-            events += [e.as_dict() for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
-    assert R.outcome(st) is not None
+        st, events = bot_game("maracaibo", ["Ana", "Bob", "Carla"], {}, "pt-maracaibo", 11, steps=4000)
+    assert get("maracaibo").outcome(st) is not None
     return events
 
 

@@ -4,15 +4,16 @@ context, and notation that reads the same line the same way whichever language t
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
 
 from engine import get, i18n
+from engine.core import Option
 from engine.errors import IllegalMove
 from engine.games.maracaibo import labels
+from tests.engine.bot_games import bot_game
 
 R = get("maracaibo")
 
@@ -23,20 +24,15 @@ def _labels_of_a_game(options: dict[str, Any], n: int, seed: str, missed: list[s
     labels in English and in Portuguese (code -> label)."""
     import copy
 
-    rnd = random.Random(seed)
-    st = R.setup([f"P{i}" for i in range(n)], options, seed)
     out = []
-    for step in range(8000):
-        pending = R.pending(st)
-        if not pending:
-            break
-        seat = pending[0]
+
+    def watch(step: int, st: dict[str, Any], seat: int, opts: list[Option]) -> None:
         with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
             pt = {o.code: o.label for o in R.options(st, seat)}
-        opts = R.options(st, seat)
         if step % every == 0:
             out.append((copy.deepcopy(st), seat, {o.code: o.label for o in opts}, pt))
-        R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+
+    st, _events = bot_game("maracaibo", [f"P{i}" for i in range(n)], options, seed, seed, watch=watch)
     assert R.outcome(st) is not None
     return out
 
@@ -105,17 +101,8 @@ def test_it_says_a_label_it_has_no_words_for_in_english_and_reports_it() -> None
 
 
 def _events(options: dict[str, Any], n: int, seed: str, code: str, missed: list[str]) -> list[dict[str, Any]]:
-    rnd = random.Random(seed)
-    events: list[dict[str, Any]] = []
     with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language(code):
-        st = R.setup([f"P{i}" for i in range(n)], options, seed)
-        for _step in range(8000):
-            pending = R.pending(st)
-            if not pending:
-                break
-            seat = pending[0]
-            opts = R.options(st, seat)
-            events += [e.as_dict() for e in R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)]
+        st, events = bot_game("maracaibo", [f"P{i}" for i in range(n)], options, seed, seed)
     assert R.outcome(st) is not None
     return events
 
@@ -158,20 +145,15 @@ def test_it_uses_the_uprising_s_portuguese_rulebook_words() -> None:
 
 def _pictures(code: str, options: dict[str, Any], missed: list[str]) -> str:
     """Every picture (wide, phone, mail) of each seat's view every 25 decisions of a bot game."""
-    rnd = random.Random(5)
     said: list[str] = []
+
+    def watch(step: int, st: dict[str, Any], seat: int, opts: list[Option]) -> None:
+        if step % 25 == 0:
+            view = R.view(st, seat)
+            said.extend([R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)])
+
     with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language(code):
-        st = R.setup(["Ana", "Bob", "Carla"], options, "pt-pictures")
-        for step in range(8000):
-            pending = R.pending(st)
-            if not pending:
-                break
-            seat = pending[0]
-            if step % 25 == 0:
-                view = R.view(st, seat)
-                said += [R.render_svg(view), R.render_mail_svg(view), *R.render_phone_svg(view)]
-            opts = R.options(st, seat)
-            R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+        bot_game("maracaibo", ["Ana", "Bob", "Carla"], options, "pt-pictures", 5, watch=watch)
     return "\n".join(said)
 
 
@@ -210,13 +192,8 @@ def test_it_explains_a_refused_line_to_a_portuguese_reader_in_portuguese() -> No
     reasons: list[str] = []
     lines = ["entregar tabaco", "entregar", "planejar 99", "navegar 9", "navegar 12", "comprar 1", "vd",
              "missão", "tirar 9", "tirar 3 do monte", "explorar 5", "revelar t1", "lutar contra a frança", "carreira"]
-    rnd = random.Random("pt-why")
-    for step in range(3000):
-        pending = R.pending(st)
-        if not pending:
-            break
-        seat = pending[0]
-        opts = R.options(st, seat)
+
+    def watch(step: int, st: dict[str, Any], seat: int, opts: list[Option]) -> None:
         if step % 9 == 0:
             for line in lines:
                 with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
@@ -224,7 +201,8 @@ def test_it_explains_a_refused_line_to_a_portuguese_reader_in_portuguese() -> No
                         R.read(line, copy.deepcopy(st), seat)
                     except IllegalMove as e:
                         reasons.append(str(e))
-        R.apply(st, seat, R.bot_choice(st, seat, opts, rnd).move)
+
+    bot_game("maracaibo", [], {}, "pt-why", "pt-why", steps=3000, watch=watch, state=st)
     said = "\n".join(reasons)
     assert not missed, sorted(set(missed))[:20]
     assert "não é uma jogada válida agora" in said or "não foi entendida" in said, said[:500]
@@ -236,19 +214,15 @@ def test_it_explains_a_refused_line_to_a_portuguese_reader_in_portuguese() -> No
 def test_it_says_the_board_in_words_pieces_qa_found_in_english_in_portuguese() -> None:
     # QA (issue 27): "action:" on city actions, "a nation of your choice", "1 doubloon"/"2 VP" inside
     # quests, "space 11", the reader's "(you)" and "ship upgrades ..., 24 discs left, career" in a pt mail
-    st = R.setup(["ana", "dora", "P2"], {}, "probe")
-    rnd = random.Random(1)
     missed: list[str] = []
     boards = []
-    for step in range(400):
-        pending = R.pending(st)
-        if not pending:
-            break
-        seat = pending[0]
+
+    def watch(step: int, st: dict[str, Any], seat: int, opts: list[Option]) -> None:
         if step % 40 == 0:
             with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
                 boards.append(R.render_mail_text(R.view(st, seat)))
-        R.apply(st, seat, R.bot_choice(st, seat, R.options(st, seat), rnd).move)
+
+    bot_game("maracaibo", ["ana", "dora", "P2"], {}, "probe", 1, steps=400, watch=watch)
     said = "\n".join(boards)
     assert not missed, sorted(set(missed))[:20]
     assert "ação de cidade: " in said and "espaço 11: missão" in said and "discos restantes" in said

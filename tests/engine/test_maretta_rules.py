@@ -666,7 +666,7 @@ def test_a_caller_changing_an_options_move_changes_neither_what_apply_accepts_no
     them, apply and every later listing go by the rules."""
     import random
 
-    from engine.games.maretta import rules as maretta
+    from engine.games.maretta import tables as maretta
 
     tables = [maretta._PLAY, maretta._GIVE, maretta._STEAL, maretta._TAKE_FROM, maretta._TAKE, maretta._DISCARD,
               maretta._LOOK, maretta._SWAP, maretta._MOVE_INSTEAD]

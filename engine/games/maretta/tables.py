@@ -47,7 +47,7 @@ _CLOCKWISE = {n: [tuple((s + j) % n for j in range(n)) for s in range(n)] for n 
 _AFTER = {n: [seats[1:] for seats in tables] for n, tables in _CLOCKWISE.items()}
 
 
-# Every (code, move) pair a listing can hold, made once (see Maretta._moves: shared, never changed).
+# Every (code, move) pair a listing can hold, made once (see decisions.step_moves: shared, never changed).
 _CARDS = tuple(NAMES)  # every card, the steamship card too
 _VALUE = {c: value(c) for c in _CARDS}
 _SUIT = {c: c[1:] for c in _CARDS}
