@@ -7,30 +7,26 @@ the label as it was before (without "now") is still read as the option.
 
 from __future__ import annotations
 
-import random
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from engine.core import Option
 from engine.errors import IllegalMove
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo.vpwhen import vp_when
+from tests.engine.bot_games import bot_steps
 
 #: an "N VP" that does not say when (now, at the end) and is not an income or a lasting "+N VP"
 _BARE = re.compile(r"(?<![+\d])\d+ VP\b(?! now| at the end| income)")
 
 
-def _played(mode: dict[str, str], seed: str, moves: int):  # type: ignore[no-untyped-def]
+def _played(mode: dict[str, str], seed: str, moves: int) -> Iterator[tuple[dict[str, Any], int, list[Option]]]:
     state = RULES.setup(["Ana", "Bruno", "Carla"], mode, seed)
-    rnd = random.Random(seed)
-    for _ in range(moves):
-        pending = RULES.pending(state)
-        if not pending:
-            return
-        seat = pending[0]
-        opts = RULES.options(state, seat)
+    for _step, seat, opts in bot_steps("maracaibo", state, seed, steps=moves):
         yield state, seat, opts
-        RULES.apply(state, seat, RULES.bot_choice(state, seat, opts, rnd).move)
 
 
 @pytest.mark.parametrize("mode", [{}, {"mode": "78"}, {"mode": "193"}])
