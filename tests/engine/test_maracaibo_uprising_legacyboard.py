@@ -178,3 +178,23 @@ def test_the_board_picture_and_text_show_what_lies_on_the_new_legacy_tiles(monke
     assert ">Willemstad<" in svg and "toll: 1 marker" in svg and "disc + village" in svg and "disc: on to 2" in svg
     assert "Ruin track" in svg and "the ruin (L31)" in svg and 'stroke-width="1.4"' in svg  # Roatán's ring
     assert "green tag: an Uprising legacy tile" in svg
+
+
+def test_every_new_legacy_tiles_tag_lies_wholly_on_the_map() -> None:
+    """QA: L36's tag at 8 Martinique ran past the map's right edge (x 604 to 660 of 640), cut to
+    '-2 goods' on the page; a tag that would leave the map is drawn left of its place."""
+    import xml.etree.ElementTree as ET
+
+    from engine.games.maracaibo.render import MAP_W, NEW_TAGS, POS
+
+    state = _sailing("78", "8", *NEW_TAGS)
+    svg = RULES.render_svg(RULES.view(state, 0))
+    rects = [el for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect")
+             if el.get("class") == "newtile"]
+    assert len(rects) == len(NEW_TAGS)
+    for el in rects:
+        x, w = float(el.get("x") or 0), float(el.get("width") or 0)
+        assert x >= 0 and x + w <= MAP_W, (x, w)
+    assert "-2 goods +2 d" in svg
+    martinique = POS[str(U.LEGACY["L36"]["loc"])]
+    assert any(float(el.get("x") or 0) + float(el.get("width") or 0) < martinique[0] for el in rects)

@@ -467,6 +467,7 @@ POS: dict[str, tuple[int, int]] = {
     "21a": (40, 70), "21b": (120, 56), "22": (74, 34),
 }
 MAP_H = 352
+MAP_W = 640  # the map's width (the picture's)
 
 #: where a place's row of ships may go (its first ship's corner, from the place): above it, else
 #: left, right or below; the first that is nearer this place than any other place and its name
@@ -701,6 +702,8 @@ def _svg_new_legacy(view: View, text: Any, least: float) -> list[str]:
         x, y = x + dx - 14, y + dy + 4  # (the tag's corner; what lies on the tile under it)
         tag, size = NEW_TAGS[t["id"]], max(6, least)
         tw = kit.text_width(tag, size, True) + 3
+        if x + 14 + tw > MAP_W - 2:  # past the map's right edge (L36 at 8): left of its place, wholly seen
+            x = round(POS[str(row["loc"])][0] - 27 - tw)
         out.append(f'<rect class="newtile" x="{x + 14}" y="{y - 4}" width="{tw:.1f}" height="{size + 3:.1f}" rx="2" '
                    'fill="#fff" stroke="#2b8a3e" stroke-width="0.8"/>')
         out.append(text(x + 14 + tw / 2, y + size - 3, tag, size, "middle", "#2b8a3e", "bold"))
