@@ -496,6 +496,14 @@ class Rules:
         copied: dict[str, Any] = json.loads(json.dumps(dict(archive)))
         return copied
 
+    def replay_options(self, options: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a stored game replays from (setup + seed + archive + move log: an undo, a
+        moderator's rollback, ``manage.py verify_games``), given its own ``options`` and its ``stored``
+        state (any format this engine reads; not changed). A game whose state says how an older release
+        set it up (Maracaibo's internal option ``release``, deduced from what the state dealt) says so
+        here, so that the replay sets it up as that release did; by default the options given."""
+        return dict(options)
+
     def archive_options(self, options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
         """The options a game set up from ``archive`` plays, given ``options`` (a game whose archive
         decides some of its options, as Maracaibo's story decides its mode, says so here, so that

@@ -624,7 +624,10 @@ def replay_state(game: Game, rows: Sequence[Move]) -> dict[str, Any]:
     """
     assert game.state is not None
     rules = rules_for(game)
-    state = rules.setup(list(game.state["players"]), game.options, game.seed, archive=game.archive)
+    # (the options the stored state says it was set up with: a game of an older release replays that
+    # release's setup, Rules.replay_options)
+    options = rules.replay_options(game.options or {}, game.state)
+    state = rules.setup(list(game.state["players"]), options, game.seed, archive=game.archive)
     for row in rows:
         rules.apply(state, row.seat, row.move)
     return _json_copy(state)

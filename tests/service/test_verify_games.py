@@ -110,8 +110,8 @@ def test_it_reports_a_state_of_a_format_newer_than_the_engine(alice, bob):
 @pytest.mark.django_db
 def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(alice, bob, carol):
     # A game of the Uprising's 78 stored by main c0d8ac1 (tests/engine/golden: the new legacy tiles unplayed,
-    # format 5) with its seed, options and log: today's setup replays it otherwise, until migration 0026 marks
-    # its options with release c0d8ac1 (engine/games/maracaibo/scenarios.RELEASES).
+    # format 5) with its seed, options and log: today's setup alone deals it otherwise; its stored state says
+    # the release that set it up, and migration 0026 marks its options with it too (scenarios.RELEASES).
     g = json.loads((Path(__file__).parent.parent / "engine/golden/maracaibo_78_before_l30.json").read_text())
     game = start_game("maracaibo", alice, [bob, carol], {"mode": "78"})
     assert game.options["release"] == "current"  # (a new game is today's)
@@ -121,8 +121,8 @@ def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(ali
     Move.objects.filter(game=game).delete()  # (its own log is that game's)
     Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
                                    number=i + 1) for i, (seat, code) in enumerate(g["moves"])])
-    with pytest.raises(CommandError):
-        _run(game.pk)  # (today's setup: other cards, city tiles, home ports)
+    # (its stored state says its release: a replay reads it there, Rules.replay_options, before the migration too)
+    assert "1 game replayed (150 moves): all match" in _run(game.pk)
 
     migration = importlib.import_module("pbem.games.migrations.0026_maracaibo_release")
     migration.mark_release(apps, None)
@@ -142,5 +142,39 @@ def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(ali
     services.do_undo_last_move(game.pk, player_at(game, seat))
     game.refresh_from_db()
     current(before)  # (the stored state as the engine reads it: upgraded, format 8)
+    assert game.state == before
+    assert "all match" in _run(game.pk)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "release"), [("maracaibo_79_188b109", "bb5188b"),
+                                               ("maracaibo_campaign_57805f3_1", "17a12c0"),
+                                               ("maracaibo_campaign_57805f3_3", "17a12c0")])
+def test_a_game_stored_by_an_older_release_replays_and_a_move_of_it_is_taken_back(alice, bob, carol, name, release):
+    # Issues 20 and 23: a 79 game stored by main 188b109 (93f71f2 to 7e3c82d's parent) and an Uprising
+    # campaign's first and third games stored by main 57805f3 (before 5c3c7c5), as those releases stored them
+    # (their options without release; tests/engine/golden/make_maracaibo_releases.py): verify_games replays
+    # them from seed, options, archive and log to the stored state, by the release their state says
+    # (scenarios.release_of), with no migration; a move then taken back is the replay of the log before it.
+    g = json.loads((Path(__file__).parent.parent / f"engine/golden/{name}.json").read_text())
+    others = [bob] if len(g["players"]) == 2 else [bob, carol]
+    game = start_game("maracaibo", alice, others, {"mode": "79"})
+    Game.objects.filter(pk=game.pk).update(seed=g["seed"], options=g["options"], state=g["state"],
+                                           archive=g["archive"], version=len(g["moves"]),
+                                           moves_recorded=len(g["moves"]))
+    Move.objects.filter(game=game).delete()
+    Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
+                                   number=i + 1) for i, (seat, code) in enumerate(g["moves"])])
+    assert f"1 game replayed ({len(g['moves'])} moves): all match" in _run(game.pk)
+
+    game.refresh_from_db()
+    before = copy.deepcopy(game.state)
+    seat = g["rest"][0][0]
+    services.do_submit_moves(game.pk, player_at(game, seat), [services.Command(code=g["rest"][0][1])], source="api")
+    game.refresh_from_db()
+    assert game.state["format"] == FORMAT and game.state["options"]["release"] == release
+    services.do_undo_last_move(game.pk, player_at(game, seat))
+    game.refresh_from_db()
+    current(before)
     assert game.state == before
     assert "all match" in _run(game.pk)

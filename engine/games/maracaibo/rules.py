@@ -146,8 +146,8 @@ class Maracaibo(Rules):
         OptionSpec("promos", "bool", False, "the Uprising's promos (mode basic, 78 or 79): Flying Dutchman, a "
                    "quest in the pile, and Own Monument, a prestige building among the others (the rulebook "
                    "advises against it with mode 79)"),
-        OptionSpec("release", "choice", "current", "internal: the release whose setup a stored game of mode 78 or "
-                   "79 replays (scenarios.RELEASES; set by a data migration, never chosen)",
+        OptionSpec("release", "choice", "current", "internal: the release whose setup a stored game of mode 78, "
+                   "79 or a campaign's replays (scenarios.RELEASES; deduced from the stored state, never chosen)",
                    choices=scenarios.RELEASE_CHOICES, internal=True),
     )
     supports_campaign = True
@@ -171,9 +171,10 @@ class Maracaibo(Rules):
             # (docs/rules/maracaibo-uprising.md, Assumption A40)
             raise SetupError(f"mode {mode} plays its own scenario card ({U.SCENARIOS[mode]['name']}), not scenario "
                              f"{options.get('scenario')}: leave option scenario out")
-        if options.get("release", "current") != "current" and mode not in ("78", "79"):
-            raise SetupError(f"option release={options.get('release')} is a stored game's of mode 78 or 79, "
-                             f"not of mode {mode}")
+        old = scenarios.RELEASES.get(str(options.get("release", "current")))
+        if old and mode not in old["modes"]:
+            raise SetupError(f"option release={options.get('release')} is a stored game's of mode "
+                             f"{' or '.join(old['modes'])}, not of mode {mode}")
         if mode in campaign.MODES and not options.get("campaign"):
             raise SetupError(f"mode {mode} is a campaign's: ask for option campaign too")
         if options.get("campaign"):
@@ -209,6 +210,16 @@ class Maracaibo(Rules):
     def archive_options(self, options: Mapping[str, Any], archive: Mapping[str, Any]) -> dict[str, Any]:
         """The campaign, and the mode the archive's story plays in (campaign.options_for)."""
         return campaign.options_for(options, upgrade_archive(archive))
+
+    def replay_options(self, options: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The release the stored state says set it up (upgraded on a copy: format 9 deduces it from what
+        the state dealt, scenarios.release_of), so that a game of an older release replays its setup,
+        whatever its own stored options say (a game stored before the option has none)."""
+        state: State = json.loads(json.dumps(dict(stored)))
+        current(state)
+        said = str(state.get("options", {}).get("release", "current"))
+        return {**{k: v for k, v in options.items() if k != "release"}, **({"release": said} if said != "current"
+                                                                          else {})}
 
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)

@@ -43,23 +43,146 @@ from .board import has_marker, take_marker
 
 #: the modes of a campaign played with the expansion (campaign.MODES: not imported, campaign imports this)
 _CAMPAIGN_MODES = ("campaign", "campaign_base")
-#: What a game of 78 or 79 set up by an older release dealt, by the option ``release`` (internal: set on
-#: the stored games of that release by pbem/games/migrations/0026, never offered to a player), so that such
-#: a game replays from its seed and log (undo, a moderator's rollback, ``manage.py verify_games``) exactly as
-#: that release set it up: ``cards``, the new project cards it dealt (main c0d8ac1: 5 of them) and
-#: ``numbered``, those of the numbered 100-106 it dealt (6; the base game's 90-99 as today), no new city
-#: tiles (they joined after it), and its drawn new legacy tiles L30-L37 all unplayed (in
-#: ``legacy_unplayed``, no ruin track L32 added).
+#: The setups of older releases, by the option ``release`` (internal, never offered to a player; a new
+#: game is ``"current"``), so that a game stored by such a release replays from its seed, options, archive
+#: and log (undo, a moderator's rollback, ``manage.py verify_games``) exactly as that release set it up.
+#: One row per release whose setup differs from the next one's, named by its first commit, in the order
+#: they were written; each row says only what that setup dealt unlike today's:
+#:
+#: - ``modes``: the modes it set up (78/79 without a story; a campaign's ``campaign``/``campaign_base``);
+#: - ``cards``: the expansion's unnumbered new project cards it dealt into the B deck (ascending, the data
+#:   order: the shuffle draws alike); ``numbered``: those of 100-106 (ids 230-236) it dealt in 78/79;
+#: - ``plays``: the drawn new legacy tiles it played (the others went to ``legacy_unplayed``; absent: all),
+#:   ``track``: whether the ruin's track L32 joined a drawn L31; ``city_tiles``: whether the expansion's two
+#:   city tiles joined the base game's (78/79); ``quests``: ``"base"`` when a campaign game dealt the base
+#:   game's quest tiles.
+#:
+#: Which row a stored game was set up by is deduced from what its state holds (:func:`release_of`), never
+#: from dates: the cards dealt stay in the game to its end (deck, box, display, hands, discard ...), the
+#: drawn tiles in ``legacy_new``/``legacy_unplayed``, the quest tiles in the pile and on the board. Two
+#: releases whose setups hold the same are one row. A stored state is stamped with it when the engine
+#: upgrades it (upgrade.py, formats 8 and 9) and a replay takes it from there (``Rules.replay_options``),
+#: so the next change of what a setup deals needs one row here (the release before it) and, so that stored
+#: states say it, one more format step calling :func:`stamp_release` (upgrade.py).
+_UPRISING_NUMBERED = (230, 231, 232, 233, 234, 236)
+_SCENARIOS = ("78", "79")
+_PLAYED_BEFORE_RUIN = ("L30", "L33", "L34", "L35", "L36", "L37")
 RELEASES: dict[str, dict[str, Any]] = {
-    "c0d8ac1": {"cards": (201, 220, 221, 224, 229), "numbered": (230, 231, 232, 233, 234, 236)},
+    # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
+    "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
+                "plays": (), "track": False, "city_tiles": False},
+    # 93f71f2 to 0f021dc's parent: the same cards, the new spaces L34-L36 played
+    "93f71f2": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
+                "plays": ("L34", "L35", "L36"), "track": False, "city_tiles": False},
+    # 0f021dc (the registry of played extensions) to 844f917's parent: 11 new cards
+    "0f021dc": {"modes": _SCENARIOS, "cards": (201, 214, 215, 218, 220, 221, 222, 223, 224, 228, 229),
+                "numbered": _UPRISING_NUMBERED, "plays": ("L34", "L35", "L36"), "track": False,
+                "city_tiles": False},
+    # 844f917 to bb5188b's parent: 13 new cards, and 105 (235)
+    "844f917": {"modes": _SCENARIOS, "cards": (201, 205, 214, 215, 216, 218, 220, 221, 222, 223, 224, 228, 229),
+                "numbered": (*_UPRISING_NUMBERED, 235), "plays": ("L34", "L35", "L36"), "track": False,
+                "city_tiles": False},
+    # bb5188b to 7e3c82d's parent: 21 new cards
+    "bb5188b": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 211, 214, 215, 216,
+                                               218, 220, 221, 222, 223, 224, 228, 229),
+                "numbered": (*_UPRISING_NUMBERED, 235), "plays": ("L34", "L35", "L36"), "track": False,
+                "city_tiles": False},
+    # 7e3c82d to cc7b30c's parent: bb5188b's cards, L30, L33, L37 played too, the ruin L31 and its track not
+    "7e3c82d": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 211, 214, 215, 216,
+                                               218, 220, 221, 222, 223, 224, 228, 229),
+                "numbered": (*_UPRISING_NUMBERED, 235), "plays": _PLAYED_BEFORE_RUIN, "track": True,
+                "city_tiles": False},
+    # cc7b30c to a9244a5's parent: 22 new cards
+    "cc7b30c": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 214, 215,
+                                               216, 218, 220, 221, 222, 223, 224, 228, 229),
+                "numbered": (*_UPRISING_NUMBERED, 235), "plays": _PLAYED_BEFORE_RUIN, "track": True,
+                "city_tiles": False},
+    # a9244a5 to 4831b6a's parent: every new card and the new city tiles, the ruin L31/L32 still unplayed
+    "a9244a5": {"modes": _SCENARIOS, "cards": tuple(range(201, 230)), "numbered": (*_UPRISING_NUMBERED, 235),
+                "plays": _PLAYED_BEFORE_RUIN, "track": True, "city_tiles": True},
+    # an Uprising campaign's game (modes campaign, campaign_base) from cefd5f3 to 17a12c0's parent: no new
+    # project card, the base game's quest tiles
+    "cefd5f3": {"modes": ("campaign", "campaign_base"), "cards": (), "quests": "base"},
+    # 17a12c0 to 5c3c7c5's parent: the expansion's quest tiles, still no new project card
+    "17a12c0": {"modes": ("campaign", "campaign_base"), "cards": ()},
 }
 #: the option ``release``'s values: today's (the default) and each older release a stored game began under
 RELEASE_CHOICES = ("current", *RELEASES)
+#: the keys of the state and of its players that hold project cards (release_of's witness)
+_CARD_KEYS = frozenset({"deck", "box", "display", "discard", "returned", "hand", "plan", "bought", "dealt",
+                        "tucked", "setup", "p"})
+_NEW_CARDS = frozenset(int(c["id"]) for c in U.CARDS)
 
 
 def release(state: State) -> dict[str, Any] | None:
-    """The older release the game was set up by (:data:`RELEASES`), None for today's."""
-    return RELEASES.get(str(state["options"].get("release", "current")))
+    """The older release the game was set up by (:data:`RELEASES`), None for today's (or a mode the
+    release's setup did not differ in: a campaign's game of card 184 or 185 plays 79's or 193's)."""
+    row = RELEASES.get(str(state["options"].get("release", "current")))
+    mode = homeports.mode(state)
+    if not row or mode not in row["modes"] or (mode in _SCENARIOS and "story" in state):
+        return None
+    return row
+
+
+def _cards_in(found: set[int], x: Any) -> None:
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k in _CARD_KEYS:
+                _cards_in(found, v)
+    elif isinstance(x, list):
+        for v in x:
+            if type(v) is int:
+                if v in _NEW_CARDS:
+                    found.add(v)
+            else:
+                _cards_in(found, v)
+
+
+def dealt_new_cards(state: State) -> set[int]:
+    """The expansion's project cards (ids 201-236) anywhere the state keeps project cards."""
+    found: set[int] = set()
+    _cards_in(found, {k: v for k, v in state.items() if k in _CARD_KEYS})
+    return found
+
+
+def _fits(state: State, row: dict[str, Any]) -> bool:
+    """Whether that release's setup could have dealt what ``state`` holds (:func:`release_of`)."""
+    mode = homeports.mode(state)
+    if mode not in row["modes"] or not dealt_new_cards(state) <= {*row["cards"], *row.get("numbered", ())}:
+        return False
+    if mode in _SCENARIOS:
+        new, unplayed = set(state.get("legacy_new", ())), set(state.get("legacy_unplayed", ()))
+        return ("story" not in state and "legacy_unplayed" in state and new <= set(row["plays"])
+                and not unplayed & set(row["plays"]) and ("L32" not in unplayed or row["track"]))
+    quests = [str(q) for q in [*state.get("quest_pile", ()), *state.get("quests", {}).values(),
+                               *state.get("track_quests", {}).values()]]
+    kind = "expansion" if any(q.startswith("UQ") for q in quests) else "base" if quests else None
+    return kind is None or kind == row.get("quests", "expansion")
+
+
+def release_of(state: State) -> str:
+    """The release whose setup dealt what ``state`` holds (a state of this engine's format): the first row
+    of :data:`RELEASES`, in the order they were written, whose setup could have dealt it, else
+    ``"current"``. The witness: the expansion's cards in the game (a row's setup dealt exactly its cards,
+    a later release more), in 78/79 the drawn new legacy tiles played or not (and ``legacy_unplayed``,
+    which every release before 7e3c82d kept and today's setup no longer writes), in a campaign game the
+    quest tiles (base ``Q``, the expansion's ``UQ``). Two rows that both fit set up the same game."""
+    mode = homeports.mode(state)
+    if (mode not in _SCENARIOS or "story" in state) and mode not in _CAMPAIGN_MODES:
+        return "current"
+    return next((name for name, row in RELEASES.items() if _fits(state, row)), "current")
+
+
+def stamp_release(state: State) -> None:
+    """The option ``release`` set to :func:`release_of` when the state says ``"current"`` (or nothing) or a
+    release whose setup could not have dealt it (upgrade.py's format 8 marked every 78/79 game with no new
+    tile played ``"c0d8ac1"``, a game of 0f021dc's cards too): what an upgrade step does once a new row of
+    :data:`RELEASES` covers games stored before it."""
+    options = state["options"]
+    said = RELEASES.get(str(options.get("release", "current")))
+    found = release_of(state) if said is None or not _fits(state, said) else options["release"]
+    if options.get("release") != found:
+        state["options"] = {**{k: v for k, v in options.items() if k != "release"}, "release": found}
 
 
 #: the tiles a module of the mode plays itself (L40: uprising.py)
@@ -120,6 +243,9 @@ def b_cards(state: State) -> list[int] | None:
     new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
     if not scen:
         if homeports.mode(state) in _CAMPAIGN_MODES:  # a campaign with the expansion (scenario 75: no 90-99)
+            old = release(state)
+            if old:  # (what that release dealt: before 5c3c7c5 none of them, the base game's B deck)
+                return [*C.B_CARDS, *old["cards"]] if old["cards"] else None
             return [*C.B_CARDS, *new]
         return None
     if "story" in state:  # a campaign's card 184/185 is no scenario card: no cards 90-106 (the rulebook)
@@ -138,13 +264,17 @@ def quest_ids(state: State) -> list[str] | None:
     """The quest tiles of the mode (None: the base game's): the expansion's 28 in its scenarios and in a
     campaign played with it (modes campaign, campaign_base: "Substitua as peças de missão do jogo base
     pelas desta expansão", every game on the new ship boards)."""
+    old = release(state)
+    if old and old.get("quests") == "base":  # (a campaign game set up before 17a12c0)
+        return None
     return [str(q["id"]) for q in U.QUESTS] if table(state) or homeports.mode(state) in _CAMPAIGN_MODES else None
 
 
 def new_city_tiles(state: State) -> list[dict[str, Any]]:
     """The city tiles the expansion adds to the base game's ("Adicione ... as duas novas peças de cidade às
     do jogo base"), in 78 and 79 (citytiles.py plays them)."""
-    return list(U.CITY_TILES) if table(state) and not release(state) else []
+    old = release(state)
+    return list(U.CITY_TILES) if table(state) and (not old or old.get("city_tiles")) else []
 
 
 def new_careers(state: State) -> list[str]:
@@ -165,10 +295,16 @@ def set_legacy(state: State) -> None:
         cid = state["deck"].pop()
         state["discard"] = [*state["discard"], cid]
         tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
-    if release(state):  # (that release played none of the new tiles: upgrade.py's format 7 keys, empty)
+    old = release(state)
+    if old:  # (the drawn new tiles that release played; the others unplayed, as it kept them)
+        if old["track"]:
+            tiles.extend(str(U.LEGACY[t]["track"]) for t in list(tiles)
+                         if U.LEGACY.get(t, {}).get("track") and U.LEGACY[t]["track"] not in tiles)
+        drawn = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]
         state["legacy"] = [t for t in tiles if t in C.LEGACY]
-        state["legacy_new"], state["legacy_board"] = [], {}
-        state["legacy_unplayed"] = [t for t in tiles if t not in C.LEGACY and t not in _MODULE_TILES]
+        state["legacy_new"] = [t for t in drawn if t in old["plays"]]
+        state["legacy_board"] = legacyboard.new_board(state["legacy_new"])
+        state["legacy_unplayed"] = [t for t in drawn if t not in old["plays"]]
         return
     for t in list(tiles):  # (the ruin comes with its track: "no início da trilha de ruína em L32")
         track = U.LEGACY.get(t, {}).get("track")

@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import scenarios
+
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 8
+FORMAT = 9
 
 
 class UnknownFormat(ValueError):
@@ -123,10 +125,21 @@ def _format_7_to_8(state: State) -> None:
     state["format"] = 8
 
 
+def _format_8_to_9(state: State) -> None:
+    """Format 9: the option ``release`` of a game set up by a release that scenarios.RELEASES gained with
+    it (78/79 from main 93f71f2 to 7e3c82d's parent: four setups, their cards and the new spaces L34-L36
+    played; an Uprising campaign's game before 5c3c7c5: no new project card, before 17a12c0 the base
+    game's quest tiles), deduced from what the state dealt (scenarios.release_of); a game that says an
+    older release already, or whose state fits today's setup, keeps it. (A replay reads it from the stored
+    state, Rules.replay_options: the stored game's own options need no migration.)"""
+    scenarios.stamp_release(state)
+    state["format"] = 9
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
-                                               _format_7_to_8]
+                                               _format_7_to_8, _format_8_to_9]
 
 
 def format_of(state: State) -> int:

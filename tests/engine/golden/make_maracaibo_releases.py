@@ -1,0 +1,71 @@
+"""Writes golden/maracaibo_79_188b109.json and maracaibo_campaign_57805f3_{1,2,3}.json: games stored by older
+releases whose setups scenarios.RELEASES keeps (issues 20, 23): a 79 game of main 188b109 (7e3c82d's parent,
+release row bb5188b: 21 new cards, L34-L36 played, the other drawn new tiles unplayed), and the first three
+games of an Uprising campaign of main 57805f3 (5c3c7c5's parent: no new project card in a campaign game; row
+17a12c0), the second being card 184's game (mode 79, unchanged since). Each with its seed, options, archive,
+the log to a mid-game state, the rest of the game as that engine played it, and its end. Run once on the old
+commit:
+
+    git worktree add --detach /tmp/old-188b109 188b109
+    PYTHONPATH=/tmp/old-188b109 PBEM_ENGINE_PURE=1 .venv/bin/python \
+        tests/engine/golden/make_maracaibo_releases.py 188b109 tests/engine/golden 79
+    (the same with 57805f3 and campaign)
+"""
+
+import json
+import random
+import sys
+
+from engine import registry
+from engine.testing import choose, player_names
+
+rules = registry.get("maracaibo")
+commit, out, kind = sys.argv[1:4]
+
+
+def play(st, rnd, limit):
+    log = []
+    while (pend := rules.pending(st)) and len(log) < limit:
+        seat = pend[rnd.randrange(len(pend))]
+        o = choose(rules, st, seat, rules.options(st, seat), rnd)
+        rules.apply(st, seat, dict(o.move))
+        log.append([seat, o.code])
+    return log
+
+
+def game(name, n, opts, seed, archive=None, mid=150):
+    rnd = random.Random(seed)
+    st = rules.setup(player_names(n), opts, seed, archive=archive)
+    log = play(st, rnd, mid)
+    mid_state = json.loads(json.dumps(st))
+    rest = play(st, rnd, 10**6)
+    doc = {
+        "game": "maracaibo",
+        "made_on": f"main {commit} (issue 20/23: a game stored by an older release)",
+        "players": player_names(n),
+        "options": opts,
+        "seed": seed,
+        "archive": archive,
+        "moves": log,
+        "state": mid_state,
+        "rest": rest,
+        "final": st,
+        "outcome": rules.outcome(st).as_dict(),
+    }
+    with open(f"{out}/{name}.json", "w") as f:
+        json.dump(doc, f, sort_keys=True, separators=(",", ":"))
+        f.write("\n")
+    print(name, st.get("format"), len(log), len(rest), len(json.dumps(doc)))
+    return st
+
+
+if kind == "79":
+    game(f"maracaibo_79_{commit}", 3, {"mode": "79"}, f"golden-79-{commit}")
+elif kind == "campaign":
+    opts = {"campaign": True, "mode": "campaign"}
+    first = game(f"maracaibo_campaign_{commit}_1", 2, opts, f"golden-campaign-{commit}-1")
+    arch = rules.archive(first)
+    second = game(f"maracaibo_campaign_{commit}_2", 2, opts, f"golden-campaign-{commit}-2", archive=arch, mid=120)
+    game(
+        f"maracaibo_campaign_{commit}_3", 2, opts, f"golden-campaign-{commit}-3", archive=rules.archive(second), mid=100
+    )

@@ -1,0 +1,114 @@
+"""Games stored by older releases replay from seed, options, archive and log exactly as that release set
+them up (issues 20 and 23; engine/games/maracaibo/scenarios.RELEASES, docs/rules/maracaibo.md "Formats").
+
+The golden games were played by the bot on the old commits themselves (tests/engine/golden/
+make_maracaibo_releases.py): a 79 game of main 188b109 (the window 93f71f2 to 7e3c82d's parent) and the
+first three games of an Uprising campaign of main 57805f3 (before 5c3c7c5: no new project card in a
+campaign game), the second of them card 184's game (mode 79)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.errors import SetupError
+from engine.games.maracaibo import RULES, scenarios
+from engine.games.maracaibo.upgrade import current
+from engine.testing import player_names
+
+GOLDEN = Path(__file__).parent / "golden"
+#: each golden game and the release its stored state says set it up
+STORED = {
+    "maracaibo_79_188b109": "bb5188b",
+    "maracaibo_campaign_57805f3_1": "17a12c0",
+    "maracaibo_campaign_57805f3_2": "current",
+    "maracaibo_campaign_57805f3_3": "17a12c0",
+}
+
+
+def _golden(name: str) -> dict[str, Any]:
+    g: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return g
+
+
+def _upgraded(state: dict[str, Any]) -> dict[str, Any]:
+    state = copy.deepcopy(state)
+    current(state)
+    out: dict[str, Any] = json.loads(json.dumps(state))
+    return out
+
+
+def _played(g: dict[str, Any], options: dict[str, Any], moves: list[list[Any]]) -> dict[str, Any]:
+    state = RULES.setup(g["players"], options, g["seed"], archive=g["archive"])
+    for seat, code in moves:
+        assert code in [o.code for o in RULES.options(state, seat)]
+        RULES.apply(state, seat, {"code": code})
+    out: dict[str, Any] = json.loads(json.dumps(state))  # (as stored)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_a_game_stored_by_an_older_release_replays_to_its_stored_state_and_plays_on(name: str) -> None:
+    g = _golden(name)
+    stored = _upgraded(g["state"])
+    assert stored["options"]["release"] == STORED[name]  # (deduced from what the state dealt: format 9)
+    options = RULES.replay_options(g["options"], g["state"])  # (what a replay of the stored game reads)
+    assert options.get("release", "current") == STORED[name]
+    assert _played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
+    ended = _played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
+    assert ended == _upgraded(g["final"])
+    assert RULES.outcome(ended) is not None
+    if STORED[name] != "current":  # today's setup deals otherwise: the log would not replay to it
+        today = RULES.setup(g["players"], g["options"], g["seed"], archive=g["archive"])
+        assert json.loads(json.dumps(today))["deck"] != _played(g, options, [])["deck"]
+
+
+def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_of_them() -> None:
+    first, second = _golden("maracaibo_campaign_57805f3_1"), _golden("maracaibo_campaign_57805f3_2")
+    assert scenarios.dealt_new_cards(first["final"]) == set()  # (before 5c3c7c5: the base B deck)
+    assert second["state"]["options"]["mode"] == "79" and 184 in second["archive"]["story"]["unread"]
+    assert {c for c in scenarios.dealt_new_cards(second["state"]) if c < 230} == set(range(201, 230))
+
+
+def test_every_release_row_is_its_own_and_todays_setup_is_current() -> None:
+    # the witness tells each row's setup from the rows before it (for a seed whose draws show it)
+    for name, row in scenarios.RELEASES.items():
+        mode = row["modes"][0]
+        options = {"mode": mode, "release": name, **({"campaign": True} if mode.startswith("campaign") else {})}
+        found = {scenarios.release_of(RULES.setup(player_names(3), options, f"row-{name}-{i}")) for i in range(6)}
+        assert name in found and found <= set(list(scenarios.RELEASES)[: list(scenarios.RELEASES).index(name) + 1])
+    for options in (
+        {"mode": "78"},
+        {"mode": "79"},
+        {"campaign": True, "mode": "campaign"},
+        {"campaign": True, "mode": "campaign_base"},
+        {"mode": "basic"},
+        {},
+    ):
+        for i in range(3):
+            state = RULES.setup(player_names(3), options, f"today-{i}")
+            assert state["options"]["release"] == "current" and scenarios.release_of(state) == "current"
+            assert RULES.replay_options(options, state) == options
+
+
+def test_the_upgrade_corrects_a_release_the_state_could_not_have_been_dealt_by() -> None:
+    # format 8 marked a 78/79 game with no new tile played c0d8ac1: a game of 0f021dc's cards too
+    state = RULES.setup(player_names(3), {"mode": "79", "release": "0f021dc"}, "row-0f021dc-0")
+    state = json.loads(json.dumps(state))
+    if state["legacy_new"]:  # (a seed with none of L34-L36 drawn, so that format 8 said c0d8ac1)
+        state = json.loads(json.dumps(RULES.setup(player_names(3), {"mode": "79", "release": "0f021dc"}, "s3")))
+    assert not state["legacy_new"]
+    said = {**state, "format": 8, "options": {**state["options"], "release": "c0d8ac1"}}
+    current(said)
+    assert said == state
+
+
+@pytest.mark.parametrize(("release", "mode"), [("17a12c0", "79"), ("bb5188b", "campaign")])
+def test_it_refuses_a_release_of_another_mode(release: str, mode: str) -> None:
+    options = {"mode": mode, "release": release, **({"campaign": True} if mode == "campaign" else {})}
+    with pytest.raises(SetupError, match=f"option release={release} is a stored game's of mode .*not of mode {mode}"):
+        RULES.setup(player_names(3), options, "refused")
