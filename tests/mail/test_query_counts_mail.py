@@ -51,10 +51,11 @@ def _move_mail(game: Game, rnd: random.Random) -> tuple[bytes, str, str]:
 #: move takes the game as the seat's read locked it, and numbers its rows from the game's counter.
 JUDGED_MAIL_STATEMENTS = 8
 #: The mails a move queues in the same transaction (game mails to the seats whose turn begins),
-#: however many: the story since the earliest of their last mails (one read), their rows (one
-#: INSERT), the seats' marks (one UPDATE). The chat is read only when the seats' read said a seat
-#: has chat it was not told. (It was 4 statements a mail: story, chat, row and mark each.)
-MAILS_STATEMENTS = 3
+#: however many: the story since the earliest of their last mails (one read), their rows with the
+#: seats' marks (one INSERT whose WITH updates the marks, on PostgreSQL). The chat is read only
+#: when the seats' read said a seat has chat it was not told. (It was 4 statements a mail: story,
+#: chat, row and mark each; then 3 for a change's mails.)
+MAILS_STATEMENTS = 2
 #: The answer to a step, made alone: its seat's marks read again, the story, the chat, the row,
 #: the mark (it is the one mail of its change).
 STEP_ANSWER_STATEMENTS = 5
