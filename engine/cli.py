@@ -16,7 +16,7 @@ from engine.core import visible_events
 from engine.errors import EngineError, IllegalMove
 from engine.notation import format_options
 from engine.record import outcome_record
-from engine.testing import Report, player_names, run_game
+from engine.testing import Report, check_campaign, player_names, run_game
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -48,7 +48,12 @@ def simulate(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = f"{args.seed}-{i}"
         try:
-            run_game(rules, args.players, options, seed, checks=args.check, report=report)
+            if args.campaign:  # a whole campaign: every game after the first set up from the last one's archive
+                check_campaign(rules, args.players, options, seed, checks=args.check, check_every=args.check_every,
+                               report=report)
+            else:
+                run_game(rules, args.players, options, seed, checks=args.check, report=report,
+                         check_every=args.check_every)
         except Exception as exc:  # noqa: BLE001 - a simulation reports every failure and goes on
             first_line = f"{type(exc).__name__}: {exc}".splitlines()[0]
             errors[first_line] += 1
@@ -62,7 +67,10 @@ def simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     names = player_names(args.players)
     print(f"game: {rules.name}  players: {args.players}  options: {rules.check_options(args.players, options)}")
-    print(f"games: {args.games}  finished: {report.finished}  errors: {len(report.errors)}")
+    if args.campaign:
+        print(f"campaigns: {args.games}  games: {report.finished} finished  errors: {len(report.errors)}")
+    else:
+        print(f"games: {args.games}  finished: {report.finished}  errors: {len(report.errors)}")
     print(f"moves: {report.moves}  ({report.moves / max(report.finished, 1):.1f} per game)  "
           f"time: {elapsed:.1f}s  ({report.finished / max(elapsed, 1e-9):.0f} games/s)")
     if report.lengths:
@@ -133,6 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "simulate":
             p.add_argument("--games", "-k", type=int, default=100)
             p.add_argument("--check", action="store_true", help="run the full conformance checks (slow)")
+            p.add_argument("--check-every", type=int, default=1, metavar="N",
+                           help="with --check: the per-step checks every N steps (and wherever seats decide at once)")
+            p.add_argument("--campaign", action="store_true",
+                           help="each of --games is a whole campaign: every later game set up from the last one's "
+                                "archive (a game with campaigns; e.g. -o campaign=true for maracaibo)")
             p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
             p.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
         else:

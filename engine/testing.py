@@ -7,6 +7,9 @@ back, refusals change nothing, the state survives JSON, simultaneous choices
 commute, hidden information does not leak into views, option labels or events,
 and seed plus move log replays to the identical state. Python's global
 ``random`` must be untouched throughout.
+
+A campaign's later games too (:func:`check_campaign`): each set up from the archive the game
+before it produced, checked the same way, and replayed from seed + archive + move log.
 """
 
 from __future__ import annotations
@@ -35,12 +38,20 @@ def player_names(n: int) -> list[str]:
 
 
 def replay(rules: Rules, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str,
-           log: Iterable[LogEntry]) -> State:
-    """Setup plus every logged move, in order: the state they lead to."""
-    state = rules.setup(players, options, seed)
+           log: Iterable[LogEntry], archive: Mapping[str, Any] | None = None) -> State:
+    """Setup (from ``archive``, a campaign's later game) plus every logged move, in order: the
+    state they lead to."""
+    state = _setup(rules, players, options, seed, archive)
     for seat, move in log:
         rules.apply(state, seat, move)
     return state
+
+
+def _setup(rules: Rules, players: Sequence[str], options: Mapping[str, Any] | None, seed: Any,
+           archive: Mapping[str, Any] | None) -> State:
+    # (a game on its own is set up without the keyword: a game written before campaigns takes none)
+    return rules.setup(players, options, seed) if archive is None else rules.setup(players, options, seed,
+                                                                                   archive=archive)
 
 
 def choose(rules: Rules, state: State, seat: int, options: Sequence[Option], rnd: random.Random) -> Option:
@@ -61,6 +72,10 @@ class Report:
     lengths: list[int] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
     resamples_that_changed: int = 0
+    #: the last game's final state (a campaign's next game is set up from its archive)
+    last_state: State | None = None
+    #: the archives a campaign's games produced, in order (check_campaign)
+    archives: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _fail(msg: str, seed: Any, step: int) -> ConformanceError:
@@ -251,13 +266,19 @@ def _check_events(events: list[Event], n: int, seed: Any, step: int) -> None:
 
 
 def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, seed: Any, *,
-             checks: bool = True, max_steps: int = 20000, report: Report | None = None) -> Report:
-    """Play one game from ``seed``; with ``checks``, verify the contract at every step."""
+             checks: bool = True, max_steps: int = 20000, report: Report | None = None,
+             archive: Mapping[str, Any] | None = None, check_every: int = 1) -> Report:
+    """Play one game from ``seed``; with ``checks``, verify the contract at every step.
+
+    ``archive``: the game is a campaign's later one, set up from the archive the game before it
+    produced (and replayed from it). ``check_every``: the per-step checks only at every so many
+    steps (and at every step where several seats decide at once), for long runs such as a whole
+    campaign; the events, the end, the replay and the renderings are checked whatever it is."""
     report = report or Report()
     global_before = random.getstate()
     rnd = random.Random(f"{seed}-choices")
     players = player_names(n_players)
-    state = rules.setup(players, options, seed)
+    state = _setup(rules, players, options, seed, archive)
     log: list[LogEntry] = []
     n = len(players)
     step = 0
@@ -267,7 +288,8 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
             break
         if rules.outcome(state) is not None:
             raise _fail("seats are pending after the game ended", seed, step)
-        if checks:
+        full = checks and (step % check_every == 0 or len(pending) > 1)
+        if full:
             try:
                 round_trip = json.loads(json.dumps(state))
             except (TypeError, ValueError) as exc:
@@ -288,7 +310,7 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
         opts = rules.options(state, seat)
         if not opts:
             raise _fail(f"seat {seat} is pending but has no options", seed, step)
-        if checks:
+        if full:
             _check_options(rules, state, seat, opts, seed, step, apply_all=True)
         move = choose(rules, state, seat, opts, rnd).move
         events = rules.apply(state, seat, move)
@@ -304,8 +326,9 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
     if ranked != list(range(n)):
         raise _fail(f"the ranking {outcome.ranking} does not place every seat once", seed, step)
     if checks:
-        if replay(rules, players, options, seed, log) != state:
-            raise _fail("seed plus move log does not replay to the identical state", seed, step)
+        if replay(rules, players, options, seed, log, archive) != state:
+            raise _fail("seed plus " + ("archive plus " if archive is not None else "")
+                        + "move log does not replay to the identical state", seed, step)
         rules.render_svg(rules.view(state, None))
         rules.render_text(rules.view(state, 0))
     if random.getstate() != global_before:
@@ -317,15 +340,77 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
     report.reasons[outcome.reason] += 1
     for w in outcome.winners:
         report.winners[w] += 1
+    report.last_state = state
     return report
 
 
 def check_conformance(rules: Rules, n_players: int, options: Mapping[str, Any] | None = None,
-                      seeds: Iterable[Any] = range(5), *, hidden_info: bool = True) -> Report:
-    """Run the checked simulation for every seed; raise ConformanceError on the first breach."""
+                      seeds: Iterable[Any] = range(5), *, hidden_info: bool = True,
+                      archive: Mapping[str, Any] | None = None) -> Report:
+    """Run the checked simulation for every seed; raise ConformanceError on the first breach.
+    ``archive``: every game is a campaign's later game, set up from it (whole campaigns:
+    :func:`check_campaign`)."""
     report = Report()
     for seed in seeds:
-        run_game(rules, n_players, options, seed, checks=True, report=report)
+        run_game(rules, n_players, options, seed, checks=True, report=report, archive=archive)
     if hidden_info and report.resamples_that_changed == 0:
         raise ConformanceError("resample_hidden never changed anything: the hidden-information test proved nothing")
     return report
+
+
+def check_campaign(rules: Rules, n_players: int, options: Mapping[str, Any] | None, seed: Any, *,
+                   checks: bool = True, check_every: int = 1, max_games: int = 10, games: int | None = None,
+                   report: Report | None = None) -> Report:
+    """Play one whole campaign from ``seed`` with the checker: its first game from ``options``,
+    every later one (seed ``<seed>-g<N>``) set up from the archive the game before it produced,
+    with the options the archive makes it play (``Rules.archive_options``), as the service does;
+    until an archive says the campaign has ``ended`` (or ``games`` games, for a game whose
+    campaigns have no end). Each game is checked as :func:`run_game`
+    checks a game (replayed from seed + archive + move log); each archive must exist once its game
+    is over, survive JSON, count the games played, keep the seats, be accepted by
+    ``check_archive`` while the campaign goes on, and an ended campaign's must be refused."""
+    report = report or Report()
+    players = player_names(n_players)
+    archive: dict[str, Any] | None = None
+    for g in range(games or max_games):
+        game_seed = seed if g == 0 else f"{seed}-g{g + 1}"
+        where = f"{seed!r}, game {g + 1}"
+        game_options = options if archive is None else rules.archive_options(dict(options or {}), archive)
+        try:
+            run_game(rules, n_players, game_options, game_seed, checks=checks, report=report, archive=archive,
+                     check_every=check_every)
+        except ConformanceError as exc:
+            raise ConformanceError(f"campaign {where}: {exc}") from exc
+        state = report.last_state
+        assert state is not None
+        made = rules.archive(state)
+        if made is None:
+            raise ConformanceError(f"campaign {where}: the finished game gives no archive")
+        if checks:
+            try:
+                same = json.loads(json.dumps(made)) == made
+            except (TypeError, ValueError):
+                same = False
+            if not same:
+                raise ConformanceError(f"campaign {where}: the archive is not JSON data")
+            if made.get("game") != (archive["game"] if archive else 0) + 1:
+                raise ConformanceError(f"campaign {where}: the archive counts {made.get('game')!r} games played")
+            if made.get("seats") != players:
+                raise ConformanceError(f"campaign {where}: the archive's seats are {made.get('seats')!r}")
+        report.archives.append(made)
+        archive = made
+        if archive.get("ended"):
+            if checks:
+                try:
+                    rules.setup(players, options, f"{seed}-after", archive=archive)
+                except ValueError:  # (BadArchive, a SetupError)
+                    pass
+                else:
+                    raise ConformanceError(f"campaign {where}: a game was set up from the archive of an ended "
+                                           "campaign")
+            return report
+        if checks:
+            rules.check_archive(archive)
+    if games is not None:
+        return report
+    raise ConformanceError(f"campaign {seed!r} did not end in {max_games} games")

@@ -15,7 +15,6 @@ from engine.core import BadArchive, Event, State
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import campaign as K
 from engine.games.maracaibo import content as C
-from engine.games.maracaibo.rules import Maracaibo
 from engine.testing import check_conformance, player_names
 
 Game = tuple[State, list[tuple[int, dict[str, Any]]], list[list[Event]]]
@@ -299,20 +298,11 @@ def test_it_passes_the_conformance_checker_in_a_campaign() -> None:
     assert report.finished == 1 and report.resamples_that_changed > 0
 
 
-class _Next(Maracaibo):
-    """The rules, every game set up as the next of a campaign (for the checker, which knows no archives)."""
-
-    archive_given: Mapping[str, Any] | None = None
-
-    def setup(self, players: Any, options: Any, seed: Any, archive: Any = None) -> State:
-        return super().setup(players, options, seed, archive=self.archive_given)
-
-
 def test_it_passes_the_conformance_checker_in_a_game_set_up_from_an_archive() -> None:
-    rules = _Next()
-    rules.archive_given = RULES.archive(campaign(2, "branch-a")[1][0])
-    report = check_conformance(rules, 2, {"rounds": 2}, seeds=["conf-next"])
+    archive = RULES.archive(campaign(2, "branch-a")[1][0])
+    report = check_conformance(RULES, 2, {"rounds": 2}, seeds=["conf-next"], archive=archive)
     assert report.finished == 1 and report.resamples_that_changed > 0
+    assert report.last_state is not None and report.last_state["story"]["game"] == 3
 
 
 def test_it_adds_the_option_campaign_to_an_older_state_in_format_5() -> None:
