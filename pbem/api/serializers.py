@@ -156,8 +156,31 @@ class GameCreateIn(serializers.Serializer):
     time_bank_increment_hours = serializers.IntegerField(required=False, default=0, min_value=0, max_value=24 * 30,
                                                          help_text="hours each move adds to the player's bank")
 
+    campaign = serializers.BooleanField(
+        required=False, default=False,
+        help_text="not here: a campaign (a group's series of games, each set up from the last one's archive) is "
+                  "created with POST /api/v1/campaigns/, which creates its first game too; true here, or the "
+                  "option campaign, is refused with a 400 that says so")
+
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
         return _json_safe(value, "options")
+
+    def validate_campaign(self, value: bool) -> bool:
+        if value:
+            raise serializers.ValidationError(CAMPAIGN_ELSEWHERE)
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        asked = attrs.get("options", {}).get("campaign")
+        if asked is True or str(asked).strip().lower() in ("1", "yes", "true", "on", "y"):
+            raise serializers.ValidationError({"options": CAMPAIGN_ELSEWHERE})
+        return attrs
+
+
+#: why POST /games/ refuses a campaign (a front end that asks for one there gets a plain game otherwise)
+CAMPAIGN_ELSEWHERE = ("a campaign is created with POST /api/v1/campaigns/ (rules, options, invite, games, name): it "
+                      "creates the campaign and its first game, and sets up each next game from the last one's "
+                      "archive; POST /api/v1/games/ creates a game on its own")
 
 
 # ---- views and options ------------------------------------------------------------------------

@@ -299,7 +299,10 @@ class GameListApi(BaseApi):
         operation_id="games_create",
         summary="Create a game",
         description="You take the first seat; invited players get a mail; the game starts when every seat is "
-                    "filled. Options are validated against the rules' schema (see /rules/).",
+                    "filled. Options are validated against the rules' schema (see /rules/). A game on its own: a "
+                    "campaign (a group's series of games, each set up from the last one's archive) is created with "
+                    "POST /campaigns/, which creates its first game too; `campaign: true` or the option `campaign` "
+                    "here is refused with a 400 that names it.",
         request=s.GameCreateIn,
         responses={201: s.GameOut, **_errors(400, 401, 429)},
     )

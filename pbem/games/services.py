@@ -148,6 +148,12 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         checked = rules.check_options(n_players, {k: v for k, v in (options or {}).items() if k not in internal})
     except SetupError as exc:
         raise ServiceError(str(exc)) from None
+    if campaign is None and rules.supports_campaign and checked.get("campaign"):
+        # a campaign game on its own would play the story's first game and hand its archive to no next
+        # game: the campaign is made first, and it makes its games (pbem.games.campaigns)
+        raise ServiceError(gettext(
+            "option campaign starts a campaign, which is created as one, with its group: by mail new campaign "
+            "%(rules)s with ADDRESS..., through the API POST /api/v1/campaigns/") % {"rules": rules.name})
     if not 1 <= deadline_hours <= 24 * 60:
         raise ServiceError(gettext("the deadline must be between 1 hour and 60 days"))
     if time_bank_hours is not None and not 1 <= time_bank_hours <= 24 * 365:

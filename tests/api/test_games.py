@@ -216,3 +216,29 @@ def test_the_internal_option_release_is_never_offered_nor_a_new_games(alice, bob
                             "invite": [bob.email]}, format="json")
     assert r.status_code == 201, r.json()
     assert r.json()["options"]["release"] == "current"
+
+
+@pytest.mark.parametrize("payload", [{"campaign": True}, {"options": {"campaign": "yes"}},
+                                     {"options": {"campaign": True, "mode": "campaign"}}])
+def test_it_refuses_a_campaign_with_a_400_that_names_the_campaigns_endpoint(alice, bob, payload):
+    # a front end that asked POST /games/ for a campaign got a plain game, silently (#23): a campaign is
+    # created by POST /campaigns/, which makes its group and first game and sets up each next one
+    from pbem.games.models import Campaign
+
+    r = token_client(alice).post(GAMES, {"rules": "maracaibo", "invite": [bob.email], **payload}, format="json")
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid"
+    assert "a campaign is created with POST /api/v1/campaigns/" in r.json()["message"]
+    assert not Game.objects.exists() and not Campaign.objects.exists()
+    # the same body to the endpoint it names makes the campaign and its first game
+    body = {"rules": "maracaibo", "invite": [bob.email], "options": payload.get("options", {})}
+    r = token_client(alice).post("/api/v1/campaigns/", body, format="json")
+    assert r.status_code == 201, r.content
+    game = Game.objects.get()
+    assert game.campaign is not None and game.campaign_number == 1 and game.options["campaign"] is True
+
+
+def test_it_creates_a_game_with_campaign_false_as_any_other(fake_game, alice, bob):
+    r = token_client(alice).post(GAMES, {"rules": fake_game, "invite": [bob.email], "campaign": False}, format="json")
+    assert r.status_code == 201, r.content
+    assert Game.objects.get().campaign is None

@@ -23,6 +23,7 @@ import pytest
 from django.core import mail as django_mail
 
 import engine.registry
+from pbem.games import campaigns
 from pbem.games import services as game_services
 from pbem.games.models import Game, Player, Seat
 from pbem.mail.smtp import free_port, make_controller
@@ -226,8 +227,12 @@ def start_game(rules: str, people: list[Persona], *, options: dict[str, object] 
     players = [game_services.do_get_or_create_player(p.email) for p in people]
     for p, pl in zip(people, players):
         game_services.do_update_preferences(pl, display_name=p.name, mail_mode=mail_mode)
-    game = game_services.do_create_game(players[0], rules, options=options or {},
-                                        invite=[p.email for p in people[1:]], allow_any_sender=allow_any_sender)
+    invite = [p.email for p in people[1:]]
+    if (options or {}).get("campaign"):  # a campaign's game is made by its campaign (do_create_game refuses it)
+        _campaign, game = campaigns.do_create_campaign(players[0], rules, options=options, invite=invite)
+    else:
+        game = game_services.do_create_game(players[0], rules, options=options or {}, invite=invite,
+                                            allow_any_sender=allow_any_sender)
     for pl in players[1:]:
         game_services.do_join_game(game.pk, pl)
     game.refresh_from_db()

@@ -121,3 +121,14 @@ def test_it_lets_a_moderator_seat_a_group_by_mail_without_playing(ana: Persona, 
     assert f"[pbem #{game.pk}]" in str(ana.latest()["Subject"])  # the group's first game mails
     refused = answer_to(mallory, f"new campaign caravelas for {ana.email} {carla.email}")
     assert "only a moderator seats players directly" in refused
+
+
+def test_it_answers_new_game_with_option_campaign_by_naming_new_campaign(ana: Persona, bruno: Persona) -> None:
+    # a game with the option campaign but no campaign would play the story's first game and hand its archive
+    # to no next game (#23): refused, the answer names the command that makes the campaign
+    said = answer_to(ana, f"new maracaibo with {bruno.email} campaign=yes")
+    assert "new campaign maracaibo with ADDRESS" in said and "POST /api/v1/campaigns/" in said, said
+    assert not Game.objects.exists() and not Campaign.objects.exists()
+    said = answer_to(ana, f"new campaign maracaibo with {bruno.email}")
+    game = Game.objects.get()
+    assert game.campaign is not None and game.options["campaign"] is True, said
