@@ -57,8 +57,7 @@ def columns(game_id: int) -> dict[str, int]:
     out = {}
     with connection.cursor() as cur:
         for table, where in TABLES.items():
-            cur.execute(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t WHERE {where}",
-                        {"game": game_id})
+            cur.execute(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t WHERE {where}", {"game": game_id})
             out[table] = int(cur.fetchone()[0])
     return out
 
@@ -71,6 +70,15 @@ def disk() -> dict[str, tuple[int, int]]:
         cur.execute("VACUUM FULL")
         cur.execute("SELECT relname, pg_table_size(relid), pg_indexes_size(relid) FROM pg_stat_user_tables")
         return {name: (int(heap), int(index)) for name, heap, index in cur.fetchall()}
+
+
+def index_sizes() -> dict[str, int]:
+    """Every index of the database (as of the last :func:`disk`): its bytes, by name."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT indexrelname, pg_relation_size(indexrelid) FROM pg_stat_user_indexes")
+        return {name: int(size) for name, size in cur.fetchall()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,10 +118,10 @@ def run(args: argparse.Namespace) -> list[str]:
     for name in args.game or ["maretta", "caravelas", "maracaibo"]:
         rules = engine.get(name)
         empty = disk()
+        empty_indexes = index_sizes()
         games, moves = [], 0
         for g in range(args.games):
-            players = [services.do_create_player(f"{name}{g}-{i}@bench.example", f"P{i}")
-                       for i in range(args.players)]
+            players = [services.do_create_player(f"{name}{g}-{i}@bench.example", f"P{i}") for i in range(args.players)]
             if args.mail_mode:
                 for p in players:
                     services.do_update_preferences(p, mail_mode=args.mail_mode)
@@ -150,25 +158,50 @@ def run(args: argparse.Namespace) -> list[str]:
         retention.do_prune_mail_bodies(timezone.now() + retention.keep_for() + timedelta(hours=1))
         after = {t: sum(columns(g)[t] for g in games) for t in TABLES}
         grown = {t: (h - empty.get(t, (0, 0))[0], i - empty.get(t, (0, 0))[1]) for t, (h, i) in disk().items()}
+        indexes = {n: b - empty_indexes.get(n, 0) for n, b in index_sizes().items()}
         finished = Game.objects.filter(pk__in=games, status=Game.Status.FINISHED).count()
-        results.append((name, moves, f"{finished} of {len(games)} games finished",
-                        OutboundMessage.objects.filter(game__in=games).count(),
-                        InboundMessage.objects.filter(game__in=games).count(), before, after, grown))
+        results.append(
+            (
+                name,
+                moves,
+                f"{finished} of {len(games)} games finished",
+                OutboundMessage.objects.filter(game__in=games).count(),
+                InboundMessage.objects.filter(game__in=games).count(),
+                before,
+                after,
+                grown,
+                indexes,
+            )
+        )
 
-    for name, moves, status, mails, inbound, before, after, grown in results:
+    for name, moves, status, mails, inbound, before, after, grown, indexes in results:
         per = max(moves, 1)
         heap = sum(h for h, _i in grown.values())
         index = sum(i for _h, i in grown.values())
-        split = ", ".join(f"{t.removeprefix('games_')} {(h + i) / per:.0f} ({i / per:.0f} indexes)"
-                          for t, (h, i) in sorted(grown.items(), key=lambda kv: -sum(kv[1])) if h + i > 0)
-        lines.append(f"{name}: {moves} moves ({status}), {inbound} mails in, {mails} mails out; on disk after "
-                     f"retention {(heap + index) / per:,.0f} bytes a move: tables {heap / per:,.0f} + indexes "
-                     f"{index / per:,.0f} [{split}]; columns {sum(before.values()) / per:,.0f} as written, "
-                     f"{sum(after.values()) / per:,.0f} after retention")
-    for name, moves, _status, _mails, _inbound, _before, _after, grown in results:
+        split = ", ".join(
+            f"{t.removeprefix('games_')} {(h + i) / per:.0f} ({i / per:.0f} indexes)"
+            for t, (h, i) in sorted(grown.items(), key=lambda kv: -sum(kv[1]))
+            if h + i > 0
+        )
+        by_index = ", ".join(f"{n} {b / per:.0f}" for n, b in sorted(indexes.items(), key=lambda kv: -kv[1]) if b > 0)
+        by_column = ", ".join(
+            f"{t.removeprefix('games_')} {b / per:.0f}"
+            for t, b in sorted(after.items(), key=lambda kv: -kv[1])
+            if b > 0
+        )
+        lines.append(
+            f"{name}: {moves} moves ({status}), {inbound} mails in, {mails} mails out; on disk after "
+            f"retention {(heap + index) / per:,.0f} bytes a move: tables {heap / per:,.0f} + indexes "
+            f"{index / per:,.0f} [{split}]; columns {sum(before.values()) / per:,.0f} as written, "
+            f"{sum(after.values()) / per:,.0f} after retention [{by_column}]"
+        )
+        lines.append(f"{name}: indexes, bytes a move: {by_index}")
+    for name, moves, _status, _mails, _inbound, _before, _after, grown, _indexes in results:
         per_move = sum(h + i for h, i in grown.values()) / max(moves, 1)
-        lines.append(f"storage {name}: {per_move / 1024:.2f} KB a move on disk after retention  goal <= 2 KB: "
-                     f"{'met' if per_move <= GOAL else 'not met'}")
+        lines.append(
+            f"storage {name}: {per_move / 1024:.2f} KB a move on disk after retention  goal <= 2 KB: "
+            f"{'met' if per_move <= GOAL else 'not met'}"
+        )
     return lines
 
 

@@ -8,6 +8,7 @@ are never shown and raw mail only on its own detail page.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -296,8 +297,13 @@ class MoveAdmin(ReadOnlyAdmin):
     list_display = ("id", "game", "number", "seat", "source", "version", "created_at", "undone_at")
     list_filter = ("source", ("undone_at", admin.EmptyFieldListFilter))
     search_fields = ("=game__id",)
-    readonly_fields = ("game", "number", "seat", "move", "source", "version", "events", "created_at", "undone_at",
-                       "undone_version")
+    readonly_fields = ("game", "number", "seat", "move", "source", "version", "stored_events", "created_at",
+                       "undone_at", "undone_version")
+
+    @admin.display(description="events")
+    def stored_events(self, row: Move) -> str:
+        """The events as JSON text, as a JSON field shows (they are stored deflated: migration 0027)."""
+        return json.dumps(row.events, ensure_ascii=False)
 
 
 @admin.register(MoveRequest)

@@ -10,6 +10,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from pbem.games.fields import PackedJSONField
 
 
 def new_token() -> str:
@@ -99,6 +100,7 @@ class Game(models.Model):
     archive = models.JSONField(null=True, blank=True)
     #: Whether a seat's token alone is enough, whatever address the reply comes from.
     allow_any_sender = models.BooleanField(default=False)
+
     class NoMovePolicy(models.TextChoices):
         WAIT = "wait", _("wait: remind the player, then tell the moderator")
         DEFAULT = "default", _("play the game's safe default move")
@@ -143,8 +145,9 @@ class Game(models.Model):
         indexes = [
             # The finished games, most recently finished first (the lobby's list): 50 rows read at
             # a million games, not every finished game sorted (issue 28).
-            models.Index(fields=["-finished_at", "-id"], name="game_finished_recent",
-                         condition=models.Q(status="finished")),
+            models.Index(
+                fields=["-finished_at", "-id"], name="game_finished_recent", condition=models.Q(status="finished")
+            ),
         ]
 
     def __str__(self) -> str:
@@ -277,7 +280,9 @@ class Move(models.Model):
     version = models.PositiveIntegerField()
     #: Position in the game's log, from 1; the replay order.
     number = models.PositiveIntegerField()
-    events = models.JSONField(default=list)
+    #: What the move did (``Event.as_stored`` of each), deflated: most of a move's bytes, and read
+    #: only in Python (pbem.games.fields, migration 0027; issue 28).
+    events = PackedJSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     #: Set when the move was taken back by its player (see services.do_undo_last_move).
     undone_at = models.DateTimeField(null=True, blank=True)
@@ -294,8 +299,11 @@ class Move(models.Model):
         # after it; with only game_id indexed both read the game's whole log, which grows.
         indexes = [
             models.Index(fields=["game", "version"], name="move_game_version"),
-            models.Index(fields=["game", "undone_version"], name="move_game_undone",
-                         condition=models.Q(undone_version__isnull=False)),
+            models.Index(
+                fields=["game", "undone_version"],
+                name="move_game_undone",
+                condition=models.Q(undone_version__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -334,9 +342,13 @@ class InboundMessage(models.Model):
         REJECTED = "rejected", "rejected"
         IGNORED = "ignored", "ignored"
 
-    message_id = models.CharField(max_length=255, unique=True)
+    #: Unique through ``Meta.constraints`` rather than ``unique=True``, which adds a second index
+    #: for LIKE on PostgreSQL (``varchar_pattern_ops``): 0.06 KB a mail for lookups nothing makes.
+    message_id = models.CharField(max_length=255)
     raw = models.BinaryField()
     mail_from = models.CharField(max_length=255)
+    #: The seat address(es) it was sent to: a secret token each. Emptied with ``raw`` after the
+    #: retention (pbem.mail.retention): a judged mail is never judged again, and its game stays.
     rcpt_to = models.CharField(max_length=255)
     #: Indexed where the sweeper and the health check look only (received: not judged yet), not
     #: over every mail ever received (issue 28).
@@ -349,9 +361,15 @@ class InboundMessage(models.Model):
     pruned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["processed_at"], name="inbound_to_prune",
-                                condition=models.Q(pruned_at__isnull=True, processed_at__isnull=False)),
-                   models.Index(fields=["received_at"], name="inbound_unjudged", condition=models.Q(status="received"))]
+        constraints = [models.UniqueConstraint(fields=["message_id"], name="inbound_message_id_unique")]
+        indexes = [
+            models.Index(
+                fields=["processed_at"],
+                name="inbound_to_prune",
+                condition=models.Q(pruned_at__isnull=True, processed_at__isnull=False),
+            ),
+            models.Index(fields=["received_at"], name="inbound_unjudged", condition=models.Q(status="received")),
+        ]
 
     def __str__(self) -> str:
         return f"inbound {self.pk} ({self.status})"
@@ -400,10 +418,16 @@ class OutboundMessage(models.Model):
     pruned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["sent_at"], name="outbound_to_prune",
-                                condition=models.Q(status="sent", pruned_at__isnull=True)),
-                   models.Index(fields=["status", "created_at"], name="outbound_unsent",
-                                condition=models.Q(status__in=["pending", "sending"]))]
+        indexes = [
+            models.Index(
+                fields=["sent_at"], name="outbound_to_prune", condition=models.Q(status="sent", pruned_at__isnull=True)
+            ),
+            models.Index(
+                fields=["status", "created_at"],
+                name="outbound_unsent",
+                condition=models.Q(status__in=["pending", "sending"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"outbound {self.pk} ({self.status})"
@@ -483,7 +507,6 @@ class MailAddress(models.Model):
                 return cls.objects.create(email=email)
         except IntegrityError:
             return cls.objects.get(email=email)
-
 
 
 class GameModerator(models.Model):

@@ -11,7 +11,10 @@ are the audit record, and the game's state and move log can compose the mail aga
 headers go with the body (issue 28: the threading headers and the seat's secret Reply-To were
 a third of what a pruned row kept; nothing reads them after the hour the answer limit counts).
 Inbound mail keeps its raw bytes as long (a bad mail's answer quotes it, a moderator may read it),
-then only the Message-ID stays, which is all deduplication needs.
+then only the Message-ID stays, which is all deduplication needs, with the sender, the game, the
+verdict and the times: the recipient addresses go too (each holds a seat's secret token, like the
+outbox's Reply-To; a judged mail is never judged again). A move's own record, what replay and
+audits read, is the move log, which retention never touches.
 """
 
 from __future__ import annotations
@@ -47,18 +50,27 @@ def do_prune_mail_bodies(now: datetime | None = None) -> int:
     cutoff = now - keep_for()
     pruned = 0
     while True:
-        ids = list(OutboundMessage.objects.filter(status=OutboundMessage.Status.SENT, pruned_at__isnull=True,
-                                                  sent_at__lt=cutoff).values_list("pk", flat=True)[:BATCH])
+        ids = list(
+            OutboundMessage.objects.filter(
+                status=OutboundMessage.Status.SENT, pruned_at__isnull=True, sent_at__lt=cutoff
+            ).values_list("pk", flat=True)[:BATCH]
+        )
         if not ids:
             break
         pruned += OutboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(
-            body_text="", body_html="", svg="", content=None, pruned_at=now, headers=KEPT_HEADERS)
+            body_text="", body_html="", svg="", content=None, pruned_at=now, headers=KEPT_HEADERS
+        )
     while True:
-        ids = list(InboundMessage.objects.filter(pruned_at__isnull=True, processed_at__lt=cutoff)
-                   .filter(~Q(status=InboundMessage.Status.RECEIVED)).values_list("pk", flat=True)[:BATCH])
+        ids = list(
+            InboundMessage.objects.filter(pruned_at__isnull=True, processed_at__lt=cutoff)
+            .filter(~Q(status=InboundMessage.Status.RECEIVED))
+            .values_list("pk", flat=True)[:BATCH]
+        )
         if not ids:
             break
-        pruned += InboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(raw=b"", pruned_at=now)
+        pruned += InboundMessage.objects.filter(pk__in=ids, pruned_at__isnull=True).update(
+            raw=b"", rcpt_to="", pruned_at=now
+        )
     if pruned:
         log.info("mail retention: %s bodies pruned", pruned)
     return pruned
