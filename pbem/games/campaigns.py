@@ -56,6 +56,15 @@ def campaign_options(rules: Rules, options: Mapping[str, Any] | None, n_players:
         raise ServiceError(str(exc)) from None
 
 
+def plays_story(rules: Rules, options: Mapping[str, Any]) -> bool:
+    """Whether the games of a campaign with these (checked) options carry a story from one to the next:
+    rules that play campaigns, unless the option ``campaign`` says no (Maracaibo's ``campaign=no``: a
+    series of games of mode 79, say, whose archive is None, so only a number of games ends it)."""
+    if not rules.supports_campaign:
+        return False
+    return not any(s.name == "campaign" for s in rules.option_specs) or bool(options.get("campaign"))
+
+
 #: What an engine's archive check or setup may raise on an archive of the wrong shape deep inside
 #: (an object where a list of card numbers belongs): refused as malformed, never a 500.
 MALFORMED = (TypeError, KeyError, ValueError, AttributeError, IndexError)
@@ -152,8 +161,8 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
         archive = check_archive(rules, archive, n_players, checked)
         checked = rules.archive_options(checked, archive)  # (what the games will play: the archive may decide)
         played = int(archive["game"])
-    elif not rules.supports_campaign and games is None:
-        games = 3  # a series of a game without campaigns has an end; three unless told
+    elif games is None and not plays_story(rules, checked):
+        games = 3  # a series of games without a story (campaign=no, too) has an end; three unless told
     title = (name or f"{rules.title} campaign").strip()
     services.check_title(title)
     campaign = Campaign.objects.create(
@@ -404,8 +413,8 @@ def access_archive(campaign_id: int, player: Player | None) -> dict[str, Any]:
                         % {"campaign": campaign.pk})
     if not campaign.carry:
         raise Conflict(f"campaign #{campaign.pk} has no archive yet: a game of it must end first"
-                       if engine.get(campaign.rules).supports_campaign else
-                       f"campaign #{campaign.pk} is a series of a game without campaigns: it has no archive")
+                       if plays_story(engine.get(campaign.rules), campaign.options) else
+                       f"campaign #{campaign.pk} is a series of games without a story: it has no archive")
     _entry(campaign, "exported", {"game": campaign.carry.get("game")}, actor=player)
     return dict(campaign.carry)
 

@@ -15,7 +15,7 @@ from engine.testing import choose
 from pbem.games import services
 from pbem.games.models import Campaign, CampaignEntry, Game
 from tests.campaign_toy import guess
-from tests.factories import player_at
+from tests.factories import player_at, token_client
 from tests.mail.conftest import DOMAIN, Persona, start_game, text_of
 
 __all__ = ["guess"]
@@ -132,3 +132,23 @@ def test_it_answers_new_game_with_option_campaign_by_naming_new_campaign(ana: Pe
     said = answer_to(ana, f"new campaign maracaibo with {bruno.email}")
     game = Game.objects.get()
     assert game.campaign is not None and game.options["campaign"] is True, said
+
+
+def test_it_ends_a_series_of_maracaibo_games_without_the_story_after_three(ana: Persona, bruno: Persona) -> None:
+    """QA: `new campaign maracaibo ... mode=79 campaign=no` (the story refuses mode 79) made a series
+    with no number of games and no archive to end it: it would have gone on for ever. Without the
+    story it is a series of three unless told, as for a game without campaigns; with it, the story
+    ends it."""
+    answer = answer_to(ana, f"new campaign maracaibo with {bruno.email} mode=79")
+    assert "not done" in answer and "not 79" in answer  # the story campaign plays no mode 79
+    answer = answer_to(ana, f"new campaign maracaibo with {bruno.email} mode=79 campaign=no")
+    series = Campaign.objects.get()
+    assert f"Campaign #{series.pk}" in answer and series.options["campaign"] is False
+    assert series.games_planned == 3
+    answer_to(ana, f"new campaign maracaibo with {bruno.email} mode=79 campaign=no games=5")
+    answer_to(ana, f"new campaign maracaibo with {bruno.email}")
+    assert [(c.options["campaign"], c.games_planned) for c in Campaign.objects.order_by("pk")] == [
+        (False, 3), (False, 5), (True, None)]
+    # its archive, asked by the API: there never is one, and the answer says so
+    r = token_client(series.created_by).get(f"/api/v1/campaigns/{series.pk}/archive/")
+    assert r.status_code == 409 and "a series of games without a story: it has no archive" in r.json()["message"]
