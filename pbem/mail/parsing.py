@@ -103,6 +103,21 @@ def parse_message(raw: bytes) -> Message:
         return BytesParser().parsebytes(raw, headersonly=True)
 
 
+def parse_headers(raw: bytes) -> Message:
+    """The mail's headers only, as :func:`parse_message` reads them (its body is not parsed).
+
+    Why: storing a mail needs its Message-ID alone; the body is parsed once, when it is judged
+    (issue 28: a mail was parsed whole twice on its way)."""
+    from email.parser import BytesParser
+
+    try:
+        return BytesParser(_HeadersOnly, policy=email.policy.default).parsebytes(raw, headersonly=True)
+    except Exception as exc:  # as parse_message: the lenient legacy policy
+        if is_time_limit(exc):
+            raise
+        return BytesParser().parsebytes(raw, headersonly=True)
+
+
 class _HeadersOnly(email.message.EmailMessage):
     """Marks a message parsed for its headers only (see :func:`parse_message`)."""
 

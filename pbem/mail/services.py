@@ -129,8 +129,7 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
 
     A Message-ID seen before returns the stored row and queues nothing.
     """
-    msg = parsing.parse_message(raw)
-    message_id = parsing.message_id_of(msg, raw)
+    message_id = parsing.message_id_of(parsing.parse_headers(raw), raw)
     existing = InboundMessage.objects.filter(message_id=message_id).first()
     if existing is not None:
         log.info("inbound %s: duplicate delivery, ignored", existing.pk)
