@@ -354,6 +354,8 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
     if held is None:
         raise ServiceError(gettext("campaign #%(campaign)s has seats 0 to %(len_group_1)s, not %(seat)s")
                            % {"campaign": campaign.pk, "len_group_1": len(group) - 1, "seat": seat})
+    if name.strip():  # a name no player may have is refused with its reason, never dropped unsaid
+        name = services.check_display_name(name)
     newcomer = services.do_get_or_create_player(services.check_address(email), name)
     if any(cs.player_id == newcomer.pk for cs in group):
         raise Conflict(gettext("%(newcomer_display_name)s holds a seat of campaign #%(campaign)s already")

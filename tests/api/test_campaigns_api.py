@@ -127,3 +127,21 @@ def test_it_answers_a_reason_of_control_characters_with_a_422_not_a_400(guess: s
     r = token_client(alice).post(f"{CAMPAIGNS}{campaign.pk}/end/", {"reason": "the\ngroup\x07stops"}, format="json")
     assert r.status_code == 200 and r.json()["status"] == "finished"
     assert "the group stops" in r.json()["story"][-1]["text"]
+
+
+def test_it_refuses_a_handover_naming_the_newcomer_a_name_no_player_may_have(guess: str, alice: Player,
+                                                                              bob: Player) -> None:
+    """QA: a handover's ``name`` that no player may have ("Erin 2": a digit) was dropped without a
+    word and the newcomer named by their address; now a 422 says why, and nothing changes."""
+    campaign, game = campaigns.do_create_campaign(alice, guess, invite=[bob.email])
+    a = token_client(alice)
+    assert token_client(bob).post(f"/api/v1/games/{game.pk}/join/").status_code == 200
+    url = f"{CAMPAIGNS}{campaign.pk}/handover/"
+    r = a.post(url, {"seat": 1, "email": "erin@example.com", "reason": "Bob sails away", "name": "Erin 2"},
+               format="json")
+    assert r.status_code == 422 and "a name cannot hold digits" in r.json()["message"], r.content
+    assert not Player.objects.filter(email="erin@example.com").exists()
+    assert [g["name"] for g in a.get(f"{CAMPAIGNS}{campaign.pk}/").json()["group"]] == ["Alice", "Bob"]
+    r = a.post(url, {"seat": 1, "email": "erin@example.com", "reason": "Bob sails away", "name": " Erin "},
+               format="json")
+    assert r.status_code == 200 and [g["name"] for g in r.json()["group"]] == ["Alice", "Erin"], r.content
