@@ -308,7 +308,8 @@ def game_export(game_id: int) -> dict[str, Any]:
         "game": game.pk,
         "rules": game.rules,
         "title": game.title,
-        "options": game.options,
+        # (a game of an older release says it, as its replay reads it: Rules.replay_options)
+        "options": rules_for(game).replay_options(game.options or {}, game.state),
         "seed": game.seed,
         "seed_hash": game.seed_hash,
         # Why the names from the state: setup was called with them (a replacement renames no seat).

@@ -2,9 +2,10 @@
 them up (issues 20 and 23; engine/games/maracaibo/scenarios.RELEASES, docs/rules/maracaibo.md "Formats").
 
 The golden games were played by the bot on the old commits themselves (tests/engine/golden/
-make_maracaibo_releases.py): a 79 game of main 188b109 (the window 93f71f2 to 7e3c82d's parent) and the
+make_maracaibo_releases.py): a 79 game of main 188b109 (the window 93f71f2 to 7e3c82d's parent), the
 first three games of an Uprising campaign of main 57805f3 (before 5c3c7c5: no new project card in a
-campaign game), the second of them card 184's game (mode 79)."""
+campaign game), the second of them card 184's game (mode 79), and the first and third games of one of main
+5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ STORED = {
     "maracaibo_campaign_57805f3_1": "17a12c0",
     "maracaibo_campaign_57805f3_2": "current",
     "maracaibo_campaign_57805f3_3": "17a12c0",
+    "maracaibo_campaign_5962877_1": "c572794",
+    "maracaibo_campaign_5962877_3": "c572794",
+}
+#: games whose end today's engine plays otherwise (not their setup: a rule of play changed since), and how
+ENDS_OTHERWISE = {
+    # 17a12c0 added card 184 unread at the final scoring of the story's first game (its 79 game comes next);
+    # main 5962877 had no such card yet: the story's pile and unread cards differ, nothing else
+    "maracaibo_campaign_5962877_1": {"story"},
 }
 
 
@@ -60,7 +69,8 @@ def test_a_game_stored_by_an_older_release_replays_to_its_stored_state_and_plays
     assert options.get("release", "current") == STORED[name]
     assert _played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
     ended = _played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
-    assert ended == _upgraded(g["final"])
+    final = _upgraded(g["final"])
+    assert {k for k in {*ended, *final} if ended.get(k) != final.get(k)} == ENDS_OTHERWISE.get(name, set())
     assert RULES.outcome(ended) is not None
     if STORED[name] != "current":  # today's setup deals otherwise: the log would not replay to it
         today = RULES.setup(g["players"], g["options"], g["seed"], archive=g["archive"])

@@ -149,10 +149,12 @@ def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(ali
 @pytest.mark.django_db
 @pytest.mark.parametrize(("name", "release"), [("maracaibo_79_188b109", "bb5188b"),
                                                ("maracaibo_campaign_57805f3_1", "17a12c0"),
-                                               ("maracaibo_campaign_57805f3_3", "17a12c0")])
+                                               ("maracaibo_campaign_57805f3_3", "17a12c0"),
+                                               ("maracaibo_campaign_5962877_3", "c572794")])
 def test_a_game_stored_by_an_older_release_replays_and_a_move_of_it_is_taken_back(alice, bob, carol, name, release):
-    # Issues 20 and 23: a 79 game stored by main 188b109 (93f71f2 to 7e3c82d's parent) and an Uprising
-    # campaign's first and third games stored by main 57805f3 (before 5c3c7c5), as those releases stored them
+    # Issues 20 and 23: a 79 game stored by main 188b109 (93f71f2 to 7e3c82d's parent), an Uprising
+    # campaign's first and third games stored by main 57805f3 (before 5c3c7c5) and a third game stored by main
+    # 5962877 (before cefd5f3: L30 not played), as those releases stored them
     # (their options without release; tests/engine/golden/make_maracaibo_releases.py): verify_games replays
     # them from seed, options, archive and log to the stored state, by the release their state says
     # (scenarios.release_of), with no migration; a move then taken back is the replay of the log before it.
@@ -178,3 +180,39 @@ def test_a_game_stored_by_an_older_release_replays_and_a_move_of_it_is_taken_bac
     current(before)
     assert game.state == before
     assert "all match" in _run(game.pk)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["maracaibo_79_188b109", "maracaibo_campaign_57805f3_1"])
+def test_the_export_of_a_finished_game_of_an_older_release_replays_with_the_engine(alice, bob, carol, name, tmp_path):
+    # its export says the release its state says (the stored options have none), so python -m engine replay
+    # sets it up as that release did and reaches the recorded outcome
+    import subprocess
+    import sys
+
+    from django.utils import timezone
+
+    from engine.games.maracaibo import RULES
+    from engine.record import outcome_record
+    from pbem.games.selectors import game_export
+
+    g = json.loads((Path(__file__).parent.parent / f"engine/golden/{name}.json").read_text())
+    others = [bob] if len(g["players"]) == 2 else [bob, carol]
+    game = start_game("maracaibo", alice, others, {"mode": "79"})
+    moves = [*g["moves"], *g["rest"]]
+    Game.objects.filter(pk=game.pk).update(
+        seed=g["seed"], options=g["options"], state=g["final"], archive=g["archive"], version=len(moves),
+        moves_recorded=len(moves), status=Game.Status.FINISHED, finished_at=timezone.now(),
+        outcome=json.loads(json.dumps(outcome_record(RULES, copy.deepcopy(g["final"])))))
+    Move.objects.filter(game=game).delete()
+    Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
+                                   number=i + 1) for i, (seat, code) in enumerate(moves)])
+    export = game_export(game.pk)
+    assert export["options"] == {**g["options"], "release": "bb5188b" if "79" in name else "17a12c0"}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
+                          timeout=120, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(moves)} moves replayed; finished" in done.stdout

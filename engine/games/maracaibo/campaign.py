@@ -43,7 +43,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
-from . import coop, legacyboard, legacytiles
+from . import coop, legacyboard, legacytiles, scenarios
 from . import uprising_content as U
 from .archive_upgrade import ARCHIVE_VERSION, upgrade_archive
 from .board import HANDLERS, opt, stack, take_marker
@@ -181,8 +181,8 @@ def begin(state: State, ev: list[Event]) -> None:
     story = state["story"]
     new = [t for t in story.pop("legacy", ()) if t not in C.LEGACY]  # (the base tiles: in state["legacy"])
     if book(state) != "base" or new:  # the Uprising's tiles: played ones, and those placed but not played
-        state["legacy_new"] = [t for t in new if _played(t)]
-        state["legacy_unplayed"] = [t for t in new if not _played(t)]
+        state["legacy_new"] = [t for t in new if _played(state, t)]
+        state["legacy_unplayed"] = [t for t in new if not _played(state, t)]
         # what lies on them starts empty each game (as in scenarios 78, 79: scenarios.set_legacy)
         state["legacy_board"] = legacyboard.new_board(state["legacy_new"])
     for cid in story["board"]:
@@ -192,8 +192,12 @@ def begin(state: State, ev: list[Event]) -> None:
         reveal(state, cid, ev)
 
 
-def _played(tid: str) -> bool:
-    """An Uprising tile the rules play: a space (legacytiles.py) or a route tile (legacyboard.py: L30...)."""
+def _played(state: State, tid: str) -> bool:
+    """An Uprising tile the rules play: a space (legacytiles.py) or a route tile (legacyboard.py: L30...);
+    in a game set up by an older release that played fewer, those it played (scenarios.RELEASES)."""
+    old = scenarios.release(state)
+    if old and "plays" in old:
+        return tid in old["plays"]
     return legacytiles.played(tid) or legacyboard.played(tid)
 
 
@@ -414,7 +418,7 @@ def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: li
 
 def add_legacy(state: State, tid: str, ev: list[Event]) -> None:
     if tid not in C.LEGACY:  # the Uprising's tiles: a space played (L34-L36), or placed, not played yet
-        key = "legacy_new" if _played(tid) else "legacy_unplayed"
+        key = "legacy_new" if _played(state, tid) else "legacy_unplayed"
         if tid in state.get("legacy_new", ()) or tid in state.get("legacy_unplayed", ()):
             return
         state[key] = [*state.get(key, []), tid]

@@ -218,8 +218,7 @@ class Maracaibo(Rules):
         state: State = json.loads(json.dumps(dict(stored)))
         current(state)
         said = str(state.get("options", {}).get("release", "current"))
-        return {**{k: v for k, v in options.items() if k != "release"}, **({"release": said} if said != "current"
-                                                                          else {})}
+        return dict(options) if str(options.get("release", "current")) == said else {**options, "release": said}
 
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)

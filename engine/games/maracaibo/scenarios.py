@@ -100,11 +100,14 @@ RELEASES: dict[str, dict[str, Any]] = {
     # a9244a5 to 4831b6a's parent: every new card and the new city tiles, the ruin L31/L32 still unplayed
     "a9244a5": {"modes": _SCENARIOS, "cards": tuple(range(201, 230)), "numbered": (*_UPRISING_NUMBERED, 235),
                 "plays": _PLAYED_BEFORE_RUIN, "track": True, "city_tiles": True},
-    # an Uprising campaign's game (modes campaign, campaign_base) from cefd5f3 to 17a12c0's parent: no new
-    # project card, the base game's quest tiles
-    "cefd5f3": {"modes": ("campaign", "campaign_base"), "cards": (), "quests": "base"},
+    # an Uprising campaign's game (modes campaign, campaign_base) from c572794 to cefd5f3's parent: no new
+    # project card, the base game's quest tiles, of the expansion's tiles only the spaces L34-L36 played (L30
+    # unplayed: campaign._played)
+    "c572794": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "plays": ("L34", "L35", "L36")},
+    # cefd5f3 to 17a12c0's parent: L30 (and every route tile a story adds) played
+    "cefd5f3": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base"},
     # 17a12c0 to 5c3c7c5's parent: the expansion's quest tiles, still no new project card
-    "17a12c0": {"modes": ("campaign", "campaign_base"), "cards": ()},
+    "17a12c0": {"modes": _CAMPAIGN_MODES, "cards": ()},
 }
 #: the option ``release``'s values: today's (the default) and each older release a stored game began under
 RELEASE_CHOICES = ("current", *RELEASES)
@@ -157,7 +160,11 @@ def _fits(state: State, row: dict[str, Any]) -> bool:
     quests = [str(q) for q in [*state.get("quest_pile", ()), *state.get("quests", {}).values(),
                                *state.get("track_quests", {}).values()]]
     kind = "expansion" if any(q.startswith("UQ") for q in quests) else "base" if quests else None
-    return kind is None or kind == row.get("quests", "expansion")
+    # (a campaign game's tiles come from its story; a release played those of ``plays``, a later one more)
+    new, unplayed = set(state.get("legacy_new", ())), set(state.get("legacy_unplayed", ()))
+    plays = set(row.get("plays", _PLAYED_BEFORE_RUIN))
+    tiles = new <= plays and not unplayed & plays if "plays" in row else not unplayed & plays
+    return tiles and (kind is None or kind == row.get("quests", "expansion"))
 
 
 def release_of(state: State) -> str:

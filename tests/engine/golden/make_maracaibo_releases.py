@@ -3,13 +3,14 @@ releases whose setups scenarios.RELEASES keeps (issues 20, 23): a 79 game of mai
 release row bb5188b: 21 new cards, L34-L36 played, the other drawn new tiles unplayed), and the first three
 games of an Uprising campaign of main 57805f3 (5c3c7c5's parent: no new project card in a campaign game; row
 17a12c0), the second being card 184's game (mode 79, unchanged since). Each with its seed, options, archive,
-the log to a mid-game state, the rest of the game as that engine played it, and its end. Run once on the old
-commit:
+the log to a mid-game state, the rest of the game as that engine played it, and its end; and games 1 and 3
+of an Uprising campaign of main 5962877 (cefd5f3's parent: row c572794, L30 not played, base quest tiles).
+Run once on the old commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
     PYTHONPATH=/tmp/old-188b109 PBEM_ENGINE_PURE=1 .venv/bin/python \
         tests/engine/golden/make_maracaibo_releases.py 188b109 tests/engine/golden 79
-    (the same with 57805f3 and campaign)
+    (the same with 57805f3 and with 5962877, campaign)
 """
 
 import json
