@@ -26,6 +26,7 @@ ratios now/before (goal: at most 0.5), now/per-seat and raw against each. Run by
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -210,10 +211,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("CELERY_BROKER_URL", None)
     if args.child is not None:
         return _child(args, options)
-    with scratch_database(args.pg, args.db_name) as name:
+    with scratch_database(args.pg, args.db_name) as name, contextlib.ExitStack() as stack:
         from bench.common import setup_django
 
         url = f"{args.pg}/{name}"
+        # Why a database of its own: the commit before may predate a migration (a column's type
+        # changed under it: its moves were refused and it played another game); it migrates its own.
+        before_url = f"{args.pg}/{stack.enter_context(scratch_database(args.pg))}" if args.before_tree else ""
         setup_django(url)
         from django.conf import settings
 
@@ -226,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = 1000 + r
             got: dict[str, tuple[float, int, int, list[Any]]] = {}
             if args.before_tree:
-                got["before"] = _in_tree(args.before_tree, args, seed, url)
+                got["before"] = _in_tree(args.before_tree, args, seed, before_url)
             with per_seat_pictures(args.game) as patched:
                 got["per-seat"] = play_pbem(args.game, args.players, args.moves, seed, options)
             got["now"] = play_pbem(args.game, args.players, args.moves, seed, options)
