@@ -198,3 +198,32 @@ def test_every_new_legacy_tiles_tag_lies_wholly_on_the_map() -> None:
     assert "-2 goods +2 d" in svg
     martinique = POS[str(U.LEGACY["L36"]["loc"])]
     assert any(float(el.get("x") or 0) + float(el.get("width") or 0) < martinique[0] for el in rects)
+
+
+def test_no_new_legacy_tiles_tag_covers_a_place_its_flag_or_its_name() -> None:
+    """QA (a 79 game's page at 1280 px): L30's 'toll: 1 marker' under Willemstad hid Cumana's flag (who
+    owns 11) and L34's 'reveal: reward' by San Juan covered St. Kitts' circle and flag. Every tag of
+    the page's map keeps off every place, the owner's flag beside it and its name (less 3 px a side:
+    the measured width of a text is a generous one)."""
+    import xml.etree.ElementTree as ET
+
+    from engine import svg as kit
+    from engine.games.maracaibo.render import NEW_TAGS, POS
+
+    state = _sailing("78", "8", *NEW_TAGS)
+    svg = RULES.render_svg(RULES.view(state, 0))
+    tags = [el for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect") if el.get("class") == "newtile"]
+    assert len(tags) == len(NEW_TAGS)
+    keep_off = []
+    for loc, (x, y) in POS.items():
+        if loc not in C.LOC:
+            continue
+        label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
+        w = kit.text_width(label, 7.5 if len(label) < 14 else 7) / 2 - 3
+        r = {"city": 13, "village": 11}.get(str(C.LOC[loc]["kind"]), 9)  # half a city's box, a circle's radius
+        keep_off += [(loc, "place", (x - r, y - r, x + r, y + r)), (loc, "flag", (x + 8, y - 18, x + 18, y - 10)),
+                     (loc, "name", (x - w, y + 14, x + w, y + 22))]
+    for el in tags:
+        x, y, w, h = (float(el.get(k) or 0) for k in ("x", "y", "width", "height"))
+        hits = [(loc, what) for loc, what, (a, b, c, d) in keep_off if x < c and a < x + w and y < d and b < y + h]
+        assert not hits, (el.get("x"), el.get("y"), hits)

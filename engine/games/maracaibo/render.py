@@ -685,7 +685,7 @@ NEW_TAGS = {"L30": "toll: 1 marker", "L33": "disc + village", "L34": "reveal: re
 
 
 #: where a new tile's tag goes from its place, where right of it would cover a neighbour's name
-_TAG_AT = {"21a": (-20, 26), "10a": (-32, 26)}
+_TAG_AT = {"21a": (-20, 26), "10a": (-44, -46), "6": (21, -22), "15": (12, -4)}
 
 
 def _svg_new_legacy(view: View, text: Any, least: float) -> list[str]:
