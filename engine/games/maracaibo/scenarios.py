@@ -65,6 +65,7 @@ _CAMPAIGN_MODES = ("campaign", "campaign_base")
 #: so the next change of what a setup deals needs one row here (the release before it) and, so that stored
 #: states say it, one more format step calling :func:`stamp_release` (upgrade.py).
 _UPRISING_NUMBERED = (230, 231, 232, 233, 234, 236)
+_ALL_NUMBERED = (230, 231, 232, 233, 234, 235, 236)
 _SCENARIOS = ("78", "79")
 _PLAYED_BEFORE_RUIN = ("L30", "L33", "L34", "L35", "L36", "L37")
 RELEASES: dict[str, dict[str, Any]] = {
@@ -80,25 +81,25 @@ RELEASES: dict[str, dict[str, Any]] = {
                 "city_tiles": False},
     # 844f917 to bb5188b's parent: 13 new cards, and 105 (235)
     "844f917": {"modes": _SCENARIOS, "cards": (201, 205, 214, 215, 216, 218, 220, 221, 222, 223, 224, 228, 229),
-                "numbered": (*_UPRISING_NUMBERED, 235), "plays": ("L34", "L35", "L36"), "track": False,
+                "numbered": _ALL_NUMBERED, "plays": ("L34", "L35", "L36"), "track": False,
                 "city_tiles": False},
     # bb5188b to 7e3c82d's parent: 21 new cards
     "bb5188b": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 211, 214, 215, 216,
                                                218, 220, 221, 222, 223, 224, 228, 229),
-                "numbered": (*_UPRISING_NUMBERED, 235), "plays": ("L34", "L35", "L36"), "track": False,
+                "numbered": _ALL_NUMBERED, "plays": ("L34", "L35", "L36"), "track": False,
                 "city_tiles": False},
     # 7e3c82d to cc7b30c's parent: bb5188b's cards, L30, L33, L37 played too, the ruin L31 and its track not
     "7e3c82d": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 211, 214, 215, 216,
                                                218, 220, 221, 222, 223, 224, 228, 229),
-                "numbered": (*_UPRISING_NUMBERED, 235), "plays": _PLAYED_BEFORE_RUIN, "track": True,
+                "numbered": _ALL_NUMBERED, "plays": _PLAYED_BEFORE_RUIN, "track": True,
                 "city_tiles": False},
     # cc7b30c to a9244a5's parent: 22 new cards
     "cc7b30c": {"modes": _SCENARIOS, "cards": (201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 214, 215,
                                                216, 218, 220, 221, 222, 223, 224, 228, 229),
-                "numbered": (*_UPRISING_NUMBERED, 235), "plays": _PLAYED_BEFORE_RUIN, "track": True,
+                "numbered": _ALL_NUMBERED, "plays": _PLAYED_BEFORE_RUIN, "track": True,
                 "city_tiles": False},
     # a9244a5 to 4831b6a's parent: every new card and the new city tiles, the ruin L31/L32 still unplayed
-    "a9244a5": {"modes": _SCENARIOS, "cards": tuple(range(201, 230)), "numbered": (*_UPRISING_NUMBERED, 235),
+    "a9244a5": {"modes": _SCENARIOS, "cards": tuple(range(201, 230)), "numbered": _ALL_NUMBERED,
                 "plays": _PLAYED_BEFORE_RUIN, "track": True, "city_tiles": True},
     # an Uprising campaign's game (modes campaign, campaign_base) from c572794 to cefd5f3's parent: no new
     # project card, the base game's quest tiles, of the expansion's tiles only the spaces L34-L36 played (L30
@@ -151,7 +152,7 @@ def dealt_new_cards(state: State) -> set[int]:
 def _fits(state: State, row: dict[str, Any]) -> bool:
     """Whether that release's setup could have dealt what ``state`` holds (:func:`release_of`)."""
     mode = homeports.mode(state)
-    if mode not in row["modes"] or not dealt_new_cards(state) <= {*row["cards"], *row.get("numbered", ())}:
+    if mode not in row["modes"] or not dealt_new_cards(state) <= set(row["cards"]) | set(row.get("numbered", ())):
         return False
     if mode in _SCENARIOS:
         new, unplayed = set(state.get("legacy_new", ())), set(state.get("legacy_unplayed", ()))
