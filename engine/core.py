@@ -462,6 +462,12 @@ class Rules:
         self._check_option_combination(n_players, out)
         return out
 
+    def game_title(self, options: Mapping[str, Any]) -> str:
+        """A game's name for these (checked) options, as a mail's subject, a page and the API title it:
+        the game, and its mode or scenario where the options pick one that plays differently (a
+        player with several games tells them apart by it). By default the game's title."""
+        return self.title
+
     def setup(self, players: Sequence[str], options: Mapping[str, Any] | None, seed: int | str,
               archive: Mapping[str, Any] | None = None) -> State:
         """A new game. ``players`` are display names in seat order.

@@ -163,7 +163,7 @@ def do_create_campaign(creator: Player, rules_name: str, *, name: str = "", opti
         played = int(archive["game"])
     elif games is None and not plays_story(rules, checked):
         games = 3  # a series of games without a story (campaign=no, too) has an end; three unless told
-    title = (name or f"{rules.title} campaign").strip()
+    title = name.strip() or services.compose_title(rules, checked, campaign=True)
     services.check_title(title)
     campaign = Campaign.objects.create(
         name=title[:100], created_by=creator, rules=rules.name, options=checked, games_planned=games,

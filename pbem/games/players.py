@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from engine import notation
+from engine.core import Rules
 from pbem.games import language as languages
 from pbem.games.models import Game, Player, Seat
 from pbem.games.service_types import Conflict, ServiceError, access_game_for_update
@@ -68,6 +69,18 @@ def check_title(title: str) -> None:
     if bad:
         raise ServiceError(gettext("the title holds control characters (%(chars)s); use letters, digits, spaces "
                                    "and punctuation only") % {"chars": ', '.join(bad)})
+
+
+def compose_title(rules: Rules, options: Mapping[str, Any], *, campaign: bool = False) -> str:
+    """The title a game gets when its creator gives none (``campaign``: the name a campaign gets):
+    the game and the mode or scenario its options play (``Rules.game_title``: "Maracaibo: The
+    Uprising, Liberation of the Caribbean (79)"), so that a mail's subject, the page and the API tell
+    a player's games apart; a campaign's game adds its number to the campaign's name
+    (campaigns._game_title). Stored in English, said in the reader's language where shown."""
+    name = rules.game_title(options)
+    if campaign and not options.get("campaign"):  # a series of games without a story of their own
+        name = f"{name} campaign"
+    return name.strip()[:100]
 
 
 def check_address(email: str) -> str:

@@ -43,6 +43,9 @@ from pbem.games.players import (
     check_title as check_title,
 )
 from pbem.games.players import (
+    compose_title as compose_title,
+)
+from pbem.games.players import (
     default_name as default_name,
 )
 from pbem.games.players import (
@@ -164,7 +167,7 @@ def do_create_game(creator: Player, rules_name: str, *, options: dict[str, Any] 
         raise ServiceError(gettext("an increment needs a time bank (bank=HOURS)"))
     check_title(title)
     game = Game.objects.create(
-        rules=rules.name, title=(title or f"{rules.title}").strip()[:100], options=checked,
+        rules=rules.name, title=(title.strip() or compose_title(rules, checked))[:100], options=checked,
         created_by=creator, deadline_hours=deadline_hours, allow_any_sender=allow_any_sender,
         time_bank_hours=time_bank_hours, time_bank_increment_hours=time_bank_increment_hours,
         campaign=campaign, campaign_number=campaign_number, archive=archive,

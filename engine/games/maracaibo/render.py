@@ -157,8 +157,13 @@ def text(view: View, brief: bool = False) -> str:
     if str(view["options"].get("mode")) in C_U.SCENARIOS:  # the Uprising's scenarios 78 and 79: their own card
         number = str(view["options"]["mode"])
     scen = C_U.SCENARIOS.get(number) or C.SCENARIOS.get(number, {})
-    out.append(f"Round {view['round']} of {view['rounds']}, scenario {number}"
-               + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
+    story = view.get("story")
+    if story:  # a campaign's game plays its story, not scenario 75's card
+        out.append(f"Round {view['round']} of {view['rounds']}, campaign game {story['game']} "
+                   f"({render_story.story_name(story)}); {view['turns']} turns played.")
+    else:
+        out.append(f"Round {view['round']} of {view['rounds']}, scenario {number}"
+                   + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
     for t in view.get("uprising_legacy") or ():  # the Uprising's scenarios: the new legacy tiles
         out.append(f"Legacy tile {t['id']} {t['name']}: {t['text']}" + ("" if t["played"] else
                                                                       " (not played yet by this server)"))

@@ -31,9 +31,13 @@ def _place(loc: str) -> str:
     return f"{C.LOC[loc]['name']} ({loc})" if loc in C.LOC else loc
 
 
+def story_name(s: dict[str, Any]) -> str:
+    """Which story a campaign's game plays ("the Uprising's story")."""
+    return _STORY_NAME.get(s.get("book", "base"), "the story")
+
+
 def title(s: dict[str, Any]) -> str:
-    return (f"Story: game {s['game']} of the campaign, {_STORY_NAME.get(s.get('book', 'base'), 'the story')} "
-            "(SUBSTITUTE story)")
+    return f"Story: game {s['game']} of the campaign, {story_name(s)} (SUBSTITUTE story)"
 
 
 def items(view: View) -> list[tuple[str, str | None]]:

@@ -90,6 +90,7 @@ from . import (
     sailing,  # noqa: F401
     scenarios,
     ship,  # noqa: F401
+    titles,
     uprising,  # noqa: F401 - after combat: it widens the fight frame in scenario 78
 )
 from . import content as C
@@ -196,6 +197,9 @@ class Maracaibo(Rules):
         set_table(state, rng)
         if campaign.active(state):
             campaign.begin(state, [])
+
+    def game_title(self, options: Mapping[str, Any]) -> str:
+        return titles.game_title(self.title, options)
 
     def archive(self, state: State) -> dict[str, Any] | None:
         """A finished campaign game's archive (campaign.py), else None."""

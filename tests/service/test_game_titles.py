@@ -1,0 +1,59 @@
+"""A game's title names the mode or scenario it plays, in every door: the mail's subject, the game's
+page and the API's ``title`` (pbem.games.players.compose_title over Rules.game_title); a campaign's
+game: the campaign's name (its story) and the game's number. A title the creator chose is kept."""
+
+from __future__ import annotations
+
+from django.test import Client
+from django.utils.html import escape
+
+from pbem.games import campaigns, services
+from pbem.games.models import Game, OutboundMessage, Player
+from tests.factories import mail_text, start_game, token_client
+
+UPRISING_79 = "Maracaibo: The Uprising, Liberation of the Caribbean (79)"
+
+
+def _doors(game: Game, player: Player) -> tuple[list[str], str, str]:
+    """The subjects of the mails of ``game``, the title on its page and the API's."""
+    subjects = list(OutboundMessage.objects.filter(game=game).values_list("subject", flat=True))
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    api = token_client(player).get(f"/api/v1/games/{game.pk}/").json()["title"]
+    return subjects, page, api
+
+
+def test_a_79_game_is_told_from_a_base_game_in_every_door(alice: Player, bob: Player) -> None:
+    uprising = start_game("maracaibo", alice, [bob], options={"mode": "79"})
+    base = start_game("maracaibo", alice, [bob])
+    subjects, page, api = _doors(uprising, alice)
+    assert subjects and all(s.startswith(f"[pbem #{uprising.pk}] {UPRISING_79}") for s in subjects), subjects
+    assert f"#{uprising.pk} {UPRISING_79}</h1>" in page and api == UPRISING_79
+    subjects, page, api = _doors(base, alice)
+    assert all(s.startswith(f"[pbem #{base.pk}] Maracaibo (substitute content)") for s in subjects), subjects
+    assert api == "Maracaibo (substitute content)"
+    chosen = services.do_create_game(
+        alice, "maracaibo", options={"mode": "79"}, invite=[bob.email], title="Tuesday liberation"
+    )
+    assert chosen.title == "Tuesday liberation"
+
+
+def test_a_campaign_game_is_named_by_its_campaign_and_number_not_scenario_75(alice: Player, bob: Player) -> None:
+    campaign, game = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], options={"mode": "campaign"})
+    services.do_join_game(game.pk, bob)
+    game.refresh_from_db()
+    assert campaign.name == "Maracaibo: The Uprising's campaign"
+    title = "Maracaibo: The Uprising's campaign, game 1"
+    subjects, page, api = _doors(game, alice)
+    assert subjects and all(s.startswith(f"[pbem #{game.pk}] {title}") for s in subjects), subjects
+    assert api == title and f"{escape(title)}</h1>" in page
+    body = OutboundMessage.objects.filter(game=game, to_email=alice.email).last()
+    assert body is not None and "campaign game 1 (the Uprising's story)" in mail_text(body)
+    assert "scenario 75" not in mail_text(body)
+    named, _game = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], name="Spring")
+    assert named.name == "Spring" and _game.title == "Spring, game 1"
+    series, first = campaigns.do_create_campaign(alice, "caravelas", invite=[bob.email])
+    assert series.name == "Caravelas II campaign" and first.title == "Caravelas II campaign, game 1"
+    series, first = campaigns.do_create_campaign(
+        alice, "maracaibo", invite=[bob.email], options={"campaign": "no", "mode": "79"}
+    )
+    assert first.title == f"{UPRISING_79} campaign, game 1"  # a series of 79 games (no story)
