@@ -512,10 +512,15 @@ def _mark_sent(row_id: int) -> None:
     database was the usual cause in the fault suite (bench/chaos.py).
     """
     deadline = time.monotonic() + MARK_SENT_FOR
+    # Why written out (issue 28): the ORM built this one-row UPDATE anew for every mail sent,
+    # 0.4 ms of CPU against 0.1 for the statement itself.
+    sql = (f"UPDATE {connection.ops.quote_name(OutboundMessage._meta.db_table)} SET status = %s, sent_at = %s "
+           "WHERE id = %s AND status = %s")
     while True:
         try:
-            OutboundMessage.objects.filter(pk=row_id, status=OutboundMessage.Status.SENDING).update(
-                status=OutboundMessage.Status.SENT, sent_at=timezone.now())
+            with connection.cursor() as cursor:
+                cursor.execute(sql, [OutboundMessage.Status.SENT, timezone.now(), row_id,
+                                     OutboundMessage.Status.SENDING])
             return
         except (OperationalError, InterfaceError):
             if time.monotonic() > deadline:

@@ -23,7 +23,7 @@ from email.message import Message
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -202,15 +202,13 @@ def do_process_inbound(inbound_id: int) -> str:
     """Judge one stored mail; idempotent (a row already judged is left alone). Returns its status."""
     try:
         with transaction.atomic():
-            row = InboundMessage.objects.select_for_update().filter(pk=inbound_id).first()
+            row = _locked_inbound(inbound_id)
             if row is None:
                 return "missing"
             if row.status != Status.RECEIVED:
                 return str(row.status)
             verdict = _judge(row)
-            InboundMessage.objects.filter(pk=row.pk, status=Status.RECEIVED).update(
-                status=verdict.status, result=verdict.result[:4000], game=verdict.game,
-                processed_at=timezone.now())
+            _decide_inbound(row.pk, verdict)
     except OperationalError:
         raise  # the database is unwell: let the task retry
     except Exception as exc:  # a bug must not make the mail loop forever
@@ -229,6 +227,26 @@ def do_process_inbound(inbound_id: int) -> str:
         return str(Status.REJECTED)
     log.info("inbound %s: %s", inbound_id, verdict.status)
     return verdict.status
+
+
+def _locked_inbound(inbound_id: int) -> InboundMessage | None:
+    """The stored mail, its row locked for the caller's transaction (where the database locks rows).
+
+    Why written out, as :func:`_decide_inbound` (issue 28): the ORM built these two one-row
+    statements anew for every mail judged, about 0.3 ms of CPU each against 0.1 for the statement."""
+    table = connection.ops.quote_name(InboundMessage._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return next(iter(InboundMessage.objects.raw(f"SELECT * FROM {table} WHERE id = %s{lock}", [inbound_id])), None)
+
+
+def _decide_inbound(inbound_id: int, verdict: Verdict) -> None:
+    """The stored mail's verdict, if it is still undecided (see :func:`_locked_inbound`)."""
+    table = connection.ops.quote_name(InboundMessage._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET status = %s, result = %s, game_id = %s, processed_at = %s "
+                       "WHERE id = %s AND status = %s",
+                       [verdict.status, verdict.result[:4000], verdict.game.pk if verdict.game else None,
+                        timezone.now(), inbound_id, Status.RECEIVED])
 
 
 def _fail_internal(inbound_id: int, result: str, text: str) -> None:
