@@ -57,3 +57,33 @@ def test_a_campaign_game_is_named_by_its_campaign_and_number_not_scenario_75(ali
         alice, "maracaibo", invite=[bob.email], options={"campaign": "no", "mode": "79"}
     )
     assert first.title == f"{UPRISING_79} campaign, game 1"  # a series of 79 games (no story)
+
+
+def test_migration_0028_retitles_games_stored_with_the_old_default_title(alice: Player, bob: Player) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    from pbem.games.models import Campaign
+
+    old = "Maracaibo (substitute content)"
+    uprising = start_game("maracaibo", alice, [bob], options={"mode": "79"})
+    rematch = start_game("maracaibo", alice, [bob], options={"mode": "78"})
+    base = start_game("maracaibo", alice, [bob])
+    chosen = services.do_create_game(alice, "maracaibo", options={"mode": "79"}, invite=[bob.email], title="Mine")
+    campaign, first = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], options={"mode": "campaign"})
+    named, spring = campaigns.do_create_campaign(alice, "maracaibo", invite=[bob.email], name="Spring")
+    Game.objects.filter(pk__in=[uprising.pk, base.pk]).update(title=old)
+    Game.objects.filter(pk=rematch.pk).update(title=f"{old} (rematch)")
+    Campaign.objects.filter(pk=campaign.pk).update(name=f"{old} campaign")
+    Game.objects.filter(pk=first.pk).update(title=f"{old} campaign, game 1")
+    migration = importlib.import_module("pbem.games.migrations.0028_maracaibo_titles")
+    for _ in range(2):  # (twice: the same)
+        migration.retitle(apps, None)
+        titles = dict(Game.objects.values_list("pk", "title"))
+        assert titles[uprising.pk] == UPRISING_79 and titles[base.pk] == old
+        assert titles[rematch.pk] == "Maracaibo: The Uprising, the Uprising (78) (rematch)"
+        assert titles[chosen.pk] == "Mine" and titles[spring.pk] == "Spring, game 1"
+        assert titles[first.pk] == "Maracaibo: The Uprising's campaign, game 1"
+        assert Campaign.objects.get(pk=campaign.pk).name == "Maracaibo: The Uprising's campaign"
+        assert Campaign.objects.get(pk=named.pk).name == "Spring"
