@@ -215,6 +215,18 @@ def said_by(name: str, english: str) -> dict[str, Any]:
     return {"id": english, "params": {}, "say": name}
 
 
+def say_again(name: str, english: str, code: str | None = None) -> str | None:
+    """An English text of the game ``name`` (an option label kept in a log) in ``code`` (default: the
+    context's language): said by the game's sayer where it has one, else found whole in the catalogue;
+    None when neither says it (no miss is reported: the caller decides)."""
+    code = code or _current.get()
+    if code == DEFAULT:
+        return english
+    sayer = _sayers.get(name)
+    said = sayer(english, code) if sayer is not None else None
+    return said if said is not None else lookup(english, code)
+
+
 def render(message: Mapping[str, Any], code: str | None = None) -> str:
     """A message's text in ``code`` (default: the context's language)."""
     code = code or _current.get()

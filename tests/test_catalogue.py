@@ -113,9 +113,19 @@ def test_it_says_every_refusal_a_player_reads_through_the_catalogue() -> None:
 
 
 #: The functions of the mail door whose whole text a player reads and which are said through the
-#: catalogue (the answer to a refused move and the options it lists). Their other answers (a wrong
-#: address, a finished game, undo mixed with other lines...) are not all marked yet (issue 27).
-SAID_WHOLE = {"pbem/mail/services.py": ["_reply_rejected", "_options_block", "_paused_options"]}
+#: catalogue: the answer to a refused move and the options it lists, and every other answer (a wrong
+#: address, a finished game, undo or an absence mixed with other lines, the lines ignored, a link, a
+#: message, an invitation's, the answers held back, a mail that could not be read) (issue 27).
+SAID_WHOLE = {"pbem/mail/services.py": [
+    "_reply_rejected", "_options_block", "_paused_options", "_too_long_text", "_internal_error_text",
+    "_fail_internal", "_held_note",
+    "_unreadable_text", "_judge_general", "_judge_seat_of", "_judge_rematch", "_judge_moderator",
+    "_judge_to_moderator", "_judge_link", "_judge_say", "_reply_signoff", "_judge_preferences", "_judge_undo",
+    "_judge_absence", "_judge_invitation"]}
+#: Calls whose texts no player reads: the mail row's verdict (for the operator), logs, header names, a
+#: command line run on the player's behalf, queries.
+NOT_SAID = {"Verdict", "error", "warning", "info", "exception", "header", "only", "run_line", "filter", "exclude",
+            "startswith", "split", "get"}
 
 
 def _unmarked_in(source: str, functions: list[str]) -> list[tuple[str, int]]:
@@ -127,6 +137,10 @@ def _unmarked_in(source: str, functions: list[str]) -> list[tuple[str, int]]:
         skip: set[int] = set()
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GETTEXT:
+                skip |= {id(a) for arg in node.args for a in ast.walk(arg)}
+            called = node.func.attr if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else (
+                node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else "")
+            if isinstance(node, ast.Call) and called in NOT_SAID:
                 skip |= {id(a) for arg in node.args for a in ast.walk(arg)}
             if isinstance(node, ast.Dict):
                 skip |= {id(k) for k in node.keys if k is not None}

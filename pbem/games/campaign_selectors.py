@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 import engine
 from engine import i18n
 from pbem.games import wording
-from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
+from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat, said_game_title
 
 #: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
 #: dot or underscore: ``vote``, ``vote_result``, ``story.read``...). Only public events (``to`` None).
@@ -106,7 +106,7 @@ def standings(campaign: Campaign) -> list[Standing]:
 
 def _name_in(game: Game, seat: int) -> str:
     names = (game.state or {}).get("players") or []
-    return str(names[seat]) if seat < len(names) else f"seat {seat}"
+    return str(names[seat]) if seat < len(names) else _("seat %(seat)s") % {"seat": seat}
 
 
 def public_story(game: Game) -> list[str]:
@@ -121,18 +121,31 @@ def public_story(game: Game) -> list[str]:
 
 
 def entries(campaign: Campaign) -> list[CampaignEntry]:
-    return list(CampaignEntry.objects.filter(campaign=campaign).select_related("actor").order_by("id"))
+    return list(CampaignEntry.objects.filter(campaign=campaign).select_related("actor", "game").order_by("id"))
 
 
 def result_line(game: Game) -> str:
-    """``Game 2 (#14): won by Ana; Ana 41, Bruno 38`` for a finished game."""
+    """``Game 2 (#14): won by Ana; Ana 41, Bruno 38`` for a finished game, in the language active now."""
     outcome = game.outcome or {}
     names = (game.state or {}).get("players") or []
     scores = outcome.get("scores") or {}
     winners = [str(names[w]) for w in outcome.get("winners") or [] if w < len(names)]
     parts = ", ".join(f"{_name_in(game, int(k))} {wording.number(v)}" for k, v in scores.items())  # 169, not 169.0
-    won = f"won by {', '.join(winners)}" if winners else "no winner"
-    return f"Game {game.campaign_number} (#{game.pk}): {won}; {parts}"
+    won = _("won by %(names)s") % {"names": ", ".join(winners)} if winners else _("no winner")
+    return _("Game %(number)s (#%(id)s): %(won)s; %(scores)s") % {
+        "number": game.campaign_number, "id": game.pk, "won": won, "scores": parts}
+
+
+def finished_text(e: CampaignEntry) -> tuple[str, list[str]]:
+    """A finished game's entry, its result line and what its story did, in the language active now
+    (issue 27): stored when the game ended, in the language of that moment, and said again from the
+    game itself while it is kept (an imported game's, or a deleted one's, as stored)."""
+    d = e.details or {}
+    stored = str(d.get("result", "")), [str(t) for t in d.get("story") or []]
+    game = e.game if e.game_id else None
+    if game is None or not game.outcome or i18n.current() == i18n.DEFAULT:
+        return stored
+    return result_line(game), public_story(game)
 
 
 def story_so_far(campaign: Campaign) -> str:
@@ -140,12 +153,14 @@ def story_so_far(campaign: Campaign) -> str:
     the seats that changed hands, and the standings. What the campaign mails and page show."""
     rules = engine.get(campaign.rules) if campaign.rules else None
     lines = [_("Campaign #%(id)s: %(name)s (%(rules)s)") % {
-        "id": campaign.pk, "name": campaign.name, "rules": rules.title if rules else campaign.rules}]
+        "id": campaign.pk, "name": said_game_title(campaign.name, campaign.rules),
+        "rules": said_game_title(rules.title, campaign.rules) if rules else campaign.rules}]
     for e in entries(campaign):
         d = e.details or {}
         if e.action == "finished":
-            lines.append(f"\n{d.get('result', '')}")
-            lines.extend(f"  {text}" for text in d.get("story") or [])
+            result, story = finished_text(e)
+            lines.append(f"\n{result}")
+            lines.extend(f"  {text}" for text in story)
         elif e.action == "handover":
             said = {"seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason")}
             lines.append("\n" + (_("Seat %(seat)s passed from %(from)s to %(to)s (%(why)s).") if d.get("reason")
@@ -173,7 +188,7 @@ def campaign_data(campaign: Campaign) -> dict[str, Any]:
         "created_by": campaign.created_by.display_name, "created_at": campaign.created_at,
         "finished_at": campaign.finished_at,
         "group": [{"seat": seat, "name": name} for seat, _p, name in group(campaign)],
-        "games": [{"id": g.pk, "number": g.campaign_number, "title": g.title, "status": g.status,
+        "games": [{"id": g.pk, "number": g.campaign_number, "title": g.said_title, "status": g.status,
                    "winners": [_name_in(g, w) for w in (g.outcome or {}).get("winners") or []]} for g in games],
         "standings": [r.as_dict() for r in standings(campaign)],
         "story": [{"action": e.action, "game": e.game_id, "at": e.created_at,
@@ -185,7 +200,8 @@ def campaign_data(campaign: Campaign) -> dict[str, Any]:
 def _entry_text(e: CampaignEntry) -> str:
     d = e.details or {}
     if e.action == "finished":
-        return " ".join([str(d.get("result", "")), *[str(t) for t in d.get("story") or []]])
+        result, story = finished_text(e)
+        return " ".join([result, *story])
     if e.action == "handover":
         return _("seat %(seat)s passed from %(from)s to %(to)s: %(why)s") % {
             "seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason", "")}

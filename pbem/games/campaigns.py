@@ -260,8 +260,9 @@ def do_continue_campaign(game_id: int) -> int | None:
     if archive is not None:
         campaign.carry = archive
     number = game.campaign_number or 0
-    _entry(campaign, "finished", {"number": number, "result": campaign_selectors.result_line(game),
-                                  "story": campaign_selectors.public_story(game),
+    with language.speaking(language.DEFAULT):  # (stored in English; said in each reader's when shown)
+        result, story = campaign_selectors.result_line(game), campaign_selectors.public_story(game)
+    _entry(campaign, "finished", {"number": number, "result": result, "story": story,
                                   "scores": (game.outcome or {}).get("scores") or {},
                                   "winners": (game.outcome or {}).get("winners") or []}, game=game)
     over = _planned_over(campaign, number, archive)

@@ -101,3 +101,15 @@ def event_text(event: Mapping[str, Any], code: str) -> str:
 def translate(words: str) -> str:
     """A game's word stored in English (a score part, why a game ended) in the language active now."""
     return i18n.translate(words)
+
+
+def said_label(rules: str, label: str) -> str:
+    """An option label the game made in English (a move played for an absent seat, kept in the log)
+    in the language active now, where the game can say it again (``engine.i18n.say_again``: Maracaibo
+    from its data, a whole label from the catalogue); else as it was made, reported as a miss."""
+    code = i18n.current()
+    said = i18n.say_again(rules, label, code)
+    if said is None:
+        i18n.report_miss(label, code)
+        return label
+    return said

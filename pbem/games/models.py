@@ -2,15 +2,48 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine import i18n
 from pbem.games.fields import PackedJSONField
+
+_REMATCH = " (rematch)"
+_NUMBERED = re.compile(r"(?s)(.*), game (\d+)")
+
+
+def said_game_title(title: str, rules: str) -> str:
+    """A game's stored title in the language active now (issue 27). The title is stored once, in
+    English, when the game is made; the parts the service wrote itself are said again for each
+    reader: the game's name ("Maracaibo (substitute content)"), " campaign", ", game N" and
+    " (rematch)". A title a player chose is shown as written."""
+    code = (translation.get_language() or "en").split("-")[0]
+    if code == "en" or not title:
+        return title
+    rest, tail = title, ""
+    if rest.endswith(_REMATCH):
+        rest, tail = rest[: -len(_REMATCH)], gettext(" (rematch)")
+    numbered = _NUMBERED.fullmatch(rest)
+    if numbered:
+        rest, tail = numbered.group(1), gettext(", game %(number)s") % {"number": numbered.group(2)} + tail
+    try:
+        name = engine.get(rules).title
+    except KeyError:  # (engine.errors.UnknownGame: a game no longer installed)
+        return rest + tail
+    said = i18n.lookup(name, code) or name
+    if rest == name:
+        rest = said
+    elif rest == f"{name} campaign":
+        rest = gettext("%(game)s campaign") % {"game": said}
+    return rest + tail
 
 
 def new_token() -> str:
@@ -170,6 +203,20 @@ class Game(models.Model):
             if "pending_seats" not in fields:
                 kwargs["update_fields"] = [*fields, "pending_seats"]
         super().save(*args, **kwargs)
+
+    @property
+    def said_title(self) -> str:
+        """The title in the language active now (issue 27): see :func:`said_game_title`."""
+        return said_game_title(self.title, self.rules)
+
+    @property
+    def said_rules_title(self) -> str:
+        """The game's name ("Maracaibo (substitute content)") in the language active now."""
+        try:
+            name = engine.get(self.rules).title
+        except KeyError:
+            return self.rules
+        return said_game_title(name, self.rules)
 
     @property
     def etag(self) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -238,7 +238,7 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, reas
     said = {"game": game.pk, "title": game.title, "old": old_name, "new": new_name}
 
     def told() -> dict[str, Any]:  # why, in the reader's language
-        return {**said, "why": gettext(why) % {"reason": reason}}
+        return {**said, "title": game.said_title, "why": gettext(why) % {"reason": reason}}
 
     outbox.queue_welcome(game, seat, lambda: _welcome_text(game, told()))
     others = [s.index for s in game.seats.exclude(pk=seat.pk).exclude(index__isnull=True) if s.index is not None]
@@ -736,7 +736,6 @@ def _offer_to_standby(game: Game, opened: list[Seat], skip: Collection[str] = ()
     offered: list[str] = []
     queue = [*Standby.objects.filter(game=game).select_related("player"),
              *Standby.objects.filter(game__isnull=True).select_related("player")]
-    story = _story_so_far(game)
     for seat in opened:
         volunteer = next((v for v in queue if v.player_id not in seated and v.pk not in already
                           and v.player.email not in skip), None)
@@ -745,24 +744,40 @@ def _offer_to_standby(game: Game, opened: list[Seat], skip: Collection[str] = ()
         already.add(volunteer.pk)
         seated.add(volunteer.player_id)
         name = _name(game, seat.index or 0)
-        text = (f"A seat is open in game #{game.pk} ({game.title}): {name} missed two deadlines, and you are on "
-                f"the standby list. To take {name}'s seat, send the line `join {game.pk}` to "
-                f"{outbox.general_address()} (the first to answer takes it).")
-        if story:
-            text += "\n\nThe game so far:\n" + "\n".join(f"  - {line}" for line in story)
-        outbox.queue_reply(volunteer.player, outbox.subject_for(game, "a seat for you"), text + "\n", game)
+        with language.speaking(language.of(volunteer.player)):  # (the volunteer's language: issue 27)
+            text = gettext("A seat is open in game #%(game)s (%(title)s): %(name)s missed two deadlines, and you are "
+                           "on the standby list. To take %(name)s's seat, send the line `join %(game)s` to "
+                           "%(address)s (the first to answer takes it).") % {
+                "game": game.pk, "title": game.said_title, "name": name, "address": outbox.general_address()}
+            story = _story_so_far(game)
+            if story:
+                text += "\n\n" + gettext("The game so far:") + "\n" + "\n".join(f"  - {line}" for line in story)
+            subject = outbox.subject_for(game, gettext("a seat for you"))
+        outbox.queue_reply(volunteer.player, subject, text + "\n", game)
         do_log(game, None, "standby-offer", {"seat": seat.index, "to": volunteer.player.email})
         offered.append(volunteer.player.email)
     return offered
 
 
-def _civil_disorder_text(game: Game, applied: list[Applied], seats: list[int], policy: str) -> str:
-    """What every player reads first after a deadline played for absent seats."""
-    who = "the game's bot" if policy == Game.NoMovePolicy.BOT else "the game's safe default moves"
-    lines = [f"Civil disorder in game #{game.pk}: {', '.join(_name(game, i) for i in seats)} missed the "
-             f"deadline twice, so {who} played their whole turn. These moves were not their choice:"]
-    lines += [f"  - for {_name(game, a.seat)}: {a.label}" for a in applied if a.seat in seats]
-    return "\n".join(lines)
+def _civil_disorder_text(game: Game, applied: list[Applied], seats: list[int], policy: str) -> Callable[[], str]:
+    """What every player reads first after a deadline played for absent seats (said in each
+    reader's language: the moves' labels too, where the game can say them again)."""
+    names = ", ".join(_name(game, i) for i in seats)
+    played = [(_name(game, a.seat), a.label) for a in applied if a.seat in seats]
+
+    def said() -> str:
+        lines = [(gettext("Civil disorder in game #%(game)s: %(names)s missed the deadline twice, so the game's bot "
+                          "played their whole turn. These moves were not their choice:")
+                  if policy == Game.NoMovePolicy.BOT else
+                  gettext("Civil disorder in game #%(game)s: %(names)s missed the deadline twice, so the game's "
+                          "safe default moves played their whole turn. These moves were not their choice:"))
+                 % {"game": game.pk, "names": names}]
+        lines += ["  - " + gettext("for %(name)s: %(move)s") % {"name": name, "move": language.said_label(game.rules,
+                                                                                                       label)}
+                  for name, label in played]
+        return "\n".join(lines)
+
+    return said
 
 
 #: At most this many decisions are played for one absent seat at one deadline.
@@ -877,12 +892,44 @@ def do_rollback(game_id: int, moderator: Player | None, to_move: int, reason: st
     # Why: "since your last mail" would tell the undone moves as each player's own undo; the
     # intro says what happened instead, and the story starts again from here.
     game.seats.update(last_mailed_version=game.version)
-    intro = f"A moderator took game #{game.pk} back to move {to_move} ({len(drop)} later moves are undone): {reason}"
-    if revealed:
-        intro += ("\n\nThe undone moves revealed hidden information. The game replays from the same seed, so "
-                  "the same hidden cards come out again in the same order: what you saw stays true.")
+    undone = len(drop)
+
+    def intro() -> str:  # in each reader's language
+        said = ngettext("A moderator took game #%(game)s back to move %(to_move)s (%(n)s later move is undone): "
+                        "%(reason)s", "A moderator took game #%(game)s back to move %(to_move)s (%(n)s later moves "
+                        "are undone): %(reason)s", undone) % {
+            "game": game.pk, "to_move": to_move, "n": undone, "reason": reason}
+        if revealed:
+            said += "\n\n" + gettext("The undone moves revealed hidden information. The game replays from the same "
+                                      "seed, so the same hidden cards come out again in the same order: what you saw "
+                                      "stays true.")
+        return said
+
     outbox.queue_updates(game, None, intro=intro)
     return game
+
+
+def _policy_text(game: Game, reason: str) -> str:
+    """The players' notice of a moderator's new time rules, in the reader's language."""
+    said = {"game": game.pk, "reason": reason, "bank": game.time_bank_hours, "more": game.time_bank_increment_hours,
+            "hours": game.deadline_hours, "cap": game.vacation_cap_days, "absences": game.absences_allowed,
+            "days": game.absence_max_days, "extensions": game.extensions_allowed, "extension": game.extension_hours}
+    if clocks.is_banked(game):
+        clock = (gettext("a time bank: %(bank)s hours for each player's whole game, %(more)s more with each move "
+                         "(your clock runs only while the game waits for you)") if game.time_bank_increment_hours
+                 else gettext("a time bank: %(bank)s hours for each player's whole game (your clock runs only while "
+                              "the game waits for you)")) % said
+    else:
+        clock = gettext("deadline: %(hours)s hours a turn") % said
+    vacations = gettext("vacations may hold your deadlines for up to %(cap)s days") % said
+    if game.absences_allowed is not None:
+        vacations += gettext(", %(absences)s absences at most") % said
+    if game.absence_max_days is not None:
+        vacations += gettext(", %(days)s days each at most") % said
+    lines = [gettext("A moderator changed how game #%(game)s treats time (%(reason)s):") % said, clock,
+             policy_text(game), vacations,
+             gettext("you may ask for %(extensions)s extensions of %(extension)s hours (reply `extend`)") % said]
+    return "\n".join([lines[0], *(f"  - {line}" for line in lines[1:])])
 
 
 def _batch_start(rows: list[Move], row: Move) -> int:
@@ -919,17 +966,5 @@ def do_set_game_policy(game_id: int, moderator: Player | None, changes: dict[str
         game.save(update_fields=["deadline_at", "reminded_at", "warned_at", "moderator_told_at"])
     do_log(game, moderator, "policy", {"before": before, "after": changes, "reason": reason})
     if game.state is not None:
-        clock = (f"  - a time bank: {game.time_bank_hours} hours for each player's whole game"
-                 + (f", {game.time_bank_increment_hours} more with each move" if game.time_bank_increment_hours else "")
-                 + " (your clock runs only while the game waits for you)"
-                 if clocks.is_banked(game) else f"  - deadline: {game.deadline_hours} hours a turn")
-        lines = [f"A moderator changed how game #{game.pk} treats time ({reason}):",
-                 clock,
-                 f"  - {policy_text(game)}",
-                 f"  - vacations may hold your deadlines for up to {game.vacation_cap_days} days"
-                 + (f", {game.absences_allowed} absences at most" if game.absences_allowed is not None else "")
-                 + (f", {game.absence_max_days} days each at most" if game.absence_max_days is not None else ""),
-                 f"  - you may ask for {game.extensions_allowed} extensions of {game.extension_hours} hours "
-                 "(reply `extend`)"]
-        outbox.queue_notice(game, "\n".join(lines))
+        outbox.queue_notice(game, functools.partial(_policy_text, game, reason))
     return game

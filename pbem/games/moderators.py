@@ -19,9 +19,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 import engine
-from pbem.games import clocks, moderation
+from pbem.games import clocks, language, moderation
 from pbem.games.models import Game, GameModerator, Player, Standby
 from pbem.games.services import (
     NAME_LENGTH,
@@ -100,9 +101,12 @@ def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead:
                        f"takes mail only from {player.email}).\n\n{COMMANDS_HELP}\n", game,
                        reply_to=command_address(gm))
     if game.state is not None:
-        outbox.queue_notice(game, f"{player.display_name} is now the {role} of game #{game.pk}. To write to the "
-                                  "moderators, reply to a game mail with a line starting `moderator`, e.g. "
-                                  "`moderator Bob has not moved for a week`.")
+        name, lead = player.display_name, gm.lead
+        outbox.queue_notice(game, lambda: (gettext(
+            "%(name)s is now the lead moderator of game #%(game)s.") if lead else gettext(
+            "%(name)s is now the co-moderator of game #%(game)s.")) % {"name": name, "game": game.pk} + " " + gettext(
+            "To write to the moderators, reply to a game mail with a line starting `moderator`, e.g. `moderator Bob "
+            "has not moved for a week`."))
     return gm
 
 
@@ -288,8 +292,9 @@ def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, rea
     view = rules.view(game.state, seat_index)
     name = moderation._name(game, seat_index)
     do_log(game, moderator, "inspect", {"seat": seat_index, "reason": reason})
-    outbox.queue_notice(game, f"A moderator looked at {name}'s hidden information in game #{game.pk} (what only "
-                              f"{name} sees): {reason}")
+    outbox.queue_notice(game, lambda: gettext("A moderator looked at %(name)s's hidden information in game #%(game)s "
+                                              "(what only %(name)s sees): %(reason)s") % {
+        "name": name, "game": game.pk, "reason": reason})
     return Inspection(game, seat_index, name, view, rules.render_text(view))
 
 
@@ -338,10 +343,13 @@ def do_enter_absence(game_id: int, moderator: Player | None, seat_index: int, un
     do_log(game, moderator, "absence", {"seat": seat_index, "until": until.isoformat() if until else None,
                                         "reason": reason})
     moderation.do_set_vacation(seat.player, until, via="moderator")
-    said = (f"until {moderation.when_text(until)}" if until is not None else "ended")
-    outbox.queue_reply(seat.player, outbox.subject_for(game),
-                       f"A moderator of game #{game.pk} entered your absence ({said}): {reason}\n\n"
-                       "It works as your own `vacation` in all your running games; reply `vacation off` to the "
-                       f"general address ({outbox.general_address()}) when you are back early.\n", game)
+    with language.speaking(language.of(seat.player)):  # (the player's language: issue 27)
+        said = (gettext("until %(when)s") % {"when": moderation.when_text(until)} if until is not None
+                else gettext("ended"))
+        outbox.queue_reply(seat.player, outbox.subject_for(game), gettext(
+            "A moderator of game #%(game)s entered your absence (%(said)s): %(reason)s") % {
+            "game": game.pk, "said": said, "reason": reason} + "\n\n" + gettext(
+            "It works as your own `vacation` in all your running games; reply `vacation off` to the general address "
+            "(%(address)s) when you are back early.") % {"address": outbox.general_address()} + "\n", game)
     game.refresh_from_db()
     return game

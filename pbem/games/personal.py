@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 import engine
 from pbem.games import pages, services
@@ -48,7 +49,9 @@ def _tell_the_table(game: Game, seat: Seat, said: ChatMessage) -> None:
     others = [(s, s.index) for s in game.seats.exclude(index__isnull=True).exclude(index=seat.index)
               if s.player is not None and s.index is not None]
     name = rules.seat_name(game.state, seat.index)
-    outbox.queue_notice(game, f"{name} says to the table: {said.text}", seats=[i for _, i in others])
+    outbox.queue_notice(game, lambda: gettext("%(name)s says to the table: %(text)s") % {"name": name,
+                                                                                       "text": said.text},
+                        seats=[i for _, i in others])
     for other, index in others:  # told now: not again in the next mail, unless older lines wait for it
         waiting = ChatMessage.objects.filter(game=game, pk__gt=other.last_mailed_chat, pk__lt=said.pk).exclude(
             seat=index)

@@ -65,7 +65,7 @@ def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str
         if player is None:
             raise ServiceError(_("you played no game here"))
         game = campaigns.do_rematch(_number(words[1], "rematch #12"), player)
-        return _rematch_text(game.pk, game.title, game.status)
+        return _rematch_text(game.pk, game.said_title, game.status)
     if len(words) < 2:
         raise ServiceError(_("campaign takes a campaign number, like: campaign #3"))
     campaign_id = _number(words[1], "campaign #3")

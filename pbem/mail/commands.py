@@ -21,7 +21,7 @@ import engine
 from engine import notation
 from pbem.games import language, moderation, moderators
 from pbem.games import services as game_services
-from pbem.games.models import Game, Player, Seat
+from pbem.games.models import Game, Player, Seat, said_game_title
 from pbem.games.services import ServiceError
 from pbem.mail import absence_commands, campaign_commands
 
@@ -88,7 +88,7 @@ def _game_number(args: Sequence[str], verb: str) -> int | None:
 
 
 def _describe(game: Game, seat: Seat) -> str:
-    head = f"#{game.pk} {game.title} ({engine.get(game.rules).title})"
+    head = f"#{game.pk} {game.said_title} ({said_game_title(engine.get(game.rules).title, game.rules)})"
     if game.status == Game.Status.OPEN:
         joined = game.seats.filter(status=Seat.Status.JOINED).count()
         total = game.seats.count()
@@ -165,10 +165,10 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
                                         allow_any_sender=any_sender, time_bank_hours=bank,
                                         time_bank_increment_hours=increment)
     if game.status == Game.Status.RUNNING:
-        return f"Game #{game.pk} ({game.title}) is created and started; your first mail of it follows."
+        return f"Game #{game.pk} ({game.said_title}) is created and started; your first mail of it follows."
     who = ", ".join(invite) if invite else "nobody"
     extra = f" and {open_seats} open seat(s) anyone may join with 'join #{game.pk}'" if open_seats else ""
-    return (f"Game #{game.pk} ({game.title}) is created. Invitations went to {who}{extra}. "
+    return (f"Game #{game.pk} ({game.said_title}) is created. Invitations went to {who}{extra}. "
             "It starts when every seat is taken.")
 
 
@@ -197,12 +197,12 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     seat = moderation.do_join(game_id, player)
     game = Game.objects.get(pk=game_id)
     if was_running:
-        return (f"You took over seat {seat.index} of game #{game_id} ({game.title}), which was open for a "
+        return (f"You took over seat {seat.index} of game #{game_id} ({game.said_title}), which was open for a "
                 "replacement. Your welcome mail, with the game so far and your options, is on its way.")
     if game.status == Game.Status.RUNNING:
-        return f"You joined game #{game_id} ({game.title}). Every seat is taken: the game starts now."
+        return f"You joined game #{game_id} ({game.said_title}). Every seat is taken: the game starts now."
     free = game.seats.exclude(status=Seat.Status.JOINED).count()
-    return f"You joined game #{game_id} ({game.title}). It starts when the last {free} seat(s) are taken."
+    return f"You joined game #{game_id} ({game.said_title}). It starts when the last {free} seat(s) are taken."
 
 
 def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_name: str = "") -> str:

@@ -33,7 +33,17 @@ from engine.core import Event, Option, visible_events
 from engine.notation import format_options
 from pbem.games import clocks, dispatch, language, pages, wording
 from pbem.games.links import seat_page_url
-from pbem.games.models import ChatMessage, Game, InboundMessage, Move, OutboundMessage, Player, Seat, Source
+from pbem.games.models import (
+    ChatMessage,
+    Game,
+    InboundMessage,
+    Move,
+    OutboundMessage,
+    Player,
+    Seat,
+    Source,
+    said_game_title,
+)
 from pbem.mail import compose
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
 
@@ -90,7 +100,7 @@ def subject_for(game: Game, what: str = "") -> str:
     (``[pbem #N] Title: your turn, round II``): an inbox tells a game's mails apart, and clients
     that thread by References (Thunderbird, Apple Mail, mutt) or Thread-Topic (Outlook) keep them
     in one thread. Answers to a player's own mail keep the bare topic after ``Re:``."""
-    topic = f"[pbem #{game.pk}] {' '.join(without_controls(game.title).split())}"
+    topic = f"[pbem #{game.pk}] {' '.join(without_controls(game.said_title).split())}"
     what = " ".join(without_controls(what).split())
     return f"{topic}: {what}" if what else topic
 
@@ -236,9 +246,11 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
             "Game options:\n%(options)s\n\n"
             "Game page: %(url)s\n"
             "Account commands (help, games, new, join, decline, resign, extend, vacation): mail %(general)s\n") % {
-            "who": game.created_by.display_name, "rules": rules.title, "pk": game.pk, "title": game.title, "n": n,
+            "who": game.created_by.display_name, "rules": said_game_title(rules.title, game.rules), "pk": game.pk,
+            "title": game.said_title, "n": n,
             "options": _options_text(game, n), "url": game_url(game), "general": general_address()}
-    return _queue(to=seat.player, subject=subject_for(game, "invitation"), body=body, game=game,
+        subject = subject_for(game, _("invitation"))
+    return _queue(to=seat.player, subject=subject, body=body, game=game,
                   reply_to=reply_address(seat), to_email=seat.invited_email or None)
 
 
@@ -435,7 +447,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     names = [str(n) for n in game.state.get("players", [])]
     if finished:
         winners = [r.name for r in pages.results(game.outcome or {}, names)[0] if r.winner]
-        g = {"pk": game.pk, "title": game.title}
+        g = {"pk": game.pk, "title": game.said_title}
         headline = (ngettext("Game #%(pk)s (%(title)s) is over: %(winners)s wins.",
                              "Game #%(pk)s (%(title)s) is over: %(winners)s win.", len(winners))
                     % {**g, "winners": _(" and ").join(winners)} if winners
@@ -444,16 +456,16 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         # Why not "your turn": nothing is taken until a moderator resumes the game (a rollback
         # or a replacement during a pause still shows the board and the options to come).
         headline = _("Game #%(pk)s (%(title)s) is paused by a moderator: your options when it resumes "
-                     "are below; moves are not taken until then.") % {"pk": game.pk, "title": game.title}
+                     "are below; moves are not taken until then.") % {"pk": game.pk, "title": game.said_title}
     elif options and compact:
         headline = _("Your mail was applied; your turn in game #%(pk)s (%(title)s) goes on.") % {
-            "pk": game.pk, "title": game.title}
+            "pk": game.pk, "title": game.said_title}
     elif options:
-        headline = _("It is your turn in game #%(pk)s (%(title)s).") % {"pk": game.pk, "title": game.title}
+        headline = _("It is your turn in game #%(pk)s (%(title)s).") % {"pk": game.pk, "title": game.said_title}
     else:
         waiting = ", ".join(_names(game, pending)) or _("nobody")
         headline = _("Game #%(pk)s (%(title)s): waiting for %(waiting)s.") % {
-            "pk": game.pk, "title": game.title, "waiting": waiting}
+            "pk": game.pk, "title": game.said_title, "waiting": waiting}
     others_waiting = [s for s in pending if s != seat.index]
     first = seat.last_mailed_version == 0
     same = bool(again and options and not first and options_signature(options) == seat.last_mailed_options)
@@ -466,7 +478,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "lang": language.current(),
         "rules": game.rules,
         # Why the seed only once finished: until then it is the game's secret.
-        "game": {"pk": game.pk, "title": game.title, "seed": game.seed if finished else "",
+        "game": {"pk": game.pk, "title": game.said_title, "seed": game.seed if finished else "",
                  "seed_hash": game.seed_hash, "outcome": {"reason": (game.outcome or {}).get("reason")}},
         # The seat's own view: its text and the mail's picture are made of it when it is sent.
         "view": view,
@@ -530,8 +542,9 @@ def _update_row(game: Game, seat: Seat, *, intro: Said = "", again: bool = False
         content, options = _mail_content(game, seat, _events_since(game, seat, log), intro=_say(intro) if intro else "",
                                          again=again)
         what = update_what(game, seat, content, log)  # (the subject in the reader's language too: issue 27)
-    what = f"{kind}, {what}" if kind and what else kind or what
-    return _row(to=seat.player, subject=subject_for(game, what), game=game, reply_to=reply_address(seat),
+        what = f"{kind}, {what}" if kind and what else kind or what
+        subject = subject_for(game, what)  # (the game's title said for the reader too)
+    return _row(to=seat.player, subject=subject, game=game, reply_to=reply_address(seat),
                 content=content), options
 
 
@@ -827,11 +840,12 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         return None
     with language.speaking(language.of(seat.player)):
         content, options = _mail_content(game, seat, _events_since(game, seat), compact=True, again=True)
+        subject = f"Re: {subject_for(game)}"
     if not options:
         seat.__dict__.pop("_pbem_chat_read", None)  # no mark follows: nothing kept
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()
-    row = _queue(to=seat.player, subject=f"Re: {subject_for(game)}", game=game, reply_to=reply_address(seat),
+    row = _queue(to=seat.player, subject=subject, game=game, reply_to=reply_address(seat),
                  content=content, thread=False,
                  extra_headers={STEP_ANSWER_HEADER: "step",
                                 **({"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else {})})
@@ -923,7 +937,8 @@ def queue_notice(game: Game, text: Said, *, seats: Iterable[int] | None = None, 
         with language.speaking(language.of(seat.player)):
             page = _("Your game page (your personal link, do not share it): %(url)s") % {"url": seat_page_url(seat)}
             body = f"{REPLY_MARKER}\n\n{_say(text).rstrip()}\n\n{page}\n"
-        _queue(to=seat.player, subject=subject_for(game, what), body=body, game=game, reply_to=reply_address(seat))
+            subject = subject_for(game, what)
+        _queue(to=seat.player, subject=subject, body=body, game=game, reply_to=reply_address(seat))
 
 
 def queue_welcome(game: Game, seat: Seat, intro: Said) -> OutboundMessage:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 import logging
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
@@ -216,14 +217,10 @@ def do_process_inbound(inbound_id: int) -> str:
         trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         if parsing.is_time_limit(exc):
             log.error("inbound %s: judging it took too long; refused", inbound_id)
-            _fail_internal(inbound_id, "took too long to read", (
-                "Your mail took too long to read (it is very large or oddly built), so it was not taken; "
-                "nothing was changed. Please send your commands again in a short plain-text mail."))
+            _fail_internal(inbound_id, "took too long to read", _too_long_text)
             raise  # never swallow the worker's time limit
         log.error("inbound %s: internal error while judging it: %s", inbound_id, parsing.redact(trace))
-        _fail_internal(inbound_id, f"internal error: {type(exc).__name__}", (
-            "Something went wrong on our side while reading your mail; nothing was changed. "
-            "The administrators can see what happened. Please send it again later."))
+        _fail_internal(inbound_id, f"internal error: {type(exc).__name__}", _internal_error_text)
         return str(Status.REJECTED)
     log.info("inbound %s: %s", inbound_id, verdict.status)
     return verdict.status
@@ -249,8 +246,19 @@ def _decide_inbound(inbound_id: int, verdict: Verdict) -> None:
                         timezone.now(), inbound_id, Status.RECEIVED])
 
 
-def _fail_internal(inbound_id: int, result: str, text: str) -> None:
-    """Judge a row that could not be judged: rejected first (committed alone), then a reply if one can go.
+def _too_long_text() -> str:
+    return _("Your mail took too long to read (it is very large or oddly built), so it was not taken; nothing "
+             "was changed. Please send your commands again in a short plain-text mail.")
+
+
+def _internal_error_text() -> str:
+    return _("Something went wrong on our side while reading your mail; nothing was changed. The administrators "
+             "can see what happened. Please send it again later.")
+
+
+def _fail_internal(inbound_id: int, result: str, text: Callable[[], str]) -> None:
+    """Judge a row that could not be judged: rejected first (committed alone), then a reply if one can go
+    (``text`` says it in the sender's language).
 
     Why two steps: the reply itself may be what failed (an address or header that cannot
     be stored); the row must be decided all the same, or it would be swept up for ever.
@@ -268,8 +276,12 @@ def _fail_internal(inbound_id: int, result: str, text: str) -> None:
                 return
             sender = parsing.sender_address(msg, row.mail_from)
             if sender and _may_answer(sender):
-                outbox.queue_reply(None, "Re: your mail", f"{parsing.REPLY_MARKER}\n\n{text}\n",
-                                   to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
+                known = Player.objects.filter(email=sender).only("language").first()
+                code = (language.of(known) if known is not None else
+                        language.from_header(parsing.header(msg, "Content-Language")) or language.DEFAULT)
+                with language.speaking(code):
+                    outbox.queue_reply(None, _("Re: your mail"), f"{parsing.REPLY_MARKER}\n\n{text()}\n",
+                                       to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
     except Exception as exc:  # the row is decided; only the courtesy reply is lost
         if parsing.is_time_limit(exc):
             raise
@@ -288,13 +300,26 @@ def _held_note(address: str) -> str:
     if row is None:
         return ""
     MailAddress.objects.filter(pk=row.pk).update(answers_held=0, held_since=None)
-    since = f" since {row.held_since:%Y-%m-%d %H:%M} UTC" if row.held_since else ""
     n = row.answers_held
-    return (f"Note: {n} earlier mail{'s' if n > 1 else ''} from you{since} got no answer, because at most "
-            f"{REPLIES_PER_HOUR} answers an hour go to one address (against mail loops) and "
-            f"{'they' if n > 1 else 'it'} read as no move in a game of yours. "
-            f"{'They were' if n > 1 else 'It was'} judged all the same: what changed is on your games' pages. "
-            "Answers go again now.\n\n")
+    said = {"n": n, "limit": REPLIES_PER_HOUR, "since": f"{row.held_since:%Y-%m-%d %H:%M}" if row.held_since else ""}
+    if row.held_since:
+        note = ngettext(
+            "Note: %(n)s earlier mail from you since %(since)s UTC got no answer, because at most %(limit)s "
+            "answers an hour go to one address (against mail loops) and it read as no move in a game of yours. "
+            "It was judged all the same: what changed is on your games' pages. Answers go again now.",
+            "Note: %(n)s earlier mails from you since %(since)s UTC got no answer, because at most %(limit)s "
+            "answers an hour go to one address (against mail loops) and they read as no move in a game of "
+            "yours. They were judged all the same: what changed is on your games' pages. Answers go again now.",
+            n) % said
+    else:
+        note = ngettext(
+            "Note: %(n)s earlier mail from you got no answer, because at most %(limit)s answers an hour go to "
+            "one address (against mail loops) and it read as no move in a game of yours. It was judged all the "
+            "same: what changed is on your games' pages. Answers go again now.",
+            "Note: %(n)s earlier mails from you got no answer, because at most %(limit)s answers an hour go to "
+            "one address (against mail loops) and they read as no move in a game of yours. They were judged "
+            "all the same: what changed is on your games' pages. Answers go again now.", n) % said
+    return note + "\n\n"
 
 
 def _hold(address: str, inbound_id: int) -> None:
@@ -435,10 +460,11 @@ def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Gam
 
 
 def _unreadable_text(problems: list[str]) -> str:
-    why = f" (the mail's structure is broken: {', '.join(problems)})" if problems else ""
-    return (f"I could not find any text in your mail{why}. Nothing was changed.\n\n"
-            "Please reply again in plain text (or ordinary HTML), with your commands one a line "
-            "above the marker line.")
+    found = (_("I could not find any text in your mail (the mail's structure is broken: %(problems)s).")
+             % {"problems": ", ".join(problems)} if problems else _("I could not find any text in your mail."))
+    return (found + " " + _("Nothing was changed.") + "\n\n"
+            + _("Please reply again in plain text (or ordinary HTML), with your commands one a line above the "
+                "marker line."))
 
 
 # ---- the general address -----------------------------------------------------------------------
@@ -465,14 +491,18 @@ def _judge_general(incoming: Incoming) -> Verdict:
                                                                                  % {"general": general}) else
                      f"> {r.line}\n{r.text}")
     if extracted.overflow:
-        parts.append(f"Ignored: {len(extracted.overflow)} more line(s) after the first "
-                     f"{parsing.MAX_COMMAND_LINES}.")
+        parts.append(ngettext("Ignored: %(n)s more line after the first %(max)s.",
+                              "Ignored: %(n)s more lines after the first %(max)s.", len(extracted.overflow))
+                     % {"n": len(extracted.overflow), "max": parsing.MAX_COMMAND_LINES})
     player = Player.objects.filter(email=incoming.sender).first()
     _reply(incoming, _("Results of your commands:") + "\n\n" + "\n\n".join(parts), to=player)
     ok = all(r.ok for r in results)
-    summary = "; ".join(f"{r.line.split()[0] if r.line.split() else ''}: {'ok' if r.ok else 'refused'}"
-                        for r in results)
-    return Verdict(Status.APPLIED if ok else Status.REJECTED, summary)
+    return Verdict(Status.APPLIED if ok else Status.REJECTED, _summary(results))
+
+
+def _summary(results: list[account.Result]) -> str:
+    """The row's verdict of account commands (for the operator, in English)."""
+    return "; ".join(f"{r.line.split()[0] if r.line.split() else ''}: {'ok' if r.ok else 'refused'}" for r in results)
 
 
 # ---- a seat's address --------------------------------------------------------------------------
@@ -523,8 +553,8 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
         # The seat changed hands after the mail was accepted: answer only a known player.
         known = Player.objects.filter(email=incoming.sender).first()
         if known is not None:
-            _reply(incoming, "The address you wrote to is no longer valid (the seat was given to someone "
-                             "else or the invitation was declined). Nothing was changed.", to=known)
+            _reply(incoming, _("The address you wrote to is no longer valid (the seat was given to someone "
+                               "else or the invitation was declined). Nothing was changed."), to=known)
         return Verdict(Status.REJECTED, "seat address no longer valid")
     game = seat.game
     player = seat.player
@@ -532,10 +562,10 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
     if incoming.sender != player.email and not game.allow_any_sender:
         # Why no seat reply-to here: the writer is not this seat's player; don't hand them its address.
         _reply(incoming, (
-            f"Your mail to game #{game.pk} ({game.title}) came from an address that is not the one this "
-            "seat is registered with, so it was not taken. Nothing was changed.\n\n"
-            "Please send your reply from the address the game's mails are sent to. If you changed address, "
-            "ask the game's creator or an administrator to update it."), game=None)
+            _("Your mail to game #%(pk)s (%(title)s) came from an address that is not the one this seat is "
+              "registered with, so it was not taken. Nothing was changed.") % {"pk": game.pk, "title": game.said_title}
+            + "\n\n" + _("Please send your reply from the address the game's mails are sent to. If you changed "
+                          "address, ask the game's creator or an administrator to update it.")), game=None)
         return Verdict(Status.REJECTED, "wrong sender", game)
     incoming.own_seat = incoming.sender == player.email
     # Why only here and at creation: the secret seat address vouches for the writer; the
@@ -558,25 +588,26 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
             and notation.fold(extracted.commands[0][1]).rstrip(".!") == "rematch"):
         return _judge_rematch(incoming, seat)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        _reply(incoming, f"Game #{game.pk} ({game.title}) is {game.get_status_display()}; it takes no more "
-                         f"moves. Nothing was changed.\n\nYour page: {seat_page_url(seat)}",
+        _reply(incoming, _("Game #%(pk)s (%(title)s) is %(status)s; it takes no more moves. Nothing was changed.")
+               % {"pk": game.pk, "title": game.said_title, "status": game.get_status_display()}
+               + "\n\n" + _("Your page: %(url)s") % {"url": seat_page_url(seat)},
                to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, f"game {game.status}", game)
     if not extracted.commands:
         hint = ""
         if extracted.quoted_options:
-            hint = ("\n\nLines that repeat an option line (its code followed by its label) are taken as "
-                    "quotes of our mail and ignored: write just the code, for example: "
-                    f"{listed[0][0] if listed else 'the code'}")
-        _reply(incoming, (f"I found no command in your mail to game #{game.pk}; nothing was changed.{hint}\n\n"
-                          f"{_options_block(game, seat)}\n\n"
-                          "Write your commands one a line, above the marker line of the mail you reply to."),
+            hint = "\n\n" + _("Lines that repeat an option line (its code followed by its label) are taken as "
+                               "quotes of our mail and ignored: write just the code, for example: %(code)s") % {
+                "code": listed[0][0] if listed else _("the code")}
+        _reply(incoming, (_("I found no command in your mail to game #%(pk)s; nothing was changed.") % {"pk": game.pk}
+                          + f"{hint}\n\n{_options_block(game, seat)}\n\n"
+                          + _("Write your commands one a line, above the marker line of the mail you reply to.")),
                to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, "no command", game)
     if extracted.overflow:
-        _reply(incoming, (f"Your mail holds more than {parsing.MAX_COMMAND_LINES} command lines; to be safe "
-                          "none of them was applied. Nothing was changed.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+        _reply(incoming, (_("Your mail holds more than %(max)s command lines; to be safe none of them was applied. "
+                            "Nothing was changed.") % {"max": parsing.MAX_COMMAND_LINES}
+                          + f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
                attempt=True)
         return Verdict(Status.REJECTED, "too many lines", game)
     first = extracted.commands[0][1].strip()
@@ -603,8 +634,9 @@ def _judge_seat_of(incoming: Incoming, seat: Seat | None) -> Verdict:
         return Verdict(Status.REJECTED, f"line {exc.line_no}: {exc.error.code}", game)
     except ServiceError as exc:
         game.refresh_from_db()
-        _reply(incoming, f"Your mail to game #{game.pk} was not taken: {exc.message}\nNothing was changed."
-                         f"{_paused_options(game, seat)}", to=player, game=game, reply_to=seat_reply_to)
+        _reply(incoming, _("Your mail to game #%(pk)s was not taken: %(why)s") % {"pk": game.pk, "why": exc.message}
+               + "\n" + _("Nothing was changed.") + _paused_options(game, seat),
+               to=player, game=game, reply_to=seat_reply_to)
         return Verdict(Status.REJECTED, exc.code, game)
     if result.ignored:
         _reply_signoff(incoming, seat, result)
@@ -623,7 +655,8 @@ def _judge_rematch(incoming: Incoming, seat: Seat) -> Verdict:
     assert seat.player is not None
     answer = account.run_line(incoming.sender, f"rematch #{game.pk}", outbox.general_address(),
                               incoming.sender_name)
-    _reply(incoming, answer.text if answer.ok else f"No rematch: {answer.text}. Nothing was changed.",
+    refused = _("No rematch: %(why)s. Nothing was changed.") % {"why": answer.text}
+    _reply(incoming, answer.text if answer.ok else refused,
            to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
     return Verdict(Status.APPLIED if answer.ok else Status.REJECTED, f"rematch: {answer.ok}", game)
 
@@ -637,11 +670,12 @@ def _judge_moderator(incoming: Incoming, token: str) -> Verdict:
     except ServiceError as exc:
         known = Player.objects.filter(email=incoming.sender).first()
         if known is not None:  # a stranger who found the address hears nothing of it
-            _reply(incoming, f"Your mail was not taken: {exc.message}. Nothing was changed.", to=known)
+            _reply(incoming, _("Your mail was not taken: %(why)s. Nothing was changed.") % {"why": exc.message},
+                   to=known)
         return Verdict(Status.REJECTED, exc.code)
     game = gm.game
-    answer = "\n".join(f"> {r.line}\n{'done' if r.ok else 'not done'}: {r.text}\n" for r in results)
-    _reply(incoming, (answer or "I found no command in your mail; nothing was changed.\n")
+    answer = "\n".join(f"> {r.line}\n{_('done') if r.ok else _('not done')}: {r.text}\n" for r in results)
+    _reply(incoming, (answer or _("I found no command in your mail; nothing was changed.") + "\n")
            + f"\n{moderators.COMMANDS_HELP}", to=gm.player, game=game, reply_to=moderators.command_address(gm),
            attempt=True)
     ok = sum(r.ok for r in results)
@@ -657,12 +691,13 @@ def _judge_to_moderator(incoming: Incoming, seat: Seat, text: str) -> Verdict:
     try:
         told = moderators.do_write_to_moderator(seat.game_id, seat.player, message)
     except ServiceError as exc:
-        _reply(incoming, f"Your mail was not passed on: {exc.message}.", to=seat.player, game=seat.game,
-               reply_to=outbox.reply_address(seat))
+        _reply(incoming, _("Your mail was not passed on: %(why)s.") % {"why": exc.message}, to=seat.player,
+               game=seat.game, reply_to=outbox.reply_address(seat))
         return Verdict(Status.REJECTED, exc.code, seat.game)
-    _reply(incoming, f"Your mail went to the moderators of game #{seat.game_id} ({told} address"
-                     f"{'es' if told != 1 else ''}); they answer you directly.", to=seat.player, game=seat.game,
-           reply_to=outbox.reply_address(seat), attempt=True)
+    _reply(incoming, ngettext("Your mail went to the moderators of game #%(pk)s (%(n)s address); they answer you "
+                              "directly.", "Your mail went to the moderators of game #%(pk)s (%(n)s addresses); "
+                              "they answer you directly.", told) % {"pk": seat.game_id, "n": told},
+           to=seat.player, game=seat.game, reply_to=outbox.reply_address(seat), attempt=True)
     return Verdict(Status.APPLIED, "to the moderators", seat.game)
 
 
@@ -674,8 +709,9 @@ def _judge_link(incoming: Incoming, seat: Seat) -> Verdict:
     """``link`` alone in a reply to a game's mail: the player's own page link, as it is now (the
     link is their credential for the seat; it goes only to the seat's own player)."""
     game = seat.game
-    _reply(incoming, f"Your personal page for game #{game.pk} ({game.title}):\n{seat_page_url(seat)}\n\n"
-                     "It is yours alone: whoever has it plays for your seat. No move was made.",
+    _reply(incoming, _("Your personal page for game #%(pk)s (%(title)s):") % {"pk": game.pk, "title": game.said_title}
+           + f"\n{seat_page_url(seat)}\n\n"
+           + _("It is yours alone: whoever has it plays for your seat. No move was made."),
            to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
     return Verdict(Status.APPLIED, "link", game)
 
@@ -688,14 +724,15 @@ def _judge_say(incoming: Incoming, seat: Seat, lines: list[str]) -> Verdict:
     try:
         personal.do_say(seat, text)
     except ServiceError as exc:
-        _reply(incoming, f"Your message was not delivered: {exc.message}", to=seat.player, game=game,
-               reply_to=outbox.reply_address(seat), attempt=True)
+        _reply(incoming, _("Your message was not delivered: %(why)s") % {"why": exc.message}, to=seat.player,
+               game=game, reply_to=outbox.reply_address(seat), attempt=True)
         return Verdict(Status.REJECTED, "say: " + exc.code, game)
     together = game.state is not None and engine.get(game.rules).cooperative(game.state)
-    told = ("was mailed to the whole table now (a cooperative game)" if together else
-            "goes to the other players with their next mail")
-    _reply(incoming, f"Your message {told}, and is on the game page now. No move was made.", to=seat.player,
-           game=game, reply_to=outbox.reply_address(seat), attempt=True)
+    told = (_("Your message was mailed to the whole table now (a cooperative game), and is on the game page now. "
+              "No move was made.") if together else
+            _("Your message goes to the other players with their next mail, and is on the game page now. No move "
+              "was made."))
+    _reply(incoming, told, to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
     return Verdict(Status.APPLIED, "say", game)
 
 
@@ -713,12 +750,14 @@ def _reply_signoff(incoming: Incoming, seat: Seat, result: game_services.BatchRe
         return
     mine = [a for a in result.applied if a.seat == seat.index and a.source is None]
     taken = "\n".join(f"  {a.label}" for a in mine)
-    ignored = "\n".join(f"ignored: {line}" for line in result.ignored)
-    _reply(incoming, (f"Your move in game #{game.pk} ({game.title}) was applied:\n{taken}\n\n{ignored}\n"
-                      "(After the lines before, your turn was over (you had nothing left to decide, or "
-                      "the game moved on by itself to a new turn or the round's end), so these lines had "
-                      "nothing to apply to: the game reads no command in them, or they say your turn is "
-                      f"over.)\n\nYour page: {seat_page_url(seat)}"), to=seat.player, game=game,
+    ignored = "\n".join(_("ignored: %(line)s") % {"line": line} for line in result.ignored)
+    _reply(incoming, (_("Your move in game #%(pk)s (%(title)s) was applied:") % {"pk": game.pk,
+                                                                                "title": game.said_title}
+                      + f"\n{taken}\n\n{ignored}\n"
+                      + _("(After the lines before, your turn was over (you had nothing left to decide, or the game "
+                          "moved on by itself to a new turn or the round's end), so these lines had nothing to "
+                          "apply to: the game reads no command in them, or they say your turn is over.)")
+                      + "\n\n" + _("Your page: %(url)s") % {"url": seat_page_url(seat)}), to=seat.player, game=game,
            reply_to=outbox.reply_address(seat),
            after_move="signoff")
 
@@ -730,10 +769,10 @@ def _judge_preferences(incoming: Incoming, seat: Seat, extracted: parsing.Extrac
                for _pos, line in extracted.commands]
     parts = [f"> {r.line}\n{_('done') if r.ok else _('not done')}: {r.text}" for r in results]
     seat.refresh_from_db()
-    tail = ["No move was made."]
+    tail = [_("No move was made.")]
     if game.status == Game.Status.RUNNING:
         tail.append(_options_block(game, seat))
-    _reply(incoming, "Results of your commands:\n\n" + "\n\n".join(parts + tail),
+    _reply(incoming, _("Results of your commands:") + "\n\n" + "\n\n".join(parts + tail),
            to=seat.player, game=game, reply_to=outbox.reply_address(seat), attempt=True)
     ok = all(r.ok for r in results)
     return Verdict(Status.APPLIED if ok else Status.REJECTED,
@@ -752,10 +791,11 @@ def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
     assert player is not None
     seat_reply_to = outbox.reply_address(seat)
     if n_lines > 1:
-        _reply(incoming, (f"Your mail to game #{game.pk} mixes undo with other lines, so it was not taken. "
-                          "Nothing was changed.\n\nTo take back your last move, reply with the single word "
-                          "undo; then send your new move in another mail.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+        _reply(incoming, (_("Your mail to game #%(pk)s mixes undo with other lines, so it was not taken. Nothing was "
+                            "changed.") % {"pk": game.pk} + "\n\n"
+                          + _("To take back your last move, reply with the single word undo; then send your new "
+                              "move in another mail.") + f"\n\n{_options_block(game, seat)}"),
+               to=player, game=game, reply_to=seat_reply_to,
                attempt=True)
         return Verdict(Status.REJECTED, "undo mixed with other lines", game)
     try:
@@ -763,8 +803,9 @@ def _judge_undo(incoming: Incoming, seat: Seat, n_lines: int) -> Verdict:
     except ServiceError as exc:
         game.refresh_from_db()
         seat.game = game
-        _reply(incoming, (f"Your undo in game #{game.pk} was not taken: {exc.message}\nNothing was changed."
-                          f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+        _reply(incoming, (_("Your undo in game #%(pk)s was not taken: %(why)s") % {"pk": game.pk, "why": exc.message}
+                          + "\n" + _("Nothing was changed.") + f"\n\n{_options_block(game, seat)}"),
+               to=player, game=game, reply_to=seat_reply_to,
                attempt=True)
         return Verdict(Status.REJECTED, f"undo: {exc.code}", game)
     return Verdict(Status.APPLIED, f"undo of move(s) {result.undone}, now version {result.version}", game)
@@ -777,9 +818,9 @@ def _judge_absence(incoming: Incoming, seat: Seat, line: str, n_lines: int) -> V
     assert player is not None
     seat_reply_to = outbox.reply_address(seat)
     if n_lines > 1:
-        _reply(incoming, (f"Your mail to game #{game.pk} mixes `{line}` with other lines, so nothing was taken. "
-                          "Send it alone in a mail, and your move in another.\n\n"
-                          f"{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
+        _reply(incoming, (_("Your mail to game #%(pk)s mixes `%(line)s` with other lines, so nothing was taken. "
+                            "Send it alone in a mail, and your move in another.") % {"pk": game.pk, "line": line}
+                          + f"\n\n{_options_block(game, seat)}"), to=player, game=game, reply_to=seat_reply_to,
                attempt=True)
         return Verdict(Status.REJECTED, "absence command mixed with other lines", game)
     answer = absence_commands.run(line, player, game.pk)
@@ -814,7 +855,7 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
         which = (_("line 1 of %(n)s stands") % {"n": n} if last == 1 else
                  _("lines 1 to %(last)s of %(n)s stand") % {"last": last, "n": n})
         parts = [_("Your mail to game #%(pk)s (%(title)s) was applied in part: %(which)s, line %(no)s was refused.")
-                 % {"pk": game.pk, "title": game.title, "which": which, "no": exc.line_no}, "", _("Applied:")]
+                 % {"pk": game.pk, "title": game.said_title, "which": which, "no": exc.line_no}, "", _("Applied:")]
         parts += [f"  {a.line}. {line_text(a.line, a.shown)}  " + _("(read as: %(label)s)") % {"label": a.label}
                   for a in exc.applied]
         story = [] if mailed or game.state is None else outbox.story_since(game, seat)
@@ -827,7 +868,7 @@ def _reply_rejected(incoming: Incoming, seat: Seat, lines: list[tuple[int, str]]
             "taken back, so it and the lines before it count even though a later line was refused.", last)]
     else:
         parts = [_("Your move in game #%(pk)s (%(title)s) was not accepted; nothing was changed.")
-                 % {"pk": game.pk, "title": game.title}]
+                 % {"pk": game.pk, "title": game.said_title}]
     parts.append("")
     parts.append(_("Line %(no)s of %(n)s: %(line)s") % {"no": exc.line_no, "n": n, "line": failed} if n > 1
                  else _("Your line: %(line)s") % {"line": failed})
@@ -896,8 +937,9 @@ def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extract
     words = [line.split()[0].lower().strip(".!") for _pos, line in extracted.commands if line.split()]
     verb = words[0] if words else ""
     if verb not in ("join", "decline", "yes", "no"):
-        _reply(incoming, (f"Game #{game.pk} ({game.title}) has not started yet. Reply with the word join "
-                          "to take your seat, or decline if you do not want to play. Nothing was changed."),
+        _reply(incoming, (_("Game #%(pk)s (%(title)s) has not started yet. Reply with the word join to take your "
+                            "seat, or decline if you do not want to play. Nothing was changed.")
+                          % {"pk": game.pk, "title": game.said_title}),
                to=player, game=game, reply_to=outbox.reply_address(seat))
         return Verdict(Status.REJECTED, "invitation: no join or decline", game)
     if verb in ("join", "yes"):
@@ -918,7 +960,8 @@ def _judge_invitation(incoming: Incoming, seat: Seat, extracted: parsing.Extract
         player = game_services.do_adopt_mail_name(incoming.sender, incoming.sender_name) or player
     if not (result.ok and game.status == Game.Status.RUNNING):
         # Why: once the game starts, everyone's first mail says all there is to say.
-        _reply(incoming, result.text if result.ok else f"Not done: {result.text}", to=player, game=game,
+        _reply(incoming, result.text if result.ok else _("Not done: %(why)s") % {"why": result.text}, to=player,
+               game=game,
                reply_to=outbox.reply_address(seat) if verb in ("join", "yes") else None)
     return Verdict(Status.APPLIED if result.ok else Status.REJECTED, f"invitation: {verb}", game)
 
