@@ -153,7 +153,7 @@ def story_so_far(campaign: Campaign) -> str:
     the seats that changed hands, and the standings. What the campaign mails and page show."""
     rules = engine.get(campaign.rules) if campaign.rules else None
     lines = [_("Campaign #%(id)s: %(name)s (%(rules)s)") % {
-        "id": campaign.pk, "name": said_game_title(campaign.name, campaign.rules),
+        "id": campaign.pk, "name": said_game_title(campaign.name, campaign.rules, campaign.options),
         "rules": said_game_title(rules.title, campaign.rules) if rules else campaign.rules}]
     for e in entries(campaign):
         d = e.details or {}

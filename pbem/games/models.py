@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from typing import Any
@@ -20,11 +21,12 @@ _REMATCH = " (rematch)"
 _NUMBERED = re.compile(r"(?s)(.*), game (\d+)")
 
 
-def said_game_title(title: str, rules: str) -> str:
+def said_game_title(title: str, rules: str, options: Any = None) -> str:
     """A game's stored title in the language active now (issue 27). The title is stored once, in
     English, when the game is made; the parts the service wrote itself are said again for each
-    reader: the game's name ("Maracaibo (substitute content)"), " campaign", ", game N" and
-    " (rematch)". A title a player chose is shown as written."""
+    reader: the game's name (the rules' title, or the one its options compose: "Maracaibo: The
+    Uprising, Liberation of the Caribbean (79)", said by the game from its data), " campaign",
+    ", game N" and " (rematch)". A title a player chose is shown as written."""
     code = (translation.get_language() or "en").split("-")[0]
     if code == "en" or not title:
         return title
@@ -35,14 +37,19 @@ def said_game_title(title: str, rules: str) -> str:
     if numbered:
         rest, tail = numbered.group(1), gettext(", game %(number)s") % {"number": numbered.group(2)} + tail
     try:
-        name = engine.get(rules).title
+        game = engine.get(rules)
     except KeyError:  # (engine.errors.UnknownGame: a game no longer installed)
         return rest + tail
-    said = i18n.lookup(name, code) or name
-    if rest == name:
-        rest = said
-    elif rest == f"{name} campaign":
-        rest = gettext("%(game)s campaign") % {"game": said}
+    names = {game.title}
+    if isinstance(options, dict):
+        with contextlib.suppress(KeyError, TypeError, ValueError):  # (options an older release stored)
+            names.add(game.game_title(options))
+    campaign = rest.removesuffix(" campaign")
+    if rest in names:
+        return (i18n.say_again(rules, rest, code) or rest) + tail
+    if campaign != rest and campaign in names:
+        said = i18n.say_again(rules, campaign, code) or campaign
+        return gettext("%(game)s campaign") % {"game": said} + tail
     return rest + tail
 
 
@@ -207,7 +214,7 @@ class Game(models.Model):
     @property
     def said_title(self) -> str:
         """The title in the language active now (issue 27): see :func:`said_game_title`."""
-        return said_game_title(self.title, self.rules)
+        return said_game_title(self.title, self.rules, self.options)
 
     @property
     def said_rules_title(self) -> str:
