@@ -278,3 +278,19 @@ def link_of_game(person: Persona, site: str, game_id: int) -> str:
             if found:
                 return found.group(0)
     raise AssertionError(f"{person.name} has a mail about game #{game_id} with a personal link")
+
+
+def test_it_asks_to_pan_the_wide_board_only_on_a_screen_it_does_not_fit(new_page: Any, site: str) -> None:
+    """QA: at 1280 px and wider Maracaibo's 1,227 px board fits and nothing pans, yet the page said
+    "Scroll or drag the board sideways to see all of it"; the hint now shows only where it pans."""
+    folk = people()
+    start_game("maracaibo", folk, options={"mode": "79"})
+    url = link_of(folk[0], site)
+    for width, pans in ((1000, True), (1240, True), (1280, False), (1600, False)):
+        page = new_page({"width": width, "height": 900})
+        open_page(page, url)
+        board = page.locator("#board .wide-board .pan").first
+        wide = board.evaluate("e => e.scrollWidth > e.clientWidth + 1")
+        hint = page.locator("#board .wide-board .pan-hint")
+        assert wide == pans, (width, wide)
+        assert hint.count() == 1 and hint.is_visible() == pans, (width, hint.is_visible())
