@@ -21,6 +21,9 @@ Two measures, each per move of the game:
 * first pages: a small table's or index's first 8 KB page counts whole, so the tables of a game's
   own rows (game, seats, players, their audit) weigh far more here than at scale (where a game's
   row in an index is about 20 bytes, a tenth of a byte a move): the figure is an upper bound;
+* the second half: the disk's growth over the second half of the games (the retention run and
+  ``VACUUM FULL`` after the first half too) by its moves, so that every first page counts in the
+  first half: nearer what a move costs at scale, give or take a page of each table and index;
 * columns: ``pg_column_size`` of the game's live rows, TOAST compression included (what the
   bench counted before: no indexes, no page overhead).
 
@@ -131,6 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def prune(games: list[int], now: Any) -> None:
+    """The games' mails sent (as the worker would mark them), then the retention job run past the retention."""
+    from pbem.games.models import OutboundMessage
+    from pbem.mail import retention
+
+    OutboundMessage.objects.filter(game__in=games, pruned_at__isnull=True).update(status="sent", sent_at=now)
+    retention.do_prune_mail_bodies(now + retention.keep_for() + timedelta(hours=1))
+
+
 def run(args: argparse.Namespace) -> list[str]:
     from django.conf import settings
     from django.utils import timezone
@@ -139,7 +151,6 @@ def run(args: argparse.Namespace) -> list[str]:
     from engine.testing import choose
     from pbem.games import dispatch, services
     from pbem.games.models import Game, InboundMessage, OutboundMessage, Seat
-    from pbem.mail import retention
     from pbem.mail import services as mail_services
     from pbem.mail.outbox import reply_address
 
@@ -151,8 +162,16 @@ def run(args: argparse.Namespace) -> list[str]:
         rules = engine.get(name)
         empty = disk()
         empty_indexes = index_sizes()
-        games, moves = [], 0
+        games: list[int] = []
+        moves = 0
+        half: tuple[int, int] | None = None  # (moves, bytes on disk) after the first half of the games
+        written: dict[str, int] = {}
         for g in range(args.games):
+            if g == args.games // 2 and g > 0:
+                OutboundMessage.objects.filter(game__in=games).update(status="sent", sent_at=timezone.now())
+                written = {t: sum(columns(k)[t] for k in games) for t in TABLES}  # as written, before pruning
+                prune(games, timezone.now())
+                half = (moves, sum(h + i for h, i in disk().values()))
             players = [services.do_create_player(f"{name}{g}-{i}@bench.example", f"P{i}") for i in range(args.players)]
             if args.mail_mode:
                 for p in players:
@@ -185,11 +204,23 @@ def run(args: argparse.Namespace) -> list[str]:
                         lines.append(f"error: {name}: mails refused: {InboundMessage.objects.get(pk=row.pk).result}")
                         break
             moves += played
-        OutboundMessage.objects.filter(game__in=games).update(status="sent", sent_at=timezone.now())
-        before = {t: sum(columns(g)[t] for g in games) for t in TABLES}
-        retention.do_prune_mail_bodies(timezone.now() + retention.keep_for() + timedelta(hours=1))
+        OutboundMessage.objects.filter(game__in=games, pruned_at__isnull=True).update(
+            status="sent", sent_at=timezone.now()
+        )
+        before = {
+            t: written.get(t, 0) + sum(columns(g)[t] for g in games[len(games) // 2 if half else 0 :]) for t in TABLES
+        }
+        prune(games, timezone.now())
         after = {t: sum(columns(g)[t] for g in games) for t in TABLES}
-        grown = {t: (h - empty.get(t, (0, 0))[0], i - empty.get(t, (0, 0))[1]) for t, (h, i) in disk().items()}
+        end = disk()
+        grown = {t: (h - empty.get(t, (0, 0))[0], i - empty.get(t, (0, 0))[1]) for t, (h, i) in end.items()}
+        if half is not None and moves > half[0]:
+            marginal = (sum(h + i for h, i in end.values()) - half[1]) / (moves - half[0])
+            lines.append(
+                f"{name}: the second half of the games, {moves - half[0]} moves, grew the disk "
+                f"{marginal:,.0f} bytes a move (every first page counted in the first half: nearer a move's cost at "
+                "scale, give or take a page of each table and index)"
+            )
         indexes = {n: b - empty_indexes.get(n, 0) for n, b in index_sizes().items()}
         finished = Game.objects.filter(pk__in=games, status=Game.Status.FINISHED).count()
         results.append(
