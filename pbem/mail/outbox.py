@@ -845,11 +845,13 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         seat.__dict__.pop("_pbem_chat_read", None)  # no mark follows: nothing kept
         return None
     refs = f"{thread_id(game)} {in_reply_to}".strip()
-    row = _queue(to=seat.player, subject=subject, game=game, reply_to=reply_address(seat),
-                 content=content, thread=False,
-                 extra_headers={STEP_ANSWER_HEADER: "step",
-                                **({"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else {})})
-    _mark_mailed(game, seat, options)
+    row = _row(to=seat.player, subject=subject, game=game, reply_to=reply_address(seat),
+               content=content, thread=False,
+               extra_headers={STEP_ANSWER_HEADER: "step",
+                              **({"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else {})})
+    _mark_mailed(game, seat, options, save=False)
+    _insert_marking([row], [seat])  # the row and the seat's marks in one statement (#28)
+    _send_batch([row])
     return row
 
 

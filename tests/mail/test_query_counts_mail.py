@@ -56,9 +56,9 @@ JUDGED_MAIL_STATEMENTS = 8
 #: when the seats' read said a seat has chat it was not told. (It was 4 statements a mail: story,
 #: chat, row and mark each; then 3 for a change's mails.)
 MAILS_STATEMENTS = 2
-#: The answer to a step, made alone: its seat's marks read again, the story, the chat, the row,
-#: the mark (it is the one mail of its change).
-STEP_ANSWER_STATEMENTS = 5
+#: The answer to a step, made alone: its seat's marks read again, the story, the chat, the row
+#: with the seat's mark (one statement, as a change's mails; it was 5 with the mark apart).
+STEP_ANSWER_STATEMENTS = 4
 
 
 def test_it_judges_a_move_mail_in_no_more_statements_than_today():
@@ -78,6 +78,7 @@ def test_it_judges_a_move_mail_in_no_more_statements_than_today():
         seen.append((new.count() - answers, answers, len(ctx.captured_queries)))
     assert any(m == 0 for m, _a, _s in seen) and any(m > 0 for m, _a, _s in seen), seen  # both kinds were judged
     assert any(m > 1 for m, _a, _s in seen), seen  # a change that mailed several seats at once
+    assert any(a for _m, a, _s in seen), seen  # a step's answer (its row and mark in one statement)
     for mails, answers, statements in seen:
         bound = JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS if mails else 0) + STEP_ANSWER_STATEMENTS * answers
         assert statements <= bound, seen
