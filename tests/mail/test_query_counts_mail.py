@@ -78,7 +78,6 @@ def test_it_judges_a_move_mail_in_no_more_statements_than_today():
         seen.append((new.count() - answers, answers, len(ctx.captured_queries)))
     assert any(m == 0 for m, _a, _s in seen) and any(m > 0 for m, _a, _s in seen), seen  # both kinds were judged
     assert any(m > 1 for m, _a, _s in seen), seen  # a change that mailed several seats at once
-    assert any(a for _m, a, _s in seen), seen  # a step's answer (its row and mark in one statement)
     for mails, answers, statements in seen:
         bound = JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS if mails else 0) + STEP_ANSWER_STATEMENTS * answers
         assert statements <= bound, seen
