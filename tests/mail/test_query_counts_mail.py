@@ -125,3 +125,28 @@ def test_the_mails_of_a_change_tell_each_seat_its_own_untold_chat_once():
             lines = [text for _who, text in row.content["chat"]]
             told[row.to_email] = told.get(row.to_email, 0) + lines.count("fair winds")
     assert set(told.values()) == {1} and len(told) == 3, told  # each player once, however many mails
+
+
+def test_a_steps_answer_costs_its_bound(monkeypatch):
+    """A step of a turn answered to its sender (the seat's marks read again, the story, the chat,
+    and its row with the seat's mark in one statement), on a fixed deal so that one comes."""
+    monkeypatch.setattr(services, "new_seed", lambda: "counts-steps")
+    game = _maretta()
+    rnd = random.Random(7)
+    for _ in range(40):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        raw, sender, to = _move_mail(game, rnd)
+        row = mail_services.do_receive_mail(raw, sender, [to])
+        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
+        with CaptureQueriesContext(connection) as ctx:
+            assert mail_services.do_process_inbound(row.pk) == "applied"
+        new = OutboundMessage.objects.exclude(pk__in=queued)
+        answers = sum(1 for h in new.values_list("headers", flat=True) if STEP_ANSWER_HEADER in h)
+        if answers:
+            mails = new.count() - answers
+            bound = JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS if mails else 0) + STEP_ANSWER_STATEMENTS
+            assert len(ctx.captured_queries) <= bound, [q["sql"][:90] for q in ctx.captured_queries]
+            return
+    pytest.fail("no step's answer in 40 moves of this deal")
