@@ -200,8 +200,8 @@ def campaign_data(campaign: Campaign) -> dict[str, Any]:
 def _entry_text(e: CampaignEntry) -> str:
     d = e.details or {}
     if e.action == "finished":
-        result, story = finished_text(e)
-        return " ".join([result, *story])
+        result, story = finished_text(e)  # the scores end with a full stop before the story
+        return " ".join([result + "." if story and not result.endswith(".") else result, *story])
     if e.action == "handover":
         return _("seat %(seat)s passed from %(from)s to %(to)s: %(why)s") % {
             "seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason", "")}

@@ -820,6 +820,10 @@ def do_move_for_seat(game_id: int, moderator: Player | None, seat_index: int, co
     """A moderator makes a move for a seat (a player who sent it another way, say)."""
     reason = _reason(reason)
     with transaction.atomic():
+        if not Seat.objects.filter(game_id=game_id, index=seat_index).exists() and \
+                Game.objects.filter(pk=game_id).exists():  # an unknown game: do_submit_moves's 404
+            raise NotFound(gettext("game #%(game)s has no seat %(seat_index)s")
+                           % {"game": game_id, "seat_index": seat_index})
         result = do_submit_moves(game_id, None, commands, source=Source.MODERATOR, seat_index=seat_index)
         game = result.game
         do_log(game, moderator, "move-for-seat", {"seat": seat_index, "reason": reason,

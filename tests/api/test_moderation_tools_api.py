@@ -63,6 +63,17 @@ def test_it_moves_for_a_seat_and_answers_the_refusal_clearly(game, moderator, bo
     assert Move.objects.get(game=game, seat=seat).source == Source.MODERATOR
 
 
+def test_a_move_for_a_seat_the_game_has_not_is_a_404_naming_the_seat(game, moderator):
+    """Found by QA (#20): seat 5 of a two-seat game was a 422 'nonsense is not a legal choice now'
+    with no options, as though the seat existed and had nothing to decide."""
+    r = token_client(moderator).post(f"{GAMES}{game.pk}/move-for-seat/",
+                                     {"seat": 5, "commands": [{"code": "nonsense"}], "reason": "phone"},
+                                     format="json")
+    assert r.status_code == 404, r.json()
+    assert r.json()["message"] == f"game #{game.pk} has no seat 5"
+    assert not AuditEntry.objects.filter(game=game, action="move-for-seat").exists()
+
+
 def test_it_lists_the_late_seats_for_staff(game, moderator, alice, bob):
     r = token_client(moderator).get(f"{GAMES}{game.pk}/late/")
     assert r.status_code == 200
