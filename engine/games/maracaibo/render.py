@@ -22,7 +22,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import labels, reach, render_story, sailing, ship
+from . import homeports, labels, reach, render_story, sailing, ship
 from . import uprising_content as C_U
 
 WIDTH = 76
@@ -836,23 +836,59 @@ def _svg_players(view: View, y: int) -> tuple[list[str], int]:
     return out, y + 4
 
 
+def ship_areas(p: dict[str, Any]) -> list[tuple[str, str]]:
+    """A player's ship areas in the board's order, each with its words as that board says them: the
+    base game's twelve; on the Uprising's new board (``board`` in the player) its own words (the
+    indicated upgrade's compass, the combat action tile's side in Liberation: ``homeports.area_text``,
+    as the options say them) and its resistance tile and home port slots (QA: the picture showed the base
+    game's U4 and U6 to a 79 player, and neither slot)."""
+    if "board" not in p:
+        return [(str(u["id"]), str(u["text"])) for u in C.UPGRADES]
+    hp = homeports
+    extra = [a for a in (hp.RESISTANCE_AREA, hp.PORT_AREA) if a in p["discs"] or a in p["areas"]]
+    return [(uid, hp.area_text(p, uid)) for uid in [*(str(u["id"]) for u in C.UPGRADES), *extra]]
+
+
+def area_words(uid: str, text: str) -> str:
+    """A ship area's words for a picture, in the reader's language: the base game's shortened (no note in
+    brackets, "village:"), the Uprising's board's own whole (their catalogue entries are whole: cut, a
+    Portuguese reader got half English, and the U side of the combat action tile lost its village)."""
+    base = C.UPGRADE.get(uid)
+    if base is not None and str(base["text"]) == text:
+        return say(text.split(" (")[0].replace("village action: ", "village: "))
+    return say(text)
+
+
 def _svg_ship(view: View, seat: int, y: int) -> tuple[list[str], int]:
     p = view["p"][seat]
     out = [_t(6, y + 9, "Your ship board (discs left; filled = upgrade done)", 9, weight="bold")]
     y += 13
     cw = 52
-    for k, u in enumerate(C.UPGRADES):
+    areas = ship_areas(p)
+    for k, (uid, text) in enumerate(areas[:12]):
         x = 6 + (k % 12) * cw
-        done = u["id"] in p["areas"]
+        done = uid in p["areas"]
         fill = "#b2f2bb" if done else "#f8f9fa"
         out.append(f'<rect x="{x}" y="{y}" width="{cw - 3}" height="30" rx="3" fill="{fill}" '
                    'stroke="#868e96" stroke-width="0.6"/>')
-        out.append(_t(x + 3, y + 10, u["id"], 8, weight="bold"))
-        for d in range(p["discs"].get(u["id"], 0)):
+        out.append(_t(x + 3, y + 10, uid, 8, weight="bold"))
+        for d in range(p["discs"].get(uid, 0)):
             out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
-        words = say(str(u["text"]).split(" (")[0].replace("village action: ", "village: "))
-        for k2, line in enumerate(textwrap.wrap(words, 14)[:2]):  # (said before it is cut in lines)
+        for k2, line in enumerate(textwrap.wrap(area_words(uid, text), 14)[:2]):  # (said before it is cut)
             out.append(_text(x + 3, y + 20 + 7 * k2, line, 6, "start", "#111", "normal"))
+    if len(areas) > 12:  # the Uprising's slots: a row of their own, half the board's width each
+        y += 34
+        half = 6 * cw
+        for k, (uid, text) in enumerate(areas[12:]):
+            x = 6 + k * half
+            fill = "#b2f2bb" if uid in p["areas"] else "#f8f9fa"
+            out.append(f'<rect x="{x}" y="{y}" width="{half - 3}" height="30" rx="3" fill="{fill}" '
+                       'stroke="#868e96" stroke-width="0.6"/>')
+            out.append(_t(x + 3, y + 10, uid, 8, weight="bold"))
+            for d in range(p["discs"].get(uid, 0)):
+                out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
+            for k2, line in enumerate(textwrap.wrap(area_words(uid, text), 84)[:2]):
+                out.append(_text(x + 3, y + 20 + 7 * k2, line, 6, "start", "#111", "normal"))
     return out, y + 36
 
 

@@ -23,7 +23,9 @@ from .render import (
     _svg_map,
     _t,
     _text,
+    area_words,
     say,
+    ship_areas,
     ship_offset,
 )
 
@@ -218,15 +220,15 @@ def _narrow(view: View) -> tuple[list[str], int]:
         p = view["p"][seat]
         col.head("Ship board (dots: discs; green: done)")
         w = NARROW - 2 * _PAD
-        for u in C.UPGRADES:
-            done = u["id"] in p["areas"]
-            words = say(str(u["text"]).split(" (")[0].replace("village action: ", "village: "))
+        for uid, text in ship_areas(p):  # (the Uprising's board: its words and slots)
+            done = uid in p["areas"]
+            words = area_words(uid, text)
             lines = _wrap_px(words, _SIZE, w - 80)  # (said before it is cut in lines)
             top = col.y + 3
             col.out.append(f'<rect x="{_PAD}" y="{top:.0f}" width="{w}" height="{8 + 16 * len(lines)}" rx="3" '
                            f'fill="{"#b2f2bb" if done else "#f8f9fa"}" stroke="#868e96" stroke-width="0.6"/>')
-            col.out.append(_t(_PAD + 4, top + 17, u["id"], _SIZE, weight="bold"))
-            for d in range(p["discs"].get(u["id"], 0)):
+            col.out.append(_t(_PAD + 4, top + 17, uid, _SIZE, weight="bold"))
+            for d in range(p["discs"].get(uid, 0)):
                 col.out.append(f'<circle cx="{_PAD + 40 + 9 * d:.0f}" cy="{top + 13:.0f}" r="3.5" fill="#495057"/>')
             for k2, line in enumerate(lines):
                 col.out.append(_text(_PAD + 74, top + 17 + 16 * k2, line, _SIZE, "start", "#111", "normal"))
