@@ -235,3 +235,39 @@ def test_it_says_the_board_in_words_pieces_qa_found_in_english_in_portuguese() -
                     "owns it", "market "):
         lines = [line for line in board.splitlines() if english in line]
         assert not lines, (english, lines[:3])
+
+
+def test_no_general_pattern_keeps_an_english_text_unsaid() -> None:
+    """QA (issue 27): ``% @`` and ``%: @`` kept a text's first words as they were (``%``: a name,
+    kept) when nothing more particular said it, so a half-English line reached a Portuguese player
+    without a catalogue miss ("deliver tabaco/algodão", "3 VP now; pegar display cartas por free").
+    A ``%`` stands beside words of its own only; a text nothing says is a miss."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(labels.__file__).parent / "data" / "labels.pt.json").read_text(encoding="utf-8"))
+    for pattern, _said in data["patterns"]:
+        if "%" in pattern:
+            assert re.search(r"[A-Za-z]{2,}", pattern), pattern
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)):
+        assert labels.label("frobnicate 3 doubloons", "pt") == "frobnicate 3 doubloons"
+        assert labels.label("Ana frobnicates", "pt") == "Ana frobnicates"
+    assert missed == ["frobnicate 3 doubloons", "Ana frobnicates"]
+
+
+def test_it_says_the_ship_areas_a_disc_may_come_from_whole() -> None:
+    """QA (issue 27): the ship areas' texts in the mail's "A MAIN ACTION HERE" were half English: a
+    list joined by "; " was cut inside an area's own "; " ("3 VP now; take display cards for free")."""
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)):
+        said = labels.label(
+            "The disc may come from ship area U1 (more village actions (2 at 2-4 movement, 3 at 5+)); U2 (hand "
+            "limit 6); U3 (3 VP now; take display cards for free); U4 (5 doubloons now); U8 (village action: 1 "
+            "combat point and 1 doubloon).", "pt")
+        sailing = labels.label("13 Port Royal (2): deliver tobacco/cotton (3 d), city action", "pt")
+    assert not missed, missed
+    assert said == ("O disco pode vir da área do navio U1 (mais ações de vila (2 com movimento 2-4, 3 com 5+)); U2 "
+                    "(limite de mão 6); U3 (3 PV agora; pegar cartas da exposição de graça); U4 (5 dobrões agora); "
+                    "U8 (ação de vila: 1 ponto de combate e 1 dobrão).")
+    assert sailing == "13 Port Royal (2): entregar tabaco/algodão (3 d), ação de cidade"

@@ -6,7 +6,9 @@ language :func:`in_language` gives the same options with their labels said again
 
 - ``phrases``: whole English texts and their translation (``"no main action"``);
 - ``patterns``: ``[English pattern, translation]`` tried in order, where in the pattern ``#`` is a
-  number (kept), ``$`` a code such as ``Q12``/``U7`` (kept) and ``@`` any text, said again the same
+  number (kept), ``$`` a code such as ``Q12``/``U7`` (kept), ``%`` a player's name beside words of the
+  pattern's own (kept), ``&`` a name alone (one or two capitalised words: kept; "Ana: @") and ``@`` any
+  text, said again the same
   way (a phrase, a pattern, or a game word of ``data/words.<lang>.json``: a card, a place, a
   good). A translation is ``{0}``, ``{1}``... in the order of the pattern's marks; given as a pair
   ``[one, other]`` it is chosen by the first number (1: the first).
@@ -31,8 +33,9 @@ from engine import i18n
 from engine.core import Event, Option, new_event
 
 _DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data"
-_MARK = re.compile(r"([#$@%])")
-_PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)", "%": r"(.+?)"}
+_MARK = re.compile(r"([#$@%&])")
+_PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)", "%": r"(.+?)",
+          "&": r"([A-Z][^\s:;,()]*(?: [A-Z][^\s:;,()]*)?)"}
 
 #: (option code, label in another language) -> the label in English, for every option translated
 _ENGLISH: dict[tuple[str, str], str] = {}
@@ -48,7 +51,7 @@ def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pat
     phrases = {k: v for k, v in (data.get("phrases") or {}).items() if not k.startswith("#")}
     patterns = []
     for pattern, said in data.get("patterns") or []:
-        marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@", "%")]
+        marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@", "%", "&")]
         lazy = "".join(_PIECE.get(p, "(.+?)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         greedy = "".join(_PIECE.get(p, "(.+)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         forms = [said] if isinstance(said, str) else list(said)
@@ -75,6 +78,11 @@ def say(text: str, code: str) -> str | None:
     if re.fullmatch(r"-?\d+[ab]?", text):
         return text
     for marks, forms, lazy, greedy in patterns:
+        if marks == "@@" and forms[0] in _JOINS:  # "@; @", "@, @", "@ and @"...: a split outside brackets
+            said = _said_split(text, _JOINS[forms[0]], forms[0], code)
+            if said is not None:
+                return said
+            continue
         for rx in (lazy, greedy):
             m = rx.fullmatch(text)
             if m is None:
@@ -91,6 +99,33 @@ def say(text: str, code: str) -> str | None:
                 form = forms[0] if len(forms) == 1 or first == 1 else forms[1]
                 return form.format(*parts)
     return None
+
+
+#: a two-part pattern's translation -> the English between its parts, for the patterns that join two
+#: texts said again (``"@; @"`` is ``"{0}; {1}"``, the same joint in both languages)
+_JOINS = {f"{{0}}{sep}{{1}}": sep for sep in ("; ", ", ", ": ", " + ", " / ", "/", " ", ", depois ")}
+
+
+def _said_split(text: str, sep: str, form: str, code: str) -> str | None:
+    """``text`` as two texts joined by ``sep``, each said again, split where no bracket is open (the
+    first such split both of whose parts are said): "U2 (hand limit 6); U3 (3 VP now; take display
+    cards for free)" splits at the first "; " only."""
+    english = {"{0}, depois {1}": ", then "}.get(form, sep)
+    start = 0
+    while True:
+        at = text.find(english, start)
+        if at <= 0:
+            return None
+        left, right = text[:at], text[at + len(english):]
+        start = at + 1
+        if not right or left.count("(") != left.count(")") or left.count("[") != left.count("]"):
+            continue
+        a = say(left, code)
+        if a is None:
+            continue
+        b = say(right, code)
+        if b is not None:
+            return form.format(a, b)
 
 
 def label(text: str, code: str | None = None) -> str:

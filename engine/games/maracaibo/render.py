@@ -24,6 +24,7 @@ from engine.core import View
 from . import content as C
 from . import homeports, labels, reach, render_story, sailing, ship
 from . import uprising_content as C_U
+from .homeports import port_text
 
 WIDTH = 76
 SUBSTITUTE = "the cards, map and tiles are this project's own"
@@ -333,7 +334,10 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
             f"ship upgrades {', '.join(p['areas']) or 'none'}, {sum(p['discs'].values())} discs left"]
     if p.get("port"):  # the Uprising: the home port (area UH) and its effect in words
         hp = C_U.PORT[p["port"]]
-        bits.append(f"home port {hp['name']} ({'unlocked' if 'UH' in p['areas'] else 'locked'}): {hp['text']}")
+        # (the rulebook's full wording in English; in another language its effect in a few words, said
+        # from data like the ship areas' texts)
+        effect = hp["text"] if i18n.current() == i18n.DEFAULT else port_text(hp)
+        bits.append(f"home port {hp['name']} ({'unlocked' if 'UH' in p['areas'] else 'locked'}): {effect}")
         if "explorer2" in p:  # Roatán's figure on the explorer track
             bits.append(f"home port figure on explorer space {p['explorer2']}")
     if "resist" in p:  # the Uprising: the resistance tile's four spaces
