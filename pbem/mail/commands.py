@@ -43,7 +43,9 @@ def help_text(general: str) -> str:
             rules = engine.get(name)
         except Exception:  # noqa: BLE001 - a game being written must not break help
             continue
-        opts = ", ".join(f"{s.name}={s.default}" for s in rules.option_specs if not s.internal) or _("no options")
+        # a choice's values too (QA: nothing in help said that mode=78, 79, 74 or 193 plays the Uprising)
+        opts = ", ".join(f"{s.name}={s.default}" + (f" ({'|'.join(str(c) for c in s.choices)})" if s.choices else "")
+                         for s in rules.option_specs if not s.internal) or _("no options")
         games.append("  " + _("%(name)s: %(title)s, %(min)s-%(max)s players (%(options)s)") % {
             "name": name, "title": rules.title, "min": rules.min_players, "max": rules.max_players, "options": opts})
     listing = "\n".join(games) or _("  (none installed)")

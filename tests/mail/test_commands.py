@@ -27,6 +27,9 @@ def test_it_answers_help(ana: Persona) -> None:
     for command in ("games", "join", "decline", "resign #N", "extend #N", "vacation until DATE", "name", "mode"):
         assert f"\n  {command}" in body, command
     assert "default move" in body and "first option" not in body
+    # a choice's values: how a player finds the Uprising's scenarios (QA: help listed mode=base alone)
+    assert "mode=base (base|basic|78|79|74|193|campaign|campaign_base)" in " ".join(body.split())
+    assert "side=A (A|B)" in body and "automa=jean (jean|jacques)" in body and "release" not in body
     assert InboundMessage.objects.get().status == InboundMessage.Status.APPLIED
 
 
