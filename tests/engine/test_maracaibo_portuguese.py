@@ -271,3 +271,23 @@ def test_it_says_the_ship_areas_a_disc_may_come_from_whole() -> None:
                     "(limite de mão 6); U3 (3 PV agora; pegar cartas da exposição de graça); U4 (5 dobrões agora); "
                     "U8 (ação de vila: 1 ponto de combate e 1 dobrão).")
     assert sailing == "13 Port Royal (2): entregar tabaco/algodão (3 d), ação de cidade"
+
+
+def test_it_says_every_cards_text_and_every_ship_area_whole() -> None:
+    """What ``% @`` hid (issue 27): card texts a Portuguese mail showed half English ("+5 VP income once
+    you have 5 combat tokens", "return a figure (explorer past the blue barrier)"); each card's line and
+    each ship area's words are said whole now, and the players' lines say a home port's effect."""
+    from engine.games.maracaibo import content as C
+    from engine.games.maracaibo import homeports as H
+
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)):
+        for cid in C.CARD:
+            labels.label(C.card_text(cid), "pt")
+        for u in C.UPGRADES:
+            labels.label(str(u["text"]), "pt")
+        for hp in H.U.PORTS:
+            labels.label(f"home port {hp['name']} (locked): {H.port_text(hp)}", "pt")
+        labels.label("action: 1 VP per combat token on your ship board; you may discard your hand for 4 doubloons",
+                     "pt")
+    assert not missed, missed
