@@ -18,7 +18,16 @@ from django.utils.translation import gettext_noop
 import engine
 from engine import i18n
 from pbem.games import wording
-from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat, said_game_title
+from pbem.games.models import (
+    AuditEntry,
+    Campaign,
+    CampaignEntry,
+    CampaignSeat,
+    Game,
+    Player,
+    Seat,
+    said_game_title,
+)
 
 #: Event kinds told in a campaign's story (a kind equal to one of these or starting with it and a
 #: dot or underscore: ``vote``, ``vote_result``, ``story.read``...). Only public events (``to`` None).
@@ -74,7 +83,8 @@ class Standing:
     total: float = 0
     #: This seat's score in each finished game, by campaign number.
     scores: dict[int, Any] = field(default_factory=dict)
-    #: Earlier holders of the seat, oldest first.
+    #: The seat's other holders: those it was handed over from between games, oldest first, then
+    #: those who finished a game in it after a moderator's replacement.
     before: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -91,12 +101,22 @@ def standings(campaign: Campaign) -> list[Standing]:
         row = rows.get(int(e.details.get("seat", -1)))
         if row is not None:
             row.before.append(str(e.details.get("from_name", "")))
+    # A seat a moderator replaced inside a game was played to its end by the newcomer (found by QA,
+    # #23: game 2's win went to the seat's campaign holder, and the standings never named who won it).
+    replaced: dict[int, set[int]] = {}
+    for game_id, details in AuditEntry.objects.filter(game__campaign=campaign, action="replace").values_list(
+            "game_id", "details"):
+        if isinstance((details or {}).get("seat"), int):
+            replaced.setdefault(game_id, set()).add(details["seat"])
     for game in campaign.games.filter(status=Game.Status.FINISHED).order_by("campaign_number"):
         outcome = game.outcome or {}
         winners = set(outcome.get("winners") or [])
         for key, score in (outcome.get("scores") or {}).items():
             seat = int(key)
             row = rows.setdefault(seat, Standing(seat, _name_in(game, seat)))
+            played_by = _name_in(game, seat)
+            if seat in replaced.get(game.pk, ()) and played_by != row.name and played_by not in row.before:
+                row.before.append(played_by)
             row.played += 1
             row.wins += seat in winners
             row.total += score if isinstance(score, (int, float)) else 0

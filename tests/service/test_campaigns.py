@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import engine
 from engine.testing import choose
-from pbem.games import campaign_selectors, campaigns, services
+from pbem.games import campaign_selectors, campaigns, moderation, services
 from pbem.games.models import Campaign, CampaignEntry, CampaignSeat, Game, OutboundMessage, Player
 from tests.campaign_toy import guess
 from tests.engine.test_core_campaign import TOY
@@ -142,6 +142,25 @@ def test_it_hands_a_seat_over_between_games_and_tells_the_newcomer_the_story(
     assert (bob_row.name, bob_row.before, bob_row.played) == ("Carol", ["Bob"], 1)  # the seat keeps its record
     with pytest.raises(services.Conflict, match="not over yet"):
         campaigns.do_next_game(campaign.pk, alice)
+
+
+def test_the_standings_name_who_finished_a_game_in_a_seat_a_moderator_replaced(
+        guess: str, alice: Player, bob: Player, dave: Player, django_capture_on_commit_callbacks: Any) -> None:
+    """Found by QA (#23): Bob replaced by Dave inside game 2; the seat's record counted Dave's game
+    and the standings named Bob alone, as though he had played it."""
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3, auto_next=False)
+    services.do_join_game(first.pk, bob)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    second = campaigns.do_next_game(campaign.pk, alice)
+    (before,) = [r for r in campaign_selectors.standings(campaign) if r.seat == 1]
+    assert before.before == []
+    moderation.do_replace_player(second.pk, None, 1, dave, "bob is away")
+    finish(second.pk, django_capture_on_commit_callbacks, seed=2)
+    (row,) = [r for r in campaign_selectors.standings(campaign) if r.seat == 1]
+    assert (row.name, row.before, row.played) == ("Bob", ["Dave"], 2)
+    (alice_row,) = [r for r in campaign_selectors.standings(campaign) if r.seat == 0]
+    assert alice_row.before == []  # nobody replaced her
+    assert "(before: Dave)" in campaign_selectors.story_so_far(campaign)
 
 
 def test_it_exports_the_archive_and_a_new_campaign_goes_on_from_it_identically(
