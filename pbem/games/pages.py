@@ -46,7 +46,9 @@ class ResultRow:
 
     @property
     def named_parts(self) -> list[tuple[str, str]]:
-        return list(zip(self.heads, self.parts))
+        """The phone's line under the row: the parts that say something (QA: a cooperative game's
+        Jacques, who has no breakdown, read "nations - · income - · cards - ..." eight times over)."""
+        return [(h, v) for h, v in zip(self.heads, self.parts) if v != "-"]
 
 
 #: The smallest text a board may show on a screen, in CSS px (issue 10: readable on a phone).
