@@ -82,7 +82,8 @@ def api_index(request: HttpRequest) -> JsonResponse:
 
 #: What a lobby entry shows. Why only these (issue 28): the four lists read 200 games a page, and
 #: their states (kilobytes of JSON each, decoded) were most of the page's work.
-LOBBY_COLUMNS = ("id", "title", "status", "rules")
+# options: the title is said in the reader's language from them (said_title), one column, no state
+LOBBY_COLUMNS = ("id", "title", "status", "rules", "options")
 
 
 def _entries(games: QuerySet[Game]) -> list[Game]:
