@@ -209,12 +209,12 @@ def _fix_group(campaign: Campaign) -> list[CampaignSeat]:
 
 def _set_up_next(campaign: Campaign, actor: Player | None) -> Game:
     """The campaign's next game: its group seated seat for seat, set up from the archive, started."""
+    if campaign.status != Campaign.Status.RUNNING:  # first: an ended campaign has no next game at all
+        raise Conflict(gettext("campaign #%(campaign)s is over") % {"campaign": campaign.pk})
     last = campaign.games.order_by("-campaign_number", "-id").first()
     if last is not None and last.status in (Game.Status.OPEN, Game.Status.RUNNING, Game.Status.PAUSED):
         raise Conflict(gettext("game #%(last_pk)s of campaign #%(campaign)s is not over yet; the next one "
                                "follows it") % {"last_pk": last.pk, "campaign": campaign.pk})
-    if campaign.status != Campaign.Status.RUNNING:
-        raise Conflict(gettext("campaign #%(campaign)s is over") % {"campaign": campaign.pk})
     played = int((campaign.carry or {}).get("game", 0))
     number = max((last.campaign_number or 0) if last else 0, played) + 1
     group = _fix_group(campaign)

@@ -163,6 +163,18 @@ def test_the_standings_name_who_finished_a_game_in_a_seat_a_moderator_replaced(
     assert "(before: Dave)" in campaign_selectors.story_so_far(campaign)
 
 
+def test_next_on_a_campaign_ended_while_its_game_plays_on_says_the_campaign_is_over(
+        guess: str, alice: Player, bob: Player) -> None:
+    """Found by QA (#23): after `end`, `next` answered 'game #6 of campaign #1 is not over yet; the
+    next one follows it', which no game ever would."""
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3)
+    services.do_join_game(first.pk, bob)
+    campaigns.do_end_campaign(campaign.pk, alice, "the group disbands")
+    with pytest.raises(services.Conflict, match=f"campaign #{campaign.pk} is over"):
+        campaigns.do_next_game(campaign.pk, alice)
+    assert Game.objects.get(pk=first.pk).status == Game.Status.RUNNING  # the game under way plays on
+
+
 def test_it_exports_the_archive_and_a_new_campaign_goes_on_from_it_identically(
         guess: str, alice: Player, bob: Player, carol: Player, dave: Player,
         django_capture_on_commit_callbacks: Any) -> None:
