@@ -454,7 +454,7 @@ class Rules:
         specs = {s.name: s for s in self.option_specs}
         unknown = sorted(set(given) - set(specs))
         if unknown:
-            known = ", ".join(specs) or "none"
+            known = ", ".join(n for n, s in specs.items() if not s.internal) or "none"  # internal ones are no client's
             raise SetupError(f"unknown option {', '.join(unknown)} for {self.title} (known options: {known})")
         out: dict[str, Any] = {}
         for spec in self.option_specs:

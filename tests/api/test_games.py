@@ -62,6 +62,16 @@ def test_bad_games_get_a_clear_400_or_422(fake_game, alice, payload, message):
     assert not Game.objects.exists()
 
 
+def test_an_unknown_option_is_answered_with_the_options_a_client_may_set(alice):
+    """Found by QA (#20): Maracaibo's answer listed its internal option release among the known ones,
+    which a front end sends in vain (a new game's release is always today's)."""
+    r = token_client(alice).post(GAMES, {"rules": "maracaibo", "options": {"speed": 1}}, format="json")
+    assert r.status_code == 422, r.content
+    message = r.json()["message"]
+    assert message.startswith("unknown option speed for Maracaibo") and "mode, automa" in message
+    assert "release" not in message
+
+
 def test_numbers_json_cannot_store_are_refused(fake_game, alice):
     body = '{"rules": "blindbids", "invite": ["b@example.org"], "options": {"rounds": 1e400}}'
     r = token_client(alice).post(GAMES, body, content_type="application/json")
