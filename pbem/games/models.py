@@ -25,7 +25,7 @@ def said_game_title(title: str, rules: str, options: Any = None) -> str:
     """A game's stored title in the language active now (issue 27). The title is stored once, in
     English, when the game is made; the parts the service wrote itself are said again for each
     reader: the game's name (the rules' title, or the one its options compose: "Maracaibo: The
-    Uprising, Liberation of the Caribbean (79)", said by the game from its data), " campaign",
+    Uprising, Unrest (79)", said by the game from its data), " campaign",
     ", game N" and " (rematch)". A title a player chose is shown as written."""
     code = (translation.get_language() or "en").split("-")[0]
     if code == "en" or not title:

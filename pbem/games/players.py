@@ -74,7 +74,7 @@ def check_title(title: str) -> None:
 def compose_title(rules: Rules, options: Mapping[str, Any], *, campaign: bool = False) -> str:
     """The title a game gets when its creator gives none (``campaign``: the name a campaign gets):
     the game and the mode or scenario its options play (``Rules.game_title``: "Maracaibo: The
-    Uprising, Liberation of the Caribbean (79)"), so that a mail's subject, the page and the API tell
+    Uprising, Unrest (79)"), so that a mail's subject, the page and the API tell
     a player's games apart; a campaign's game adds its number to the campaign's name
     (campaigns._game_title). Stored in English, said in the reader's language where shown."""
     name = rules.game_title(options)

@@ -17,8 +17,8 @@ R = get("maracaibo")
     [
         ({}, "Maracaibo (substitute content)"),
         ({"scenario": "77"}, "Maracaibo, Without story (hard) (77)"),
-        ({"mode": "78"}, "Maracaibo: The Uprising, the Uprising (78)"),
-        ({"mode": "79"}, "Maracaibo: The Uprising, Liberation of the Caribbean (79)"),
+        ({"mode": "78"}, "Maracaibo: The Uprising, All Included (78)"),
+        ({"mode": "79"}, "Maracaibo: The Uprising, Unrest (79)"),
         ({"mode": "74"}, "Maracaibo: The Uprising, Cooperative in the Caribbean (74)"),
         ({"mode": "193"}, "Maracaibo: The Uprising, The Rescue (193)"),
         ({"mode": "basic"}, "Maracaibo: The Uprising, the basic game on the new ship boards"),

@@ -51,10 +51,10 @@ def test_a_portuguese_player_reads_the_games_title_in_portuguese(ana: Persona, b
         assert said_game_title(f"{EN_TITLE} campaign, game 2", "maracaibo") == f"Campanha de {PT_TITLE}, jogo 2"
         assert said_game_title("Friday at Ana's", "maracaibo") == "Friday at Ana's"
         # the title a game's mode composes (Rules.game_title), and its campaign's
-        title = "Maracaibo: The Uprising, Liberation of the Caribbean (79)"
-        assert said_game_title(title, "maracaibo", {"mode": "79"}) == "Maracaibo: A Revolta, Libertação do Caribe (79)"
+        title = "Maracaibo: The Uprising, Unrest (79)"
+        assert said_game_title(title, "maracaibo", {"mode": "79"}) == "Maracaibo: A Revolta, Agitação (79)"
         assert said_game_title(f"{title} campaign, game 3", "maracaibo", {"mode": "79"}) == (
-            "Campanha de Maracaibo: A Revolta, Libertação do Caribe (79), jogo 3")
+            "Campanha de Maracaibo: A Revolta, Agitação (79), jogo 3")
     assert said_game_title(f"{EN_TITLE} campaign, game 2", "maracaibo") == f"{EN_TITLE} campaign, game 2"
 
 

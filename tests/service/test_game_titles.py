@@ -11,7 +11,7 @@ from pbem.games import campaigns, services
 from pbem.games.models import Game, OutboundMessage, Player
 from tests.factories import mail_text, start_game, token_client
 
-UPRISING_79 = "Maracaibo: The Uprising, Liberation of the Caribbean (79)"
+UPRISING_79 = "Maracaibo: The Uprising, Unrest (79)"
 
 
 def _doors(game: Game, player: Player) -> tuple[list[str], str, str]:
@@ -82,8 +82,49 @@ def test_migration_0028_retitles_games_stored_with_the_old_default_title(alice: 
         migration.retitle(apps, None)
         titles = dict(Game.objects.values_list("pk", "title"))
         assert titles[uprising.pk] == UPRISING_79 and titles[base.pk] == old
-        assert titles[rematch.pk] == "Maracaibo: The Uprising, the Uprising (78) (rematch)"
+        assert titles[rematch.pk] == "Maracaibo: The Uprising, All Included (78) (rematch)"
         assert titles[chosen.pk] == "Mine" and titles[spring.pk] == "Spring, game 1"
         assert titles[first.pk] == "Maracaibo: The Uprising's campaign, game 1"
         assert Campaign.objects.get(pk=campaign.pk).name == "Maracaibo: The Uprising's campaign"
         assert Campaign.objects.get(pk=named.pk).name == "Spring"
+
+
+def test_a_78_or_79_game_has_one_name_in_its_title_and_its_mail_body(alice: Player, bob: Player) -> None:
+    """QA (#20): a 79 game's mail said "scenario 79 (Unrest)" under the subject "... Liberation of the
+    Caribbean (79)", a 78 game's "78 (All Included)" under "... the Uprising (78)": both now say the
+    scenario's name from the data's modes table."""
+    for mode, name in (("79", "Unrest"), ("78", "All Included")):
+        game = start_game("maracaibo", alice, [bob], options={"mode": mode})
+        assert game.title == f"Maracaibo: The Uprising, {name} ({mode})"
+        body = mail_text(OutboundMessage.objects.filter(game=game, to_email=alice.email).last())
+        assert f"scenario {mode} ({name})" in body, body[:400]
+        assert "Liberation of the Caribbean (79)" not in body and "the Uprising (78)" not in body
+
+
+def test_migration_0029_names_78_and_79_games_by_their_scenario(alice: Player, bob: Player) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    from pbem.games.models import Campaign
+
+    old79 = "Maracaibo: The Uprising, Liberation of the Caribbean (79)"
+    old78 = "Maracaibo: The Uprising, the Uprising (78)"
+    plain = start_game("maracaibo", alice, [bob], options={"mode": "79"})
+    rematch = start_game("maracaibo", alice, [bob], options={"mode": "78"})
+    chosen = services.do_create_game(alice, "maracaibo", options={"mode": "79"}, invite=[bob.email], title=f"{old79}!")
+    series, first = campaigns.do_create_campaign(
+        alice, "maracaibo", invite=[bob.email], options={"campaign": "no", "mode": "79"}
+    )
+    Game.objects.filter(pk=plain.pk).update(title=old79)
+    Game.objects.filter(pk=rematch.pk).update(title=f"{old78} (rematch)")
+    Game.objects.filter(pk=first.pk).update(title=f"{old79} campaign, game 1")
+    Campaign.objects.filter(pk=series.pk).update(name=f"{old79} campaign")
+    migration = importlib.import_module("pbem.games.migrations.0029_uprising_scenario_titles")
+    for _ in range(2):  # (twice: the same)
+        migration.retitle(apps, None)
+        titles = dict(Game.objects.values_list("pk", "title"))
+        assert titles[plain.pk] == UPRISING_79 and titles[chosen.pk] == f"{old79}!"
+        assert titles[rematch.pk] == "Maracaibo: The Uprising, All Included (78) (rematch)"
+        assert titles[first.pk] == f"{UPRISING_79} campaign, game 1"
+        assert Campaign.objects.get(pk=series.pk).name == f"{UPRISING_79} campaign"

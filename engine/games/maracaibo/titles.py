@@ -4,7 +4,7 @@ the API's ``title``; a campaign's game names its story (the service adds the gam
 
     Maracaibo (substitute content)                              the base game, scenario 75
     Maracaibo, Without story (hard) (77)                        scenarios 76 and 77
-    Maracaibo: The Uprising, Liberation of the Caribbean (79)   the Uprising's modes (78, 79, 74, 193, basic)
+    Maracaibo: The Uprising, Unrest (79)                        the Uprising's modes (78, 79, 74, 193, basic)
     Maracaibo: the story campaign                               option campaign (the base story)
     Maracaibo: The Uprising, the story campaign                 with mode=campaign_base
     Maracaibo: The Uprising's campaign                          with mode=campaign (the Uprising's story)
@@ -16,16 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import content as C
+from . import uprising_content as U
 
 GAME = "Maracaibo"
 EXPANSION = "Maracaibo: The Uprising"
 
-#: what each of the Uprising's modes plays, said by its module or scenario card (the rulebook's names)
+#: what each of the Uprising's modes plays: a scenario by its card's name in the data's modes table
+#: (``uprising_content.MODES``, the rulebook's names: "Unrest (79)", "All Included (78)"), the one name
+#: every door says (the mail's scenario line, the page, the API); the basic game by what it is
 MODE_TITLE = {
-    "78": "the Uprising (78)",
-    "79": "Liberation of the Caribbean (79)",
-    "74": "Cooperative in the Caribbean (74)",
-    "193": "The Rescue (193)",
+    **{m: f"{U.MODES[m]['name']} ({m})" for m in ("78", "79", "74", "193")},
     "basic": "the basic game on the new ship boards",
 }
 
