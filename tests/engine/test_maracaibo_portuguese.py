@@ -291,3 +291,13 @@ def test_it_says_every_cards_text_and_every_ship_area_whole() -> None:
         labels.label("action: 1 VP per combat token on your ship board; you may discard your hand for 4 doubloons",
                      "pt")
     assert not missed, missed
+
+
+def test_it_says_the_uprisings_legacy_tags_on_the_map() -> None:
+    from engine.games.maracaibo.render import NEW_TAGS
+
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)):
+        said = {k: labels.label(v, "pt") for k, v in NEW_TAGS.items()}
+    assert not missed, missed
+    assert said["L33"] == "disco + vila" and said["L37"] == "disco: segue para 2"

@@ -50,3 +50,24 @@ def test_it_plays_a_whole_game_of_maracaibo_by_mail_with_a_portuguese_player(ana
     assert game.status == Game.Status.FINISHED
     assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
     print(f"maracaibo with a Portuguese player: {replies} replies by mail")
+
+
+def test_it_plays_turns_of_the_uprising_by_mail_with_a_portuguese_player(ana: Persona, bruno: Persona) -> None:
+    """The Uprising (Liberation of the Caribbean, 79) by mail (issue 27): its title, its new ship board's
+    areas, home ports and resistance said to the Portuguese player, no catalogue miss while played."""
+    send_in(ana, "pt", f"new maracaibo with {bruno.email} mode=79 rounds=2")
+    bruno.reply(bruno.latest(), "join")
+    rnd = random.Random(11)
+    missed: list[tuple[str, str]] = []
+    with i18n.on_miss(lambda m, c: missed.append((m, c))):
+        readers = [Reader(p, rnd) for p in (ana, bruno)]
+        for _ in range(40):  # some turns (the whole base game is played above)
+            if all(r.over() for r in readers) or not any(r.act() for r in rnd.sample(readers, 2) if not r.over()):
+                break
+    left = sorted({m for m, c in missed if c == "pt"})
+    assert left == [], f"the game's texts a Portuguese player read in English: {left}"
+    box = check_languages(ana, [bruno])
+    said = "\n".join(text_of(m) for m in box)
+    assert "Maracaibo: A Revolta, Libertação do Caribe (79)" in said and "The Uprising" not in said, said[:2000]
+    assert "Porto de Origem" in said
+    assert "Maracaibo: The Uprising, Liberation of the Caribbean (79)" in "\n".join(text_of(m) for m in bruno.inbox())

@@ -35,7 +35,7 @@ from engine.core import Event, Option, new_event
 _DATA = Path(str(resources.files("engine.games.maracaibo"))) / "data"
 _MARK = re.compile(r"([#$@%&])")
 _PIECE = {"#": r"(-?\d+[ab]?)", "$": r"([A-Z]{1,2}\d*|[A-Z]?\d+[ab]?)", "%": r"(.+?)",
-          "&": r"([A-Z][^\s:;,()]*(?: [A-Z][^\s:;,()]*)?)"}
+          "&": r"([A-Z][^\s:;,()]*(?: [A-Z][^\s:;,()]*)??)"}
 
 #: (option code, label in another language) -> the label in English, for every option translated
 _ENGLISH: dict[tuple[str, str], str] = {}
