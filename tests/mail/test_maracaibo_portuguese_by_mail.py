@@ -53,7 +53,7 @@ def test_it_plays_a_whole_game_of_maracaibo_by_mail_with_a_portuguese_player(ana
 
 
 def test_it_plays_turns_of_the_uprising_by_mail_with_a_portuguese_player(ana: Persona, bruno: Persona) -> None:
-    """The Uprising (Liberation of the Caribbean, 79) by mail (issue 27): its title, its new ship board's
+    """The Uprising (Unrest, 79) by mail (issue 27): its title, its new ship board's
     areas, home ports and resistance said to the Portuguese player, no catalogue miss while played."""
     send_in(ana, "pt", f"new maracaibo with {bruno.email} mode=79 rounds=2")
     bruno.reply(bruno.latest(), "join")
@@ -68,6 +68,6 @@ def test_it_plays_turns_of_the_uprising_by_mail_with_a_portuguese_player(ana: Pe
     assert left == [], f"the game's texts a Portuguese player read in English: {left}"
     box = check_languages(ana, [bruno])
     said = "\n".join(text_of(m) for m in box)
-    assert "Maracaibo: A Revolta, Libertação do Caribe (79)" in said and "The Uprising" not in said, said[:2000]
+    assert "Maracaibo: A Revolta, Agitação (79)" in said and "The Uprising" not in said, said[:2000]
     assert "Porto de Origem" in said
-    assert "Maracaibo: The Uprising, Liberation of the Caribbean (79)" in "\n".join(text_of(m) for m in bruno.inbox())
+    assert "Maracaibo: The Uprising, Unrest (79)" in "\n".join(text_of(m) for m in bruno.inbox())
