@@ -329,6 +329,8 @@ def run_game(rules: Rules, n_players: int, options: Mapping[str, Any] | None, se
         if replay(rules, players, options, seed, log, archive) != state:
             raise _fail("seed plus " + ("archive plus " if archive is not None else "")
                         + "move log does not replay to the identical state", seed, step)
+        for seat in [None, *range(n)]:  # the end's views too (a campaign's card added unread at the end)
+            _check_hidden(rules, state, seat, rnd, seed, step + 1, report)
         rules.render_svg(rules.view(state, None))
         rules.render_text(rules.view(state, 0))
     if random.getstate() != global_before:

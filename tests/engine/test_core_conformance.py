@@ -37,6 +37,7 @@ def test_correct_toy_passes(options: dict[str, object] | None) -> None:
     ("broken", "message"),
     [
         (toy.LeakyView, "view depends on information hidden"),
+        (toy.LeakyEnd, "view depends on information hidden"),
         (toy.LeakyEvent, "events depend on information hidden"),
         (toy.LeakyLabels, "option labels depend on information hidden"),
         (toy.HalfApplied, "refused move by seat .* changed the state"),

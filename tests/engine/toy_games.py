@@ -141,6 +141,16 @@ class LeakyView(Guess):
         return view
 
 
+class LeakyEnd(Guess):
+    """Shows the target it drew for a round that is never played, once the game is over."""
+
+    def _view(self, state: State, seat: int | None) -> View:
+        view = super()._view(state, seat)
+        if self._outcome(state) is not None:
+            view["next_target"] = state["target"]
+        return view
+
+
 class LeakyEvent(Guess):
     """Tells the second picker what the first one picked, in a non-revealing event."""
 
