@@ -462,6 +462,15 @@ class Rules:
         self._check_option_combination(n_players, out)
         return out
 
+    def options_in_play(self, options: Mapping[str, Any], n_players: int) -> dict[str, Any]:
+        """The (checked) options a game of ``n_players`` with these options plays by, for an invitation
+        to list: none that mean nothing for that many players (the automa's in a game of three) nor any
+        internal one. A game whose modes leave options unused drops those too (Maracaibo: no scenario
+        card in a 79 game, no Jacques without him)."""
+        specs = {s.name: s for s in self.option_specs}
+        return {k: v for k, v in options.items()
+                if k not in specs or (specs[k].applies_to(n_players) and not specs[k].internal)}
+
     def game_title(self, options: Mapping[str, Any]) -> str:
         """A game's name for these (checked) options, as a mail's subject, a page and the API title it:
         the game, and its mode or scenario where the options pick one that plays differently (a

@@ -223,9 +223,7 @@ def _send_batch(rows: Sequence[OutboundMessage]) -> None:
 
 def _options_text(game: Game, n_players: int) -> str:
     """The game's options that mean something for this many players (no solo-only ones for three)."""
-    specs = {s.name: s for s in engine.get(game.rules).option_specs}
-    shown = {k: v for k, v in (game.options or {}).items()
-             if k not in specs or (specs[k].applies_to(n_players) and not specs[k].internal)}
+    shown = engine.get(game.rules).options_in_play(game.options or {}, n_players)
     if not shown:
         return "  (none)"
     return "\n".join(f"  {k} = {v}" for k, v in sorted(shown.items()))

@@ -40,6 +40,17 @@ def test_it_invites_to_a_game_of_three_without_the_solo_only_options(ana: Person
     assert "for 3 players" in invitation
     assert "scenario = 75" in invitation and "rounds = 4" in invitation
     assert "difficulty" not in invitation and "jean_uprising" not in invitation
+    assert "jacques_level" not in invitation  # (Jean nor Jacques in a game of three of the base game)
+
+
+def test_it_invites_to_a_79_or_74_game_with_only_the_options_its_mode_uses(ana: Persona, bruno: Persona) -> None:
+    """QA (#20): a 79 game's invitation listed ``scenario = 75`` and ``jacques_level = 2``."""
+    ana.send_to(GENERAL, f"new maracaibo with {bruno.email} mode=79")
+    options = text_of(bruno.latest()).split("Game options:\n")[1].split("\n\n")[0]
+    assert options.split("\n") == ["  mode = 79", "  promos = False", "  rounds = 4"]
+    ana.send_to(GENERAL, f"new maracaibo with {bruno.email} mode=74 jacques_level=3")
+    options = text_of(bruno.latest()).split("Game options:\n")[1].split("\n\n")[0]
+    assert options.split("\n") == ["  jacques_level = 3", "  mode = 74", "  rounds = 4"]
 
 
 def test_it_answers_a_mail_without_commands_with_the_help(ana: Persona) -> None:

@@ -201,6 +201,30 @@ class Maracaibo(Rules):
     def game_title(self, options: Mapping[str, Any]) -> str:
         return titles.game_title(self.title, options)
 
+    def options_in_play(self, options: Mapping[str, Any], n_players: int) -> dict[str, Any]:
+        """Only the options the game's mode uses (QA, #20: a 79 game's invitation listed ``scenario = 75``
+        and ``jacques_level = 2``): the scenario card only where the mode plays one of 75-77 (not the
+        Uprising's scenarios nor a campaign), Jacques's level only where he plays, Jean's only where he
+        does, the promos only in the modes that play them, the campaign only where it may be played."""
+        shown = super().options_in_play(options, n_players)
+        mode = str(options.get("mode", "base"))
+        jacques_plays = mode in coop.MODES or (n_players == 1 and str(options.get("automa", "jean")) == "jacques")
+        jean_plays = n_players == 1 and not jacques_plays
+        drop: set[str] = set()
+        if mode in U.SCENARIOS or options.get("campaign"):
+            drop.add("scenario")
+        if not jacques_plays:
+            drop.add("jacques_level")
+        if not jean_plays:
+            drop |= {"difficulty", "jean_uprising"}
+        if mode in coop.MODES:
+            drop.add("automa")  # (Jacques is the cooperative scenarios' automa whatever the option says)
+        if mode not in promos.MODES and not options.get("promos"):
+            drop.add("promos")
+        if mode not in campaign.PLAYS_IN and not options.get("campaign"):
+            drop.add("campaign")
+        return {k: v for k, v in shown.items() if k not in drop}
+
     def archive(self, state: State) -> dict[str, Any] | None:
         """A finished campaign game's archive (campaign.py), else None."""
         if state.get("format") != FORMAT:
