@@ -7,6 +7,8 @@ for the viewer's seat, log events from the redaction selector.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
@@ -179,11 +181,12 @@ def options_data(game: Game, seat: int, options: list[Option]) -> dict[str, Any]
     }
 
 
-def log_entry_data(game: Game, row: Move, seat: int | None, names: dict[int, str]) -> dict[str, Any]:
+def log_entry_data(game: Game, row: Move, seat: int | None,
+                   names: dict[int, str] | Callable[[int, datetime], str | None]) -> dict[str, Any]:
     return {
         "number": row.number,
         "seat": row.seat,
-        "player": names.get(row.seat),
+        "player": names(row.seat, row.created_at) if callable(names) else names.get(row.seat),
         "source": row.source,
         "version": row.version,
         "created_at": row.created_at,

@@ -294,7 +294,8 @@ class EventOut(serializers.Serializer):
 class LogEntryOut(serializers.Serializer):
     number = serializers.IntegerField(help_text="position in the log, from 1")
     seat = serializers.IntegerField()
-    player = serializers.CharField(allow_null=True, help_text="display name of the seat's player")
+    player = serializers.CharField(allow_null=True, help_text="display name of the player who held the seat when "
+                                   "the move was made (before a moderator's replacement, the player replaced)")
     source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # a field
     version = serializers.IntegerField(help_text="the game version this move produced")
     created_at = serializers.DateTimeField()

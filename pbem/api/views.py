@@ -635,8 +635,7 @@ class GameLogApi(BaseApi):
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.get_game(game_id)
         seat = selectors.viewer_seat(game, self.player)
-        names = {st.index: st.player.display_name for st in selectors.game_seats(game)
-                 if st.index is not None and st.player is not None}
+        names = selectors.movers(game)  # who held the seat when each move was made
         paginator = MoveLogPagination()
         rows = paginator.paginate_queryset(selectors.move_log(game), request, view=self) or []
         data = [presenters.log_entry_data(game, row, seat, names) for row in rows]

@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 import functools
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -145,6 +146,33 @@ def lobby_seats(game_ids: list[int]) -> dict[int, list[tuple[int | None, str, in
     return {g: [(index, status, player_id, name) for pk, index, status, player_id, name
                 in sorted(seats, key=lambda s: (s[1] is None, s[1] or 0, s[0]))]
             for g, seats in by_game.items()}
+
+
+def movers(game: Game) -> Callable[[int, datetime], str | None]:
+    """Who made a seat's move made at a moment: the seat's player then. A moderator's replacement
+    (audited ``replace`` with the old holder's address) hands the seat on, so the moves before it
+    were the old holder's (found by QA, #22: the log named the newcomer for moves made by the player
+    replaced)."""
+    current = {st.index: st.player.display_name for st in game_seats(game)
+               if st.index is not None and st.player is not None}
+    handovers = list(AuditEntry.objects.filter(game=game, action="replace").order_by("created_at", "id")
+                     .values_list("created_at", "details"))
+    if not handovers:
+        return lambda seat, _at: current.get(seat)
+    emails = {str(d.get("old")) for _at, d in handovers if (d or {}).get("old")}
+    names = dict(Player.objects.filter(email__in=emails).values_list("email", "display_name"))
+    by_seat: dict[int, list[tuple[datetime, str | None]]] = {}
+    for at, d in handovers:
+        if isinstance((d or {}).get("seat"), int):
+            by_seat.setdefault(d["seat"], []).append((at, names.get(str(d.get("old")))))
+
+    def name(seat: int, at: datetime) -> str | None:
+        for when, old in by_seat.get(seat, ()):
+            if at < when:  # the first replacement after the move: its old holder made it
+                return old
+        return current.get(seat)
+
+    return name
 
 
 def viewer_seat(game: Game, player: Player | None) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games import services
+from pbem.games import moderation, services
 from pbem.games.models import Game, Move, MoveRequest
 from tests.factories import seat_of, start_game, token_client
 
@@ -201,6 +201,21 @@ def test_the_log_is_redacted_per_seat_and_cursor_paginated(fake_game, alice, bob
 
 
 # ---- rules, me, tokens ------------------------------------------------------------------------------------
+
+
+def test_the_log_names_who_held_the_seat_when_each_move_was_made(fake_game, alice, bob, dave,
+                                                                 transactional_db):
+    """Found by QA (#22): after a moderator's replacement the log named the newcomer for the moves
+    the player replaced had made."""
+    game = start_game(fake_game, alice, [bob], options={"rounds": 3})
+    a, b = seat_of(game, alice), seat_of(game, bob)
+    services.do_submit_moves(game.pk, alice, [services.Command(code=f"c{_hand(game, a)[0]}")], source="api")
+    services.do_submit_moves(game.pk, bob, [services.Command(code=f"c{_hand(game, b)[0]}")], source="mail")
+    moderation.do_replace_player(game.pk, None, b, dave, "bob is away")
+    services.do_submit_moves(game.pk, alice, [services.Command(code=f"c{_hand(game, a)[0]}")], source="api")
+    services.do_submit_moves(game.pk, dave, [services.Command(code=f"c{_hand(game, b)[0]}")], source="api")
+    entries = token_client(alice).get(f"{GAMES}{game.pk}/log/").json()["results"]
+    assert [(e["seat"], e["player"]) for e in entries] == [(a, "Alice"), (b, "Bob"), (a, "Alice"), (b, "Dave")]
 
 
 def test_the_rules_catalogue_lists_option_schemas_and_notation(fake_game, db):
