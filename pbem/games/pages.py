@@ -132,6 +132,9 @@ class SeatPage:
     can_plan: bool = False  # a turn of several steps can be planned now (the page offers it)
     can_undo: bool = False  # the player's own last batch may be taken back (the service has the last word)
     score_name: str = ""  # what the score is, when a part of the breakdown is the score itself (Maretta)
+    #: a message said now is mailed to the others at once (a running cooperative game: personal.do_say),
+    #: not only shown in their next mail
+    say_mails_now: bool = False
 
 
 @dataclass
@@ -316,6 +319,7 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     said = list(ChatMessage.objects.filter(game=game).order_by("pk"))
     page.chat = [(names[m.seat] if m.seat < len(names) else "?", m.created_at, m.text) for m in said]
     page.chat_mark = said[-1].pk if said else 0
+    page.say_mails_now = running and rules.cooperative(state)
     if finished:
         page.results, page.result_parts = results(game.outcome or {}, names)
         # a part of the breakdown that is the score itself (Maretta's "space reached") is not a

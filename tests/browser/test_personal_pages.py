@@ -294,3 +294,23 @@ def test_it_asks_to_pan_the_wide_board_only_on_a_screen_it_does_not_fit(new_page
         hint = page.locator("#board .wide-board .pan-hint")
         assert wide == pans, (width, wide)
         assert hint.count() == 1 and hint.is_visible() == pans, (width, hint.is_visible())
+
+
+def test_the_message_box_says_what_happens_to_a_message_in_a_cooperative_game(new_page: Any, site: str) -> None:
+    """QA (#22): the box said "they see it in their next mail" in a cooperative game, where a message is
+    mailed to the table at once (pbem.games.personal.do_say): the box says so, and it is so."""
+    folk = people()[:2]
+    coop = start_game("maracaibo", folk, options={"mode": "74"})
+    page = new_page(DESKTOP, javascript=False)
+    page.goto(link_of_game(folk[0], site, coop.pk))
+    label = page.locator("label[for=say]").inner_text()
+    assert "by mail at once" in label and "next mail" not in label, label
+    before = len(folk[1].inbox())
+    page.locator("#say").fill("I take the harbour of Havana")
+    page.locator("form[action$='/say/'] button").click()
+    assert "I take the harbour of Havana" in page.locator("#messages + ul").inner_text()
+    told = folk[1].inbox()[before:]
+    assert any("I take the harbour of Havana" in text_of(m) for m in told), "Bruno is mailed at once"
+    competitive = start_game("maracaibo", folk, options={"mode": "79"})
+    page.goto(link_of_game(folk[0], site, competitive.pk))
+    assert "in their next mail" in page.locator("label[for=say]").inner_text()
