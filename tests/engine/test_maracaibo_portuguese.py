@@ -4,6 +4,7 @@ context, and notation that reads the same line the same way whichever language t
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -301,3 +302,28 @@ def test_it_says_the_uprisings_legacy_tags_on_the_map() -> None:
         said = {k: labels.label(v, "pt") for k, v in NEW_TAGS.items()}
     assert not missed, missed
     assert said["L33"] == "disco + vila" and said["L37"] == "disco: segue para 2"
+
+
+@pytest.mark.parametrize(("options", "n"), [({}, 1), ({"mode": "74"}, 3), ({"campaign": True}, 2)])
+def test_it_says_the_automas_and_the_storys_lines_on_the_board_in_words(options: dict[str, Any], n: int) -> None:
+    """What ``%: @`` hid (issue 27): "Jean (the automa, difficulty 3): ...", "Jacques (the automa, Medium):
+    ...", the story's cards and tiles, a legacy tile's stop in the sailing list, each said whole now."""
+    rnd = random.Random(4)
+    missed: list[str] = []
+    st = R.setup([f"P{i}" for i in range(n)], options, "pt-automa")
+    said = []
+    for step in range(600):
+        pending = R.pending(st)
+        if not pending:
+            break
+        seat = pending[0]
+        if step % 20 == 0:
+            with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+                said.append(R.render_text(R.view(st, seat)))
+        R.apply(st, seat, R.bot_choice(st, seat, R.options(st, seat), rnd).move)
+    text = "\n".join(said)
+    assert not [m for m in missed if not m.startswith("The Search")], sorted(set(missed))[:10]
+    if n == 1:
+        assert "Jean (o autómato, dificuldade" in text
+    if options.get("mode") == "74":
+        assert "Jacques (o autómato, " in text

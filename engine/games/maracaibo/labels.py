@@ -65,6 +65,12 @@ def say(text: str, code: str) -> str | None:
     pattern or game word says it."""
     if code == i18n.DEFAULT or not text:
         return text
+    if text != text.strip() and text.strip():  # an indented line: its words said, its indent kept
+        inner = say(text.strip(), code)
+        if inner is None:
+            return None
+        lead = text[: len(text) - len(text.lstrip())]
+        return lead + inner + text[len(text.rstrip()):]
     phrases, patterns = _table(code)
     if text in phrases:
         return phrases[text]
