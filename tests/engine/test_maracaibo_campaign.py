@@ -137,6 +137,23 @@ def test_it_takes_a_vote_hidden_until_all_voted_the_reader_breaking_a_tie() -> N
     assert result[0].data["choice"] == choices[1][4:] and result[0].reveals  # shown once all voted
 
 
+def test_a_votes_options_say_what_each_choice_does_and_still_read_as_vote_x() -> None:
+    """QA (#23): the options read only "vote spain / vote england"."""
+    state = first_vote(3, "whole")
+    card = K.cards(state)[state["stack"][-1]["data"]["card"]]
+    options = RULES.options(state, 0)
+    assert len(options) == len(card["back"]["vote"]) >= 2
+    for o, (k, choice) in zip(options, card["back"]["vote"].items(), strict=True):
+        assert o.label.startswith(f"vote {k} ({choice['label']}") and o.label != f"vote {k}", o.label
+        if choice.get("all"):
+            assert f"every player {C.gain_text(choice['all'])}" in o.label
+        if choice.get("reader"):
+            assert f"the reader {C.gain_text(choice['reader'])}" in o.label
+        assert RULES.parse(f"vote {k}", state, 0)["code"] == o.code  # the notation is unchanged
+    assert K.vote_words({"label": "sold to the English", "reader": {"d": 3}, "legacy": ["L9"]}) == (
+        "sold to the English: the reader 3 doubloons; legacy tile L9 joins the board")
+
+
 def test_it_breaks_a_tie_with_the_readers_vote() -> None:
     state = first_vote(2, "branch-a")
     d = state["stack"][-1]["data"]

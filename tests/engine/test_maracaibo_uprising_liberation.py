@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine import i18n
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo.effects import gain, player
@@ -52,8 +54,8 @@ def test_it_fights_only_against_a_nation_without_the_most_and_fewest_modifiers()
     state["markers"] = {"1": "spain", "2": "spain", "3": "france"}  # Spain has the most markers
     labels = {o.code: o.label for o in RULES.options(state, 0) if not o.code.startswith(("p", "k"))}
     assert sorted(labels) == ["ae", "af", "as"]
-    assert labels["as"] == "fight against spain (value 5, 1 doubloon)"  # no -2 for the most markers
-    assert labels["ae"] == "fight against england (value 2, 2 VP now)"
+    assert labels["as"] == "fight against spain (value 5; the combat token: 1 doubloon)"  # no -2 for the most markers
+    assert labels["ae"] == "fight against england (value 2; the combat token: 2 VP now)"
 
 
 def test_it_gives_2_vp_for_the_tokens_influence() -> None:
@@ -250,3 +252,17 @@ def test_it_pays_the_gravedigger_on_a_combat_liberation_in_a_seeded_game_of_79()
     assert len(removed) == 1 and removed[0].data["loc"] == "5"
     assert p["vp"] == vp + 2 and p["src"]["cards"] == cards + 2  # the Gravedigger's 2 VP, and no other VP
     assert not any(f["kind"] in ("liberation", "removed") for f in state["stack"])
+
+
+
+def test_a_fight_option_says_that_its_second_item_is_the_combat_tokens() -> None:
+    """QA (#20): "(value 2, -2 doubloons)" did not say what the doubloons were: the combat token's."""
+    state = _fighting("T2")  # France pays 2 doubloons
+    state["p"][0]["d"] = 5
+    labels = {o.code: o.label for o in RULES.options(state, 0)}
+    assert labels["af"] == "fight against france (value 4; the combat token: -2 doubloons)"
+    assert RULES.parse("fight against france", state, 0)["code"] == "af"
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+        said = {o.code: o.label for o in RULES.options(copy.deepcopy(state), 0)}
+    assert said["af"] == "lutar contra França (valor 4; a ficha de combate: -2 dobrões)" and not missed, missed

@@ -455,7 +455,22 @@ def remove_legacy(state: State, tid: str, cid: int, ev: list[Event]) -> None:
 
 def _vote_options(state: State, f: Frame) -> list[Option]:
     cid = f["data"]["card"]
-    return [opt(f"vote{k}", f"vote {k}") for k in cards(state)[cid]["back"]["vote"]]
+    return [opt(f"vote{k}", f"vote {k} ({vote_words(v)})") for k, v in cards(state)[cid]["back"]["vote"].items()]
+
+
+def vote_words(choice: Mapping[str, Any]) -> str:
+    """What a vote's choice does, from the story card's data (QA, #23: the options read only "vote spain /
+    vote england"): its label, then what it gives at once: "to the Spanish at Cartagena: every player
+    1 VP; legacy tile L9 joins the board". Which story card follows is not said (the card tells it)."""
+    does = []
+    if choice.get("all"):
+        does.append(f"every player {C.gain_text(choice['all'])}")
+    if choice.get("reader"):
+        does.append(f"the reader {C.gain_text(choice['reader'])}")
+    does += [f"legacy tile {t} joins the board" for t in choice.get("legacy", ())]
+    if choice.get("modules"):
+        does.append("from the next game with " + ", ".join(str(m).replace("_", " ") for m in choice["modules"]))
+    return str(choice["label"]) + (": " + "; ".join(does) if does else "")
 
 
 def _vote_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:

@@ -391,7 +391,7 @@ def _fight_options(state: State, f: Frame) -> list[Option]:
         if reward.get("d", 0) < 0 and p["d"] < -reward["d"]:
             continue
         out.append(opt(f"f{n[0]}", f"fight {n} (value {fight_value(state, token, n, p)}"
-                       + (f", {C.gain_text(reward)}" if reward else "") + ")"))
+                       + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))
     return out
 
 

@@ -118,7 +118,7 @@ def fight_options(state: State, seat: int, token: str | None) -> list[Option]:
         if reward.get("d", 0) < 0 and p["d"] < -reward["d"]:
             continue
         out.append(opt(f"a{n[0]}", f"fight against {n} (value {value(token, n, p)}"
-                       + (f", {C.gain_text(reward)}" if reward else "") + ")"))
+                       + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))
     return out
 
 

@@ -85,7 +85,7 @@ def fight_options(state: State, seat: int, token: str | None) -> list[Option]:
             continue
         reward = _against_reward(token, n)
         out.append(opt(f"a{n[0]}", f"fight against {n} (value {against_value(state, token, n, p)}"
-                       + (f", {C.gain_text(reward)}" if reward else "") + ")"))
+                       + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))
     return out
 
 
