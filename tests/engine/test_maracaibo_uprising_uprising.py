@@ -84,7 +84,7 @@ def test_it_offers_to_fight_for_or_against_each_nation_after_the_token() -> None
     state = _fighting()
     labels = {o.code: o.label for o in RULES.options(state, 0)}
     assert {"ff", "fs", "fe", "af", "as", "ae"} <= set(labels)
-    assert labels["af"] == "fight against france (value 6; the combat token: 2 VP now)"  # T3: France 1 influence, as 2 VP
+    assert labels["af"] == "fight against france (value 6; the combat token: 2 VP now)"  # T3: France 1 inf. as 2 VP
 
 
 def test_it_gives_2_vp_for_the_tokens_influence_against_a_nation() -> None:
