@@ -591,6 +591,10 @@ class Noted(dict[str, Any]):
     notes: tuple[str, ...] = ()
 
 
+#: a line that can only be meant as an option's code: one word of letters and digits, both ("hHP6", "lc14")
+_CODE_SHAPE = re.compile(r"(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+")
+
+
 def listing(options: Sequence[Choice]) -> list[str]:
     return [f"{o.code}: {o.label}" for o in options]
 
@@ -619,6 +623,11 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
     texts = {id(o): list(readings(o)) if readings else [o.label] for o in options}
     extra = _label_words((t for ts in texts.values() for t in ts), vocab)
     line = lex(text, vocab, extra)
+    if line.unknown and _CODE_SHAPE.fullmatch(shown):
+        # Why not "I do not know the word 'hhp'": a word of letters and digits is a code, and the real
+        # reason is that no option now has it (QA, #20: 'hHP6' was answered about 'hhp')
+        raise Malformed(_("{line} is not the code of any of your options now. Write one of the options below, "
+                          "or its code.").format(line=repr(shown)), allowed)
     if line.unknown:
         words = ", ".join(f"'{u}'" for u in line.unknown)
         raise Malformed(ngettext("{line} is not understood: I do not know the word {words} here. "

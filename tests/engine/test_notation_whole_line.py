@@ -73,3 +73,23 @@ def test_it_never_reads_a_label_with_an_extra_word_as_another_move(game: str) ->
                         assert typed <= named | set(notation.tokens(other.code)), (line, other.label)
             rules.apply(state, seat, rnd.choice(opts).move)
     assert checked > 50  # the walk did read lines (same-move readings), not only refuse them
+
+
+@pytest.mark.parametrize("game", ["maracaibo", "caravelas", "maretta"])
+def test_a_code_that_is_no_options_is_refused_as_such_not_as_an_unknown_word(game: str) -> None:
+    """QA (#20): 'hHP6' was answered "I do not know the word 'hhp'": the real reason is that no option
+    has that code now."""
+    from engine import i18n
+
+    rules = registry.get(game)
+    n = max(rules.min_players, 3)
+    state = rules.setup([f"P{i}" for i in range(n)], {}, "codes")
+    seat = rules.pending(state)[0]
+    assert "hhp6" not in {o.code.lower() for o in rules.options(state, seat)}
+    with pytest.raises(IllegalMove) as refused:
+        rules.parse("hHP6", state, seat)
+    said = str(refused.value)
+    assert "'hHP6' is not the code of any of your options now" in said and "hhp'" not in said, said
+    with i18n.language("pt"), pytest.raises(IllegalMove) as recusada:
+        rules.parse("hHP6", state, seat)
+    assert "'hHP6' não é o código de nenhuma das suas opções agora" in str(recusada.value)
