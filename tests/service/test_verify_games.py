@@ -216,3 +216,30 @@ def test_the_export_of_a_finished_game_of_an_older_release_replays_with_the_engi
                           timeout=120, cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(moves)} moves replayed; finished" in done.stdout
+
+
+@pytest.mark.django_db
+def test_a_finished_first_campaign_game_stored_before_17a12c0_replays_to_its_end_and_its_archive(alice, bob, carol):
+    # Issue 23: main 5962877's first game of the Uprising's story, played to its end: card 151 added 155 and
+    # 160 at final scoring, not card 184 (17a12c0's); verify_games replays it to the stored end (the release
+    # row's story_next), and the archive the service hands on is the one it produced
+    from django.utils import timezone
+
+    from engine.games.maracaibo import RULES
+    from engine.record import outcome_record
+
+    g = json.loads((Path(__file__).parent.parent / "engine/golden/maracaibo_campaign_5962877_1.json").read_text())
+    game = start_game("maracaibo", alice, [bob, carol][: len(g["players"]) - 1], {"mode": "79"})
+    moves = [*g["moves"], *g["rest"]]
+    Game.objects.filter(pk=game.pk).update(
+        seed=g["seed"], options=g["options"], state=g["final"], archive=g["archive"], version=len(moves),
+        moves_recorded=len(moves), status=Game.Status.FINISHED, finished_at=timezone.now(),
+        outcome=json.loads(json.dumps(outcome_record(RULES, copy.deepcopy(g["final"])))))
+    Move.objects.filter(game=game).delete()
+    Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
+                                   number=i + 1) for i, (seat, code) in enumerate(moves)])
+    assert f"1 game replayed ({len(moves)} moves): all match" in _run(game.pk)
+    final = copy.deepcopy(g["final"])
+    current(final)
+    archive = RULES.archive(final)
+    assert archive is not None and 184 not in archive["story"]["unread"]

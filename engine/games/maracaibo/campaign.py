@@ -360,7 +360,7 @@ def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
                         {"card": cid, "seat": reader}, reveals=True))
     story["tucked"] = [[*t, cid] if i == reader else t for i, t in enumerate(story["tucked"])]
     story["log"] = [*story["log"], {"card": cid, "game": story["game"], "reader": reader}]
-    frames = _effects(state, back, reader, rng, ev, final)
+    frames = _effects(state, back, reader, rng, ev, final, cid)
     again = frame("story", seat, mode=f["data"]["mode"])
     if "vote" in back:
         seats = range(len(state["players"]))
@@ -373,8 +373,9 @@ def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
 
 
 def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: list[Event],
-             final: bool) -> list[Frame]:
-    """A card's back or a vote's outcome: flags, legacy tiles, gains, C-cards, new cards, the end."""
+             final: bool, back_of: int | None = None) -> list[Frame]:
+    """A card's back (``back_of``: that card) or a vote's outcome: flags, legacy tiles, gains, C-cards,
+    new cards (as the release that set the game up had them: scenarios.story_next), the end."""
     story = state["story"]
     frames: list[Frame] = []
     if "flag" in eff and eff["flag"] not in story["flags"]:
@@ -398,7 +399,8 @@ def _effects(state: State, eff: Mapping[str, Any], reader: int, rng: Rng, ev: li
         story["c_cards"] = [*story["c_cards"], *new]
         ev.append(new_event("story_cards", "C-cards " + ", ".join(C.CARD[c]["name"] for c in new)
                             + " join the A-cards from the next game.", {"cards": new}))
-    for entry in eff.get("next", ()):
+    nexts = eff.get("next", ()) if back_of is None else scenarios.story_next(state, book(state), back_of, eff)
+    for entry in nexts:
         cid = entry if isinstance(entry, int) else (entry["then"] if entry["if"] in story["flags"] else entry["else"])
         if cid not in story["pile"]:
             continue

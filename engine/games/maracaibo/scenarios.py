@@ -32,6 +32,7 @@ SUBSTITUTE CONTENT: the scenario tables are this project's (the scenario cards a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Event, State, new_event
@@ -55,7 +56,9 @@ _CAMPAIGN_MODES = ("campaign", "campaign_base")
 #: - ``plays``: the drawn new legacy tiles it played (the others went to ``legacy_unplayed``; absent: all),
 #:   ``track``: whether the ruin's track L32 joined a drawn L31; ``city_tiles``: whether the expansion's two
 #:   city tiles joined the base game's (78/79); ``quests``: ``"base"`` when a campaign game dealt the base
-#:   game's quest tiles.
+#:   game's quest tiles; ``story_next``: by story (book) and card, the ``next`` of a story card's back as
+#:   that release's story data had it, where it differs from today's (what its scoring did: before 17a12c0
+#:   card 151, read at the first game's final scoring, added 155 and 160, not card 184 unread).
 #:
 #: Which row a stored game was set up by is deduced from what its state holds (:func:`release_of`), never
 #: from dates: the cards dealt stay in the game to its end (deck, box, display, hands, discard ...), the
@@ -68,6 +71,8 @@ _UPRISING_NUMBERED = (230, 231, 232, 233, 234, 236)
 _ALL_NUMBERED = (230, 231, 232, 233, 234, 235, 236)
 _SCENARIOS = ("78", "79")
 _PLAYED_BEFORE_RUIN = ("L30", "L33", "L34", "L35", "L36", "L37")
+#: card 151's back before 17a12c0 (the Uprising's story had no card 184 in its first game's chapter yet)
+_NEXT_BEFORE_184: dict[str, dict[int, tuple[int, ...]]] = {"uprising": {151: (155, 160)}}
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -104,9 +109,10 @@ RELEASES: dict[str, dict[str, Any]] = {
     # an Uprising campaign's game (modes campaign, campaign_base) from c572794 to cefd5f3's parent: no new
     # project card, the base game's quest tiles, of the expansion's tiles only the spaces L34-L36 played (L30
     # unplayed: campaign._played)
-    "c572794": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "plays": ("L34", "L35", "L36")},
+    "c572794": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "plays": ("L34", "L35", "L36"),
+                "story_next": _NEXT_BEFORE_184},
     # cefd5f3 to 17a12c0's parent: L30 (and every route tile a story adds) played
-    "cefd5f3": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base"},
+    "cefd5f3": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "story_next": _NEXT_BEFORE_184},
     # 17a12c0 to 5c3c7c5's parent: the expansion's quest tiles, still no new project card
     "17a12c0": {"modes": _CAMPAIGN_MODES, "cards": ()},
 }
@@ -126,6 +132,15 @@ def release(state: State) -> dict[str, Any] | None:
     if not row or mode not in row["modes"] or (mode in _SCENARIOS and "story" in state):
         return None
     return row
+
+
+def story_next(state: State, book: str, cid: int, effect: Mapping[str, Any]) -> list[Any]:
+    """The story cards ``effect`` (story card ``cid``'s back, of story ``book``) adds: its ``next``, or
+    what the release that set the game up had there (a row's ``story_next``), so that a game stored by it
+    scores, and archives, as it did."""
+    row = release(state)
+    old = (row or {}).get("story_next", {}).get(book, {})
+    return list(old[cid]) if cid in old else list(effect.get("next", ()))
 
 
 def _cards_in(found: set[int], x: Any) -> None:
