@@ -270,6 +270,8 @@ REST_FRAMEWORK = {
     # Why JSON only, through our parser: a size and depth bound at the door (see pbem/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["pbem.api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Why: ?format= wins over the Accept header (DRF's default makes it a 406): pbem/api/negotiation.py.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "pbem.api.negotiation.UrlFormatFirst",
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.URLPathVersioning",
     "ALLOWED_VERSIONS": ["v1"],
     "DEFAULT_VERSION": "v1",

@@ -458,7 +458,8 @@ class GameViewApi(BaseApi):
         operation_id="games_view",
         summary="Your view of the game (the spectator's when you do not play in it)",
         description="Exactly what your seat may know. `?format=svg` gives the board picture, `?format=txt` the "
-                    "text rendering (or ask with the Accept header).",
+                    "text rendering (or ask with the Accept header). `?format=` wins over the Accept header: "
+                    "`?format=svg` with `Accept: application/json` is the picture.",
         parameters=[GAME_ID, OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "svg", "txt"])],
         responses={(200, "application/json"): s.GameViewOut,
                    (200, "image/svg+xml"): OpenApiTypes.STR,
@@ -483,6 +484,7 @@ class GameBoardSvgApi(BaseApi):
     renderer_classes = [SVGRenderer]
 
     @extend_schema(operation_id="games_board_svg", summary="The board picture of your view, as SVG",
+                   description="Always SVG, whatever the Accept header says (errors are JSON).",
                    parameters=[GAME_ID],
                    responses={(200, "image/svg+xml"): OpenApiTypes.STR, **_json_errors(404, 409)})
     def get(self, request: Request, game_id: int) -> Response:

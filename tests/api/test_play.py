@@ -49,6 +49,26 @@ def test_the_view_renders_as_svg_and_text(fake_game, alice, bob):
     assert board.status_code == 200 and board.content.startswith(b"<svg") and b"hand " not in board.content
 
 
+def test_the_format_parameter_wins_over_the_accept_header(fake_game, alice, bob):
+    """A client that sends ``Accept: application/json`` on every call (found by QA) still gets
+    what ``?format=`` names, and ``board.svg`` is the picture whatever it accepts (it was a 406)."""
+    game = start_game(fake_game, alice, [bob])
+    client = token_client(alice)
+    json_accept = {"HTTP_ACCEPT": "application/json"}
+    svg = client.get(f"{GAMES}{game.pk}/view/?format=svg", **json_accept)
+    assert svg.status_code == 200 and svg["Content-Type"].startswith("image/svg+xml")
+    assert svg.content.startswith(b"<svg")
+    txt = client.get(f"{GAMES}{game.pk}/view/?format=txt", **json_accept)
+    assert txt.status_code == 200 and txt["Content-Type"].startswith("text/plain")
+    assert txt.content.decode().startswith("Round 1 of 3")
+    body = client.get(f"{GAMES}{game.pk}/view/?format=json", HTTP_ACCEPT="text/plain")
+    assert body["Content-Type"] == "application/json" and body.json()["seat"] == seat_of(game, alice)
+    board = client.get(f"{GAMES}{game.pk}/board.svg", **json_accept)
+    assert board.status_code == 200 and board.content.startswith(b"<svg")
+    assert client.get(f"{GAMES}{game.pk}/view/?format=pdf", **json_accept).status_code == 404
+    assert client.get(f"{GAMES}{game.pk}/view/", **json_accept)["Content-Type"] == "application/json"
+
+
 def test_a_game_that_has_not_started_has_no_view_yet(fake_game, alice, bob):
     game = services.do_create_game(alice, fake_game, invite=[bob.email])
     for path in ("view/", "view/?format=svg", "board.svg", "options/"):

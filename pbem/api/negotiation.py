@@ -1,0 +1,28 @@
+"""Content negotiation where the URL wins over the Accept header.
+
+DRF's ``URL_FORMAT_OVERRIDE`` (``?format=``) only narrows the renderers and then still matches
+them against ``Accept``: a client that sends ``Accept: application/json`` on every call got a 406
+for ``view/?format=svg`` (found by QA). Here a named format is the answer's format, and a
+resource with one format (``board.svg``) is that format whatever the client accepts (RFC 9110
+lets a server disregard ``Accept`` rather than answer 406)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+
+
+class UrlFormatFirst(DefaultContentNegotiation):
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        fmt = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        if fmt:
+            named: Any = self.filter_renderers(renderers, fmt)  # an unknown format: 404, as DRF does
+            return named[0], named[0].media_type
+        if len(renderers) == 1:
+            return renderers[0], renderers[0].media_type
+        return super().select_renderer(request, renderers, format_suffix)
