@@ -8,6 +8,7 @@ lets a server disregard ``Accept`` rather than answer 406)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -17,12 +18,13 @@ from rest_framework.request import Request
 
 class UrlFormatFirst(DefaultContentNegotiation):
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         fmt = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
         if fmt:
             named: Any = self.filter_renderers(renderers, fmt)  # an unknown format: 404, as DRF does
             return named[0], named[0].media_type
+        renderers = list(renderers)
         if len(renderers) == 1:
             return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)
