@@ -96,7 +96,10 @@ class GameOut(serializers.Serializer):
     rules = serializers.CharField()
     rules_title = serializers.CharField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
-    options = serializers.DictField(help_text="the validated options, defaults filled in")
+    options = serializers.DictField(
+        help_text="the validated options the game's mode uses, defaults filled in (none that mean nothing for "
+        "this game: no solo-only option in a game of two, no internal one)"
+    )
     version = serializers.IntegerField(help_text="bumped by every accepted move batch")
     etag = serializers.CharField(help_text="send it as If-Match when posting moves")
     created_by = serializers.CharField(help_text="the creator's display name")

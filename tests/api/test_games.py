@@ -225,7 +225,26 @@ def test_the_internal_option_release_is_never_offered_nor_a_new_games(alice, bob
     r = client.post(GAMES, {"rules": "maracaibo", "options": {"mode": "78", "release": "c0d8ac1"},
                             "invite": [bob.email]}, format="json")
     assert r.status_code == 201, r.json()
-    assert r.json()["options"]["release"] == "current"
+    assert Game.objects.get(pk=r.json()["id"]).options["release"] == "current"
+    assert "release" not in r.json()["options"]
+
+
+@pytest.mark.django_db
+def test_a_games_options_are_those_its_mode_uses(alice, bob):
+    """Found by QA (#20): every Maracaibo game's options listed release, automa, difficulty and
+    jean_uprising, in a game of two as in a solo one. The detail and the lobby show what the mode uses."""
+    client = token_client(alice)
+    duel = start_game("maracaibo", alice, [bob], {"mode": "78"})
+    solo = start_game("maracaibo", alice, [], {"difficulty": 3})
+    for game, absent, present in (
+        (duel, {"release", "automa", "difficulty", "jean_uprising", "jacques_level", "scenario"}, {"mode"}),
+        (solo, {"release", "jacques_level"}, {"difficulty", "jean_uprising"}),
+    ):
+        detail = client.get(f"{GAMES}{game.pk}/").json()["options"]
+        listed = next(g for g in client.get(f"{GAMES}?mine=1").json()["results"] if g["id"] == game.pk)["options"]
+        assert detail == listed
+        assert not absent & set(detail) and present <= set(detail), detail
+    assert client.get(f"{GAMES}{solo.pk}/").json()["options"]["difficulty"] == 3
 
 
 @pytest.mark.parametrize("payload", [{"campaign": True}, {"options": {"campaign": "yes"}},
