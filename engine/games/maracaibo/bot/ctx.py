@@ -278,7 +278,7 @@ class Ctx(UprisingValues, CardValues):
         v: float = g.get("vp", 0) * mult + g.get("d", 0) * mult * self.dv
         cp, room = g.get("cp", 0), C.COMBAT_MAX - int(self.p["cp"])
         if cp or room < 0:  # (adding 0.0 changes nothing)
-            v += 0.4 * min(cp, room)
+            v += self.cp_gain_worth() * min(cp, room)
         if g.get("fig"):
             v += 2.0 * min(g["fig"], C.FIGURES_MAX - int(self.p["figs"]))
         if "draw" in g:
@@ -708,7 +708,7 @@ class Ctx(UprisingValues, CardValues):
             return 3.0 + (1.5 if not last_round(self.state) else 0.0)
         if home == 3:
             return 6.0
-        v = self.main_value(loc, steps)
+        v = self.main_value(loc, steps) + self.search_sail(loc)
         if self.lead > 7:  # the round goes on: every location skipped is one not visited
             v -= 0.35 * max(0, steps - 2)
         return v

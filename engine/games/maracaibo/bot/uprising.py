@@ -32,10 +32,12 @@ from engine.core import State
 
 from .. import combat as CB
 from .. import content as C
+from .. import coop
 from .. import legacyboard as LB
 from .. import liberation as LIB
 from .. import resistance as RES
 from .. import ruin as RUIN
+from .. import search as SEARCH
 from .. import uprising as UP
 from .. import uprising_content as C_U
 from ..board import multiplier
@@ -56,6 +58,15 @@ PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10
 #: pays about a VP a point of its combat value (Liberate City 6: 3 doubloons, a VP an occupied city, a
 #: resistance space, the nation's loss), against 0.4 (``gain_value``) where they only top up a fight for one
 CP_AGAINST = 1.0
+#: the cooperative scenarios (74, 193), the table's goals beyond what a seat scores: one ownership marker off
+#: the board (before the weight ``uprising``: every marker left loses the table the game), a location where a
+#: hint may be revealed (The Search: Luysa found the sooner), and Luysa's prison while she can be freed there
+COOP_MARKER = 8.0
+HINT_SAIL = 8.0
+LUYSA_SAIL = 20.0
+#: a combat point gained in a cooperative game (the liberations need them: a city 5 combat value), against
+#: 0.4 elsewhere
+COOP_CP = 4.0
 
 
 class UprisingValues:
@@ -209,10 +220,37 @@ class UprisingValues:
 
     def freed_gain(self, loc: str, token: int = 0) -> float:
         """Liberate City or Village at ``loc`` in the Liberation module, before its cost."""
-        g = self.resist_value(str(self.state["markers"][loc]), token=token)
+        g = self.resist_value(str(self.state["markers"][loc]), token=token) + self.coop_marker()
         if self.kind(loc) == "city":
             g += self.gain_value(C.LOC[loc].get("flag") or {})
         return g
+
+    def cp_gain_worth(self) -> float:
+        """A combat point gained (``gain_value``): ``COOP_CP`` in a cooperative game while a marker is left
+        or Luysa waits to be freed (a liberation or her prison costs combat points), else 0.4."""
+        st = self.state
+        if not coop.cooperative(st):
+            return 0.4
+        s = st.get("search")
+        if coop.markers_left(st) or (s and s["freed"] is None):
+            return COOP_CP
+        return 0.4
+
+    def coop_marker(self) -> float:
+        """A marker off the board in a cooperative game (``COOP_MARKER``; 0 in the competitive modes)."""
+        return COOP_MARKER if coop.cooperative(self.state) else 0.0
+
+    def search_sail(self, loc: str) -> float:
+        """Ending the movement at ``loc`` in The Search (0 elsewhere): a hint to reveal while Luysa is not
+        found; her location, with her price in combat points, while she is not freed."""
+        s = self.state.get("search")
+        if not s:
+            return 0.0
+        if s["found"] is None:
+            return HINT_SAIL if SEARCH.can_reveal(self.state, loc) else 0.0
+        if s["freed"] is None and loc == s["found"] and int(self.p["cp"]) >= int(SEARCH.LUYSA["cp"]):
+            return LUYSA_SAIL
+        return 0.0
 
     def liberation_plan(self, nation: str, value: int, planned: list[str], token: int = 1) -> float:
         """The best liberations left this turn (LC, LV, and the upgrade's ``extra``) that a combat
