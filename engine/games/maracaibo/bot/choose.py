@@ -260,8 +260,10 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
 
 
 #: the bot playing as a table in the cooperative scenarios (74, 193): the liberations, the table's goal,
-#: weigh most (measured by bench/coop.py: 12 against 1 leaves about 2 markers instead of 16 with three players)
-COOP_WEIGHTS: dict[str, float] = {"uprising": 12.0}
+#: weigh most (measured by bench/coop.py: 12 against 1 leaves about 2 markers instead of 16 with three players);
+#: ``team`` plays for the card's conditions beyond what a seat scores (bot/uprising.py: a marker off the board,
+#: combat points while markers or Luysa wait, the hints and Luysa's prison; 0, the competitive bot's, ignores them)
+COOP_WEIGHTS: dict[str, float] = {"uprising": 12.0, "team": 1.0}
 
 
 def choose(state: State, seat: int, options: list[Option], rnd: random.Random,

@@ -35,7 +35,7 @@ _BLIND_DRAW = 2.2
 #: (``bench/maracaibo_balance.py --ab explorer=1.5,quests=1.5`` against the weights all 1: 60 % of 100
 #: two-player games); the balance check scales the others to see whether leaning on one source pays
 WEIGHTS: dict[str, float] = {"influence": 1.0, "cards": 1.0, "discs": 1.0, "explorer": 1.5, "quests": 1.5,
-                             "uprising": 1.0}
+                             "uprising": 1.0, "team": 0.0}
 
 
 def _reach(start: str) -> set[str]:

@@ -58,9 +58,11 @@ PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10
 #: pays about a VP a point of its combat value (Liberate City 6: 3 doubloons, a VP an occupied city, a
 #: resistance space, the nation's loss), against 0.4 (``gain_value``) where they only top up a fight for one
 CP_AGAINST = 1.0
-#: the cooperative scenarios (74, 193), the table's goals beyond what a seat scores: one ownership marker off
-#: the board (before the weight ``uprising``: every marker left loses the table the game), a location where a
-#: hint may be revealed (The Search: Luysa found the sooner), and Luysa's prison while she can be freed there
+#: the cooperative scenarios (74, 193), for a bot playing as a table (weight ``team``, choose.COOP_WEIGHTS):
+#: the card's goals beyond what a seat scores. One ownership marker off the board (before the weight
+#: ``uprising``: every marker left loses the table the game), a location where a hint may be revealed (The
+#: Search: Luysa found the sooner), Luysa's prison while she can be freed there. Chosen by bench/coop.py
+#: (40-60 games a cell, levels 1-2, seed coop; docs/rules/maracaibo-cooperative.md)
 COOP_MARKER = 8.0
 HINT_SAIL = 8.0
 LUYSA_SAIL = 20.0
@@ -226,10 +228,11 @@ class UprisingValues:
         return g
 
     def cp_gain_worth(self) -> float:
-        """A combat point gained (``gain_value``): ``COOP_CP`` in a cooperative game while a marker is left
-        or Luysa waits to be freed (a liberation or her prison costs combat points), else 0.4."""
+        """A combat point gained (``gain_value``): ``COOP_CP`` for a table (weight ``team``, a cooperative
+        game) while a marker is left or Luysa waits to be freed (a liberation or her prison costs combat
+        points), else 0.4."""
         st = self.state
-        if not coop.cooperative(st):
+        if not self.w["team"] or not coop.cooperative(st):
             return 0.4
         s = st.get("search")
         if coop.markers_left(st) or (s and s["freed"] is None):
@@ -237,14 +240,15 @@ class UprisingValues:
         return 0.4
 
     def coop_marker(self) -> float:
-        """A marker off the board in a cooperative game (``COOP_MARKER``; 0 in the competitive modes)."""
-        return COOP_MARKER if coop.cooperative(self.state) else 0.0
+        """A marker off the board, for a table (weight ``team``, a cooperative game: ``COOP_MARKER``; else 0)."""
+        return COOP_MARKER if self.w["team"] and coop.cooperative(self.state) else 0.0
 
     def search_sail(self, loc: str) -> float:
-        """Ending the movement at ``loc`` in The Search (0 elsewhere): a hint to reveal while Luysa is not
-        found; her location, with her price in combat points, while she is not freed."""
+        """Ending the movement at ``loc`` in The Search, for a table (weight ``team``; 0 elsewhere): a hint to
+        reveal while Luysa is not found; her location, with her price in combat points, while she is not
+        freed."""
         s = self.state.get("search")
-        if not s:
+        if not s or not self.w["team"]:
             return 0.0
         if s["found"] is None:
             return HINT_SAIL if SEARCH.can_reveal(self.state, loc) else 0.0
