@@ -5,9 +5,10 @@ per seed, mode (74, 193), player count and Jacques's level.
     nice -n 19 python bench/coop.py [--games N] [--seeds S ...] [--modes 74 193] [--players 1 2 3 4]
                                     [--levels 1 2 3 4] [--minutes M] [--report-every K]
 
-Every seat is the project's bot (``engine.games.maracaibo.bot``; it liberates where it pays, plays The
-Search for the table: always reveals a hint, clears a blocked red space, frees Luysa at once, pays
-her ransom when asked). For each seed and cell it prints the games finished and any error (with the
+Every seat is the project's bot (``engine.games.maracaibo.bot``) playing as a table (the weight
+``team``: every marker off the board worth more, a player alone's combat points too; it sails to the
+hints and to Luysa's prison, always reveals a hint, clears a blocked red space, frees Luysa at once,
+pays her ransom when asked). For each seed and cell it prints the games finished and any error (with the
 first failing game's seed), the table's win rate, how often each victory condition was missed (the
 one that fails most first), the markers left at the end, Jacques's VP against the table's lowest,
 and (193) how often Luysa was found and freed. Then, per seed: the win rate by level and by mode,

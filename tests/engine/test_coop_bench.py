@@ -15,6 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "rules" / "maracaibo-cooperative.md"
 COMMAND = "bench/coop.py --games 200 --seeds coop coop2"
+#: the games a cell of the page's run (started for 200 with --minutes, it stopped after GAMES sweeps)
+GAMES = 200
 
 
 def load_bench() -> ModuleType:
@@ -27,7 +29,7 @@ def load_bench() -> ModuleType:
 
 
 def page_wins(mode: str, players: int) -> list[tuple[int, int]]:
-    """The page's table row: the wins of 200 games by level, (seed coop, seed coop2)."""
+    """The page's table row: the wins of GAMES games by level, (seed coop, seed coop2)."""
     text = PAGE.read_text("utf-8")
     row = next(line for line in text.splitlines() if line.startswith(f"| {mode} | {players} |"))
     cells = [c.strip() for c in row.strip("|").split("|")][2:6]
@@ -43,15 +45,15 @@ def test_the_page_names_the_command_its_figures_come_from() -> None:
     assert COMMAND in PAGE.read_text("utf-8")
     for mode in ("74", "193"):
         for n in (1, 2, 3, 4):
-            assert all(0 <= w <= 200 for pair in page_wins(mode, n) for w in pair)
+            assert all(0 <= w <= GAMES for pair in page_wins(mode, n) for w in pair)
 
 
 @pytest.mark.slow
 def test_the_bench_prints_the_pages_solo_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    # one cell of the page's run again (200 solo games of 74 at level 1, seed coop; a few seconds)
-    load_bench().main(["--games", "200", "--seeds", "coop", "--modes", "74", "--players", "1", "--levels", "1"])
+    # one cell of the page's run again (GAMES solo games of 74 at level 1, seed coop; a few seconds)
+    load_bench().main(["--games", str(GAMES), "--seeds", "coop", "--modes", "74", "--players", "1", "--levels", "1"])
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("  74 1 1 |"))
     wins = int(line.split("|")[2].split("/")[0])
-    assert "| 200 0 |" in line  # 200 games, no error
+    assert f"| {GAMES} 0 |" in line  # GAMES games, no error
     assert wins == page_wins("74", 1)[0][0]
