@@ -57,9 +57,26 @@ def campaign_games(campaign: Campaign) -> list[Game]:
     return list(campaign.games.order_by("campaign_number", "id"))
 
 
+def holders_before_replacement(game: Game) -> dict[int, Player]:
+    """The seats of ``game`` a moderator replaced inside it (audited ``replace``), each with the player
+    who held it before the first replacement: the holder the campaign's group keeps (#23: a replacement
+    inside the first game, before the group is fixed, made the newcomer the group's holder)."""
+    firsts: dict[int, str] = {}
+    for details in AuditEntry.objects.filter(game=game, action="replace").order_by("created_at", "id").values_list(
+            "details", flat=True):
+        d = details or {}
+        if isinstance(d.get("seat"), int) and d.get("old") and d["seat"] not in firsts:
+            firsts[d["seat"]] = str(d["old"])
+    if not firsts:
+        return {}
+    players = {p.email: p for p in Player.objects.filter(email__in=set(firsts.values()))}
+    return {seat: players[email] for seat, email in firsts.items() if email in players}
+
+
 def group(campaign: Campaign) -> list[tuple[int, Player | None, str]]:
     """(seat, player, name) of the campaign's group in seat order: its seats once fixed, else the
-    seats of its first game (invitations still open have no player yet)."""
+    seats of its first game (invitations still open have no player yet), a seat a moderator replaced
+    inside it held by its player before the replacement (:func:`holders_before_replacement`)."""
     fixed = list(CampaignSeat.objects.filter(campaign=campaign).select_related("player").order_by("index"))
     if fixed:
         return [(s.index, s.player, s.player.display_name) for s in fixed]
@@ -67,10 +84,13 @@ def group(campaign: Campaign) -> list[tuple[int, Player | None, str]]:
     if first is None:
         return []
     seats = Seat.objects.filter(game=first).select_related("player").order_by("index", "id")
+    held = holders_before_replacement(first)
     out: list[tuple[int, Player | None, str]] = []
     for i, s in enumerate(seats):
-        name = s.player.display_name if s.player else (s.invited_email or "an open seat")
-        out.append((s.index if s.index is not None else i, s.player, name))
+        index = s.index if s.index is not None else i
+        player = held.get(index, s.player)
+        name = player.display_name if player else (s.invited_email or "an open seat")
+        out.append((index, player, name))
     return out
 
 

@@ -192,7 +192,9 @@ def _game_title(campaign: Campaign, number: int) -> str:
 
 
 def _fix_group(campaign: Campaign) -> list[CampaignSeat]:
-    """The campaign's group, fixed from its first game's seats the first time it is needed."""
+    """The campaign's group, fixed from its first game's seats the first time it is needed: a seat a
+    moderator replaced inside that game stays its holder's before the replacement (the newcomer played
+    that game only; a handover, not a replacement, changes the group), as in a later game."""
     fixed = list(CampaignSeat.objects.filter(campaign=campaign).select_related("player").order_by("index"))
     if fixed:
         return fixed
@@ -201,9 +203,11 @@ def _fix_group(campaign: Campaign) -> list[CampaignSeat]:
     if first is None:
         raise Conflict(gettext("campaign #%(campaign)s's group is not complete yet: its first game waits for "
                                "players") % {"campaign": campaign.pk})
+    held = campaign_selectors.holders_before_replacement(first)
     for seat in Seat.objects.filter(game=first, index__isnull=False, player__isnull=False).order_by("index"):
         assert seat.index is not None and seat.player is not None
-        fixed.append(CampaignSeat.objects.create(campaign=campaign, index=seat.index, player=seat.player))
+        fixed.append(CampaignSeat.objects.create(campaign=campaign, index=seat.index,
+                                                 player=held.get(seat.index, seat.player)))
     return fixed
 
 

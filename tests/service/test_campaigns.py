@@ -163,6 +163,43 @@ def test_the_standings_name_who_finished_a_game_in_a_seat_a_moderator_replaced(
     assert "(before: Dave)" in campaign_selectors.story_so_far(campaign)
 
 
+def test_a_replacement_inside_the_first_game_leaves_the_seat_to_its_holder_in_the_next_game(
+        guess: str, alice: Player, bob: Player, dave: Player, django_capture_on_commit_callbacks: Any) -> None:
+    """#23, settled: a moderator's replacement inside the campaign's first game, before the group is
+    fixed, made the newcomer the group's holder. As in a later game, it lasts for that game: the next
+    game seats Bob again, and the standings name Dave as having played the seat's first game."""
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3, auto_next=False)
+    services.do_join_game(first.pk, bob)
+    moderation.do_replace_player(first.pk, None, 1, dave, "bob is away this week")
+    assert [(seat, p.pk if p else None) for seat, p, _n in campaign_selectors.group(campaign)] == [
+        (0, alice.pk), (1, bob.pk)]  # (the group read from the first game, before it is fixed)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    assert [cs.player_id for cs in CampaignSeat.objects.filter(campaign=campaign).order_by("index")] == [
+        alice.pk, bob.pk]
+    second = campaigns.do_next_game(campaign.pk, alice)
+    assert [s.player_id for s in second.seats.order_by("index")] == [alice.pk, bob.pk]
+    (row,) = [r for r in campaign_selectors.standings(campaign) if r.seat == 1]
+    assert (row.name, row.before, row.played) == ("Bob", ["Dave"], 1)
+    assert "(before: Dave)" in campaign_selectors.story_so_far(campaign)
+
+
+def test_a_handover_after_a_replacement_inside_the_first_game_seats_the_newcomer_next(
+        guess: str, alice: Player, bob: Player, dave: Player, django_capture_on_commit_callbacks: Any) -> None:
+    """The same replacement, and a handover of the seat to Dave during that game: the handover says
+    otherwise, so Dave holds the seat from the next game on (handed over from Bob)."""
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3, auto_next=False)
+    services.do_join_game(first.pk, bob)
+    moderation.do_replace_player(first.pk, None, 1, dave, "bob is away this week")
+    campaigns.do_hand_over_seat(campaign.pk, alice, 1, dave.email, "bob leaves the group")
+    finish(first.pk, django_capture_on_commit_callbacks)
+    second = campaigns.do_next_game(campaign.pk, alice)
+    assert [s.player_id for s in second.seats.order_by("index")] == [alice.pk, dave.pk]
+    (row,) = [r for r in campaign_selectors.standings(campaign) if r.seat == 1]
+    assert (row.name, row.before) == ("Dave", ["Bob"])
+    entry = CampaignEntry.objects.get(campaign=campaign, action="handover")
+    assert (entry.details["from"], entry.details["to"]) == (bob.pk, dave.pk)
+
+
 def test_next_on_a_campaign_ended_while_its_game_plays_on_says_the_campaign_is_over(
         guess: str, alice: Player, bob: Player) -> None:
     """Found by QA (#23): after `end`, `next` answered 'game #6 of campaign #1 is not over yet; the
