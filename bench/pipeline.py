@@ -82,6 +82,8 @@ class Sink:
         self.kept: list[tuple[str, list[str], bytes]] = []
         #: Every mail's bytes by recipient, until a driver takes them (it chooses its move from them).
         self.inbox: dict[str, list[bytes]] = {}
+        #: False while the raw parts resend a round's mails: the players never get those twice.
+        self.to_players = True
 
     async def handle_DATA(self, server: object, session: object, envelope: Any) -> str:
         with self.arrived:
@@ -89,7 +91,7 @@ class Sink:
             content = bytes(envelope.original_content)
             if self.keep:
                 self.kept.append((envelope.mail_from, list(envelope.rcpt_tos), content))
-            for rcpt in envelope.rcpt_tos:
+            for rcpt in envelope.rcpt_tos if self.to_players else ():
                 self.inbox.setdefault(rcpt, []).append(content)
             self.arrived.notify_all()
         return "250 OK"
@@ -592,7 +594,11 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                 x_smtp = part_smtp_in(len(games), 50)
                 x_task = part_task(broker, 200)
                 x_tx = part_transaction(database_url, state, args.workers, seconds=2.0)
-                x_mails = part_mails(kept, sink_port, args.workers)
+                sink.to_players = False
+                try:
+                    x_mails = part_mails(kept, sink_port, args.workers)
+                finally:
+                    sink.to_players = True
                 per_move = len(kept) / moved
                 ceiling = 1 / (1 / x_smtp + 1 / x_task + 1 / x_tx + per_move / x_mails)
                 rounds.append(
