@@ -33,9 +33,9 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -99,11 +99,6 @@ def _game_status(game: Game, player: Player | None) -> dict[str, Any]:
             "waiting_for": waiting, "your_seat": seat, "your_turn": seat is not None and seat in waiting}
 
 
-def _names(game: Game) -> dict[int, str]:
-    return {st.index: st.player.display_name for st in selectors.game_seats(game)
-            if st.index is not None and st.player is not None}
-
-
 class _Source:
     """The rows one stream may see, fetched after a cursor."""
 
@@ -125,6 +120,7 @@ class _Source:
         pending_audits = list(audits.order_by("pk")[:BATCH])
         out: list[StreamEvent] = []
         games_seen: dict[int, Game] = {}
+        movers: dict[int, Callable[[int, datetime], str | None]] = {}
         move_at, audit_at = cursor.move, cursor.audit
         while pending_moves or pending_audits:
             take_move = bool(pending_moves) and (
@@ -136,17 +132,22 @@ class _Source:
                 audit_at = row.pk
             game = games_seen.get(row.game_id) or Game.objects.select_related("created_by").get(pk=row.game_id)
             games_seen[row.game_id] = game
-            data = self._event(row, game, player)
+            if isinstance(row, Move) and row.game_id not in movers:
+                movers[row.game_id] = selectors.movers(game)
+            data = self._event(row, game, player, movers.get(row.game_id))
             if data is not None:
                 out.append(StreamEvent(str(Cursor(move_at, audit_at)), *data))
         return out, Cursor(move_at, audit_at)
 
-    def _event(self, row: Any, game: Game, player: Player | None) -> tuple[str, dict[str, Any]] | None:
+    def _event(self, row: Any, game: Game, player: Player | None,
+               movers: Callable[[int, datetime], str | None] | None = None) -> tuple[str, dict[str, Any]] | None:
         if isinstance(row, Move):
             if row.undone_at is not None:
                 return None  # taken back before this stream read it: as in /log/, it never happened
             seat = selectors.viewer_seat(game, player)
-            entry = presenters.log_entry_data(game, row, seat, _names(game))
+            # Who held the seat when the move was made, as /log/ says (QA, #22: a replay with
+            # Last-Event-ID named the seat's current player for the moves of the one replaced).
+            entry = presenters.log_entry_data(game, row, seat, movers or selectors.movers(game))
             status = _game_status(game, player)
             return "move", {"game": game.pk, **entry, "created_at": entry["created_at"].isoformat(),
                             "your_turn": status["your_turn"]}

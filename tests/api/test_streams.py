@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 import pytest
 from django.db import connection
 
-from pbem.games import services
+from pbem.games import moderation, services
 from pbem.games.models import Game, Player
-from tests.factories import player_at, seat_of, start_game
+from tests.factories import player_at, seat_of, start_game, token_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,6 +95,29 @@ def test_it_resumes_after_last_event_id_with_exactly_what_was_missed(live_server
     assert any(ev["kind"] == "reveal" for ev in moves[0]["data"]["events"])
     _, same = _read(live_server.url, f"{path}?last_event_id={last}", bob)
     assert [e["data"] for e in same if e["event"] == "move"] == [m["data"] for m in moves]
+
+
+def test_a_replayed_move_names_who_made_it_not_the_seats_player_now(
+        live_server, settings, fake_game, alice, bob, dave):
+    """Found by QA (#22): after a moderator's replacement, the stream replayed with Last-Event-ID
+    named the newcomer for the moves of the player replaced (as /log/ did before 38b55e7)."""
+    settings.PBEM_API_STREAM_SECONDS = 0
+    game = start_game(fake_game, alice, [bob], options={"rounds": 3})
+    path = f"/api/v1/games/{game.pk}/stream/"
+    _, first = _read(live_server.url, path, alice)
+    last = first[-1]["id"]
+    b = seat_of(game, bob)
+    _bid(game, alice)
+    _bid(game, bob)
+    moderation.do_replace_player(game.pk, None, b, dave, "bob is away")
+    _bid(game, alice)
+    _bid(game, dave)
+    _, rest = _read(live_server.url, path, alice, **{"Last-Event-ID": last})
+    moves = [(e["data"]["seat"], e["data"]["player"]) for e in rest if e["event"] == "move"]
+    a = seat_of(game, alice)
+    assert moves == [(a, "Alice"), (b, "Bob"), (a, "Alice"), (b, "Dave")]
+    log = [(e["seat"], e["player"]) for e in token_client(alice).get(f"/api/v1/games/{game.pk}/log/").json()["results"]]
+    assert log == moves
 
 
 def test_it_delivers_a_move_made_while_the_stream_is_open(live_server, settings, fake_game, alice, bob):
