@@ -13,7 +13,7 @@ from django.shortcuts import render
 from pbem.api.errors import json_404, json_500
 from pbem.games import language, pages, selectors
 from pbem.games.health import health_report
-from pbem.games.models import Game, Player
+from pbem.games.models import Game, Player, said_game_title
 from pbem.games.services import ServiceError
 
 MAX_ID = 2**62
@@ -32,8 +32,9 @@ def _speaking(request: HttpRequest, player: Player | None) -> AbstractContextMan
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    titles = [r.title for r in selectors.rules_catalog()]
     with _speaking(request, _player(request)):
+        # said inside: the games' names ("Maracaibo (substitute content)") in the visitor's language
+        titles = [said_game_title(r.title, r.name) for r in selectors.rules_catalog()]
         return render(request, "web/home.html", {"games": titles, "general": settings.PBEM_FROM_EMAIL})
 
 
