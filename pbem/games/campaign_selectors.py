@@ -89,7 +89,12 @@ def group(campaign: Campaign) -> list[tuple[int, Player | None, str]]:
     for i, s in enumerate(seats):
         index = s.index if s.index is not None else i
         player = held.get(index, s.player)
-        name = player.display_name if player else (s.invited_email or "an open seat")
+        # Why not the address: the campaign page and API are public, and an unanswered invitation's
+        # name is the creator's and the invitee's business only (as the game lobby: presenters.game_entry)
+        if player is None or (player is s.player and s.status == Seat.Status.INVITED):
+            name = _("an invited player") if s.invited_email or player else _("an open seat")
+        else:
+            name = player.display_name
         out.append((index, player, name))
     return out
 

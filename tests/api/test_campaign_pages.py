@@ -36,6 +36,18 @@ def test_it_shows_a_campaign_page_with_its_standings_and_story(guess: str, alice
     assert Client().get("/campaigns/999999/").status_code == 404
 
 
+def test_it_never_shows_an_invited_address_on_the_public_campaign_page_or_api(guess: str, alice: Player) -> None:
+    """An unanswered invitation's address is the creator's and the invitee's business only: the campaign
+    page and GET /campaigns/{id}/ name the seat "an invited player" (they showed the address)."""
+    address = "someone.private.1984@example.net"
+    campaign, _first = campaigns.do_create_campaign(alice, guess, name="Quiet", invite=[address], games=2)
+    page = Client().get(f"/campaigns/{campaign.pk}/").content.decode()
+    answer = Client().get(f"/api/v1/campaigns/{campaign.pk}/").content.decode()
+    for shown in (page, answer):
+        assert "someone.private" not in shown and "an invited player" in shown, shown[:2000]
+    assert alice.display_name in page
+
+
 def test_it_rematches_from_the_personal_page_of_a_finished_game(alice: Player, bob: Player,
                                                                 django_capture_on_commit_callbacks: Any) -> None:
     game = start_game("caravelas", alice, [bob], options={"target": 10})
