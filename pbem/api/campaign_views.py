@@ -198,7 +198,8 @@ class CampaignArchiveApi(_CampaignApi):
                    description="The JSON the next game is set up from (`format` \"pbem-campaign\", `version`, "
                                "`rules`, `game` (games played), `seats` and the game's own data): import it with "
                                "POST /campaigns/ `archive`. For the campaign's players and moderators only (it may "
-                               "hold what no player has seen yet, as the game box does); each export is logged. "
+                               "hold what no player has seen yet, as the game box does), and for a former member "
+                               "once the campaign is over; each export is logged. "
                                "409 while no game of it has ended, or for a game without campaigns.",
                    parameters=[CAMPAIGN_ID], responses={200: ArchiveOut, **_errors(401, 403, 404, 409)})
     def get(self, request: Request, campaign_id: int) -> Response:

@@ -409,13 +409,31 @@ def do_end_campaign(campaign_id: int, actor: Player | None, reason: str) -> Camp
     return campaign
 
 
+def _held_a_seat(campaign: Campaign, player: Player) -> bool:
+    """Whether ``player`` held a seat of the campaign once: in one of its games (still seated, or
+    replaced inside it by a moderator: the audit names them) or handed out of its group."""
+    return (Seat.objects.filter(game__campaign=campaign, player=player).exists()
+            or CampaignEntry.objects.filter(campaign=campaign, action="handover", details__from=player.pk).exists()
+            or AuditEntry.objects.filter(game__campaign=campaign, action="replace", details__old=player.email).exists())
+
+
 def access_archive(campaign_id: int, player: Player | None) -> dict[str, Any]:
     """The archive the campaign's next game starts from, to continue it elsewhere: for the group
-    and the moderators only (it may hold what no player has seen, as the game box does: a story
-    pile's order), and logged. 409 while there is none."""
+    and the moderators (it may hold what no player has seen, as the game box does: a story pile's
+    order), and logged; for a former member (handed out, or replaced inside a game) once the campaign
+    is over, as a record of the games they played: nothing in it is hidden any more then (its games'
+    exports open to all too). 409 while there is none."""
     campaign = access_campaign(campaign_id)
     members = {p.pk for _s, p, _n in campaign_selectors.group(campaign) if p is not None}
-    if player is None or (player.pk not in members and not may_run(campaign, player)):
+    if player is not None and player.pk not in members and not may_run(campaign, player) \
+            and campaign.status == Campaign.Status.RUNNING and _held_a_seat(campaign, player):
+        raise Forbidden(gettext(
+            "you no longer hold a seat of campaign #%(campaign)s: while it goes on its archive holds what no "
+            "player sees (the story's pile), for its group only; the campaign's page keeps the record of the "
+            "games you played, and you may export the archive once the campaign is over")
+            % {"campaign": campaign.pk})
+    if player is None or (player.pk not in members and not may_run(campaign, player)
+                          and not _held_a_seat(campaign, player)):
         raise Forbidden(gettext("only the players and moderators of campaign #%(campaign)s may export its archive")
                         % {"campaign": campaign.pk})
     if not campaign.carry:

@@ -212,6 +212,51 @@ def test_next_on_a_campaign_ended_while_its_game_plays_on_says_the_campaign_is_o
     assert Game.objects.get(pk=first.pk).status == Game.Status.RUNNING  # the game under way plays on
 
 
+def test_a_maracaibo_archive_holds_the_story_pile_which_no_seat_sees_at_the_games_end() -> None:
+    """Why a former member may not export a campaign's archive while it goes on (#23): at a finished
+    game's end every seat's view gives the story's pile by its count only; the archive lists its cards."""
+    from engine.games.maracaibo import RULES
+    from engine.games.maracaibo.upgrade import current
+
+    g = json.loads((Path(__file__).parent.parent / "engine/golden/maracaibo_campaign_5962877_1.json").read_text())
+    final = g["final"]
+    current(final)
+    archive = RULES.archive(final)
+    assert archive is not None and len(archive["story"]["pile"]) > 0
+    for seat in (None, *range(len(final["players"]))):
+        assert RULES.view(final, seat)["story"]["pile"] == len(archive["story"]["pile"])
+
+
+def test_a_former_member_exports_the_archive_once_the_campaign_is_over(
+        guess: str, alice: Player, bob: Player, carol: Player, dave: Player,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """#23: Bob, handed out after game 1, got a bare 403. While the campaign goes on he is told why (its
+    archive holds the story's pile, for the group only) and where his record is; once it is over he
+    exports it, as does Carol, who finished game 2 in Alice's seat after a moderator's replacement.
+    Someone who never sat in it is refused as before."""
+    campaign, first = campaigns.do_create_campaign(alice, guess, invite=[bob.email], games=3, auto_next=False)
+    services.do_join_game(first.pk, bob)
+    finish(first.pk, django_capture_on_commit_callbacks)
+    campaigns.do_hand_over_seat(campaign.pk, alice, 1, dave.email, "bob moves away")
+    second = campaigns.do_next_game(campaign.pk, alice)
+    moderation.do_replace_player(second.pk, None, 0, carol, "alice is ill")
+    for former in (bob, carol):
+        with pytest.raises(services.Forbidden, match=f"you no longer hold a seat of campaign #{campaign.pk}: "
+                                                     "while it goes on its archive holds what no player sees"):
+            campaigns.access_archive(campaign.pk, former)
+    assert campaigns.access_archive(campaign.pk, dave)["game"] == 1  # (the group's)
+    finish(second.pk, django_capture_on_commit_callbacks, seed=2)
+    campaigns.do_end_campaign(campaign.pk, alice, "the group stops here")
+    stranger = services.do_get_or_create_player("erin@example.org", "Erin")
+    with pytest.raises(services.Forbidden, match="only the players and moderators"):
+        campaigns.access_archive(campaign.pk, stranger)
+    campaign.refresh_from_db()
+    for former in (bob, carol):
+        assert campaigns.access_archive(campaign.pk, former) == campaign.carry
+    assert campaign.carry["game"] == 2
+    assert CampaignEntry.objects.filter(campaign=campaign, action="exported", actor=bob).exists()
+
+
 def test_it_exports_the_archive_and_a_new_campaign_goes_on_from_it_identically(
         guess: str, alice: Player, bob: Player, carol: Player, dave: Player,
         django_capture_on_commit_callbacks: Any) -> None:
