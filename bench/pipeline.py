@@ -360,8 +360,6 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
 
     call_command("migrate", verbosity=0)
 
-    from django.db.models import Exists, OuterRef
-
     import engine
     from pbem.games import services
     from pbem.games.models import Game, OutboundMessage, Seat
@@ -444,6 +442,26 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
             reply_to, (address, codes) = min(waiting.items(), key=lambda kv: order.index(kv[1][0]))
             return address, reply_to, codes
 
+        progress_sql = (
+            f"SELECT g.version, EXISTS (SELECT 1 FROM {OutboundMessage._meta.db_table} o WHERE o.game_id = g.id"
+            f" AND o.status IN ('pending', 'sending')) FROM {Game._meta.db_table} g WHERE g.id = %s"
+        )
+
+        def progress(game_id: int) -> tuple[int, bool] | None:
+            """(the game's version, whether a mail of it waits to be sent): one statement written out
+            (the ORM's building of it was most of a check's CPU, and a driver checks on every mail)."""
+            from django.db import connection
+
+            with connection.cursor() as cursor:
+                cursor.execute(progress_sql, [game_id])
+                row = cursor.fetchone()
+            return None if row is None else (int(row[0]), bool(row[1]))
+
+        def through(game_id: int, version: int) -> bool:
+            """Whether the game's version moved and none of its mails waits."""
+            now = progress(game_id)
+            return now is not None and now[0] != version and not now[1]
+
         for name in args.game:
             rules = engine.get(name)
             read_game[0] = 0
@@ -470,12 +488,6 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
             done = [0]
             choose = random.Random(f"{args.seed}-{name}")
 
-            def through(game_id: int, version: int) -> bool:
-                """Whether the game's version moved and none of its mails waits (one statement)."""
-                waiting = OutboundMessage.objects.filter(game_id=OuterRef("pk"), status__in=["pending", "sending"])
-                row = Game.objects.filter(pk=game_id).values_list("version", Exists(waiting)).first()
-                return row is not None and row[0] != version and not row[1]
-
             def drive(
                 game_id: int,
                 rules: Any = rules,
@@ -492,9 +504,10 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                             errors.append(f"game {game_id}: stopped after --max-seconds {args.max_seconds:.0f}")
                             return
                         # the version the move must change: one indexed column, not the game's state
-                        version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-                        if version is None:
+                        now = progress(game_id)
+                        if now is None:
                             return
+                        version = now[0]
                         mailed = from_mails(game_id) if args.choose == "mail" else None
                         if mailed is not None:
                             sender, seat_address, codes = mailed
