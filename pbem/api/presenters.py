@@ -53,7 +53,7 @@ SeatRow = tuple[int | None, str, int | None, str | None]
 LOBBY_COLUMNS = ("id", "title", "rules", "status", "options", "version", "created_by_id",
                  "created_by__display_name", "created_at", "started_at", "finished_at", "deadline_hours",
                  "deadline_at", "time_bank_hours", "time_bank_increment_hours", "pending_seats", "seed_hash", "seed",
-                 "outcome")
+                 "outcome", "seat_names")
 
 
 #: A game's links: key in ``links`` and route name.
@@ -94,7 +94,7 @@ def game_data(request: Request, game: Game, viewer: Player | None,
            "deadline_hours": game.deadline_hours, "deadline_at": game.deadline_at,
            "time_bank_hours": game.time_bank_hours, "time_bank_increment_hours": game.time_bank_increment_hours,
            "pending_seats": game.pending_seats, "seed_hash": game.seed_hash, "seed": game.seed,
-           "outcome": game.outcome}
+           "outcome": game.outcome, "seat_names": game.seat_names}
     return lobby_entry(request, row, viewer, seat_rows)
 
 
@@ -116,6 +116,7 @@ def lobby_entry(request: Request, row: dict[str, Any], viewer: Player | None,
     seats = []
     your_seat = None
     viewer_pk = viewer.pk if viewer is not None else None
+    in_game = row.get("seat_names")
     for index, seat_status, player_id, name in seat_rows:
         you = viewer_pk is not None and player_id == viewer_pk
         if you and pending is not None:
@@ -124,6 +125,8 @@ def lobby_entry(request: Request, row: dict[str, Any], viewer: Player | None,
         # an address invited before it has an account is named after its local part
         # (``john.smith.1984``), which the public lobby must not publish.
         hidden = seat_status == _INVITED and (viewer_pk is None or viewer_pk not in (creator, player_id))
+        if index is not None and in_game is not None and index < len(in_game):
+            name = in_game[index]  # the seat's name in the game, as the view and the mails say it
         seats.append({
             "index": index,
             "name": name if player_id is not None and not hidden else None,

@@ -74,7 +74,11 @@ class RulesOut(serializers.Serializer):
 
 class SeatOut(serializers.Serializer):
     index = serializers.IntegerField(allow_null=True, help_text="engine seat number; null before the start")
-    name = serializers.CharField(allow_null=True, help_text="display name; null for a free seat")
+    name = serializers.CharField(
+        allow_null=True,
+        help_text="the seat's name in the game, as the view, the outcome and the mails say it (two players of one "
+        "name are told apart: Ana, Ana B); null for a free seat",
+    )
     status = serializers.ChoiceField(choices=Seat.Status.choices)
     you = serializers.BooleanField(help_text="this is the requesting player's seat")
     waiting = serializers.BooleanField(help_text="the game waits for this seat's decision")
@@ -297,8 +301,8 @@ class EventOut(serializers.Serializer):
 class LogEntryOut(serializers.Serializer):
     number = serializers.IntegerField(help_text="position in the log, from 1")
     seat = serializers.IntegerField()
-    player = serializers.CharField(allow_null=True, help_text="display name of the player who held the seat when "
-                                   "the move was made (before a moderator's replacement, the player replaced)")
+    player = serializers.CharField(allow_null=True, help_text="the name in the game of the player who held the seat "
+                                   "when the move was made (before a moderator's replacement, the player replaced)")
     source = serializers.ChoiceField(choices=Source.choices)  # type: ignore[assignment]  # a field
     version = serializers.IntegerField(help_text="the game version this move produced")
     created_at = serializers.DateTimeField()

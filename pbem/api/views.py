@@ -323,7 +323,8 @@ class GameDetailApi(BaseApi):
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="games_retrieve", summary="A game's public information",
-                   description="Seats show display names only. The seed is revealed once the game is finished. "
+                   description="Seats show their names in the game (never addresses), as the view, the outcome "
+                               "and the mails say them. The seed is revealed once the game is finished. "
                                "The ETag header is the game's version.",
                    parameters=[GAME_ID], responses={200: s.GameOut, **_errors(404)})
     def get(self, request: Request, game_id: int) -> Response:

@@ -176,6 +176,11 @@ class Game(models.Model):
     #: the lobby learns whom a game waits for without decoding its state. Why not a cache keyed
     #: by version: a rename rewrites the names in the state without a new version.
     pending_seats = models.JSONField(null=True, blank=True, editable=False)
+    #: Each seat's name in the game (``state["players"]``: unique within it, as a replacement's
+    #: ``as NAME`` gives it), None while there is no state; written with the state like
+    #: ``pending_seats``, so the lobby names a seat as the view, the outcome and the mails do
+    #: without decoding the state (QA, #20: a detail said "Ana" twice where the view said "Ana B").
+    seat_names = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -205,10 +210,11 @@ class Game(models.Model):
         if fields is None:
             if "state" not in self.get_deferred_fields():
                 self.pending_seats = pending_of(self.rules, self.state)
+                self.seat_names = names_of(self.state)
         elif "state" in fields:
             self.pending_seats = pending_of(self.rules, self.state)
-            if "pending_seats" not in fields:
-                kwargs["update_fields"] = [*fields, "pending_seats"]
+            self.seat_names = names_of(self.state)
+            kwargs["update_fields"] = [*fields, *(f for f in ("pending_seats", "seat_names") if f not in fields)]
         super().save(*args, **kwargs)
 
     @property
@@ -235,6 +241,13 @@ def pending_of(rules: str, state: dict[str, Any] | None) -> list[int] | None:
     if state is None:
         return None
     return [int(s) for s in engine.get(rules).pending(state)]
+
+
+def names_of(state: dict[str, Any] | None) -> list[str] | None:
+    """What :attr:`Game.seat_names` holds for ``state``."""
+    if state is None:
+        return None
+    return [str(n) for n in state.get("players", [])]
 
 
 class Seat(models.Model):

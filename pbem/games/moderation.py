@@ -268,10 +268,11 @@ def do_replace_player(game_id: int, moderator: Player | None, seat_index: int, n
     if game.seats.filter(player=new_player).exclude(pk=seat.pk).exists():
         raise Conflict(gettext("%(new_player_email)s plays in game #%(game)s already")
                        % {"new_player_email": new_player.email, "game": game.pk})
+    old_name = _name(game, seat_index)  # the seat's name in the game before (the log names its moves so)
     old = hand_seat_over(game, seat, new_player, why=gettext_noop("a moderator's replacement: %(reason)s"),
                          reason=reason, name=name)
     do_log(game, moderator, "replace", {"seat": seat_index, "old": old.email if old else None,
-                                        "new": new_player.email, "reason": reason})
+                                        "new": new_player.email, "reason": reason, "old_name": old_name})
     return seat
 
 

@@ -153,8 +153,9 @@ def movers(game: Game) -> Callable[[int, datetime], str | None]:
     (audited ``replace`` with the old holder's address) hands the seat on, so the moves before it
     were the old holder's (found by QA, #22: the log named the newcomer for moves made by the player
     replaced)."""
-    current = {st.index: st.player.display_name for st in game_seats(game)
-               if st.index is not None and st.player is not None}
+    in_game = game.seat_names or []  # the seat's name in the game, as the view and the mails say it
+    current = {st.index: in_game[st.index] if st.index < len(in_game) else st.player.display_name
+               for st in game_seats(game) if st.index is not None and st.player is not None}
     handovers = list(AuditEntry.objects.filter(game=game, action="replace").order_by("created_at", "id")
                      .values_list("created_at", "details"))
     if not handovers:
@@ -164,7 +165,7 @@ def movers(game: Game) -> Callable[[int, datetime], str | None]:
     by_seat: dict[int, list[tuple[datetime, str | None]]] = {}
     for at, d in handovers:
         if isinstance((d or {}).get("seat"), int):
-            by_seat.setdefault(d["seat"], []).append((at, names.get(str(d.get("old")))))
+            by_seat.setdefault(d["seat"], []).append((at, d.get("old_name") or names.get(str(d.get("old")))))
 
     def name(seat: int, at: datetime) -> str | None:
         for when, old in by_seat.get(seat, ()):

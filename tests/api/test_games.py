@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from pbem.games import moderation, services
 from pbem.games.models import Game, Player, Seat
 from tests.factories import make_player, start_game, token_client
 
@@ -149,6 +150,30 @@ def test_the_detail_shows_display_names_only(fake_game, alice, bob, carol):
     assert body["seed_hash"] == game.seed_hash and body["seed"] is None
     assert body["waiting_for"] == [0, 1, 2] and all(s["waiting"] for s in body["seats"])
     assert body["links"]["page"].endswith(f"/games/{game.pk}/")
+
+
+def test_a_seat_has_one_name_in_every_answer(fake_game, alice, bob, transactional_db):
+    """Found by QA (#20): after a replacement with ``name: "Ana"`` into a game where another Ana
+    plays, the detail and the lobby said "Ana" twice (the accounts' names) while the view, the
+    outcome and the mails said "Ana B" and "Ana". Every answer names a seat as the game does."""
+    ana = make_player("ana@example.org", "Ana")
+    game = start_game(fake_game, ana, [alice, bob])
+    a = game.seats.get(player=alice).index
+    moderation.do_replace_player_by_address(game.pk, None, a, "other.ana@example.org", "Alice left", name="Ana")
+    game.refresh_from_db()
+    in_game = list(game.state["players"])
+    assert sorted(in_game) == ["Ana", "Ana B", "Bob"] and in_game[a] == "Ana B"
+    client = token_client(bob)
+    detail = client.get(f"{GAMES}{game.pk}/").json()
+    listed = next(g for g in client.get(f"{GAMES}?mine=1").json()["results"] if g["id"] == game.pk)
+    for body in (detail, listed):
+        assert [(s["index"], s["name"]) for s in body["seats"]] == list(enumerate(in_game))
+    assert in_game[a] in client.get(f"{GAMES}{game.pk}/view/").json()["text"]
+    newcomer = game.seats.get(index=a).player
+    services.do_submit_moves(game.pk, newcomer, [services.Command(code=f"c{min(game.state['hands'][a])}")],
+                             source="api")
+    log = client.get(f"{GAMES}{game.pk}/log/").json()["results"]
+    assert [(e["seat"], e["player"]) for e in log] == [(a, "Ana B")]
 
 
 @pytest.mark.parametrize("path", ["424242/", "99999999999999999999999/", "424242/view/", "424242/log/",

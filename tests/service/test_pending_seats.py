@@ -1,4 +1,5 @@
-"""``Game.pending_seats``: whom the state waits for, stored with every write of the state.
+"""``Game.pending_seats``: whom the state waits for, stored with every write of the state (and
+``Game.seat_names``, the seats' names in the game, the same way: #20).
 
 The lobby reads the column instead of decoding 50 states (issue 12), so after every kind
 of write that changes a state (moves, the start, undo, resignations and their autoplay,
@@ -27,15 +28,18 @@ from tests.factories import play_first_options, seat_of, start_game
 def _assert_stored_equals_decoded(game_id: int) -> Game:
     game = Game.objects.get(pk=game_id)
     if game.state is None:
-        assert game.pending_seats is None
+        assert game.pending_seats is None and game.seat_names is None
     else:
         assert game.pending_seats == engine.get(game.rules).pending(game.state)
+        assert game.seat_names == game.state["players"]  # the seats' names in the game (#20)
     # and the lobby shows exactly that, without reading the state
     entry = next(g for g in Client().get("/api/v1/games/?limit=200").json()["results"] if g["id"] == game_id)
     decoded = (engine.get(game.rules).pending(game.state)
                if game.state is not None and game.status in (Game.Status.RUNNING, Game.Status.PAUSED) else [])
     assert entry["waiting_for"] == decoded
     assert [s["index"] for s in entry["seats"] if s["waiting"]] == sorted(decoded)
+    if game.state is not None:  # and names each seat as the game does, without reading the state
+        assert [s["name"] for s in entry["seats"]] == game.state["players"]
     return game
 
 
@@ -147,6 +151,14 @@ def test_it_backfills_existing_games_in_the_migration(fake_game, alice, bob):
     migration = importlib.import_module("pbem.games.migrations.0009_game_pending_seats")
     migration.backfill(django_apps, None)
     _assert_stored_equals_decoded(game.pk)
+
+
+def test_it_backfills_the_seats_names_in_the_migration(fake_game, alice, bob):
+    game = start_game(fake_game, alice, [bob])
+    Game.objects.filter(pk=game.pk).update(seat_names=None)  # as a game written before the column (#20)
+    migration = importlib.import_module("pbem.games.migrations.0030_game_seat_names")
+    migration.backfill(django_apps, None)
+    assert _assert_stored_equals_decoded(game.pk).seat_names == ["Alice", "Bob"]
 
 
 def test_it_leaves_the_lobby_waiting_for_nobody_when_the_game_is_not_under_way(fake_game, alice, bob):
