@@ -268,7 +268,10 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     options = rules.options(state, seat.index) if running else []
     pending = rules.pending(state) if running else []
     others = [rules.seat_name(state, s) for s in pending if s != seat.index]
-    if finished:
+    team = (game.outcome or {}).get("team") if finished else None
+    if team:  # a cooperative game: the table's shared result, not a winner
+        headline = _("The table won together.") if team.get("won") else _("The table lost together.")
+    elif finished:
         winners = [names[int(s)] for s in (game.outcome or {}).get("winners", []) if int(s) < len(names)]
         headline = (ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": ", ".join(winners)}
                     if winners else _("Game over"))
@@ -359,9 +362,11 @@ def results(outcome: dict[str, Any], names: list[str]) -> tuple[list[ResultRow],
         heads += [k for k in parts if k not in heads]
     best = {int(s) for s in outcome.get("winners") or []}
     rows = []
-    # a solo game's automa (no seat): first when it beat the seats (nobody won), else last
+    # a solo game's automa (no seat): first when it beat the seats (nobody won), else last; a cooperative
+    # game's (Jacques) is no rival of one seat but the table's opponent: never its winner, after the table
+    # (QA, #22: "Jacques (automa) (winner)" on top of a lost cooperative game)
     automa: dict[str, Any] = outcome.get("automa") or {}
-    shift = 1 if automa and not best else 0
+    shift = 1 if automa and not best and not outcome.get("team") else 0
     for place, group in enumerate(outcome.get("ranking") or [], start=1):
         for s in group:
             i = int(s)

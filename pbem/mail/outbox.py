@@ -350,12 +350,15 @@ def _outcome_lines(game: Game) -> list[str]:
     rows, heads = pages.results(out, names)
     winners = [r.name for r in rows if r.winner]
     lines: list[str] = []
-    if winners:
+    team = out.get("team")
+    if winners and not team:
         lines.append(ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": ", ".join(winners)})
     for r in rows:
         parts = "; ".join(f"{h} {v}" for h, v in zip(heads, r.parts, strict=True) if v != "-")
-        lines.append(f"  {r.place}. {r.name}: {r.score}" + (f" ({parts})" if parts else ""))
-    team = out.get("team")
+        # "whole game": the points by source over the game, not the final scoring's lines above them (QA, #22)
+        said = _("whole game: %(parts)s") % {"parts": parts} if parts else ""
+        # a cooperative table is no ranking: no places (its result follows)
+        lines.append(f"  {'' if team else f'{r.place}. '}{r.name}: {r.score}" + (f" ({said})" if said else ""))
     if team:  # a cooperative game: one result for the whole table, and why
         lines.append(_("The table won together.") if team["won"] else _("The table lost together."))
         if team["met"]:

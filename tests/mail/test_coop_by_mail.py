@@ -63,11 +63,15 @@ def test_it_plays_a_cooperative_game_by_mail_to_one_shared_result_told_to_everyo
             assert condition in last
         if team["missed"]:
             assert "Conditions missed: " in last
+        # QA (#22): the final scoring's lines and the results' parts are told apart; no winner, no places
+        assert "Final scoring: " in last and "VP in the whole game." in last and "(whole game: " in last
+        assert "Winner" not in last and "1. " not in last.split(said)[0].split("Final scoring")[-1], last
     # the personal page (the link in each mail) says it too, above the results table
     link = re.search(r"http://pbem\.test(/p/[^/\s]+/)", text_of(ana.latest()))
     assert link is not None
     page = " ".join(Client().get(link.group(1)).content.decode().split())
     assert said in re.sub(r"<[^>]+>", "", page)
+    assert "(winner)" not in page and f'<h1 tabindex="-1">{said}</h1>' in page, page[:3000]
     public = " ".join(Client().get(f"/games/{game.pk}/").content.decode().split())
     assert said in re.sub(r"<[^>]+>", "", public)  # the game's public page
     print(f"cooperative mode=74 by mail, 2 players: {replies} replies; {said}")

@@ -167,8 +167,11 @@ def final_scoring(state: State, rng: Rng, ev: list[Event]) -> None:
         p = state["p"][i]
         for src, v in s.items():
             add_vp(p, v, src)
-        ev.append(new_event("final", f"{who(state, i)} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
-                            + f": {p['vp']} VP.", {"seat": i}))
+        # "Final scoring:" and "in the whole game": the parts here are this scoring's alone, the results
+        # table's are the whole game's by source (QA, #22: "15 for cards" here, "cards 16" there)
+        ev.append(new_event("final", f"Final scoring: {who(state, i)} scores "
+                            + ", ".join(f"{v} for {k}" for k, v in s.items())
+                            + f": {p['vp']} VP in the whole game.", {"seat": i}))
     if jean.playing(state):
         jean.final(state, ev)
     if jacques.playing(state):
