@@ -89,8 +89,19 @@ def _game_number(args: Sequence[str], verb: str) -> int | None:
     return n
 
 
+def _named(game: Game) -> str:
+    """A game in a list: its number and title, then the game it plays only when the title does not say it
+    already (QA, #20: "#9 Maracaibo (substitute content) (Maracaibo (substitute content))")."""
+    rules = said_game_title(engine.get(game.rules).title, game.rules)
+    title = game.said_title
+    # (the game's name without its note: "Maracaibo" of "Maracaibo (substitute content)")
+    if title.startswith(rules.split(" (")[0]):
+        return f"#{game.pk} {title}"
+    return f"#{game.pk} {title} ({rules})"
+
+
 def _describe(game: Game, seat: Seat) -> str:
-    head = f"#{game.pk} {game.said_title} ({said_game_title(engine.get(game.rules).title, game.rules)})"
+    head = _named(game)
     if game.status == Game.Status.OPEN:
         joined = game.seats.filter(status=Seat.Status.JOINED).count()
         total = game.seats.count()
