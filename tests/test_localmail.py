@@ -48,3 +48,19 @@ def test_it_reads_portuguese_options_and_answers_each_games_newest_mail(tmp_path
     newest = lm.newest_of_each_game(asking)
     assert sorted(lm.first_option(lm.text_of(m)) for _, m in newest) == ["a3", "b7", "p5"]
     assert [p.name for p in (tmp_path / "cur").iterdir()] == ["1.mail:2,S"], "the overtaken mail is marked read"
+
+
+def test_it_skips_a_mail_another_run_moved_away_between_listing_and_reading(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA (#22): two ``play`` runs sharing the Maildir crashed with FileNotFoundError, one reading a mail
+    the other had moved to ``cur``. A dangling link is such a mail on a real file system: listed, gone."""
+    (tmp_path / "new").mkdir()
+    monkeypatch.setenv("PBEM_MAILDIR", str(tmp_path))
+    lm = _localmail()
+    _drop(tmp_path, 1, "seat-a@pbem.localhost", "It is your turn.\n\nYour options:\n  a1  sail\n")
+    (tmp_path / "new" / "2.mail").symlink_to(tmp_path / "moved-to-cur-by-the-other-run")
+    asking = lm.asking_for_a_move("ana@example.com")
+    assert [lm.first_option(lm.text_of(m)) for _, m in asking] == ["a1"]
+    lm.mark(tmp_path / "new" / "3.mail", "S")  # marked by the other run already: nothing to do
+    monkeypatch.setattr(lm, "SETTLE_SECONDS", 0.0)
+    lm.settle()

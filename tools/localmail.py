@@ -19,6 +19,7 @@ PBEM_SMTP_ADDR, PBEM_MAILDIR and PBEM_VAR_DIR are read as the server reads them.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import os
@@ -52,7 +53,7 @@ def settle() -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     quiet_since, last = time.monotonic(), -1.0
     while time.monotonic() < deadline:
-        newest = max((p.stat().st_mtime for p in new.iterdir()), default=0.0) if new.is_dir() else 0.0
+        newest = max((t for p in new.iterdir() if (t := _mtime(p)) is not None), default=0.0) if new.is_dir() else 0.0
         if newest != last:
             quiet_since, last = time.monotonic(), newest
         elif time.monotonic() - quiet_since >= SETTLE_SECONDS:
@@ -72,13 +73,28 @@ def send(sender: str, to: str, body: str, reply_to: EmailMessage | None = None) 
     settle()
 
 
+def _mtime(path: Path) -> float | None:
+    """A file's modification time, None when it is gone: another run of this tool sharing the Maildir
+    may move a mail to ``cur`` between our listing of ``new`` and our reading it (QA, #22: two ``play``
+    runs at once crashed with FileNotFoundError)."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return None
+
+
 def mails_to(address: str, folder: str = "new") -> list[tuple[Path, EmailMessage]]:
-    """The mails to ``address`` in the Maildir's ``folder``, oldest first."""
+    """The mails to ``address`` in the Maildir's ``folder``, oldest first (a mail another process moved
+    away meanwhile is left out: it is no longer in ``folder``)."""
     found = []
     path = maildir() / folder
-    for p in sorted(path.iterdir(), key=lambda p: (p.stat().st_mtime, p.name)) if path.is_dir() else []:
-        with p.open("rb") as f:
-            m = email.message_from_binary_file(f, policy=email.policy.default)
+    listed = [(t, p) for p in (path.iterdir() if path.is_dir() else []) if (t := _mtime(p)) is not None]
+    for _t, p in sorted(listed, key=lambda tp: (tp[0], tp[1].name)):
+        try:
+            with p.open("rb") as f:
+                m = email.message_from_binary_file(f, policy=email.policy.default)
+        except FileNotFoundError:
+            continue
         assert isinstance(m, EmailMessage)
         if address.lower() in str(m["To"] or "").lower():
             found.append((p, m))
@@ -93,7 +109,8 @@ def text_of(m: EmailMessage) -> str:
 def mark(path: Path, flags: str) -> None:
     cur = maildir() / "cur"
     cur.mkdir(exist_ok=True)
-    path.rename(cur / f"{path.name}:2,{flags}")
+    with contextlib.suppress(FileNotFoundError):  # another run marked it first (it moved it to cur)
+        path.rename(cur / f"{path.name}:2,{flags}")
 
 
 #: The line above the options of a mail, in each language of the server's mails.
