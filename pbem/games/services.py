@@ -558,6 +558,10 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
                   signoff: bool) -> tuple[BatchResult, MoveRejected | None]:
     if not commands:
         raise ServiceError(gettext("no commands were given"))
+    if game.status == Game.Status.PAUSED and source == Source.MODERATOR:
+        # a moderator moving for a seat is no player waiting for a mail (QA, #23: they were told so)
+        raise Conflict(gettext("game #%(game)s is paused: resume it first, then move for the seat")
+                       % {"game": game.pk})
     if game.status == Game.Status.PAUSED:
         raise Conflict(gettext("game #%(game)s is paused by a moderator; moves are not taken until it resumes, "
                                "and you will get a mail with your options then") % {"game": game.pk})

@@ -50,6 +50,13 @@ def test_pause_and_resume_are_audited_and_a_paused_game_takes_no_moves(fake_game
         services.do_submit_moves(game.pk, alice, [_bid(game, seat_of(game, alice))], source=Source.API)
     with pytest.raises(services.Conflict):
         moderation.do_pause_game(game.pk, moderator, "twice")
+    # a moderator moving for a seat is answered as the moderator, not as a player waiting for a mail (QA, #23)
+    with pytest.raises(services.Conflict) as refused:
+        moderation.do_move_for_seat(game.pk, moderator, seat_of(game, bob), [_bid(game, seat_of(game, bob))],
+                                    "sent by phone")
+    said = str(refused.value)
+    assert "is paused: resume it first, then move for the seat" in said and "you will get a mail" not in said
+    assert not Move.objects.filter(game=game).exists() and not AuditEntry.objects.filter(action="move-for-seat")
     moderation.do_resume_game(game.pk, moderator, "settled")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.deadline_at is not None
