@@ -253,9 +253,10 @@ class AbsenceIn(s.ReasonIn):
 
 class GameAbsenceApi(_ModeratorApi):
     @extend_schema(operation_id="games_absence", summary="Moderators: enter a player's absence",
-                   description="For a player who told the moderator another way: the same as their own vacation "
-                               "(all their running games), within each game's absence limits. The player and the "
-                               "others are told. Audited as `absence`.",
+                   description="For a player who told the moderator another way. A game's moderator enters it for this "
+                               "game only (its deadline or the seat's clock waits as for a vacation); an admin (staff) "
+                               "enters it as the player's own vacation, in all their running games. Within each "
+                               "game's absence limits. The player and the others are told. Audited as `absence`.",
                    request=AbsenceIn, parameters=[GAME_ID],
                    responses={200: s.GameOut, **_errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:

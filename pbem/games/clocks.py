@@ -103,7 +103,7 @@ def _seats(game: Game) -> list[Seat]:
 
 def _stoppable(game: Game, seat: Seat, since: datetime) -> int:
     """Seconds from ``since`` (when its clock started) that the seat's vacation stops its clock."""
-    until = seat.player.vacation_until if seat.player is not None else None
+    until = seat.away_until  # their vacation, or an absence a moderator entered for this game
     if until is None or until <= since:
         return 0
     return min(int((until - since).total_seconds()), clock_allowance(game, seat, since))
@@ -120,9 +120,10 @@ def _run(game: Game, seat: Seat, now: datetime) -> tuple[int, int]:
 def _charge(game: Game, seat: Seat, now: datetime) -> int:
     """The seconds the seat's clock ran until now; what a vacation stopped goes to its allowance."""
     ran, stopped = _run(game, seat, now)
-    if stopped and seat.player is not None and seat.player.vacation_until is not None:
+    away = seat.away_until
+    if stopped and away is not None:
         assert seat.waiting_since is not None
-        charge_clock_hold(seat, stopped, seat.waiting_since, seat.player.vacation_until)
+        charge_clock_hold(seat, stopped, seat.waiting_since, away)
     return ran
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -298,6 +299,10 @@ class Seat(models.Model):
     vacation_hold = models.JSONField(null=True, blank=True)
     #: Vacation holds this seat began in this game (limited by Game.absences_allowed).
     absences_taken = models.PositiveSmallIntegerField(default=0)
+    #: An absence a moderator of this game entered for the seat's player: it works as their
+    #: vacation in this game only (QA, #23: a game's moderator made it the player's vacation in
+    #: all their games). None: no such absence; see :attr:`away_until`.
+    absent_until = models.DateTimeField(null=True, blank=True)
     #: The seat's time bank left, in seconds, when its clock last stopped (None: untouched, full),
     #: and since when its clock runs (the game waits on it), for games with a time bank.
     bank_seconds = models.IntegerField(null=True, blank=True)
@@ -319,6 +324,14 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of game {self.game_id}"
+
+    @property
+    def away_until(self) -> datetime | None:
+        """When the seat's player is back: the later of their own vacation (all their games) and
+        an absence entered for this seat (this game)."""
+        own = self.player.vacation_until if self.player is not None else None
+        ends = [t for t in (own, self.absent_until) if t is not None]
+        return max(ends) if ends else None
 
 
 class Source(models.TextChoices):

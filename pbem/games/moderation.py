@@ -230,6 +230,7 @@ def hand_seat_over(game: Game, seat: Seat, new_player: Player, *, why: str, reas
     seat.extensions_used = 0
     seat.vacation_hours_used = 0
     seat.vacation_hold = None
+    seat.absent_until = None  # an absence entered for the player replaced is not the newcomer's
     seat.bank_seconds = seat.waiting_since = None  # a full time bank, not the leaver's remainder
     seat.save()
     if game.status == Game.Status.RUNNING:
@@ -415,6 +416,8 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
         clocks.checkpoint(access_game_for_update(seat.game_id), [seat.index or 0], now)
     player.vacation_until = until
     player.save(update_fields=["vacation_until"])
+    if until is None:  # back: an absence a moderator entered for one game ends with it
+        Seat.objects.filter(pk__in=seat_ids).update(absent_until=None)
     games: list[Game] = []
     for seat_id in seat_ids:
         seat = Seat.objects.select_related("player").get(pk=seat_id)
@@ -423,23 +426,29 @@ def do_set_vacation(player: Player, until: datetime | None, *, via: str = "") ->
         games.append(game)
         do_log(game, player, "vacation", {"seat": seat.index, "until": until.isoformat() if until else None,
                                           "via": via})
-        name = _name(game, seat.index or 0)
-        others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
-        if clocks.is_banked(game):
-            _vacation_on_clock(game, seat, until, now, others)
-            continue
-        if until is None:
-            refund = absence.end_hold(game, seat, now, back=True)
-            game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
-            held = game.deadline_at if refund else None
-            outbox.queue_notice(game, functools.partial(_back_text, name, held, refund), seats=others)
-            continue
-        cap = game.vacation_cap_days
-        outbox.queue_notice(game, functools.partial(_away_text, name, until, cap), seats=others)
-        late = _late_seats(game, rules_for(game))
-        if any(s.pk == seat.pk for s in late):
-            _postpone_for_vacation(game, late, now)
+        _away_in_game(game, seat, until, now)
     return games
+
+
+def _away_in_game(game: Game, seat: Seat, until: datetime | None, now: datetime) -> None:
+    """One game's part of a vacation or an absence starting (or ending, ``until`` None): the
+    others are told, and the deadline (or the seat's clock) waits when it waits on the seat."""
+    name = _name(game, seat.index or 0)
+    others = [s.index for s in game.seats.exclude(pk=seat.pk) if s.index is not None]
+    if clocks.is_banked(game):
+        _vacation_on_clock(game, seat, until, now, others)
+        return
+    if until is None:
+        refund = absence.end_hold(game, seat, now, back=True)
+        game.save(update_fields=["deadline_at", "warned_at", "reminded_at"])
+        held = game.deadline_at if refund else None
+        outbox.queue_notice(game, functools.partial(_back_text, name, held, refund), seats=others)
+        return
+    cap = game.vacation_cap_days
+    outbox.queue_notice(game, functools.partial(_away_text, name, until, cap), seats=others)
+    late = _late_seats(game, rules_for(game))
+    if any(s.pk == seat.pk for s in late):
+        _postpone_for_vacation(game, late, now)
 
 
 def _back_text(name: str, held: datetime | None, refund: int) -> str:
@@ -482,7 +491,7 @@ def _vacation_on_clock(game: Game, seat: Seat, until: datetime | None, now: date
 
 def _away(game: Game, seat: Seat, now: datetime) -> bool:
     """On vacation now, with some of the game's vacation allowance left."""
-    until = seat.player.vacation_until if seat.player is not None else None
+    until = seat.away_until  # their vacation, or an absence a moderator entered for this game
     if until is None or until <= now or seat.vacation_hours_used >= game.vacation_cap_days * 24:
         return False
     # a hold under way goes on; a new one needs an absence left in this game
@@ -499,8 +508,9 @@ def _postpone_for_vacation(game: Game, late: Sequence[Seat], now: datetime) -> b
     before = game.deadline_at
     best: datetime | None = None
     for seat in late:
-        assert seat.player is not None and seat.player.vacation_until is not None
-        wanted = seat.player.vacation_until + VACATION_GRACE
+        away = seat.away_until
+        assert away is not None
+        wanted = away + VACATION_GRACE
         if wanted <= before:
             continue
         allowance = timedelta(days=game.vacation_cap_days) - timedelta(hours=seat.vacation_hours_used)

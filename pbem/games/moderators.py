@@ -14,16 +14,17 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 import engine
 from pbem.games import clocks, language, moderation
-from pbem.games.models import Game, GameModerator, Player, Standby
+from pbem.games.models import Game, GameModerator, Player, Seat, Standby
 from pbem.games.services import (
     NAME_LENGTH,
     Command,
@@ -236,8 +237,11 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
         except ValueError as exc:
             return LineResult(line, False, str(exc))
         do_enter_absence(gm.game_id, me, seat, until, why.strip() or "(no reason given)")
-        said = f"until {moderation.when_text(until)}" if until is not None else "ended"
-        return LineResult(line, True, f"seat {seat}'s absence entered ({said}); the player was told")
+        if until is None:
+            return LineResult(line, True, f"seat {seat}'s player is back: their absence is over; they were told")
+        where = "in all their running games" if _is_admin(me) else "in this game"
+        return LineResult(line, True, f"seat {seat}'s player is away until {moderation.when_text(until)} {where}; "
+                                      "they were told")
     seen = do_inspect_seat(gm.game_id, me, seat, rest or "(no reason given)")
     shown = "\n".join(f"    {t}" for t in seen.text.splitlines())
     return LineResult(line, True, f"what {seen.name} sees (every player was told you looked):\n{shown}")
@@ -329,27 +333,62 @@ def do_volunteer(player: Player, game_id: int | None, *, on: bool = True) -> str
 # ---- absences entered by a moderator ---------------------------------------------------------------
 
 
+def _is_admin(player: Player | None) -> bool:
+    """A staff account (or the system, None): an admin, whose absence is the player's vacation."""
+    return player is None or bool(player.user_id and player.user.is_staff)
+
+
 @transaction.atomic
 def do_enter_absence(game_id: int, moderator: Player | None, seat_index: int, until: datetime | None,
                      reason: str) -> Game:
     """A moderator enters (or ends, ``until`` None) the absence of a seat's player, who told them
-    another way: the same as the player's own ``vacation``, within the game's limits, and the
-    player is told who entered it and why."""
+    another way, within the game's limits, and the player is told who entered it and why.
+
+    A game's moderator acts on that game only: the absence holds the seat in this game (QA, #23:
+    it became the player's vacation in all their running games, whose players were mailed). An
+    admin (a staff account) enters it as the player's own ``vacation``, in all their games."""
     reason = moderation._reason(reason)
     game = access_game_for_update(game_id)
     seat = game.seats.select_related("player").filter(index=seat_index).first()
     if seat is None or seat.player is None:
         raise NotFound(f"game #{game.pk} has no player in seat {seat_index}")
+    everywhere = _is_admin(moderator)
     do_log(game, moderator, "absence", {"seat": seat_index, "until": until.isoformat() if until else None,
-                                        "reason": reason})
-    moderation.do_set_vacation(seat.player, until, via="moderator")
+                                        "reason": reason, "games": "all" if everywhere else "this"})
+    if everywhere:
+        moderation.do_set_vacation(seat.player, until, via="moderator")
+    else:
+        _set_seat_absence(game, seat, until)
     with language.speaking(language.of(seat.player)):  # (the player's language: issue 27)
         said = (gettext("until %(when)s") % {"when": moderation.when_text(until)} if until is not None
                 else gettext("ended"))
+        scope = gettext(
+            "It works as your own `vacation` in all your running games; reply `vacation off` to the general address "
+            "(%(address)s) when you are back early.") if everywhere else gettext(
+            "It holds your deadline in game #%(game)s only, as a `vacation` would; reply `vacation off` to the "
+            "general address (%(address)s) when you are back early.")
         outbox.queue_reply(seat.player, outbox.subject_for(game), gettext(
             "A moderator of game #%(game)s entered your absence (%(said)s): %(reason)s") % {
-            "game": game.pk, "said": said, "reason": reason} + "\n\n" + gettext(
-            "It works as your own `vacation` in all your running games; reply `vacation off` to the general address "
-            "(%(address)s) when you are back early.") % {"address": outbox.general_address()} + "\n", game)
+            "game": game.pk, "said": said, "reason": reason} + "\n\n" + scope % {
+            "address": outbox.general_address(), "game": game.pk} + "\n", game)
     game.refresh_from_db()
     return game
+
+
+def _set_seat_absence(game: Game, seat: Seat, until: datetime | None) -> None:
+    """Start (or end, with None) the absence of the seat's player in this game only; the game's
+    deadline (or the seat's clock) waits for it as for a vacation, within the game's limits."""
+    now = timezone.now()
+    if until is not None and until <= now:
+        raise ServiceError(gettext("a vacation must end in the future"))
+    if until is not None and until > now + timedelta(days=365):
+        raise ServiceError(gettext("a vacation can last a year at most"))
+    running = game.status == Game.Status.RUNNING
+    if running:  # time banks: the clock charged under the absence as it was till now
+        clocks.checkpoint(game, [seat.index or 0], now)
+    seat.absent_until = until
+    seat.save(update_fields=["absent_until"])
+    seat.refresh_from_db()
+    away = seat.away_until
+    if running and (until is not None or away is None or away <= now):  # (still on their own vacation: away)
+        moderation._away_in_game(game, seat, away if until is not None else None, now)

@@ -453,8 +453,8 @@ def late_seats(game: Game, now: Any = None) -> list[LateSeat]:
     for seat in game.seats.select_related("player").filter(index__in=pending).order_by("index"):
         assert seat.index is not None
         player = seat.player
-        away = player.vacation_until if player is not None and player.vacation_until and \
-            player.vacation_until > now else None
+        back = seat.away_until  # their vacation, or an absence a moderator entered for this game
+        away = back if back is not None and back > now else None
         # with time banks each seat's deadline is where its own clock runs out
         own = clocks.end_of(game, seat) if game.status == Game.Status.RUNNING else None
         out.append(LateSeat(seat.index, rules.seat_name(game.state, seat.index), player.email if player else "",

@@ -11,10 +11,10 @@ import pytest
 import time_machine
 from django.conf import settings
 
-from pbem.games import moderation, moderators
-from pbem.games.models import AuditEntry, Game, GameModerator, InboundMessage, OutboundMessage
+from pbem.games import moderation, moderators, selectors
+from pbem.games.models import AuditEntry, Game, GameModerator, InboundMessage, OutboundMessage, Player
 from tests.factories import make_player, token_client
-from tests.mail.conftest import Persona, text_of
+from tests.mail.conftest import Persona, seat_of, sent_messages, start_game, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -180,15 +180,52 @@ def test_it_moves_enters_an_absence_and_inspects_a_seat_by_moderator_mail(
                           "absence 2 next blue moon")
     answer = text_of(nora.latest())
     assert answer.count("done:") == 5 and answer.count("not done") == 2, answer
-    assert "what Bruno sees" in answer and "moved for seat 1" in answer and "absence entered (until" in answer
+    assert "what Bruno sees" in answer and "moved for seat 1" in answer
+    assert "seat 2's player is away until" in answer and "in this game; they were told" in answer
     assert "could not read" in answer
     assert any("looked at Bruno's hidden information" in text_of(m) and "Bruno says he holds it" in text_of(m)
                for m in ana.inbox())
     assert any("entered your absence (until" in text_of(m) and "Carla phoned from the harbour" in text_of(m)
-               for m in carla.inbox())
+               and f"in game #{bids_game.pk} only" in text_of(m) for m in carla.inbox())
     assert any("A moderator moved for you" in text_of(m) and "Bruno phoned it in" in text_of(m)
                for m in bruno.inbox())
     game = Game.objects.get(pk=bids_game.pk)
     assert game.moves.filter(seat=1, source="moderator").count() == 1
     actions = set(AuditEntry.objects.filter(game=game, actor__email=nora.email).values_list("action", flat=True))
     assert {"inspect", "absence", "move-for-seat"} <= actions
+
+
+def test_a_games_moderator_enters_an_absence_for_that_game_only(
+        blindbids: str, bids_game: Game, ana: Persona, bruno: Persona, carla: Persona, nora: Persona,
+        staff) -> None:  # type: ignore[no-untyped-def]
+    """Found by QA (#23): an absence entered by one game's assigned moderator became the player's
+    vacation in all their running games, whose players were mailed. A game's moderator acts on
+    that game only; an admin (staff) still enters a vacation across games."""
+    other = start_game(blindbids, [carla, ana, bruno])
+    address = moderators.command_address(_assign(bids_game, staff, nora.email))
+    mailed = len(sent_messages())
+    nora.send_to(address, "absence 2 until 2027-01-10 Carla phoned from the harbour")
+    assert "seat 2's player is away until" in text_of(nora.latest())
+    new = sent_messages()[mailed:]
+    vacation_notices = [m for m in new if "is on vacation until" in text_of(m)]
+    assert vacation_notices and all(f"#{bids_game.pk}" in str(m["Subject"]) for m in vacation_notices)
+    assert not any(f"#{other.pk}" in str(m["Subject"]) for m in new)
+    carla_player = Player.objects.get(email=carla.email)
+    assert carla_player.vacation_until is None
+    assert seat_of(Game.objects.get(pk=bids_game.pk), carla).absent_until is not None
+    assert seat_of(Game.objects.get(pk=other.pk), carla).absent_until is None
+    late = {s.seat: s for s in selectors.late_seats(Game.objects.get(pk=bids_game.pk))}
+    assert late[2].on_vacation_until is not None and late[0].on_vacation_until is None
+    assert all(s.on_vacation_until is None for s in selectors.late_seats(Game.objects.get(pk=other.pk)))
+
+    nora.send_to(address, "absence 2 off she is back")
+    assert "seat 2's player is back: their absence is over" in text_of(nora.latest())
+    assert seat_of(Game.objects.get(pk=bids_game.pk), carla).absent_until is None
+
+    r = token_client(staff).post(f"{GAMES}{bids_game.pk}/absence/",
+                                 {"seat": 2, "until": "2027-01-10T12:00:00Z", "reason": "phoned the office"},
+                                 format="json")
+    assert r.status_code == 200, r.content
+    carla_player.refresh_from_db()
+    assert carla_player.vacation_until is not None  # an admin's: her vacation, in both games
+    assert any(f"#{other.pk}" in str(m["Subject"]) and "is on vacation until" in text_of(m) for m in ana.inbox())
