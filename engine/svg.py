@@ -162,11 +162,16 @@ _ROOT_SIZE = re.compile(r'\s(?:xmlns|width|height|viewBox)="[^"]*"')
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 
 
-def focus_attr(focus: tuple[float, float] | None) -> str:
+def focus_attr(focus: tuple[float, float] | None, end: float | None = None) -> str:
     """The root attribute of a mail picture that says which rows matter most: its caption's height
     and the row of the reader's pieces, in px. A mail with too little room for the whole picture
-    keeps those (pbem.mail.sending); without it, the picture's top part."""
-    return f' data-focus="{round(focus[0])} {round(focus[1])}"' if focus else ""
+    keeps those (pbem.mail.sending); without it, the picture's top part. ``end``: the row where the
+    focused part ends when something follows it (Maracaibo's overview of the whole sea, under its own
+    caption): a shortened picture shows nothing past it, so no caption stays without what it announces."""
+    if not focus:
+        return ""
+    return f' data-focus="{round(focus[0])} {round(focus[1])}' + (f" {round(end)}" if end is not None else "") + '"'
+
 
 
 def window(doc: str, box: tuple[float, float, float, float], width: float, top: float = 0) -> tuple[str, float]:

@@ -303,30 +303,37 @@ def png_budget(mail_bytes: int) -> int:
 PNG_SHORTER = (0.8, 0.65)
 
 
-_FOCUS = re.compile(r'\sdata-focus="(\d+) (\d+)"')
+_FOCUS = re.compile(r'\sdata-focus="(\d+) (\d+)(?: (\d+))?"')
 
 
-def _focus(svg: str) -> tuple[int, int] | None:
-    """A mail picture's caption height and the row of the reader's pieces (engine.svg.focus_attr)."""
+def _focus(svg: str) -> tuple[int, ...] | None:
+    """A mail picture's caption height and the row of the reader's pieces, and where the focused part
+    ends when something follows it (engine.svg.focus_attr)."""
     m = _FOCUS.search(svg[: svg.find(">") + 1])
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    if not m:
+        return None
+    return tuple(int(g) for g in m.groups() if g is not None)
 
 
-def _shorter(png: bytes, share: float, focus: tuple[int, int] | None = None) -> bytes:
+def _shorter(png: bytes, share: float, focus: tuple[int, ...] | None = None) -> bytes:
     """``share`` of the picture's height: its top part; or, for a picture that says its focus,
-    its caption and the rows around the reader's pieces under it."""
+    its caption and the rows around the reader's pieces under it, never past the focused part's end
+    (QA, #20: the caption "The whole sea: ringed..." stayed though the overview under it was cut)."""
     import io
 
     from PIL import Image
 
     with Image.open(io.BytesIO(png)) as im:
         height = max(1, round(im.height * share))
+        end = min(focus[2], im.height) if focus is not None and len(focus) > 2 else im.height
         if focus is None or not 0 <= focus[0] < height:
             part = im.crop((0, 0, im.width, height))
+        elif height >= end:  # the focused part whole, and nothing of what follows it
+            part = im.crop((0, 0, im.width, end))
         else:
-            caption, row = focus
+            caption, row = focus[0], focus[1]
             band = height - caption
-            top = int(min(max(row - band / 2, caption), im.height - band))
+            top = int(min(max(row - band / 2, caption), end - band))
             part = im.crop((0, 0, im.width, height))  # the same mode and palette
             part.paste(im.crop((0, top, im.width, top + band)), (0, caption))
         out = io.BytesIO()

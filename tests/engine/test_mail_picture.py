@@ -58,7 +58,11 @@ def check(doc: str, what: str, seat: int | None) -> None:
             assert mine, f"{what}: my piece is marked"
             # the picture says where my piece is (a mail with little room keeps those rows)
             nested = next(e for e in ET.fromstring(doc) if e.tag == f"{NS}svg")
-            caption, row = (float(v) for v in (ET.fromstring(doc).get("data-focus") or "").split())
+            said = [float(v) for v in (ET.fromstring(doc).get("data-focus") or "").split()]
+            caption, row = said[:2]
+            sea = [e for e in ET.fromstring(doc).iter(f"{NS}text") if "".join(e.itertext()).startswith("The whole sea")]
+            if sea:  # (QA, #20) the part a shortened picture keeps ends above the whole sea's caption
+                assert len(said) == 3 and said[2] <= float(sea[0].get("y") or 0) - 12, f"{what}: {said}"
             assert caption == float(nested.get("y") or 0), f"{what}: the caption ends where the map begins"
             e = mine[0]
             at = float(e.get("y") or (e.get("d") or "M0 0").split()[1]) + float(e.get("height") or 0) / 2

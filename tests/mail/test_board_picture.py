@@ -223,3 +223,12 @@ def test_a_shorter_picture_keeps_its_caption_and_the_rows_around_the_readers_pie
     assert _rows(sending._shorter(png, 0.5, (10, 30))) == list(range(10)) + list(range(10, 50))
     assert _rows(sending._shorter(png, 0.5)) == list(range(50)), "no focus said: the top part (Maretta)"
     assert sending._focus('<svg width="358" data-focus="22 180" height="9">') == (22, 180)
+
+
+def test_a_shorter_picture_shows_nothing_past_its_focused_part_when_something_follows_it() -> None:
+    """QA (#20): a Maracaibo picture shortened to fit kept the caption "The whole sea: ringed..." though
+    the overview it announces was cut: a part that ends (row 70 here) is never shown past its end."""
+    png = _striped(100)
+    assert sending._focus('<svg data-focus="10 60 70" height="9">') == (10, 60, 70)
+    assert _rows(sending._shorter(png, 0.5, (10, 60, 70))) == list(range(10)) + list(range(30, 70))
+    assert _rows(sending._shorter(png, 0.8, (10, 60, 70))) == list(range(70)), "the part whole, nothing after"

@@ -86,6 +86,7 @@ def mail_svg(view: View) -> str:
     out.append(part)
     focus = (y + 6, y + 6 + (row - box[1]) * kit.MAIL_WIDTH / box[2])  # the caption, the ships' row
     y += 6 + height
+    end = y if missed else None  # (the map's part ends here; the whole sea's caption and overview follow)
     if missed:
         y += 2
         for line in _wrap_px(say("The whole sea: ringed, where your ship can sail"), 12, room, bold=True):
@@ -99,7 +100,7 @@ def mail_svg(view: View) -> str:
     # the legend is the picture's description: the mail prints it as text under the picture
     legend = say(MAIL_LEGEND) + (" " + say(MAIL_LEGEND_STOPS.strip()) if _stops(view) else "")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{kit.MAIL_WIDTH}" height="{h}" '
-            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus)} font-family="sans-serif">'
+            f'viewBox="0 0 {kit.MAIL_WIDTH} {h}"{kit.focus_attr(focus, end)} font-family="sans-serif">'
             f'<title>{escape(say("Maracaibo (substitute content): the map near your ship"))}</title>'
             f'<desc>{escape(legend)}</desc>'
             f'<rect width="{kit.MAIL_WIDTH}" height="{h}" fill="#ffffff"/>' + "".join(out) + "</svg>")
