@@ -188,9 +188,22 @@ def _story_so_far(game: Game, limit: int = 40) -> list[str]:
     for row in live_moves(game):
         # (each event in the active language: its text was made in the mover's)
         lines.extend(e.text for e in visible_events([Event.from_dict(i18n.told(d)) for d in row.events], None))
+    lines = _grouped(lines)
     if len(lines) > limit:
         lines = [gettext("(%(n)s earlier events are on the game page)") % {"n": len(lines) - limit}] + lines[-limit:]
     return lines
+
+
+def _grouped(lines: list[str]) -> list[str]:
+    """A line said several times in a row, once with how many times (QA, #23: a replacement player's
+    story read "Jacques draws 1 card." six times over), as a player's own story does (wording.story)."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1] = (line, out[-1][1] + 1)
+        else:
+            out.append((line, 1))
+    return [line if n == 1 else gettext("%(line)s (%(n)s times)") % {"line": line, "n": n} for line, n in out]
 
 
 def _welcome_text(game: Game, said: dict[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -138,3 +139,23 @@ def test_it_plays_the_games_default_move_for_a_resigned_seat_not_its_first_optio
     assert played and played[0].move == default.move
     assert game.state is not None and seat not in rules.pending(game.state)
     assert services.replay_state(game, list(services.live_moves(game))) == game.state
+
+
+def test_a_replacement_players_story_says_a_line_repeated_in_a_row_once_with_how_many_times(alice, bob, moderator):
+    """QA (#23): a replacement player's story read "... draws 1 card." six times over."""
+    assert moderation._grouped(["A draws 1 card."] * 6 + ["B sails.", "A draws 1 card."]) == [
+        "A draws 1 card. (6 times)", "B sails.", "A draws 1 card."]
+    game = start_game("maracaibo", alice, [bob])
+    for _ in range(12):  # a few moves of the first options: setup choices, sails, draws
+        game.refresh_from_db()
+        rules = engine.get(game.rules)
+        seat = rules.pending(game.state)[0]
+        player = alice if seat == seat_of(game, alice) else bob
+        services.do_submit_moves(game.pk, player, [Command(code=rules.options(game.state, seat)[0].code)],
+                                 source=Source.API)
+    mark = OutboundMessage.objects.latest("pk").pk
+    moderation.do_replace_player(game.pk, moderator, seat_of(game, bob), make_player("nina@example.org", "Nina"),
+                                 "Bob moved abroad")
+    welcome = mail_text(OutboundMessage.objects.filter(pk__gt=mark, to_email="nina@example.org").get())
+    story = [line for line in welcome.split("The game so far:")[1].split("\n\n")[0].splitlines() if line.strip()]
+    assert story and all(a != b for a, b in itertools.pairwise(story)), story
