@@ -263,7 +263,7 @@ class GameAdmin(ReadOnlyAdmin):
             except services.ServiceError as exc:
                 self.message_user(request, exc.message, messages.WARNING)
         if done:
-            self.message_user(request, f"{done} game(s) {verb}.", messages.SUCCESS)
+            self.message_user(request, f"{done} {'game' if done == 1 else 'games'} {verb}.", messages.SUCCESS)
         return None
 
     @admin.action(description="Pause the selected games")

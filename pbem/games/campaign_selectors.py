@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from engine import i18n
@@ -193,6 +193,16 @@ def finished_text(e: CampaignEntry) -> tuple[str, list[str]]:
     return result_line(game), public_story(game)
 
 
+def game_name(campaign: Campaign) -> str:
+    """The name of the game a campaign plays, in the language active now ("Maracaibo (substitute
+    content)", not the rules' key "maracaibo": QA, #23)."""
+    try:
+        rules = engine.get(campaign.rules)
+    except KeyError:  # (a game no longer installed)
+        return campaign.rules
+    return said_game_title(rules.title, campaign.rules)
+
+
 def story_so_far(campaign: Campaign) -> str:
     """The campaign told from its start: each game's result, what its story did and its votes,
     the seats that changed hands, and the standings. What the campaign mails and page show."""
@@ -211,16 +221,22 @@ def story_so_far(campaign: Campaign) -> str:
             lines.append("\n" + (_("Seat %(seat)s passed from %(from)s to %(to)s (%(why)s).") if d.get("reason")
                                   else _("Seat %(seat)s passed from %(from)s to %(to)s.")) % said)
         elif e.action == "imported":
-            lines.append("\n" + _("Imported from an archive after %(n)s game(s) played elsewhere.") % {
-                "n": d.get("played")})
+            played = int(d.get("played") or 0)
+            lines.append("\n" + ngettext("Imported from an archive after %(n)s game played elsewhere.",
+                                          "Imported from an archive after %(n)s games played elsewhere.",
+                                          played) % {"n": played})
         elif e.action == "ended":
             lines.append("\n" + (_("The campaign ended: %(why)s.") % {"why": d["reason"]} if d.get("reason")
                                   else _("The campaign ended.")))
     lines.append("\n" + _("Standings (wins, then total score):"))
     for place, row in enumerate(standings(campaign), start=1):
         held = " " + _("(before: %(names)s)") % {"names": ", ".join(row.before)} if row.before else ""
-        lines.append(f"  {place}. {row.name}{held}: " + _("%(wins)s win(s), %(points)s points in %(games)s game(s)") % {
-            "wins": row.wins, "points": f"{row.total:g}", "games": row.played})
+        wins = ngettext("%(wins)s win", "%(wins)s wins", row.wins) % {"wins": row.wins}
+        points = ngettext("%(points)s point", "%(points)s points", 1 if row.total == 1 else 2) % {
+            "points": f"{row.total:g}"}
+        lines.append(f"  {place}. {row.name}{held}: " + ngettext(
+            "%(wins)s, %(points)s in %(games)s game", "%(wins)s, %(points)s in %(games)s games",
+            row.played) % {"wins": wins, "points": points, "games": row.played})
     return "\n".join(lines)
 
 
@@ -253,7 +269,9 @@ def _entry_text(e: CampaignEntry) -> str:
     if e.action == "next":
         return _("game %(number)s set up (#%(id)s)") % {"number": d.get("number"), "id": e.game_id}
     if e.action == "imported":
-        return _("imported after %(n)s game(s)") % {"n": d.get("played")}
+        played = int(d.get("played") or 0)
+        return ngettext("imported after %(n)s game", "imported after %(n)s games", played) % {"n": played}
     if e.action == "created":
-        return _("created for %(n)s player(s)") % {"n": d.get("players")}
+        players = int(d.get("players") or 0)
+        return ngettext("created for %(n)s player", "created for %(n)s players", players) % {"n": players}
     return str(d.get("reason", ""))

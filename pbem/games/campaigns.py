@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import engine
 from engine import Rules, SetupError
@@ -84,8 +84,10 @@ def check_archive(rules: Rules, archive: Any, n_players: int, options: Mapping[s
         raise ServiceError(gettext("the archive cannot be continued: it is malformed (%(type_exc___name)s in the "
                                    "game's data)") % {"type_exc___name": type(exc).__name__}) from None
     if len(archive["seats"]) != n_players:
-        raise ServiceError(gettext("the archive cannot be continued: it is of a campaign of %(len_archive_seats)s "
-                                   "seats, and %(n_players)s player(s) were named")
+        raise ServiceError(ngettext("the archive cannot be continued: it is of a campaign of %(len_archive_seats)s "
+                                    "seats, and %(n_players)s player was named",
+                                    "the archive cannot be continued: it is of a campaign of %(len_archive_seats)s "
+                                    "seats, and %(n_players)s players were named", n_players)
                            % {"len_archive_seats": len(archive['seats']), "n_players": n_players})
     try:
         rules.setup(list(archive["seats"]), options, "archive-check", archive=archive)

@@ -104,7 +104,8 @@ def _list(player: Player | None) -> str:
     lines = []
     for c in rows:
         games = campaign_selectors.campaign_games(c)
-        lines.append(f"  #{c.pk} {c.name}: {c.get_status_display()}, {len(games)} game(s)"
+        lines.append(f"  #{c.pk} {c.name}: {c.get_status_display()}, "
+                     + (f"{len(games)} game" if len(games) == 1 else f"{len(games)} games")
                      + (f", now game #{games[-1].pk}" if games and games[-1].status == "running" else ""))
     return "Your campaigns:\n" + "\n".join(lines)
 

@@ -25,6 +25,7 @@ def campaign_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     player = Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
     with language.speaking(language.of_visitor(player, request.META.get("HTTP_ACCEPT_LANGUAGE"))):
         return render(request, "web/campaign.html", {"campaign": campaign_selectors.campaign_data(campaign),
+                                                     "game_name": campaign_selectors.game_name(campaign),
                                                      "story": campaign_selectors.story_so_far(campaign)})
 
 

@@ -24,7 +24,7 @@ def test_admin_pause_and_resume_actions_call_the_services(fake_game, alice, bob,
     url = "/admin/games/game/"
     r = client.post(url, {"action": "pause_games", "_selected_action": [game.pk], "reason": "server move"},
                     follow=True)
-    assert r.status_code == 200 and b"1 game(s) paused." in r.content
+    assert r.status_code == 200 and b"1 game paused." in r.content
     game.refresh_from_db()
     assert game.status == Game.Status.PAUSED
     entry = AuditEntry.objects.get(game=game, action="pause")

@@ -27,6 +27,22 @@ def test_it_shows_a_campaign_page_with_its_standings_and_story(guess: str, alice
     assert page.status_code == 200
     html = page.content.decode()
     assert f"Campaign #{campaign.pk} Dry season" in html
+    # the game's name, not the rules' key; plurals said properly (QA, #23: "guess", "1 win(s)")
+    from pbem.games import campaign_selectors
+
+    name = campaign_selectors.game_name(campaign)
+    assert name != guess and f"<p>{name} · " in html and " · 2 games · " in html
+    import re
+
+    assert "win(s)" not in html and "game(s)" not in html and " in 1 game\n" in html, html
+    assert re.search(r": 1 win, |: 0 wins, ", html) and not re.search(r": 1 wins|: 0 win,|\b1 points", html), html
+    from django.utils import translation
+
+    with translation.override("pt"):
+        told = campaign_selectors.story_so_far(campaign)
+    assert "vitória(s)" not in told and " em 1 jogo\n" in told + "\n"
+    assert re.search(r": 1 vitória, |: 0 vitórias, ", told), told
+    assert not re.search(r": 1 vitórias|\b1 pontos", told), told
     winner = first.state["players"][first.outcome["winners"][0]]
     assert f"Game 1 (#{first.pk}): won by {winner}" in html
     second = campaign.games.get(campaign_number=2)
