@@ -331,3 +331,18 @@ def test_it_says_the_automas_and_the_storys_lines_on_the_board_in_words(options:
         assert "Jacques (o autómato, " in text
     if options.get("mode") == "193":
         assert "A Busca" in text and "The Search" not in text
+
+
+def test_jacques_round_line_says_card_or_cards_in_both_languages() -> None:
+    """QA (#22, #27): "for the 1 card(s) he revealed"."""
+    from engine.games.maracaibo import labels
+
+    assert labels.say("Jacques scores 1 VP for the 1 card he revealed this round; they go under his pile.", "pt") == (
+        "Jacques marca 1 PV pela 1 carta que revelou nesta rodada; vão para debaixo da sua pilha.")
+    assert labels.say("Jacques scores 3 VP for the 2 cards he revealed this round; they go under his pile.", "pt") == (
+        "Jacques marca 3 PV pelas 2 cartas que revelou nesta rodada; vão para debaixo da sua pilha.")
+    import inspect
+
+    from engine.games.maracaibo import jacques
+
+    assert "card(s)" not in inspect.getsource(jacques)

@@ -277,8 +277,9 @@ def round_end(state: State, rng: Rng, ev: list[Event]) -> None:
     vp = sum(card_vp(c) for c in j["revealed"])
     if vp:
         add_vp(j, vp, "cards")
-    ev.append(new_event("jacques_round", f"{NAME} scores {vp} VP for the {len(j['revealed'])} card(s) he revealed "
-                        "this round; they go under his pile.", {"vp": vp}))
+    n = len(j["revealed"])
+    ev.append(new_event("jacques_round", f"{NAME} scores {vp} VP for the {n} card{'' if n == 1 else 's'} he "
+                        "revealed this round; they go under his pile.", {"vp": vp}))
     back = list(j["revealed"])
     rng.shuffle(back)
     j["pile"] = back + j["pile"]  # (top last: the bottom is the front)
