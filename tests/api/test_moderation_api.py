@@ -79,7 +79,7 @@ def test_a_moderator_pauses_resumes_replaces_and_reads_the_audit_log(fake_game, 
     entries = audit.json()["results"]
     assert [e["action"] for e in entries[:3]] == ["replace", "resume", "pause"]
     assert entries[0]["details"] == {"seat": bob_seat, "old": bob.email, "new": "nina@example.org",
-                                     "reason": "Bob is away"}
+                                     "reason": "Bob is away", "old_name": "Bob"}  # (the log names Bob's moves so)
     assert entries[0]["actor"] == moderator.email
     assert staff.get(f"{GAMES}999999/audit/").status_code == 404
     moderation.do_pause_game(game.pk, None, "by hand")  # a staff account without a player profile works too

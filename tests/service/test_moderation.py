@@ -75,7 +75,7 @@ def test_replacing_a_player_hands_over_the_seat_with_a_new_token(fake_game, alic
     assert seat.player == newcomer and seat.token != old_token
     entry = AuditEntry.objects.get(game=game, action="replace")
     assert entry.details == {"seat": seat.index, "old": bob.email, "new": newcomer.email,
-                             "reason": "Bob moved abroad"}
+                             "reason": "Bob moved abroad", "old_name": "Bob"}
     assert OutboundMessage.objects.filter(game=game, to_email=newcomer.email).exists()
     services.do_submit_moves(game.pk, newcomer, [_bid(game, seat.index)], source=Source.MAIL)
     with pytest.raises(services.Forbidden):
