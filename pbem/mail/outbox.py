@@ -31,7 +31,7 @@ from django.utils.translation import gettext_noop, ngettext
 import engine
 from engine.core import Event, Option, visible_events
 from engine.notation import format_options
-from pbem.games import clocks, dispatch, language, pages, wording
+from pbem.games import campaign_selectors, clocks, dispatch, language, pages, wording
 from pbem.games.links import seat_page_url
 from pbem.games.models import (
     ChatMessage,
@@ -229,6 +229,19 @@ def _options_text(game: Game, n_players: int) -> str:
     return "\n".join(f"  {k} = {v}" for k, v in sorted(shown.items()))
 
 
+def _continued(game: Game) -> str:
+    """For a game that goes on from earlier games of its campaign (an imported archive's first game here,
+    QA #23: its invitation said nothing of it): that it continues the campaign, and the story so far, as
+    a newcomer to a seat is told it (campaigns.do_hand_over_seat)."""
+    if game.campaign_id is None or (game.campaign_number or 0) <= 1:
+        return ""
+    campaign = game.campaign
+    assert campaign is not None
+    said = {"campaign": campaign.pk, "name": campaign.name, "number": game.campaign_number}
+    return "\n" + _("This game continues campaign #%(campaign)s (%(name)s): it is its game %(number)s. Here is the "
+                    "story so far.") % said + f"\n\n{campaign_selectors.story_so_far(campaign)}\n"
+
+
 def queue_invitation(seat: Seat) -> OutboundMessage:
     game = seat.game
     assert seat.player is not None or seat.invited_email
@@ -247,6 +260,7 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
             "who": game.created_by.display_name, "rules": said_game_title(rules.title, game.rules), "pk": game.pk,
             "title": game.said_title, "n": n,
             "options": _options_text(game, n), "url": game_url(game), "general": general_address()}
+        body += _continued(game)
         subject = subject_for(game, _("invitation"))
     return _queue(to=seat.player, subject=subject, body=body, game=game,
                   reply_to=reply_address(seat), to_email=seat.invited_email or None)

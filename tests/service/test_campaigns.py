@@ -270,6 +270,11 @@ def test_it_exports_the_archive_and_a_new_campaign_goes_on_from_it_identically(
     archive = campaigns.access_archive(campaign.pk, bob)
     assert archive["format"] == "pbem-campaign" and archive["game"] == 1
     imported, game = campaigns.do_create_campaign(carol, guess, invite=[dave.email], archive=archive)
+    # the invitation says that the game continues a campaign, and tells its story so far (QA, #23)
+    invitation = OutboundMessage.objects.filter(to_email=dave.email, subject__endswith="invitation").get().body_text
+    assert f"This game continues campaign #{imported.pk} ({imported.name}): it is its game 2." in invitation
+    assert "Imported from an archive after 1 game played elsewhere." in invitation
+    assert "Standings (wins, then total score):" in invitation
     services.do_join_game(game.pk, dave)
     game.refresh_from_db()
     assert game.campaign_number == 2 and game.archive == archive
