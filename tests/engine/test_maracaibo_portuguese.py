@@ -346,3 +346,22 @@ def test_jacques_round_line_says_card_or_cards_in_both_languages() -> None:
     from engine.games.maracaibo import jacques
 
     assert "card(s)" not in inspect.getsource(jacques)
+
+
+def test_a_portuguese_mail_says_the_turns_played_and_the_table_heads_in_portuguese() -> None:
+    """QA (#27): "3 vezes jogadas" (the wrong sense), the English "1 turns played", and the column heads
+    at/expl/qst/tok/dlv in English in a Portuguese mail."""
+    from engine import get
+
+    rules = get("maracaibo")
+    state = rules.setup(["Ana", "Bo"], {"mode": "79"}, "heads")
+    english = rules.render_mail_text(rules.view(state, 0))
+    assert "(Unrest); turns played: 0." in english and " at\n" in english
+    missed: list[str] = []
+    with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):
+        said = rules.render_mail_text(rules.view(state, 0))
+    assert "Rodada 1 de 4, cenário 79 (Agitação); turnos jogados: 0." in said and "vezes" not in said
+    heads = [line for line in said.splitlines() if line.rstrip().endswith((" nav", " ent"))]
+    assert [h.split() for h in heads] == [["PV", "d", "renda", "PC", "fig", "mão", "nav"],
+                                          ["expl", "F/I/E", "mis", "fch", "ent"]], heads
+    assert not [m for m in missed if "(column)" in m or "turns played" in m], missed

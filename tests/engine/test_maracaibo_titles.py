@@ -36,7 +36,7 @@ def test_it_names_the_mode_or_scenario_a_game_plays(options: dict[str, Any], tit
 def test_it_says_a_campaign_games_story_on_the_board_not_scenario_75(mode: str, story: str) -> None:
     st = R.setup(["Ana", "Bo"], {"campaign": True, "mode": mode}, "titles")
     text = R.render_text(R.view(st, 0))
-    assert f"Round 1 of 4, campaign game 1 ({story}); 0 turns played." in text
+    assert f"Round 1 of 4, campaign game 1 ({story}); turns played: 0." in text
     assert "scenario 75" not in text and "Without story" not in text
     missed: list[str] = []
     with i18n.on_miss(lambda m, c: missed.append(m)), i18n.language("pt"):

@@ -161,10 +161,10 @@ def text(view: View, brief: bool = False) -> str:
     story = view.get("story")
     if story:  # a campaign's game plays its story, not scenario 75's card
         out.append(f"Round {view['round']} of {view['rounds']}, campaign game {story['game']} "
-                   f"({render_story.story_name(story)}); {view['turns']} turns played.")
+                   f"({render_story.story_name(story)}); turns played: {view['turns']}.")
     else:
         out.append(f"Round {view['round']} of {view['rounds']}, scenario {number}"
-                   + (f" ({scen['name']})" if scen.get("name") else "") + f"; {view['turns']} turns played.")
+                   + (f" ({scen['name']})" if scen.get("name") else "") + f"; turns played: {view['turns']}.")
     for t in view.get("uprising_legacy") or ():  # the Uprising's scenarios: the new legacy tiles
         out.append(f"Legacy tile {t['id']} {t['name']}: {t['text']}" + ("" if t["played"] else
                                                                       " (not played yet by this server)"))
@@ -318,7 +318,12 @@ def _track_table(view: View) -> list[str]:
                 "combat tokens; dlv deliveries)")
     cells = [_track_cells(p) for p in view["p"]]
     for t, columns in enumerate(_TRACKS):
-        out.append("  " + "".ljust(width) + "".join(h.rjust(w) for h, w in columns))
+        # each heading said in the reader's language before it is aligned (QA, #27: at/expl/qst/tok/dlv
+        # stayed English in a Portuguese mail); labels.<lang>.json's "(column) <heading>"
+        heads = [h if i18n.current() == i18n.DEFAULT else labels.label(f"(column) {h}").removeprefix("(column) ")
+                 for h, _w in columns]
+        out.append(_Said("  " + "".ljust(width) + "".join(h.rjust(w) for h, (_h, w) in zip(heads, columns,
+                                                                                           strict=True))))
         for i in range(len(view["p"])):
             out.append(_Said("  " + names[i].ljust(width)
                        + "".join(str(c).rjust(w) for c, (_h, w) in zip(cells[i][t], columns, strict=True))))
