@@ -365,3 +365,22 @@ def test_a_portuguese_mail_says_the_turns_played_and_the_table_heads_in_portugue
     assert [h.split() for h in heads] == [["PV", "d", "renda", "PC", "fig", "mão", "nav"],
                                           ["expl", "F/I/E", "mis", "fch", "ent"]], heads
     assert not [m for m in missed if "(column)" in m or "turns played" in m], missed
+
+
+@pytest.mark.parametrize(("english", "portuguese"), [
+    ("P0: +5 VP for the explorer (ahead of Jacques); -5 VP for fewer quests than Jacques: 57 VP.",
+     "P0: +5 PV pelo explorador (à frente de Jacques); -5 PV por menos missões do que Jacques: 57 PV."),
+    ("Bo: -5 VP for the explorer (behind Jacques): 68 VP.", "Bo: -5 PV pelo explorador (atrás de Jacques): 68 PV."),
+    ("Jacques reveals no card: he ends the round after each player's next turn (1 more).",
+     "Jacques não revela carta: termina a rodada depois da próxima vez de cada jogador (mais 1)."),
+    ("Luysa is found! She is held at 19 Campeche (L39): free her there for 5 combat points, or pay 15 doubloons at "
+     "the end. Every hint leaves the game.",
+     "Luysa foi encontrada! Está presa em 19 Campeche (L39): liberte-a lá por 5 pontos de combate, ou pague 15 "
+     "dobrões no fim. Todas as pistas saem do jogo."),
+    ("Ana frees Luysa for 5 combat points!", "Ana liberta Luysa por 5 pontos de combate!"),
+])
+def test_jacques_and_the_searchs_lines_are_said_whole_in_portuguese(english: str, portuguese: str) -> None:
+    """QA (#27): half of Jacques's line and The Search's line stayed English in a Portuguese mail."""
+    from engine.games.maracaibo import labels
+
+    assert labels.say(english, "pt") == portuguese
