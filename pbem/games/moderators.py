@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 import engine
 from pbem.games import clocks, language, moderation
@@ -84,10 +84,11 @@ def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead:
     reason = moderation._reason(reason)
     game = access_game_for_update(game_id)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise Conflict(f"game #{game.pk} is over")
+        raise Conflict(gettext("game #%(game)s is over") % {"game": game.pk})
     player = do_get_or_create_player(email)
     if game.seats.filter(player=player).exists():
-        raise Conflict(f"{player.email} plays in game #{game.pk}; a player cannot moderate their own game")
+        raise Conflict(gettext("%(email)s plays in game #%(game)s; a player cannot moderate their own game")
+                       % {"email": player.email, "game": game.pk})
     gm, _ = GameModerator.objects.get_or_create(game=game, player=player)
     if lead:
         GameModerator.objects.filter(game=game, lead=True).exclude(pk=gm.pk).update(lead=False)
@@ -117,11 +118,11 @@ def do_write_to_moderator(game_id: int, player: Player, text: str) -> int:
     directly (the forward's Reply-To is the player's address). Returns how many were written to."""
     text = text.strip()
     if not text:
-        raise ServiceError("write what the moderator should read after `moderator`")
+        raise ServiceError(gettext("write what the moderator should read after `moderator`"))
     game = access_game_for_update(game_id)
     seat = game.seats.filter(player=player).first()
     if seat is None or seat.index is None:
-        raise Forbidden(f"you do not play in game #{game.pk}")
+        raise Forbidden(gettext("you do not play in game #%(game)s") % {"game": game.pk})
     name = moderation._name(game, seat.index)
     to = moderation.moderator_emails(game)
     for address in to:
@@ -151,9 +152,9 @@ def access_moderator_by_token(token: str, sender: str) -> GameModerator:
     """The assignment behind a command address, if the mail comes from its moderator's address."""
     gm = GameModerator.objects.select_related("game", "player").filter(token=token).first()
     if gm is None or not hmac.compare_digest(gm.token.encode(), token.encode()):
-        raise NotFound("this moderator address is no longer valid")
+        raise NotFound(gettext("this moderator address is no longer valid"))
     if sender != gm.player.email:
-        raise Forbidden("a moderator's commands are taken only from the moderator's own address")
+        raise Forbidden(gettext("a moderator's commands are taken only from the moderator's own address"))
     return gm
 
 
@@ -166,70 +167,77 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
     try:
         if verb == "pause":
             moderation.do_pause_game(game_id, me, reason)
-            return LineResult(line, True, "paused; the players were told")
+            return LineResult(line, True, gettext("paused; the players were told"))
         if verb == "resume":
             moderation.do_resume_game(game_id, me, reason)
-            return LineResult(line, True, "resumed; the players got their options")
+            return LineResult(line, True, gettext("resumed; the players got their options"))
         if verb == "extend":
             amount, _, why = rest.partition(" ")
             m = _DURATION.match(amount)
             if m is None:
-                return LineResult(line, False, "write how long: `extend 2d REASON` or `extend 12h REASON`")
+                return LineResult(line, False, gettext("write how long: `extend 2d REASON` or `extend 12h REASON`"))
             hours = int(m.group(1)) * (24 if m.group(2).lower() == "d" else 1)
             game = moderation.do_extend_deadline(game_id, me, hours, why.strip() or "(no reason given)")
             assert game.deadline_at is not None
-            deadline = f"the deadline is now {moderation.when_text(game.deadline_at)}"
+            when = moderation.when_text(game.deadline_at)
+            deadline = gettext("the deadline is now %(when)s") % {"when": when}
             if clocks.is_banked(game):  # the hours went into the banks of the players the game waits on
-                deadline = f"{hours} hours more on the time bank of each player the game waits on; the first " \
-                           f"clock to run out now runs out {moderation.when_text(game.deadline_at)}"
+                deadline = gettext("%(hours)s hours more on the time bank of each player the game waits on; the "
+                                   "first clock to run out now runs out %(when)s") % {"hours": hours, "when": when}
             return LineResult(line, True, deadline)
         if verb == "replace":
             r = _REPLACE.match(rest)
             if r is None:
-                return LineResult(line, False, "write `replace SEAT with ADDRESS REASON`, e.g. "
-                                               "`replace 3 with a@example.org Bob left`")
+                return LineResult(line, False, gettext("write `replace SEAT with ADDRESS REASON`, e.g. "
+                                                       "`replace 3 with a@example.org Bob left`"))
             why, name = r.group(3).strip(), ""
             if why.lower().startswith("as "):  # `as Captain Nina -- Bob left`: the name the newcomer plays as
                 name, dashes, why = why[3:].partition("--")
                 name, why = name.strip(), why.strip()
                 if not dashes or not name:
-                    return LineResult(line, False, "write `replace SEAT with ADDRESS as NAME -- REASON`, e.g. "
-                                                   "`replace 3 with a@example.org as Captain Nina -- Bob left`")
+                    return LineResult(line, False, gettext(
+                        "write `replace SEAT with ADDRESS as NAME -- REASON`, e.g. "
+                        "`replace 3 with a@example.org as Captain Nina -- Bob left`"))
             moderation.do_replace_player_by_address(game_id, me, int(r.group(1)), r.group(2),
                                                     why or "(no reason given)", name=name)
-            return LineResult(line, True, f"seat {r.group(1)} handed to {r.group(2)}"
-                                          + (f", who plays as {name}" if name else "") + "; everyone was told")
+            said = {"seat": r.group(1), "address": r.group(2), "name": name}
+            return LineResult(line, True, (gettext(
+                "seat %(seat)s handed to %(address)s, who plays as %(name)s; everyone was told") if name else gettext(
+                "seat %(seat)s handed to %(address)s; everyone was told")) % said)
         if verb == "rollback":
             words = rest.split()
             if not words or not words[0].isdigit():
-                return LineResult(line, False, "write `rollback MOVE REASON` with the move number of the log")
+                return LineResult(line, False, gettext("write `rollback MOVE REASON` with the move number of the log"))
             confirm = any(w.lower() == "confirm" for w in words[1:])
             why = " ".join(w for w in words[1:] if w.lower() != "confirm") or "(no reason given)"
             moderation.do_rollback(game_id, me, int(words[0]), why, confirm_reveals=confirm)
-            return LineResult(line, True, f"taken back to move {words[0]}; every player got a mail")
+            return LineResult(line, True, gettext("taken back to move %(move)s; every player got a mail")
+                              % {"move": words[0]})
         if verb == "message":
             moderation.do_message_players(game_id, me, rest)
-            return LineResult(line, True, "sent to every player")
+            return LineResult(line, True, gettext("sent to every player"))
         if verb in ("move", "absence", "inspect"):
             return _seat_line(gm, line, verb, rest)
     except ServiceError as exc:
         return LineResult(line, False, exc.message)
-    return LineResult(line, False, "unknown command")
+    return LineResult(line, False, gettext("unknown command"))
 
 
 def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult:
     """``move``, ``absence`` and ``inspect``: a seat number, then what the API takes."""
     seat_word, _, rest = rest.partition(" ")
     if not seat_word.isdigit():
-        return LineResult(line, False, f"write the seat number after `{verb}`, e.g. `{verb} 2 ...`")
+        return LineResult(line, False, gettext("write the seat number after `%(verb)s`, e.g. `%(verb)s 2 ...`")
+                          % {"verb": verb})
     seat, rest, me = int(seat_word), rest.strip(), gm.player
     if verb == "move":
         move, _, why = rest.partition(" -- ")
         if not move.strip():
-            return LineResult(line, False, "write `move SEAT NOTATION -- REASON`")
+            return LineResult(line, False, gettext("write `move SEAT NOTATION -- REASON`"))
         moderation.do_move_for_seat(gm.game_id, me, seat, [Command(text=move.strip())],
                                     why.strip() or "(no reason given)")
-        return LineResult(line, True, f"moved for seat {seat}; the player and the others were told")
+        return LineResult(line, True, gettext("moved for seat %(seat)s; the player and the others were told")
+                          % {"seat": seat})
     if verb == "absence":
         when, _, why = rest.partition(" ") if rest.lower().startswith("off") else _split_date(rest)
         try:
@@ -238,13 +246,16 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
             return LineResult(line, False, str(exc))
         do_enter_absence(gm.game_id, me, seat, until, why.strip() or "(no reason given)")
         if until is None:
-            return LineResult(line, True, f"seat {seat}'s player is back: their absence is over; they were told")
-        where = "in all their running games" if _is_admin(me) else "in this game"
-        return LineResult(line, True, f"seat {seat}'s player is away until {moderation.when_text(until)} {where}; "
-                                      "they were told")
+            return LineResult(line, True, gettext("seat %(seat)s's player is back: their absence is over; they were "
+                                                  "told") % {"seat": seat})
+        said = {"seat": seat, "when": moderation.when_text(until)}
+        return LineResult(line, True, (gettext(
+            "seat %(seat)s's player is away until %(when)s in all their running games; they were told") if _is_admin(
+            me) else gettext("seat %(seat)s's player is away until %(when)s in this game; they were told")) % said)
     seen = do_inspect_seat(gm.game_id, me, seat, rest or "(no reason given)")
     shown = "\n".join(f"    {t}" for t in seen.text.splitlines())
-    return LineResult(line, True, f"what {seen.name} sees (every player was told you looked):\n{shown}")
+    return LineResult(line, True, gettext("what %(name)s sees (every player was told you looked):")
+                      % {"name": seen.name} + f"\n{shown}")
 
 
 def _split_date(rest: str) -> tuple[str, str, str]:
@@ -289,9 +300,10 @@ def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, rea
     reason = moderation._reason(reason)
     game = access_game_for_update(game_id)
     if game.state is None:
-        raise Conflict(f"game #{game.pk} has not started")
+        raise Conflict(gettext("game #%(game)s has not started") % {"game": game.pk})
     if not game.seats.filter(index=seat_index).exists():
-        raise NotFound(f"game #{game.pk} has no seat {seat_index}")
+        raise NotFound(gettext("game #%(game)s has no seat %(seat_index)s")
+                       % {"game": game.pk, "seat_index": seat_index})
     rules = engine.get(game.rules)
     view = rules.view(game.state, seat_index)
     name = moderation._name(game, seat_index)
@@ -311,23 +323,26 @@ def do_volunteer(player: Player, game_id: int | None, *, on: bool = True) -> str
     them off it (``on`` False: off every list). Returns the answer for them."""
     if not on:
         n, _ = Standby.objects.filter(player=player).delete()
-        return f"You are off the standby list{'s' if n != 1 else ''} ({n} entr{'ies' if n != 1 else 'y'})."
+        return ngettext("You are off the standby list (%(n)s entry).", "You are off the standby lists (%(n)s entries).",
+                        n) % {"n": n}
     game: Game | None = None
     if game_id is not None:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise NotFound(f"there is no game #{game_id}")
+            raise NotFound(gettext("there is no game #%(game)s") % {"game": game_id})
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-            raise Conflict(f"game #{game.pk} is over")
+            raise Conflict(gettext("game #%(game)s is over") % {"game": game.pk})
         if game.seats.filter(player=player).exists():
-            raise Conflict(f"you play in game #{game.pk} already")
+            raise Conflict(gettext("you play in game #%(game)s already") % {"game": game.pk})
     _, created = Standby.objects.get_or_create(player=player, game=game)
-    where = f"game #{game_id}" if game is not None else "any game"
+    where = gettext("game #%(game)s") % {"game": game_id} if game is not None else gettext("any game")
     ahead = Standby.objects.filter(game=game).count()
     do_log(game, player, "standby", {"game": game_id})
-    return (f"You are {'now' if created else 'already'} on the standby list for {where} ({ahead} on it). When a "
-            "seat opens for a replacement, volunteers are offered it in the order they signed up, with the "
-            "game so far. `standby off` takes you off.")
+    said = {"where": where, "ahead": ahead}
+    return (gettext("You are now on the standby list for %(where)s (%(ahead)s on it).") % said if created else gettext(
+        "You are already on the standby list for %(where)s (%(ahead)s on it).") % said) + " " + gettext(
+        "When a seat opens for a replacement, volunteers are offered it in the order they signed up, with the game "
+        "so far. `standby off` takes you off.")
 
 
 # ---- absences entered by a moderator ---------------------------------------------------------------
@@ -351,7 +366,7 @@ def do_enter_absence(game_id: int, moderator: Player | None, seat_index: int, un
     game = access_game_for_update(game_id)
     seat = game.seats.select_related("player").filter(index=seat_index).first()
     if seat is None or seat.player is None:
-        raise NotFound(f"game #{game.pk} has no player in seat {seat_index}")
+        raise NotFound(gettext("game #%(game)s has no player in seat %(seat)s") % {"game": game.pk, "seat": seat_index})
     everywhere = _is_admin(moderator)
     do_log(game, moderator, "absence", {"seat": seat_index, "until": until.isoformat() if until else None,
                                         "reason": reason, "games": "all" if everywhere else "this"})

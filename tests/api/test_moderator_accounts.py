@@ -160,3 +160,7 @@ def test_it_enters_a_players_absence_for_them_within_the_games_limits(fake_game,
     assert game.deadline_at == after_first
     assert staff.post(f"{GAMES}{game.pk}/absence/", {"seat": 7, "until": None, "reason": "?"},
                       format="json").status_code == 404
+    # said in the moderator's language (QA, #27: moderators.py's refusals were English f-strings)
+    pt = staff.post(f"{GAMES}{game.pk}/absence/", {"seat": 7, "until": None, "reason": "?"}, format="json",
+                    headers={"Accept-Language": "pt"})
+    assert pt.status_code == 404 and pt.json()["message"] == f"o jogo #{game.pk} não tem nenhum jogador no lugar 7"
