@@ -384,3 +384,13 @@ def test_jacques_and_the_searchs_lines_are_said_whole_in_portuguese(english: str
     from engine.games.maracaibo import labels
 
     assert labels.say(english, "pt") == portuguese
+
+
+def test_a_cards_village_action_option_is_said_in_portuguese() -> None:
+    """Options of a bought card's village action stayed English (found playing 79 in Portuguese)."""
+    from engine.games.maracaibo import labels
+
+    assert labels.say("village action of Fence: pay 2 identical goods for 5 doubloons (1 left)", "pt") == (
+        "ação de vila de Receptador: pagar 2 mercadorias idênticas por 5 dobrões (resta 1)")
+    assert labels.say("village action of Adventurer's Board, the last: fulfil quest UQ15 or UQ11", "pt") == (
+        "ação de vila de Tabuleiro do Aventureiro, a última: cumprir a missão UQ15 ou UQ11")
