@@ -38,8 +38,8 @@ SCENARIOS: dict[str, dict[str, Any]] = DATA["scenarios"]
 CONDITIONS: dict[str, str] = DATA["conditions"]
 MODES: tuple[str, ...] = tuple(SCENARIOS)
 #: the ``mode`` option's help for these modes (added to homeports.MODE_HELP)
-MODE_HELP = ("; cooperative, 1 to 4 players against Jacques (jacques_level): 74 (Home Ports, Resistance Tiles, "
-             "Liberation) or 193 (the same and The Search)")
+MODE_HELP = ("; cooperative, 1 to 4 players against Jacques (jacques_level): 74 (Cooperative in the Caribbean: "
+             "Home Ports, Resistance Tiles, Liberation) or 193 (The Rescue: the same and The Search)")
 
 
 def cooperative(state: State) -> bool:

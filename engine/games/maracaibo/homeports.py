@@ -46,9 +46,9 @@ from .effects import add_vp, discard_paid, ext_effects, gain, gain_influence, go
 MODES = ("base", "basic", "78", "79")
 #: the help of the ``mode`` option (what each mode plays today, said plainly)
 MODE_HELP = ("game mode: base (the base game), basic (the basic game on the Uprising's new ship boards, "
-             "home port face down), 78 (Home Ports, Resistance Tiles, Uprising) or 79 (Home Ports, Resistance "
-             "Tiles, Liberation, the scenario's markers); 78 and 79 keep the base scenario's legacy tiles, cards and "
-             "quests so far")
+             "home port face down), 78 (All Included: Home Ports, Resistance Tiles, Uprising) or 79 (Unrest: Home "
+             "Ports, Resistance Tiles, Liberation, the scenario's markers); each scenario with its card's legacy "
+             "tiles, cards and quests")
 
 #: the new board's slots as ship areas: the resistance tile and the home port
 RESISTANCE_AREA, PORT_AREA = "UR", "UH"
