@@ -178,5 +178,6 @@ def test_it_tells_the_searchs_spaces_in_words_in_the_rescues_mails(ana: Persona,
         line = text[text.index("The Search (card 191)"):]
         line = line[:line.index("finds Luysa.")]
         assert "None" not in line and "[" not in line and "'X'" not in line, line
-        assert "red spaces: 1 empty (2 doubloons), 2 empty (2 VP);" in line, line
-        assert "green spaces: 1 covered by a red hint (2 doubloons), 2 empty (1 combat point)," in line, line
+        assert "red spaces: 1 empty (1 doubloon), 2 empty (1 doubloon);" in line, line
+        assert "green spaces: 1 covered by a red hint (1 doubloon), 2 empty (1 doubloon)," in line, line
+        assert "8 empty (1 doubloon);" in line, line  # card 191's eight green spaces
