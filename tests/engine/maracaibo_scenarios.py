@@ -517,12 +517,13 @@ def hint() -> tuple[State, int]:
 
 def search_free() -> tuple[State, int]:
     """The Rescue: the red spaces hold H1 (book) and H3 (herbs); Luysa is held at 5 Santo Domingo, where
-    Ana is with 5 combat points; Ana holds 1 Red Gunner, 7 Bold Merchant, 8 Silent Priest, 24 Old Scout."""
+    Ana is with 8 combat points (L39's price); Ana holds 1 Red Gunner, 7 Bold Merchant, 8 Silent Priest,
+    24 Old Scout."""
     state = _started(mode="193", at="5")
     s = state["search"]
     s["board"] = {loc: [h for h in hs if h not in ("H1", "H3")] for loc, hs in s["board"].items()}
     s["red"], s["found"] = ["H1", "H3"], "5"
-    state["p"][0]["cp"] = 5
+    state["p"][0]["cp"] = 8  # L39's price (search.json)
     return _on(state, frame("free", 0))
 
 
