@@ -99,7 +99,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         wait = getattr(exc, "wait", None)
         if isinstance(exc, exceptions.Throttled) and wait is not None:
             headers["Retry-After"] = str(int(wait))
-        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), str(exc.default_code))
         detail = exc.detail if isinstance(exc.detail, str) else "; ".join(_flatten(exc.detail))
         return Response(error_body(code, str(detail)), status=exc.status_code, headers=headers)
     view = context.get("view")

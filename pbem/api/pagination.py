@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from django.db.models import QuerySet
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -24,6 +24,15 @@ NO_OFFSET = ("lists page by cursor, not by offset (an offset reads every row it 
 #: those newer (the page before). Opaque to clients: they follow ``next``/``previous``.
 GAME_CURSOR = re.compile(r"([ab])([0-9]{1,18})")
 BAD_CURSOR = "not a cursor this list gave: follow next or previous as given, or start without one"
+
+
+class UnknownLogCursor(APIException):
+    """The move log's cursor is any string in its schema (DRF's, opaque), so one it never gave is a
+    request the schema allows and the service refuses: 422, as every such refusal (400 is the door's:
+    the games lists' cursors have a pattern in the schema, and one outside it is a 400)."""
+
+    status_code = 422
+    default_code = "invalid"
 
 
 def strict_int(request: Any, name: str, default: int | None, low: int, high: int | None = None,
@@ -178,5 +187,5 @@ class MoveLogPagination(CursorPagination):
             position = str(cursor.position) if cursor.position is not None else None
             bad = bool(cursor.offset) or (position is not None and not (position.isdigit() and len(position) < 10))
         if bad:
-            raise ValidationError({self.cursor_query_param: [BAD_CURSOR]})
+            raise UnknownLogCursor(f"{self.cursor_query_param}: {BAD_CURSOR}")
         return cursor

@@ -47,7 +47,7 @@ _IDEMPOTENCY = {
 }
 
 _ACCEPT_LANGUAGE = {
-    "in": "header", "name": "Accept-Language", "required": False, "schema": {"type": "string", "maxLength": 500},
+    "in": "header", "name": "Accept-Language", "required": False, "schema": {"type": "string"},
     "description": "the language of the answer's human messages (refusals, option labels, events): `en` or `pt` "
                    "(`pt-BR,pt;q=0.9` reads as `pt`). Without it, the language of the signed-in player's own "
                    "setting (`language` in /me/), else English; sent, it wins over the setting for this request.",

@@ -13,8 +13,9 @@ state of format 0 runs them all. A step:
   tests/engine/golden/, and compares them with the same games played by today's engine);
 - is never edited once released (a state may wait years on any format): a later change is a new
   step at the end, and :data:`FORMAT` goes up by one;
-- needs only the state (no data files, no rules module: this module imports nothing, so
-  ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it).
+- needs only the state (no data files, no rules module: this module imports nothing when loaded,
+  so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
+  format 9's step, which reads the releases' table (scenarios.RELEASES) when it runs.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -24,8 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-from . import scenarios
 
 State = dict[str, Any]
 
@@ -132,6 +131,10 @@ def _format_8_to_9(state: State) -> None:
     game's quest tiles), deduced from what the state dealt (scenarios.release_of); a game that says an
     older release already, or whose state fits today's setup, keeps it. (A replay reads it from the stored
     state, Rules.replay_options: the stored game's own options need no migration.)"""
+    # Why imported here: the only step that reads data (the releases' table), so that loading this
+    # module still imports nothing (bench/engine_hash.py loads it alone for an older checkout's states)
+    from . import scenarios
+
     scenarios.stamp_release(state)
     state["format"] = 9
 
