@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -21,6 +22,8 @@ class UrlFormatFirst(DefaultContentNegotiation):
         self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         fmt = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        if fmt == "":  # ?format= names none (DRF would answer JSON): the schema's enum has no empty one
+            raise ValidationError({self.settings.URL_FORMAT_OVERRIDE: ["names no format: leave it out, or name one"]})
         if fmt:
             named: Any = self.filter_renderers(renderers, fmt)  # an unknown format: 404, as DRF does
             return named[0], named[0].media_type

@@ -358,3 +358,12 @@ def test_a_finished_game_exports_in_one_call_and_replays_with_the_engine(fake_ga
     body["moves"] = body["moves"][:-1]
     path.write_text(json.dumps(body))
     assert subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, timeout=60).returncode == 1
+
+
+def test_an_empty_format_is_a_400_naming_it(fake_game, alice, bob):
+    """``?format=`` names no format (the schema's enum has none empty): a 400, not the JSON view
+    (schemathesis found it answered 200)."""
+    game = start_game(fake_game, alice, [bob])
+    r = token_client(alice).get(f"{GAMES}{game.pk}/view/", {"format": ""})
+    assert r.status_code == 400 and "format" in r.json()["message"], r.content
+    assert token_client(alice).get(f"{GAMES}{game.pk}/view/", {"format": "json"}).status_code == 200
