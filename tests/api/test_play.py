@@ -217,7 +217,7 @@ def test_the_log_is_redacted_per_seat_and_cursor_paginated(fake_game, alice, bob
         assert all(e["move"] is None for e in spectator)
         assert all(ev["kind"] != "choose_own" for e in spectator for ev in e["events"])
         assert any(ev["kind"] == "reveal" for e in spectator for ev in e["events"])
-    assert token_client().get(url, {"cursor": "garbage"}).status_code == 422  # a cursor the log never gave: the service refuses it
+    assert token_client().get(url, {"cursor": "garbage"}).status_code == 422  # never given: refused
 
 
 # ---- rules, me, tokens ------------------------------------------------------------------------------------
