@@ -17,7 +17,7 @@ from rest_framework.request import Request
 import engine
 from engine import Option, Rules
 from pbem.games import language, selectors
-from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat
+from pbem.games.models import AuditEntry, Game, Move, MoveRequest, Player, Seat, said_game_title
 
 #: Stands for an id while a route is reversed once (see :func:`_url`); no real id is this large.
 _ID_MARK = 987654321987
@@ -136,9 +136,10 @@ def lobby_entry(request: Request, row: dict[str, Any], viewer: Player | None,
         })
     return {
         "id": game_id,
-        "title": row["title"],
+        # The stored title (English, or as its creator wrote it) said in the reader's language (#27).
+        "title": said_game_title(row["title"], row["rules"], row["options"]),
         "rules": row["rules"],
-        "rules_title": engine.get(row["rules"]).title,
+        "rules_title": said_game_title(engine.get(row["rules"]).title, row["rules"]),
         "status": status,
         # Only what the game's mode uses (QA, #20: every game listed release, automa, difficulty...).
         "options": engine.get(row["rules"]).options_in_play(row["options"] or {}, len(seat_rows)),
@@ -217,7 +218,7 @@ def move_request_data(request: Request, req: MoveRequest) -> dict[str, Any]:
 def rules_data(rules: Rules) -> dict[str, Any]:
     return {
         "name": rules.name,
-        "title": rules.title,
+        "title": said_game_title(rules.title, rules.name),
         "min_players": rules.min_players,
         "max_players": rules.max_players,
         "options": [spec.as_dict() for spec in rules.option_specs if not spec.internal],

@@ -217,7 +217,8 @@ def _conditional(request: Request, response: Any) -> Any:
     response["ETag"] = tag
     authenticated = bool(request.user and request.user.is_authenticated)
     response["Cache-Control"] = "private, no-cache" if authenticated else "public, no-cache"
-    response["Vary"] = "Accept, Authorization, Cookie"
+    # (Accept-Language: titles, labels and messages are said in the language it asks for, #27)
+    response["Vary"] = "Accept, Accept-Language, Authorization, Cookie"
     wanted = request.headers.get("If-None-Match")
     if wanted is not None:
         # Weak comparison (RFC 9110 13.1.2): W/"x" matches "x".

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from pbem.games.models import Player
+from pbem.games.models import Game, Player
 from tests.factories import token_client
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +72,28 @@ def test_the_schema_says_how_the_language_is_chosen() -> None:
     header = next(p for p in op["parameters"] if p["name"] == "Accept-Language")
     assert header["in"] == "header" and "setting" in header["description"]
     assert "Content-Language" in op["responses"]["200"]["headers"]
+
+
+def test_it_says_a_games_title_in_the_readers_language(alice, bob) -> None:
+    """QA (issue 27): GET /games/{id}/ gave the stored English title ("Maracaibo: The Uprising, ...")
+    to a Portuguese reader, by Accept-Language or by the player's setting; the lobby too."""
+    from tests.factories import start_game
+
+    game = start_game("maracaibo", alice, [bob], options={"mode": "79"})
+    client = token_client(alice)
+    url = f"/api/v1/games/{game.pk}/"
+    en = client.get(url).json()
+    pt = client.get(url, headers={"Accept-Language": "pt"})
+    assert "Accept-Language" in pt["Vary"]
+    assert en["title"] == game.title and "Uprising" in en["title"]
+    assert pt.json()["title"] != en["title"] and "Uprising" not in pt.json()["title"], pt.json()["title"]
+    assert pt.json()["rules_title"] != en["rules_title"], pt.json()["rules_title"]
+    Player.objects.filter(pk=alice.pk).update(language="pt")
+    setting = token_client(Player.objects.get(pk=alice.pk))
+    assert setting.get(url).json()["title"] == pt.json()["title"]
+    lobby = setting.get("/api/v1/games/").json()
+    rows = lobby["results"] if isinstance(lobby, dict) else lobby
+    assert [g["title"] for g in rows if g["id"] == game.pk] == [pt.json()["title"]]
+    # a title its creator wrote is shown as written
+    Game.objects.filter(pk=game.pk).update(title="Friday game")
+    assert setting.get(url).json()["title"] == "Friday game"
