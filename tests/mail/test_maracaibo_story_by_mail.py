@@ -6,6 +6,7 @@ after it, and the other player's next mail with the captain's name."""
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Callable
@@ -44,13 +45,29 @@ def _bot_until(game: Game, stop: Callable[[Game, int, list[Option]], bool]) -> N
     raise AssertionError("the game never got there")
 
 
+def _village_actions_answered(game: Game, seat: int, options: list[Option]) -> list[str]:
+    """The card village actions of ``options`` after which ``seat`` still decides, so that the mail that
+    plays one is answered by a mail to its captain. (Why: an action that ends the turn by itself, such as
+    a card's whose village action leaves nothing more to do, gives no answer mail to the captain at
+    once, only the next player's turn mail; seed 9359fa7f... dealt one.)"""
+    assert game.state is not None
+    answered = []
+    for option in options:
+        if re.fullmatch(r"v\d+", option.code):
+            state = copy.deepcopy(game.state)
+            RULES.apply(state, seat, {"code": option.code})
+            if seat in RULES.pending(state):
+                answered.append(option.code)
+    return answered
+
+
 def test_the_story_by_mail_names_the_card_whose_village_action_was_used(ana: Persona, bruno: Persona) -> None:
     game = start_game("maracaibo", [ana, bruno])
-    _bot_until(game, lambda g, seat, options: any(re.fullmatch(r"v\d+", o.code) for o in options))
+    _bot_until(game, lambda g, seat, options: bool(_village_actions_answered(g, seat, options)))
     assert game.state is not None
     seat = RULES.pending(game.state)[0]
     captain, other = (ana, bruno) if seat_of(game, ana).index == seat else (bruno, ana)
-    code = next(o.code for o in RULES.options(game.state, seat) if re.fullmatch(r"v\d+", o.code))
+    code = _village_actions_answered(game, seat, RULES.options(game.state, seat))[0]
     card = C.CARD[int(code[1:])]["name"]
     version = game.version
     before = len(sent_messages())
