@@ -45,7 +45,7 @@ from pbem.games.models import (
     said_game_title,
 )
 from pbem.mail import compose
-from pbem.mail.parsing import REPLY_MARKER, deliverable_address, without_controls
+from pbem.mail.parsing import REPLY_MARKER, deliverable_address, reply_marker, without_controls
 
 __all__ = [
     "REPLY_MARKER",
@@ -187,7 +187,10 @@ def _row(*, to: Player | None, subject: str, body: str = "", game: Game | None =
     # stored in each row they were a tenth of what a row keeps for ever.
     headers: dict[str, str] = {}
     if game is not None and thread:
-        headers.update(_thread_headers(game))
+        # (the topic in the reader's language, whatever the caller speaks now: it was English in a
+        # Portuguese player's mails where the row was made after the text, issue 27)
+        with language.speaking(language.of(to) if to is not None else language.current()):
+            headers.update(_thread_headers(game))
     else:
         headers["Message-ID"] = new_message_id(game)
     if reply_to:
@@ -248,7 +251,7 @@ def queue_invitation(seat: Seat) -> OutboundMessage:
     rules = engine.get(game.rules)
     n = game.seats.count()
     with language.speaking(language.of(seat.player)):
-        body = f"{REPLY_MARKER}\n\n" + _(
+        body = f"{reply_marker()}\n\n" + _(
             "%(who)s invites you to play %(rules)s: game #%(pk)s, \"%(title)s\", for %(n)s players.\n\n"
             "To take your seat, reply to this mail with the word\n\n    join\n\n"
             "or, if you do not want to play,\n\n    decline\n\n"
@@ -519,7 +522,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
         "outcome": _outcome_lines(game) if finished else [],
         "results": [[dataclasses.asdict(r) for r in rows], heads],
         "url": seat_page_url(seat),
-        "marker": REPLY_MARKER,
+        "marker": reply_marker(),
         "mode_note": _(MODE_NOTE.get(Player.MailMode(seat.player.mail_mode), "")) if first and not compact else "",
         # the first mail says how to choose the language (issue 27)
         "language_note": _("Your mails are in English; to change the language, mail %(general)s with: "
@@ -953,7 +956,7 @@ def queue_notice(game: Game, text: Said, *, seats: Iterable[int] | None = None, 
     for seat in _seated(game, seats):
         with language.speaking(language.of(seat.player)):
             page = _("Your game page (your personal link, do not share it): %(url)s") % {"url": seat_page_url(seat)}
-            body = f"{REPLY_MARKER}\n\n{_say(text).rstrip()}\n\n{page}\n"
+            body = f"{reply_marker()}\n\n{_say(text).rstrip()}\n\n{page}\n"
             subject = subject_for(game, what)
         _queue(to=seat.player, subject=subject, body=body, game=game, reply_to=reply_address(seat))
 

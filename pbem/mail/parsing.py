@@ -25,10 +25,21 @@ from email.message import Message
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from django.utils.translation import gettext, gettext_noop
 from mailparser_reply.parser import EmailMessage as ReplyParserMessage
 
-#: Everything below this line in a reply is ignored (it opens every mail we send).
-REPLY_MARKER = "-- reply above this line --"
+#: Everything below this line in a reply is ignored (it opens every mail we send, in the reader's
+#: language: :func:`reply_marker`).
+REPLY_MARKER = gettext_noop("-- reply above this line --")
+#: Every marker a mail of ours ever opened with, in any language (issue 27): a reply to an older mail,
+#: or to one in another language than the player's now, is cut at it too. A marker's translation that
+#: changes keeps its old text here (tests/mail/test_parsing.py holds each catalogue's marker listed).
+REPLY_MARKERS = (REPLY_MARKER, "-- responda acima desta linha --")
+
+
+def reply_marker() -> str:
+    """The marker line in the language active now."""
+    return gettext(REPLY_MARKER)
 #: Lines after this many commands are ignored and reported back.
 MAX_COMMAND_LINES = 30
 #: Languages whose "On ... wrote:" headers and signatures mail-parser-reply should know.
@@ -594,7 +605,7 @@ def strip_reply(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     kept: list[str] = []
     for line in text.split("\n"):
-        if REPLY_MARKER in line and not _is_quoted(line):
+        if any(marker in line for marker in REPLY_MARKERS) and not _is_quoted(line):
             break
         kept.append(line)
     text = _bounded("\n".join(cut_copied_original(kept)))

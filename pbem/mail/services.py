@@ -280,7 +280,7 @@ def _fail_internal(inbound_id: int, result: str, text: Callable[[], str]) -> Non
                 code = (language.of(known) if known is not None else
                         language.from_header(parsing.header(msg, "Content-Language")) or language.DEFAULT)
                 with language.speaking(code):
-                    outbox.queue_reply(None, _("Re: your mail"), f"{parsing.REPLY_MARKER}\n\n{text()}\n",
+                    outbox.queue_reply(None, _("Re: your mail"), f"{parsing.reply_marker()}\n\n{text()}\n",
                                        to_email=sender, in_reply_to=parsing.message_id_of(msg, bytes(row.raw)))
     except Exception as exc:  # the row is decided; only the courtesy reply is lost
         if parsing.is_time_limit(exc):
@@ -453,7 +453,7 @@ def _reply(incoming: Incoming, body: str, *, to: Player | None = None, game: Gam
     subject = outbox.subject_for(game) if game is not None else incoming.reply_subject
     if game is not None:
         subject = f"Re: {subject}"
-    outbox.queue_reply(to, subject, f"{parsing.REPLY_MARKER}\n\n{body.rstrip()}\n", game=game,
+    outbox.queue_reply(to, subject, f"{parsing.reply_marker()}\n\n{body.rstrip()}\n", game=game,
                        reply_to=reply_to or outbox.general_address(), to_email=incoming.sender,
                        in_reply_to=incoming.message_id, answer=after_move)
     return True

@@ -83,3 +83,6 @@ def test_it_mails_each_seat_of_one_game_in_its_own_language(ana: Persona, bruno:
     assert re.search(r"^(It is your turn in game|Game) #\d+", bruno_mail, re.M)
     assert english_left(ana_mail) == [], english_left(ana_mail)
     assert "Comandos da conta" in ana_mail and "Account commands" in bruno_mail
+    # the marker line too (issue 27), and the reply under it is read
+    assert ana_mail.startswith("-- responda acima desta linha --\n") and "reply above" not in ana_mail
+    assert bruno_mail.startswith("-- reply above this line --\n")

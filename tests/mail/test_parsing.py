@@ -51,6 +51,23 @@ def test_it_cuts_at_our_marker_even_without_quote_marks() -> None:
     assert parsing.extract_commands(text, OPTIONS).commands == [(1, "c3")]
 
 
+def test_it_cuts_at_the_marker_of_any_language_a_mail_of_ours_was_written_in() -> None:
+    """Issue 27: a Portuguese player's mails open with the marker in Portuguese; a reply to one, or to
+    an older mail in English (whatever the player's language now), is cut at either."""
+    from django.utils import translation
+
+    from tests.i18n_catalogue import catalogue
+
+    with translation.override("pt"):
+        said = parsing.reply_marker()
+    assert said == "-- responda acima desta linha --" != REPLY_MARKER
+    for marker in (said, REPLY_MARKER):
+        text = f"c3\n\n{marker}\n\nAs suas opções:\n  c3   bid 3\n  c7   bid 7\n"
+        assert parsing.extract_commands(text, OPTIONS).commands == [(1, "c3")], marker
+    # every catalogue's marker is one the parser knows (a changed translation keeps its old one listed)
+    assert catalogue("pt")[REPLY_MARKER][0] in parsing.REPLY_MARKERS
+
+
 def test_it_ignores_lines_that_quote_our_option_list() -> None:
     # An Outlook-style reply copies our list without ">" and without our marker.
     text = "c7\n\nYour earlier mail said:\n  c3   bid 3\n  c11  bid 11\n"

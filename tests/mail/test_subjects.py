@@ -92,3 +92,18 @@ def test_it_says_the_subject_in_the_readers_language(ana: Persona, bruno: Person
     _play(game, ana, 0)
     said = _subjects(ana, game)[-1]
     assert "your turn" not in said and " moved" not in said and "waiting for" not in said, said
+
+
+def test_it_says_the_thread_topic_in_the_readers_language(ana: Persona, bruno: Persona) -> None:
+    # QA (issue 27): the subject was Portuguese, its Thread-Topic header (Outlook's thread) English
+    game_services.do_update_preferences(game_services.do_get_or_create_player(ana.email), language="pt")
+    game = start_game("maracaibo", [ana, bruno])
+    assert game.title == "Maracaibo (substitute content)"
+    said, heard = ana.inbox(), bruno.inbox()
+    assert said and heard
+    for m in said:  # (an encoded header reads back with the folding's space)
+        topic = " ".join(str(m["Thread-Topic"]).split())
+        assert topic == f"[pbem #{game.pk}] Maracaibo (conteúdo substituto)", topic
+        assert " ".join(str(m["Subject"]).split()).startswith(f"{topic}: ")
+    for m in heard:
+        assert m["Thread-Topic"] == f"[pbem #{game.pk}] {game.title}", m["Thread-Topic"]
