@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from engine import notation
 from pbem.games import campaign_selectors, campaigns
@@ -74,40 +74,45 @@ def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str
         return campaign_selectors.story_so_far(campaigns.access_campaign(campaign_id))
     if rest == ["next"]:
         game = campaigns.do_next_game(campaign_id, player)
-        return f"Game {game.campaign_number} of campaign #{campaign_id} is set up as game #{game.pk}; its mails follow."
+        return _("Game %(k)s of campaign #%(c)s is set up as game #%(n)s; its mails follow.") % {
+            "k": game.campaign_number, "c": campaign_id, "n": game.pk}
     if rest[0] == "end":
         reason = " ".join(words[3:]) or "ended by its moderator"
         campaigns.do_end_campaign(campaign_id, player, reason)
-        return f"Campaign #{campaign_id} is over: no game follows."
+        return _("Campaign #%(c)s is over: no game follows.") % {"c": campaign_id}
     if rest[0] == "seat" and len(rest) >= 4 and rest[2] == "to":
         seat = _number(words[3], "campaign #3 seat 1 to dora@example.org because ...")
         said = rest[4] in ("because", "reason", "why") if len(rest) > 4 else False
         reason = " ".join(words[7:] if said else words[6:])
         held = campaigns.do_hand_over_seat(campaign_id, player, seat, words[5], reason)
-        return (f"Seat {seat} of campaign #{campaign_id} is {held.player.display_name}'s from its next game on; "
-                "they were sent the story so far.")
+        return _("Seat %(seat)s of campaign #%(c)s is %(name)s's from its next game on; they were sent the story so "
+                 "far.") % {"seat": seat, "c": campaign_id, "name": held.player.display_name}
     raise ServiceError(_("campaign #N takes next, end, or seat K to ADDRESS because REASON "
                          "(or nothing: its story and standings)"))
 
 
 def _rematch_text(game_id: int, title: str, status: str) -> str:
     if status == "running":
-        return f"Game #{game_id} ({title}) is created and started; your first mail of it follows."
-    return (f"Game #{game_id} ({title}) is created: the other players of the game are invited, and it starts "
-            "when they have joined.")
+        return _("Game #%(n)s (%(title)s) is created and started; your first mail of it follows.") % {
+            "n": game_id, "title": title}
+    return _("Game #%(n)s (%(title)s) is created: the other players of the game are invited, and it starts when "
+             "they have joined.") % {"n": game_id, "title": title}
 
 
 def _list(player: Player | None) -> str:
     rows = list(campaign_selectors.campaign_list(player)[:30]) if player is not None else []
     if not rows:
-        return "You are in no campaign. Start one with: new campaign maracaibo with ADDRESS..."
+        return _("You are in no campaign. Start one with: new campaign maracaibo with ADDRESS...")
     lines = []
     for c in rows:
         games = campaign_selectors.campaign_games(c)
-        lines.append(f"  #{c.pk} {c.name}: {c.get_status_display()}, "
-                     + (f"{len(games)} game" if len(games) == 1 else f"{len(games)} games")
-                     + (f", now game #{games[-1].pk}" if games and games[-1].status == "running" else ""))
-    return "Your campaigns:\n" + "\n".join(lines)
+        said = {"c": c.pk, "name": c.name, "status": c.get_status_display(), "k": len(games)}
+        line = ngettext("  #%(c)s %(name)s: %(status)s, %(k)s game", "  #%(c)s %(name)s: %(status)s, %(k)s games",
+                        len(games)) % said
+        if games and games[-1].status == "running":
+            line = _("%(line)s, now game #%(n)s") % {"line": line, "n": games[-1].pk}
+        lines.append(line)
+    return _("Your campaigns:") + "\n" + "\n".join(lines)
 
 
 def _new(sender: str, args: list[str], mail_name: str) -> str:
@@ -143,11 +148,13 @@ def _new(sender: str, args: list[str], mail_name: str) -> str:
         creator, rules_name, name=keys.get("name") or keys.get("title") or "", options=options,
         invite=[] if seat_them else invite, players=invite if seat_them else [],
         games=games, deadline_hours=deadline, auto_next=auto)
-    head = f"Campaign #{campaign.pk} ({campaign.name}) is created; its first game is #{game.pk}"
+    said = {"c": campaign.pk, "name": campaign.name, "n": game.pk, "who": ", ".join(invite) if invite else _("nobody")}
     if seat_them:
-        return f"{head}, started with {', '.join(invite)} seated in that order; you run it and do not play."
+        return _("Campaign #%(c)s (%(name)s) is created; its first game is #%(n)s, started with %(who)s seated in "
+                 "that order; you run it and do not play.") % said
     if game.status == "running":
-        return f"{head}, started: your first mail of it follows."
-    who = ", ".join(invite) if invite else "nobody"
-    return (f"{head}. Invitations went to {who}; it starts when every seat is taken, and each next game "
-            "is set up with the same group when one ends.")
+        return _("Campaign #%(c)s (%(name)s) is created; its first game is #%(n)s, started: your first mail of it "
+                 "follows.") % said
+    return _("Campaign #%(c)s (%(name)s) is created; its first game is #%(n)s. Invitations went to %(who)s; it "
+             "starts when every seat is taken, and each next game is set up with the same group when one "
+             "ends.") % said

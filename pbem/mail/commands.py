@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from engine import notation
@@ -106,25 +107,30 @@ def _describe(game: Game, seat: Seat) -> str:
         joined = game.seats.filter(status=Seat.Status.JOINED).count()
         total = game.seats.count()
         if seat.status == Seat.Status.INVITED:
-            return (f"{head}: you are invited ({joined} of {total} seats taken); "
-                    f"reply 'join #{game.pk}' to play or 'decline #{game.pk}'")
-        return f"{head}: waiting for players ({joined} of {total} seats taken)"
+            return _("%(head)s: you are invited (%(joined)s of %(total)s seats taken); "
+                     "reply 'join #%(n)s' to play or 'decline #%(n)s'") % {
+                "head": head, "joined": joined, "total": total, "n": game.pk}
+        return _("%(head)s: waiting for players (%(joined)s of %(total)s seats taken)") % {
+            "head": head, "joined": joined, "total": total}
     if game.status == Game.Status.FINISHED:
         winners = (game.outcome or {}).get("winners") or []
         names = [str(game.state["players"][w]) for w in winners] if game.state else []
-        return f"{head}: finished" + (f", won by {', '.join(names)}" if names else "")
+        if names:
+            return _("%(head)s: finished, won by %(names)s") % {"head": head, "names": ", ".join(names)}
+        return _("%(head)s: finished") % {"head": head}
     if game.status == Game.Status.ABORTED:
-        return f"{head}: aborted"
+        return _("%(head)s: aborted") % {"head": head}
     if seat.status == Seat.Status.RESIGNED:
-        return f"{head}: you resigned"
+        return _("%(head)s: you resigned") % {"head": head}
     rules = engine.get(game.rules)
     assert game.state is not None
     pending = rules.pending(game.state)
-    paused = " (paused)" if game.status == Game.Status.PAUSED else ""
+    if game.status == Game.Status.PAUSED:
+        head = _("%(head)s (paused)") % {"head": head}
     if seat.index in pending:
-        return f"{head}{paused}: your turn"
-    waiting = ", ".join(rules.seat_name(game.state, s) for s in pending) or "nobody"
-    return f"{head}{paused}: waiting for {waiting}"
+        return _("%(head)s: your turn") % {"head": head}
+    waiting = ", ".join(rules.seat_name(game.state, s) for s in pending) or _("nobody")
+    return _("%(head)s: waiting for %(names)s") % {"head": head, "names": waiting}
 
 
 def cmd_games(sender: str, player: Player | None) -> str:
@@ -140,10 +146,10 @@ def cmd_games(sender: str, player: Player | None) -> str:
              .exclude(status__in=[Seat.Status.DECLINED, Seat.Status.LEFT]).order_by("-game_id"))
     lines = [_describe(s.game, s) for s in seats]
     if lines:
-        return "Your games:\n" + "\n".join(f"  {line}" for line in lines)
+        return _("Your games:") + "\n" + "\n".join(f"  {line}" for line in lines)
     if player is None:
-        return "You have no games yet. Start one with: new GAME with ADDRESS..."
-    return "You have no games yet."
+        return _("You have no games yet. Start one with: new GAME with ADDRESS...")
+    return _("You have no games yet.")
 
 
 def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
@@ -178,11 +184,18 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
                                         allow_any_sender=any_sender, time_bank_hours=bank,
                                         time_bank_increment_hours=increment)
     if game.status == Game.Status.RUNNING:
-        return f"Game #{game.pk} ({game.said_title}) is created and started; your first mail of it follows."
-    who = ", ".join(invite) if invite else "nobody"
-    extra = f" and {open_seats} open seat(s) anyone may join with 'join #{game.pk}'" if open_seats else ""
-    return (f"Game #{game.pk} ({game.said_title}) is created. Invitations went to {who}{extra}. "
-            "It starts when every seat is taken.")
+        return _("Game #%(n)s (%(title)s) is created and started; your first mail of it follows.") % {
+            "n": game.pk, "title": game.said_title}
+    said = {"n": game.pk, "title": game.said_title, "who": ", ".join(invite) if invite else _("nobody"),
+            "open": open_seats}
+    if open_seats:
+        return ngettext(
+            "Game #%(n)s (%(title)s) is created. Invitations went to %(who)s and %(open)s open seat anyone may "
+            "join with 'join #%(n)s'. It starts when every seat is taken.",
+            "Game #%(n)s (%(title)s) is created. Invitations went to %(who)s and %(open)s open seats anyone may "
+            "join with 'join #%(n)s'. It starts when every seat is taken.", open_seats) % said
+    return _("Game #%(n)s (%(title)s) is created. Invitations went to %(who)s. It starts when every seat is "
+             "taken.") % said
 
 
 def _pending_invitation(sender: str, player: Player | None, verb: str) -> int:
@@ -210,12 +223,16 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     seat = moderation.do_join(game_id, player)
     game = Game.objects.get(pk=game_id)
     if was_running:
-        return (f"You took over seat {seat.index} of game #{game_id} ({game.said_title}), which was open for a "
-                "replacement. Your welcome mail, with the game so far and your options, is on its way.")
+        return _("You took over seat %(seat)s of game #%(n)s (%(title)s), which was open for a replacement. "
+                 "Your welcome mail, with the game so far and your options, is on its way.") % {
+            "seat": seat.index, "n": game_id, "title": game.said_title}
     if game.status == Game.Status.RUNNING:
-        return f"You joined game #{game_id} ({game.said_title}). Every seat is taken: the game starts now."
+        return _("You joined game #%(n)s (%(title)s). Every seat is taken: the game starts now.") % {
+            "n": game_id, "title": game.said_title}
     free = game.seats.exclude(status=Seat.Status.JOINED).count()
-    return f"You joined game #{game_id} ({game.said_title}). It starts when the last {free} seat(s) are taken."
+    return ngettext("You joined game #%(n)s (%(title)s). It starts when the last seat is taken (%(free)s left).",
+                    "You joined game #%(n)s (%(title)s). It starts when the last seats are taken (%(free)s left).",
+                    free) % {"n": game_id, "title": game.said_title, "free": free}
 
 
 def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_name: str = "") -> str:
@@ -228,7 +245,7 @@ def cmd_decline(sender: str, player: Player | None, game_id: int | None, mail_na
             raise ServiceError(_("you have no invitation to game #%(n)s") % {"n": game_id})
         player = game_services.do_get_or_create_player(sender, mail_name)
     game_services.do_decline_game(game_id, player)
-    return f"You declined game #{game_id}. Its seat is open for someone else."
+    return _("You declined game #%(n)s. Its seat is open for someone else.") % {"n": game_id}
 
 
 def cmd_resign(player: Player | None, game_id: int | None) -> str:
@@ -237,8 +254,8 @@ def cmd_resign(player: Player | None, game_id: int | None) -> str:
     if player is None:
         raise ServiceError(_("you do not play in game #%(n)s") % {"n": game_id})
     game_services.do_resign(game_id, player)
-    return (f"You resigned from game #{game_id}. Your seat now plays the game's default move "
-            "(its least committal choice) each turn.")
+    return _("You resigned from game #%(n)s. Your seat now plays the game's default move (its least committal "
+             "choice) each turn.") % {"n": game_id}
 
 
 #: What ``mode``/``mail`` take, folded and without spaces -> the mail mode.
@@ -256,10 +273,10 @@ LANGUAGE_VERBS = ("language", "lingua", "idioma")
 
 def _mode_text(mode: str) -> str:
     texts: dict[str, str] = {
-        Player.MailMode.MY_TURN: "a mail when it is your turn (and when a game ends)",
-        Player.MailMode.EVERY_MOVE: "a mail after every move",
-        Player.MailMode.DIGEST: "one digest mail a day per game, and the mails that need you "
-                                "(invitations, answers, reminders, the end)",
+        Player.MailMode.MY_TURN: _("a mail when it is your turn (and when a game ends)"),
+        Player.MailMode.EVERY_MOVE: _("a mail after every move"),
+        Player.MailMode.DIGEST: _("one digest mail a day per game, and the mails that need you "
+                                  "(invitations, answers, reminders, the end)"),
     }
     return texts.get(mode, mode)
 
@@ -267,21 +284,22 @@ def _mode_text(mode: str) -> str:
 def cmd_name(sender: str, player: Player | None, args: Sequence[str], mail_name: str) -> str:
     player = player or game_services.do_get_or_create_player(sender, mail_name)
     if not args:
-        return f"Your name is {player.display_name}. To change it: name Anna Silva"
+        return _("Your name is %(name)s. To change it: name Anna Silva") % {"name": player.display_name}
     game_services.do_update_preferences(player, display_name=" ".join(args))
-    return (f"Your name is now {player.display_name}. Your games show it from now on (where another "
-            "player of a game has the same name, a letter is added: Anna B).")
+    return _("Your name is now %(name)s. Your games show it from now on (where another player of a game has the "
+             "same name, a letter is added: Anna B).") % {"name": player.display_name}
 
 
 def cmd_mode(sender: str, player: Player | None, args: Sequence[str], verb: str, mail_name: str) -> str:
     player = player or game_services.do_get_or_create_player(sender, mail_name)
     if not args:
-        return f"Your mail mode is {player.mail_mode}: {_mode_text(player.mail_mode)}. Change it with: {verb} digest"
+        return _("Your mail mode is %(mode)s: %(what)s. Change it with: %(verb)s digest") % {
+            "mode": player.mail_mode, "what": _mode_text(player.mail_mode), "verb": verb}
     mode = MAIL_MODE_WORDS.get("".join(notation.fold(a) for a in args))
     if mode is None:
         raise ServiceError(_("%(verb)s takes turn, all or digest, like: %(verb)s digest") % {"verb": verb})
     game_services.do_update_preferences(player, mail_mode=mode)
-    return f"Your mail mode is now {mode}: {_mode_text(mode)}."
+    return _("Your mail mode is now %(mode)s: %(what)s.") % {"mode": mode, "what": _mode_text(mode)}
 
 
 def cmd_language(sender: str, player: Player | None, args: Sequence[str], mail_name: str) -> str:
@@ -316,7 +334,7 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
     except ValueError:
         words = line.split()
     if not words:
-        return Result(line, False, "empty line")
+        return Result(line, False, _("empty line"))
     verb = notation.fold(words[0])
     args = words[1:]
     player = Player.objects.filter(email=game_services.normalize_email(sender)).first()
@@ -344,16 +362,15 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
         if verb == "standby":
             if args and notation.fold(args[0]) in ("off", "stop", "none"):
                 return Result(line, True, moderators.do_volunteer(player, None, on=False) if player else
-                              "You are on no standby list.")
+                              _("You are on no standby list."))
             volunteer = player or game_services.do_get_or_create_player(sender, mail_name)
             return Result(line, True, moderators.do_volunteer(volunteer, _game_number(args, "standby")))
         if absence_commands.is_absence_line(line):
             if player is None:
-                return Result(line, False, "you play no game here yet, so there is no deadline to hold")
+                return Result(line, False, _("you play no game here yet, so there is no deadline to hold"))
             answer = absence_commands.run(line, player, None)
             return Result(line, answer.ok, answer.text)
     except ServiceError as exc:
         return Result(line, False, exc.message)
-    return Result(line, False, f"{words[0]!r} is not a command here "
-                               "(help, games, new, join, decline, resign, name, mode, vacation, extend, "
-                               "campaign, rematch)")
+    return Result(line, False, _("%(word)s is not a command here (help, games, new, join, decline, resign, name, "
+                                 "mode, vacation, extend, campaign, rematch)") % {"word": repr(words[0])})
