@@ -187,7 +187,12 @@ def msg(msgid: str, **params: Any) -> dict[str, Any]:
 def _param(value: Any, code: str) -> Any:
     if isinstance(value, Mapping) and "_" in value:  # a word, or a message of its own
         inner = {k: _param(v, code) for k, v in value.items() if k != "_"}
-        said = translate(str(value["_"]), code)
+        forms = _catalogue(code).get(str(value["_"])) if code != DEFAULT else None
+        if isinstance(forms, tuple) and len(forms) >= 2 and isinstance(value.get("n"), int):
+            # (a word stored before it was counted, whose msgid is now a counted word's: its form for n)
+            said = str(forms[0] if value["n"] == 1 else forms[1])
+        else:
+            said = translate(str(value["_"]), code)
         return said.format(**inner) if inner else said
     if isinstance(value, Mapping) and "n" in value and "one" in value:  # a counted word
         return ngettext(str(value["one"]), str(value.get("other", value["one"])), int(value["n"]), code).format(

@@ -165,3 +165,18 @@ def test_it_says_the_answer_to_a_refused_move_by_mail_through_the_catalogue() ->
         assert _unmarked_in(source, functions) == [], name
     assert _unmarked_in('def f(n):\n    """Doc."""\n    return [f"Line {n}", _("Your line: %(l)s") % {"l": n},'
                         ' g(x, after="partial")]', ["f"]) == [("f", 3)]
+
+
+#: One word per meaning across every Portuguese text (QA, #27: "parada" beside "paragem"): the
+#: service's European Portuguese where the rulebooks give no word ("paragem", a ship's stop), the
+#: game's own where they do (Maracaibo's "área de planejamento", beside the notation's "planejar").
+ONE_WORD = {r"\bparadas?\b": "paragem", r"\bárea de planeamento\b": "área de planejamento"}
+
+
+def test_it_says_one_word_per_meaning_in_every_portuguese_catalogue() -> None:
+    texts = [ROOT / "pbem/locale/pt/LC_MESSAGES/django.po", ROOT / "engine/locale/pt/LC_MESSAGES/engine.po",
+             *sorted((ROOT / "engine/games").glob("*/data/*.pt.json"))]
+    for path in texts:
+        said = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("msgid"))
+        for wrong, right in ONE_WORD.items():
+            assert not re.search(wrong, said, re.I), (path.name, wrong, right)

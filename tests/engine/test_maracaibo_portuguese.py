@@ -393,3 +393,38 @@ def test_a_cards_village_action_option_is_said_in_portuguese() -> None:
         "ação de vila de Receptador: pagar 2 mercadorias idênticas por 5 dobrões (resta 1)")
     assert labels.say("village action of Adventurer's Board, the last: fulfil quest UQ15 or UQ11", "pt") == (
         "ação de vila de Tabuleiro do Aventureiro, a última: cumprir a missão UQ15 ou UQ11")
+
+
+def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> None:
+    """QA (#27): "Ana recebe 1 dobrões", "paga 1 dobrões", "1 pontos de vitória": every counted noun of a
+    gain, a payment and the income said with its number's form (ngettext), and a word stored before it
+    was counted ({"_": "{n} VP", "n": 1}, an older game's event) said with it too."""
+    from engine.games.maracaibo import effects
+    from engine.rng import Rng
+
+    def told(g: dict[str, Any], d: int = 5) -> tuple[str, str]:
+        state = R.setup(["Ana", "Bruno"], R.check_options(2, {}), "plurals")
+        state["p"][0]["d"] = d
+        ev: list[Any] = []
+        effects.gain(state, 0, g, Rng("plurals"), ev, "city")
+        gained = [e for e in ev if e.kind == "gain"][-1]
+        return gained.text, i18n.render(gained.msg, "pt")
+
+    assert told({"d": 1, "vp": 1, "cp": 1}) == ("Ana gets 1 doubloon, 1 VP, 1 combat point.",
+                                                 "Ana recebe 1 dobrão, 1 ponto de vitória, 1 ponto de combate.")
+    assert told({"d": 2, "vp": 3, "cp": 2}) == ("Ana gets 2 doubloons, 3 VP, 2 combat points.",
+                                                 "Ana recebe 2 dobrões, 3 pontos de vitória, 2 pontos de combate.")
+    assert told({"d": -1}) == ("Ana pays 1 doubloon.", "Ana paga 1 dobrão.")
+    assert told({"d": -3, "vp": 1}) == ("Ana pays 3 doubloons and gets 1 VP.",
+                                        "Ana paga 3 dobrões e recebe 1 ponto de vitória.")
+    state = R.setup(["Ana", "Bruno"], R.check_options(2, {}), "plurals")
+    state["p"][0]["inc_d"], state["p"][0]["inc_vp"] = 0, 0
+    ev: list[Any] = []
+    effects.apply_income(state, 0, {"d": 1}, ev)
+    income = [e for e in ev if e.kind == "income"][-1]
+    assert i18n.render(income.msg, "pt").endswith(" 1 dobrão e 0 pontos de vitória."), i18n.render(income.msg, "pt")
+    # an older game's stored words and texts
+    old = i18n.msg("{player} gets {what}.", player="Ana", what=[i18n.word("{n} doubloons", n=1),
+                                                                i18n.word("{n} VP", n=1)])
+    assert i18n.render(old, "pt") == "Ana recebe 1 dobrões, 1 ponto de vitória."  # (as it was stored: its number)
+    assert i18n.render(i18n.msg("{player} pays {paid} doubloons.", player="Ana", paid=4), "pt") == "Ana paga 4 dobrões."

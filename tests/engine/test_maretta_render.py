@@ -97,3 +97,17 @@ def test_it_writes_the_board_and_draws_the_picture_in_portuguese_for_a_portugues
             desc = next(e.text or "" for e in ET.fromstring(mail).iter() if e.tag.endswith("desc"))
             assert "Fichas castanhas (?): barris virados para baixo" in desc and "chips" not in desc
     assert missed == set()
+
+
+def test_it_says_an_empty_stock_with_the_word_agreeing_with_it_in_portuguese() -> None:
+    """QA (#27): "estoque: vazia" (the shared "empty" of a hand, "mão", feminine); an empty stock is
+    "estoque: vazio", and English still "stock: empty"."""
+    from engine import i18n
+
+    st = side_a_turn([["3fi", "3wo", "2ro", "4fo"], ["5ro", "1wa", "2fi", "2wa"], ["1ro", "1fo", "3wa", "4wa"]],
+                     pos=[3, 0, 9], stock=[["1wo", "2fi"], [], []])
+    view = R.view(st, PURPLE)
+    assert "stock: empty" in R.render_text(view)
+    with i18n.language("pt"):
+        text = R.render_text(view)
+    assert "estoque: vazio" in text and "vazia" not in text, text

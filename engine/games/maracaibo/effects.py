@@ -39,7 +39,28 @@ def said(kind: str, text: tuple[str, dict[str, Any]], data: dict[str, Any], to: 
 
 
 # (texts the catalogue needs that xgettext does not see: a counted word's forms)
-_PLURALS = (i18n.ngettext("{n} figure", "{n} figures", 1),)
+_PLURALS = (i18n.ngettext("{n} figure", "{n} figures", 1), i18n.ngettext("{n} doubloon", "{n} doubloons", 1),
+            i18n.ngettext("{n} VP", "{n} VP", 1), i18n.ngettext("{n} combat point", "{n} combat points", 1))
+#: the words and texts of games stored before they were counted (issue 27: "1 dobrões"): their events
+#: still name these, so the catalogue keeps them
+_STORED = (i18n.N_("{n} doubloons"), i18n.N_("{n} combat points"),
+           i18n.N_("{player} pays {paid} doubloons and gets {what}."), i18n.N_("{player} pays {paid} doubloons."),
+           i18n.N_("{player}'s income is now {d} doubloons and {vp} VP."),
+           i18n.N_("{player} receives {d} doubloons and {vp} VP."))
+
+
+def doubloons(n: int) -> dict[str, Any]:
+    """``n`` doubloons as a counted word: "1 doubloon", "2 doubloons" ("1 dobrão", "2 dobrões")."""
+    return {"n": n, "one": "{n} doubloon", "other": "{n} doubloons"}
+
+
+def victory_points(n: int) -> dict[str, Any]:
+    """``n`` VP as a counted word ("1 ponto de vitória", "2 pontos de vitória")."""
+    return {"n": n, "one": "{n} VP", "other": "{n} VP"}
+
+
+def combat_points(n: int) -> dict[str, Any]:
+    return {"n": n, "one": "{n} combat point", "other": "{n} combat points"}
 
 
 def without(items: list[Any], x: Any) -> list[Any]:
@@ -137,8 +158,8 @@ def apply_income(state: State, seat: int, e: dict[str, Any], ev: list[Event]) ->
         add_income_d(state, p, e["d"], ev, seat)
     else:
         add_income_vp(state, p, e["vp"], ev, seat)
-    ev.append(said("income", i18n.text("{player}'s income is now {d} doubloons and {vp} VP.", player=who(state, seat),
-                                       d=p["inc_d"], vp=p["inc_vp"]),
+    ev.append(said("income", i18n.text("{player}'s income is now {d} and {vp}.", player=who(state, seat),
+                                       d=doubloons(p["inc_d"]), vp=victory_points(p["inc_vp"])),
                         {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
 
 
@@ -271,24 +292,24 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
         before = p["d"]
         p["d"] = max(0, before + g["d"] * mult)
         if g["d"] > 0:
-            words.append(i18n.word("{n} doubloons", n=g["d"] * mult))
+            words.append(doubloons(g["d"] * mult))
         else:
             paid = before - p["d"]  # a cost (a token's, Belize's): never more than the player has
     if g.get("vp"):
         add_vp(p, g["vp"] * mult, source)
-        words.append(i18n.word("{n} VP", n=g["vp"] * mult))
+        words.append(victory_points(g["vp"] * mult))
     if g.get("cp"):
         p["cp"] = min(C.COMBAT_MAX, p["cp"] + g["cp"])
-        words.append(i18n.word("{n} combat points", n=g["cp"]))
+        words.append(combat_points(g["cp"]))
     if g.get("fig"):
         got = gain_figure(p, g["fig"])
         words.append({"n": got, "one": "{n} figure", "other": "{n} figures"})
     if words or paid:
         if words and paid:
-            told = i18n.text("{player} pays {paid} doubloons and gets {what}.", player=who(state, seat), paid=paid,
+            told = i18n.text("{player} pays {paid} and gets {what}.", player=who(state, seat), paid=doubloons(paid),
                              what=words)
         elif paid:
-            told = i18n.text("{player} pays {paid} doubloons.", player=who(state, seat), paid=paid)
+            told = i18n.text("{player} pays {paid}.", player=who(state, seat), paid=doubloons(paid))
         else:
             told = i18n.text("{player} gets {what}.", player=who(state, seat), what=words)
         ev.append(said("gain", told, {"seat": seat}))

@@ -15,7 +15,7 @@ from . import content as C
 from .actions import do_village
 from .board import HANDLERS, last_round, multiplier, opt, stack, start_turn
 from .cards import buy_options
-from .effects import add_vp, count_of, given_up, player, said, who
+from .effects import add_vp, count_of, doubloons, given_up, player, said, victory_points, who
 from .setup import place_quests, refill_display
 
 
@@ -86,8 +86,8 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     for i, p in enumerate(state["p"]):
         p["d"] += p["inc_d"]
         add_vp(p, p["inc_vp"], "income")
-        ev.append(said("income", i18n.text("{player} receives {d} doubloons and {vp} VP.", player=who(state, i),
-                                           d=p["inc_d"], vp=p["inc_vp"]), {"seat": i}))
+        ev.append(said("income", i18n.text("{player} receives {d} and {vp}.", player=who(state, i),
+                                           d=doubloons(p["inc_d"]), vp=victory_points(p["inc_vp"])), {"seat": i}))
     if jean.playing(state):
         jean.interim(state, ev)
     if jacques.playing(state):

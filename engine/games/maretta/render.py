@@ -114,7 +114,11 @@ def render_text(view: dict[str, Any]) -> str:
         lines.append(f"{str(names[s]).ljust(width)}  {_where(view, view['pos'][s])}{mark}")
         lines.append(f"{' ' * width}  " + _("hand: {n} cards; {where}: (*) {p1}  (**) {p2}").format(
             n=view["hand_counts"][s], where=where, p1=p1s, p2=_card(view["p2"][s])))
-        lines.append(f"{' ' * width}  " + _("stock: {stock}").format(stock=_stock(view["stock"][s], side)))
+        # (an empty stock said whole: Portuguese agrees the word with the stock, "estoque: vazio", not
+        # with the shared "empty" of a hand or a cargo, "vazia", issue 27)
+        stock = _("stock: {stock}").format(stock=_stock(view["stock"][s], side)) if view["stock"][s] else _(
+            "stock: empty")
+        lines.append(f"{' ' * width}  " + stock)
     lines.append("")
     if view["barrels"]:
         spots = sorted(view["barrels"], key=int)
