@@ -230,7 +230,8 @@ DEFAULT_FROM_EMAIL = PBEM_FROM_EMAIL
 SERVER_EMAIL = PBEM_FROM_EMAIL
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # Why not Django's own: it opened a new SMTP session for every mail (issue 28; pbem/mail/kept.py).
+    EMAIL_BACKEND = "pbem.mail.kept.KeptSMTPBackend"
     EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
@@ -238,6 +239,8 @@ if EMAIL_HOST:
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
     # Why short: a send must end well within sending.SEND_DEADLINE (see workers/tasks.py).
     EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+    #: Seconds a worker keeps its connection to the relay after a mail (0: a session a mail).
+    PBEM_SMTP_KEEP_SECONDS = float(os.environ.get("PBEM_SMTP_KEEP_SECONDS", "30"))
 else:
     EMAIL_BACKEND = "pbem.mail.maildir.MaildirBackend"
 

@@ -84,12 +84,14 @@ app.conf.include = ["workers.tasks"]
 @task_postrun.connect
 def _close_old_connections(**kwargs: Any) -> None:
     """What Django does around each web request: drop a connection that broke or outlived
-    CONN_MAX_AGE (with CONN_HEALTH_CHECKS a dead one is noticed before it is used).
+    CONN_MAX_AGE (with CONN_HEALTH_CHECKS a dead one is noticed before it is used, unless it
+    served the task before without error just now: pbem.dbhealth, issue 28).
     Not for a task applied eagerly: it runs inside its caller's transaction, as the fixup knows."""
-    from django.db import close_old_connections
+    from pbem import dbhealth
 
     task = kwargs.get("task")
     if task is not None and getattr(task.request, "is_eager", False):
         return
-
-    close_old_connections()
+    if "retval" in kwargs:  # postrun: whether the task ended well (a failure: checked next time)
+        dbhealth.mark_sound(kwargs.get("state") == "SUCCESS")
+    dbhealth.tidy_connections()

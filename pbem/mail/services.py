@@ -24,7 +24,7 @@ from email.message import Message
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -131,19 +131,25 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
     A Message-ID seen before returns the stored row and queues nothing.
     """
     message_id = parsing.message_id_of(parsing.parse_headers(raw), raw)
-    existing = InboundMessage.objects.filter(message_id=message_id).first()
-    if existing is not None:
+    row = InboundMessage(message_id=message_id, raw=raw, mail_from=parsing.without_controls(mail_from or "")[:255],
+                         rcpt_to=_choose_recipient(list(rcpt_tos)), status=Status.RECEIVED,
+                         received_at=timezone.now())
+    # Why one statement (issue 28): a look-up of the Message-ID, then the row inserted in a
+    # transaction of its own, were four round trips to the database on the ingress's path
+    # (SELECT, BEGIN, INSERT, COMMIT); a delivery seen before (or racing with this one) inserts nothing.
+    table = connection.ops.quote_name(InboundMessage._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} (message_id, raw, mail_from, rcpt_to, status, result, received_at) "
+                       "VALUES (%s, %s, %s, %s, %s, '', %s) ON CONFLICT (message_id) DO NOTHING RETURNING id",
+                       [row.message_id, raw, row.mail_from, row.rcpt_to, row.status, row.received_at])
+        stored = cursor.fetchone()
+    if stored is None:
+        existing = InboundMessage.objects.get(message_id=message_id)
         log.info("inbound %s: duplicate delivery, ignored", existing.pk)
         return existing
-    try:
-        with transaction.atomic():
-            row = InboundMessage.objects.create(
-                message_id=message_id, raw=raw, mail_from=parsing.without_controls(mail_from or "")[:255],
-                rcpt_to=_choose_recipient(list(rcpt_tos)))
-            dispatch.enqueue("pbem.process_inbound", row.pk)
-    except IntegrityError:
-        # Why: two deliveries of one mail raced; the other one stored it.
-        return InboundMessage.objects.get(message_id=message_id)
+    row.pk = int(stored[0])
+    row._state.adding = False
+    dispatch.enqueue("pbem.process_inbound", row.pk)  # at once, or when the caller's transaction commits
     log.info("inbound %s stored (%s bytes)", row.pk, len(raw))
     return row
 

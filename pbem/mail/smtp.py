@@ -22,8 +22,9 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import connections
 
+from pbem import dbhealth
 from pbem.mail import parsing
 
 log = logging.getLogger(__name__)
@@ -55,12 +56,17 @@ if _aiosmtpd_log.level == logging.NOTSET:
 
 
 def _in_db_thread(func: Any, *args: Any) -> Any:
-    """Run a service the way Django runs a request: drop a broken or expired connection around it."""
-    close_old_connections()
+    """Run a service the way Django runs a request: drop a broken or expired connection around it
+    (its health check only when it did not serve a call just before: :mod:`pbem.dbhealth`)."""
+    dbhealth.tidy_connections()
+    ok = False
     try:
-        return func(*args)
+        result = func(*args)
+        ok = True
+        return result
     finally:
-        close_old_connections()
+        dbhealth.mark_sound(ok)
+        dbhealth.tidy_connections()
 
 
 def _check_recipient(address: str) -> bool:
