@@ -8,6 +8,7 @@ what no player has seen yet (a story pile's order), is not here: see ``campaigns
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from engine import i18n
-from pbem.games import wording
+from pbem.games import language, wording
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -188,9 +189,30 @@ def finished_text(e: CampaignEntry) -> tuple[str, list[str]]:
     d = e.details or {}
     stored = str(d.get("result", "")), [str(t) for t in d.get("story") or []]
     game = e.game if e.game_id else None
-    if game is None or not game.outcome or i18n.current() == i18n.DEFAULT:
+    code = language.current()  # (Django's: a page or a mail that speaks only the service's words says them too)
+    if code == i18n.DEFAULT:
         return stored
-    return result_line(game), public_story(game)
+    if game is None or not game.outcome:
+        return said_result_again(stored[0]), stored[1]
+    with language.speaking(code):
+        return result_line(game), public_story(game)
+
+
+#: A result line as :func:`result_line` stores it, in English.
+_STORED_RESULT = re.compile(r"Game (?P<number>\S+) \(#(?P<id>\d+)\): (?:won by (?P<names>.*?)|no winner); "
+                            r"(?P<scores>.*)", re.S)
+
+
+def said_result_again(stored: str) -> str:
+    """A stored result line (English: ``Game 1 (#7): won by Ana; Ana 41, Bruno 38``) in the language
+    active now, for a game no longer kept (an imported campaign's, a deleted one's): QA (#27) read
+    "Game 1 (#1): won by" in a Portuguese campaign story. Names and scores are kept as written."""
+    m = _STORED_RESULT.fullmatch(stored)
+    if m is None:
+        return stored
+    won = _("won by %(names)s") % {"names": m["names"]} if m["names"] is not None else _("no winner")
+    return _("Game %(number)s (#%(id)s): %(won)s; %(scores)s") % {
+        "number": m["number"], "id": m["id"], "won": won, "scores": m["scores"]}
 
 
 def game_name(campaign: Campaign) -> str:

@@ -139,3 +139,21 @@ def test_a_campaigns_stored_results_are_said_in_the_readers_language(alice, bob,
     english = campaign_selectors.story_so_far(campaign)
     assert f"Game 1 (#{first.pk}): " in english and "Maretta campaign" in english
     _portuguese_only(said)
+    # QA (#27): "Game 1 (#1): won by" where only the service's words were Portuguese (Django's language,
+    # not the engine's), and for a game no longer kept (deleted; an imported campaign's): said again
+    from django.utils import translation
+
+    with translation.override("pt"):
+        assert f"Jogo 1 (#{first.pk}): " in campaign_selectors.story_so_far(campaign)
+    Game.objects.filter(pk=first.pk).update(outcome=None)
+    CampaignEntry.objects.filter(pk=entry.pk).update(game=None)
+    with language.speaking("pt"):
+        gone = campaign_selectors.story_so_far(campaign)
+    assert f"Jogo 1 (#{first.pk}): " in gone and "won by" not in gone and "no winner" not in gone, gone
+    assert entry.details["result"].split("; ", 1)[1] in gone  # (names and scores as stored)
+    assert campaign_selectors.said_result_again("Game 2 (#9): no winner; Ana 3, Bruno 3") == (
+        "Game 2 (#9): no winner; Ana 3, Bruno 3")
+    with language.speaking("pt"):
+        assert campaign_selectors.said_result_again("Game 2 (#9): no winner; Ana 3, Bruno 3") == (
+            "Jogo 2 (#9): sem vencedor; Ana 3, Bruno 3")
+        assert campaign_selectors.said_result_again("anything else") == "anything else"
