@@ -344,7 +344,7 @@ class OptionSpec:
                 return True
             if folded in ("0", "no", "false", "off", "n"):
                 return False
-            raise SetupError(f"option {self.name} takes yes or no, not {value!r}")
+            raise SetupError(_("option {name} takes yes or no, not {value}").format(name=self.name, value=repr(value)))
         if kind == "int":
             n = _to_int(self.name, value)
             self._check_range(n)
@@ -356,7 +356,8 @@ class OptionSpec:
             elif isinstance(value, (list, tuple)):
                 parts = list(value)
             else:
-                raise SetupError(f"option {self.name} takes a list of numbers, not {value!r}")
+                raise SetupError(_("option {name} takes a list of numbers, not {value}").format(
+                    name=self.name, value=repr(value)))
             nums = [_to_int(self.name, p) for p in parts]
             for n in nums:
                 self._check_range(n)
@@ -366,23 +367,27 @@ class OptionSpec:
                 if notation.fold(str(choice)) == notation.fold(str(value)):
                     return choice
             allowed = ", ".join(str(c) for c in self.choices)
-            raise SetupError(f"option {self.name} must be one of {allowed}, not {value!r}")
+            raise SetupError(_("option {name} must be one of {allowed}, not {value}").format(
+                name=self.name, allowed=allowed, value=repr(value)))
         raise AssertionError(f"unknown option kind {kind}")
 
     def _check_range(self, n: int) -> None:
         if self.min is not None and n < self.min:
-            raise SetupError(f"option {self.name} must be at least {self.min}, not {n}")
+            raise SetupError(_("option {name} must be at least {min}, not {n}").format(
+                name=self.name, min=self.min, n=n))
         if self.max is not None and n > self.max:
-            raise SetupError(f"option {self.name} must be at most {self.max}, not {n}")
+            raise SetupError(_("option {name} must be at most {max}, not {n}").format(
+                name=self.name, max=self.max, n=n))
 
 
 def _to_int(name: str, value: Any) -> int:
     if isinstance(value, bool):
-        raise SetupError(f"option {name} takes a whole number, not {value!r}")
+        raise SetupError(_("option {name} takes a whole number, not {value}").format(name=name, value=repr(value)))
     try:
         return int(str(value).strip())
     except ValueError:
-        raise SetupError(f"option {name} takes a whole number, not {value!r}") from None
+        raise SetupError(_("option {name} takes a whole number, not {value}").format(
+            name=name, value=repr(value))) from None
 
 
 @mypyc_attr(native_class=False)  # (mypyc compiles no native subclass of an interpreted class)
@@ -447,15 +452,15 @@ class Rules:
     def check_options(self, n_players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate options against the declared schema; fill in defaults."""
         if not self.min_players <= n_players <= self.max_players:
-            raise SetupError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {n_players}"
-            )
+            raise SetupError(_("{title} is for {min} to {max} players, not {n}").format(
+                title=i18n.lookup(self.title) or self.title, min=self.min_players, max=self.max_players, n=n_players))
         given = dict(options or {})
         specs = {s.name: s for s in self.option_specs}
         unknown = sorted(set(given) - set(specs))
         if unknown:
-            known = ", ".join(n for n, s in specs.items() if not s.internal) or "none"  # internal ones are no client's
-            raise SetupError(f"unknown option {', '.join(unknown)} for {self.title} (known options: {known})")
+            known = ", ".join(n for n, s in specs.items() if not s.internal) or _("none")  # internal: no client's
+            raise SetupError(_("unknown option {names} for {title} (known options: {known})").format(
+                names=", ".join(unknown), title=i18n.lookup(self.title) or self.title, known=known))
         out: dict[str, Any] = {}
         for spec in self.option_specs:
             out[spec.name] = spec.coerce(given[spec.name]) if spec.name in given else spec.default

@@ -162,10 +162,11 @@ class Maracaibo(Rules):
     def _check_option_combination(self, n_players: int, options: dict[str, Any]) -> None:
         mode = str(options.get("mode", "base"))  # (no starred tuple here: mypyc cannot compile it)
         if n_players == 1 and mode != "base" and mode not in coop.MODES and mode not in campaign.MODES:
-            raise SetupError("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 players; "
-                             "solo plays mode=base, 74 or 193")
+            raise SetupError(i18n._("the Uprising's competitive modes (option mode basic, 78, 79) are for 2 to 4 "
+                                    "players; solo plays mode=base, 74 or 193"))
         if options.get("promos") and mode not in promos.MODES:
-            raise SetupError(f"the Uprising's promos (option promos) are played in mode basic, 78 or 79, not {mode}")
+            raise SetupError(i18n._("the Uprising's promos (option promos) are played in mode basic, 78 or 79, "
+                                    "not {mode}").format(mode=mode))
         if mode in U.SCENARIOS and str(options.get("scenario", "75")) != "75" and not options.get("campaign"):
             # Why refused, not applied: each of these modes is a scenario card of its own (its legacy tiles,
             # markers, quests and deck), which the base game's scenario cards 76 and 77 would contradict
