@@ -31,7 +31,7 @@ from django.utils import timezone
 from engine import svg as engine_svg
 from pbem.games import dispatch
 from pbem.games.models import MailAddress, OutboundMessage
-from pbem.mail import compose, dsn
+from pbem.mail import compose, dsn, labels
 
 log = logging.getLogger(__name__)
 
@@ -133,22 +133,43 @@ SMOOTH_TEXT_ATTR = " " + engine_svg.SMOOTH_TEXT
 @functools.lru_cache(maxsize=64)
 def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG."""
-    import resvg_py
+    png = _palette(truecolour(svg), svg)
+    if not png.startswith(PNG_MAGIC):
+        raise ValueError("the renderer did not return a PNG")
+    return png
 
+
+def truecolour(svg: str) -> Any:
+    """The picture drawn in full colour (a Pillow RGB image), before its palette: resvg draws it,
+    but for the plain labels Pillow draws over it (:mod:`pbem.mail.labels`, issue 28: resvg spent
+    two thirds of a Maretta board's render laying out its labels one by one). Raises ValueError
+    on a bad SVG."""
+    import io
+
+    import resvg_py
+    from PIL import Image
+
+    width = _png_width(svg)
+    lifted = labels.lift(svg, width)
     # Why these options: resvg maps "sans-serif" to Arial, which few servers have, so the
     # labels vanished. Why shapes unsmoothed ("optimize_speed"): anti-aliased edges were most
     # of a picture's bytes (Maretta 22 KB at 560 px, 8.9 KB without), and without them a board
     # has a score of colours, which a palette PNG stores in a byte a pixel or less (see
     # _palette). Text is unsmoothed too unless the picture asks otherwise on its root element
     # (``text-rendering="optimizeLegibility"``, engine.svg.SMOOTH_TEXT: issue 21, unsmoothed
-    # 11 px glyphs lost strokes, "Key Wesl", "rlnged"); resvg honours the attribute.
-    data = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", sans_serif_family=PNG_FONT,
-                                 font_family=PNG_FONT, width=_png_width(svg),
+    # 11 px glyphs lost strokes, "Key Wesl", "rlnged"); resvg honours the attribute, and so do
+    # the lifted labels.
+    data = resvg_py.svg_to_bytes(svg_string=lifted.svg if lifted else svg, background="#ffffff",
+                                 sans_serif_family=PNG_FONT, font_family=PNG_FONT, width=width,
                                  shape_rendering="optimize_speed", text_rendering="optimize_speed")
-    png = _palette(bytes(data), svg)
-    if not png.startswith(PNG_MAGIC):
+    data = bytes(data)
+    if not data.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
-    return png
+    with Image.open(io.BytesIO(data)) as im:
+        rgb = im.convert("RGB")
+    if lifted is not None:
+        labels.draw(rgb, lifted)
+    return rgb
 
 
 #: The most colours a mail picture keeps: its own (17-20 on a board drawn unsmoothed) and, for
@@ -161,8 +182,8 @@ PNG_EDGE_TONES = 6
 _HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
 
 
-def _palette(png: bytes, svg: str = "") -> bytes:
-    """The same picture as a palette PNG (Pillow) of at most :data:`PNG_COLOURS` colours: its exact
+def _palette(rgb: Any, svg: str = "") -> bytes:
+    """The picture (RGB) as a palette PNG (Pillow) of at most :data:`PNG_COLOURS` colours: its exact
     colours when it has no more, as an unsmoothed board does (17-20); else the colours its drawing
     names (``svg``) and those covering much of it, exact, and the tones of smoothed text's edges
     reduced to the slots left (median cut over those edge pixels only, no dithering).
@@ -185,8 +206,6 @@ def _palette(png: bytes, svg: str = "") -> bytes:
 
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        rgb = im.convert("RGB")
     colours = rgb.getcolors(PNG_COLOURS)
     # a picture of few colours keeps them exactly; one of more (smoothed text) is reduced
     chosen: list[Any] = [colour for _count, colour in colours] if colours else _smoothed_palette(rgb, svg)

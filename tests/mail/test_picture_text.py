@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-import resvg_py
 from PIL import Image
 
 import engine
@@ -26,12 +25,9 @@ NS = "{http://www.w3.org/2000/svg}"
 
 
 def _truecolour(doc: str) -> Image.Image:
-    """The picture as resvg draws it with no palette, text as the picture asks."""
-    data = resvg_py.svg_to_bytes(svg_string=doc, background="#ffffff", sans_serif_family=sending.PNG_FONT,
-                                 font_family=sending.PNG_FONT, width=sending._png_width(doc),
-                                 shape_rendering="optimize_speed", text_rendering="optimize_speed")
-    with Image.open(io.BytesIO(bytes(data))) as im:
-        return im.convert("RGB")
+    """The picture as the sender draws it with no palette, text as the picture asks (resvg, and
+    Pillow for the labels it lifts: pbem.mail.labels)."""
+    return sending.truecolour(doc)
 
 
 def _grey(im: Image.Image) -> bytes:
