@@ -78,6 +78,12 @@ def font(bold: bool, size: float) -> Any:
     return ImageFont.truetype(FONT_FILES[bold], size)
 
 
+@functools.lru_cache(maxsize=4096)
+def _width(bold: bool, size: float, text: str) -> float:
+    """A label's advance in pixels (the same words recur from one picture to the next)."""
+    return float(font(bold, size).getlength(text))
+
+
 def _attrs(raw: str) -> dict[str, str]:
     return {m.group(1): m.group(2) if m.group(2) is not None else m.group(3) for m in _ATTR.finditer(raw)}
 
@@ -111,7 +117,7 @@ def _label(attrs: dict[str, str], body: str, k: float) -> Label | None:
 
 def _box(label: Label) -> tuple[float, float, float, float]:
     """Where a label's ink may be, in pixels (a margin for hinting and smoothing)."""
-    width = font(label.bold, label.size).getlength(label.text)
+    width = _width(label.bold, label.size, label.text)
     x0 = label.x - {"ls": 0.0, "ms": width / 2, "rs": width}[label.anchor]
     return x0 - 2, label.y - 1.05 * label.size - 2, x0 + width + 2, label.y + 0.35 * label.size + 2
 
