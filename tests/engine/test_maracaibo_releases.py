@@ -5,12 +5,14 @@ The golden games were played by the bot on the old commits themselves (tests/eng
 make_maracaibo_releases.py): a 79 game of main 188b109 (the window 93f71f2 to 7e3c82d's parent), the
 first three games of an Uprising campaign of main 57805f3 (before 5c3c7c5: no new project card in a
 campaign game), the second of them card 184's game (mode 79), and the first and third games of one of main
-5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles)."""
+5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles); and a 78 game of
+main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) in which a player buys it."""
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ import pytest
 
 from engine.errors import SetupError
 from engine.games.maracaibo import RULES, scenarios
+from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.upgrade import current
 from engine.testing import player_names
 
@@ -26,7 +29,8 @@ GOLDEN = Path(__file__).parent / "golden"
 STORED = {
     "maracaibo_79_188b109": "bb5188b",
     "maracaibo_campaign_57805f3_1": "17a12c0",
-    "maracaibo_campaign_57805f3_2": "current",
+    "maracaibo_campaign_57805f3_2": "4831b6a",  # (card 184's 79 game holds card 201 at its old numbers)
+    "maracaibo_78_6fb9567": "4831b6a",
     "maracaibo_campaign_57805f3_3": "17a12c0",
     "maracaibo_campaign_5962877_1": "c572794",
     "maracaibo_campaign_5962877_3": "c572794",
@@ -66,7 +70,8 @@ def test_a_game_stored_by_an_older_release_replays_to_its_stored_state_and_plays
     assert RULES.outcome(ended) is not None
     if STORED[name] != "current":  # today's setup deals otherwise: the log would not replay to it
         today = RULES.setup(g["players"], g["options"], g["seed"], archive=g["archive"])
-        assert json.loads(json.dumps(today))["deck"] != _played(g, options, [])["deck"]
+        then = _played(g, options, [])
+        assert json.loads(json.dumps(today)) != then
 
 
 def test_a_first_campaign_game_stored_before_17a12c0_ends_and_archives_as_it_did() -> None:
@@ -91,6 +96,47 @@ def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_
     assert scenarios.dealt_new_cards(first["final"]) == set()  # (before 5c3c7c5: the base B deck)
     assert second["state"]["options"]["mode"] == "79" and 184 in second["archive"]["story"]["unread"]
     assert {c for c in scenarios.dealt_new_cards(second["state"]) if c < 230} == set(range(201, 230))
+
+
+def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers() -> None:
+    # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP; today's is card 237, in its place
+    g = _golden("maracaibo_78_6fb9567")
+    old, new = scenarios.RENUMBERED[237], U.CARD[237]
+    assert old == 201 and (U.CARD[201]["cost"], U.CARD[201]["vp"]) == (4, 2) and U.CARD[201]["name"] == new["name"]
+    assert (new["cost"], new["vp"]) != (4, 2) and new["effects"] == U.CARD[201]["effects"]
+    (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if 201 in p["bought"]]
+    options = RULES.replay_options(g["options"], g["state"])
+    state = _played(g, options, g["moves"])
+    assert 201 in state["p"][buyer]["bought"] and 237 not in scenarios.dealt_new_cards(state)
+    # today's setup deals card 237 where 201 was: the same deck but for it, and the buy costs today's price
+    today = RULES.setup(g["players"], g["options"], g["seed"])
+    then = RULES.setup(g["players"], options, g["seed"])
+    cards = scenarios.dealt_new_cards
+    assert 201 in cards(then) and 237 in cards(today) and cards(then) - {201} == cards(today) - {237}
+    then["options"] = today["options"]  # (but for the option release, the same setup with 237 where 201 was)
+    assert re.sub(r"\b201\b", "237", json.dumps(then)) == json.dumps(today)
+    # a new game is today's: it holds no retired card and says so
+    assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & {201}
+    # replayed by today's numbers, the stored log does not reach the stored state
+    try:
+        differs = _played(g, {k: v for k, v in options.items() if k != "release"}, g["moves"]) != state
+    except AssertionError:  # (a move the log holds is not legal)
+        differs = True
+    assert differs
+
+
+@pytest.mark.parametrize("options", [{"mode": "79"}, {"mode": "74"}, {"mode": "193"},
+                                     {"campaign": True, "mode": "campaign"},
+                                     {"campaign": True, "mode": "campaign_base"}])
+def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by_it(options: dict[str, Any]) -> None:
+    then = RULES.setup(player_names(2), {**options, "release": "4831b6a"}, "renumbered")
+    today = RULES.setup(player_names(2), options, "renumbered")
+    assert 201 in scenarios.dealt_new_cards(then) and 237 not in scenarios.dealt_new_cards(then)
+    assert 237 in scenarios.dealt_new_cards(today) and 201 not in scenarios.dealt_new_cards(today)
+    assert scenarios.release_of(then) == "4831b6a" and scenarios.release_of(today) == "current"
+    said = json.loads(json.dumps({**then, "format": 9, "options": {**then["options"], "release": "current"}}))
+    current(said)  # (format 10: a state stored before the change says "current")
+    assert said == json.loads(json.dumps(then))
 
 
 def test_every_release_row_is_its_own_and_todays_setup_is_current() -> None:

@@ -155,10 +155,11 @@ def _build() -> dict[str, Any]:
         "goods": list(C.GOODS),
         "objects": list(C.OBJECTS),
         "synergies": list(C.SYNERGIES),
-        # (the Uprising's 36 project cards too, "expansion": "uprising": a page shows any card dealt)
+        # (the Uprising's 36 project cards too, "expansion": "uprising": a page shows any card dealt, and the
+        # retired ones a game set up before their numbers changed deals: scenarios.RENUMBERED)
         "cards": [*(_card(c) for c in C.CARDS_DATA["cards"]),
                   *({**_card(C.CARD[int(c["id"])]), "expansion": "uprising", "number": c.get("number")}
-                    for c in U.CARDS)],
+                    for c in [*U.CARDS, *U.RETIRED_CARDS])],
         "places": [_place(loc) for loc in C.MAP["locations"]],
         "routes": [{"from": loc["id"], "to": nxt} for loc in C.MAP["locations"] for nxt in loc.get("next", [])],
         "two_player_annexed": dict(C.MAP.get("two_player_annexed", {})),

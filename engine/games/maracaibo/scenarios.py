@@ -73,6 +73,10 @@ _SCENARIOS = ("78", "79")
 _PLAYED_BEFORE_RUIN = ("L30", "L33", "L34", "L35", "L36", "L37")
 #: card 151's back before 17a12c0 (the Uprising's story had no card 184 in its first game's chapter yet)
 _NEXT_BEFORE_184: dict[str, dict[int, tuple[int, ...]]] = {"uprising": {151: (155, 160)}}
+#: today's id of a card whose substitute numbers changed -> the id it had (data/uprising: retired_cards)
+RENUMBERED: dict[int, int] = {int(c["retired_for"]): int(c["id"]) for c in U.RETIRED_CARDS}
+#: the release before the numbers changed (its row: the last of RELEASES)
+_BEFORE_RENUMBERED = "4831b6a"
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -115,13 +119,19 @@ RELEASES: dict[str, dict[str, Any]] = {
     "cefd5f3": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "story_next": _NEXT_BEFORE_184},
     # 17a12c0 to 5c3c7c5's parent: the expansion's quest tiles, still no new project card
     "17a12c0": {"modes": _CAMPAIGN_MODES, "cards": ()},
+    # 78/79 from 4831b6a (a campaign's games from 5c3c7c5, 74 and 193 too) to the balance change of #20:
+    # today's setup but for the cards RENUMBERED since, dealt with their old numbers under their old ids
+    # (data/uprising's retired_cards), in the same place of the B deck (the shuffle draws alike); the
+    # witness: an old id anywhere in the state (the cards not dealt stay in the box)
+    _BEFORE_RENUMBERED: {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (),
+                         "renumbered": True, "city_tiles": True},
 }
 #: the option ``release``'s values: today's (the default) and each older release a stored game began under
 RELEASE_CHOICES = ("current", *RELEASES)
 #: the keys of the state and of its players that hold project cards (release_of's witness)
 _CARD_KEYS = frozenset({"deck", "box", "display", "discard", "returned", "hand", "plan", "bought", "dealt",
                         "tucked", "setup", "p"})
-_NEW_CARDS = frozenset(int(c["id"]) for c in U.CARDS)
+_NEW_CARDS = frozenset(U.CARD)  # (the retired cards too: a stored game holds them)
 
 
 def release(state: State) -> dict[str, Any] | None:
@@ -167,6 +177,8 @@ def dealt_new_cards(state: State) -> set[int]:
 def _fits(state: State, row: dict[str, Any]) -> bool:
     """Whether that release's setup could have dealt what ``state`` holds (:func:`release_of`)."""
     mode = homeports.mode(state)
+    if row.get("renumbered"):  # (today's setup, an old id dealt: the rows before it did not fit)
+        return mode in row["modes"] and bool(dealt_new_cards(state) & set(RENUMBERED.values()))
     if mode not in row["modes"] or not dealt_new_cards(state) <= set(row["cards"]) | set(row.get("numbered", ())):
         return False
     if mode in _SCENARIOS:
@@ -192,7 +204,8 @@ def release_of(state: State) -> str:
     quest tiles (base ``Q``, the expansion's ``UQ``). Two rows that both fit set up the same game."""
     mode = homeports.mode(state)
     if (mode not in _SCENARIOS or "story" in state) and mode not in _CAMPAIGN_MODES:
-        return "current"
+        # (74, 193 and a campaign's 78/79 set up as today's but for the renumbered cards)
+        return _BEFORE_RENUMBERED if _fits(state, RELEASES[_BEFORE_RENUMBERED]) else "current"
     return next((name for name, row in RELEASES.items() if _fits(state, row)), "current")
 
 
@@ -264,10 +277,12 @@ def b_cards(state: State) -> list[int] | None:
     100-106 only with a scenario card (a campaign's games, always scenario 75: none of 90-106)."""
     scen = table(state)
     new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
+    if state["options"].get("release") == _BEFORE_RENUMBERED:  # (the old cards, each in its place)
+        new = [RENUMBERED.get(cid, cid) for cid in new]
     if not scen:
         if homeports.mode(state) in _CAMPAIGN_MODES:  # a campaign with the expansion (scenario 75: no 90-99)
             old = release(state)
-            if old:  # (what that release dealt: before 5c3c7c5 none of them, the base game's B deck)
+            if old and not old.get("renumbered"):  # (what it dealt: before 5c3c7c5 none, the base B deck)
                 return [*C.B_CARDS, *old["cards"]] if old["cards"] else None
             return [*C.B_CARDS, *new]
         return None
@@ -277,7 +292,7 @@ def b_cards(state: State) -> list[int] | None:
     # printed number, whose ids are 230-236: the base B cards' ids 101-160 are not printed numbers)
     numbered = [U.NUMBERED.get(n, n) for n in scen["cards"]]
     old = release(state)
-    if old:  # (the cards that release dealt, in the same order: the shuffle draws alike)
+    if old and not old.get("renumbered"):  # (the cards that release dealt, in the same order: the same draws)
         return [*C.B_CARDS, *old["cards"], *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"]
                                               and (cid not in U.NUMBERED.values() or cid in old["numbered"]))]
     return [*C.B_CARDS, *new, *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"])]
@@ -319,7 +334,7 @@ def set_legacy(state: State) -> None:
         state["discard"] = [*state["discard"], cid]
         tiles.append(str(scen["legacy_by_object"][C.CARD[cid]["object"]][column]))
     old = release(state)
-    if old:  # (the drawn new tiles that release played; the others unplayed, as it kept them)
+    if old and "plays" in old:  # (the drawn new tiles that release played; the others unplayed, as it kept them)
         if old["track"]:
             tiles.extend(str(U.LEGACY[t]["track"]) for t in list(tiles)
                          if U.LEGACY.get(t, {}).get("track") and U.LEGACY[t]["track"] not in tiles)

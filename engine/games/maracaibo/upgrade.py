@@ -15,7 +15,7 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  format 9's step, which reads the releases' table (scenarios.RELEASES) when it runs.
+  formats 9's and 10's steps, which read the releases' table (scenarios.RELEASES) when they run.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 9
+FORMAT = 10
 
 
 class UnknownFormat(ValueError):
@@ -139,10 +139,22 @@ def _format_8_to_9(state: State) -> None:
     state["format"] = 9
 
 
+def _format_9_to_10(state: State) -> None:
+    """Format 10: the option ``release`` of a game set up before the balance change of #20 (the Rebel
+    Chronicler's substitute numbers: scenarios.RENUMBERED), which deals that card under its old id with
+    its old numbers (scenarios.RELEASES' row 4831b6a: 78, 79, 74, 193 and a campaign's games holding it),
+    deduced from what the state dealt (scenarios.release_of); a game that says an older release keeps it."""
+    # Why imported here: as format 9's step (this module imports nothing when loaded: bench/engine_hash.py)
+    from . import scenarios
+
+    scenarios.stamp_release(state)
+    state["format"] = 10
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
-                                               _format_7_to_8, _format_8_to_9]
+                                               _format_7_to_8, _format_8_to_9, _format_9_to_10]
 
 
 def format_of(state: State) -> int:

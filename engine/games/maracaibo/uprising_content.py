@@ -39,7 +39,10 @@ PORTS: list[dict[str, Any]] = DATA["ports.json"]["ports"]
 PORT: dict[str, dict[str, Any]] = {p["id"]: p for p in PORTS}
 BOARDS: dict[str, Any] = DATA["boards.json"]
 CARDS: list[dict[str, Any]] = DATA["cards.json"]["cards"]
-CARD: dict[int, dict[str, Any]] = {c["id"]: c for c in CARDS}
+#: cards whose substitute numbers changed, as they were, under their old ids (build.py's _RETIRED): dealt only
+#: in a game set up before the change (scenarios.RENUMBERED), never counted among the 36
+RETIRED_CARDS: list[dict[str, Any]] = DATA["cards.json"]["retired_cards"]
+CARD: dict[int, dict[str, Any]] = {c["id"]: c for c in [*CARDS, *RETIRED_CARDS]}
 NUMBERED: dict[int, int] = {c["number"]: c["id"] for c in CARDS if c["numbered"]}
 NEW_CAREER: dict[str, Any] = DATA["cards.json"]["new_career"]
 LIBERATION_CAREERS: list[dict[str, Any]] = DATA["cards.json"]["liberation_careers"]
@@ -230,5 +233,7 @@ PLAYABLE_CARDS: list[dict[str, Any]] = [c for c in CARDS if playable_card(c)]
 for _c in PLAYABLE_CARDS:
     C.CARD.setdefault(int(_c["id"]), _c)
     C.CARD_BY_NAME.setdefault(str(_c["name"]), int(_c["id"]))
+for _c in RETIRED_CARDS:  # (a stored game plays them; a name means today's card)
+    C.CARD.setdefault(int(_c["id"]), _c)
 for _q in QUESTS:
     C.QUEST.setdefault(str(_q["id"]), _q)

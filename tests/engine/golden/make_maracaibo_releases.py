@@ -5,7 +5,9 @@ games of an Uprising campaign of main 57805f3 (5c3c7c5's parent: no new project 
 17a12c0), the second being card 184's game (mode 79, unchanged since). Each with its seed, options, archive,
 the log to a mid-game state, the rest of the game as that engine played it, and its end; and games 1 and 3
 of an Uprising campaign of main 5962877 (cefd5f3's parent: row c572794, L30 not played, base quest tiles).
-Run once on the old commit:
+And (kind chronicler) a 78 game of main 6fb9567 (4831b6a to the balance change of #20, row 4831b6a: the Rebel
+Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy. Run once
+on the old commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
     PYTHONPATH=/tmp/old-188b109 PBEM_ENGINE_PURE=1 .venv/bin/python \
@@ -60,7 +62,21 @@ def game(name, n, opts, seed, archive=None, mid=150):
     return st
 
 
-if kind == "79":
+def bought_at(n, opts, seed, cid):
+    """The number of moves after which a player holds card ``cid`` bought (None: nobody buys it)."""
+    rnd = random.Random(seed)
+    st = rules.setup(player_names(n), opts, seed)
+    for i, _ in enumerate(iter(lambda: rules.pending(st), [])):
+        if any(cid in p["bought"] for p in st["p"]):
+            return i
+        play(st, rnd, 1)
+    return None
+
+
+if kind == "chronicler":
+    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(200)) if bought_at(3, {"mode": "78"}, s, 201))
+    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, 201) + 5)
+elif kind == "79":
     game(f"maracaibo_79_{commit}", 3, {"mode": "79"}, f"golden-79-{commit}")
 elif kind == "campaign":
     opts = {"campaign": True, "mode": "campaign"}

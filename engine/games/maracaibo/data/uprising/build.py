@@ -175,7 +175,8 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
-    _card("Rebel Chronicler", 4, 2, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], **_BARRIER_FIG),
+    # (its numbers changed by the 10,000-game runs, #20: card 237, in card 201's place; 201 is retired)
+    _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=237, **_BARRIER_FIG),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
           nation_worker=True),
@@ -234,17 +235,33 @@ _CARDS: list[dict[str, Any]] = [
 SYNERGY_EVERY = ["anchor", "cross", "crown", "scroll", "flag"]
 
 
+#: RETIRED CARDS: a card whose substitute numbers changed keeps its old numbers under its old id (its place
+#: in the list: its id, good, object and symbol), for the games set up before the change, which deal it
+#: (scenarios.RENUMBERED); today's card takes a new id ("id") in the same place, so that the B deck's
+#: order, and a new game's draws, are the old ones' but for it. Never edited: a later change retires again.
+_RETIRED: dict[int, dict[str, Any]] = {
+    # the 10,000-game runs (#20): its buyers won above 1.5 x the even share on both seeds with 2-4 players
+    0: _card("Rebel Chronicler", 4, 2, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], **_BARRIER_FIG),
+}
+
+
+def _made(k: int, row: dict[str, Any]) -> dict[str, Any]:
+    c = dict(row)
+    number = c.pop("number", None)
+    card = {"id": 201 + k, "deck": "B", "numbered": number is not None, "number": number,
+            "good": GOODS[(k * 3 + 1) % 4], "object": OBJECTS[(k * 5 + k // 4 + 2) % 4], **c}
+    if k % 4 == 2:
+        card["synergy"] = SYNERGY_EVERY[(k * 7) % 5]
+    return card
+
+
 def _cards() -> list[dict[str, Any]]:
-    out = []
-    for k, row in enumerate(_CARDS):
-        c = dict(row)
-        number = c.pop("number", None)
-        card = {"id": 201 + k, "deck": "B", "numbered": number is not None, "number": number,
-                "good": GOODS[(k * 3 + 1) % 4], "object": OBJECTS[(k * 5 + k // 4 + 2) % 4], **c}
-        if k % 4 == 2:
-            card["synergy"] = SYNERGY_EVERY[(k * 7) % 5]
-        out.append(card)
-    return out
+    return [_made(k, row) for k, row in enumerate(_CARDS)]
+
+
+def _retired() -> list[dict[str, Any]]:
+    """The retired cards (:data:`_RETIRED`), each with ``retired_for``: the id of the card that took its place."""
+    return [{**_made(k, row), "retired_for": _CARDS[k]["id"]} for k, row in sorted(_RETIRED.items())]
 
 
 # ---- careers: the new card, and the four of Liberation of the Caribbean ------------------------------
@@ -438,7 +455,7 @@ def build() -> dict[str, Any]:
     return {
         "ports.json": {"label": LABEL, "ports": PORTS},
         "boards.json": {"label": LABEL, **BOARDS},
-        "cards.json": {"label": LABEL, "cards": _cards(), "new_career": NEW_CAREER,
+        "cards.json": {"label": LABEL, "cards": _cards(), "retired_cards": _retired(), "new_career": NEW_CAREER,
                        "liberation_careers": LIBERATION_CAREERS, "city_tiles": CITY_TILES, "promos": PROMOS},
         "tiles.json": {"label": LABEL, "quests": _quests(), "legacy": LEGACY, "modes": MODES, "modules": MODULES,
                        "scenarios": SCENARIOS, "by_object": BY_OBJECT},
