@@ -1,12 +1,14 @@
-"""CPU of a mail's board picture: resvg's render, then the palette pass, per game.
+"""CPU of a mail's board picture: resvg's render, then the labels and the palette pass, per game.
 
     python bench/picture.py [--game maretta ...] [--players 3] [--repeat 25]
 
 For each game, the mail picture of every seat of a new game (``Rules.render_mail_svg`` of the
-seat's view) is rendered as ``pbem.mail.sending`` renders it, without its caches: resvg alone,
-then the whole (resvg and the palette pass). Times are this process's CPU (``process_time``),
-the median of ``--repeat`` renders; bytes are the PNG a mail would carry. Also printed: how many
-of the seats' pictures differ (each is rendered once through the shared cache). Run by hand.
+seat's view) is rendered as ``pbem.mail.sending`` renders it, without its caches: resvg alone
+drawing the whole SVG (labels too, as before issue 28's ``pbem.mail.labels``), resvg drawing it
+without the labels Pillow draws, then the whole (resvg, Pillow's labels and the palette pass).
+Times are this process's CPU (``process_time``), the median of ``--repeat`` renders; bytes are
+the PNG a mail would carry. Also printed: how many of the seats' pictures differ (each is
+rendered once through the shared cache). Run by hand.
 
 Then, over the positions of a game played at random (seeded; every ``--every`` moves, the
 pending seat's picture), a mail's picture with all the room a mail gives it: now (compressed
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     import resvg_py
 
     from engine import registry
-    from pbem.mail import sending
+    from pbem.mail import labels, sending
 
     print(f"load average {os.getloadavg()[0]:.1f}; CPU ms per render, median of {args.repeat}")
     for name in args.game or registry.names():
@@ -70,12 +72,18 @@ def main(argv: list[str] | None = None) -> int:
                 font_family=sending.PNG_FONT, width=sending._png_width(svg), shape_rendering="optimize_speed",
                 text_rendering="optimize_speed"))
 
+        lifted = labels.lift(svg, sending._png_width(svg))
+        bare = lifted.svg if lifted else svg
+
         def whole_pass(svg: str = svg) -> bytes:
             return sending._render_png.__wrapped__(svg)
 
         render, _ = cpu_ms(resvg_only, args.repeat)
+        unlabelled, _ = cpu_ms(lambda bare=bare: resvg_only(bare), args.repeat)
         whole, png = cpu_ms(whole_pass, args.repeat)
-        print(f"{name:<10} {players} players: resvg {render:.1f} ms, with the palette pass {whole:.1f} ms, "
+        print(f"{name:<10} {players} players: resvg of the whole SVG {render:.1f} ms; now resvg {unlabelled:.1f} ms "
+              f"({len(lifted.labels) if lifted else 0} of {svg.count('<text')} labels drawn by Pillow), "
+              f"the whole pass {whole:.1f} ms, "
               f"{len(png)} bytes; {len(set(svgs))} distinct pictures for {players} seats")
         now_ms, before_ms, hard_now, hard_before, n = played_positions(rules, state, args, sending)
         print(f"{name:<10} {n} positions played: a mail's picture now {now_ms:.0f} ms in all ({hard_now} compressed "
