@@ -254,9 +254,15 @@ def _frame_data(state: State) -> dict[str, Any]:
 
 
 def card_name(cid: int) -> str:
-    """A card's name with each of its words as a weak part: ``buy merchant`` names it."""
+    """A card's name with each of its words as a weak part: ``buy merchant`` names it; and the words
+    of its name in each other language (QA, issue 27: a Portuguese player's ``comprar Marinheiro
+    Vermelho``, the name the mail shows, was "not understood"; only the English name was)."""
     name = str(C.CARD[cid]["name"])
-    return name + "".join(f" ({w})" for w in _words(name))
+    words = _words(name)
+    for code in i18n.LANGUAGES:
+        said = i18n.lookup(name, code) if code != i18n.DEFAULT else None
+        words += [w for w in _words(said or "") if w not in words]
+    return name + "".join(f" ({w})" for w in words)
 
 
 def place_name(loc: str) -> str:

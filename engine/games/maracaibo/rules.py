@@ -118,6 +118,29 @@ def _sub_line(option: Option) -> str:
     return option.label
 
 
+def _said_example(line: str) -> str:
+    """An example turn's line in the reader's language, as a player of that language writes it (QA,
+    issue 27: a Portuguese mail's example read ``sail to 7`` / ``buy Grim Diplomat`` / ``done, tirar
+    do monte``): each part said again (``navegar até 7``, ``comprar Diplomata Sombrio``, ``feito``); the
+    notation reads those words in any game (engine/locale/<lang>/vocabulary.json). A part said in the
+    reader's language already (an option's label) and a code (``vd``) stay as they are."""
+    code = i18n.current()
+    if code == i18n.DEFAULT:
+        return line
+    parts = []
+    for part in line.split(", "):
+        sail, buy = re.fullmatch(r"sail to (\S+)", part), re.fullmatch(r"buy (.+)", part)
+        if sail:
+            parts.append(i18n._("sail to {place}").format(place=sail.group(1)))
+        elif buy:
+            parts.append(i18n._("buy {card}").format(card=i18n.translate(buy.group(1))))
+        elif part == "done":
+            parts.append(i18n._("done"))
+        else:
+            parts.append(labels.say(part, code) or part)
+    return ", ".join(parts)
+
+
 # Why interpreted subclasses: a campaign's later game is checked by the conformance checker
 # through a subclass whose setup passes the archive (tests/engine/test_maracaibo_campaign.py).
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -435,7 +458,8 @@ class Maracaibo(Rules):
         if top == "setup":
             cards = [labels.english(o).split(" ", 1)[1] for o in options]
             verb = "plan" if options and options[0].code.startswith("p") else "keep"
-            return [f"plan {cards[0]}", *(f"keep {c}" for c in cards[1:5])] if verb == "plan" else []
+            setup = [f"plan {cards[0]}", *(f"keep {c}" for c in cards[1:5])] if verb == "plan" else []
+            return [_said_example(line) for line in setup]
         sails = [o for o in options if o.code.startswith("s") and labels.english(o).startswith("sail ")]
         if top != "sail" or not sails:
             return []
@@ -479,7 +503,7 @@ class Maracaibo(Rules):
                 move = codes.get("end")
             else:  # a sub-decision the line before asked (the explorer's move, a nation, a payment)
                 move = next((o for o in opts if not re.fullmatch(r"p\d+|k\d+[ul]", o.code)), None)
-        return lines
+        return [_said_example(line) for line in lines]
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
         for o in self.options(state, seat):
