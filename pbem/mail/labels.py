@@ -163,7 +163,13 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 def lift(svg: str, width: int | None) -> Lifted | None:
     """The picture with the labels Pillow can draw over it taken out, or None when there is none
-    to lift (the picture goes to resvg whole)."""
+    to lift (the picture goes to resvg whole): none it can draw, or no font file for them (a
+    server without DejaVu: resvg draws what it can, as before)."""
+    try:
+        font(False, 12.0)
+        font(True, 12.0)
+    except OSError:
+        return None
     head = svg[: svg.find(">") + 1]
     root = _TAG.match(svg.lstrip())
     if width is None or "<style" in svg or root is None or root.group(2) != "svg" or "<text" not in svg:

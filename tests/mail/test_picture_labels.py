@@ -67,6 +67,17 @@ def test_a_labels_words_are_read_as_resvg_reads_them() -> None:
     assert lifted is not None and [(lab.text, lab.fill) for lab in lifted.labels] == [("Fish & chips", "#000000")]
 
 
+def test_without_the_font_files_the_picture_goes_to_resvg_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(labels, "FONT_FILES", {False: "NoSuchFont.ttf", True: "NoSuchFont-Bold.ttf"})
+    labels.font.cache_clear()
+    try:
+        doc = HEAD + '<text x="10" y="30" font-size="12">plain</text></svg>'
+        assert labels.lift(doc, 200) is None
+        assert sending._render_png.__wrapped__(doc).startswith(sending.PNG_MAGIC)  # still a picture
+    finally:
+        labels.font.cache_clear()
+
+
 def _far_share(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> float:
     pa, pb = a.crop(box).convert("L").tobytes(), b.crop(box).convert("L").tobytes()
     return sum(1 for x, y in zip(pa, pb, strict=True) if abs(x - y) > 51) / max(1, len(pa))
