@@ -222,7 +222,7 @@ def rules_data(rules: Rules) -> dict[str, Any]:
         "min_players": rules.min_players,
         "max_players": rules.max_players,
         "options": [spec.as_dict() for spec in rules.option_specs if not spec.internal],
-        "notation_help": rules.notation_help,
+        "notation_help": language.translate(rules.notation_help),
     }
 
 

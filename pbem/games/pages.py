@@ -294,7 +294,8 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     page = SeatPage(
         game=game, seat=seat, you=you, headline=headline, my_turn=bool(options),
         deadline="" if not running else wording.deadline_words(game.deadline_at, timezone.now()),
-        options=options, examples=wording.notation_examples(options), notation_help=rules.notation_help,
+        options=options, examples=wording.notation_examples(options),
+        notation_help=i18n.translate(rules.notation_help),  # (its examples in the reader's notation, #27)
         decision=_decision(view) if options else "",
         state_text=rules.render_text(view), svg=boards[0].svg, boards=boards, phone_boards=phone_boards,
         finished=finished,

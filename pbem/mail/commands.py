@@ -48,7 +48,8 @@ def help_text(general: str) -> str:
         opts = ", ".join(f"{s.name}={s.default}" + (f" ({'|'.join(str(c) for c in s.choices)})" if s.choices else "")
                          for s in rules.option_specs if not s.internal) or _("no options")
         games.append("  " + _("%(name)s: %(title)s, %(min)s-%(max)s players (%(options)s)") % {
-            "name": name, "title": rules.title, "min": rules.min_players, "max": rules.max_players, "options": opts})
+            "name": name, "title": said_game_title(rules.title, name), "min": rules.min_players,
+            "max": rules.max_players, "options": opts})
     listing = "\n".join(games) or _("  (none installed)")
     return (
         _("Commands for %(general)s, one a line:") % {"general": general} + "\n\n" + _(

@@ -97,3 +97,17 @@ def test_it_says_a_games_title_in_the_readers_language(alice, bob) -> None:
     # a title its creator wrote is shown as written
     Game.objects.filter(pk=game.pk).update(title="Friday game")
     assert setting.get(url).json()["title"] == "Friday game"
+
+
+def test_it_says_each_games_notation_help_with_portuguese_examples(alice) -> None:
+    """QA (#27): the notation help (the API's rules, the page's "How to write your moves by mail") gave a
+    Portuguese reader English examples ('sail 5', 'draw 2 display'); they are Portuguese notation."""
+    client = token_client(alice)
+    for name, english, portuguese in (("maracaibo", "'sail 5'", "'navegar 5'"),
+                                      ("caravelas", "'move 3 to guine'", "'mover 3 para guiné'"),
+                                      ("maretta", "play 3 wood", "jogar 3 madeira")):
+        en = client.get(f"/api/v1/rules/{name}/").json()["notation_help"]
+        pt = client.get(f"/api/v1/rules/{name}/", headers={"Accept-Language": "pt"}).json()["notation_help"]
+        assert english in en and portuguese in pt and english not in pt, pt
+    pt = client.get("/api/v1/rules/maracaibo/", headers={"Accept-Language": "pt"}).json()["notation_help"]
+    assert "'tirar 2 da exposição'" in pt and "draw" not in pt, pt

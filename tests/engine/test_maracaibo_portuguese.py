@@ -428,3 +428,25 @@ def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> No
                                                                 i18n.word("{n} VP", n=1)])
     assert i18n.render(old, "pt") == "Ana recebe 1 dobrões, 1 ponto de vitória."  # (as it was stored: its number)
     assert i18n.render(i18n.msg("{player} pays {paid} doubloons.", player="Ana", paid=4), "pt") == "Ana paga 4 dobrões."
+
+
+def test_a_refused_draw_quotes_portuguese_notation_that_reads_as_it_says() -> None:
+    """QA (#27): a Portuguese reader's refusal quoted 'draw 2 from the display' and 'draw N from the
+    pile'; it quotes 'tirar 2 da exposição', 'tirar N do monte', and each reads as it says ("do" no
+    longer a synonym of fulfil in Maracaibo: 'tirar 1 do monte' read as a quest)."""
+    from tests.engine import maracaibo_scenarios
+
+    state, seat = maracaibo_scenarios.draw()
+    with i18n.language("pt"), pytest.raises(IllegalMove) as refused:
+        R.parse("tirar 2", state, seat)
+    said = str(refused.value)
+    assert "'tirar 2'" in said and "'tirar 2 da exposição'" in said, said
+    assert "'draw" not in said and "from the" not in said, said
+    with i18n.language("pt"):
+        assert R.parse("tirar 2 da exposição", state, seat) == R.parse("draw 2 from the display", state, seat)
+        assert R.parse("tirar 1 do monte", state, seat) == R.parse("draw 1 from the pile", state, seat)
+    catalogue = Path(__file__).resolve().parents[2] / "engine" / "locale" / "pt" / "LC_MESSAGES" / "engine.po"
+    quoted = {q for block in catalogue.read_text(encoding="utf-8").split("\n\n") if "\nmsgstr" in block
+              for q in re.findall(r"'([^'\n]+)'", block[block.index("\nmsgstr"):].replace('"\n"', ""))}
+    english = {q for q in quoted if re.match(r"(draw|sail|buy|annex|reveal|deliver|plan|keep|fight)\b", q)}
+    assert english == set(), english

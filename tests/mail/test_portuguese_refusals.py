@@ -161,6 +161,8 @@ def test_it_draws_the_dealt_cards_on_a_portuguese_players_maracaibo_page_in_port
     page = client.get(urlsplit(links.seat_page_url(seat_of(game, ana))).path).content.decode()
     buttons = re.findall(r'<button type="submit" data-code="p\d+"[^>]*>([^<]*)</button>', page)
     assert buttons and all(b.startswith("Planejar ") for b in buttons), buttons
+    # the notation help's examples in Portuguese notation (QA, #27: 'sail 5', 'draw 2 display')
+    assert "&#x27;navegar 5&#x27;" in page and "&#x27;sail 5&#x27;" not in page
     tags = re.findall(r'<span class="card-tags">([^<]*)</span>', page)
     assert tags and not any(w in t for t in tags for w in ("cotton", "herbs", "sugar", "corn", "tobacco")), tags
     theirs = client.get(urlsplit(links.seat_page_url(seat_of(game, bruno))).path).content.decode()

@@ -169,7 +169,8 @@ class Caravelas(Rules):
     option_specs = (
         OptionSpec("target", "int", 100, "points that end the game (after the round is finished)", min=10, max=500),
     )
-    notation_help = (
+    # (said in the reader's language: its examples in the Portuguese notation, issue 27)
+    notation_help = i18n.N_(
         "Play a movement card by its value and name the place: 'move 3 to guine' or 'card 2 to madeira' "
         "(the server picks a legal path). In Lisboa or Calecute: 'draw', then 'keep guine, malaca'. "
         "In Lisboa: 'deliver'. At the Cape, after a 1: 'sink 2'. 'end' ends the turn; then "

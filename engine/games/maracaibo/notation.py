@@ -160,7 +160,7 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "city": ["town", "cidade"],
         "action": ["act", "acao"],
         "quest": ["mission", "missao", "quests"],
-        "fulfil": ["fulfill", "complete", "do", "finish quest", "cumprir"],
+        "fulfil": ["fulfill", "complete", "finish quest", "cumprir"],  # (not "do": Portuguese "do monte", #27)
         "fight": ["attack", "battle", "war", "lutar", "atacar", "fights", "fighting"],
         "influence": ["inf", "infl", "favour", "favor", "influencia"],
         "annex": ["conquer", "occupy", "claim", "capture", "seize", "anexar", "take over"],

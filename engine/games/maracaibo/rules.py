@@ -175,7 +175,8 @@ class Maracaibo(Rules):
                    choices=scenarios.RELEASE_CHOICES, internal=True),
     )
     supports_campaign = True
-    notation_help = (
+    # (said in the reader's language: its examples in the Portuguese notation, issue 27)
+    notation_help = i18n.N_(
         "One step per line, a whole turn in one mail: 'sail 5' (5 locations) or 'sail to 9', then "
         "'buy <card name>', 'deliver tobacco', 'quest', 'fight france', 'influence 2', 'annex 6', "
         "'explore 3' (to space 3), 'done'; free actions 'plan <card>' and 'career 2 upper'; draw with "

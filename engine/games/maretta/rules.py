@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import notation
+from engine import i18n, notation
 from engine.core import (
     Event,
     Move,
@@ -114,7 +114,8 @@ class Maretta(Rules):
                    "side B: change of the lava's speed each time it crosses a crevasse (never below 1)",
                    min=-3, max=3),
     )
-    notation_help = (
+    # (said in the reader's language: its examples in the Portuguese notation, issue 27)
+    notation_help = i18n.N_(
         "Write one move per line, for example: play 3 wood / give 1 water to bob / "
         "steal 4 rope from carla / move / barrel 2 / take rope from carla / discard 2 fire / "
         "look at bob / swap with bob, or just the option code shown in the list."
