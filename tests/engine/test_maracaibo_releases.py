@@ -133,7 +133,14 @@ def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by
     today = RULES.setup(player_names(2), options, "renumbered")
     assert 201 in scenarios.dealt_new_cards(then) and 237 not in scenarios.dealt_new_cards(then)
     assert 237 in scenarios.dealt_new_cards(today) and 201 not in scenarios.dealt_new_cards(today)
-    assert scenarios.release_of(then) == "4831b6a" and scenarios.release_of(today) == "current"
+    found = scenarios.release_of(then)
+    assert scenarios.release_of(today) == "current"
+    if options["mode"] in ("74", "193"):  # (the cooperative scenarios' rows, coop_releases.py: the newest that
+        # deals the old id, fbaa97f, sets up the same game here, and format 11 says it)
+        assert found == "fbaa97f"
+        then = RULES.setup(player_names(2), {**options, "release": found}, "renumbered")
+    else:
+        assert found == "4831b6a"
     said = json.loads(json.dumps({**then, "format": 9, "options": {**then["options"], "release": "current"}}))
     current(said)  # (format 10: a state stored before the change says "current")
     assert said == json.loads(json.dumps(then))
@@ -142,6 +149,8 @@ def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by
 def test_every_release_row_is_its_own_and_todays_setup_is_current() -> None:
     # the witness tells each row's setup from the rows before it (for a seed whose draws show it)
     for name, row in scenarios.RELEASES.items():
+        if row.get("coop"):  # (74 and 193: tests/engine/test_maracaibo_coop_releases.py)
+            continue
         mode = row["modes"][0]
         options = {"mode": mode, "release": name, **({"campaign": True} if mode.startswith("campaign") else {})}
         found = {scenarios.release_of(RULES.setup(player_names(3), options, f"row-{name}-{i}")) for i in range(6)}

@@ -29,7 +29,7 @@ from engine.core import Event, Outcome, State, TeamResult, new_event
 from engine.rng import Rng
 
 from . import content as C
-from . import jacques, search
+from . import coop_releases, jacques, search
 from .board import loc_kind
 
 DATA: dict[str, Any] = json.loads(
@@ -56,7 +56,9 @@ def scenario(state: State) -> dict[str, Any]:
 def setup(state: State, rng: Rng) -> None:
     """The card's markers (the board's own markers replaced), the rest to the box; Jacques."""
     scen = scenario(state)
-    per = scen["per_location"][str(len(state["players"]))]
+    n = len(state["players"])
+    # (a game stored by an older release: its markers, coop_releases.py)
+    per = coop_releases.per_location(state["options"], n, scen["per_location"][str(n)])
     markers: dict[str, str] = {}
     garrison: dict[str, int] = {}
     for nation, locs in scen["blocks"].items():

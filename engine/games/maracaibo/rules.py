@@ -171,7 +171,8 @@ class Maracaibo(Rules):
                    "quest in the pile, and Own Monument, a prestige building among the others (the rulebook "
                    "advises against it with mode 79)"),
         OptionSpec("release", "choice", "current", "internal: the release whose setup a stored game of mode 78, "
-                   "79 or a campaign's replays (scenarios.RELEASES; deduced from the stored state, never chosen)",
+                   "79, 74, 193 or a campaign's replays (scenarios.RELEASES; deduced from the stored state, never "
+                   "chosen)",
                    choices=scenarios.RELEASE_CHOICES, internal=True),
     )
     supports_campaign = True

@@ -38,9 +38,9 @@ from typing import Any
 from engine.core import Event, State, new_event
 
 from . import content as C
-from . import homeports, legacyboard
+from . import coop, coop_releases, homeports, legacyboard, search
 from . import uprising_content as U
-from .board import has_marker, take_marker
+from .board import has_marker, loc_kind, take_marker
 
 #: the modes of a campaign played with the expansion (campaign.MODES: not imported, campaign imports this)
 _CAMPAIGN_MODES = ("campaign", "campaign_base")
@@ -125,6 +125,8 @@ RELEASES: dict[str, dict[str, Any]] = {
     # witness: an old id anywhere in the state (the cards not dealt stay in the box)
     _BEFORE_RENUMBERED: {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (),
                          "renumbered": True, "city_tiles": True},
+    # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
+    **coop_releases.ROWS,
 }
 #: the option ``release``'s values: today's (the default) and each older release a stored game began under
 RELEASE_CHOICES = ("current", *RELEASES)
@@ -139,7 +141,7 @@ def release(state: State) -> dict[str, Any] | None:
     release's setup did not differ in: a campaign's game of card 184 or 185 plays 79's or 193's)."""
     row = RELEASES.get(str(state["options"].get("release", "current")))
     mode = homeports.mode(state)
-    if not row or mode not in row["modes"] or (mode in _SCENARIOS and "story" in state):
+    if not row or row.get("coop") or mode not in row["modes"] or (mode in _SCENARIOS and "story" in state):
         return None
     return row
 
@@ -176,6 +178,8 @@ def dealt_new_cards(state: State) -> set[int]:
 
 def _fits(state: State, row: dict[str, Any]) -> bool:
     """Whether that release's setup could have dealt what ``state`` holds (:func:`release_of`)."""
+    if row.get("coop"):
+        return _coop_fits(state, row)
     mode = homeports.mode(state)
     if row.get("renumbered"):  # (today's setup, an old id dealt: the rows before it did not fit)
         return mode in row["modes"] and bool(dealt_new_cards(state) & set(RENUMBERED.values()))
@@ -203,10 +207,68 @@ def release_of(state: State) -> str:
     which every release before 7e3c82d kept and today's setup no longer writes), in a campaign game the
     quest tiles (base ``Q``, the expansion's ``UQ``). Two rows that both fit set up the same game."""
     mode = homeports.mode(state)
+    if mode in coop_releases.MODES:  # (the newest setup that could have dealt it: :func:`_coop_fits`)
+        if _coop_fits(state, {}):
+            return "current"
+        return next((name for name, row in reversed(RELEASES.items()) if row.get("coop") and _coop_fits(state, row)),
+                    "current")
     if (mode not in _SCENARIOS or "story" in state) and mode not in _CAMPAIGN_MODES:
         # (74, 193 and a campaign's 78/79 set up as today's but for the renumbered cards)
         return _BEFORE_RENUMBERED if _fits(state, RELEASES[_BEFORE_RENUMBERED]) else "current"
     return next((name for name, row in RELEASES.items() if _fits(state, row)), "current")
+
+
+def stamp_coop_release(state: State) -> None:
+    """A cooperative game's option ``release`` set to :func:`release_of` when it says ``"current"`` (or
+    nothing), or 4831b6a (format 10 stamped that row, today's setup but for the renumbered card, on every
+    game holding the card's old id: a cooperative game set up before it is of a row of coop_releases.py)."""
+    options = state["options"]
+    if str(options.get("release", "current")) in ("current", _BEFORE_RENUMBERED):
+        found = release_of(state)
+        if options.get("release") != found:
+            state["options"] = {**{k: v for k, v in options.items() if k != "release"}, "release": found}
+
+
+def _coop_markers(state: State, per: Mapping[str, Any]) -> int:
+    """The ownership markers a cooperative setup of ``per`` (markers on each village and city) places."""
+    return sum(int(per.get(loc_kind(state, loc), 0)) for locs in coop.scenario(state)["blocks"].values()
+               for loc in locs)
+
+
+def _coop_fits(state: State, row: Mapping[str, Any]) -> bool:
+    """Whether a release of the cooperative scenarios (a row of coop_releases.py; ``{}``: today's) could have
+    set up what ``state`` holds. The witness: the ownership markers on the board and beneath (each on a kind
+    of location the row places markers on, no more beneath than it placed, and no more markers in all,
+    those liberated onto the resistance tiles counted, than it placed); in The Rescue, the length of card
+    191's / 192's rows of spaces (the state keeps them to the end) and the colour of every hint revealed onto
+    them. A state that two rows could both have dealt is the newer one's (:func:`release_of`): e.g. a
+    stored solo game of 74 of row fa60223 whose every village was liberated, with few markers counted, or
+    one of The Rescue whose card shows no hint whose colour changed (Luysa found: the card is cleared)."""
+    mode = homeports.mode(state)
+    if mode not in coop_releases.MODES or (row and mode not in row["modes"]):
+        return False
+    options = {**state["options"], "release": next((k for k, v in RELEASES.items() if v is row), "current")}
+    if bool(dealt_new_cards(state) & set(RENUMBERED.values())) != bool(row.get("renumbered")):
+        return False  # (the card renumbered since: its old id in the game, or today's)
+    n = len(state["players"])
+    per = coop_releases.per_location(options, n, coop.scenario(state)["per_location"][str(n)])
+    garrison = state.get("garrison", {})
+    if any(int(per.get(loc_kind(state, loc), 0)) < 1 + int(garrison.get(loc, 0)) for loc in state["markers"]):
+        return False
+    counted = sum(int(p.get("liberated", 0)) for p in state["p"])
+    if coop.markers_left(state) + counted > _coop_markers(state, per):
+        return False
+    s = state.get("search")
+    if s:
+        cid = str(s["card"])
+        spaces = coop_releases.card(options, cid, search.DATA["card"][cid])
+        if len(spaces["red"]) != len(s["red"]) or len(spaces["green"]) != len(s["green"]):
+            return False
+        for colour in ("red", "green"):
+            if any(coop_releases.colour(options, h, str(search.HINTS[h]["colour"])) != colour
+                   for h in s[colour] if h not in (None, "X")):
+                return False
+    return True
 
 
 def stamp_release(state: State) -> None:
@@ -277,7 +339,8 @@ def b_cards(state: State) -> list[int] | None:
     100-106 only with a scenario card (a campaign's games, always scenario 75: none of 90-106)."""
     scen = table(state)
     new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
-    if state["options"].get("release") == _BEFORE_RENUMBERED:  # (the old cards, each in its place)
+    if (state["options"].get("release") == _BEFORE_RENUMBERED  # (the old cards, each in its place)
+            or (coop_releases.row_of(state["options"]) or {}).get("renumbered")):  # (74/193 before it)
         new = [RENUMBERED.get(cid, cid) for cid in new]
     if not scen:
         if homeports.mode(state) in _CAMPAIGN_MODES:  # a campaign with the expansion (scenario 75: no 90-99)

@@ -21,6 +21,7 @@ effect places a marker (the cooperative scenarios' supplies are empty besides, c
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -29,6 +30,7 @@ from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
 
 from . import content as C
+from . import coop_releases
 from .board import HANDLERS, opt, stack
 from .effects import gain, player, who
 
@@ -42,9 +44,21 @@ def playing(state: State) -> bool:
     return "search" in state
 
 
-def _card(s: dict[str, Any]) -> dict[str, Any]:
-    card: dict[str, Any] = DATA["card"][str(s["card"])]
-    return card
+def _card(state: State) -> Mapping[str, Any]:
+    """The game's card (191, 192): its spaces and rewards (a game stored by an older release: that release's,
+    coop_releases.py)."""
+    cid = str(state["search"]["card"])
+    return coop_releases.card(state["options"], cid, DATA["card"][cid])
+
+
+def colour(state: State, h: str) -> str:
+    """Hint ``h``'s colour in this game (coop_releases.py)."""
+    return coop_releases.colour(state["options"], h, str(HINTS[h]["colour"]))
+
+
+def luysa_cp(state: State) -> int:
+    """L39's price in combat points in this game (coop_releases.py)."""
+    return coop_releases.luysa_cp(state["options"], int(LUYSA["cp"]))
 
 
 # ---- setup ---------------------------------------------------------------------------------------------
@@ -55,13 +69,13 @@ def setup(state: State, rng: Rng) -> None:
     shuffled, two on each location of the list (one on 2 with 2 or 4 players)."""
     n = len(state["players"])
     card = "192" if n == 1 else "191"
-    spaces = DATA["card"][card]
+    spaces = coop_releases.card(state["options"], card, DATA["card"][card])
     red: list[str | None] = [None] * len(spaces["red"])
     green: list[str | None] = [None] * len(spaces["green"])
     pool = sorted(HINTS, key=lambda h: int(h[1:]))
     cover = DATA["cover"].get(str(n))
     if cover:
-        chosen = next(h for h in pool if HINTS[h]["colour"] == "red")
+        chosen = next(h for h in pool if colour(state, h) == "red")
         pool.remove(chosen)
         (green if cover == "green" else red)[0] = "X"
     rng.shuffle(pool)
@@ -88,14 +102,14 @@ def resample(state: State, rng: Rng) -> None:
 def public(state: State) -> dict[str, Any]:
     s = state["search"]
     return {"card": s["card"], "board": {loc: len(hs) for loc, hs in s["board"].items() if hs},
-            "red": [_shown(h) for h in s["red"]], "green": [_shown(h) for h in s["green"]],
-            "found": s["found"], "freed": s["freed"], "luysa_cp": LUYSA["cp"], "ransom": LUYSA["ransom_d"]}
+            "red": [_shown(state, h) for h in s["red"]], "green": [_shown(state, h) for h in s["green"]],
+            "found": s["found"], "freed": s["freed"], "luysa_cp": luysa_cp(state), "ransom": LUYSA["ransom_d"]}
 
 
-def _shown(h: str | None) -> str | None:
+def _shown(state: State, h: str | None) -> str | None:
     if h is None or h == "X":
         return h
-    return f"{h} {HINTS[h]['colour']} {HINTS[h]['object']}"
+    return f"{h} {colour(state, h)} {HINTS[h]['object']}"
 
 
 def text_line(view: dict[str, Any]) -> str:
@@ -161,20 +175,20 @@ def reveal(state: State, seat: int, loc: str, rng: Rng, ev: list[Event]) -> list
     board[loc] = hints
     s["board"] = board
     hint = HINTS[h]
-    spaces = _card(s)
-    colour = str(hint["colour"])
-    row: list[str | None] = list(s[colour])
+    spaces = _card(state)
+    its = colour(state, h)
+    row: list[str | None] = list(s[its])
     i = next(k for k, x in enumerate(row) if x is None)
     row[i] = h
-    s[colour] = row
-    reward = spaces[colour][i]
-    ev.append(new_event("hint", f"{who(state, seat)} reveals a {colour} hint ({hint['object']}) at {loc} "
-                        f"{C.LOC[loc]['name']}: {colour} space {i + 1} of card {s['card']}, "
-                        f"{C.gain_text(reward)}.", {"seat": seat, "hint": h, "colour": colour, "space": i + 1},
+    s[its] = row
+    reward = dict(spaces[its][i])
+    ev.append(new_event("hint", f"{who(state, seat)} reveals a {its} hint ({hint['object']}) at {loc} "
+                        f"{C.LOC[loc]['name']}: {its} space {i + 1} of card {s['card']}, "
+                        f"{C.gain_text(reward)}.", {"seat": seat, "hint": h, "colour": its, "space": i + 1},
                         reveals=True))
     frames = gain(state, seat, reward, rng, ev, "search")
     left = sum(len(x) for x in s["board"].values())
-    if all(x is not None for x in s["green"]) or left == _card(s).get("found_at_left", -1):
+    if all(x is not None for x in s["green"]) or left == _card(state).get("found_at_left", -1):
         found(state, seat, ev)
     return frames
 
@@ -190,8 +204,8 @@ def found(state: State, seat: int, ev: list[Event]) -> None:
     s["green"] = [None] * len(s["green"])
     s["found"] = at
     ev.append(new_event("luysa_found", f"Luysa is found! She is held at {at} {C.LOC[at]['name']} ({LUYSA['tile']}): "
-                        f"free her there for {LUYSA['cp']} combat points, or pay {LUYSA['ransom_d']} doubloons at the "
-                        "end. Every hint leaves the game.", {"at": at, "hints": sorted(gone)}, reveals=True))
+                        f"free her there for {luysa_cp(state)} combat points, or pay {LUYSA['ransom_d']} doubloons at "
+                        "the end. Every hint leaves the game.", {"at": at, "hints": sorted(gone)}, reveals=True))
 
 
 # ---- free actions: clearing the card, freeing Luysa ------------------------------------------------
@@ -208,8 +222,8 @@ def free_options(state: State, seat: int) -> list[Option]:
         obj = HINTS[h]["object"]
         for cid in sorted({c for c in p["hand"] if C.CARD[c]["object"] == obj}):
             out.append(opt(f"lh{i + 1}c{cid}", f"clear red space {i + 1} paying {C.CARD[cid]['name']} ({obj})"))
-    if s["found"] and s["freed"] is None and p["at"] == s["found"] and p["cp"] >= LUYSA["cp"]:
-        out.append(opt("luysa", f"free Luysa for {LUYSA['cp']} combat points"))
+    if s["found"] and s["freed"] is None and p["at"] == s["found"] and p["cp"] >= luysa_cp(state):
+        out.append(opt("luysa", f"free Luysa for {luysa_cp(state)} combat points"))
     return out
 
 
@@ -223,9 +237,9 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
     s = state["search"]
     p = player(state, seat)
     if code == "luysa":
-        p["cp"] -= int(LUYSA["cp"])
+        p["cp"] -= luysa_cp(state)
         s["freed"] = seat
-        ev.append(new_event("luysa_freed", f"{who(state, seat)} frees Luysa for {LUYSA['cp']} combat points!",
+        ev.append(new_event("luysa_freed", f"{who(state, seat)} frees Luysa for {luysa_cp(state)} combat points!",
                             {"seat": seat}))
         return True
     slot, cid = code[2:].split("c")

@@ -15,7 +15,7 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  formats 9's and 10's steps, which read the releases' table (scenarios.RELEASES) when they run.
+  formats 9's to 11's steps, which read the releases' table (scenarios.RELEASES) when they run.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 10
+FORMAT = 11
 
 
 class UnknownFormat(ValueError):
@@ -151,10 +151,25 @@ def _format_9_to_10(state: State) -> None:
     state["format"] = 10
 
 
+def _format_10_to_11(state: State) -> None:
+    """Format 11: the option ``release`` of a game of the cooperative scenarios (74, 193) set up by a release
+    that scenarios.RELEASES gained with it (coop_releases.py: before 5b2b789 18 markers with one or two
+    players and card 192 with six green spaces, before fbaa97f The Search's first hints, card 191 and L39,
+    before this format card 192's four green spaces and their rewards), deduced from what the state holds
+    (scenarios.stamp_coop_release: format 10 may have said 4831b6a of such a game, the row that covers their
+    card renumbered for the other modes); every other game keeps what it says."""
+    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
+
+    if str(state["options"].get("mode", "base")) in ("74", "193"):
+        scenarios.stamp_coop_release(state)
+    state["format"] = 11
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
-                                               _format_7_to_8, _format_8_to_9, _format_9_to_10]
+                                               _format_7_to_8, _format_8_to_9, _format_9_to_10,
+                                               _format_10_to_11]
 
 
 def format_of(state: State) -> int:
