@@ -32,7 +32,7 @@ def _scenarios(archive: dict[str, Any]) -> list[str]:
     ("n", "options", "seed", "every", "scenarios"),
     [
         (1, UPRISING, "cc-upr-1-0", 40, ["-", "-", "-", "79", "193"]),
-        (2, UPRISING, "cc-upr-2-10", 40, ["-", "79", "-", "193", "-"]),
+        (2, UPRISING, "cc-upr-2-25", 40, ["-", "79", "-", "193", "-"]),
         (3, {"campaign": True}, "cc-base-3-0", 60, ["-"] * 5),
         (4, {"campaign": True, "mode": "campaign_base"}, "cc-cb-4-0", 200, ["-"] * 5),
     ],
