@@ -175,4 +175,5 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         else:
             out.append(line)
             times.append(1)
-    return [line if n == 1 else f"{line} ({n} times)" for line, n in zip(out, times)]
+    # (said in the reader's language: QA, issue 27: a Portuguese story read "Ana recebe 1 dobrão. (2 times)")
+    return [line if n == 1 else _("%(line)s (%(n)s times)") % {"line": line, "n": n} for line, n in zip(out, times)]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import i18n
 from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
@@ -41,7 +42,7 @@ from . import content as C
 from . import resistance
 from . import uprising_content as U
 from .board import HANDLERS, P, markers_on_board, opt, stack
-from .effects import add_vp, discard_paid, ext_effects, gain, gain_influence, good_cards, player, who, wild_cards
+from .effects import add_vp, discard_paid, ext_effects, gain, gain_influence, good_cards, player, said, who, wild_cards
 
 MODES = ("base", "basic", "78", "79")
 #: the help of the ``mode`` option (what each mode plays today, said plainly)
@@ -174,9 +175,10 @@ def reveal_ports(state: State, ev: list[Event]) -> None:
             p["port"] = pid
             p["discs"] = {**p["discs"], PORT_AREA: _DISCS}
     state["ports_kept"] = {}
-    ev.append(new_event("ports", "Home ports: " + ", ".join(
-        f"{who(state, s)} {U.PORT[kept[str(s)]]['name']}" for s in range(len(state["p"])) if str(s) in kept)
-        + ".", {"ports": dict(kept)}))
+    ports = [i18n.word("{player} {port}", player=who(state, s), port=i18n.word(U.PORT[kept[str(s)]]["name"]))
+             for s in range(len(state["p"])) if str(s) in kept]
+    ev.append(said("ports", i18n.text("Home ports: {ports}.", ports={"items": ports, "sep": ", "}),
+                   {"ports": dict(kept)}))
 
 
 def my_kept_port(state: State, seat: int) -> str | None:

@@ -5,6 +5,7 @@ refills the round's end repeats: the card display and the quests of the round.
 
 from __future__ import annotations
 
+from engine import i18n
 from engine.core import Event, Option, State, new_event
 from engine.rng import Rng
 from engine.stack import Frame, FunctionHandler, frame
@@ -12,7 +13,7 @@ from engine.stack import Frame, FunctionHandler, frame
 from . import campaign, coop, homeports, jacques, jean, liberation, promos, scenarios
 from . import content as C
 from .board import HANDLERS, legacy, opt, stack, start_turn, take_marker
-from .effects import player, who
+from .effects import player, said, who
 from .upgrade import FORMAT
 
 
@@ -139,12 +140,15 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
             if q["setup"] is not None:  # (a state saved before this rule has the plan moved already)
                 q["plan"] = [*q["plan"], q["setup"]["plan"]]
                 q["setup"] = None
-            planned.append(f"{who(state, i)}: {C.CARD[q['plan'][0]]['name']}" if q["plan"] else who(state, i))
+            card = i18n.word(C.CARD[q["plan"][0]]["name"]) if q["plan"] else None
+            planned.append(i18n.word("{player}: {card}", player=who(state, i), card=card) if card else who(state, i))
         returned = sorted(state.pop("returned"))
         state["deck"].extend(returned)
         rng.shuffle(state["deck"])  # the unkept cards go into the draw pile
-        ev.append(Event("setup_end", "Every player has chosen; the unkept cards are shuffled into the draw pile. "
-                        f"Planned: {'; '.join(planned)}.", reveals=True))
+        # (a message, so that each reader is told it in their language: QA, issue 27)
+        ev.append(said("setup_end", i18n.text("Every player has chosen; the unkept cards are shuffled into the draw "
+                                              "pile. Planned: {planned}.", planned={"items": planned, "sep": "; "}),
+                       {}, reveals=True))
         homeports.reveal_ports(state, ev)
         start_turn(state, state["turn"], ev)
     return ev
