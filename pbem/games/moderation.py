@@ -596,12 +596,16 @@ def _sweep_standby_offers(now: datetime) -> int:
                 name = _name(game, seat.index or 0)
                 if not offered:
                     do_log(game, None, "standby-offer", {"seat": seat.index, "to": None})
+                before = last.details.get("to")
                 outbox.queue_to_moderators(
                     game, moderator_emails(game),
-                    f"Game #{game.pk} ({game.title}): {last.details.get('to')} did not take {name}'s open seat "
-                    f"within {game.deadline_hours} hours, so it was offered to "
-                    f"{', '.join(offered) or 'nobody: the standby list has nobody else'}. "
-                    f"(`join {game.pk}` takes it; you may also hand it to someone from the moderator page.)")
+                    lambda: gettext(  # (said at once, for each moderator in their language)
+                        "Game #%(pk)s (%(title)s): %(to)s did not take %(name)s's open seat within %(hours)s hours, "
+                        "so it was offered to %(offered)s. (`join %(pk)s` takes it; you may also hand it to someone "
+                        "from the moderator page.)") % {
+                        "pk": game.pk, "title": game.said_title, "to": before, "name": name,  # noqa: B023
+                        "hours": game.deadline_hours,  # noqa: B023
+                        "offered": ", ".join(offered) or gettext("nobody: the standby list has nobody else")})  # noqa: B023
                 offered_again += 1
     return offered_again
 
@@ -732,11 +736,11 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             "then %(names)s may still move, which closes the offer.") % {
                 "names": names, "game": game.pk, "address": outbox.general_address()})
         offered = _offer_to_standby(game, late)
-        outbox.queue_to_moderators(game, moderator_emails(game),
-                                   f"Game #{game.pk} ({game.title}): the seat of {names} is open for a replacement "
-                                   f"(offered to {', '.join(offered) or 'nobody on the standby list'}) "
-                                   f"after two missed deadlines (`join {game.pk}` takes it). You may also hand it "
-                                   "to someone yourself from the moderator page.")
+        outbox.queue_to_moderators(game, moderator_emails(game), lambda: gettext(
+            "Game #%(pk)s (%(title)s): the seat of %(names)s is open for a replacement (offered to %(offered)s) "
+            "after two missed deadlines (`join %(pk)s` takes it). You may also hand it to someone yourself from "
+            "the moderator page.") % {"pk": game.pk, "title": game.said_title, "names": names,
+                                      "offered": ", ".join(offered) or gettext("nobody on the standby list")})
         return
     # Why the clock keeps running: a moderator extends it or hands the seat to a newcomer, who
     # gets a full period; each period that passes tells the moderators again.
@@ -744,11 +748,12 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
     game.moderator_told_at = now
     game.save(update_fields=["deadline_at", "moderator_told_at"])
     do_log(game, None, "late", {"seats": seats})
-    outbox.queue_to_moderators(game, moderator_emails(game),
-                               f"Game #{game.pk} ({game.title}) waits for {names}, who missed two deadlines. "
-                               "Its no-move policy is to wait: replace the player, move for the seat, extend "
-                               "the deadline or pause the game from its moderator page. The deadline runs on "
-                               f"to {when_text(game.deadline_at)}; you will be told again then.")
+    deadline = game.deadline_at
+    outbox.queue_to_moderators(game, moderator_emails(game), lambda: gettext(
+        "Game #%(pk)s (%(title)s) waits for %(names)s, who missed two deadlines. Its no-move policy is to wait: "
+        "replace the player, move for the seat, extend the deadline or pause the game from its moderator page. "
+        "The deadline runs on to %(when)s; you will be told again then.") % {
+            "pk": game.pk, "title": game.said_title, "names": names, "when": when_text(deadline)})
 
 
 def _offer_to_standby(game: Game, opened: list[Seat], skip: Collection[str] = ()) -> list[str]:

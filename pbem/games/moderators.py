@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 import engine
 from pbem.games import clocks, language, moderation
@@ -39,7 +39,7 @@ from pbem.games.services import (
 )
 from pbem.mail import absence_commands, outbox
 
-COMMANDS_HELP = (
+COMMANDS_HELP = gettext_noop(
     "Commands, one a line, to this address from your own (the rest of a line is the reason the players read):\n"
     "  pause REASON\n"
     "  resume REASON\n"
@@ -94,14 +94,18 @@ def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead:
         GameModerator.objects.filter(game=game, lead=True).exclude(pk=gm.pk).update(lead=False)
     gm.lead = lead or gm.lead
     gm.save(update_fields=["lead"])
-    role = "lead moderator" if gm.lead else "co-moderator"
     do_log(game, actor, "moderator-assign", {"moderator": player.email, "lead": gm.lead, "reason": reason})
-    outbox.queue_reply(player, outbox.subject_for(game),
-                       f"You are now the {role} of game #{game.pk} ({game.title}): {reason}\n\n"
-                       f"You hear when the game needs a moderator, and players' `moderator ...` mails reach you. "
-                       f"Your command address for this game is {command_address(gm)} (keep it to yourself; it "
-                       f"takes mail only from {player.email}).\n\n{COMMANDS_HELP}\n", game,
-                       reply_to=command_address(gm))
+    with language.speaking(language.of(player)):  # (the new moderator's language, issue 27)
+        said = {"pk": game.pk, "title": game.said_title, "reason": reason, "address": command_address(gm),
+                "email": player.email}
+        role = (gettext("You are now the lead moderator of game #%(pk)s (%(title)s): %(reason)s") if gm.lead
+                else gettext("You are now the co-moderator of game #%(pk)s (%(title)s): %(reason)s"))
+        body = role % said + "\n\n" + gettext(
+            "You hear when the game needs a moderator, and players' `moderator ...` mails reach you. Your command "
+            "address for this game is %(address)s (keep it to yourself; it takes mail only from %(email)s)."
+        ) % said
+        outbox.queue_reply(player, outbox.subject_for(game), f"{body}\n\n{gettext(COMMANDS_HELP)}\n", game,
+                           reply_to=command_address(gm))
     if game.state is not None:
         name, lead = player.display_name, gm.lead
         outbox.queue_notice(game, lambda: (gettext(
@@ -125,11 +129,16 @@ def do_write_to_moderator(game_id: int, player: Player, text: str) -> int:
         raise Forbidden(gettext("you do not play in game #%(game)s") % {"game": game.pk})
     name = moderation._name(game, seat.index)
     to = moderation.moderator_emails(game)
+    readers = {p.email: p for p in Player.objects.filter(email__in=to).only("email", "language")}
     for address in to:
-        outbox.queue_reply(None, outbox.subject_for(game, f"from {name}"),
-                           f"{name} ({player.email}), seat {seat.index} of game #{game.pk} ({game.title}), writes "
-                           f"to the moderators:\n\n{text[:5000]}\n\nReply to this mail to answer {name} alone.\n"
-                           f"Game page: {outbox.game_url(game)}\n", game, reply_to=player.email, to_email=address)
+        with language.speaking(language.of(readers.get(address))):  # (each moderator's language, issue 27)
+            said = {"name": name, "email": player.email, "seat": seat.index, "pk": game.pk, "title": game.said_title}
+            body = (gettext("%(name)s (%(email)s), seat %(seat)s of game #%(pk)s (%(title)s), writes to the "
+                            "moderators:") % said + f"\n\n{text[:5000]}\n\n"
+                    + gettext("Reply to this mail to answer %(name)s alone.") % said + "\n"
+                    + gettext("Game page: %(url)s") % {"url": outbox.game_url(game)} + "\n")
+            subject = outbox.subject_for(game, gettext("from %(name)s") % said)
+        outbox.queue_reply(None, subject, body, game, reply_to=player.email, to_email=address)
     do_log(game, player, "to-moderator", {"seat": seat.index, "text": text[:5000], "to": len(to)})
     return len(to)
 

@@ -18,6 +18,7 @@ from email.message import Message
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from pbem.games import moderation
 from pbem.games.models import AuditEntry, Game, MailAddress, OutboundMessage, Player, Seat
@@ -84,11 +85,13 @@ def _stop_mail(row: MailAddress, now: datetime) -> None:
         AuditEntry.objects.create(game=game, actor=None, action="mail-bounced",
                                   details={"seat": seat.index, "score": round(row.bounce_score, 2),
                                            "detail": row.bounce_detail})
-        outbox.queue_to_moderators(game, moderation.moderator_emails(), (
-            f"Mail to {name} in game #{game.pk} ({game.title}) bounces ({row.bounce_kind}: {row.bounce_detail}), "
-            "so pbem stopped mailing them. Until they turn mail on again from their page, their seat is "
-            "treated as absent: at its deadline the game's no-move policy applies without a reminder. "
-            "You may replace the player, move for the seat or pause the game from its moderator page."))
+        outbox.queue_to_moderators(game, moderation.moderator_emails(), lambda: gettext(
+            "Mail to %(name)s in game #%(pk)s (%(title)s) bounces (%(kind)s: %(detail)s), so pbem stopped mailing "
+            "them. Until they turn mail on again from their page, their seat is treated as absent: at its deadline "
+            "the game's no-move policy applies without a reminder. You may replace the player, move for the seat "
+            "or pause the game from its moderator page.") % {
+            "name": name, "pk": game.pk, "title": game.said_title, "kind": row.bounce_kind,  # noqa: B023
+            "detail": row.bounce_detail})
 
 
 def do_enable_mail(player: Player) -> bool:

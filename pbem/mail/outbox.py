@@ -969,8 +969,15 @@ def queue_welcome(game: Game, seat: Seat, intro: Said) -> OutboundMessage:
     return _queue_update_for(game, seat, intro=intro)
 
 
-def queue_to_moderators(game: Game, emails: Sequence[str], text: str) -> None:
+def queue_to_moderators(game: Game, emails: Sequence[str], text: Said) -> None:
+    """A mail to each moderator address, in the language of the player with that address (English
+    for an address with no player: ``PBEM_MODERATOR_EMAILS``'s, a staff account's), issue 27.
+    ``text``: a callable saying it in the language active when called (or a catalogue msgid)."""
+    known = {p.email: p for p in Player.objects.filter(email__in=list(emails)).only("email", "language")}
     for address in emails:
         admin = f"{settings.PBEM_PUBLIC_URL}/admin/games/game/{game.pk}/moderate/"
-        body = f"{text.rstrip()}\n\nGame page: {game_url(game)}\nModerator page: {admin}\n"
-        _queue(to=None, to_email=address, subject=subject_for(game), body=body, game=game)
+        with language.speaking(language.of(known.get(address))):
+            body = f"{_say(text).rstrip()}\n\n" + _("Game page: %(url)s") % {"url": game_url(game)} + "\n" + _(
+                "Moderator page: %(url)s") % {"url": admin} + "\n"
+            subject = subject_for(game)
+        _queue(to=None, to_email=address, subject=subject, body=body, game=game)

@@ -157,3 +157,34 @@ def test_a_campaigns_stored_results_are_said_in_the_readers_language(alice, bob,
         assert campaign_selectors.said_result_again("Game 2 (#9): no winner; Ana 3, Bruno 3") == (
             "Jogo 2 (#9): sem vencedor; Ana 3, Bruno 3")
         assert campaign_selectors.said_result_again("anything else") == "anything else"
+
+
+def test_a_portuguese_moderators_mails_are_portuguese(alice, bob, carol, dave) -> None:
+    """QA (#27): the mails only moderators get (a new moderator's command address and commands, a
+    player's `moderator ...` mail passed on, a game waiting for a late seat, a bouncing address) were
+    English to a Portuguese moderator; an English moderator still reads English."""
+    from pbem.games import moderation
+
+    game = start_game("maretta", alice, [bob, dave], options={"side": "A"})
+    nora = _pt(make_player("nora@example.org", "Nora"))
+    mark = _mark()
+    moderators.do_assign_moderator(game.pk, None, nora.email, lead=True, reason="liga")
+    said = _texts(nora.email, mark)[-1]
+    assert f"É agora o moderador principal do jogo #{game.pk}" in said and "O seu endereço de comandos" in said, said
+    assert "Comandos, um por linha" in said and "pause MOTIVO" in said, said
+    _portuguese_only(said)
+    moderators.do_assign_moderator(game.pk, None, carol.email, lead=False, reason="league")
+    mark = _mark()
+    moderators.do_write_to_moderator(game.pk, alice, "Bob has not moved for a week")
+    said, heard = _texts(nora.email, mark)[-1], _texts(carol.email, mark)[-1]
+    assert "escreve aos moderadores" in said and "Responda a esta mensagem para responder só a Alice" in said, said
+    assert "Página do jogo: " in said and "Game page" not in said
+    _portuguese_only(said)
+    assert "writes to the moderators" in heard and "Reply to this mail to answer Alice alone" in heard, heard
+    mark = _mark()
+    from pbem.mail import outbox
+    game.refresh_from_db()
+    outbox.queue_to_moderators(game, moderation.moderator_emails(game), "nobody on the standby list")
+    said, heard = _texts(nora.email, mark)[-1], _texts(carol.email, mark)[-1]
+    assert "Página de moderador: " in said and "Moderator page" not in said, said
+    assert "Moderator page: " in heard, heard
