@@ -63,10 +63,13 @@ def _unmarked_texts(template: str) -> list[str]:
 
 
 def test_it_marks_every_text_of_the_players_pages_and_mails_for_translation() -> None:
-    # (the admin's moderation pages, templates/admin, are for staff and stay English)
+    # (and the moderator page, said in the moderator's language, #27; the admin's other pages, for
+    # staff, stay English)
     for folder in ("web", "mail"):
         for path in sorted((ROOT / "templates" / folder).glob("*.html")):
             assert _unmarked_texts(path.read_text(encoding="utf-8")) == [], path.name
+    moderate = ROOT / "templates" / "admin" / "games" / "moderate.html"
+    assert _unmarked_texts(moderate.read_text(encoding="utf-8")) == []
 
 
 def test_it_sees_an_unmarked_text_in_a_template() -> None:

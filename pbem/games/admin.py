@@ -22,9 +22,10 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import TokenProxy
 
-from pbem.games import campaign_admin, moderation, moderators, selectors, services
+from pbem.games import campaign_admin, language, moderation, moderators, selectors, services
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -97,40 +98,43 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
     reason = post.get("reason", "")
     if tool == "pause":
         moderation.do_pause_game(game.pk, moderator, reason)
-        return "Paused; the players were told."
+        return gettext("Paused; the players were told.")
     if tool == "resume":
         moderation.do_resume_game(game.pk, moderator, reason)
-        return "Resumed; the players got their options."
+        return gettext("Resumed; the players got their options.")
     if tool == "extend":
         moderation.do_extend_deadline(game.pk, moderator, int(post.get("hours", "0")), reason)
-        return "Deadline extended; the players were told."
+        return gettext("Deadline extended; the players were told.")
     if tool == "message":
         moderation.do_message_players(game.pk, moderator, post.get("text", ""))
-        return "Message sent to every player."
+        return gettext("Message sent to every player.")
     if tool == "move":
         line = post.get("line", "").strip()
         moderation.do_move_for_seat(game.pk, moderator, int(post.get("seat", "-1")),
                                     [services.Command(text=line)], reason)
-        return f"Moved for seat {post.get('seat')}: {line}"
+        return gettext("Moved for seat %(seat)s: %(line)s") % {"seat": post.get("seat"), "line": line}
     if tool == "rollback":
         moderation.do_rollback(game.pk, moderator, int(post.get("to_move", "-1")), reason,
                                confirm_reveals=bool(post.get("confirm_reveals")))
-        return f"Game taken back to move {post.get('to_move')}; every player got a mail."
+        return gettext("Game taken back to move %(n)s; every player got a mail.") % {"n": post.get("to_move")}
     if tool == "abort":
         moderation.do_abort_game(game.pk, moderator, reason)
-        return "Game aborted; the players were told."
+        return gettext("Game aborted; the players were told.")
     if tool == "moderator":
         moderators.do_assign_moderator(game.pk, moderator, post.get("email", ""), lead=bool(post.get("lead")),
                                        reason=reason)
-        return f"{post.get('email')} moderates the game now; they got their command address, the players were told."
+        return gettext("%(email)s moderates the game now; they got their command address, the players were told.") % {
+            "email": post.get("email")}
     if tool == "inspect":
         seen = moderators.do_inspect_seat(game.pk, moderator, int(post.get("seat", "-1")), reason)
-        return f"What {seen.name} sees (every player was told you looked): {seen.text}"
+        return gettext("What %(name)s sees (every player was told you looked): %(text)s") % {
+            "name": seen.name, "text": seen.text}
     if tool == "absence":
         until = post.get("until", "").strip()
         moment = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
         moderators.do_enter_absence(game.pk, moderator, int(post.get("seat", "-1")), moment, reason)
-        return "Absence entered; the player and the others were told." if moment else "Absence ended."
+        return (gettext("Absence entered; the player and the others were told.") if moment
+                else gettext("Absence ended."))
     if tool == "policy":
         changes: dict[str, Any] = {"no_move_policy": post.get("no_move_policy", game.no_move_policy)}
         for name in ("deadline_hours", "vacation_cap_days", "extensions_allowed", "extension_hours",
@@ -138,8 +142,8 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
             if post.get(name, "").strip():
                 changes[name] = int(post[name])
         moderation.do_set_game_policy(game.pk, moderator, changes, reason)
-        return "Deadline rules changed; the players were told."
-    raise ValueError(f"unknown tool {tool!r}")
+        return gettext("Deadline rules changed; the players were told.")
+    raise ValueError(gettext("unknown tool %(tool)s") % {"tool": repr(tool)})
 
 
 class OverdueFilter(admin.SimpleListFilter):
@@ -200,28 +204,33 @@ class GameAdmin(ReadOnlyAdmin):
 
     def moderate_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """Whose turn, since when, the last moves, the board, and every moderator tool as a form.
-        Each form is one service call (pbem/games/moderation.py), audited there."""
+        Each form is one service call (pbem/games/moderation.py), audited there. In the moderator's
+        language (their player's setting, issue 27)."""
         game = get_object_or_404(Game, pk=game_id)
         if not request.user.is_staff:
             return HttpResponse(status=403)
-        if request.method == "POST":
-            try:
-                done = _run_tool(game, _moderator(request), request.POST)
-            except (services.ServiceError, ValueError) as exc:
-                self.message_user(request, getattr(exc, "message", str(exc)), messages.ERROR)
-            else:
-                self.message_user(request, done, messages.SUCCESS)
-            return HttpResponseRedirect(reverse("admin:games_game_moderate", args=[game.pk]))
-        context = {
-            **self.admin_site.each_context(request), "title": f"Moderate game #{game.pk}: {game.title}",
-            "game": game, "opts": self.model._meta, "late": selectors.late_seats(game),
-            "moves": selectors.recent_moves(game), "audit": list(selectors.audit_log(game)[:20]),
-            # the spectator's board: the engine's own SVG, every text in it escaped there
-            "svg": mark_safe(selectors.game_view_svg(game, None)) if game.state is not None else "",
-            "seats": list(game.seats.select_related("player").exclude(index__isnull=True)),
-            "policies": Game.NoMovePolicy.choices, "policy_text": moderation.policy_text(game),
-        }
-        return TemplateResponse(request, "admin/games/moderate.html", context)
+        moderator = _moderator(request)
+        with language.speaking(language.of(moderator)):
+            if request.method == "POST":
+                try:
+                    done = _run_tool(game, moderator, request.POST)
+                except (services.ServiceError, ValueError) as exc:
+                    self.message_user(request, getattr(exc, "message", str(exc)), messages.ERROR)
+                else:
+                    self.message_user(request, done, messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:games_game_moderate", args=[game.pk]))
+            context = {
+                **self.admin_site.each_context(request),
+                "title": gettext("Moderate game #%(pk)s: %(title)s") % {"pk": game.pk, "title": game.said_title},
+                "game": game, "opts": self.model._meta, "late": selectors.late_seats(game),
+                "moves": selectors.recent_moves(game), "audit": list(selectors.audit_log(game)[:20]),
+                # the spectator's board: the engine's own SVG, every text in it escaped there
+                "svg": mark_safe(selectors.game_view_svg(game, None)) if game.state is not None else "",
+                "seats": list(game.seats.select_related("player").exclude(index__isnull=True)),
+                "policies": Game.NoMovePolicy.choices, "policy_text": moderation.policy_text(game),
+            }
+            # rendered here, in the language spoken (a TemplateResponse renders after the view returns)
+            return TemplateResponse(request, "admin/games/moderate.html", context).render()
 
     def replace_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         """Hand a seat to someone else (an absent player): one service call, audited there."""

@@ -70,3 +70,24 @@ def test_it_assigns_inspects_and_enters_an_absence_from_the_moderator_page(fake_
     assert bob.vacation_until is not None and bob.vacation_until.replace(tzinfo=None) == back
     assert {"moderator-assign", "inspect", "absence"} <= set(AuditEntry.objects.filter(game=game)
                                                           .values_list("action", flat=True))
+
+
+def test_it_shows_a_portuguese_moderator_the_page_and_its_answers_in_portuguese(fake_game, alice, bob, moderator,
+                                                                               client):
+    """QA (#27): the moderator page and its tools' answers were English to a Portuguese moderator."""
+    from tests.mail.test_language_by_mail import english_left
+
+    game = start_game(fake_game, alice, [bob])
+    services.do_update_preferences(moderator, language="pt")
+    client.force_login(moderator.user)
+    url = f"/admin/games/game/{game.pk}/moderate/"
+    page = client.get(url).content.decode()
+    for said in ("De quem é a vez", "Últimas jogadas", "Ferramentas", "Motivo", 'value="Pausar"', "Moderar o jogo #"):
+        assert said in page, said
+    for english in ("Whose turn", "Last moves", "Extend deadline by", 'value="Pause"'):
+        assert english not in page, english
+    assert english_left(page) == [], english_left(page)
+    done = client.post(url, {"tool": "pause", "reason": "disputa"}, follow=True).content.decode()
+    assert "Em pausa; os jogadores foram avisados." in done
+    services.do_update_preferences(moderator, language="en")
+    assert "Whose turn" in client.get(url).content.decode()
