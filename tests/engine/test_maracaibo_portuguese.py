@@ -450,3 +450,14 @@ def test_a_refused_draw_quotes_portuguese_notation_that_reads_as_it_says() -> No
               for q in re.findall(r"'([^'\n]+)'", block[block.index("\nmsgstr"):].replace('"\n"', ""))}
     english = {q for q in quoted if re.match(r"(draw|sail|buy|annex|reveal|deliver|plan|keep|fight)\b", q)}
     assert english == set(), english
+
+
+def test_it_says_one_doubloon_and_a_village_action_count_without_a_plural_after_1() -> None:
+    """QA (#27), found playing by mail in Portuguese: 'Pode pagar: nenhuma das suas cartas (1 dobrões).'
+    and 'comprar ... (1 de 1 ações de vila)'."""
+    assert labels.say("You can pay for: none of your cards (1 doubloons).", "pt") == (
+        "Pode pagar: nenhuma das suas cartas (1 dobrão).")
+    assert labels.say("You can pay for: none of your cards (3 doubloons).", "pt") == (
+        "Pode pagar: nenhuma das suas cartas (3 dobrões).")
+    assert labels.say("buy Wealthy Gunner (3 d) (1 of 1 village actions)", "pt") == (
+        "comprar Artilheiro Rico (3 d) (ação de vila 1 de 1)")
