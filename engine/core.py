@@ -950,4 +950,4 @@ def option_by_code(options: Sequence[Option], move: Move) -> Option:
                 return opt
     allowed = [f"{o.code}: {o.label}" for o in options]
     shown = code if code is not None else json.dumps(move, sort_keys=True)
-    raise IllegalMove(f"{shown} is not a legal choice now", allowed)
+    raise IllegalMove(_("{move} is not a legal choice now").format(move=shown), allowed)

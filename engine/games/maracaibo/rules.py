@@ -70,7 +70,7 @@ from mypy_extensions import mypyc_attr
 from engine import i18n, notation
 from engine.batch import is_commit_point
 from engine.core import BadArchive, Event, Move, Option, OptionSpec, Outcome, Rules, State, View, new_event
-from engine.errors import IllegalMove, SetupError
+from engine.errors import SetupError
 from engine.rng import Rng, seed_to_state
 from engine.stack import DecisionStack
 
@@ -511,7 +511,9 @@ class Maracaibo(Rules):
         for o in self.options(state, seat):
             if o.code == move.get("code"):
                 return o.label
-        raise IllegalMove(f"{move.get('code')} is not a legal choice now")
+        # (not a refusal here: apply refuses it with the real reason, "not your turn" when it is not
+        # the seat's turn; QA: a code sent out of turn through the API was told it was not legal)
+        return super().describe_move(state, seat, move)
 
     # ---- bot and rendering ------------------------------------------------------------------
 
