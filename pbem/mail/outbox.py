@@ -228,8 +228,13 @@ def _options_text(game: Game, n_players: int) -> str:
     """The game's options that mean something for this many players (no solo-only ones for three)."""
     shown = engine.get(game.rules).options_in_play(game.options or {}, n_players)
     if not shown:
-        return "  (none)"
-    return "\n".join(f"  {k} = {v}" for k, v in sorted(shown.items()))
+        return "  " + _("(none)")
+
+    def written(value: object) -> str:
+        # as a player writes it in ``new ... key=value`` (QA: "promos = False", Python's words, in any language)
+        return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+    return "\n".join(f"  {k} = {written(v)}" for k, v in sorted(shown.items()))
 
 
 def _continued(game: Game) -> str:

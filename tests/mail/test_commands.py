@@ -47,7 +47,7 @@ def test_it_invites_to_a_79_or_74_game_with_only_the_options_its_mode_uses(ana: 
     """QA (#20): a 79 game's invitation listed ``scenario = 75`` and ``jacques_level = 2``."""
     ana.send_to(GENERAL, f"new maracaibo with {bruno.email} mode=79")
     options = text_of(bruno.latest()).split("Game options:\n")[1].split("\n\n")[0]
-    assert options.split("\n") == ["  mode = 79", "  promos = False", "  rounds = 4"]
+    assert options.split("\n") == ["  mode = 79", "  promos = no", "  rounds = 4"]
     ana.send_to(GENERAL, f"new maracaibo with {bruno.email} mode=74 jacques_level=3")
     options = text_of(bruno.latest()).split("Game options:\n")[1].split("\n\n")[0]
     assert options.split("\n") == ["  jacques_level = 3", "  mode = 74", "  rounds = 4"]
