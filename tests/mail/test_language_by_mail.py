@@ -18,7 +18,11 @@ GENERAL = "pbem@pbem.localhost"
 
 def english_left(text: str) -> list[str]:
     """The service's English fixed texts (the pt catalogue's msgids, their words between the
-    placeholders) that a Portuguese mail still shows."""
+    placeholders) that a Portuguese mail still shows. The player's own commands quoted back (a line
+    "> vacation until 2099-01-05", or `vacation until 2099-01-05` in a refusal) are their words, not
+    the service's (the moderator page's "vacation until" is a msgid of its own)."""
+    text = "\n".join(line for line in text.split("\n") if not line.startswith("> "))
+    text = re.sub(r"`[^`\n]*`", " ", text)
     found = []
     for msgid, strs in catalogue("pt").items():
         if strs[0] == msgid:
