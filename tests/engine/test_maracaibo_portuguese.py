@@ -406,7 +406,7 @@ def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> No
         state = R.setup(["Ana", "Bruno"], R.check_options(2, {}), "plurals")
         state["p"][0]["d"] = d
         ev: list[Any] = []
-        effects.gain(state, 0, g, Rng("plurals"), ev, "city")
+        effects.gain(state, 0, g, Rng(state), ev, "city")
         gained = [e for e in ev if e.kind == "gain"][-1]
         return gained.text, i18n.render(gained.msg, "pt")
 
