@@ -11,18 +11,15 @@ that card's old id)."""
 
 from __future__ import annotations
 
-import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.games.maracaibo import RULES, coop_releases, scenarios, search
-from engine.games.maracaibo.upgrade import current
 from engine.testing import player_names
+from tests.engine.maracaibo_golden import golden, played, upgraded
 
-GOLDEN = Path(__file__).parent / "golden"
 #: each golden game and the release its stored state says set it up
 STORED = {
     "maracaibo_coop_5b2b789p_74_1p": "fa60223",
@@ -39,38 +36,17 @@ STORED = {
 AMBIGUOUS_END = {"maracaibo_coop_fbaa97fp_193_1p": "fbaa97f"}
 
 
-def _golden(name: str) -> dict[str, Any]:
-    g: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
-    return g
-
-
-def _upgraded(state: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(state)
-    current(state)
-    out: dict[str, Any] = json.loads(json.dumps(state))
-    return out
-
-
-def _played(g: dict[str, Any], options: dict[str, Any], moves: list[list[Any]]) -> dict[str, Any]:
-    state = RULES.setup(g["players"], options, g["seed"])
-    for seat, code in moves:
-        assert code in [o.code for o in RULES.options(state, seat)], (seat, code)
-        RULES.apply(state, seat, {"code": code})
-    out: dict[str, Any] = json.loads(json.dumps(state))  # (as stored)
-    return out
-
-
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_a_cooperative_game_stored_by_an_older_release_replays_to_its_stored_state_and_ends_as_it_did(
         name: str) -> None:
-    g = _golden(name)
-    stored = _upgraded(g["state"])
+    g = golden(name)
+    stored = upgraded(g["state"])
     assert stored["options"]["release"] == STORED[name]  # (deduced from what the state holds: format 11)
     options = RULES.replay_options(g["options"], g["state"])  # (what a replay of the stored game reads)
     assert options.get("release", "current") == STORED[name]
-    assert _played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
-    ended = _played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
-    final = _upgraded(g["final"])
+    assert played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
+    ended = played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
+    final = upgraded(g["final"])
     if name in AMBIGUOUS_END:
         assert final["options"]["release"] == AMBIGUOUS_END[name]
         final["options"]["release"] = STORED[name]
@@ -81,12 +57,12 @@ def test_a_cooperative_game_stored_by_an_older_release_replays_to_its_stored_sta
 
 @pytest.mark.parametrize("name", [n for n, r in STORED.items() if r != "current"])
 def test_todays_setup_would_not_replay_an_older_releases_game(name: str) -> None:
-    g = _golden(name)
-    today = _played(g, g["options"], [])
-    then = _played(g, RULES.replay_options(g["options"], g["state"]), [])
+    g = golden(name)
+    today = played(g, g["options"], [])
+    then = played(g, RULES.replay_options(g["options"], g["state"]), [])
     assert today != then
     with pytest.raises(AssertionError):  # (a move of the log is no option of today's setup, or the states part)
-        assert _played(g, g["options"], [*g["moves"]]) == _upgraded(g["state"])
+        assert played(g, g["options"], [*g["moves"]]) == upgraded(g["state"])
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

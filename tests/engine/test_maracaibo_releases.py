@@ -10,10 +10,8 @@ main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) i
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +21,8 @@ from engine.games.maracaibo import RULES, scenarios
 from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.upgrade import current
 from engine.testing import player_names
+from tests.engine.maracaibo_golden import golden, played, upgraded
 
-GOLDEN = Path(__file__).parent / "golden"
 #: each golden game and the release its stored state says set it up
 STORED = {
     "maracaibo_79_188b109": "bb5188b",
@@ -35,42 +33,23 @@ STORED = {
     "maracaibo_campaign_5962877_1": "c572794",
     "maracaibo_campaign_5962877_3": "c572794",
 }
-def _golden(name: str) -> dict[str, Any]:
-    g: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
-    return g
-
-
-def _upgraded(state: dict[str, Any]) -> dict[str, Any]:
-    state = copy.deepcopy(state)
-    current(state)
-    out: dict[str, Any] = json.loads(json.dumps(state))
-    return out
-
-
-def _played(g: dict[str, Any], options: dict[str, Any], moves: list[list[Any]]) -> dict[str, Any]:
-    state = RULES.setup(g["players"], options, g["seed"], archive=g["archive"])
-    for seat, code in moves:
-        assert code in [o.code for o in RULES.options(state, seat)]
-        RULES.apply(state, seat, {"code": code})
-    out: dict[str, Any] = json.loads(json.dumps(state))  # (as stored)
-    return out
 
 
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_a_game_stored_by_an_older_release_replays_to_its_stored_state_and_plays_on(name: str) -> None:
-    g = _golden(name)
-    stored = _upgraded(g["state"])
+    g = golden(name)
+    stored = upgraded(g["state"])
     assert stored["options"]["release"] == STORED[name]  # (deduced from what the state dealt: format 9)
     options = RULES.replay_options(g["options"], g["state"])  # (what a replay of the stored game reads)
     assert options.get("release", "current") == STORED[name]
-    assert _played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
-    ended = _played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
-    final = _upgraded(g["final"])
+    assert played(g, options, g["moves"]) == stored  # exactly: that release's setup, the same draws
+    ended = played(g, options, [*g["moves"], *g["rest"]])  # and on to the end as that engine played it
+    final = upgraded(g["final"])
     assert ended == final  # (its end too: what that release's scoring did, a row's story_next)
     assert RULES.outcome(ended) is not None
     if STORED[name] != "current":  # today's setup deals otherwise: the log would not replay to it
         today = RULES.setup(g["players"], g["options"], g["seed"], archive=g["archive"])
-        then = _played(g, options, [])
+        then = played(g, options, [])
         assert json.loads(json.dumps(today)) != then
 
 
@@ -78,13 +57,13 @@ def test_a_first_campaign_game_stored_before_17a12c0_ends_and_archives_as_it_did
     # Card 151, read at the first game's final scoring, added card 184 unread from 17a12c0 on (its 79 game
     # next); main 5962877's story did not: the release row says so (story_next), so the game's end and the
     # archive it hands to the next game are the ones it produced, and today's first game still adds 184
-    g = _golden("maracaibo_campaign_5962877_1")
+    g = golden("maracaibo_campaign_5962877_1")
     options = RULES.replay_options(g["options"], g["state"])
-    ended = _played(g, options, [*g["moves"], *g["rest"]])
+    ended = played(g, options, [*g["moves"], *g["rest"]])
     archive = RULES.archive(ended)
-    assert archive is not None and archive == RULES.archive(_upgraded(g["final"]))
+    assert archive is not None and archive == RULES.archive(upgraded(g["final"]))
     assert archive["story"]["unread"] == [152, 155, 160] and "resist" in archive["story"]["flags"]
-    today = _played(g, {k: v for k, v in options.items() if k != "release"}, [])
+    today = played(g, {k: v for k, v in options.items() if k != "release"}, [])
     row = scenarios.RELEASES[options["release"]]
     then = list(row["story_next"]["uprising"][151])
     assert then == [155, 160] and scenarios.story_next(ended, "uprising", 151, {"next": [155, 184]}) == then
@@ -92,7 +71,7 @@ def test_a_first_campaign_game_stored_before_17a12c0_ends_and_archives_as_it_did
 
 
 def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_of_them() -> None:
-    first, second = _golden("maracaibo_campaign_57805f3_1"), _golden("maracaibo_campaign_57805f3_2")
+    first, second = golden("maracaibo_campaign_57805f3_1"), golden("maracaibo_campaign_57805f3_2")
     assert scenarios.dealt_new_cards(first["final"]) == set()  # (before 5c3c7c5: the base B deck)
     assert second["state"]["options"]["mode"] == "79" and 184 in second["archive"]["story"]["unread"]
     assert {c for c in scenarios.dealt_new_cards(second["state"]) if c < 230} == set(range(201, 230))
@@ -100,13 +79,13 @@ def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_
 
 def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers() -> None:
     # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP; today's is card 237, in its place
-    g = _golden("maracaibo_78_6fb9567")
+    g = golden("maracaibo_78_6fb9567")
     old, new = scenarios.RENUMBERED[237], U.CARD[237]
     assert old == 201 and (U.CARD[201]["cost"], U.CARD[201]["vp"]) == (4, 2) and U.CARD[201]["name"] == new["name"]
     assert (new["cost"], new["vp"]) != (4, 2) and new["effects"] == U.CARD[201]["effects"]
     (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if 201 in p["bought"]]
     options = RULES.replay_options(g["options"], g["state"])
-    state = _played(g, options, g["moves"])
+    state = played(g, options, g["moves"])
     assert 201 in state["p"][buyer]["bought"] and 237 not in scenarios.dealt_new_cards(state)
     # today's setup deals card 237 where 201 was: the same deck but for it, and the buy costs today's price
     today = RULES.setup(g["players"], g["options"], g["seed"])
@@ -119,7 +98,7 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers() -> N
     assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & {201}
     # replayed by today's numbers, the stored log does not reach the stored state
     try:
-        differs = _played(g, {k: v for k, v in options.items() if k != "release"}, g["moves"]) != state
+        differs = played(g, {k: v for k, v in options.items() if k != "release"}, g["moves"]) != state
     except AssertionError:  # (a move the log holds is not legal)
         differs = True
     assert differs
