@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import MISSING
 
 from pbem.games import dispatch
 from pbem.games.models import Game, OutboundMessage
@@ -83,3 +84,82 @@ def test_it_sends_a_moves_mails_as_one_task_over_one_connection(bids_game: Game,
     relay.refuse = ""
     assert sending.do_send_outbound_batch(ids) == 1
     assert sorted(relay.accepted) == sorted([ana.email, carla.email, bruno.email])
+
+
+class HoldingRelay:
+    """A real SMTP relay that takes every mail, keeps each one's Message-ID, and holds the
+    client's QUIT until told: a worker that sent a batch waits there, before its ``sent`` mark."""
+
+    def __init__(self) -> None:
+        self.message_ids: list[str] = []
+        self.quitting = threading.Event()
+        self.release = threading.Event()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        from email import message_from_bytes
+
+        self.message_ids.append(str(message_from_bytes(envelope.content)["Message-ID"]))
+        return "250 OK"
+
+    async def handle_QUIT(self, server: Any, session: Any, envelope: Any) -> Any:
+        import asyncio
+
+        self.quitting.set()
+        await asyncio.get_running_loop().run_in_executor(None, self.release.wait, 30)
+        return MISSING
+
+
+@pytest.mark.postgres
+def test_a_worker_killed_between_its_sends_and_the_sent_mark_has_them_sent_again_with_their_message_ids(
+        settings: Any, ana: Persona, bruno: Persona) -> None:
+    """At least once (issue 28: a batch is marked sent in one statement after its sends): a worker
+    process killed (SIGKILL) after the relay took its mails and before the mark leaves the rows
+    ``sending``; the sweeper sends each again with the same Message-ID, once, and marks it."""
+    import os
+    import signal
+    from datetime import timedelta
+
+    from django.db import connections
+    from django.utils import timezone
+
+    handler = HoldingRelay()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"  # QUIT after the batch
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    try:
+        rows = [OutboundMessage.objects.create(to_email=ana.email, subject="one", body_text="1",
+                                               headers={"Message-ID": "<kill-1@pbem.localhost>"}),
+                OutboundMessage.objects.create(to_email=bruno.email, subject="two", body_text="2",
+                                               headers={"Message-ID": "<kill-2@pbem.localhost>"}),
+                OutboundMessage.objects.create(to_email=ana.email, subject="three", body_text="3", headers={})]
+        ids = [r.pk for r in rows]
+        connections.close_all()  # the worker opens its own
+        child = os.fork()
+        if child == 0:  # the worker
+            try:
+                sending.do_send_outbound_batch(ids)
+            finally:
+                os._exit(0)
+        assert handler.quitting.wait(30), "the worker sent its batch"
+        os.kill(child, signal.SIGKILL)
+        assert os.waitpid(child, 0)[1] != 0
+        handler.release.set()
+        first = list(handler.message_ids)
+        assert len(first) == 3 and len(set(first)) == 3
+        assert f"<pbem.o{ids[2]}@{settings.PBEM_MAIL_DOMAIN}>" in first  # a row without one: from its id
+        assert set(OutboundMessage.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sending"}
+
+        assert sending.do_requeue_stuck(now=timezone.now()) == 0  # a recent claim: not a dead worker's yet
+        assert sending.do_requeue_stuck(now=timezone.now() + sending.STUCK_AFTER + timedelta(seconds=1)) == 3
+        for pk in ids:  # the sweeper's tasks (in-process here they ran already: then no-ops)
+            sending.do_send_outbound(pk)
+        assert sorted(handler.message_ids[3:]) == sorted(first)  # each once more, with its Message-ID
+        assert set(OutboundMessage.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sent"}
+        assert sending.do_requeue_stuck(now=timezone.now() + timedelta(minutes=5)) == 0
+        assert len(handler.message_ids) == 6
+    finally:
+        handler.release.set()
+        controller.stop()

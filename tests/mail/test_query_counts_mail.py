@@ -85,16 +85,25 @@ def test_it_judges_a_move_mail_in_no_more_statements_than_today():
     assert len({s for m, a, s in seen if m and not a}) == 1, seen
 
 
-def test_it_sends_a_moves_mails_in_one_statement_each_and_one_claim(settings):
-    """A batch: one UPDATE ... RETURNING claims and reads every row, then one UPDATE marks each
-    sent (right after its send, so a worker killed mid-batch leaves no sent mail unmarked)."""
+#: A batch of mails sent, however many: one UPDATE ... RETURNING claims and reads every row, one
+#: UPDATE marks those sent (it was one mark a mail, right after its send). With MAILS_STATEMENTS a
+#: move's mails cost 4 statements: a one-mail move 4, a four-mail move 1 a mail.
+SEND_STATEMENTS = 2
+
+
+def test_it_sends_a_moves_mails_in_one_claim_and_one_mark(settings):
+    """A batch: one UPDATE ... RETURNING claims and reads every row, then one UPDATE marks them all
+    sent, however many (issue 28); a single send is its claim and its mark."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     game = _maretta()
     ids = list(OutboundMessage.objects.filter(game=game, status="pending").values_list("pk", flat=True))
     assert len(ids) >= 3
     with CaptureQueriesContext(connection) as ctx:
         assert sending.do_send_outbound_batch([*ids[:-1], ids[0]]) == len(ids) - 1  # a repeated id is sent once
-    assert len(ctx.captured_queries) == len(ids), [q["sql"][:80] for q in ctx.captured_queries]
+    assert len(ctx.captured_queries) == SEND_STATEMENTS, [q["sql"][:80] for q in ctx.captured_queries]
+    with CaptureQueriesContext(connection) as ctx:
+        assert sending.do_send_outbound_batch(ids[:-1]) == 0  # delivered twice: the claim finds nothing
+    assert len(ctx.captured_queries) == 1
     with CaptureQueriesContext(connection) as ctx:
         assert sending.do_send_outbound(ids[-1])
         assert not sending.do_send_outbound(ids[-1])  # sent already: the claim finds nothing
@@ -103,6 +112,35 @@ def test_it_sends_a_moves_mails_in_one_statement_each_and_one_claim(settings):
     from django.core import mail
 
     assert len(mail.outbox) == len(ids)
+
+
+def test_a_moves_mails_cost_four_statements_from_queue_to_sent_however_many(settings,
+                                                                          django_capture_on_commit_callbacks):
+    """The whole of a judged move mail, its mails sent after the commit included: the judgement's
+    statements and 4 for its mails however many (the story, the rows with the marks, the claim,
+    the sent mark), so a move that mails several seats costs 1 statement a mail or less from 4."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.PBEM_TASKS_IN_PROCESS = True
+    game = _maretta()
+    OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
+    rnd = random.Random(5)
+    seen: list[tuple[int, int]] = []  # (game mails sent, statements)
+    for _ in range(9):
+        game.refresh_from_db()
+        raw, sender, to = _move_mail(game, rnd)
+        row = mail_services.do_receive_mail(raw, sender, [to])
+        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
+        with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(execute=True):
+            assert mail_services.do_process_inbound(row.pk) == "applied"
+        new = OutboundMessage.objects.exclude(pk__in=queued)
+        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
+            continue  # a step's answer: counted by test_a_steps_answer_costs_its_bound
+        assert set(new.values_list("status", flat=True)) <= {"sent"}, "every mail was sent and marked"
+        seen.append((new.count(), len(ctx.captured_queries)))
+    assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
+    for mails, statements in seen:
+        assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + SEND_STATEMENTS if mails else 0), seen
+    assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
 
 
 def test_the_mails_of_a_change_tell_each_seat_its_own_untold_chat_once():
