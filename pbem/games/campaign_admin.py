@@ -191,7 +191,7 @@ class CampaignAdmin(admin.ModelAdmin):
 
     def handover_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = get_object_or_404(Campaign, pk=campaign_id)
-        seats = [(seat, f"seat {seat}: {name}") for seat, _p, name in campaign_selectors.group(campaign)]
+        seats = [(seat, f"seat {seat + 1}: {name}") for seat, _p, name in campaign_selectors.group(campaign)]
         form = HandoverForm(request.POST if request.method == "POST" else None, seats=seats)
         if request.method == "POST" and form.is_valid():
             d = form.cleaned_data
@@ -201,7 +201,8 @@ class CampaignAdmin(admin.ModelAdmin):
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                return self._done(request, campaign.pk, f"Seat {d['seat']} passes to {d['email']} from the next game.")
+                seat = int(d["seat"]) + 1  # (people count seats from 1)
+                return self._done(request, campaign.pk, f"Seat {seat} passes to {d['email']} from the next game.")
         running = campaign.games.filter(status=Game.Status.RUNNING).first()
         note = (f" Game #{running.pk} is under way: it keeps its player (replace one there from the game's page)."
                 if running else "")

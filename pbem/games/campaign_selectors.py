@@ -152,7 +152,7 @@ def standings(campaign: Campaign) -> list[Standing]:
 
 def _name_in(game: Game, seat: int) -> str:
     names = (game.state or {}).get("players") or []
-    return str(names[seat]) if seat < len(names) else _("seat %(seat)s") % {"seat": seat}
+    return str(names[seat]) if seat < len(names) else _("seat %(seat)s") % {"seat": seat + 1}
 
 
 def public_story(game: Game) -> list[str]:
@@ -239,7 +239,7 @@ def story_so_far(campaign: Campaign) -> str:
             lines.append(f"\n{result}")
             lines.extend(f"  {text}" for text in story)
         elif e.action == "handover":
-            said = {"seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason")}
+            said = {"seat": _seat_number(d), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason")}
             lines.append("\n" + (_("Seat %(seat)s passed from %(from)s to %(to)s (%(why)s).") if d.get("reason")
                                   else _("Seat %(seat)s passed from %(from)s to %(to)s.")) % said)
         elif e.action == "imported":
@@ -280,6 +280,13 @@ def campaign_data(campaign: Campaign) -> dict[str, Any]:
     }
 
 
+def _seat_number(details: dict[str, Any]) -> Any:
+    """A log entry's seat as people count it, from 1 (the entry keeps the index, from 0, as the API's
+    ``seat`` fields do)."""
+    seat = details.get("seat")
+    return seat + 1 if isinstance(seat, int) else seat
+
+
 def _entry_text(e: CampaignEntry) -> str:
     d = e.details or {}
     if e.action == "finished":
@@ -287,7 +294,7 @@ def _entry_text(e: CampaignEntry) -> str:
         return " ".join([result + "." if story and not result.endswith(".") else result, *story])
     if e.action == "handover":
         return _("seat %(seat)s passed from %(from)s to %(to)s: %(why)s") % {
-            "seat": d.get("seat"), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason", "")}
+            "seat": _seat_number(d), "from": d.get("from_name"), "to": d.get("to_name"), "why": d.get("reason", "")}
     if e.action == "next":
         return _("game %(number)s set up (#%(id)s)") % {"number": d.get("number"), "id": e.game_id}
     if e.action == "imported":

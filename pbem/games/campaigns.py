@@ -343,8 +343,10 @@ def do_sweep_campaigns(now: datetime | None = None) -> int:
 
 @transaction.atomic
 def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: str, reason: str,
-                      name: str = "") -> CampaignSeat:
-    """Seat ``seat`` of the campaign passes to the player of ``email`` from its next game on.
+                      name: str = "", first: int = 0) -> CampaignSeat:
+    """Seat ``seat`` (the index, from 0) of the campaign passes to the player of ``email`` from its next
+    game on. ``first``: the number the caller's seats start at, for a refusal's words (the API's indexes
+    from 0; a person's seats, by mail and on the pages, from 1); mails always count from 1.
 
     Audited in the campaign's log (who, from whom, to whom, why); the newcomer is mailed the story
     so far, the one leaving is told. A seat of a game under way changes hands by the game's own
@@ -359,8 +361,9 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
     group = _fix_group(campaign)
     held = next((cs for cs in group if cs.index == seat), None)
     if held is None:
-        raise ServiceError(gettext("campaign #%(campaign)s has seats 0 to %(len_group_1)s, not %(seat)s")
-                           % {"campaign": campaign.pk, "len_group_1": len(group) - 1, "seat": seat})
+        raise ServiceError(gettext("campaign #%(campaign)s has seats %(first)s to %(last)s, not %(seat)s")
+                           % {"campaign": campaign.pk, "first": first, "last": len(group) - 1 + first,
+                              "seat": seat + first})
     if name.strip():  # a name no player may have is refused with its reason, never dropped unsaid
         name = services.check_display_name(name)
     newcomer = services.do_get_or_create_player(services.check_address(email), name)
@@ -375,7 +378,7 @@ def do_hand_over_seat(campaign_id: int, actor: Player | None, seat: int, email: 
                                   "to": newcomer.pk, "to_name": newcomer.display_name, "reason": reason.strip()},
            actor=actor)
     running = campaign.games.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]).first()
-    said = {"seat": seat, "campaign": campaign.pk, "name": campaign.name, "from": leaving.display_name,
+    said = {"seat": seat + 1, "campaign": campaign.pk, "name": campaign.name, "from": leaving.display_name,
             "to": newcomer.display_name, "game": running.pk if running else None, "why": reason.strip()}
 
     def when() -> str:

@@ -81,10 +81,11 @@ def run(sender: str, player: Player | None, words: Sequence[str], mail_name: str
         campaigns.do_end_campaign(campaign_id, player, reason)
         return _("Campaign #%(c)s is over: no game follows.") % {"c": campaign_id}
     if rest[0] == "seat" and len(rest) >= 4 and rest[2] == "to":
-        seat = _number(words[3], "campaign #3 seat 1 to dora@example.org because ...")
+        # (a person counts seats from 1, as the campaign's page and mails do; the service from 0)
+        seat = _number(words[3], "campaign #3 seat 2 to dora@example.org because ...")
         said = rest[4] in ("because", "reason", "why") if len(rest) > 4 else False
         reason = " ".join(words[7:] if said else words[6:])
-        held = campaigns.do_hand_over_seat(campaign_id, player, seat, words[5], reason)
+        held = campaigns.do_hand_over_seat(campaign_id, player, seat - 1, words[5], reason, first=1)
         return _("Seat %(seat)s of campaign #%(c)s is %(name)s's from its next game on; they were sent the story so "
                  "far.") % {"seat": seat, "c": campaign_id, "name": held.player.display_name}
     raise ServiceError(_("campaign #N takes next, end, or seat K to ADDRESS because REASON "

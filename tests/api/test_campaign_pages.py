@@ -109,3 +109,44 @@ def test_it_lets_a_moderator_run_a_campaign_from_the_admin(guess: str, moderator
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.FINISHED
     assert Client().get(f"/admin/games/campaign/{campaign.pk}/end/").status_code == 302  # staff only: to login
+
+
+def test_the_page_and_the_mails_count_seats_from_1_the_api_from_0(guess: str, alice: Player, bob: Player,
+                                                                   carol: Player) -> None:
+    """People count seats from 1 (#23: the campaign page showed the creator in seat 0, and a handover by mail
+    took the index, so `seat 1` named the second player); the API's ``seat`` fields stay indexes from 0."""
+    import re
+
+    from pbem.games import campaign_selectors
+    from pbem.games.services import ServiceError
+    from pbem.mail import campaign_commands
+
+    campaign, first = campaigns.do_create_campaign(alice, guess, name="Counted", invite=[bob.email], games=3)
+    services.do_join_game(first.pk, bob)
+    html = Client().get(f"/campaigns/{campaign.pk}/").content.decode()
+    rows = re.findall(r"<tr><td>(\d+)</td><td>(\d+)</td><td class=\"name\">([^<]+)</td>", html)
+    assert sorted((seat, name.strip()) for _place, seat, name in rows) == [
+        ("1", alice.display_name), ("2", bob.display_name)], rows
+    api = Client().get(f"/api/v1/campaigns/{campaign.pk}/").json()
+    assert [g["seat"] for g in api["group"]] == [0, 1]
+    for wrong in ("0", "3"):
+        try:
+            campaign_commands.run(alice.email, alice, ["campaign", f"#{campaign.pk}", "seat", wrong, "to",
+                                                       carol.email, "because", "x"])
+        except ServiceError as exc:
+            assert exc.message == f"campaign #{campaign.pk} has seats 1 to 2, not {wrong}", exc.message
+        else:
+            raise AssertionError(f"seat {wrong} taken")
+    said = campaign_commands.run(alice.email, alice, ["campaign", f"#{campaign.pk}", "seat", "2", "to", carol.email,
+                                                      "because", "Bob", "sails", "away"])
+    assert said.startswith(f"Seat 2 of campaign #{campaign.pk} is {carol.display_name}'s"), said
+    held = CampaignSeat.objects.get(campaign=campaign, player=carol)
+    assert held.index == 1  # Bob's seat, the second
+    entry = CampaignEntry.objects.get(campaign=campaign, action="handover")
+    assert entry.details["seat"] == 1
+    told = campaign_selectors.story_so_far(campaign)
+    assert f"Seat 2 passed from {bob.display_name} to {carol.display_name} (Bob sails away)." in told, told
+    api = Client().get(f"/api/v1/campaigns/{campaign.pk}/").json()
+    assert any(s["text"].startswith("seat 2 passed from") for s in api["story"]), api["story"]
+    r = Client().post(f"/api/v1/campaigns/{campaign.pk}/handover/")  # (anonymous: refused, nothing changes)
+    assert r.status_code in (401, 403)

@@ -87,9 +87,9 @@ def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: 
     assert len(told) == 1 and "Game 1 of campaign" in text_of(told[0]) and "Standings" in text_of(told[0])
     second = campaign.games.get(campaign_number=2)
     assert second.status == Game.Status.RUNNING
-    refused = answer_to(bruno, f"campaign #{campaign.pk} seat 1 to {carla.email} because I sail away")
+    refused = answer_to(bruno, f"campaign #{campaign.pk} seat 2 to {carla.email} because I sail away")
     assert "only the creator" in refused
-    answer = answer_to(ana, f"campaign #{campaign.pk} seat 1 to {carla.email} because Bruno sails away")
+    answer = answer_to(ana, f"campaign #{campaign.pk} seat 2 to {carla.email} because Bruno sails away")
     assert "from its next game on" in answer
     story = text_of(carla.latest())
     assert "the story so far" in story and "Game 1 (#" in story
@@ -101,7 +101,7 @@ def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: 
     assert campaign.status == Campaign.Status.FINISHED
     summary = answer_to(carla, f"campaign #{campaign.pk}")
     # (Carla had no account when her seat was given: she is named by her address until she writes)
-    assert "Seat 1 passed from Bruno to carla (Bruno sails away)" in summary
+    assert "Seat 2 passed from Bruno to carla (Bruno sails away)" in summary
     assert summary.count("Game ") >= 3 and "Standings" in summary
     entry = CampaignEntry.objects.get(campaign=campaign, action="handover")
     assert entry.actor is not None and entry.actor.email == ana.email

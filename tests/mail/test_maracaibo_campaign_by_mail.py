@@ -86,7 +86,7 @@ def test_it_plays_a_maracaibo_campaign_by_mail(ana: Persona, bruno: Persona, car
         game = play_by_mail(game.pk, people, seed=number)
         votes += votes_by_mail(game)
         if number == 1:  # between the first and the second game's end: Bruno's seat passes to Carla
-            ana.send_to(GENERAL, f"campaign #{campaign.pk} seat 1 to {carla.email} because Bruno sails home")
+            ana.send_to(GENERAL, f"campaign #{campaign.pk} seat 2 to {carla.email} because Bruno sails home")
             assert "from its next game on" in text_of(ana.latest())
             assert "the story so far" in text_of(carla.latest())
         campaign.refresh_from_db()

@@ -125,7 +125,8 @@ def test_it_tells_a_campaigns_seat_handover_to_each_in_their_language(ana: Perso
     game_services.do_join_game(first.pk, bob)
     campaigns.do_hand_over_seat(campaign.pk, alice, 1, carla.email, "Bruno moved away")
     newcomer = OutboundMessage.objects.filter(to_email=carla.email).get().body_text
-    assert f"Fica com o lugar 1 da campanha #{campaign.pk} (Verão) a partir do seu próximo jogo" in newcomer
+    # (index 1: seat 2, as people count)
+    assert f"Fica com o lugar 2 da campanha #{campaign.pk} (Verão) a partir do seu próximo jogo" in newcomer
     assert "Página da campanha:" in newcomer and "Classificação (vitórias, depois pontuação total)" in newcomer
     assert english_left(newcomer) == [], newcomer
     leaving = OutboundMessage.objects.filter(to_email=bruno.email, subject__contains="campaign").get().body_text
