@@ -167,6 +167,20 @@ def test_it_breaks_a_tie_with_the_readers_vote() -> None:
         assert "breaking the tie" in result.text
 
 
+def test_a_vote_opens_saying_who_decides_a_tie_not_that_one_was_broken() -> None:
+    """Played as a group would (#23): the story said "Vote on story card 1: ... Alice breaks a tie." when the
+    vote opened, before anyone voted (the two votes then agreed), which read as if a tie had been broken."""
+    opened = 0
+    for state, _moves, events in campaign(3, "whole"):
+        for evs in events:
+            for e in evs:
+                if e.kind == "vote_open":
+                    opened += 1
+                    assert "breaks a tie" not in e.text, e.text
+                    assert any(e.text.endswith(f". If the vote is tied, {name} decides.") for name in state["players"])
+    assert opened
+
+
 def test_it_reads_story_cards_in_increasing_number_by_whoever_fulfilled_them() -> None:
     reads = 0
     for game in campaign(3, "whole"):

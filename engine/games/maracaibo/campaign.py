@@ -365,7 +365,8 @@ def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     if "vote" in back:
         seats = range(len(state["players"]))
         ev.append(new_event("vote_open", f"Vote on story card {cid}: " + "; ".join(
-            f"vote {k} ({v['label']})" for k, v in back["vote"].items()) + f". {who(state, reader)} breaks a tie.",
+            f"vote {k} ({v['label']})" for k, v in back["vote"].items()) + f". If the vote is tied, {who(state, reader)} "
+            "decides.",  # (it said "Alice breaks a tie." before anyone voted: read as if a tie had been broken)
             {"card": cid}))
         frames.append(frame("vote", seats=seats, card=cid, reader=reader, votes={}, mode=f["data"]["mode"]))
     stack(state).push_all([*frames, again])
