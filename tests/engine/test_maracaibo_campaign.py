@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -314,6 +315,19 @@ def test_it_refuses_an_archive_it_cannot_continue(change: Any) -> None:
     assert archive is not None
     with pytest.raises(BadArchive):
         RULES.setup(player_names(2), {}, 1, archive=change(archive))
+
+
+def test_it_names_a_seat_added_or_dropped_in_an_archive_by_its_seats() -> None:
+    """An archive edited to seat one player fewer (played through the API, #23) was refused as "story.tucked
+    must list, for each seat, the read cards ...": true, but it did not say the seats were what changed."""
+    archive = RULES.archive(campaign(2, "branch-a")[0][0])
+    assert archive is not None
+    for seats, said in ((["Ann"], "names 1 seat (seats) but its story has 2"),
+                        (["Ann", "Bob", "Cy"], "names 3 seats (seats) but its story has 2")):
+        with pytest.raises(BadArchive, match=re.escape(said)):
+            RULES.check_archive({**archive, "seats": seats})
+    with pytest.raises(BadArchive, match=r"story\.tucked must list"):  # (the lists themselves still checked)
+        RULES.check_archive({**archive, "story": {**archive["story"], "tucked": [[], []]}})
 
 
 def test_it_refuses_a_campaign_with_options_it_does_not_play() -> None:

@@ -364,10 +364,10 @@ def _story_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     again = frame("story", seat, mode=f["data"]["mode"])
     if "vote" in back:
         seats = range(len(state["players"]))
+        # (it said "Alice breaks a tie." before anyone voted: read as if a tie had been broken)
         ev.append(new_event("vote_open", f"Vote on story card {cid}: " + "; ".join(
-            f"vote {k} ({v['label']})" for k, v in back["vote"].items()) + f". If the vote is tied, {who(state, reader)} "
-            "decides.",  # (it said "Alice breaks a tie." before anyone voted: read as if a tie had been broken)
-            {"card": cid}))
+            f"vote {k} ({v['label']})" for k, v in back["vote"].items())
+            + f". If the vote is tied, {who(state, reader)} decides.", {"card": cid}))
         frames.append(frame("vote", seats=seats, card=cid, reader=reader, votes={}, mode=f["data"]["mode"]))
     stack(state).push_all([*frames, again])
     return ev
@@ -593,7 +593,10 @@ def check_archive(archive: Mapping[str, Any]) -> None:
                          f"missing {missing}, more than once {twice}")
     if not s["board"] and not s["unread"]:
         raise BadArchive("the archive's story has no card on the board and none unread: it cannot go on")
-    if len(s["tucked"]) != n or not all(isinstance(t, list) and all(type(c) is int for c in t) for t in s["tucked"]) \
+    if len(s["tucked"]) != n:  # (a seat added or dropped by hand: say so, not only that tucked is wrong)
+        raise BadArchive(f"the archive names {n} seat{'s' if n != 1 else ''} (seats) but its story has "
+                         f"{len(s['tucked'])} (story.tucked: the cards under each seat's ship board)")
+    if not all(isinstance(t, list) and all(type(c) is int for c in t) for t in s["tucked"]) \
             or sorted(c for t in s["tucked"] for c in t) != sorted(s["read"]):
         raise BadArchive("story.tucked must list, for each seat, the read cards tucked under its ship board")
     bad = [c for c in s["c_cards"] if type(c) is not int or c not in C.NUMBERED]
