@@ -5,11 +5,14 @@ The golden games were played by the bot on the old commits themselves (tests/eng
 make_maracaibo_releases.py): a 79 game of main 188b109 (the window 93f71f2 to 7e3c82d's parent), the
 first three games of an Uprising campaign of main 57805f3 (before 5c3c7c5: no new project card in a
 campaign game), the second of them card 184's game (mode 79), and the first and third games of one of main
-5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles); and a 78 game of
+5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles); the first game of
+one of main d8204d4 (ef92d45's parent: card 150's vote added the Resistance Tiles alone,
+make_maracaibo_campaign_vote.py), stored after that vote; and a 78 game of
 main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) in which a player buys it."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -30,8 +33,9 @@ STORED = {
     "maracaibo_campaign_57805f3_2": "4831b6a",  # (card 184's 79 game holds card 201 at its old numbers)
     "maracaibo_78_6fb9567": "4831b6a",
     "maracaibo_campaign_57805f3_3": "17a12c0",
-    "maracaibo_campaign_5962877_1": "c572794",
-    "maracaibo_campaign_5962877_3": "c572794",
+    "maracaibo_campaign_5962877_1": "ef92d45",  # (card 150's vote taken as today's: ef92d45's parent or later)
+    "maracaibo_campaign_5962877_3": "ef92d45",
+    "maracaibo_campaign_d8204d4_1": "c572794",  # (card 150's vote taken as before ef92d45)
 }
 
 
@@ -68,6 +72,54 @@ def test_a_first_campaign_game_stored_before_17a12c0_ends_and_archives_as_it_did
     then = list(row["story_next"]["uprising"][151])
     assert then == [155, 160] and scenarios.story_next(ended, "uprising", 151, {"next": [155, 184]}) == then
     assert scenarios.story_next(today, "uprising", 151, {"next": [155, 184]}) == [155, 184]
+
+
+def test_a_first_campaign_game_stored_before_ef92d45_votes_and_archives_as_it_did() -> None:
+    # Card 150's "join the fight" added the Resistance Tiles alone before ef92d45, the Uprising module with them
+    # from then on; the two releases set up alike, so the stored vote is the witness (scenarios._took_old_vote)
+    g = golden("maracaibo_campaign_d8204d4_1")
+    stored = upgraded(g["state"])
+    assert stored["story"]["modules_next"] == ["resistance"] and stored["options"]["release"] == "c572794"
+    options = RULES.replay_options(g["options"], g["state"])
+    ended = played(g, options, [*g["moves"], *g["rest"]])
+    archive = RULES.archive(ended)
+    assert archive is not None and archive == RULES.archive(upgraded(g["final"]))
+    assert archive["story"]["modules"] == ["resistance"]  # (the next game: the Resistance Tiles, no L40 fights)
+    today = played(g, {**options, "release": "ef92d45"}, g["moves"])  # the same moves by the later release
+    assert today["story"]["modules_next"] == ["uprising", "resistance"] and today != stored
+    # a game of the window that has not voted yet holds nothing that tells it apart: it takes today's vote
+    vote = next(i for i, (_seat, code) in enumerate(g["moves"]) if code == "votejoin")
+    before = played(g, options, g["moves"][:vote])
+    assert before["story"]["modules_next"] == [] and scenarios.release_of(before) == "ef92d45"
+    format_11 = {**copy.deepcopy(before), "format": 11}  # (stamped c572794 by formats 9-11, from its setup)
+    format_11["options"] = {**format_11["options"], "release": "c572794"}
+    assert upgraded(format_11)["options"]["release"] == "ef92d45"
+    stamped = {**copy.deepcopy(stored), "format": 11}
+    assert upgraded(stamped)["options"]["release"] == "c572794"  # (after the vote: kept)
+    later = golden("maracaibo_campaign_5962877_1")  # (stored after ef92d45, its vote today's)
+    said = {**copy.deepcopy(later["state"]), "format": 11}
+    said["options"] = {**said["options"], "release": "c572794"}
+    assert upgraded(said)["options"]["release"] == "ef92d45"
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_a_base_story_game_stored_before_c572794_replays_and_plays_on_as_it_did(number: int) -> None:
+    # Before c572794 (the Uprising's campaign) a story state had no book, modules or modules_next, and the
+    # archive was version 1; the base story's data is unchanged since (f8a2eed), so format 12 adds the keys
+    # (the base story, no module) and the game replays to its stored state and on to its end as it did
+    g = golden(f"maracaibo_campaign_base_0f021dc_{number}")
+    assert "book" not in g["state"]["story"] and (number == 1 or g["archive"]["version"] == 1)
+    stored = upgraded(g["state"])
+    assert {k: stored["story"][k] for k in ("book", "modules", "modules_next")} == {
+        "book": "base", "modules": [], "modules_next": []}
+    options = RULES.replay_options(g["options"], g["state"])
+    assert options.get("release", "current") == "current"  # (no row: its setup deals as today's)
+    archive = RULES.upgrade_archive(g["archive"]) if g["archive"] else None
+    then = {**g, "archive": archive}
+    assert played(then, options, g["moves"]) == stored
+    ended = played(then, options, [*g["moves"], *g["rest"]])
+    assert ended == upgraded(g["final"]) and RULES.outcome(ended) is not None
+    assert RULES.archive(ended) == RULES.archive(upgraded(g["final"]))
 
 
 def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_of_them() -> None:
@@ -133,6 +185,10 @@ def test_every_release_row_is_its_own_and_todays_setup_is_current() -> None:
         mode = row["modes"][0]
         options = {"mode": mode, "release": name, **({"campaign": True} if mode.startswith("campaign") else {})}
         found = {scenarios.release_of(RULES.setup(player_names(3), options, f"row-{name}-{i}")) for i in range(6)}
+        if "story_votes" in row:  # (told apart by a vote once taken, not by its setup: the next row's; above)
+            names = list(scenarios.RELEASES)
+            assert found == {names[names.index(name) + 1]}, (name, found)
+            continue
         assert name in found and found <= set(list(scenarios.RELEASES)[: list(scenarios.RELEASES).index(name) + 1])
     for options in (
         {"mode": "78"},

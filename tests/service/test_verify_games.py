@@ -150,11 +150,15 @@ def test_a_78_game_stored_by_c0d8ac1_replays_after_migration_0026_and_undoes(ali
 @pytest.mark.parametrize(("name", "release"), [("maracaibo_79_188b109", "bb5188b"),
                                                ("maracaibo_campaign_57805f3_1", "17a12c0"),
                                                ("maracaibo_campaign_57805f3_3", "17a12c0"),
-                                               ("maracaibo_campaign_5962877_3", "c572794")])
+                                               ("maracaibo_campaign_5962877_3", "ef92d45"),
+                                               ("maracaibo_campaign_d8204d4_1", "c572794"),
+                                               ("maracaibo_campaign_base_0f021dc_2", "current")])
 def test_a_game_stored_by_an_older_release_replays_and_a_move_of_it_is_taken_back(alice, bob, carol, name, release):
     # Issues 20 and 23: a 79 game stored by main 188b109 (93f71f2 to 7e3c82d's parent), an Uprising
     # campaign's first and third games stored by main 57805f3 (before 5c3c7c5) and a third game stored by main
-    # 5962877 (before cefd5f3: L30 not played), as those releases stored them
+    # 5962877 (before cefd5f3: L30 not played), a first game stored by main d8204d4 after card 150's vote
+    # (before ef92d45: the Resistance Tiles alone), a base story's second game stored by main 0f021dc (before
+    # c572794: no story book, a version-1 archive), as those releases stored them
     # (their options without release; tests/engine/golden/make_maracaibo_releases.py): verify_games replays
     # them from seed, options, archive and log to the stored state, by the release their state says
     # (scenarios.release_of), with no migration; a move then taken back is the replay of the log before it.

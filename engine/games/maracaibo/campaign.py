@@ -458,7 +458,12 @@ def remove_legacy(state: State, tid: str, cid: int, ev: list[Event]) -> None:
 
 def _vote_options(state: State, f: Frame) -> list[Option]:
     cid = f["data"]["card"]
-    return [opt(f"vote{k}", f"vote {k} ({vote_words(v)})") for k, v in cards(state)[cid]["back"]["vote"].items()]
+    return [opt(f"vote{k}", f"vote {k} ({vote_words(v)})") for k, v in _choices(state, cid).items()]
+
+
+def _choices(state: State, cid: int) -> dict[str, Any]:
+    """Story card ``cid``'s vote, its choices as the release that set the game up had them (scenarios)."""
+    return scenarios.story_votes(state, book(state), cid, cards(state)[cid]["back"]["vote"])
 
 
 def vote_words(choice: Mapping[str, Any]) -> str:
@@ -492,7 +497,7 @@ def _vote_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
     tied = [k for k in choices if tally[k] == most]
     won = d["votes"][str(reader)] if d["votes"][str(reader)] in tied else tied[0]
     votes = ", ".join(f"{who(state, int(s))} {v}" for s, v in sorted(d["votes"].items(), key=lambda x: int(x[0])))
-    outcome = cards(state)[cid]["back"]["vote"][won]
+    outcome = _choices(state, cid)[won]
     ev.append(new_event("vote_result", f"The vote on story card {cid}: {votes}. Chosen: {won} ({outcome['label']})"
                         + (f", {who(state, reader)} breaking the tie" if len(tied) > 1 else "")
                         + f". {outcome['text']}", {"card": cid, "votes": dict(d["votes"]), "choice": won},

@@ -58,7 +58,12 @@ _CAMPAIGN_MODES = ("campaign", "campaign_base")
 #:   city tiles joined the base game's (78/79); ``quests``: ``"base"`` when a campaign game dealt the base
 #:   game's quest tiles; ``story_next``: by story (book) and card, the ``next`` of a story card's back as
 #:   that release's story data had it, where it differs from today's (what its scoring did: before 17a12c0
-#:   card 151, read at the first game's final scoring, added 155 and 160, not card 184 unread).
+#:   card 151, read at the first game's final scoring, added 155 and 160, not card 184 unread);
+#:   ``story_votes``: by story and card, a vote's choices as that release's data had them, where they differ
+#:   (before ef92d45 card 150's "join the fight" added the Resistance Tiles alone, not the Uprising module
+#:   with them). A row with ``story_votes`` fits only a state whose story shows such a choice taken (its
+#:   modules: :func:`_took_old_vote`); a game that has not voted yet cannot be told apart by anything it
+#:   holds, replays alike either way, and takes today's choice when it votes (the next row).
 #:
 #: Which row a stored game was set up by is deduced from what its state holds (:func:`release_of`), never
 #: from dates: the cards dealt stay in the game to its end (deck, box, display, hands, discard ...), the
@@ -73,6 +78,9 @@ _SCENARIOS = ("78", "79")
 _PLAYED_BEFORE_RUIN = ("L30", "L33", "L34", "L35", "L36", "L37")
 #: card 151's back before 17a12c0 (the Uprising's story had no card 184 in its first game's chapter yet)
 _NEXT_BEFORE_184: dict[str, dict[int, tuple[int, ...]]] = {"uprising": {151: (155, 160)}}
+#: card 150's "join the fight" before ef92d45 (the Uprising's story: the Resistance Tiles alone)
+_VOTES_BEFORE_UPRISING: dict[str, dict[int, dict[str, dict[str, Any]]]] = {"uprising": {150: {"join": {
+    "text": "From the next game every ship carries the Resistance Tiles.", "modules": ["resistance"]}}}}
 #: today's id of a card whose substitute numbers changed -> the id it had (data/uprising: retired_cards)
 RENUMBERED: dict[int, int] = {int(c["retired_for"]): int(c["id"]) for c in U.RETIRED_CARDS}
 #: the release before the numbers changed (its row: the last of RELEASES)
@@ -110,10 +118,15 @@ RELEASES: dict[str, dict[str, Any]] = {
     # a9244a5 to 4831b6a's parent: every new card and the new city tiles, the ruin L31/L32 still unplayed
     "a9244a5": {"modes": _SCENARIOS, "cards": tuple(range(201, 230)), "numbered": _ALL_NUMBERED,
                 "plays": _PLAYED_BEFORE_RUIN, "track": True, "city_tiles": True},
-    # an Uprising campaign's game (modes campaign, campaign_base) from c572794 to cefd5f3's parent: no new
+    # an Uprising campaign's game (modes campaign, campaign_base) from c572794 to ef92d45's parent: no new
     # project card, the base game's quest tiles, of the expansion's tiles only the spaces L34-L36 played (L30
-    # unplayed: campaign._played)
+    # unplayed: campaign._played); card 150's vote added the Resistance Tiles alone (the witness: a story
+    # holding them without the Uprising module, which only that vote adds)
     "c572794": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "plays": ("L34", "L35", "L36"),
+                "story_next": _NEXT_BEFORE_184, "story_votes": _VOTES_BEFORE_UPRISING},
+    # ef92d45 to cefd5f3's parent: the same setup; card 150's vote as today's (and a game of c572794 that had
+    # not voted yet: nothing tells it apart)
+    "ef92d45": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "plays": ("L34", "L35", "L36"),
                 "story_next": _NEXT_BEFORE_184},
     # cefd5f3 to 17a12c0's parent: L30 (and every route tile a story adds) played
     "cefd5f3": {"modes": _CAMPAIGN_MODES, "cards": (), "quests": "base", "story_next": _NEXT_BEFORE_184},
@@ -153,6 +166,23 @@ def story_next(state: State, book: str, cid: int, effect: Mapping[str, Any]) -> 
     row = release(state)
     old = (row or {}).get("story_next", {}).get(book, {})
     return list(old[cid]) if cid in old else list(effect.get("next", ()))
+
+
+def story_votes(state: State, book: str, cid: int, votes: Mapping[str, Any]) -> dict[str, Any]:
+    """Story card ``cid``'s vote (its choices ``votes``, of story ``book``), with each choice as the release
+    that set the game up had it where it differs (a row's ``story_votes``), so that a game stored by it
+    votes, and archives, as it did."""
+    old = ((release(state) or {}).get("story_votes", {}).get(book, {})).get(cid, {})
+    return {k: {**v, **old[k]} if k in old else v for k, v in votes.items()}
+
+
+def _took_old_vote(state: State, row: Mapping[str, Any]) -> bool:
+    """Whether the state's story shows a choice of the row's ``story_votes`` taken: the modules it added
+    (``story.modules``, carried from an earlier game, or ``modules_next``) are that choice's, no more."""
+    story = state.get("story") or {}
+    held = {*story.get("modules", ()), *story.get("modules_next", ())}
+    return any(held == set(choice.get("modules", ())) for cards in row["story_votes"].values()
+               for choices in cards.values() for choice in choices.values() if choice.get("modules"))
 
 
 def _cards_in(found: set[int], x: Any) -> None:
@@ -196,7 +226,8 @@ def _fits(state: State, row: dict[str, Any]) -> bool:
     new, unplayed = set(state.get("legacy_new", ())), set(state.get("legacy_unplayed", ()))
     plays = set(row.get("plays", _PLAYED_BEFORE_RUIN))
     tiles = new <= plays and not unplayed & plays if "plays" in row else not unplayed & plays
-    return tiles and (kind is None or kind == row.get("quests", "expansion"))
+    return (tiles and (kind is None or kind == row.get("quests", "expansion"))
+            and ("story_votes" not in row or _took_old_vote(state, row)))
 
 
 def release_of(state: State) -> str:

@@ -15,7 +15,7 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  formats 9's to 11's steps, which read the releases' table (scenarios.RELEASES) when they run.
+  formats 9's to 12's steps, which read the releases' table (scenarios.RELEASES) when they run.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 11
+FORMAT = 12
 
 
 class UnknownFormat(ValueError):
@@ -165,11 +165,27 @@ def _format_10_to_11(state: State) -> None:
     state["format"] = 11
 
 
+def _format_11_to_12(state: State) -> None:
+    """Format 12: a story campaign's game stored before main c572794 (the base story only) gets the story's
+    ``book`` (``"base"``), ``modules`` and ``modules_next`` (none), which every story state has had since;
+    and an Uprising campaign's game said to be of release c572794 (formats 9 to 11 deduced it from its
+    setup) is of row ef92d45 unless its story shows card 150's vote taken as before ef92d45 (the Resistance
+    Tiles alone, scenarios.RELEASES): the two releases set up alike and voted otherwise."""
+    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
+
+    story = state.get("story")
+    if isinstance(story, dict) and "book" not in story:
+        story.update({"book": "base", "modules": [], "modules_next": []})
+    if str(state["options"].get("release", "current")) == "c572794":
+        scenarios.stamp_release(state)
+    state["format"] = 12
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
                                                _format_7_to_8, _format_8_to_9, _format_9_to_10,
-                                               _format_10_to_11]
+                                               _format_10_to_11, _format_11_to_12]
 
 
 def format_of(state: State) -> int:
