@@ -75,6 +75,27 @@ def test_it_rematches_a_finished_game_by_a_reply_to_its_mail(ana: Persona, bruno
     assert Game.objects.count() == 2
 
 
+def test_it_rematches_a_finished_game_by_the_command_rematch_to_the_general_address(ana: Persona, bruno: Persona,
+                                                                                 carla: Persona) -> None:
+    """`rematch #N` to pbem@ (the docs' one command, beside the reply `rematch`): asked by a player of the game
+    it invites the others; asked by someone who did not play it, or of a game still running, it is refused
+    with the reason (played through the mail door, #23)."""
+    first = start_game("caravelas", [ana, bruno], options={"target": 10})
+    refused = answer_to(ana, f"rematch #{first.pk}")
+    assert f"game #{first.pk} is running; a rematch follows a finished game" in refused, refused
+    play_by_mail(first.pk, [ana, bruno])
+    answer_to(carla, "name Carla")  # (an account: she played no game of it)
+    refused = answer_to(carla, f"rematch #{first.pk}")
+    assert "did not play" in refused and Game.objects.count() == 1, refused
+    answer = answer_to(bruno, f"rematch #{first.pk}")
+    again = Game.objects.exclude(pk=first.pk).get()
+    assert f"Game #{again.pk}" in answer and "invited" in answer, answer
+    assert (again.rules, again.options) == (first.rules, first.options)
+    assert again.seats.get(player__email=bruno.email).status == "joined"  # the asker sits, the other is asked
+    assert f"[pbem #{again.pk}]" in str(ana.latest()["Subject"])  # the other player is invited
+    assert f"rematch already: game #{again.pk}" in answer_to(ana, f"rematch #{first.pk}")
+
+
 def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: Persona, bruno: Persona,
                                                               carla: Persona) -> None:
     answer = answer_to(ana, f'new campaign guess with {bruno.email} name="Long summer" games=3')
