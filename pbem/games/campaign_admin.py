@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -129,10 +129,12 @@ class CampaignAdmin(admin.ModelAdmin):
         games = format_html_join(" ", '<a href="{}">#{}</a>',
                                  ((reverse("admin:games_game_change", args=[g.pk]), g.pk) for g in rows))
         return format_html('<a href="{}">set up the next game</a> · <a href="{}">hand a seat over</a> · '
-                           '<a href="{}">end the campaign</a> · <a href="/campaigns/{}/">its page</a> · games: {}',
+                           '<a href="{}">end the campaign</a> · <a href="{}">export the archive</a> · '
+                           '<a href="/campaigns/{}/">its page</a> · games: {}',
                            reverse("admin:games_campaign_next", args=[campaign.pk]),
                            reverse("admin:games_campaign_handover", args=[campaign.pk]),
-                           reverse("admin:games_campaign_end", args=[campaign.pk]), campaign.pk,
+                           reverse("admin:games_campaign_end", args=[campaign.pk]),
+                           reverse("admin:games_campaign_archive", args=[campaign.pk]), campaign.pk,
                            games or "none")
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
@@ -144,7 +146,8 @@ class CampaignAdmin(admin.ModelAdmin):
         own = [path("new/", view(self.new_view), name="games_campaign_new"),
                path("<int:campaign_id>/next/", view(self.next_view), name="games_campaign_next"),
                path("<int:campaign_id>/handover/", view(self.handover_view), name="games_campaign_handover"),
-               path("<int:campaign_id>/end/", view(self.end_view), name="games_campaign_end")]
+               path("<int:campaign_id>/end/", view(self.end_view), name="games_campaign_end"),
+               path("<int:campaign_id>/archive/", view(self.archive_view), name="games_campaign_archive")]
         return own + super().get_urls()
 
     def _page(self, request: HttpRequest, title: str, form: forms.Form, intro: str, button: str) -> HttpResponse:
@@ -209,6 +212,19 @@ class CampaignAdmin(admin.ModelAdmin):
         return self._page(request, f"Hand a seat of campaign #{campaign.pk} over", form,
                           "The seat is the new player's from the campaign's next game on; they get the story so "
                           f"far by mail. Logged with the reason.{note}", "Hand it over")
+
+    def archive_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
+        """The archive as a JSON file, to continue the campaign elsewhere (#23: the admin showed it only as
+        a field to copy, and that read was not logged): the service's export, logged as the API's is."""
+        campaign = get_object_or_404(Campaign, pk=campaign_id)
+        try:
+            archive = campaigns.access_archive(campaign.pk, _moderator(request))
+        except services.ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:games_campaign_change", args=[campaign.pk]))
+        answer = JsonResponse(archive, json_dumps_params={"indent": 1, "sort_keys": True})
+        answer["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-archive.json"'
+        return answer
 
     def end_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = get_object_or_404(Campaign, pk=campaign_id)

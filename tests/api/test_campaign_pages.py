@@ -104,6 +104,17 @@ def test_it_lets_a_moderator_run_a_campaign_from_the_admin(guess: str, moderator
     assert CampaignEntry.objects.get(campaign=campaign, action="handover").actor == moderator
     r = client.post(f"/admin/games/campaign/{campaign.pk}/next/")
     assert r.status_code == 200 and "not over yet" in r.content.decode()  # game 1 is under way
+    page = client.get(f"/admin/games/campaign/{campaign.pk}/change/").content.decode()
+    assert f'href="/admin/games/campaign/{campaign.pk}/archive/"' in page
+    r = client.get(f"/admin/games/campaign/{campaign.pk}/archive/", follow=True)  # none before a game ends
+    assert "has no archive yet" in r.content.decode()
+    finish(first.pk, django_capture_on_commit_callbacks)
+    r = client.get(f"/admin/games/campaign/{campaign.pk}/archive/")
+    campaign.refresh_from_db()
+    assert r.status_code == 200 and r.json() == campaign.carry and r.json()["format"] == "pbem-campaign"
+    assert f"campaign-{campaign.pk}-archive.json" in r["Content-Disposition"]
+    assert CampaignEntry.objects.get(campaign=campaign, action="exported").actor == moderator
+    assert Client().get(f"/admin/games/campaign/{campaign.pk}/archive/").status_code == 302  # staff only
     r = client.post(f"/admin/games/campaign/{campaign.pk}/end/", {"reason": "the group stops"})
     assert r.status_code == 302
     campaign.refresh_from_db()
