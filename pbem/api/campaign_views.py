@@ -61,8 +61,12 @@ class CampaignCreateIn(serializers.Serializer):
                                      "by the game's engine, a 422 names what is wrong")
 
 
+#: the API's seats are indexes (people count from 1: the page, the mails, ``campaign #N seat K``)
+SEAT_HELP = "the seat's index, from 0 (the campaign's page, mails and mail commands count seats from 1)"
+
+
 class StandingOut(serializers.Serializer):
-    seat = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text=SEAT_HELP)
     name = serializers.CharField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -80,7 +84,7 @@ class CampaignGameOut(serializers.Serializer):
 
 
 class CampaignSeatOut(serializers.Serializer):
-    seat = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text=SEAT_HELP)
     name = serializers.CharField()
 
 
@@ -126,7 +130,8 @@ class CampaignReasonIn(serializers.Serializer):
 
 
 class HandoverIn(CampaignReasonIn):
-    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the campaign seat to hand over")
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the campaign seat to hand over: "
+                                    + SEAT_HELP)
     email = serializers.EmailField(help_text="the new player's address (an account is made if needed)")
     name = serializers.CharField(required=False, default="", allow_blank=True, max_length=60,
                                  help_text="the new player's name, if they have no account yet")
