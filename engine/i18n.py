@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gettext
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -187,12 +188,13 @@ def msg(msgid: str, **params: Any) -> dict[str, Any]:
 def _param(value: Any, code: str) -> Any:
     if isinstance(value, Mapping) and "_" in value:  # a word, or a message of its own
         inner = {k: _param(v, code) for k, v in value.items() if k != "_"}
-        forms = _catalogue(code).get(str(value["_"])) if code != DEFAULT else None
+        msgid = _CORRECTED.get(str(value["_"]), str(value["_"]))
+        forms = _catalogue(code).get(msgid) if code != DEFAULT else None
         if isinstance(forms, tuple) and len(forms) >= 2 and isinstance(value.get("n"), int):
             # (a word stored before it was counted, whose msgid is now a counted word's: its form for n)
             said = str(forms[0] if value["n"] == 1 else forms[1])
         else:
-            said = translate(str(value["_"]), code)
+            said = counted(translate(msgid, code), value)
         return said.format(**inner) if inner else said
     if isinstance(value, Mapping) and "n" in value and "one" in value:  # a counted word
         return ngettext(str(value["one"]), str(value.get("other", value["one"])), int(value["n"]), code).format(
@@ -238,17 +240,46 @@ def render(message: Mapping[str, Any], code: str | None = None) -> str:
     if "say" in message:
         english = str(message["id"])
         sayer = _sayers.get(str(message["say"]))
-        said = sayer(english, code) if sayer is not None and code != DEFAULT else english
+        said = sayer(english, code) if sayer is not None else english
         if said is None:
             _miss(english, code)
             return english
         return said
-    params = {k: _param(v, code) for k, v in dict(message.get("params") or {}).items()}
-    text = translate(str(message["id"]), code)
+    raw = dict(message.get("params") or {})
+    params = {k: _param(v, code) for k, v in raw.items()}
+    msgid = _CORRECTED.get(str(message["id"]), str(message["id"]))
+    text = translate(msgid, code)
     try:
-        return text.format(**params) if params else text
+        return counted(text, raw).format(**params) if params else text
     except (KeyError, IndexError, ValueError):  # a broken translation: the English text
-        return str(message["id"]).format(**params)
+        return counted(msgid, raw).format(**params)
+
+
+#: a counted word in a message: ``{name|one|other}``, the form for the number of the parameter ``name``
+#: ("{player} buys {card} for {cost} {cost|doubloon|doubloons}.": each noun by its own number, #27)
+_COUNTED = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+#: an older msgid stored in games' events -> the msgid that says the same with its counted words
+#: (:func:`correct`): the story of a game played before keeps reading right
+_CORRECTED: dict[str, str] = {}
+
+
+def counted(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with each ``{name|one|other}`` said in the form for the parameter's number: one for 1
+    (or -1), other for any other number or a parameter that is none."""
+    def form(m: re.Match[str]) -> str:
+        n = params.get(m.group(1))
+        return m.group(2) if isinstance(n, int) and not isinstance(n, bool) and abs(n) == 1 else m.group(3)
+
+    return _COUNTED.sub(form, text)
+
+
+def correct(old: str, new: str) -> str:
+    """Render the stored messages of the msgid ``old`` as ``new`` (the same parameters): a msgid whose
+    counted word was said in one form for every number. Returns ``new`` (marked for the catalogue
+    where it is written)."""
+    _CORRECTED[old] = new
+    return new
 
 
 def text(msgid: str, **params: Any) -> tuple[str, dict[str, Any]]:

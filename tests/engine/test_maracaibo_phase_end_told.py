@@ -15,7 +15,7 @@ import engine
 from engine.testing import choose, player_names
 
 RULES = engine.get("maracaibo")
-FIRST = re.compile(r"\(1 of (\d+) village actions\)$")
+FIRST = re.compile(r"\(1 of (\d+) village actions?\)$")
 LEFT = re.compile(r"\((\d+) left\)$")
 
 
@@ -45,7 +45,8 @@ def test_the_village_actions_say_which_of_how_many_and_the_phase_ends_after_the_
                 continue
             assert len(left) == 1, f"one count for every village action offered: {left}"
             (k,) = left
-            assert vd.label.endswith(f"{k} village actions)" if " of " in vd.label else f"({k} left)")
+            counted = f"{k} village action{'s' if k != 1 else ''})"  # ("1 of 1 village action", #27)
+            assert vd.label.endswith(counted if " of " in vd.label else f"({k} left)")
             RULES.apply(state, seat, vd.move)
             after = RULES.options(state, seat) if seat in RULES.pending(state) else []
             if k == 1:

@@ -426,7 +426,7 @@ def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> No
     # an older game's stored words and texts
     old = i18n.msg("{player} gets {what}.", player="Ana", what=[i18n.word("{n} doubloons", n=1),
                                                                 i18n.word("{n} VP", n=1)])
-    assert i18n.render(old, "pt") == "Ana recebe 1 dobrões, 1 ponto de vitória."  # (as it was stored: its number)
+    assert i18n.render(old, "pt") == "Ana recebe 1 dobrão, 1 ponto de vitória."  # (its noun by its number, #27)
     assert i18n.render(i18n.msg("{player} pays {paid} doubloons.", player="Ana", paid=4), "pt") == "Ana paga 4 dobrões."
 
 

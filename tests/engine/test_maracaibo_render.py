@@ -93,8 +93,9 @@ def test_a_mail_tells_the_other_players_cards_and_careers_by_name_and_count_and_
             assert (C.card_text(cid) in flat) == mine and C.card_text(cid) in page_flat
             assert named(flat, cid)  # everyone's planning area by name
         if p["display"]:
-            assert f"{len(p['display'])} cards bought" in page_flat
-            assert f"{len(p['display'])} cards bought" in flat
+            bought = f"{len(p['display'])} card{'s' if len(p['display']) != 1 else ''} bought"
+            assert bought in page_flat
+            assert bought in flat
             assert all(named(page_flat, c) for c in p["display"])
         if not mine:
             done = [f"{k * 3 + t + 1} {s}" for k, car in enumerate(p["careers"])
@@ -212,7 +213,8 @@ def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> N
     assert f"1: {state['players'][claimer]}" in texts  # the claimed tile, its claimer named
     for cid in state["story"]["board"]:
         assert any(t.startswith(f"Card {cid}, ") for t in texts)
-    assert f"Story pile: {len(state['story']['pile'])} cards" in " ".join(texts)
+    pile = len(state['story']['pile'])
+    assert f"Story pile: {pile} card{'s' if pile != 1 else ''}" in " ".join(texts)
     assert not any(str(c) in t for c in state["story"]["pile"] for t in texts if t.startswith("Story pile"))
     # a disc tile's discs: one circle a slot, coloured by the seat of each disc
     view["story"]["discs"] = {"W6": {"name": "the rebels' armoury", "loc": "7", "size": 2, "by": [1]}}

@@ -215,4 +215,4 @@ def test_it_gives_nassau_one_more_village_action_as_the_main_action_only() -> No
     locked = _with_port("HP11", unlocked=False)
     locked["p"][0]["at"] = "2"
     _on(locked, frame("main", 0, spent=1))
-    assert any("(1 of 1 village actions)" in o.label for o in RULES.options(locked, 0))
+    assert any("(1 of 1 village action)" in o.label for o in RULES.options(locked, 0))

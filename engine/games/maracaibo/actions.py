@@ -40,6 +40,11 @@ from .quests import can_pay_quest, do_quest, pay_label, quest_payments
 from .sailing import village_count
 from .ship import disc_areas
 
+#: the msgid games stored before the reward was counted by its number ("1 doubloons", #27)
+_OLD_DELIVER = i18n.correct("{player} delivers {good} to {place} (discarding {card}): {reward} doubloons.",
+                            "{player} delivers {good} to {place} (discarding {card}): {reward} "
+                            "{reward|doubloon|doubloons}.")
+
 
 def special_village_actions(state: State, seat: int, used: list[str]) -> list[Option]:
     return list(_special_village_actions_in_order(state, seat, used, ""))
@@ -183,7 +188,7 @@ def _main_real_in_order(state: State, f: Frame) -> Iterator[Option]:
     kind = loc_kind(state, loc)
     if kind == "village":
         n = village_count(p, f["data"]["spent"]) + homeports.main_village_plus(p)
-        yield from _village_options_in_order(state, seat, [], f" (1 of {n} village actions)")
+        yield from _village_options_in_order(state, seat, [], f" (1 of {C.counted(n, 'village action')})")
     elif kind == "city":
         market = state["market"].get(loc, [])
         m = C.LOC[loc].get("market", {"goods": [], "rewards": []})
@@ -419,7 +424,8 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None
     state["market"][loc] = [*market, seat]  # (replaced: views share it)
     p["d"] += reward
     p["delivered"] += 1
-    ev.append(said("deliver", i18n.text("{player} delivers {good} to {place} (discarding {card}): {reward} doubloons.",
+    ev.append(said("deliver", i18n.text("{player} delivers {good} to {place} (discarding {card}): {reward} "
+                                        "{reward|doubloon|doubloons}.",
                                         player=who(state, seat), good=i18n.word(good),
                                         place=i18n.word(C.LOC[loc]["name"]), card=i18n.word(C.CARD[cid]["name"]),
                                         reward=reward),

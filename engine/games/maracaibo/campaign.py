@@ -296,7 +296,7 @@ def village_options(state: State, seat: int, suffix: str) -> Iterator[Option]:
     for tid in state["story"]["discs"]:
         t = DISC_TILE[tid]
         if t["loc"] == p["at"] and not _tile_full(state, tid) and p["d"] >= t["cost"]["d"]:
-            yield opt(f"w{tid}", f"village action: build {t['name']}, pay {t['cost']['d']} doubloons for "
+            yield opt(f"w{tid}", f"village action: build {t['name']}, pay {C.counted(t['cost']['d'], 'doubloon')} for "
                       f"{C.gain_text(t['gain'])}{suffix}")
 
 
@@ -308,8 +308,8 @@ def do_build(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> l
     placed = [*state["story"]["discs"][tid], seat]
     state["story"]["discs"] = {**state["story"]["discs"], tid: placed}
     size = DISC_TILE[tid]["size"][str(max(2, len(state["players"])))]
-    ev.append(new_event("story_disc", f"{who(state, seat)} pays {t['cost']['d']} doubloons and places a disc on "
-                        f"{t['name']} ({len(placed)} of {size}).", {"seat": seat, "tile": tid}))
+    ev.append(new_event("story_disc", f"{who(state, seat)} pays {C.counted(t['cost']['d'], 'doubloon')} and places a "
+                        f"disc on {t['name']} ({len(placed)} of {size}).", {"seat": seat, "tile": tid}))
     return gain(state, seat, t["gain"], rng, ev, "story")
 
 
@@ -655,10 +655,10 @@ def text_lines(view: Mapping[str, Any]) -> list[str]:
         claimed = f"; claimed by {seat_name[b['claimed_by']]}" if b["claimed_by"] is not None else ""
         out.append(f"  Card {b['card']}, {b['title']}: {b['front']} ({b['requires']}{claimed})")
     for tid, t in s["discs"].items():
-        out.append(f"  Disc tile {tid}, {t['name']} at {t['loc']}: {len(t['by'])} of {t['size']} discs")
+        out.append(f"  Disc tile {tid}, {t['name']} at {t['loc']}: {len(t['by'])} of {C.counted(t['size'], 'disc')}")
     tiles = ", ".join(f"{i + 1} {seat_name[x] if x is not None else 'free'}" for i, x in enumerate(s["tiles"]))
-    out.append(f"  Story tiles: {tiles}. Story pile: {s['pile']} cards" + (f"; unread: {s['unread']}" if s["unread"]
-                                                                               else "") + ".")
+    unread = f"; unread: {s['unread']}" if s["unread"] else ""
+    out.append(f"  Story tiles: {tiles}. Story pile: {C.counted(s['pile'], 'card')}{unread}.")
     if s["read"]:
         last = s["read"][-1]
         chose = f" (the vote chose {last['choice']})" if "choice" in last else ""

@@ -251,7 +251,7 @@ def _otherassist_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng)
     d = int(f["data"]["pay"].get("d", 0))
     p["d"] -= d
     p["oa_turn"] = state["turns"]
-    ev.append(new_event("pay", f"{who(state, seat)} pays {d} doubloons.", {"seat": seat}))
+    ev.append(new_event("pay", f"{who(state, seat)} pays {C.counted(d, 'doubloon')}.", {"seat": seat}))
     stack(state).push_all(assistant_action(state, seat, cid, rng, ev))
     return ev
 

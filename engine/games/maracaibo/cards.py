@@ -68,8 +68,15 @@ def buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Optio
             yield opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure){suffix}")
 
 
+#: the msgids games stored before each noun was counted by its own number ("for 1 doubloons", #27)
+_OLD = (i18n.correct("{player} buys {card} for {cost} doubloons.",
+                     "{player} buys {card} for {cost} {cost|doubloon|doubloons}."),
+        i18n.correct("{player} buys {card} for {cost} doubloons, {extra}.",
+                     "{player} buys {card} for {cost} {cost|doubloon|doubloons}, {extra}."))
+
 # (the second text of a choice between two, for the catalogue)
-_SECOND = (i18n.N_("{player} buys {card} for {cost} doubloons."), i18n.N_("{player} invests in the {building}."),
+_SECOND = (i18n.N_("{player} buys {card} for {cost} {cost|doubloon|doubloons}."),
+           i18n.N_("{player} invests in the {building}."),
            i18n.N_("{player} takes {card} from the display."), i18n.N_("{player} sails {steps} to {loc} {place}."),
            i18n.ngettext("{n} card", "{n} cards", 1))
 
@@ -95,8 +102,9 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         extra.append(i18n.word("with an assistant at {loc} {place}", loc=c["assist"],
                                place=i18n.word(C.LOC[c["assist"]]["name"])))
-    ev.append(said("buy", i18n.text("{player} buys {card} for {cost} doubloons, {extra}." if extra
-                                    else "{player} buys {card} for {cost} doubloons.", player=who(state, seat),
+    ev.append(said("buy", i18n.text("{player} buys {card} for {cost} {cost|doubloon|doubloons}, {extra}." if extra
+                                    else "{player} buys {card} for {cost} {cost|doubloon|doubloons}.",
+                                    player=who(state, seat),
                                     card=i18n.word(c["name"]), cost=cost, extra=extra), {"seat": seat, "card": cid}))
     card_actions.on_buy(state, seat, cid, ev)  # (the Uprising's card_quests: quests onto the card)
     frames: list[Frame] = on_buy(state, seat, cid, rng, ev) if cid in _REQ_CARDS else []

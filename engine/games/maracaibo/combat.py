@@ -441,8 +441,9 @@ def _short_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     p = player(state, seat)
     need, cp = f["data"]["need"], int(o.code[2:])
     pay_shortfall(p, need, cp)
-    return [new_event("shortfall", f"{who(state, seat)} pays {cp} combat points and {need - cp} figures for "
-                      "the combat value missing.", {"seat": seat, "cp": cp, "figures": need - cp})]
+    return [new_event("shortfall", f"{who(state, seat)} pays {C.counted(cp, 'combat point')} and "
+                      f"{C.counted(need - cp, 'figure')} for the combat value missing.",
+                      {"seat": seat, "cp": cp, "figures": need - cp})]
 
 
 # ---- the frames of this part (sub-decisions of a turn also offer the free actions) ----

@@ -168,14 +168,19 @@ PER_WORDS = {"quest": "quest fulfilled", "combat": "combat token", "synergy": "s
              "explorer": "explorer space", "explorer5": "5 explorer spaces", "influence": "influence"}
 
 
+def counted(n: int, one: str, other: str | None = None) -> str:
+    """``n`` and a noun in the English form for it: "1 doubloon", "2 doubloons" (#27: "1 doubloons")."""
+    return f"{n} {one if abs(n) == 1 else (other or one + 's')}"
+
+
 def cost_text(cost: dict[str, Any]) -> str:
     parts = [*cost.get("goods", []), *cost.get("objects", [])]
     if cost.get("d"):
-        parts.append(f"{cost['d']} doubloons")
+        parts.append(counted(cost["d"], "doubloon"))
     if cost.get("cp"):
-        parts.append(f"{cost['cp']} combat points")
+        parts.append(counted(cost["cp"], "combat point"))
     if cost.get("fig"):
-        parts.append(f"{cost['fig']} figure")
+        parts.append(counted(cost["fig"], "figure"))
     return " + ".join(parts) or "nothing"
 
 

@@ -42,11 +42,16 @@ def said(kind: str, text: tuple[str, dict[str, Any]], data: dict[str, Any], to: 
 _PLURALS = (i18n.ngettext("{n} figure", "{n} figures", 1), i18n.ngettext("{n} doubloon", "{n} doubloons", 1),
             i18n.ngettext("{n} VP", "{n} VP", 1), i18n.ngettext("{n} combat point", "{n} combat points", 1))
 #: the words and texts of games stored before they were counted (issue 27: "1 dobrões"): their events
-#: still name these, so the catalogue keeps them
-_STORED = (i18n.N_("{n} doubloons"), i18n.N_("{n} combat points"),
-           i18n.N_("{player} pays {paid} doubloons and gets {what}."), i18n.N_("{player} pays {paid} doubloons."),
-           i18n.N_("{player}'s income is now {d} doubloons and {vp} VP."),
-           i18n.N_("{player} receives {d} doubloons and {vp} VP."))
+#: still name the old msgids, rendered as these, each counted noun by its own number
+_STORED = (i18n.correct("{n} doubloons", i18n.N_("{n} {n|doubloon|doubloons}")),
+           i18n.correct("{n} combat points", i18n.N_("{n} {n|combat point|combat points}")),
+           i18n.correct("{player} pays {paid} doubloons and gets {what}.",
+                        i18n.N_("{player} pays {paid} {paid|doubloon|doubloons} and gets {what}.")),
+           i18n.correct("{player} pays {paid} doubloons.", i18n.N_("{player} pays {paid} {paid|doubloon|doubloons}.")),
+           i18n.correct("{player}'s income is now {d} doubloons and {vp} VP.",
+                        i18n.N_("{player}'s income is now {d} {d|doubloon|doubloons} and {vp} VP.")),
+           i18n.correct("{player} receives {d} doubloons and {vp} VP.",
+                        i18n.N_("{player} receives {d} {d|doubloon|doubloons} and {vp} VP.")))
 
 
 def doubloons(n: int) -> dict[str, Any]:

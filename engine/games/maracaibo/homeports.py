@@ -257,7 +257,7 @@ def bonus_text(hp: dict[str, Any], liberation: bool = False) -> str:
         what = f"{got['inf']} influence"
     else:
         what = f"{got['vp']} VP"
-    return f"pay {b['pay']['d']} doubloons for {what}"
+    return f"pay {C.counted(b['pay']['d'], 'doubloon')} for {what}"
 
 
 def _liberation(state: State) -> bool:

@@ -138,7 +138,7 @@ def text_line(view: dict[str, Any]) -> str:
     ends = f"; he ends the round in {j['ends_in']} more pass(es) of play" if j["ends_in"] else ""
     return (f"  {j['name']} (the automa, {j['level_name']}): {j['vp']} VP; explorer {j['explorer']}; "
             f"quests {j['quests']}; cards revealed this round {len(j['revealed'])} ({j['round_vp']} VP at the "
-            f"round's end); his pile {j['pile']} cards{card}{ends}")
+            f"round's end); his pile {C.counted(j['pile'], 'card')}{card}{ends}")
 
 
 # ---- his turn --------------------------------------------------------------------------------------

@@ -168,7 +168,7 @@ def text_line(view: dict[str, Any]) -> str:
     return (f"  {j['name']} (the automa, difficulty {j['level']}): at {j['at']} {C.LOC[j['at']]['name']}; "
             f"{j['vp']} VP; influence {inf}; explorer {j['explorer']}; quests {j['quests']}; "
             f"display cards taken {len(j['cards'])}; discs off her board {j['discs']} "
-            f"({j['round_vp']} VP at each scoring); her pile {j['pile']} cards{card}")
+            f"({j['round_vp']} VP at each scoring); her pile {C.counted(j['pile'], 'card')}{card}")
 
 
 # ---- her turn --------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
         state["market"][loc] = [*market, "jean"]  # (replaced: views share it)
         j["discs"] += 1
         ev.append(new_event("jean_disc", f"{NAME} puts a disc from her automa board on the market of {name} "
-                            f"({j['discs']} discs off her board).", {"loc": loc}))
+                            f"({C.counted(j['discs'], 'disc')} off her board).", {"loc": loc}))
         return
     shown = state["display"]
     if not shown:
@@ -272,7 +272,7 @@ def city_step(state: State, loc: str, display: int, ev: list[Event]) -> None:
     taken = shown.pop(i)
     j["cards"] = [*j["cards"], taken]  # (replaced: views share it)
     ev.append(new_event("jean_display", f"The market of {name} is full: {NAME} removes card {i + 1} of the display, "
-                        f"{C.CARD[taken]['name']} ({len(j['cards'])} cards taken).", {"card": taken}))
+                        f"{C.CARD[taken]['name']} ({C.counted(len(j['cards']), 'card')} taken).", {"card": taken}))
 
 
 def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> None:
@@ -463,8 +463,8 @@ def interim(state: State, ev: list[Event]) -> None:
     vp = round_vp(j)
     add_vp(j, vp, "income")
     j["at"] = "H"
-    ev.append(new_event("jean_income", f"{NAME} scores {vp} VP ({len(j['cards'])} display cards, {j['discs']} discs "
-                        "off her board).", {"vp": vp}))
+    ev.append(new_event("jean_income", f"{NAME} scores {vp} VP ({C.counted(len(j['cards']), 'display card')}, "
+                        f"{C.counted(j['discs'], 'disc')} off her board).", {"vp": vp}))
 
 
 def _bonus(margin: int, table: list[list[int]]) -> int:

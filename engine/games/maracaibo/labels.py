@@ -10,8 +10,14 @@ language :func:`in_language` gives the same options with their labels said again
   pattern's own (kept), ``&`` a name alone (one or two capitalised words: kept; "Ana: @") and ``@`` any
   text, said again the same
   way (a phrase, a pattern, or a game word of ``data/words.<lang>.json``: a card, a place, a
-  good). A translation is ``{0}``, ``{1}``... in the order of the pattern's marks; given as a pair
-  ``[one, other]`` it is chosen by the first number (1: the first).
+  good). A translation is ``{0}``, ``{1}``... in the order of the pattern's marks; a counted word is
+  ``{k|one|other}``: its form chosen by the number of mark ``k`` (``{0} {0|dobrão|dobrões}``, ``{2}
+  {2|mercadoria|mercadorias} {2|idêntica|idênticas}``), each noun by its own number (#27).
+
+The English the rules write says each counted noun by its number ("1 doubloon", "2 doubloons");
+an older game's stored text may still say "1 doubloons": a pattern written for the plural also reads
+the singular (:func:`_as_plural`), and an English reader is shown an old text with the form put right
+(:func:`english_counts`).
 
 A label nothing here says again is shown in English and reported as a catalogue miss
 (:func:`engine.i18n.on_miss`: the completeness tests count them). Notation never depends on the
@@ -43,7 +49,7 @@ _MAX_KEPT = 50_000
 
 
 @cache
-def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pattern[str], re.Pattern[str]]]]:
+def _table(code: str) -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[str], re.Pattern[str]]]]:
     path = _DATA / f"labels.{code}.json"
     if not path.is_file():
         return {}, []
@@ -54,8 +60,9 @@ def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pat
         marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@", "%", "&")]
         lazy = "".join(_PIECE.get(p, "(.+?)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         greedy = "".join(_PIECE.get(p, "(.+)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
-        forms = [said] if isinstance(said, str) else list(said)
-        patterns.append(("".join(marks), forms, re.compile(lazy), re.compile(greedy)))
+        if not isinstance(said, str):
+            raise ValueError(f"{path.name}: {pattern!r}: one text ({{k|one|other}} for a counted word), not a pair")
+        patterns.append(("".join(marks), said, re.compile(lazy), re.compile(greedy)))
     return phrases, patterns
 
 
@@ -63,8 +70,10 @@ def _table(code: str) -> tuple[dict[str, str], list[tuple[str, list[str], re.Pat
 def say(text: str, code: str) -> str | None:
     """``text`` (English, a label or a part of one) in the language ``code``; None if no phrase,
     pattern or game word says it."""
-    if code == i18n.DEFAULT or not text:
+    if not text:
         return text
+    if code == i18n.DEFAULT:
+        return english_counts(text)
     if text != text.strip() and text.strip():  # an indented line: its words said, its indent kept
         inner = say(text.strip(), code)
         if inner is None:
@@ -83,9 +92,17 @@ def say(text: str, code: str) -> str | None:
             return found
     if re.fullmatch(r"-?\d+[ab]?", text):
         return text
-    for marks, forms, lazy, greedy in patterns:
-        if marks == "@@" and forms[0] in _JOINS:  # "@; @", "@, @", "@ and @"...: a split outside brackets
-            said = _said_split(text, _JOINS[forms[0]], forms[0], code)
+    said = _by_pattern(text, patterns, code)
+    if said is None and _as_plural(text) != text:  # "1 doubloon": read by the pattern of "# doubloons"
+        said = _by_pattern(_as_plural(text), patterns, code)
+    return said
+
+
+def _by_pattern(text: str, patterns: list[tuple[str, str, re.Pattern[str], re.Pattern[str]]],
+                code: str) -> str | None:
+    for marks, form, lazy, greedy in patterns:
+        if marks == "@@" and form in _JOINS:  # "@; @", "@, @", "@ and @"...: a split outside brackets
+            said = _said_split(text, _JOINS[form], form, code)
             if said is not None:
                 return said
             continue
@@ -100,11 +117,54 @@ def say(text: str, code: str) -> str | None:
                     break
                 parts.append(said)
             else:
-                first = next((int(re.sub(r"\D", "", g)) for k, g in zip(marks, m.groups(), strict=True)
-                              if k == "#"), 0)
-                form = forms[0] if len(forms) == 1 or first == 1 else forms[1]
-                return form.format(*parts)
+                return fill(form, parts)
     return None
+
+
+#: a counted word in a translation: ``{k|one|other}``, the form for the number of mark ``k``
+_COUNTED = re.compile(r"\{(\d+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def _count(part: str) -> int | None:
+    m = re.fullmatch(r"[-+]?(\d+)[ab]?", part.strip())
+    return int(m.group(1)) if m else None
+
+
+def fill(form: str, parts: Sequence[str]) -> str:
+    """A translation with its marks' texts: ``{k}`` the text of mark ``k``, ``{k|one|other}`` the form
+    for mark ``k``'s number (one for 1, other for any other number or a text that is none)."""
+    def counted(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return m.group(2) if k < len(parts) and _count(parts[k]) == 1 else m.group(3)
+
+    return _COUNTED.sub(counted, form).format(*parts)
+
+
+#: the counted nouns of the rules' English: singular -> plural
+COUNTED_EN = {"doubloon": "doubloons", "combat point": "combat points", "victory point": "victory points",
+              "point": "points", "figure": "figures", "disc": "discs", "village action": "village actions",
+              "city action": "city actions", "action": "actions", "card": "cards", "good": "goods",
+              "identical good": "identical goods", "step": "steps", "marker": "markers", "compass": "compasses",
+              "quest": "quests", "combat token": "combat tokens", "token": "tokens", "hint": "hints",
+              "worker": "workers", "assistant": "assistants", "movement point": "movement points",
+              "explorer space": "explorer spaces", "space": "spaces", "time": "times", "turn": "turns",
+              "display card": "display cards"}
+_ONE = "|".join(sorted(map(re.escape, COUNTED_EN), key=len, reverse=True))
+_MANY = "|".join(sorted(map(re.escape, COUNTED_EN.values()), key=len, reverse=True))
+_SINGULAR_AFTER_1 = re.compile(r"(?<![\w.+/-])([-+]?1) (" + _ONE + r")\b(?!')")
+_PLURAL_AFTER_1 = re.compile(r"(?<![\w.+/-])([-+]?1) (" + _MANY + r")\b")
+_SINGULAR = {v: k for k, v in COUNTED_EN.items()}
+
+
+def _as_plural(text: str) -> str:
+    """``text`` with each counted noun after a 1 in the plural: the form the patterns are written in."""
+    return _SINGULAR_AFTER_1.sub(lambda m: f"{m.group(1)} {COUNTED_EN[m.group(2)]}", text)
+
+
+def english_counts(text: str) -> str:
+    """An English text with each counted noun after a 1 in the singular ("1 doubloons", as an older
+    game stored it, is "1 doubloon")."""
+    return _PLURAL_AFTER_1.sub(lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
 
 
 #: a two-part pattern's translation -> the English between its parts, for the patterns that join two

@@ -92,8 +92,8 @@ def sail_note(state: State, seat: int, loc: str) -> str:
     """What ending the movement at ``loc`` costs because of these tiles ('' for nothing)."""
     if loc == city_loc(state) and toll_due(state, seat):
         per = int(CITY["first"]["d_per_rank"]) if CITY else 0
-        return (f" (the new city: give up one of your influence markers for good, {per} doubloons per noble rank "
-                "with that nation)")
+        return (f" (the new city: give up one of your influence markers for good, {C.counted(per, 'doubloon')} per "
+                "noble rank with that nation)")
     return ""
 
 
@@ -115,8 +115,8 @@ def _newcity_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     per = int(CITY["first"]["d_per_rank"]) if CITY else 0
     return [opt(f"g{n[0]}", f"give up your {n.title()} influence marker for good (rank {C.rank(int(p['inf'][n]))}: "
-                f"{per * C.rank(int(p['inf'][n]))} doubloons; no more influence with {n.title()}, none of its VP "
-                "at the end)") for n in C.NATIONS]
+                f"{C.counted(per * C.rank(int(p['inf'][n])), 'doubloon')}; no more influence with {n.title()}, none of "
+                "its VP at the end)") for n in C.NATIONS]
 
 
 def _newcity_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:

@@ -838,6 +838,7 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
     if kind == "main" and not any(o.code.startswith("b") for o in options):
         return _("cards are bought in a village; {place} is not one").format(place=_place(p["at"]))
     if int(C.CARD[cid]["cost"]) > p["d"]:
-        return _("{card} costs {cost} doubloons and you have {d}").format(card=name, cost=C.CARD[cid]["cost"],
-                                                                          d=p["d"])
+        cost = int(C.CARD[cid]["cost"])
+        return i18n.counted(_("{card} costs {cost} {cost|doubloon|doubloons} and you have {d}"), {"cost": cost}).format(
+            card=name, cost=cost, d=p["d"])
     return _("{card} cannot be bought now (the figures or the requirement it needs are missing)").format(card=name)

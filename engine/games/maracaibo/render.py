@@ -235,7 +235,7 @@ def text(view: View, brief: bool = False) -> str:
     if down:
         out.append(f"  and {down} face down")
     top = f", the top one {_quest_text(view['quest_top'])}" if view.get("quest_top") else ""
-    out += _wrap(f"Draw pile {view['deck']} cards, discards {len(view['discard'])}; combat token piles "
+    out += _wrap(f"Draw pile {C.counted(view['deck'], 'card')}, discards {len(view['discard'])}; combat token piles "
                  f"{view['piles'][0]} and {view['piles'][1]}; quest pile {view['quest_pile']}{top}.", "", "  ")
     out += ["", "DISPLAY (draw one for 1 doubloon: 'draw 2 display')"]
     for i, cid in enumerate(view["display"]):
@@ -336,7 +336,7 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
     and counts."""
     you = " (you)" if view.get("seat") == i else ""
     bits = [f"synergy {', '.join(p['synergy']) or 'none'}",
-            f"ship upgrades {', '.join(p['areas']) or 'none'}, {sum(p['discs'].values())} discs left"]
+            f"ship upgrades {', '.join(p['areas']) or 'none'}, {C.counted(sum(p['discs'].values()), 'disc')} left"]
     if p.get("port"):  # the Uprising: the home port (area UH) and its effect in words
         hp = C_U.PORT[p["port"]]
         # (the rulebook's full wording in English; in another language its effect in a few words, said
@@ -364,7 +364,7 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
         if p["plan"] and not you:  # the reader's own: under their hand, one card a line
             bits.append("planning area: " + "; ".join(C.card_text(c) for c in p["plan"]))
     if p["display"]:
-        bits.append(f"{len(p['display'])} cards bought, {bought} VP at the end"
+        bits.append(f"{C.counted(len(p['display']), 'card')} bought, {bought} VP at the end"
                     + ("" if brief else ": " + ", ".join(str(C.CARD[c]["name"]) for c in p["display"])))
     if p.get("assist"):
         bits.append("assistants at " + ", ".join(a["loc"] for a in p["assist"]))
@@ -434,7 +434,8 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
         can = [f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in cards if int(C.CARD[c]["cost"]) <= budget]
         if cards and len(can) == len(cards):
             can = ["every card in your hand and planning area"]
-        out += _wrap("You can pay for: " + (", ".join(can) or "none of your cards") + f" ({budget} doubloons).")
+        out += _wrap("You can pay for: " + (", ".join(can) or "none of your cards")
+                     + f" ({C.counted(budget, 'doubloon')}).")
         extra = [f"{C.CARD[c]['name']}: " + (C.effect_text(e) if "ext" in e else C.gain_text(e["gain"]))
                  for c in p["display"] for e in C.CARD[c]["effects"] if e["t"] == "village"]
         extra += [f"{u['id']}: {u['text']}" for u in C.UPGRADES if u.get("village") and u["id"] in p["areas"]]
@@ -446,7 +447,8 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
             taken = view["market"].get(loc, [])
             if len(taken) < len(m["rewards"]):
                 have = sorted({C.CARD[c]["good"] for c in me["hand"]} & set(m["goods"]))
-                out += _wrap(f"Deliver {' or '.join(m['goods'])} for {m['rewards'][len(taken)]} doubloons, a disc "
+                reward = C.counted(m["rewards"][len(taken)], "doubloon")
+                out += _wrap(f"Deliver {' or '.join(m['goods'])} for {reward}, a disc "
                              f"off your ship board, then the city action. You hold: {', '.join(have) or 'none'}.")
                 areas = ship.areas_line(p)
                 if areas:

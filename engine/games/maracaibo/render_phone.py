@@ -197,7 +197,7 @@ def _narrow(view: View) -> tuple[list[str], int]:
         you = " (you)" if view.get("seat") == i else ""
         col.y += 4
         col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{_colour(view, i)}"/>')
-        col.say(f"{names[i]}{you}: {p['vp']} VP, {p['d']} doubloons", x=_PAD + 16, bold=True)
+        col.say(f"{names[i]}{you}: {p['vp']} VP, {C.counted(p['d'], 'doubloon')}", x=_PAD + 16, bold=True)
         col.say(f"income {p['inc_d']} d and {p['inc_vp']} VP a scoring; {_n(p['cp'], 'combat point')}, "
                 f"{_n(p['fig'], 'figure')}; at {_name(p['at'])}", x=_PAD + 16)
     if view.get("jean"):

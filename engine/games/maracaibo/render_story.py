@@ -51,8 +51,8 @@ def items(view: View) -> list[tuple[str, str | None]]:
         out.append((f"Card {b['card']}, {b['title']}: {b['requires']}{by}.", None))
     for tid, t in s["discs"].items():
         who = ", ".join(names[i] for i in t["by"]) or "none yet"
-        out.append((f"Disc tile {tid}, {t['name']} at {_place(t['loc'])}: {len(t['by'])} of {t['size']} discs "
-                    f"({who}).", tid))
+        out.append((f"Disc tile {tid}, {t['name']} at {_place(t['loc'])}: {len(t['by'])} of "
+                    f"{C.counted(t['size'], 'disc')} ({who}).", tid))
     if s["read"]:
         last = s["read"][-1]
         chose = f" The vote chose {last['choice']}." if "choice" in last else ""
@@ -70,7 +70,7 @@ def tiles_line(view: View) -> str:
     s = view["story"]
     names = [str(n) for n in view["players"]]
     tiles = ", ".join(f"{i + 1} {names[by] if by is not None else 'free'}" for i, by in enumerate(s["tiles"]))
-    return f"Story tiles: {tiles}. Story pile: {s['pile']} cards" + (
+    return f"Story tiles: {tiles}. Story pile: {C.counted(s['pile'], 'card')}" + (
         f"; waiting unread: {', '.join(map(str, s['unread']))}." if s["unread"] else ".")
 
 
@@ -91,7 +91,7 @@ def svg_band(view: View, y: int, colour: Colour) -> tuple[list[str], int]:
             out.append(f'<rect x="{x}" y="{y}" width="8" height="16" rx="2" fill="{colour(view, by)}"/>')
         word = f"{i + 1}: {names[by]}" if by is not None else f"{i + 1}: free"
         out.append(_t(x + 11, y + 11, word[:14], 7.5, bold=by is not None))
-    out.append(_t(6 + 84 * len(s["tiles"]) + 4, y + 11, f"Story pile: {s['pile']} cards"
+    out.append(_t(6 + 84 * len(s["tiles"]) + 4, y + 11, f"Story pile: {C.counted(s['pile'], 'card')}"
                   + (f"; unread: {', '.join(map(str, s['unread']))}" if s["unread"] else ""), 8))
     y += 22
     for line, tid in items(view):
