@@ -96,6 +96,28 @@ def test_it_rematches_a_finished_game_by_the_command_rematch_to_the_general_addr
     assert f"rematch already: game #{again.pk}" in answer_to(ana, f"rematch #{first.pk}")
 
 
+def test_it_ends_a_campaign_by_mail_with_its_reason_kept(guess: str, ana: Persona, bruno: Persona) -> None:
+    """`campaign #N end REASON` (played by mail, #23: untested; without a reason the door logged "ended by its
+    moderator" for the creator who ended it): the reason is asked for, kept and told; only its runner ends it."""
+    answer_to(ana, f"new campaign guess with {bruno.email} games=3")
+    campaign = Campaign.objects.get()
+    refused = answer_to(bruno, f"campaign #{campaign.pk} end I am bored")
+    assert "only the creator" in refused
+    refused = answer_to(ana, f"campaign #{campaign.pk} end")
+    assert "say why the campaign ends" in refused
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.RUNNING
+    said = answer_to(ana, f"campaign #{campaign.pk} end the group stops here")
+    assert f"Campaign #{campaign.pk} is over: no game follows." in said
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.FINISHED
+    entry = CampaignEntry.objects.get(campaign=campaign, action="ended")
+    assert entry.details["reason"] == "the group stops here" and entry.actor is not None
+    assert entry.actor.email == ana.email
+    assert "The campaign ended: the group stops here." in answer_to(bruno, f"campaign #{campaign.pk}")
+    assert "is over already" in answer_to(ana, f"campaign #{campaign.pk} end again")
+
+
 def test_it_runs_a_campaign_by_mail_with_a_seat_changing_hands(guess: str, ana: Persona, bruno: Persona,
                                                               carla: Persona) -> None:
     answer = answer_to(ana, f'new campaign guess with {bruno.email} name="Long summer" games=3')
