@@ -38,6 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.games.maracaibo import RULES
+from engine.games.maracaibo import cards as buying
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.bot import choose as bot
@@ -123,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         cid, kv = change.split(":")
         key, value = kv.split("=")
         U.CARD[int(cid)][key] = int(value)
+        # (and the price buying reads, worked out once at import: without it the bot weighed the new price
+        # and paid the old one)
+        buying._BUY_NEEDS[int(cid)] = buying._buy_needs(U.CARD[int(cid)])
         print(f"A/B: {U.CARD[int(cid)]['name']}'s {key} is {value} in this run")
     cards = frozenset(args.cards)
     out = open(args.json, "a", encoding="utf-8") if args.json else None  # noqa: SIM115

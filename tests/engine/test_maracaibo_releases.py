@@ -8,7 +8,8 @@ campaign game), the second of them card 184's game (mode 79), and the first and 
 5962877 (cefd5f3's parent: L30 not played in a campaign game, the base game's quest tiles); the first game of
 one of main d8204d4 (ef92d45's parent: card 150's vote added the Resistance Tiles alone,
 make_maracaibo_campaign_vote.py), stored after that vote; and a 78 game of
-main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) in which a player buys it."""
+main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) in which a player buys it, and
+one of main 04c0a40 (before they changed a second time: row 04c0a40, card 237) in which a player buys that."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ STORED = {
     "maracaibo_campaign_57805f3_1": "17a12c0",
     "maracaibo_campaign_57805f3_2": "4831b6a",  # (card 184's 79 game holds card 201 at its old numbers)
     "maracaibo_78_6fb9567": "4831b6a",
+    "maracaibo_78_04c0a40": "04c0a40",
     "maracaibo_campaign_57805f3_3": "17a12c0",
     "maracaibo_campaign_5962877_1": "ef92d45",  # (card 150's vote taken as today's: ef92d45's parent or later)
     "maracaibo_campaign_5962877_3": "ef92d45",
@@ -129,25 +131,34 @@ def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_
     assert {c for c in scenarios.dealt_new_cards(second["state"]) if c < 230} == set(range(201, 230))
 
 
-def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers() -> None:
-    # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP; today's is card 237, in its place
-    g = golden("maracaibo_78_6fb9567")
-    old, new = scenarios.RENUMBERED[237], U.CARD[237]
-    assert old == 201 and (U.CARD[201]["cost"], U.CARD[201]["vp"]) == (4, 2) and U.CARD[201]["name"] == new["name"]
-    assert (new["cost"], new["vp"]) != (4, 2) and new["effects"] == U.CARD[201]["effects"]
-    (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if 201 in p["bought"]]
+#: the Rebel Chronicler: today's id, and each golden game holding an older one with that id's numbers
+TODAY = 238
+OLD = {"maracaibo_78_6fb9567": (201, 4, 2), "maracaibo_78_04c0a40": (237, 8, 1)}
+
+
+@pytest.mark.parametrize("name", sorted(OLD))
+def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: str) -> None:
+    # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP, main 04c0a40's (card 237) cost 8
+    # and was worth 1 VP and could be bought in the last round; today's is card 238, in their place
+    g = golden(name)
+    oid, cost, vp = OLD[name]
+    new = U.CARD[TODAY]
+    assert scenarios.RENUMBERED[TODAY] == (201, 237) and new["name"] == U.CARD[oid]["name"]
+    assert (U.CARD[oid]["cost"], U.CARD[oid]["vp"]) == (cost, vp) and new["effects"] == U.CARD[oid]["effects"]
+    assert new["needs"] != U.CARD[oid]["needs"] and not U.CARD[oid]["needs"].get("before_last_round")
+    (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if oid in p["bought"]]
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
-    assert 201 in state["p"][buyer]["bought"] and 237 not in scenarios.dealt_new_cards(state)
-    # today's setup deals card 237 where 201 was: the same deck but for it, and the buy costs today's price
+    assert oid in state["p"][buyer]["bought"] and scenarios.dealt_new_cards(state) & {201, 237, 238} == {oid}
+    # today's setup deals card 238 where the old one was: the same deck but for it
     today = RULES.setup(g["players"], g["options"], g["seed"])
     then = RULES.setup(g["players"], options, g["seed"])
     cards = scenarios.dealt_new_cards
-    assert 201 in cards(then) and 237 in cards(today) and cards(then) - {201} == cards(today) - {237}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 237 where 201 was)
-    assert re.sub(r"\b201\b", "237", json.dumps(then)) == json.dumps(today)
+    assert oid in cards(then) and TODAY in cards(today) and cards(then) - {oid} == cards(today) - {TODAY}
+    then["options"] = today["options"]  # (but for the option release, the same setup with 238 where it was)
+    assert re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)) == json.dumps(today)
     # a new game is today's: it holds no retired card and says so
-    assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & {201}
+    assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & {201, 237}
     # replayed by today's numbers, the stored log does not reach the stored state
     try:
         differs = played(g, {k: v for k, v in options.items() if k != "release"}, g["moves"]) != state
@@ -156,24 +167,28 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers() -> N
     assert differs
 
 
+@pytest.mark.parametrize(("release", "oid", "coop", "stored"), [("4831b6a", 201, "fbaa97f", 9),
+                                                                 ("04c0a40", 237, "6efc36b", 11)])
 @pytest.mark.parametrize("options", [{"mode": "79"}, {"mode": "74"}, {"mode": "193"},
                                      {"campaign": True, "mode": "campaign"},
                                      {"campaign": True, "mode": "campaign_base"}])
-def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by_it(options: dict[str, Any]) -> None:
-    then = RULES.setup(player_names(2), {**options, "release": "4831b6a"}, "renumbered")
+def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by_it(
+        options: dict[str, Any], release: str, oid: int, coop: str, stored: int) -> None:
+    then = RULES.setup(player_names(2), {**options, "release": release}, "renumbered")
     today = RULES.setup(player_names(2), options, "renumbered")
-    assert 201 in scenarios.dealt_new_cards(then) and 237 not in scenarios.dealt_new_cards(then)
-    assert 237 in scenarios.dealt_new_cards(today) and 201 not in scenarios.dealt_new_cards(today)
+    assert scenarios.dealt_new_cards(then) & {201, 237, TODAY} == {oid}
+    assert scenarios.dealt_new_cards(today) & {201, 237, TODAY} == {TODAY}
     found = scenarios.release_of(then)
     assert scenarios.release_of(today) == "current"
     if options["mode"] in ("74", "193"):  # (the cooperative scenarios' rows, coop_releases.py: the newest that
-        # deals the old id, fbaa97f, sets up the same game here, and format 11 says it)
-        assert found == "fbaa97f"
+        # deals that id sets up the same game here, and formats 11 and 12 say it)
+        assert found == coop
         then = RULES.setup(player_names(2), {**options, "release": found}, "renumbered")
     else:
-        assert found == "4831b6a"
-    said = json.loads(json.dumps({**then, "format": 9, "options": {**then["options"], "release": "current"}}))
-    current(said)  # (format 10: a state stored before the change says "current")
+        assert found == release
+    # (a state stored before the change, of the format of its day, says "current"; the upgrade says its row)
+    said = json.loads(json.dumps({**then, "format": stored, "options": {**then["options"], "release": "current"}}))
+    current(said)
     assert said == json.loads(json.dumps(then))
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from engine.errors import IllegalMove
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
@@ -381,3 +384,29 @@ def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
     assert mate in p["display"] and p["hand"] == [1]  # two: the hand's tobacco, the wild card kept
     assert C.effect_text(U.CARD[mate]["effects"][0]) == ("from now on, discard this card instead of paying one "
                                                           "good or object of your choice")
+
+
+def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_round_only() -> None:
+    # substitute numbers of #20 (card 238): bought in the last turns its 3 VP per synergy token paid off too well
+    cid = _id("Rebel Chronicler")
+    assert cid == 238 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_last_round": True}
+    blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
+    state = _village(hand=(cid, 7, 8, 24))
+    p = state["p"][0]
+    p["explorer"], p["synergy"] = blue - 1, ["anchor", "cross"]
+    state["v"] += 1
+    assert f"b{cid}" not in _labels(state)  # (the barrier not crossed)
+    p["explorer"] = blue
+    state["round"] = state["rounds"]  # the last round: not sold, and a player who asks is told why
+    state["v"] += 1
+    assert f"b{cid}" not in _labels(state)
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse("buy rebel chronicler", state, 0)
+    assert "only before the last round" in info.value.message
+    assert "before the last round" in C.card_text(cid)
+    state["round"] = state["rounds"] - 1
+    state["v"] += 1
+    assert f"b{cid}" in _labels(state)
+    vp, d = p["vp"], p["d"]
+    _play(state, f"b{cid}")
+    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 8) and cid in p["display"]  # (3 VP per synergy token now)

@@ -273,7 +273,8 @@ def card_text(cid: int) -> str:
     if c.get("assist"):
         cost += f" + an assistant at {c['assist']} {LOC[c['assist']]['name']}"
     if c.get("needs"):
-        cost += f" (explorer past the {c['needs']['barrier']} barrier)"
+        last = ", before the last round" if c["needs"].get("before_last_round") else ""  # (cards.can_buy)
+        cost += f" (explorer past the {c['needs']['barrier']} barrier{last})"
     if c.get("cost_goods"):  # the Uprising's requirement fields (card_requirements.py)
         cost += " + " + " + ".join(c["cost_goods"])
     if c.get("nation_worker"):

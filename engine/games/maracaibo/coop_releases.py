@@ -12,8 +12,8 @@ A row says only what differs from today's data (absent: today's):
 - ``red``: the hints that were red (every other one green);
 - ``card``: by card (191, 192), its red and green spaces with their rewards (and 192's ``found_at_left``);
 - ``luysa_cp``: L39's price in combat points;
-- ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids, as every
-  release before 6a0f3d2 did.
+- ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids: 0 the
+  first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237).
 
 This module imports nothing of the package (search.py and coop.py read it; scenarios.py, which imports
 them, names the rows)."""
@@ -38,15 +38,19 @@ ROWS: dict[str, dict[str, Any]] = {
     "fa60223": {"modes": MODES, "coop": True,
                 "per_location": {"1": {"village": 1, "city": 1}, "2": {"village": 1, "city": 1}},
                 "red": _RED_8, "card": {"191": _191_FIRST, "192": {**_191_FIRST, "found_at_left": 11}},
-                "luysa_cp": 5, "renumbered": True},
+                "luysa_cp": 5, "renumbered": 0},
     # 5b2b789 to fbaa97f's parent: today's markers; card 192 with four green spaces; hints, 191 and L39 as before
     "5b2b789": {"modes": MODES, "coop": True, "red": _RED_8, "card": {"191": _191_FIRST, "192": _192_FOUR},
-                "luysa_cp": 5, "renumbered": True},
+                "luysa_cp": 5, "renumbered": 0},
     # fbaa97f to 6a0f3d2's parent: today's hints, card 191 and L39; card 192 with four green spaces and their
     # first rewards
-    "fbaa97f": {"modes": MODES, "coop": True, "card": {"192": _192_FOUR}, "renumbered": True},
-    # 6a0f3d2 (the Rebel Chronicler renumbered, #20) to the change of card 192 (three green spaces, format 11)
-    "6a0f3d2": {"modes": MODES, "coop": True, "card": {"192": _192_FOUR}},
+    "fbaa97f": {"modes": MODES, "coop": True, "card": {"192": _192_FOUR}, "renumbered": 0},
+    # 6a0f3d2 (the Rebel Chronicler renumbered, #20: card 237) to the change of card 192 (three green spaces,
+    # format 11)
+    "6a0f3d2": {"modes": MODES, "coop": True, "card": {"192": _192_FOUR}, "renumbered": 1},
+    # 6efc36b (format 11) to the Rebel Chronicler's second change (#20: card 238, format 13): today's but for
+    # card 237
+    "6efc36b": {"modes": MODES, "coop": True, "renumbered": 1},
 }
 
 

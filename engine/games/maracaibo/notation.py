@@ -31,7 +31,7 @@ from engine.i18n import _, ngettext
 from . import content as C
 from . import labels
 from . import uprising_content as U
-from .board import hand_limit
+from .board import hand_limit, last_round
 
 # ---- the vocabulary -------------------------------------------------------------------------------
 
@@ -646,6 +646,11 @@ def _place(loc: str) -> str:
     return f"{loc} {_say(C.LOC[loc]['name'])}"
 
 
+def _held(p: dict[str, Any], ids: list[int]) -> int:
+    """Of one card's ids, the one in the player's hand or planning area, else today's (the newest)."""
+    return next((c for c in ids if c in p["hand"] or c in p["plan"]), max(ids))
+
+
 def explain(state: State, seat: int, line: notation.Line, options: list[Option]) -> str | None:
     """Why a line whose words are all understood fits no option now (None: nothing particular).
     Said through the engine's catalogue, in the context's language (issue 27)."""
@@ -653,9 +658,11 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     terms = line.terms()
     nums = line.numbers()
     p = state["p"][seat]
-    # cards named for certain: a lexeme that means one card only (not a guess among several)
-    cards = sorted({int(t[2:]) for x in line.lexemes if not x.negated
-                    for t in x.terms if t.startswith("c#") and sum(u.startswith("c#") for u in x.terms) == 1})
+    # cards named for certain: a lexeme that means one card only (not a guess among several; a card whose
+    # numbers changed is one card under its ids, data/uprising's retired_cards: the one the player holds)
+    cards = sorted({_held(p, ids) for x in line.lexemes if not x.negated
+                    for ids in [[int(t[2:]) for t in x.terms if t.startswith("c#")]]
+                    if ids and len({C.CARD[c]["name"] for c in ids}) == 1})
     codes = {o.code for o in options}
     if kind != "pile" and re.match(r"\s*reveal\s+t\s*\d", line.text, re.I):  # issue 21: was answered
         # about career tasks, a legacy place or the display
@@ -837,6 +844,8 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
             card=name)
     if kind == "main" and not any(o.code.startswith("b") for o in options):
         return _("cards are bought in a village; {place} is not one").format(place=_place(p["at"]))
+    if (C.CARD[cid].get("needs") or {}).get("before_last_round") and last_round(state):  # (cards.can_buy)
+        return _("{card} is sold only before the last round ({card} stays in your hand)").format(card=name)
     if int(C.CARD[cid]["cost"]) > p["d"]:
         cost = int(C.CARD[cid]["cost"])
         return i18n.counted(_("{card} costs {cost} {cost|doubloon|doubloons} and you have {d}"), {"cost": cost}).format(

@@ -81,10 +81,26 @@ _NEXT_BEFORE_184: dict[str, dict[int, tuple[int, ...]]] = {"uprising": {151: (15
 #: card 150's "join the fight" before ef92d45 (the Uprising's story: the Resistance Tiles alone)
 _VOTES_BEFORE_UPRISING: dict[str, dict[int, dict[str, dict[str, Any]]]] = {"uprising": {150: {"join": {
     "text": "From the next game every ship carries the Resistance Tiles.", "modules": ["resistance"]}}}}
-#: today's id of a card whose substitute numbers changed -> the id it had (data/uprising: retired_cards)
-RENUMBERED: dict[int, int] = {int(c["retired_for"]): int(c["id"]) for c in U.RETIRED_CARDS}
-#: the release before the numbers changed (its row: the last of RELEASES)
-_BEFORE_RENUMBERED = "4831b6a"
+
+
+def _renumbered() -> dict[int, tuple[int, ...]]:
+    retired = {int(c["id"]): int(c["retired_for"]) for c in U.RETIRED_CARDS}
+    out: dict[int, tuple[int, ...]] = {}
+    for first in sorted(set(retired) - set(retired.values())):  # (each place's oldest id, then its successors)
+        chain = [first]
+        while chain[-1] in retired:
+            chain.append(retired[chain[-1]])
+        out[chain[-1]] = tuple(chain[:-1])
+    return out
+
+
+#: today's id of a card whose substitute numbers changed -> the ids it had, oldest first (data/uprising:
+#: retired_cards); a release row's ``renumbered`` (0, 1 ...) says which of them its setup dealt
+RENUMBERED: dict[int, tuple[int, ...]] = _renumbered()
+#: the releases of 78, 79 and a campaign's games (74's and 193's: coop_releases.py) that dealt today's setup
+#: but for the renumbered cards, with the ids their ``renumbered`` says (0: the first ids, 4831b6a to
+#: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40), oldest first
+_BEFORE_RENUMBERED = ("4831b6a", "04c0a40")
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -136,8 +152,13 @@ RELEASES: dict[str, dict[str, Any]] = {
     # today's setup but for the cards RENUMBERED since, dealt with their old numbers under their old ids
     # (data/uprising's retired_cards), in the same place of the B deck (the shuffle draws alike); the
     # witness: an old id anywhere in the state (the cards not dealt stay in the box)
-    _BEFORE_RENUMBERED: {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (),
-                         "renumbered": True, "city_tiles": True},
+    "4831b6a": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 0,
+                "city_tiles": True},
+    # 6a0f3d2 (the Rebel Chronicler as card 237) to its second change of #20 (card 238, format 13; the row is
+    # named by main 04c0a40, where its golden game was played): the same, with card 237 where today's setup
+    # deals 238 (74's and 193's games of that time: coop_releases' rows 6a0f3d2 and 6efc36b)
+    "04c0a40": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 1,
+                "city_tiles": True},
     # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
     **coop_releases.ROWS,
 }
@@ -206,13 +227,25 @@ def dealt_new_cards(state: State) -> set[int]:
     return found
 
 
+def dealt_ids(renumbered: int) -> dict[int, int]:
+    """Today's id of each renumbered card -> the id a release whose ``renumbered`` is that dealt."""
+    return {today: ids[renumbered] for today, ids in RENUMBERED.items() if renumbered < len(ids)}
+
+
+def generation(state: State) -> int | None:
+    """Which ids of the renumbered cards the state holds (a release row's ``renumbered``), None: today's."""
+    dealt = dealt_new_cards(state)
+    return next((g for g in range(max(map(len, RENUMBERED.values()), default=0))
+                 if dealt & set(dealt_ids(g).values())), None)
+
+
 def _fits(state: State, row: dict[str, Any]) -> bool:
     """Whether that release's setup could have dealt what ``state`` holds (:func:`release_of`)."""
     if row.get("coop"):
         return _coop_fits(state, row)
     mode = homeports.mode(state)
-    if row.get("renumbered"):  # (today's setup, an old id dealt: the rows before it did not fit)
-        return mode in row["modes"] and bool(dealt_new_cards(state) & set(RENUMBERED.values()))
+    if row.get("renumbered") is not None:  # (today's setup, old ids dealt: the rows before it did not fit)
+        return mode in row["modes"] and generation(state) == row["renumbered"]
     if mode not in row["modes"] or not dealt_new_cards(state) <= set(row["cards"]) | set(row.get("numbered", ())):
         return False
     if mode in _SCENARIOS:
@@ -245,7 +278,7 @@ def release_of(state: State) -> str:
                     "current")
     if (mode not in _SCENARIOS or "story" in state) and mode not in _CAMPAIGN_MODES:
         # (74, 193 and a campaign's 78/79 set up as today's but for the renumbered cards)
-        return _BEFORE_RENUMBERED if _fits(state, RELEASES[_BEFORE_RENUMBERED]) else "current"
+        return next((name for name in _BEFORE_RENUMBERED if _fits(state, RELEASES[name])), "current")
     return next((name for name, row in RELEASES.items() if _fits(state, row)), "current")
 
 
@@ -254,7 +287,7 @@ def stamp_coop_release(state: State) -> None:
     nothing), or 4831b6a (format 10 stamped that row, today's setup but for the renumbered card, on every
     game holding the card's old id: a cooperative game set up before it is of a row of coop_releases.py)."""
     options = state["options"]
-    if str(options.get("release", "current")) in ("current", _BEFORE_RENUMBERED):
+    if str(options.get("release", "current")) in ("current", *_BEFORE_RENUMBERED):
         found = release_of(state)
         if options.get("release") != found:
             state["options"] = {**{k: v for k, v in options.items() if k != "release"}, "release": found}
@@ -279,8 +312,8 @@ def _coop_fits(state: State, row: Mapping[str, Any]) -> bool:
     if mode not in coop_releases.MODES or (row and mode not in row["modes"]):
         return False
     options = {**state["options"], "release": next((k for k, v in RELEASES.items() if v is row), "current")}
-    if bool(dealt_new_cards(state) & set(RENUMBERED.values())) != bool(row.get("renumbered")):
-        return False  # (the card renumbered since: its old id in the game, or today's)
+    if generation(state) != row.get("renumbered"):
+        return False  # (the cards renumbered since: which of their ids the game holds, or today's)
     n = len(state["players"])
     per = coop_releases.per_location(options, n, coop.scenario(state)["per_location"][str(n)])
     garrison = state.get("garrison", {})
@@ -370,13 +403,13 @@ def b_cards(state: State) -> list[int] | None:
     100-106 only with a scenario card (a campaign's games, always scenario 75: none of 90-106)."""
     scen = table(state)
     new = [int(c["id"]) for c in U.PLAYABLE_CARDS if not c["numbered"]]
-    if (state["options"].get("release") == _BEFORE_RENUMBERED  # (the old cards, each in its place)
-            or (coop_releases.row_of(state["options"]) or {}).get("renumbered")):  # (74/193 before it)
-        new = [RENUMBERED.get(cid, cid) for cid in new]
+    row = coop_releases.row_of(state["options"]) or RELEASES.get(str(state["options"].get("release", "current")))
+    if row and row.get("renumbered") is not None:  # (the old cards, each in its place; 74/193's rows too)
+        new = [dealt_ids(int(row["renumbered"])).get(cid, cid) for cid in new]
     if not scen:
         if homeports.mode(state) in _CAMPAIGN_MODES:  # a campaign with the expansion (scenario 75: no 90-99)
             old = release(state)
-            if old and not old.get("renumbered"):  # (what it dealt: before 5c3c7c5 none, the base B deck)
+            if old and old.get("renumbered") is None:  # (what it dealt: before 5c3c7c5 none, the base B deck)
                 return [*C.B_CARDS, *old["cards"]] if old["cards"] else None
             return [*C.B_CARDS, *new]
         return None
@@ -386,7 +419,7 @@ def b_cards(state: State) -> list[int] | None:
     # printed number, whose ids are 230-236: the base B cards' ids 101-160 are not printed numbers)
     numbered = [U.NUMBERED.get(n, n) for n in scen["cards"]]
     old = release(state)
-    if old and not old.get("renumbered"):  # (the cards that release dealt, in the same order: the same draws)
+    if old and old.get("renumbered") is None:  # (the cards that release dealt, in the same order: the same draws)
         return [*C.B_CARDS, *old["cards"], *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"]
                                               and (cid not in U.NUMBERED.values() or cid in old["numbered"]))]
     return [*C.B_CARDS, *new, *(cid for cid in numbered if cid in C.CARD and C.CARD[cid]["numbered"])]

@@ -6,7 +6,8 @@ games of an Uprising campaign of main 57805f3 (5c3c7c5's parent: no new project 
 the log to a mid-game state, the rest of the game as that engine played it, and its end; and games 1 and 3
 of an Uprising campaign of main 5962877 (cefd5f3's parent: row c572794, L30 not played, base quest tiles).
 And (kind chronicler) a 78 game of main 6fb9567 (4831b6a to the balance change of #20, row 4831b6a: the Rebel
-Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy. Run once
+Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy; and (kind
+chronicler237) the same of main 04c0a40 (6a0f3d2 to the card's second change, row 04c0a40: card 237). Run once
 on the old commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
@@ -73,9 +74,10 @@ def bought_at(n, opts, seed, cid):
     return None
 
 
-if kind == "chronicler":
-    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(200)) if bought_at(3, {"mode": "78"}, s, 201))
-    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, 201) + 5)
+if kind in ("chronicler", "chronicler237"):
+    cid = 237 if kind == "chronicler237" else 201
+    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(400)) if bought_at(3, {"mode": "78"}, s, cid))
+    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, cid) + 5)
 elif kind == "79":
     game(f"maracaibo_79_{commit}", 3, {"mode": "79"}, f"golden-79-{commit}")
 elif kind == "campaign":

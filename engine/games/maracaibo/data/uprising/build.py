@@ -175,8 +175,10 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
-    # (its numbers changed by the 10,000-game runs, #20: card 237, in card 201's place; 201 is retired)
-    _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=237, **_BARRIER_FIG),
+    # (its numbers changed twice by the balance runs of #20: card 237 in card 201's place, then card 238 in
+    # 237's, sold only before the last round; 201 and 237 are retired)
+    _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
+          needs={"barrier": "blue", "before_last_round": True}, figure=True),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
           nation_worker=True),
@@ -239,9 +241,15 @@ SYNERGY_EVERY = ["anchor", "cross", "crown", "scroll", "flag"]
 #: in the list: its id, good, object and symbol), for the games set up before the change, which deal it
 #: (scenarios.RENUMBERED); today's card takes a new id ("id") in the same place, so that the B deck's
 #: order, and a new game's draws, are the old ones' but for it. Never edited: a later change retires again.
-_RETIRED: dict[int, dict[str, Any]] = {
-    # the 10,000-game runs (#20): its buyers won above 1.5 x the even share on both seeds with 2-4 players
-    0: _card("Rebel Chronicler", 4, 2, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], **_BARRIER_FIG),
+_RETIRED: dict[int, list[dict[str, Any]]] = {  # (a place's retired cards, oldest first)
+    0: [
+        # the 10,000-game runs (#20): its buyers won above 1.5 x the even share on both seeds with 2-4 players
+        _card("Rebel Chronicler", 4, 2, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], **_BARRIER_FIG),
+        # 6a0f3d2 to the next change (#20): its buyers still won 5-17 points above what their position at the
+        # buy predicts, bought in the last turns with 3-4 synergy tokens
+        _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=237,
+              **_BARRIER_FIG),
+    ],
 }
 
 
@@ -260,8 +268,14 @@ def _cards() -> list[dict[str, Any]]:
 
 
 def _retired() -> list[dict[str, Any]]:
-    """The retired cards (:data:`_RETIRED`), each with ``retired_for``: the id of the card that took its place."""
-    return [{**_made(k, row), "retired_for": _CARDS[k]["id"]} for k, row in sorted(_RETIRED.items())]
+    """The retired cards (:data:`_RETIRED`), each with ``retired_for``: the id of the card that took its place
+    (the next retired one of its place, or today's)."""
+    out = []
+    for k, rows in sorted(_RETIRED.items()):
+        made = [_made(k, row) for row in rows]
+        ids = [c["id"] for c in made[1:]] + [_made(k, _CARDS[k])["id"]]
+        out += [{**c, "retired_for": nxt} for c, nxt in zip(made, ids, strict=True)]
+    return out
 
 
 # ---- careers: the new card, and the four of Liberation of the Caribbean ------------------------------
