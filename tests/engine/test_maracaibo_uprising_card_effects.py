@@ -409,4 +409,4 @@ def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_
     assert f"b{cid}" in _labels(state)
     vp, d = p["vp"], p["d"]
     _play(state, f"b{cid}")
-    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 8) and cid in p["display"]  # (3 VP per synergy token now)
+    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 10) and cid in p["display"]  # (3 VP per synergy token now)

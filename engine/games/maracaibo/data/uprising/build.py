@@ -176,8 +176,8 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
     # (its numbers changed twice by the balance runs of #20: card 237 in card 201's place, then card 238 in
-    # 237's, sold only before the last round; 201 and 237 are retired)
-    _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
+    # 237's: cost 10 and 0 VP, sold past the blue barrier and only before the last round; 201, 237 retired)
+    _card("Rebel Chronicler", 10, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
           needs={"barrier": "blue", "before_last_round": True}, figure=True),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
