@@ -70,6 +70,8 @@ MIDDLEWARE = [
     # Why: a password door (the log-in pages, the admin's) answers a lockout with 429 (pbem/tokens/lockout.py).
     "pbem.tokens.lockout.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Why after authentication: the admin's pages speak the staff account's player's language (issue 27).
+    "pbem.games.language.AdminLanguageMiddleware",
     # request.htmx: the personal page answers htmx's in-place updates with the parts that change.
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

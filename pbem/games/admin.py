@@ -22,7 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _l
 from rest_framework.authtoken.models import TokenProxy
 
 from pbem.games import campaign_admin, language, moderation, moderators, selectors, services
@@ -82,10 +83,12 @@ class SeatInline(admin.TabularInline):
 
 
 class ReplacePlayerForm(forms.Form):
-    seat = forms.TypedChoiceField(coerce=int, choices=())
-    email = forms.EmailField(help_text="The new player's address; an account is made if there is none.")
-    name = forms.CharField(max_length=60, required=False, help_text="The name they play as (default: their own).")
-    reason = forms.CharField(max_length=200, help_text="Kept in the moderation audit log.")
+    seat = forms.TypedChoiceField(label=_l("Seat"), coerce=int, choices=())
+    email = forms.EmailField(label=_l("Address"),
+                             help_text=_l("The new player's address; an account is made if there is none."))
+    name = forms.CharField(label=_l("Name"), max_length=60, required=False,
+                           help_text=_l("The name they play as (default: their own)."))
+    reason = forms.CharField(label=_l("Reason"), max_length=200, help_text=_l("Kept in the moderation audit log."))
 
     def __init__(self, *args: Any, seats: list[tuple[int | None, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -149,11 +152,11 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
 class OverdueFilter(admin.SimpleListFilter):
     """Games a moderator should look at: past a deadline, waiting on a moderator, with an open seat, or paused."""
 
-    title = "needs a moderator"
+    title = _l("needs a moderator")
     parameter_name = "overdue"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "late, waiting or paused")]
+        return [("yes", gettext("late, waiting or paused"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
         if self.value() == "yes":
@@ -177,23 +180,23 @@ class GameAdmin(ReadOnlyAdmin):
     exclude = ("seed", "state")
     actions = ["pause_games", "resume_games"]
 
-    @admin.display(description="seed")
+    @admin.display(description=_l("seed"))
     def revealed_seed(self, game: Game) -> str:
-        return game.seed if game.status == Game.Status.FINISHED else "(secret until the game ends)"
+        return game.seed if game.status == Game.Status.FINISHED else gettext("(secret until the game ends)")
 
-    @admin.display(description="web page")
+    @admin.display(description=_l("web page"))
     def page(self, game: Game) -> str:
         return format_html('<a href="/games/{}/">/games/{}/</a>', game.pk, game.pk)
 
-    @admin.display(description="absent player")
+    @admin.display(description=_l("absent player"))
     def replace_link(self, game: Game) -> str:
         url = reverse("admin:games_game_replace", args=[game.pk])
-        return format_html('<a href="{}">Replace a player…</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("Replace a player…"))
 
-    @admin.display(description="moderate")
+    @admin.display(description=_l("moderate"))
     def moderate_link(self, game: Game) -> str:
         url = reverse("admin:games_game_moderate", args=[game.pk])
-        return format_html('<a href="{}">Moderator page…</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("Moderator page…"))
 
     def get_urls(self) -> list[URLPattern]:
         own = [path("<int:game_id>/replace/", self.admin_site.admin_view(self.replace_view),
@@ -237,7 +240,8 @@ class GameAdmin(ReadOnlyAdmin):
         game = get_object_or_404(Game, pk=game_id)
         if not request.user.is_staff:
             return HttpResponse(status=403)
-        seats = [(s.index, f"seat {s.index}: {s.player.display_name if s.player else 'empty'}")
+        seats = [(s.index, gettext("seat %(n)s: %(name)s") % {
+                  "n": s.index, "name": s.player.display_name if s.player else gettext("empty")})
                  for s in game.seats.select_related("player").exclude(index__isnull=True)]
         form = ReplacePlayerForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
@@ -248,19 +252,24 @@ class GameAdmin(ReadOnlyAdmin):
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                self.message_user(request, f"Seat {form.cleaned_data['seat']} of game #{game.pk} now belongs to "
-                                           f"{form.cleaned_data['email']}.", messages.SUCCESS)
+                self.message_user(request, gettext("Seat %(seat)s of game #%(pk)s now belongs to %(email)s.") % {
+                    "seat": form.cleaned_data["seat"], "pk": game.pk, "email": form.cleaned_data["email"]},
+                    messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
-        context = {**self.admin_site.each_context(request), "title": f"Replace a player in game #{game.pk}",
+        context = {**self.admin_site.each_context(request),
+                   "title": gettext("Replace a player in game #%(pk)s") % {"pk": game.pk},
                    "game": game, "form": form, "opts": self.model._meta}
         return TemplateResponse(request, "admin/games/replace_player.html", context)
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], service: Any, verb: str) -> HttpResponse | None:
-        """Ask for the reason first (the players and the audit log read it), then act on each game."""
+        """Ask for the reason first (the players and the audit log read it), then act on each game
+        (``verb``: "paused" or "resumed"; the page and the answer said in the moderator's language)."""
         reason = (request.POST.get("reason") or "").strip()
         if not reason:
-            context = {**self.admin_site.each_context(request), "title": f"Why are these games {verb}?",
-                       "games": list(queryset), "action": request.POST.get("action", ""), "verb": verb,
+            said = {"paused": (gettext("Why are these games paused?"), gettext("Pause")),
+                    "resumed": (gettext("Why are these games resumed?"), gettext("Resume"))}[verb]
+            context = {**self.admin_site.each_context(request), "title": said[0],
+                       "games": list(queryset), "action": request.POST.get("action", ""), "verb": said[1],
                        "opts": self.model._meta}
             return TemplateResponse(request, "admin/games/action_reason.html", context)
         moderator = _moderator(request)
@@ -272,14 +281,16 @@ class GameAdmin(ReadOnlyAdmin):
             except services.ServiceError as exc:
                 self.message_user(request, exc.message, messages.WARNING)
         if done:
-            self.message_user(request, f"{done} {'game' if done == 1 else 'games'} {verb}.", messages.SUCCESS)
+            told = (ngettext("%(n)s game paused.", "%(n)s games paused.", done) if verb == "paused"
+                    else ngettext("%(n)s game resumed.", "%(n)s games resumed.", done))
+            self.message_user(request, told % {"n": done}, messages.SUCCESS)
         return None
 
-    @admin.action(description="Pause the selected games")
+    @admin.action(description=_l("Pause the selected games"))
     def pause_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         return self._each(request, queryset, moderation.do_pause_game, "paused")
 
-    @admin.action(description="Resume the selected games")
+    @admin.action(description=_l("Resume the selected games"))
     def resume_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         return self._each(request, queryset, moderation.do_resume_game, "resumed")
 
@@ -309,7 +320,7 @@ class MoveAdmin(ReadOnlyAdmin):
     readonly_fields = ("game", "number", "seat", "move", "source", "version", "stored_events", "created_at",
                        "undone_at", "undone_version")
 
-    @admin.display(description="events")
+    @admin.display(description=_l("events"))
     def stored_events(self, row: Move) -> str:
         """The events as JSON text, as a JSON field shows (they are stored deflated: migration 0027)."""
         return json.dumps(row.events, ensure_ascii=False)
@@ -333,10 +344,10 @@ class InboundMessageAdmin(ReadOnlyAdmin):
     readonly_fields = ("message_id", "mail_from", "status", "result", "game", "received_at", "processed_at",
                        "raw_text")
 
-    @admin.display(description="raw mail")
+    @admin.display(description=_l("raw mail"))
     def raw_text(self, msg: InboundMessage) -> str:
         raw = bytes(msg.raw or b"")
-        text = _SEAT_ADDRESS.sub("seat-(token hidden)@", raw[:20000].decode("utf-8", errors="replace"))
+        text = _SEAT_ADDRESS.sub(gettext("seat-(token hidden)@"), raw[:20000].decode("utf-8", errors="replace"))
         return format_html("<pre style='white-space: pre-wrap'>{}</pre>", text)
 
 
@@ -350,17 +361,17 @@ class OutboundMessageAdmin(ReadOnlyAdmin):
     readonly_fields = ("game", "player", "to_email", "subject", "mail_text", "status", "attempts",
                        "claimed_at", "sent_at", "last_error", "created_at")
 
-    @admin.display(description="text")
+    @admin.display(description=_l("text"))
     def mail_text(self, row: OutboundMessage) -> str:
         """The mail's text as it is (or was) sent: composed from its content for an update mail."""
         from pbem.mail import sending
 
         if row.pruned_at is not None:
-            return "(pruned after the retention period)"
+            return gettext("(pruned after the retention period)")
         try:
             text = sending.bodies(row).text
         except Exception as exc:  # noqa: BLE001 - the page shows the row whatever its content
-            return f"(cannot be composed: {type(exc).__name__})"
+            return gettext("(cannot be composed: %(error)s)") % {"error": type(exc).__name__}
         return format_html("<pre style='white-space: pre-wrap'>{}</pre>", text)
 
 
@@ -371,7 +382,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ("=game__id", "actor__email", "action")
     readonly_fields = ("game", "actor", "action", "details", "created_at")
 
-    @admin.display(description="reason")
+    @admin.display(description=_l("reason"))
     def reason(self, entry: AuditEntry) -> str:
         return str((entry.details or {}).get("reason", ""))
 

@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _l
 
 import engine
 from pbem.games import campaign_selectors, campaigns, moderators, services
@@ -25,21 +27,21 @@ def _moderator(request: HttpRequest) -> Player | None:
 
 
 class NewCampaignForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    rules = forms.ChoiceField(choices=())
-    players = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}),
-                              help_text="The group's addresses, one a line, in seat order (accounts are made "
-                                        "for new ones). They are seated directly and the first game starts now.")
-    options = forms.CharField(required=False, initial="{}", help_text="The game's options as JSON, "
-                              "e.g. {\"rounds\": 4}; a game that plays campaigns gets campaign=yes.")
-    games = forms.IntegerField(required=False, min_value=1, max_value=campaigns.MAX_GAMES,
-                               help_text="How many games (empty: until the story ends; 3 for a game without "
-                                         "campaigns).")
-    deadline_hours = forms.IntegerField(initial=72, min_value=1, max_value=24 * 60)
-    auto_next = forms.BooleanField(required=False, initial=True,
-                                   help_text="Set up the next game as soon as one ends.")
-    archive = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}),
-                              help_text="To continue a campaign begun elsewhere: its exported archive (JSON).")
+    name = forms.CharField(label=_l("Name"), max_length=100)
+    rules = forms.ChoiceField(label=_l("Game"), choices=())
+    players = forms.CharField(label=_l("Players"), widget=forms.Textarea(attrs={"rows": 4}),
+                              help_text=_l("The group's addresses, one a line, in seat order (accounts are made "
+                                           "for new ones). They are seated directly and the first game starts now."))
+    options = forms.CharField(label=_l("Options"), required=False, initial="{}", help_text=_l(
+        "The game's options as JSON, e.g. {\"rounds\": 4}; a game that plays campaigns gets campaign=yes."))
+    games = forms.IntegerField(label=_l("Games"), required=False, min_value=1, max_value=campaigns.MAX_GAMES,
+                               help_text=_l("How many games (empty: until the story ends; 3 for a game without "
+                                            "campaigns)."))
+    deadline_hours = forms.IntegerField(label=_l("Deadline (hours)"), initial=72, min_value=1, max_value=24 * 60)
+    auto_next = forms.BooleanField(label=_l("Next game by itself"), required=False, initial=True,
+                                   help_text=_l("Set up the next game as soon as one ends."))
+    archive = forms.CharField(label=_l("Archive"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+                              help_text=_l("To continue a campaign begun elsewhere: its exported archive (JSON)."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,14 +60,15 @@ class NewCampaignForm(forms.Form):
         try:
             return json.loads(text)
         except ValueError as exc:
-            raise forms.ValidationError(f"not JSON: {exc}") from None
+            raise forms.ValidationError(gettext("not JSON: %(error)s") % {"error": exc}) from None
 
 
 class HandoverForm(forms.Form):
-    seat = forms.TypedChoiceField(coerce=int, choices=())
-    email = forms.EmailField(help_text="The new player's address; an account is made if there is none.")
-    name = forms.CharField(max_length=60, required=False)
-    reason = forms.CharField(max_length=200, help_text="Kept in the campaign's log.")
+    seat = forms.TypedChoiceField(label=_l("Seat"), coerce=int, choices=())
+    email = forms.EmailField(label=_l("Address"),
+                             help_text=_l("The new player's address; an account is made if there is none."))
+    name = forms.CharField(label=_l("Name"), max_length=60, required=False)
+    reason = forms.CharField(label=_l("Reason"), max_length=200, help_text=_l("Kept in the campaign's log."))
 
     def __init__(self, *args: Any, seats: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,7 +76,7 @@ class HandoverForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=200, help_text="Kept in the campaign's log.")
+    reason = forms.CharField(label=_l("Reason"), max_length=200, help_text=_l("Kept in the campaign's log."))
 
 
 class CampaignSeatInline(admin.TabularInline):
@@ -119,26 +122,25 @@ class CampaignAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).select_related("created_by")
 
-    @admin.display(description="games")
+    @admin.display(description=_l("games"))
     def games_played(self, campaign: Campaign) -> int:
         return campaign.games.count()
 
-    @admin.display(description="moderator's tools")
+    @admin.display(description=_l("moderator's tools"))
     def tools(self, campaign: Campaign) -> str:
         rows = campaign_selectors.campaign_games(campaign)
         games = format_html_join(" ", '<a href="{}">#{}</a>',
                                  ((reverse("admin:games_game_change", args=[g.pk]), g.pk) for g in rows))
-        return format_html('<a href="{}">set up the next game</a> · <a href="{}">hand a seat over</a> · '
-                           '<a href="{}">end the campaign</a> · <a href="{}">export the archive</a> · '
-                           '<a href="/campaigns/{}/">its page</a> · games: {}',
-                           reverse("admin:games_campaign_next", args=[campaign.pk]),
-                           reverse("admin:games_campaign_handover", args=[campaign.pk]),
-                           reverse("admin:games_campaign_end", args=[campaign.pk]),
-                           reverse("admin:games_campaign_archive", args=[campaign.pk]), campaign.pk,
-                           games or "none")
+        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">{}</a> · '
+                           '<a href="/campaigns/{}/">{}</a> · {} {}',
+                           reverse("admin:games_campaign_next", args=[campaign.pk]), gettext("set up the next game"),
+                           reverse("admin:games_campaign_handover", args=[campaign.pk]), gettext("hand a seat over"),
+                           reverse("admin:games_campaign_end", args=[campaign.pk]), gettext("end the campaign"),
+                           reverse("admin:games_campaign_archive", args=[campaign.pk]), gettext("export the archive"),
+                           campaign.pk, gettext("its page"), gettext("games:"), games or gettext("none"))
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        extra = {**(extra_context or {}), "title": "Campaigns (new one: /admin/games/campaign/new/)"}
+        extra = {**(extra_context or {}), "title": gettext("Campaigns (new one: /admin/games/campaign/new/)")}
         return super().changelist_view(request, extra)
 
     def get_urls(self) -> list[URLPattern]:
@@ -167,7 +169,8 @@ class CampaignAdmin(admin.ModelAdmin):
             moderator = _moderator(request)
             try:
                 if moderator is None:
-                    raise services.Forbidden("this staff account has no player profile (its address is a player's)")
+                    raise services.Forbidden(gettext("this staff account has no player profile (its address is a "
+                                                     "player's)"))
                 campaign, game = campaigns.do_create_campaign(
                     moderator, d["rules"], name=d["name"], options=d["options"], games=d["games"],
                     players=[line.strip() for line in d["players"].splitlines() if line.strip()],
@@ -175,9 +178,11 @@ class CampaignAdmin(admin.ModelAdmin):
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                return self._done(request, campaign.pk, f"Campaign #{campaign.pk} created; game #{game.pk} started.")
-        return self._page(request, "New campaign", form, "A series of games of one group; each next game is set "
-                          "up from the last one's archive. The moderator runs it and does not play.", "Create")
+                return self._done(request, campaign.pk, gettext("Campaign #%(c)s created; game #%(g)s started.") % {
+                    "c": campaign.pk, "g": game.pk})
+        return self._page(request, gettext("New campaign"), form, gettext(
+            "A series of games of one group; each next game is set up from the last one's archive. The moderator "
+            "runs it and does not play."), gettext("Create"))
 
     def next_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = get_object_or_404(Campaign, pk=campaign_id)
@@ -188,13 +193,16 @@ class CampaignAdmin(admin.ModelAdmin):
             except services.ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                return self._done(request, campaign.pk, f"Game {game.campaign_number} set up as game #{game.pk}.")
-        return self._page(request, f"Next game of campaign #{campaign.pk}", form,
-                          "The group is seated seat for seat and the game set up from the archive.", "Set it up")
+                return self._done(request, campaign.pk, gettext("Game %(n)s set up as game #%(g)s.") % {
+                    "n": game.campaign_number, "g": game.pk})
+        return self._page(request, gettext("Next game of campaign #%(c)s") % {"c": campaign.pk}, form,
+                          gettext("The group is seated seat for seat and the game set up from the archive."),
+                          gettext("Set it up"))
 
     def handover_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         campaign = get_object_or_404(Campaign, pk=campaign_id)
-        seats = [(seat, f"seat {seat + 1}: {name}") for seat, _p, name in campaign_selectors.group(campaign)]
+        seats = [(seat, gettext("seat %(n)s: %(name)s") % {"n": seat + 1, "name": name})
+                 for seat, _p, name in campaign_selectors.group(campaign)]
         form = HandoverForm(request.POST if request.method == "POST" else None, seats=seats)
         if request.method == "POST" and form.is_valid():
             d = form.cleaned_data
@@ -205,13 +213,14 @@ class CampaignAdmin(admin.ModelAdmin):
                 form.add_error(None, exc.message)
             else:
                 seat = int(d["seat"]) + 1  # (people count seats from 1)
-                return self._done(request, campaign.pk, f"Seat {seat} passes to {d['email']} from the next game.")
+                return self._done(request, campaign.pk, gettext("Seat %(seat)s passes to %(email)s from the next "
+                                                                "game.") % {"seat": seat, "email": d["email"]})
         running = campaign.games.filter(status=Game.Status.RUNNING).first()
-        note = (f" Game #{running.pk} is under way: it keeps its player (replace one there from the game's page)."
-                if running else "")
-        return self._page(request, f"Hand a seat of campaign #{campaign.pk} over", form,
-                          "The seat is the new player's from the campaign's next game on; they get the story so "
-                          f"far by mail. Logged with the reason.{note}", "Hand it over")
+        note = (" " + gettext("Game #%(g)s is under way: it keeps its player (replace one there from the game's "
+                              "page).") % {"g": running.pk} if running else "")
+        return self._page(request, gettext("Hand a seat of campaign #%(c)s over") % {"c": campaign.pk}, form,
+                          gettext("The seat is the new player's from the campaign's next game on; they get the story "
+                                  "so far by mail. Logged with the reason.") + note, gettext("Hand it over"))
 
     def archive_view(self, request: HttpRequest, campaign_id: int) -> HttpResponse:
         """The archive as a JSON file, to continue the campaign elsewhere (#23: the admin showed it only as
@@ -235,6 +244,6 @@ class CampaignAdmin(admin.ModelAdmin):
             except services.ServiceError as exc:
                 end.add_error(None, exc.message)
             else:
-                return self._done(request, campaign.pk, f"Campaign #{campaign.pk} is over.")
-        return self._page(request, f"End campaign #{campaign.pk}", end, "No game follows; a game under way plays on.",
-                          "End it")
+                return self._done(request, campaign.pk, gettext("Campaign #%(c)s is over.") % {"c": campaign.pk})
+        return self._page(request, gettext("End campaign #%(c)s") % {"c": campaign.pk}, end,
+                          gettext("No game follows; a game under way plays on."), gettext("End it"))

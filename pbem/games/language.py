@@ -113,3 +113,23 @@ def said_label(rules: str, label: str) -> str:
         i18n.report_miss(label, code)
         return label
     return said
+
+
+class AdminLanguageMiddleware:
+    """Every admin page in the language of the staff account's player (issue 27): the moderator page
+    was, the others (a player replaced, the bulk actions' reason, the campaign forms, the lists) were
+    English. A staff account with no player (``createsuperuser``) reads English; Django's own admin
+    words come from Django's catalogue of that language."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> Any:
+        user = getattr(request, "user", None)
+        if not request.path.startswith("/admin/") or user is None or not user.is_authenticated or not user.is_staff:
+            return self.get_response(request)
+        from pbem.games.models import Player
+
+        with speaking(of(Player.objects.filter(user=user).first())) as code:
+            request.LANGUAGE_CODE = code
+            return self.get_response(request)

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 import engine
+from engine import notation
 from pbem.games import clocks, language, moderation
 from pbem.games.models import Game, GameModerator, Player, Seat, Standby
 from pbem.games.services import (
@@ -50,6 +51,15 @@ COMMANDS_HELP = gettext_noop(
     "  move 2 NOTATION -- REASON   (a move for seat 2: an option code or a line of notation)\n"
     "  absence 2 until 2026-12-20 REASON  (or `absence 2 off REASON`: seat 2's player told you)\n"
     "  inspect 2 REASON            (seat 2's hidden information, for a dispute; every player is told)")
+#: the moderator commands' words in Portuguese (issue 27), beside the English ones: folded (no accents)
+#: -> the English verb; the help lists them (COMMANDS_WORDS)
+PORTUGUESE_VERBS = {"pausar": "pause", "retomar": "resume", "prolongar": "extend", "estender": "extend",
+                    "substituir": "replace", "voltar": "rollback", "mensagem": "message", "jogar": "move",
+                    "ausencia": "absence", "inspecionar": "inspect"}
+COMMANDS_WORDS = gettext_noop(
+    "In Portuguese too: pausar, retomar, prolongar, substituir 3 por a@example.org (como NOME -- MOTIVO), "
+    "voltar 41 (confirmar), mensagem, jogar 2 ... -- MOTIVO, ausência 2 até 2026-12-20 (ausência 2 fim), "
+    "inspecionar 2.")
 
 
 def do_moderator_profile(user: Any) -> Player | None:
@@ -104,7 +114,8 @@ def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead:
             "You hear when the game needs a moderator, and players' `moderator ...` mails reach you. Your command "
             "address for this game is %(address)s (keep it to yourself; it takes mail only from %(email)s)."
         ) % said
-        outbox.queue_reply(player, outbox.subject_for(game), f"{body}\n\n{gettext(COMMANDS_HELP)}\n", game,
+        outbox.queue_reply(player, outbox.subject_for(game),
+                           f"{body}\n\n{gettext(COMMANDS_HELP)}\n{gettext(COMMANDS_WORDS)}\n", game,
                            reply_to=command_address(gm))
     if game.state is not None:
         name, lead = player.display_name, gm.lead
@@ -154,7 +165,9 @@ class LineResult:
 
 
 _DURATION = re.compile(r"^(\d{1,4})([dh]?)$", re.IGNORECASE)
-_REPLACE = re.compile(r"^(\d{1,2})\s+(?:with|by|to)\s+(\S+@\S+)\s*(.*)$", re.IGNORECASE)
+_REPLACE = re.compile(r"^(\d{1,2})\s+(?:with|by|to|por|com|para)\s+(\S+@\S+)\s*(.*)$", re.IGNORECASE)
+#: the words that end an absence (``absence 2 off``), in English and Portuguese
+_OFF = ("off", "back", "none", "end", "fim", "volta", "voltou")
 
 
 def access_moderator_by_token(token: str, sender: str) -> GameModerator:
@@ -171,6 +184,7 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
     """One moderator command; each line is independent, like the account commands."""
     verb, _, rest = line.strip().partition(" ")
     verb, rest = verb.lower().rstrip(":"), rest.strip()
+    verb = PORTUGUESE_VERBS.get(notation.fold(verb), verb)
     reason = rest or "(no reason given)"
     game_id, me = gm.game_id, gm.player
     try:
@@ -200,8 +214,9 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
                 return LineResult(line, False, gettext("write `replace SEAT with ADDRESS REASON`, e.g. "
                                                        "`replace 3 with a@example.org Bob left`"))
             why, name = r.group(3).strip(), ""
-            if why.lower().startswith("as "):  # `as Captain Nina -- Bob left`: the name the newcomer plays as
-                name, dashes, why = why[3:].partition("--")
+            said_as = re.match(r"(?:as|como)\s+", why, re.IGNORECASE)
+            if said_as:  # `as Captain Nina -- Bob left`: the name the newcomer plays as
+                name, dashes, why = why[said_as.end():].partition("--")
                 name, why = name.strip(), why.strip()
                 if not dashes or not name:
                     return LineResult(line, False, gettext(
@@ -217,8 +232,8 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
             words = rest.split()
             if not words or not words[0].isdigit():
                 return LineResult(line, False, gettext("write `rollback MOVE REASON` with the move number of the log"))
-            confirm = any(w.lower() == "confirm" for w in words[1:])
-            why = " ".join(w for w in words[1:] if w.lower() != "confirm") or "(no reason given)"
+            confirm = any(w.lower() in ("confirm", "confirmar") for w in words[1:])
+            why = " ".join(w for w in words[1:] if w.lower() not in ("confirm", "confirmar")) or "(no reason given)"
             moderation.do_rollback(game_id, me, int(words[0]), why, confirm_reveals=confirm)
             return LineResult(line, True, gettext("taken back to move %(move)s; every player got a mail")
                               % {"move": words[0]})
@@ -229,7 +244,10 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
             return _seat_line(gm, line, verb, rest)
     except ServiceError as exc:
         return LineResult(line, False, exc.message)
-    return LineResult(line, False, gettext("unknown command"))
+    return LineResult(line, False, gettext(
+        "%(word)s is not a moderator command: pause, resume, extend, replace, rollback, message, move, absence or "
+        "inspect (in Portuguese: pausar, retomar, prolongar, substituir, voltar, mensagem, jogar, ausência, "
+        "inspecionar)") % {"word": repr(verb)})
 
 
 def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult:
@@ -248,7 +266,8 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
         return LineResult(line, True, gettext("moved for seat %(seat)s; the player and the others were told")
                           % {"seat": seat})
     if verb == "absence":
-        when, _, why = rest.partition(" ") if rest.lower().startswith("off") else _split_date(rest)
+        first = notation.fold(rest.split()[0]) if rest.split() else ""
+        when, _, why = rest.partition(" ") if first in _OFF else _split_date(rest)
         try:
             until = absence_commands.parse_until(when)
         except ValueError as exc:

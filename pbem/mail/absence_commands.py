@@ -24,7 +24,7 @@ from pbem.games import moderation
 from pbem.games.models import Player
 from pbem.games.services import ServiceError
 
-VERBS = ("extend", "vacation", "holiday", "holidays", "ferias")
+VERBS = ("extend", "vacation", "holiday", "holidays", "ferias", "prolongar")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Answer:
 
 def is_absence_line(line: str) -> bool:
     words = notation.fold(line.strip().rstrip(".!")).split()
-    return bool(words) and words[0] in VERBS and (words[0] != "extend" or len(words) <= 2)
+    return bool(words) and words[0] in VERBS and (words[0] not in ("extend", "prolongar") or len(words) <= 2)
 
 
 def parse_until(text: str, now: datetime | None = None) -> datetime | None:
@@ -44,7 +44,7 @@ def parse_until(text: str, now: datetime | None = None) -> datetime | None:
     if words and words[0] in ("until", "till", "to", "ate"):
         words = words[1:]
     rest = " ".join(words)
-    if rest in ("off", "back", "none", "end", "stop", "over"):
+    if rest in ("off", "back", "none", "end", "stop", "over", "fim", "volta", "voltei", "voltou", "nenhuma"):
         return None
     if not rest:
         raise ValueError(gettext("say until when, e.g. `vacation until 2026-12-20`, or `vacation off`"))
@@ -69,7 +69,7 @@ def run(line: str, player: Player, game_id: int | None) -> Answer:
     verb = notation.fold(words[0]) if words else ""
     rest = words[1] if len(words) > 1 else ""
     try:
-        if verb == "extend":
+        if verb in ("extend", "prolongar"):
             target = game_id
             if rest.strip().lstrip("#").isdigit():
                 target = int(rest.strip().lstrip("#"))

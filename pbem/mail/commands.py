@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
 
 import engine
@@ -35,6 +36,12 @@ class Result:
     line: str
     ok: bool
     text: str
+
+
+PORTUGUESE_HELP = gettext_noop(
+    "In Portuguese too: ajuda, jogos, novo JOGO com ENDEREÇO..., entrar [#N], recusar [#N], desistir #N,\n"
+    "prolongar #N, férias até DATA (férias fim), reserva [#N] (reserva fim), nome NOVO NOME,\n"
+    "modo turno|todas|resumo, idioma pt|en, campanha, revanche.")
 
 
 def help_text(general: str) -> str:
@@ -77,6 +84,7 @@ def help_text(general: str) -> str:
         "secret address for that game. A reply holding only the word undo takes back your\n"
         "last move, while nobody has moved since and it showed nothing new (no card drawn,\n"
         "nothing turned over, no die rolled).\n\n") +
+        _(PORTUGUESE_HELP) + "\n\n" +
         _("Games:") + f"\n{listing}\n\n" +
         _("Example:") + "\n  new maretta with bruno@example.org carla@example.org\n"
     )
@@ -161,7 +169,7 @@ def cmd_new(sender: str, args: Sequence[str], mail_name: str = "") -> str:
     options: dict[str, str] = {}
     service: dict[str, str] = {}
     for word in rest:
-        if word.lower() in ("with", "and", ","):
+        if word.lower() in ("with", "and", ",", "com", "e"):
             continue
         if "=" in word:
             key, _eq, value = word.partition("=")
@@ -265,11 +273,23 @@ MAIL_MODE_WORDS = {
     "all": Player.MailMode.EVERY_MOVE, "every": Player.MailMode.EVERY_MOVE,
     "everymove": Player.MailMode.EVERY_MOVE, "moves": Player.MailMode.EVERY_MOVE,
     "digest": Player.MailMode.DIGEST, "daily": Player.MailMode.DIGEST, "dailydigest": Player.MailMode.DIGEST,
+    # in Portuguese (issue 27)
+    "turno": Player.MailMode.MY_TURN, "vez": Player.MailMode.MY_TURN, "minhavez": Player.MailMode.MY_TURN,
+    "todas": Player.MailMode.EVERY_MOVE, "tudo": Player.MailMode.EVERY_MOVE,
+    "cadajogada": Player.MailMode.EVERY_MOVE, "resumo": Player.MailMode.DIGEST, "diario": Player.MailMode.DIGEST,
 }
 #: Verbs that set a preference; a seat address takes them too (see pbem.mail.services).
-PREFERENCE_VERBS = ("name", "mode", "mail", "language", "lingua", "idioma")
+PREFERENCE_VERBS = ("name", "mode", "mail", "language", "lingua", "idioma", "nome", "modo")
 #: What ``language`` is also spelled (folded: Portuguese "língua", "idioma").
 LANGUAGE_VERBS = ("language", "lingua", "idioma")
+
+
+#: the account commands' words in Portuguese (issue 27), folded -> the English verb they stand for (the
+#: absence commands' own: ``prolongar``, ``férias``, in absence_commands.VERBS; ``idioma``/``língua`` above)
+PORTUGUESE_VERBS = {"ajuda": "help", "jogos": "games", "partidas": "games", "novo": "new", "nova": "new",
+                    "entrar": "join", "aceitar": "join", "recusar": "decline", "desistir": "resign",
+                    "reserva": "standby", "nome": "name", "modo": "mode", "campanha": "campaign",
+                    "campanhas": "campaigns", "revanche": "rematch"}
 
 
 def _mode_text(mode: str) -> str:
@@ -337,6 +357,10 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
     if not words:
         return Result(line, False, _("empty line"))
     verb = notation.fold(words[0])
+    if verb in PORTUGUESE_VERBS:  # ("nova campanha": "new campaign", for the campaign commands too)
+        verb = PORTUGUESE_VERBS[verb]
+        words = [verb, *(PORTUGUESE_VERBS.get(notation.fold(w), w) if i == 0 else w
+                         for i, w in enumerate(words[1:]))]
     args = words[1:]
     player = Player.objects.filter(email=game_services.normalize_email(sender)).first()
     try:
@@ -361,7 +385,7 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
         if verb == "resign":
             return Result(line, True, cmd_resign(player, _game_number(args, "resign")))
         if verb == "standby":
-            if args and notation.fold(args[0]) in ("off", "stop", "none"):
+            if args and notation.fold(args[0]) in ("off", "stop", "none", "fim", "parar", "nao"):
                 return Result(line, True, moderators.do_volunteer(player, None, on=False) if player else
                               _("You are on no standby list."))
             volunteer = player or game_services.do_get_or_create_player(sender, mail_name)
@@ -374,4 +398,6 @@ def run_line(sender: str, line: str, general: str, mail_name: str = "") -> Resul
     except ServiceError as exc:
         return Result(line, False, exc.message)
     return Result(line, False, _("%(word)s is not a command here (help, games, new, join, decline, resign, name, "
-                                 "mode, vacation, extend, campaign, rematch)") % {"word": repr(words[0])})
+                                 "mode, vacation, extend, campaign, rematch; in Portuguese: ajuda, jogos, novo, "
+                                 "entrar, recusar, desistir, nome, modo, férias, prolongar, campanha, revanche)")
+                  % {"word": repr(words[0])})

@@ -1,0 +1,84 @@
+"""The admin's pages a moderator uses, in the moderator's language (#27): the moderator page was
+Portuguese for a Portuguese moderator, the others (a player replaced, the bulk action's reason, the
+campaign forms, the lists) English. Through the real door: Django's test client, signed in."""
+
+from __future__ import annotations
+
+from pbem.games import services
+from pbem.games.models import Game
+from tests.factories import make_player, seat_of, start_game
+from tests.mail.test_language_by_mail import english_left
+
+
+def _portuguese(moderator) -> None:  # type: ignore[no-untyped-def]
+    services.do_update_preferences(moderator, language="pt")
+
+
+def test_the_replace_page_speaks_the_moderators_language(fake_game, alice, bob, moderator, client):
+    game = start_game(fake_game, alice, [bob])
+    _portuguese(moderator)
+    client.force_login(moderator.user)
+    url = f"/admin/games/game/{game.pk}/replace/"
+    page = client.get(url).content.decode()
+    for said in (f"Substituir um jogador no jogo #{game.pk}", "Substituir o jogador", "Endereço",
+                 "Fica no registro de auditoria da moderação.", "O novo jogador fica com o lugar", "lugar 0:"):
+        assert said in page, said
+    for english in ("Replace the player", "The new player's address", "Kept in the moderation audit log",
+                    "The new player takes the seat"):
+        assert english not in page, english
+    assert english_left(page) == [], english_left(page)
+    # a form error and the service's refusal, in Portuguese too
+    refused = client.post(url, {"seat": seat_of(game, bob), "email": "not an address", "reason": "x"}).content.decode()
+    assert "Endereço" in refused and "Enter a valid email address" not in refused
+    seat = seat_of(game, bob)
+    done = client.post(url, {"seat": seat, "email": "dina@example.org", "reason": "Bob saiu"},
+                       follow=True).content.decode()
+    assert f"O lugar {seat} do jogo #{game.pk} agora é de dina@example.org." in done
+    # an English moderator reads it in English
+    services.do_update_preferences(moderator, language="en")
+    assert "Replace the player" in client.get(url).content.decode()
+
+
+def test_the_bulk_actions_reason_and_the_games_list_speak_the_moderators_language(fake_game, alice, bob, moderator,
+                                                                                  client):
+    game = start_game(fake_game, alice, [bob])
+    _portuguese(moderator)
+    client.force_login(moderator.user)
+    listing = client.get("/admin/games/game/").content.decode()
+    for said in ("Pausar os jogos selecionados", "Retomar os jogos selecionados", "precisa de um moderador",
+                 "Página do moderador…"):
+        assert said in listing, said
+    assert "Pause the selected games" not in listing and "needs a moderator" not in listing
+    ask = client.post("/admin/games/game/", {"action": "pause_games", "_selected_action": [game.pk]}).content.decode()
+    for said in ("Por que estes jogos são pausados?", "Os jogadores de cada jogo e o registro de auditoria leem",
+                 'value="Pausar"', "Motivo"):
+        assert said in ask, said
+    assert "Why are these games" not in ask and "read the reason" not in ask
+    done = client.post("/admin/games/game/", {"action": "pause_games", "_selected_action": [game.pk],
+                                              "reason": "disputa"}, follow=True).content.decode()
+    assert "1 jogo pausado." in done
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PAUSED
+
+
+def test_the_campaign_form_speaks_the_moderators_language(moderator, client, db):
+    _portuguese(moderator)
+    client.force_login(moderator.user)
+    page = client.get("/admin/games/campaign/new/").content.decode()
+    for said in ("Nova campanha", "Uma série de jogos de um grupo", "Os endereços do grupo, um por linha",
+                 "Prazo (horas)", "Próximo jogo automático", 'value="Criar"'):
+        assert said in page, said
+    for english in ("New campaign", "A series of games", "The group's addresses", 'value="Create"'):
+        assert english not in page, english
+    assert english_left(page) == [], english_left(page)
+    refused = client.post("/admin/games/campaign/new/", {"name": "Liga", "rules": "maracaibo", "players": "a@x.org",
+                                                         "options": "{nope", "deadline_hours": 72}).content.decode()
+    assert "não é JSON" in refused and "not JSON" not in refused
+
+
+def test_a_staff_account_without_a_player_reads_the_admin_in_english(db, client):
+    staff = make_player("root@example.org", "Root")
+    staff.user.is_staff = True
+    staff.user.is_superuser = True
+    staff.user.save(update_fields=["is_staff", "is_superuser"])
+    client.force_login(staff.user)
+    assert "New campaign" in client.get("/admin/games/campaign/new/").content.decode()
