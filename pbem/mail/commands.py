@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from engine import notation

@@ -690,8 +690,8 @@ def _judge_moderator(incoming: Incoming, token: str) -> Verdict:
     game = gm.game
     answer = "\n".join(f"> {r.line}\n{_('done') if r.ok else _('not done')}: {r.text}\n" for r in results)
     _reply(incoming, (answer or _("I found no command in your mail; nothing was changed.") + "\n")
-           + f"\n{_(moderators.COMMANDS_HELP)}\n{_(moderators.COMMANDS_WORDS)}", to=gm.player, game=game, reply_to=moderators.command_address(gm),
-           attempt=True)
+           + f"\n{_(moderators.COMMANDS_HELP)}\n{_(moderators.COMMANDS_WORDS)}", to=gm.player, game=game,
+           reply_to=moderators.command_address(gm), attempt=True)
     ok = sum(r.ok for r in results)
     return Verdict(Status.APPLIED if ok else Status.REJECTED, f"moderator: {ok} of {len(results)} command(s)", game)
 
