@@ -18,6 +18,7 @@ import re
 import smtplib
 import time
 from datetime import datetime, timedelta
+from email.message import Message
 from email.mime.image import MIMEImage
 from typing import Any
 
@@ -418,6 +419,55 @@ def bodies(row: OutboundMessage) -> compose.Composed:
     return compose.Composed(row.body_text, html, row.svg)
 
 
+class _Mail(EmailMultiAlternatives):
+    """A mail whose MIME may be built already (:func:`build_message`): ``message()`` gives it.
+
+    Why (issue 28): a picture mail's MIME was built twice, once without the picture to weigh the
+    rest (its budget, :func:`png_budget`) and once more to send it with the picture (about 1.3 ms
+    of a worker's CPU a mail); the picture's part is added to the first build instead (and, for a
+    shortened picture, the HTML part that says its height put in place of the first one's)."""
+
+    built: Any = None
+    _built_for: Any = None
+
+    def _parts(self) -> Any:
+        """What the built MIME was made of; a mail changed since is built anew."""
+        return (self.subject, self.body, tuple(self.to), tuple(self.reply_to), tuple(self.extra_headers.items()),
+                self.from_email, tuple(id(a) for a in self.attachments), tuple(self.alternatives),
+                getattr(self, "mixed_subtype", ""))
+
+    def keep(self, built: Any) -> None:
+        self.built, self._built_for = built, self._parts()
+
+    def message(self, *args: Any, **kwargs: Any) -> Any:
+        if self.built is not None and self._built_for == self._parts() and not args and not kwargs:
+            return self.built
+        return super().message(*args, **kwargs)
+
+
+#: The headers a MIME part is made with (by its class), which stay with the body when the mail's
+#: headers go to the part that wraps it and its picture (:func:`_with_part`).
+_PART_HEADERS = frozenset({"content-type", "mime-version", "content-transfer-encoding"})
+
+
+def _with_part(bare: Any, image: MIMEImage, subtype: str, encoding: str | None) -> Any:
+    """``bare`` (a built mail without attachments) and ``image`` under one ``multipart/subtype``
+    that takes the mail's headers: what Django's ``message()`` builds for the mail with ``image``
+    attached (its ``_create_attachments``, then the headers set on the outer part)."""
+    from django.core.mail.message import SafeMIMEMultipart
+
+    outer = SafeMIMEMultipart(_subtype=subtype, encoding=encoding or settings.DEFAULT_CHARSET)
+    moved = [(name, value) for name, value in bare.items() if name.lower() not in _PART_HEADERS]
+    for name in dict.fromkeys(name for name, _value in moved):
+        del bare[name]
+    for name, value in moved:
+        # as stored already (encoded and folded by Django): not through Django's checks again
+        Message.__setitem__(outer, name, value)
+    outer.attach(bare)
+    outer.attach(image)
+    return outer
+
+
 def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
     """The mail of a row. Built again from the same row (a retry, the resend of a row whose worker
     died) it is the same mail: the same headers, Message-ID and bodies (only MIME boundaries differ)."""
@@ -438,16 +488,18 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
                                    secret=settings.SECRET_KEY)
         headers.setdefault("From", from_email)
     made = bodies(row)
-    msg = EmailMultiAlternatives(subject=row.subject, body=made.text, from_email=envelope,
-                                 to=[row.to_email], reply_to=[reply_to] if reply_to else None, headers=headers)
+    msg = _Mail(subject=row.subject, body=made.text, from_email=envelope,
+                to=[row.to_email], reply_to=[reply_to] if reply_to else None, headers=headers)
     if made.html:
         msg.attach_alternative(made.html, "text/html")
     if made.svg:
         # Why CRLF: the weight on the wire, as the SMTP backend sends it.
-        raw = msg.message().as_bytes()
+        bare = msg.message()
+        raw = bare.as_bytes()
         picture = _board_image(row, made.svg, png_budget(len(raw) + raw.count(b"\n")))
         if picture is not None:
             image, height = picture
+            reusable = bool(msg.body) or bare.is_multipart()  # (Django leaves out an empty text alone)
             if compose.PICTURE_START in made.html:
                 # The HTML shows the picture in place (cid:board), so the parts are related:
                 # mail programs show it there, scaled to the mail's width, not as an attachment.
@@ -456,7 +508,15 @@ def build_message(row: OutboundMessage) -> EmailMultiAlternatives:
                 if shown != made.html:  # its top part only: the HTML says the height it has
                     msg.alternatives = []
                     msg.attach_alternative(shown, "text/html")
+                    # the HTML part of the first build replaced by the part Django makes of it
+                    parts = bare.get_payload() if bare.get_content_subtype() == "alternative" else None
+                    if isinstance(parts, list) and parts[-1].get_content_type() == "text/html":
+                        parts[-1] = msg._create_mime_attachment(shown, "text/html")  # type: ignore[attr-defined]
+                    else:
+                        reusable = False
             msg.attach(image)
+            if reusable:
+                msg.keep(_with_part(bare, image, msg.mixed_subtype, msg.encoding))  # type: ignore[attr-defined]
         elif compose.PICTURE_START in made.html:
             msg.alternatives = []
             msg.attach_alternative(compose.without_picture(made.html), "text/html")

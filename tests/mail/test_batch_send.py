@@ -163,3 +163,48 @@ def test_a_worker_killed_between_its_sends_and_the_sent_mark_has_them_sent_again
     finally:
         handler.release.set()
         controller.stop()
+
+
+@pytest.mark.parametrize("rules", ["maretta", "maracaibo"])
+def test_a_picture_mail_built_once_is_the_mail_django_builds(rules: str, settings: Any) -> None:
+    """A picture mail's MIME is built once, the picture's part added to the build that weighed the
+    rest (issue 28: it was built twice); it is byte for byte the mail Django builds from the same
+    parts, bar the MIME boundaries, and a mail program reads the same headers, text, HTML, picture."""
+    import random
+    import re
+    from email import message_from_bytes
+
+    from django.core.mail import EmailMultiAlternatives
+
+    from pbem.games import services
+    from pbem.mail import services as mail_services
+    from tests.mail.test_query_counts_mail import _move_mail
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    players = [services.do_create_player(f"once{i}@example.org", f"Once{i}") for i in range(3)]
+    game = services.do_create_game(players[0], rules, options={"side": "A"} if rules == "maretta" else {},
+                                   invite=[p.email for p in players[1:]])
+    for p in players[1:]:
+        services.do_join_game(game.pk, p)
+    rnd = random.Random(11)
+    for _ in range(4):
+        game.refresh_from_db()
+        raw, sender, to = _move_mail(game, rnd)
+        mail_services.do_process_inbound(mail_services.do_receive_mail(raw, sender, [to]).pk)
+    rows = list(OutboundMessage.objects.filter(game=game).exclude(content=None))
+    built = [(r, sending.build_message(r)) for r in rows]
+    once = [(r, m) for r, m in built if getattr(m, "built", None) is not None]
+    assert len(once) == sum(1 for _r, m in built if m.attachments) >= 2  # every picture mail
+    for row, msg in once:
+        fresh = EmailMultiAlternatives(subject=msg.subject, body=msg.body, from_email=msg.from_email, to=msg.to,
+                                       reply_to=msg.reply_to, headers=msg.extra_headers,
+                                       alternatives=msg.alternatives, attachments=msg.attachments)
+        fresh.mixed_subtype = msg.mixed_subtype  # type: ignore[attr-defined]
+        ours, theirs = msg.message().as_bytes(), fresh.message().as_bytes()
+
+        def plain(b: bytes) -> bytes:
+            b = re.sub(rb"=+[0-9]{10,}=+", b"BOUNDARY", b)
+            return re.sub(rb"^Date: .*$", b"Date: -", b, flags=re.MULTILINE)
+
+        assert plain(ours) == plain(theirs), row.pk
+        assert message_from_bytes(ours).get_content_type() == "multipart/related"
