@@ -23,6 +23,10 @@ from pbem.games.services import Command
 # ---- serializers -------------------------------------------------------------------------------
 
 
+#: what the seat fields' help adds: the API has the engine's indexes, people count from 1
+FROM_0 = "(the pages, the mails and the moderator's commands count seats from 1: index 0 is seat 1)"
+
+
 class ExtendDeadlineIn(s.ReasonIn):
     hours = serializers.IntegerField(min_value=1, max_value=24 * 90, help_text="hours added to the deadline")
 
@@ -32,7 +36,8 @@ class MessageIn(serializers.Serializer):
 
 
 class MoveForSeatIn(s.ReasonIn):
-    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat to move for")
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text=(
+        "the index of the seat to move for, from 0 " + FROM_0))
     # Why min_length/max_length here and not in a validator: the schema then says it (minItems/maxItems).
     commands = serializers.ListField(child=s.CommandIn(), min_length=1, max_length=50,
                                      help_text="applied in order, as the seat's own batch would be (1 to 50)")
@@ -221,7 +226,8 @@ class GameModeratorsApi(_ModeratorApi):
 
 
 class InspectIn(s.ReasonIn):
-    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the seat whose hidden information to see")
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text=(
+        "the index of the seat whose hidden information to see, from 0 " + FROM_0))
 
 
 class InspectOut(serializers.Serializer):
@@ -247,7 +253,8 @@ class GameInspectApi(_ModeratorApi):
 
 
 class AbsenceIn(s.ReasonIn):
-    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the seat whose player is away")
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text=(
+        "the index of the seat whose player is away, from 0 " + FROM_0))
     until = serializers.DateTimeField(allow_null=True, help_text="back then; null ends the absence")
 
 

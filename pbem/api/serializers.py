@@ -427,7 +427,8 @@ class ReasonIn(serializers.Serializer):
 
 
 class ReplaceIn(ReasonIn):
-    seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the engine seat number to hand over")
+    seat = serializers.IntegerField(min_value=0, max_value=20, help_text=(
+        "the index of the seat to hand over, from 0 (the pages and mails count seats from 1: index 0 is seat 1)"))
     email = serializers.EmailField(help_text="the new player's address (an account is created if needed)")
     name = serializers.CharField(required=False, default="", max_length=60, allow_blank=True,
                                  help_text="the name the newcomer plays as (default: their account's name)")

@@ -57,6 +57,11 @@ def _moderator(request: HttpRequest) -> Player | None:
     return moderators.do_moderator_profile(request.user)
 
 
+def _seat_number(index: int | None) -> str:
+    """A seat as people count it, from 1 (the ``index`` column is the engine's, from 0, as the API's)."""
+    return "-" if index is None else str(index + 1)
+
+
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Browse and search; no adding, editing or deleting behind the services' back."""
 
@@ -72,8 +77,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("index", "player", "status", "joined_at", "last_mailed_version")  # never the token
+    fields = ("number", "index", "player", "status", "joined_at", "last_mailed_version")  # never the token
     readonly_fields = fields
+
+    @admin.display(description=_l("seat"))
+    def number(self, seat: Seat) -> str:
+        return _seat_number(seat.index)
     extra = 0
     can_delete = False
     show_change_link = False
@@ -95,6 +104,12 @@ class ReplacePlayerForm(forms.Form):
         self.fields["seat"].choices = seats  # type: ignore[attr-defined]
 
 
+def _number(value: Any) -> int:
+    """A seat number typed on the moderator page (0 when there is none: refused naming the seats)."""
+    value = str(value or "").strip()
+    return int(value) if value.isdigit() else 0
+
+
 def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
     """One moderator tool from the moderator page's forms; returns what to tell the moderator."""
     tool = post.get("tool", "")
@@ -113,9 +128,10 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
         return gettext("Message sent to every player.")
     if tool == "move":
         line = post.get("line", "").strip()
-        moderation.do_move_for_seat(game.pk, moderator, int(post.get("seat", "-1")),
-                                    [services.Command(text=line)], reason)
-        return gettext("Moved for seat %(seat)s: %(line)s") % {"seat": post.get("seat"), "line": line}
+        # the page's seat fields count from 1, as people do (the API's are indexes from 0)
+        index = moderators.seat_index(game.pk, _number(post.get("seat")))
+        moderation.do_move_for_seat(game.pk, moderator, index, [services.Command(text=line)], reason)
+        return gettext("Moved for seat %(seat)s: %(line)s") % {"seat": index + 1, "line": line}
     if tool == "rollback":
         moderation.do_rollback(game.pk, moderator, int(post.get("to_move", "-1")), reason,
                                confirm_reveals=bool(post.get("confirm_reveals")))
@@ -129,13 +145,15 @@ def _run_tool(game: Game, moderator: Player | None, post: Any) -> str:
         return gettext("%(email)s moderates the game now; they got their command address, the players were told.") % {
             "email": post.get("email")}
     if tool == "inspect":
-        seen = moderators.do_inspect_seat(game.pk, moderator, int(post.get("seat", "-1")), reason)
+        seen = moderators.do_inspect_seat(game.pk, moderator, moderators.seat_index(game.pk, _number(post.get("seat"))),
+                                          reason)
         return gettext("What %(name)s sees (every player was told you looked): %(text)s") % {
             "name": seen.name, "text": seen.text}
     if tool == "absence":
         until = post.get("until", "").strip()
         moment = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
-        moderators.do_enter_absence(game.pk, moderator, int(post.get("seat", "-1")), moment, reason)
+        moderators.do_enter_absence(game.pk, moderator, moderators.seat_index(game.pk, _number(post.get("seat"))),
+                                    moment, reason)
         return (gettext("Absence entered; the player and the others were told.") if moment
                 else gettext("Absence ended."))
     if tool == "policy":
@@ -240,8 +258,8 @@ class GameAdmin(ReadOnlyAdmin):
         game = get_object_or_404(Game, pk=game_id)
         if not request.user.is_staff:
             return HttpResponse(status=403)
-        seats = [(s.index, gettext("seat %(n)s: %(name)s") % {
-                  "n": s.index, "name": s.player.display_name if s.player else gettext("empty")})
+        seats = [(s.index, gettext("seat %(n)s: %(name)s") % {  # (people count seats from 1)
+                  "n": (s.index or 0) + 1, "name": s.player.display_name if s.player else gettext("empty")})
                  for s in game.seats.select_related("player").exclude(index__isnull=True)]
         form = ReplacePlayerForm(request.POST or None, seats=seats)
         if request.method == "POST" and form.is_valid():
@@ -253,7 +271,7 @@ class GameAdmin(ReadOnlyAdmin):
                 form.add_error(None, exc.message)
             else:
                 self.message_user(request, gettext("Seat %(seat)s of game #%(pk)s now belongs to %(email)s.") % {
-                    "seat": form.cleaned_data["seat"], "pk": game.pk, "email": form.cleaned_data["email"]},
+                    "seat": form.cleaned_data["seat"] + 1, "pk": game.pk, "email": form.cleaned_data["email"]},
                     messages.SUCCESS)
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
         context = {**self.admin_site.each_context(request),
@@ -305,20 +323,28 @@ class PlayerAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "index", "player", "status", "joined_at")
+    list_display = ("id", "game", "number", "index", "player", "status", "joined_at")
     list_filter = ("status",)
     search_fields = ("=game__id", "player__email")
     exclude = ("token",)
-    readonly_fields = ("game", "index", "player", "status", "last_mailed_version", "joined_at")
+    readonly_fields = ("game", "number", "index", "player", "status", "last_mailed_version", "joined_at")
+
+    @admin.display(description=_l("seat"))
+    def number(self, seat: Seat) -> str:
+        return _seat_number(seat.index)
 
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "number", "seat", "source", "version", "created_at", "undone_at")
+    list_display = ("id", "game", "number", "seat_number", "source", "version", "created_at", "undone_at")
     list_filter = ("source", ("undone_at", admin.EmptyFieldListFilter))
     search_fields = ("=game__id",)
-    readonly_fields = ("game", "number", "seat", "move", "source", "version", "stored_events", "created_at",
+    readonly_fields = ("game", "number", "seat_number", "move", "source", "version", "stored_events", "created_at",
                        "undone_at", "undone_version")
+
+    @admin.display(description=_l("seat"))
+    def seat_number(self, row: Move) -> str:
+        return _seat_number(row.seat)
 
     @admin.display(description=_l("events"))
     def stored_events(self, row: Move) -> str:

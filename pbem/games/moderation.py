@@ -77,7 +77,7 @@ def _names(game: Game) -> list[str]:
 
 def _name(game: Game, index: int) -> str:
     names = _names(game)
-    return names[index] if 0 <= index < len(names) else f"seat {index}"
+    return names[index] if 0 <= index < len(names) else f"seat {index + 1}"  # (people count seats from 1)
 
 
 def moderator_emails(game: Game | None = None) -> list[str]:

@@ -143,7 +143,8 @@ def do_write_to_moderator(game_id: int, player: Player, text: str) -> int:
     readers = {p.email: p for p in Player.objects.filter(email__in=to).only("email", "language")}
     for address in to:
         with language.speaking(language.of(readers.get(address))):  # (each moderator's language, issue 27)
-            said = {"name": name, "email": player.email, "seat": seat.index, "pk": game.pk, "title": game.said_title}
+            said = {"name": name, "email": player.email, "seat": seat.index + 1,  # (people count seats from 1)
+                    "pk": game.pk, "title": game.said_title}
             body = (gettext("%(name)s (%(email)s), seat %(seat)s of game #%(pk)s (%(title)s), writes to the "
                             "moderators:") % said + f"\n\n{text[:5000]}\n\n"
                     + gettext("Reply to this mail to answer %(name)s alone.") % said + "\n"
@@ -222,7 +223,7 @@ def run_line(gm: GameModerator, line: str) -> LineResult:
                     return LineResult(line, False, gettext(
                         "write `replace SEAT with ADDRESS as NAME -- REASON`, e.g. "
                         "`replace 3 with a@example.org as Captain Nina -- Bob left`"))
-            moderation.do_replace_player_by_address(game_id, me, int(r.group(1)), r.group(2),
+            moderation.do_replace_player_by_address(game_id, me, seat_index(game_id, r.group(1)), r.group(2),
                                                     why or "(no reason given)", name=name)
             said = {"seat": r.group(1), "address": r.group(2), "name": name}
             return LineResult(line, True, (gettext(
@@ -257,11 +258,12 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
         return LineResult(line, False, gettext("write the seat number after `%(verb)s`, e.g. `%(verb)s 2 ...`")
                           % {"verb": verb})
     seat, rest, me = int(seat_word), rest.strip(), gm.player
+    index = seat_index(gm.game_id, seat_word)  # (the moderator writes the seat as people count it, from 1)
     if verb == "move":
         move, _, why = rest.partition(" -- ")
         if not move.strip():
             return LineResult(line, False, gettext("write `move SEAT NOTATION -- REASON`"))
-        moderation.do_move_for_seat(gm.game_id, me, seat, [Command(text=move.strip())],
+        moderation.do_move_for_seat(gm.game_id, me, index, [Command(text=move.strip())],
                                     why.strip() or "(no reason given)")
         return LineResult(line, True, gettext("moved for seat %(seat)s; the player and the others were told")
                           % {"seat": seat})
@@ -272,7 +274,7 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
             until = absence_commands.parse_until(when)
         except ValueError as exc:
             return LineResult(line, False, str(exc))
-        do_enter_absence(gm.game_id, me, seat, until, why.strip() or "(no reason given)")
+        do_enter_absence(gm.game_id, me, index, until, why.strip() or "(no reason given)")
         if until is None:
             return LineResult(line, True, gettext("seat %(seat)s's player is back: their absence is over; they were "
                                                   "told") % {"seat": seat})
@@ -280,10 +282,22 @@ def _seat_line(gm: GameModerator, line: str, verb: str, rest: str) -> LineResult
         return LineResult(line, True, (gettext(
             "seat %(seat)s's player is away until %(when)s in all their running games; they were told") if _is_admin(
             me) else gettext("seat %(seat)s's player is away until %(when)s in this game; they were told")) % said)
-    seen = do_inspect_seat(gm.game_id, me, seat, rest or "(no reason given)")
+    seen = do_inspect_seat(gm.game_id, me, index, rest or "(no reason given)")
     shown = "\n".join(f"    {t}" for t in seen.text.splitlines())
     return LineResult(line, True, gettext("what %(name)s sees (every player was told you looked):")
                       % {"name": seen.name} + f"\n{shown}")
+
+
+def seat_index(game_id: int, number: str | int) -> int:
+    """The index (from 0, as the engine and the API's ``seat`` fields have it) of the seat a person names
+    by its number (from 1, as the game page, the mails and the moderator page count), or NotFound naming
+    the game's seats: ``replace 0 with ...`` or a seat beyond the last is refused, never taken as another."""
+    seats = Seat.objects.filter(game_id=game_id, index__isnull=False).count()
+    n = int(number)
+    if not 1 <= n <= seats:
+        raise NotFound(gettext("game #%(game)s has seats 1 to %(last)s, not %(seat)s")
+                       % {"game": game_id, "last": seats, "seat": n})
+    return n - 1
 
 
 def _split_date(rest: str) -> tuple[str, str, str]:

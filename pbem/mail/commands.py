@@ -233,7 +233,7 @@ def cmd_join(sender: str, player: Player | None, game_id: int | None, mail_name:
     if was_running:
         return _("You took over seat %(seat)s of game #%(n)s (%(title)s), which was open for a replacement. "
                  "Your welcome mail, with the game so far and your options, is on its way.") % {
-            "seat": seat.index, "n": game_id, "title": game.said_title}
+            "seat": (seat.index or 0) + 1, "n": game_id, "title": game.said_title}
     if game.status == Game.Status.RUNNING:
         return _("You joined game #%(n)s (%(title)s). Every seat is taken: the game starts now.") % {
             "n": game_id, "title": game.said_title}

@@ -324,7 +324,7 @@ def _events_since(game: Game, seat: Seat, log: tuple[int, list[Move]] | None = N
         if row.undone_version is not None:
             undos.setdefault(row.undone_version, row.seat)
     for version, who in undos.items():
-        name = str(names[who]) if 0 <= who < len(names) else f"seat {who}"
+        name = str(names[who]) if 0 <= who < len(names) else f"seat {who + 1}"
         timeline.append((version, 0, Event("undo", _("%(name)s took back their last move") % {"name": name})))
     timeline.sort(key=lambda t: (t[0], t[1]))
     if floor > since:
@@ -346,7 +346,7 @@ def _told(event: dict[str, Any], code: str) -> Event:
 def _played_for(row: Move, names: list[Any]) -> Event | None:
     """The story's line before moves that were not their player's choice (a missed deadline, a
     bot, a moderator), or None for a player's own move."""
-    name = str(names[row.seat]) if 0 <= row.seat < len(names) else f"seat {row.seat}"
+    name = str(names[row.seat]) if 0 <= row.seat < len(names) else f"seat {row.seat + 1}"
     text = {Source.DEADLINE: gettext_noop("Civil disorder: %(name)s missed the deadline, so the game played for "
                                           "%(name)s (not %(name)s's own choice):"),
             Source.BOT: gettext_noop("The game's bot played for %(name)s (not %(name)s's own choice):"),

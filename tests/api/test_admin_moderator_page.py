@@ -28,12 +28,12 @@ def test_it_runs_a_tool_from_its_form_and_shows_the_services_refusal(fake_game, 
     game = start_game(fake_game, alice, [bob])
     client.force_login(moderator.user)
     url = f"/admin/games/game/{game.pk}/moderate/"
-    r = client.post(url, {"tool": "move", "seat": seat_of(game, bob), "line": "bid 999", "reason": "phone"},
+    r = client.post(url, {"tool": "move", "seat": seat_of(game, bob) + 1, "line": "bid 999", "reason": "phone"},
                     follow=True)
     assert r.status_code == 200 and not Move.objects.filter(game=game).exists()
     assert "999" in r.content.decode()  # the refusal is shown, nothing applied
     card = game.state["hands"][seat_of(game, bob)][0]
-    client.post(url, {"tool": "move", "seat": seat_of(game, bob), "line": f"c{card}", "reason": "phone"})
+    client.post(url, {"tool": "move", "seat": seat_of(game, bob) + 1, "line": f"c{card}", "reason": "phone"})
     assert Move.objects.get(game=game).source == Source.MODERATOR
     client.post(url, {"tool": "pause", "reason": "dispute"})
     game.refresh_from_db()
@@ -58,14 +58,14 @@ def test_it_assigns_inspects_and_enters_an_absence_from_the_moderator_page(fake_
     assert 'value="inspect"' in page and 'value="absence"' in page and 'value="moderator"' in page
     client.post(url, {"tool": "moderator", "email": "nora@example.org", "lead": "1", "reason": "rota"})
     assert GameModerator.objects.get(game=game).lead
-    r = client.post(url, {"tool": "inspect", "seat": seat_of(game, bob), "reason": "a dispute"}, follow=True)
+    r = client.post(url, {"tool": "inspect", "seat": seat_of(game, bob) + 1, "reason": "a dispute"}, follow=True)
     assert "What Bob sees" in r.content.decode()
     from datetime import timedelta
 
     from django.utils import timezone
 
     back = (timezone.now() + timedelta(days=20)).replace(microsecond=0, second=0, tzinfo=None)
-    client.post(url, {"tool": "absence", "seat": seat_of(game, bob), "until": back.isoformat(), "reason": "phoned"})
+    client.post(url, {"tool": "absence", "seat": seat_of(game, bob) + 1, "until": back.isoformat(), "reason": "phoned"})
     bob.refresh_from_db()
     assert bob.vacation_until is not None and bob.vacation_until.replace(tzinfo=None) == back
     assert {"moderator-assign", "inspect", "absence"} <= set(AuditEntry.objects.filter(game=game)

@@ -76,7 +76,7 @@ def test_it_runs_the_moderators_commands_by_mail_from_their_own_address(
     # a refused command says why, the others still run
     nora.send_to(address, "replace 7 with x@example.org nobody\nresume settled")
     answer = text_of(nora.latest())
-    assert "not done: game #" in answer and "has no seat 7" in answer and "done: resumed" in answer
+    assert "not done: game #" in answer and "has seats 1 to 3, not 7" in answer and "done: resumed" in answer
 
 
 def test_it_passes_a_players_moderator_mail_to_the_games_moderators(
@@ -173,15 +173,16 @@ def test_it_moves_enters_an_absence_and_inspects_a_seat_by_moderator_mail(
     assert "inspect 2 REASON" in text_of(nora.latest())
     assert bids_game.state is not None
     card = bids_game.state["hands"][1][0]
-    nora.send_to(address, "inspect 1 Bruno says he holds it\n"
-                          "absence 2 until 2027-01-10 Carla phoned from the harbour\n"
-                          f"move 1 Bid {card} -- Bruno phoned it in\n"
-                          "move 1 Bid 999 -- twice\n"
-                          "absence 2 next blue moon")
+    # seats as the game page counts them, from 1: Bruno's is 2 (index 1), Carla's 3
+    nora.send_to(address, "inspect 2 Bruno says he holds it\n"
+                          "absence 3 until 2027-01-10 Carla phoned from the harbour\n"
+                          f"move 2 Bid {card} -- Bruno phoned it in\n"
+                          "move 2 Bid 999 -- twice\n"
+                          "absence 3 next blue moon")
     answer = text_of(nora.latest())
     assert answer.count("done:") == 5 and answer.count("not done") == 2, answer
-    assert "what Bruno sees" in answer and "moved for seat 1" in answer
-    assert "seat 2's player is away until" in answer and "in this game; they were told" in answer
+    assert "what Bruno sees" in answer and "moved for seat 2" in answer
+    assert "seat 3's player is away until" in answer and "in this game; they were told" in answer
     assert "could not read" in answer
     assert any("looked at Bruno's hidden information" in text_of(m) and "Bruno says he holds it" in text_of(m)
                for m in ana.inbox())
@@ -204,8 +205,8 @@ def test_a_games_moderator_enters_an_absence_for_that_game_only(
     other = start_game(blindbids, [carla, ana, bruno])
     address = moderators.command_address(_assign(bids_game, staff, nora.email))
     mailed = len(sent_messages())
-    nora.send_to(address, "absence 2 until 2027-01-10 Carla phoned from the harbour")
-    assert "seat 2's player is away until" in text_of(nora.latest())
+    nora.send_to(address, "absence 3 until 2027-01-10 Carla phoned from the harbour")  # seat 3: index 2
+    assert "seat 3's player is away until" in text_of(nora.latest())
     new = sent_messages()[mailed:]
     vacation_notices = [m for m in new if "is on vacation until" in text_of(m)]
     assert vacation_notices and all(f"#{bids_game.pk}" in str(m["Subject"]) for m in vacation_notices)
@@ -218,8 +219,8 @@ def test_a_games_moderator_enters_an_absence_for_that_game_only(
     assert late[2].on_vacation_until is not None and late[0].on_vacation_until is None
     assert all(s.on_vacation_until is None for s in selectors.late_seats(Game.objects.get(pk=other.pk)))
 
-    nora.send_to(address, "absence 2 off she is back")
-    assert "seat 2's player is back: their absence is over" in text_of(nora.latest())
+    nora.send_to(address, "absence 3 off she is back")
+    assert "seat 3's player is back: their absence is over" in text_of(nora.latest())
     assert seat_of(Game.objects.get(pk=bids_game.pk), carla).absent_until is None
 
     r = token_client(staff).post(f"{GAMES}{bids_game.pk}/absence/",
