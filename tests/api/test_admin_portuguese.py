@@ -21,7 +21,8 @@ def test_the_replace_page_speaks_the_moderators_language(fake_game, alice, bob, 
     url = f"/admin/games/game/{game.pk}/replace/"
     page = client.get(url).content.decode()
     for said in (f"Substituir um jogador no jogo #{game.pk}", "Substituir o jogador", "Endereço",
-                 "Fica no registro de auditoria da moderação.", "O novo jogador fica com o lugar", "lugar 0:"):
+                 "Fica no registro de auditoria da moderação.", "O novo jogador fica com o lugar",
+                 "lugar 1:"):  # (seats counted from 1)
         assert said in page, said
     for english in ("Replace the player", "The new player's address", "Kept in the moderation audit log",
                     "The new player takes the seat"):
@@ -33,7 +34,7 @@ def test_the_replace_page_speaks_the_moderators_language(fake_game, alice, bob, 
     seat = seat_of(game, bob)
     done = client.post(url, {"seat": seat, "email": "dina@example.org", "reason": "Bob saiu"},
                        follow=True).content.decode()
-    assert f"O lugar {seat} do jogo #{game.pk} agora é de dina@example.org." in done
+    assert f"O lugar {seat + 1} do jogo #{game.pk} agora é de dina@example.org." in done
     # an English moderator reads it in English
     services.do_update_preferences(moderator, language="en")
     assert "Replace the player" in client.get(url).content.decode()

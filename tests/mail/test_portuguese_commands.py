@@ -48,7 +48,7 @@ def test_a_moderator_commands_in_portuguese_by_mail(bids_game: Game, ana: Person
     nora.send_to(address, "pular 3 porque sim\nsubstituir 7 por x@example.org ninguém\nretomar resolvido")
     answer = text_of(nora.latest())
     assert "'pular' não é um comando de moderador: pausar, retomar" in answer, answer
-    assert "não tem o lugar 7" in answer or "lugar 7" in answer, answer
+    assert "tem os lugares 1 a 3, não 7" in answer, answer  # seats counted from 1, as the game page does
     assert Game.objects.get(pk=bids_game.pk).status == Game.Status.RUNNING
     # English words still work for her, and the other way round for an English moderator
     nora.send_to(address, "pause again")
