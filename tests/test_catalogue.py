@@ -4,6 +4,7 @@ code and templates, has a Portuguese translation, and the compiled .mo that runs
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -170,10 +171,65 @@ def test_it_says_the_answer_to_a_refused_move_by_mail_through_the_catalogue() ->
                         ' g(x, after="partial")]', ["f"]) == [("f", 3)]
 
 
-#: One word per meaning across every Portuguese text (QA, #27: "parada" beside "paragem"): the
-#: service's European Portuguese where the rulebooks give no word ("paragem", a ship's stop), the
-#: game's own where they do (Maracaibo's "área de planejamento", beside the notation's "planejar").
-ONE_WORD = {r"\bparadas?\b": "paragem", r"\bárea de planeamento\b": "área de planejamento"}
+#: One word per meaning across every Portuguese text (QA, #27: "parada" beside "paragem"), in one variety:
+#: Brazilian Portuguese, the variety of the Uprising's rulebook (docs/mail.md says why).
+ONE_WORD = {r"\bparage(m|ns)\b": "parada", r"\bárea de planeamento\b": "área de planejamento"}
+
+#: European Portuguese forms that said the same as the Brazilian text beside them (#27: "Planear" beside
+#: "Planejar", "baralhadas" beside "embaralhadas", "vez" beside "turno"): none is left in the texts a player
+#: reads (the notation still takes some as input: engine/locale/pt/vocabulary.json, not checked here)
+EUROPEAN = {r"\bautómat": "autômato", r"\bGénova\b": "Gênova", r"\bplane(ar|ado|ada)\b": "planejar",
+            r"\bregist(o|os|ou|ar|ado)\b": "registro", r"\bpalavra-passe\b": "senha", r"\becrã\b": "tela",
+            r"\ba decorrer\b": "em andamento", r"\bpor omissão\b": "padrão", r"\bapanh": "pegar",
+            r"(?<!em)\bbaralhad": "embaralhado", r"\bligaç(ão|ões)\b": "link", r"\baceites?\b": "aceito/aceita",
+            r"\bterminar a vez\b": "terminar o turno", r"\bnesta vez\b": "neste turno",
+            r"\bcorreio eletrónico\b": "e-mail", r"\beletrónic": "eletrônico", r"\btem de\b": "tem que",
+            r"\bà espera\b": "esperando", r"\bfacto\b": "fato", r"\bronda\b": "rodada", r"\bpartilh": "compartilhar",
+            r"\bdesforra\b": "revanche", r"\btêm de\b": "têm que",
+            r"- a jogar\b": "jogando", r"\bcarregar em\b": "clicar em",
+            r"\bcastanh": "marrom", r"\baté (ao|à)\b": "até o/a"}
+
+
+def _portuguese_texts() -> list[Path]:
+    return [ROOT / "pbem/locale/pt/LC_MESSAGES/django.po", ROOT / "engine/locale/pt/LC_MESSAGES/engine.po",
+            *sorted((ROOT / "engine/games").glob("*/data/*.pt.json")), ROOT / "docs/rules/options.pt.md"]
+
+
+def test_it_writes_one_variety_of_portuguese() -> None:
+    for path in _portuguese_texts():
+        said = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                         if not line.startswith("msgid") and not (line.startswith('"') and _in_msgid(path, line)))
+        if path.suffix == ".json":  # the translations only, not the English keys
+            data = json.loads(path.read_text(encoding="utf-8"))
+            said = "\n".join([*(v for k, v in (data.get("phrases") or data.get("words") or {}).items()
+                                 if not k.startswith("#") and isinstance(v, str)),
+                               *(s for _p, s in data.get("patterns") or [])])
+        for wrong, right in EUROPEAN.items():
+            found = re.findall(r".{0,30}" + wrong + r".{0,30}", said, re.I)
+            assert not found, (path.name, wrong, right, found[:3])
+
+
+def _in_msgid(path: Path, line: str) -> bool:
+    """Whether a continued string line of a .po belongs to a msgid (English), not a msgstr."""
+    return line in _MSGID_LINES.setdefault(path, _msgid_lines(path))
+
+
+_MSGID_LINES: dict[Path, set[str]] = {}
+
+
+def _msgid_lines(path: Path) -> set[str]:
+    out: set[str] = set()
+    if path.suffix != ".po":
+        return out
+    inside = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(("msgid", "msgid_plural")):
+            inside = True
+        elif line.startswith("msgstr"):
+            inside = False
+        elif line.startswith('"') and inside:
+            out.add(line)
+    return out
 
 
 def test_it_says_one_word_per_meaning_in_every_portuguese_catalogue() -> None:

@@ -18,8 +18,8 @@ PT = {"Accept-Language": "pt"}
 
 @pytest.mark.parametrize(("options", "said"), [
     ({"mode": "79", "rounds": "x"}, "a opção rounds leva um número inteiro, não 'x'"),
-    ({"mode": "75"}, "a opção mode tem de ser uma de base, basic, 78, 79, 74, 193, campaign, campaign_base, não '75'"),
-    ({"mode": "74", "jacques_level": 9}, "a opção jacques_level tem de ser no máximo 4, não 9"),
+    ({"mode": "75"}, "a opção mode tem que ser uma de base, basic, 78, 79, 74, 193, campaign, campaign_base, não '75'"),
+    ({"mode": "74", "jacques_level": 9}, "a opção jacques_level tem que ser no máximo 4, não 9"),
     ({"mode": "79", "promos": "maybe"}, "a opção promos leva yes ou no, não 'maybe'"),
     ({"colour": "red"}, "opção desconhecida colour para Maracaibo (conteúdo substituto) (opções conhecidas: "),
     ({"mode": "79"}, "os modos competitivos de A Revolta (opção mode basic, 78, 79) são para 2 a 4 jogadores; "

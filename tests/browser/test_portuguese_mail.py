@@ -68,7 +68,7 @@ def test_it_shows_a_caravelas_mail_and_page_in_portuguese_beside_an_english_play
             assert portuguese in shown, portuguese
         assert english_left(shown) == [] and engine_english_left(shown) == [], shown[:1500]
         if "É a sua vez" in shown:
-            assert "As suas opções" in shown and "terminar a vez" in shown
+            assert "As suas opções" in shown and "terminar o turno" in shown
         page.screenshot(path=str(shots / f"page-caravelas-pt-{name}.png"), full_page=True)
     page = new_page(DESKTOP)
     open_page(page, link_of(folk[1], site))

@@ -53,19 +53,19 @@ def test_it_shows_a_portuguese_player_her_planned_turn_and_her_games_in_portugue
         page = new_page(viewport)
         open_page(page, link + "?plan=")
         shown = _portuguese(page, viewport)
-        for said in ("A sua vez, planeada", "Ainda nada: escolha o primeiro passo abaixo", "Deixar de planear",
-                     "Nada é enviado até carregar em", "Primeiro"):
+        for said in ("O seu turno, planejado", "Ainda nada: escolha o primeiro passo abaixo", "Parar de planejar",
+                     "Nada é enviado até clicar em", "Primeiro"):
             assert said in shown, said
         page.locator("#options button").first.click()
         page.wait_for_selector("#plan-steps li[data-code]")
         shown = _portuguese(page, viewport)
-        assert "Tirar o último passo" in shown and "Enviar esta vez (1 passo)" in shown
+        assert "Tirar o último passo" in shown and "Enviar este turno (1 passo)" in shown
         assert "Depois" in shown or "O plano está completo" in shown
         page.screenshot(path=str(shots / f"page-plan-pt-{name}.png"), full_page=True)
         page = new_page(viewport)
         open_page(page, link + "games/")
         shown = _portuguese(page, viewport)
-        for said in ("Os jogos de", "Jogo", "Estado", "Prazo", "é a sua vez", "Os jogos que esperam por si"):
+        for said in ("Os jogos de", "Jogo", "Estado", "Prazo", "é a sua vez", "Os jogos que esperam por você"):
             assert said in shown, said
         page.screenshot(path=str(shots / f"page-my-games-pt-{name}.png"), full_page=True)
     # Bruno reads English on the same pages of the same game
@@ -92,7 +92,7 @@ def test_it_shows_the_pages_anyone_may_open_in_the_browsers_language(browser: An
             page.screenshot(path=str(shots / f"page-home-pt-{name}.png"), full_page=True)
             open_page(page, site + "/games/")
             shown = _portuguese(page, viewport)
-            for said in ("Jogos", "À espera de jogadores", "A decorrer", "Terminados"):
+            for said in ("Jogos", "Esperando jogadores", "Em andamento", "Terminados"):
                 assert said in shown, said
             open_page(page, site + f"/campaigns/{campaign.pk}/")
             shown = _portuguese(page, viewport)
@@ -102,7 +102,7 @@ def test_it_shows_the_pages_anyone_may_open_in_the_browsers_language(browser: An
             page.screenshot(path=str(shots / f"page-campaign-pt-{name}.png"), full_page=True)
             open_page(page, site + f"/games/{game.pk}/")  # a game's public page, its board in Portuguese too
             shown = _portuguese(page, viewport)
-            for said in ("Jogadores", "A mesa", "Frotas:", "Prazos:", "Quando um jogador não joga", "a jogar"):
+            for said in ("Jogadores", "A mesa", "Frotas:", "Prazos:", "Quando um jogador não joga", "jogando"):
                 assert said in shown, said
             open_page(page, site + "/nowhere/")
             assert "Não há nada em" in _portuguese(page, viewport)

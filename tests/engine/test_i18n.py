@@ -223,7 +223,7 @@ def test_it_shows_a_whole_caravelas_game_in_portuguese_words_and_pictures() -> N
     en = "\n".join(_caravelas_game("en", missed))
     for english, portuguese in [(">Legend<", ">Legenda<"), ("Your movement cards", "As suas cartas de Movimento"),
                                 ("Near your fleet", "Perto da sua frota"), ("move ", "mover "),
-                                ("end the turn", "terminar a vez"), ("Fleets:", "Frotas:")]:
+                                ("end the turn", "terminar o turno"), ("Fleets:", "Frotas:")]:
         assert english in en and english not in pt and portuguese in pt
 
 
@@ -268,7 +268,7 @@ def test_it_tells_maracaibo_s_main_events_in_portuguese_and_again_in_english() -
         assert i18n.event_text(b, "pt") == a["text"]
     assert not missed, f"texts a Portuguese player read in English: {sorted(set(missed))[:20]}"
     said = " ".join(str(a["text"]) for a, _b in told)
-    for portuguese in ("Vez de Ana (rodada 1).", " navega ", " dobrões", " compra "):
+    for portuguese in ("Turno de Ana (rodada 1).", " navega ", " dobrões", " compra "):
         assert portuguese in said, portuguese
 
 

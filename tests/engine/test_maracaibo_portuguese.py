@@ -139,7 +139,7 @@ def test_it_uses_the_uprising_s_portuguese_rulebook_words() -> None:
         "liberate city 14 Cartagena (value 6, the England's 3 VP now)", "home port Genova: income: 1 influence "
         "with the nation holding the fewest locations", "resistance 2: the Spain marker there, 1 figure")}
     assert said["liberate city 14 Cartagena (value 6, the England's 3 VP now)"].startswith("Libertar Cidade 14")
-    assert "Porto de Origem Génova" in said["home port Genova: income: 1 influence with the nation holding the "
+    assert "Porto de Origem Gênova" in said["home port Genova: income: 1 influence with the nation holding the "
                                           "fewest locations"]
     assert said["resistance 2: the Spain marker there, 1 figure"].startswith("Resistência 2: o marcador de Espanha")
     assert i18n.translate("Unrest", "pt") == "Agitação"
@@ -327,9 +327,9 @@ def test_it_says_the_automas_and_the_storys_lines_on_the_board_in_words(options:
     text = "\n".join(said)
     assert not missed, sorted(set(missed))[:10]
     if n == 1:
-        assert "Jean (o autómato, dificuldade" in text
+        assert "Jean (o autômato, dificuldade" in text
     if options.get("mode") == "74":
-        assert "Jacques (o autómato, " in text
+        assert "Jacques (o autômato, " in text
     if options.get("mode") == "193":
         assert "A Busca" in text and "The Search" not in text
 
@@ -371,7 +371,7 @@ def test_a_portuguese_mail_says_the_turns_played_and_the_table_heads_in_portugue
      "P0: +5 PV pelo explorador (à frente de Jacques); -5 PV por menos missões do que Jacques: 57 PV."),
     ("Bo: -5 VP for the explorer (behind Jacques): 68 VP.", "Bo: -5 PV pelo explorador (atrás de Jacques): 68 PV."),
     ("Jacques reveals no card: he ends the round after each player's next turn (1 more).",
-     "Jacques não revela carta: termina a rodada depois da próxima vez de cada jogador (mais 1)."),
+     "Jacques não revela carta: termina a rodada depois do próximo turno de cada jogador (mais 1)."),
     ("Luysa is found! She is held at 19 Campeche (L39): free her there for 5 combat points, or pay 15 doubloons at "
      "the end. Every hint leaves the game.",
      "Luysa foi encontrada! Está presa em 19 Campeche (L39): liberte-a lá por 5 pontos de combate, ou pague 15 "

@@ -86,7 +86,7 @@ def test_it_writes_the_board_and_draws_the_picture_in_portuguese_for_a_portugues
             with i18n.language("pt"), i18n.on_miss(lambda msgid, _code: missed.add(msgid)):
                 text, wide, mail = R.render_text(view), R.render_svg(view), R.render_mail_svg(view)
             assert (R.render_text(view), R.render_svg(view), R.render_mail_svg(view)) == english
-            assert text.startswith(f"MARETTA, lado {side}: Fuga de {'Maretta' if side == 'A' else 'Vulcano'}. Vez ")
+            assert text.startswith(f"MARETTA, lado {side}: Fuga de {'Maretta' if side == 'A' else 'Vulcano'}. Turno ")
             assert "Pilha de compra: " in text and "Draw pile" not in text
             assert ("A sua mão: " in text) == (seat is not None) and "Your hand" not in text
             assert ("Agora: " in text or "O jogo terminou" in text) and "Waiting for" not in text
@@ -95,7 +95,7 @@ def test_it_writes_the_board_and_draws_the_picture_in_portuguese_for_a_portugues
             assert ("Ilha" in words) == (side == "A") and ("Aldeia" in words) == (side == "B")
             assert "face-down" not in words and "between two spaces" not in words
             desc = next(e.text or "" for e in ET.fromstring(mail).iter() if e.tag.endswith("desc"))
-            assert "Fichas castanhas (?): barris virados para baixo" in desc and "chips" not in desc
+            assert "Fichas marrons (?): barris virados para baixo" in desc and "chips" not in desc
     assert missed == set()
 
 

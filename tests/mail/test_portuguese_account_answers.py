@@ -43,7 +43,7 @@ def test_a_portuguese_players_account_commands_are_answered_in_portuguese(
     assert f"Entrou no jogo #{game.pk}" in said and "os últimos lugares estiverem ocupados (faltam 2)" in said, said
     said = _said(bruno, "name Bruno Costa\nmode digest\nmode\nfrobnicate")
     assert "O seu nome é agora Bruno Costa." in said, said
-    assert "O seu modo de correio é agora digest: uma mensagem de resumo por dia" in said, said
+    assert "O seu modo de e-mail é agora digest: uma mensagem de resumo por dia" in said, said
     assert "'frobnicate' não é um comando aqui" in said, said
     said = _said(ana, "campaigns")
     assert "Não está em nenhuma campanha." in said, said

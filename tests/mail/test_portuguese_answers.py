@@ -90,7 +90,7 @@ def test_the_mail_doors_answers_to_a_portuguese_player_are_portuguese(
     # someone else (Portuguese too) writes from another address to Ana's seat
     carla.send_to(str(turn["Reply-To"]), "plan 3", subject=f"Re: {turn['Subject']}")
     said = text_of(carla.latest())
-    assert "veio de um endereço que não é aquele com que este lugar está registado" in said, said
+    assert "veio de um endereço que não é aquele com que este lugar está registrado" in said, said
     _portuguese_only(said)
     # more lines than are read, to the general address
     carla.send_to(GENERAL, "\n".join(["games"] * 32))

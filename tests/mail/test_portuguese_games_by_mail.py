@@ -117,8 +117,8 @@ def test_it_plays_a_whole_game_of_maretta_by_mail_with_a_portuguese_player(
         # (what the HTML part shows: its texts, not its tags and styles, where "none" is CSS)
         words = text_of(m) + re.sub(r"<[^>]*>", " ", re.sub(r"<style.*?</style>", " ", _html(m), flags=re.S))
         assert maretta_english_left(words) == [], (maretta_english_left(words), text_of(m)[:1500])
-    for portuguese in ("Pilha de compra: ", "À espera de: ", "A sua mão: ", "Percurso: ", "Barris: ", " mão: ",
-                       "Fichas castanhas (?): barris virados para baixo"):
+    for portuguese in ("Pilha de compra: ", "Esperando: ", "A sua mão: ", "Percurso: ", "Barris: ", " mão: ",
+                       "Fichas marrons (?): barris virados para baixo"):
         assert portuguese in said and portuguese not in heard, portuguese
     for english in ("Draw pile: ", "Waiting for: ", "Your hand: ", "Route: ", "Barrels: ", " hand: ",
                     "Brown chips (?): face-down barrels"):
@@ -235,8 +235,8 @@ def test_it_plays_a_whole_game_of_caravelas_by_mail_with_a_portuguese_player(ana
         assert engine_english_left(text_of(m)) == [], (engine_english_left(text_of(m)), text_of(m)[:1500])
     said = "\n".join(text_of(m) + _html(m) for m in box)
     heard = "\n".join(text_of(m) + _html(m) for m in bruno.inbox())
-    for portuguese in ("As suas cartas de Movimento", "Frotas:", "terminar a vez", "Com moldura: a sua frota",
-                       "Vez de ", " joga um "):
+    for portuguese in ("As suas cartas de Movimento", "Frotas:", "terminar o turno", "Com moldura: a sua frota",
+                       "Turno de ", " joga um "):
         assert portuguese in said and portuguese not in heard, portuguese
     for english in ("Your movement cards", "Fleets:", "end the turn", "Framed: your fleet", "&#x27;s turn.",
                     " plays a "):

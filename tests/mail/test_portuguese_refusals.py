@@ -34,12 +34,12 @@ def test_it_answers_account_and_absence_commands_of_a_portuguese_player_in_portu
     ana.send_to(GENERAL, f"join #999999\njoin #{game.pk}\nextend")
     said = text_of(ana.latest())
     assert "não há nenhum jogo #999999" in said and english_left(said) == [], said
-    assert f"o jogo #{game.pk} está a decorrer; não aceita novos jogadores" in said
+    assert f"o jogo #{game.pk} está em andamento; não aceita novos jogadores" in said
     assert "Qual jogo?" in said
     ana.send_to(GENERAL, "vacation until the day after never\nvacation until 2099-01-05\nvacation off")
     said = text_of(ana.latest())
     assert "As suas férias não foram marcadas" in said and "Não consegui ler" in said, said
-    assert "umas férias podem durar no máximo um ano" in said and "não foi aceite" in said, said
+    assert "umas férias podem durar no máximo um ano" in said and "não foi aceita" in said, said
     assert "Bem-vindo de volta" in said and english_left(said) == [], said
     # the same commands from an English player, in English
     bruno.send_to(GENERAL, "join #999999\nextend")
@@ -57,10 +57,10 @@ def test_it_refuses_a_portuguese_player_in_portuguese_in_the_services_and_on_her
     with language.speaking(language.of(player)):
         with pytest.raises(ServiceError) as refused:
             campaigns.do_rematch(game.pk, player)
-        assert f"o jogo #{game.pk} está a decorrer; uma desforra segue um jogo terminado" == refused.value.message
+        assert f"o jogo #{game.pk} está em andamento; uma revanche segue um jogo terminado" == refused.value.message
         with pytest.raises(ServiceError) as refused:
             moderation.do_set_vacation(player, datetime(2020, 1, 1, tzinfo=UTC), via="mail")
-        assert refused.value.message == "umas férias têm de acabar no futuro"
+        assert refused.value.message == "umas férias têm que acabar no futuro"
         with pytest.raises(ServiceError) as refused:
             campaigns.access_campaign(999999)
         assert refused.value.message == "não há nenhuma campanha #999999"
@@ -141,7 +141,7 @@ def test_it_answers_a_portuguese_players_refused_move_in_portuguese_and_an_engli
     start_game("maretta", [ana, bruno, carla], options={"side": "A"})
     ana.reply(ana.latest(), "navegar para a lua\nzz")
     said = text_of(ana.latest())
-    assert "não foi aceite; nada foi alterado" in said and "Linha 1 de 2: navegar para a lua" in said, said
+    assert "não foi aceita; nada foi alterado" in said and "Linha 1 de 2: navegar para a lua" in said, said
     assert "1 linha depois da recusada não foi lida." in said and "As suas opções agora:" in said, said
     assert "Responda a esta mensagem com os seus comandos" in said and "A sua página: http" in said, said
     assert english_left(said) == [], said

@@ -64,7 +64,7 @@ def test_a_moderators_rollback_and_time_rules_are_told_in_each_players_language(
                                   "regra da liga")
     said = _texts(alice.email, mark)[-1]
     assert f"Um moderador mudou a forma como o jogo #{game.pk} trata o tempo (regra da liga):" in said, said
-    assert "prazo: 48 horas por vez" in said and "no máximo 2 ausências" in said and "`extend`" in said
+    assert "prazo: 48 horas por turno" in said and "no máximo 2 ausências" in said and "`extend`" in said
     _portuguese_only(said)
     assert f"A moderator changed how game #{game.pk} treats time" in _texts(bob.email, mark)[-1]
     _bid(game, alice)
@@ -90,7 +90,7 @@ def test_a_moderators_rollback_and_time_rules_are_told_in_each_players_language(
     moderators.do_enter_absence(game.pk, moderator, seat_of(game, alice), datetime.now(UTC) + timedelta(days=2),
                                 "avisou por telefone")
     said = _texts(alice.email, mark)[-1]
-    assert f"Um moderador do jogo #{game.pk} registou a sua ausência (até " in said, said
+    assert f"Um moderador do jogo #{game.pk} registrou a sua ausência (até " in said, said
     assert "Funciona como as suas próprias férias" in said
     _portuguese_only(said)
 
@@ -106,7 +106,7 @@ def test_an_open_seat_is_offered_to_a_portuguese_volunteer_in_portuguese(fake_ga
     said = _texts(vera.email, mark)[-1]
     assert f"Há um lugar livre no jogo #{game.pk}" in said and f"`join {game.pk}`" in said, said
     row = OutboundMessage.objects.filter(to_email=vera.email).latest("pk")
-    assert "um lugar para si" in row.subject and "a seat for you" not in row.subject
+    assert "um lugar para você" in row.subject and "a seat for you" not in row.subject
     _portuguese_only(said)
     assert _sweep_at is not None and mail_text is not None
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
