@@ -26,6 +26,26 @@ def _moderator(request: HttpRequest) -> Player | None:
     return moderators.do_moderator_profile(request.user) if request.user.is_staff else None
 
 
+#: the list filters' titles in the reader's language (a model field's own name is English: the models'
+#: fields carry no translated verbose name, which would need a migration each)
+FILTER_TITLES: dict[str, Any] = {"status": _l("status"), "rules": _l("game"),
+                                 "no_move_policy": _l("when a player does not move")}
+
+
+class TitledChoicesFilter(admin.ChoicesFieldListFilter):
+    def __init__(self, field: Any, request: HttpRequest, params: Any, model: Any, model_admin: Any,
+                 field_path: str) -> None:
+        super().__init__(field, request, params, model, model_admin, field_path)
+        self.title = str(FILTER_TITLES.get(field_path, field_path))
+
+
+class TitledValuesFilter(admin.AllValuesFieldListFilter):
+    def __init__(self, field: Any, request: HttpRequest, params: Any, model: Any, model_admin: Any,
+                 field_path: str) -> None:
+        super().__init__(field, request, params, model, model_admin, field_path)
+        self.title = str(FILTER_TITLES.get(field_path, field_path))
+
+
 class NewCampaignForm(forms.Form):
     name = forms.CharField(label=_l("Name"), max_length=100)
     rules = forms.ChoiceField(label=_l("Game"), choices=())
@@ -102,8 +122,29 @@ class CampaignEntryInline(admin.TabularInline):
 
 
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "rules", "status", "games_played", "created_by", "created_at")
-    list_filter = ("status", "rules")
+    list_display = ("id", "campaign_name", "campaign_rules", "campaign_status", "games_played", "campaign_created_by",
+                    "campaign_created_at")
+    list_filter = (("status", TitledChoicesFilter), ("rules", TitledValuesFilter))
+
+    @admin.display(description=_l("name"), ordering="name")
+    def campaign_name(self, campaign: Campaign) -> str:
+        return campaign.name
+
+    @admin.display(description=_l("game"), ordering="rules")
+    def campaign_rules(self, campaign: Campaign) -> str:
+        return campaign.rules
+
+    @admin.display(description=_l("status"), ordering="status")
+    def campaign_status(self, campaign: Campaign) -> str:
+        return str(campaign.get_status_display())
+
+    @admin.display(description=_l("created by"), ordering="created_by")
+    def campaign_created_by(self, campaign: Campaign) -> str:
+        return str(campaign.created_by)
+
+    @admin.display(description=_l("created"), ordering="created_at")
+    def campaign_created_at(self, campaign: Campaign) -> Any:
+        return campaign.created_at
     search_fields = ("name", "created_by__email")
     readonly_fields = ("name", "rules", "options", "status", "auto_next", "games_planned", "deadline_hours",
                        "created_by", "created_at", "finished_at", "carry", "tools")

@@ -50,6 +50,12 @@ def test_the_bulk_actions_reason_and_the_games_list_speak_the_moderators_languag
                  "Página do moderador…"):
         assert said in listing, said
     assert "Pause the selected games" not in listing and "needs a moderator" not in listing
+    # the list's columns and filters (a field's own English name before: "deadline at", "no move policy")
+    for said in (">Título<", ">Estado<", ">Prazo<", ">Quando um jogador não joga<", ">Criado por<", "Por estado",
+                 "Por jogo", "Por quando um jogador não joga"):
+        assert said in listing, said
+    for english in (">Title<", ">Deadline at<", ">No move policy<", "By status", "By no move policy"):
+        assert english not in listing, english
     ask = client.post("/admin/games/game/", {"action": "pause_games", "_selected_action": [game.pk]}).content.decode()
     for said in ("Por que estes jogos são pausados?", "Os jogadores de cada jogo e o registro de auditoria leem",
                  'value="Pausar"', "Motivo"):
@@ -83,3 +89,13 @@ def test_a_staff_account_without_a_player_reads_the_admin_in_english(db, client)
     staff.user.save(update_fields=["is_staff", "is_superuser"])
     client.force_login(staff.user)
     assert "New campaign" in client.get("/admin/games/campaign/new/").content.decode()
+
+
+def test_the_campaigns_list_speaks_the_moderators_language(moderator, client, db):
+    _portuguese(moderator)
+    client.force_login(moderator.user)
+    listing = client.get("/admin/games/campaign/").content.decode()
+    for said in ("Campanhas (uma nova: /admin/games/campaign/new/)", "Por estado", "Por jogo"):
+        assert said in listing, said
+    for english in ("By status", "By rules"):
+        assert english not in listing, english
