@@ -461,3 +461,24 @@ def test_it_says_one_doubloon_and_a_village_action_count_without_a_plural_after_
         "Pode pagar: nenhuma das suas cartas (3 dobrões).")
     assert labels.say("buy Wealthy Gunner (3 d) (1 of 1 village actions)", "pt") == (
         "comprar Artilheiro Rico (3 d) (ação de vila 1 de 1)")
+
+
+@pytest.mark.parametrize(("english", "portuguese"), [
+    ("P0's Village Elder: 2 different village actions this turn.",
+     "Ancião da Vila de P0: 2 ações de vila diferentes neste turno."),
+    ("Jean removes a disc from her automa board (5 off it).",
+     "Jean remove um disco do seu tabuleiro de automa (5 fora dele)."),
+    ("P0 pays Luysa's ransom of 15 doubloons: she is free.",
+     "P0 paga o resgate de Luysa de 15 dobrões: ela está livre."),
+    ("P2 pays 1 doubloon.", "P2 paga 1 dobrão."),
+    ("P1 has voted.", "P1 votou."),
+    ("Jean's explorer is at the end of the track already.", "O explorador de Jean já está no fim da trilha."),
+    ("Jean reveals her card C4: 2 stops by the lower route, display card 4; round 1: combat, 3 influence and an extra "
+     "village, 2 VP.",
+     "Jean revela a sua carta C4: 2 paradas pela rota inferior, carta da exposição 4; rodada 1: combate, "
+     "3 influência e uma vila extra, 2 PV."),
+])
+def test_it_says_the_events_other_seeds_showed_in_english(english: str, portuguese: str) -> None:
+    """QA (#27): bot games on other seeds than the tests' told these in English to a Portuguese reader (a
+    catalogue miss each): a card's count this turn, Jean's disc, Luysa's ransom, a payment, a vote."""
+    assert labels.say(english, "pt") == portuguese
