@@ -55,8 +55,15 @@ def _table(code: str) -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[s
         return {}, []
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     phrases = {k: v for k, v in (data.get("phrases") or {}).items() if not k.startswith("#")}
+    story = _DATA / "campaign" / f"story.{code}.json"  # the campaign's story cards and what it tells (#27)
+    told: dict[str, Any] = json.loads(story.read_text(encoding="utf-8")) if story.is_file() else {}
+    for k, v in (told.get("phrases") or {}).items():  # a text also without its last full stop ("%, @.")
+        phrases.setdefault(k, v)
+        if k.endswith(".") and v.endswith("."):
+            phrases.setdefault(k[:-1], v[:-1])
     patterns = []
-    for pattern, said in data.get("patterns") or []:
+    for pattern, said in [*(told.get("patterns") or []), *(data.get("patterns") or []),
+                          *(told.get("patterns_last") or [])]:
         marks = [p for p in _MARK.split(pattern) if p in ("#", "$", "@", "%", "&")]
         lazy = "".join(_PIECE.get(p, "(.+?)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
         greedy = "".join(_PIECE.get(p, "(.+)" if p == "@" else re.escape(p)) for p in _MARK.split(pattern))
