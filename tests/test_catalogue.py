@@ -192,7 +192,8 @@ EUROPEAN = {r"\bautómat": "autômato", r"\bGénova\b": "Gênova", r"\bplane(ar|
 
 def _portuguese_texts() -> list[Path]:
     return [ROOT / "pbem/locale/pt/LC_MESSAGES/django.po", ROOT / "engine/locale/pt/LC_MESSAGES/engine.po",
-            *sorted((ROOT / "engine/games").glob("*/data/*.pt.json")), ROOT / "docs/rules/options.pt.md"]
+            *sorted((ROOT / "engine/games").glob("*/data/**/*.pt.json")),  # (data/campaign/: the story, #27)
+            ROOT / "docs/rules/options.pt.md"]
 
 
 def test_it_writes_one_variety_of_portuguese() -> None:
@@ -203,7 +204,7 @@ def test_it_writes_one_variety_of_portuguese() -> None:
             data = json.loads(path.read_text(encoding="utf-8"))
             said = "\n".join([*(v for k, v in (data.get("phrases") or data.get("words") or {}).items()
                                  if not k.startswith("#") and isinstance(v, str)),
-                               *(s for _p, s in data.get("patterns") or [])])
+                               *(s for _p, s in [*(data.get("patterns") or []), *(data.get("patterns_last") or [])])])
         for wrong, right in EUROPEAN.items():
             found = re.findall(r".{0,30}" + wrong + r".{0,30}", said, re.I)
             assert not found, (path.name, wrong, right, found[:3])
@@ -234,7 +235,7 @@ def _msgid_lines(path: Path) -> set[str]:
 
 def test_it_says_one_word_per_meaning_in_every_portuguese_catalogue() -> None:
     texts = [ROOT / "pbem/locale/pt/LC_MESSAGES/django.po", ROOT / "engine/locale/pt/LC_MESSAGES/engine.po",
-             *sorted((ROOT / "engine/games").glob("*/data/*.pt.json"))]
+             *sorted((ROOT / "engine/games").glob("*/data/**/*.pt.json"))]
     for path in texts:
         said = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("msgid"))
         for wrong, right in ONE_WORD.items():
