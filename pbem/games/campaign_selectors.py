@@ -160,8 +160,10 @@ def public_story(game: Game) -> list[str]:
     lines: list[str] = []
     for events in game.moves.filter(undone_at__isnull=True).order_by("number").values_list("events", flat=True):
         for e in events or []:
+            if e.get("to") is not None or not is_story_kind(str(e.get("kind", ""))):
+                continue  # (told again only when it is the story's: the others were rendered for nothing)
             text = str(i18n.told(e).get("text", ""))  # a stored event may keep its message only
-            if e.get("to") is None and is_story_kind(str(e.get("kind", ""))) and text:
+            if text:
                 lines.append(text)
     return lines
 
