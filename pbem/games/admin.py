@@ -26,7 +26,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _l
 from rest_framework.authtoken.models import TokenProxy
 
-from pbem.games import campaign_admin, language, moderation, moderators, selectors, services
+from pbem.games import admin_labels, campaign_admin, language, moderation, moderators, selectors, services
 from pbem.games.models import (
     AuditEntry,
     Campaign,
@@ -62,7 +62,7 @@ def _seat_number(index: int | None) -> str:
     return "-" if index is None else str(index + 1)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin_labels.SaidColumns, admin.ModelAdmin):
     """Browse and search; no adding, editing or deleting behind the services' back."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -75,7 +75,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin_labels.SaidFields, admin.TabularInline):
     model = Seat
     fields = ("number", "index", "player", "status", "joined_at", "last_mailed_version")  # never the token
     readonly_fields = fields

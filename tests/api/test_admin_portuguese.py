@@ -5,8 +5,8 @@ campaign forms, the lists) English. Through the real door: Django's test client,
 from __future__ import annotations
 
 from pbem.games import services
-from pbem.games.models import Game
-from tests.factories import make_player, seat_of, start_game
+from pbem.games.models import Game, Player
+from tests.factories import make_player, play_first_options, seat_of, start_game
 from tests.mail.test_language_by_mail import english_left
 
 
@@ -99,3 +99,64 @@ def test_the_campaigns_list_speaks_the_moderators_language(moderator, client, db
         assert said in listing, said
     for english in ("By status", "By rules"):
         assert english not in listing, english
+
+
+#: the staff's other lists (#27): a column of each, a filter, in Portuguese and as they were in English
+OTHER_LISTS = {
+    "player": ([">Nome exibido<", ">Modo de e-mail<", "Por modo de e-mail"], [">Display name<", "By mail mode"]),
+    "seat": ([">Jogador<", ">Entrou em<", "Por estado"], [">Joined at<", "By status"]),
+    "move": ([">Número<", ">Origem<", ">Desfeito em<", "Por origem", "Por desfeito em"],
+             [">Source<", ">Undone at<", "By source", "By undone at"]),
+    "moverequest": ([">Versão resultante<", ">Decidido em<", "Por estado"], [">Result version<", "By status"]),
+    "inboundmessage": ([">Remetente<", ">Recebido em<", ">Id da mensagem<"], [">Mail from<", ">Received at<"]),
+    "outboundmessage": ([">Destinatário<", ">Assunto<", ">Tentativas<", "Por estado"],
+                        [">To email<", ">Subject<", ">Attempts<"]),
+    "auditentry": ([">Criado em<", ">Autor<", ">Ação<", ">Motivo<", "Por ação"], [">Created at<", ">Actor<"]),
+    "mailaddress": ([">Pontos de devolução<", ">Tipo de devolução<", ">Desativado em<", "Por tipo de devolução"],
+                    [">Bounce score<", ">Bounce kind<", "By bounce kind"]),
+}
+
+
+def _a_row_in_every_list(game: Game, bob: Player) -> None:
+    from pbem.games.models import AuditEntry, InboundMessage, MailAddress, MoveRequest
+
+    play_first_options(game.pk, until_finished=False, limit=1)
+    MoveRequest.objects.create(game=game, player=bob, commands=["x"], expected_version=game.version)
+    InboundMessage.objects.create(message_id="<m1@example.org>", raw=b"Subject: x\r\n\r\nx", mail_from=bob.email,
+                                  rcpt_to="seat-secret@example.org", game=game)
+    MailAddress.objects.create(email=bob.email, bounce_score=1.0, bounce_kind="soft")
+    AuditEntry.objects.create(game=game, actor=bob, action="pause", details={"reason": "x"})
+
+
+def test_the_staffs_other_lists_and_pages_speak_the_moderators_language(fake_game, alice, bob, moderator, client):
+    game = start_game(fake_game, alice, [bob])
+    _a_row_in_every_list(game, bob)
+    _portuguese(moderator)
+    client.force_login(moderator.user)
+    for model, (said, english) in OTHER_LISTS.items():
+        listing = client.get(f"/admin/games/{model}/").content.decode()
+        for text in said:
+            assert text in listing, (model, text)
+        for text in english:
+            assert text not in listing, (model, text)
+    # a change page's fields, and a seat's token and a mail's secret address stay out of sight
+    seat = game.seats.get(index=1)
+    page = client.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
+    for text in ("Última versão enviada:", "Entrou em:", "Jogador:", "Índice:"):
+        assert text in page, text
+    assert "Last mailed version" not in page and "Joined at" not in page and seat.token not in page
+    inbound = client.get(f"/admin/games/inboundmessage/{game.inbound.get().pk}/change/").content.decode()
+    assert "Remetente:" in inbound and "Processado em:" in inbound and "seat-secret" not in inbound
+    # the game's page too: its fields and its seats' columns
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    for text in ("Hash da semente:", "Começado em:", "Prolongamentos permitidos:", "Última versão enviada"):
+        assert text in page, text
+    assert "Seed hash" not in page and "Started at" not in page
+    # an English moderator reads them as they were: the fields' names
+    services.do_update_preferences(moderator, language="en")
+    for model, (_said, english) in OTHER_LISTS.items():
+        listing = client.get(f"/admin/games/{model}/").content.decode()
+        for text in english:
+            assert text in listing, (model, text)
+    page = client.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
+    assert "Last mailed version:" in page and "Joined at:" in page
