@@ -2,8 +2,8 @@
 story's and the Uprising's, and every public story, vote and legacy event, and every vote's options,
 said again in Portuguese with nothing left in English (no catalogue miss, the text changed): the
 substitute story cards' titles, texts and votes (data/campaign/story.pt.json) and the sentences that
-tell them ("reads story card", "Vote on story card ... If the vote is tied, Ana decides.", the vote's
-result, a story tile claimed, a legacy tile added, a disc placed, the story's end)."""
+tell them (the board's story lines, "reads story card", "Vote on story card ... If the vote is tied,
+Ana decides.", the vote's result, a story tile claimed, a legacy tile added, a disc placed, the story's end)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,9 @@ def campaign_in_portuguese(options: Mapping[str, Any], name: str, games: int) ->
                 if any(o.code.startswith("vote") for o in options_now):
                     with i18n.language("pt"):
                         said += [o.label for o in RULES.options(state, pending[0])]
+                        # the board's story lines too ("STORY: game 2 of the campaign", "Card 3, ...", "Last read")
+                        said += [line for line in RULES.render_text(RULES.view(state, None)).splitlines()
+                                 if line.startswith(("HISTÓRIA", "  Carta", "  Última", "  Peças de história"))]
                 o = RULES.bot_choice(state, pending[0], options_now, rnd)
                 for e in RULES.apply(state, pending[0], o.move):
                     d = e.as_dict()
@@ -69,6 +72,7 @@ def test_a_whole_campaigns_story_is_told_in_portuguese(options: dict[str, Any], 
     joined = "\n".join(said)
     for english in ("reads story card", "Vote on story card", "If the vote is tied", "The vote on story card",
                     "Chosen:", "is revealed", "claims story tile", "joins the board", "The story of the campaign",
+                    "STORY:", "Last read",
                     " the ", " and ", " of "):
         assert english not in joined, english
-    assert "lê a carta de história" in joined and "Se a votação empatar" in joined
+    assert "lê a carta de história" in joined and "Se a votação empatar" in joined and "HISTÓRIA: jogo" in joined
