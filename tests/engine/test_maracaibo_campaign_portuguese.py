@@ -8,6 +8,7 @@ Ana decides.", the vote's result, a story tile claimed, a legacy tile added, a d
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ def campaign_in_portuguese(options: Mapping[str, Any], name: str, games: int) ->
     and of its votes' options, the English texts nothing said again, and the story's event kinds."""
     said: list[str] = []
     missed: list[str] = []
+    pictures: list[str] = []
     kinds: set[str] = set()
     archive = None
     with i18n.on_miss(lambda text, code: missed.append(text)):
@@ -47,6 +49,13 @@ def campaign_in_portuguese(options: Mapping[str, Any], name: str, games: int) ->
                         # the board's story lines too ("STORY: game 2 of the campaign", "Card 3, ...", "Last read")
                         said += [line for line in RULES.render_text(RULES.view(state, None)).splitlines()
                                  if line.startswith(("HISTÓRIA", "  Carta", "  Última", "  Peças de história"))]
+                        # and the board picture's story band, wide and phone (render_story.py): its texts
+                        view = RULES.view(state, 0)
+                        for picture in (RULES.render_svg(view), *RULES.render_phone_svg(view)):
+                            said += [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", picture)
+                                     if t.startswith(("História", "Carta", "Última", "Pilha de história",
+                                                      "Peça de discos", "Pela história"))]
+                            pictures.append(picture)
                 o = RULES.bot_choice(state, pending[0], options_now, rnd)
                 for e in RULES.apply(state, pending[0], o.move):
                     d = e.as_dict()
@@ -59,6 +68,10 @@ def campaign_in_portuguese(options: Mapping[str, Any], name: str, games: int) ->
             assert archive is not None
             if archive["ended"]:
                 break
+    # the picture's band said nothing in English ("Story:", "Last read", "Story pile", a tile "free")
+    for english in ("Story:", "Last read", "Last vote", "Story pile", ": free", "Disc tile", "fulfilled by"):
+        assert not any(english in picture for picture in pictures), english
+    assert any("Pilha de história" in picture for picture in pictures)
     return said, missed, kinds
 
 

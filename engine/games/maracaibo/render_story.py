@@ -13,13 +13,21 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from engine import i18n
 from engine.core import View
 
 from . import content as C
+from . import labels
 
 Colour = Callable[[View, int], str]
 _STORY_NAME = {"base": "the base game's story", "uprising": "the Uprising's story"}
 _MODULE_NAME = {"resistance": "the Resistance Tiles", "uprising": "the Uprising (fighting against a nation, L40)"}
+
+
+def say(s: str) -> str:
+    """A line of the band in the reader's language (issue 27: data/campaign/story.pt.json's patterns;
+    the phone's column says items() and tiles_line() through render.say, which reads the same data)."""
+    return s if i18n.current() == i18n.DEFAULT else labels.label(s)
 
 
 def _t(x: float, y: float, s: str, size: float, fill: str = "#111", bold: bool = False) -> str:
@@ -80,7 +88,7 @@ def svg_band(view: View, y: int, colour: Colour) -> tuple[list[str], int]:
     if not s:
         return [], y
     names = [str(n) for n in view["players"]]
-    out = [_t(6, y + 9, title(s), 9, bold=True)]
+    out = [_t(6, y + 9, say(title(s)), 9, bold=True)]
     y += 14
     # the four story tiles: a claimed one marked with the colour of whoever claimed it
     for i, by in enumerate(s["tiles"]):
@@ -89,14 +97,14 @@ def svg_band(view: View, y: int, colour: Colour) -> tuple[list[str], int]:
                    'stroke-width="0.6"/>')
         if by is not None:
             out.append(f'<rect x="{x}" y="{y}" width="8" height="16" rx="2" fill="{colour(view, by)}"/>')
-        word = f"{i + 1}: {names[by]}" if by is not None else f"{i + 1}: free"
+        word = f"{i + 1}: {names[by]}" if by is not None else say(f"{i + 1}: free")
         out.append(_t(x + 11, y + 11, word[:14], 7.5, bold=by is not None))
-    out.append(_t(6 + 84 * len(s["tiles"]) + 4, y + 11, f"Story pile: {C.counted(s['pile'], 'card')}"
-                  + (f"; unread: {', '.join(map(str, s['unread']))}" if s["unread"] else ""), 8))
+    out.append(_t(6 + 84 * len(s["tiles"]) + 4, y + 11, say(f"Story pile: {C.counted(s['pile'], 'card')}"
+                  + (f"; unread: {', '.join(map(str, s['unread']))}" if s["unread"] else "")), 8))
     y += 22
     for line, tid in items(view):
-        for k, part in enumerate(textwrap.wrap(line, 118)[:2]):
-            out.append(_t(12 if k else 6, y + 9, part, 7.5, bold=line.startswith("Card ") and k == 0))
+        for k, part in enumerate(textwrap.wrap(say(line), 118)[:2]):  # (said whole, then cut)
+            out.append(_t(12 if k else 6, y + 9, part, 7.5, bold=tid is None and line.startswith("Card ") and k == 0))
             y += 11
         t = s["discs"].get(tid) if tid is not None else None
         if t is not None:  # one slot a disc, filled with the colour of the disc's seat
