@@ -323,7 +323,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.index} of game {self.game_id}"
+        return f"seat {self.index + 1} of game {self.game_id}"  # (a person's count, from 1: issue 23)
 
     @property
     def away_until(self) -> datetime | None:
@@ -387,7 +387,7 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"move {self.number} of game {self.game_id} (seat {self.seat})"
+        return f"move {self.number} of game {self.game_id} (seat {self.seat + 1})"  # (from 1, as the pages)
 
 
 class MoveRequest(models.Model):

@@ -111,6 +111,15 @@ def test_the_game_page_and_the_moderator_pages_count_seats_from_1_the_api_from_0
     assert [str(m) for m in get_messages(r.wsgi_request)] == [
         f"Seat 3 of game #{bids_game.pk} now belongs to olga@example.org."]
     assert bids_game.seats.filter(index=2, player__email="olga@example.org").exists()
+    # the admin's rows name a seat and a move's seat from 1 too (a row's own name: Seat/Move.__str__;
+    # those lists are a superuser's)
+    staff.user.is_superuser = True
+    staff.user.save(update_fields=["is_superuser"])
+    carla_seat = bids_game.seats.get(index=2)
+    seat_page = client.get(f"/admin/games/seat/{carla_seat.pk}/change/").content.decode()
+    assert f"seat 3 of game {bids_game.pk}" in seat_page and f"seat 2 of game {bids_game.pk}" not in seat_page
+    move_page = client.get(f"/admin/games/move/{move.pk}/change/").content.decode()
+    assert f"move 1 of game {bids_game.pk} (seat 2)" in move_page, move_page
 
     # the API's seat fields stay indexes from 0
     api = token_client(staff).get(f"/api/v1/games/{bids_game.pk}/late/").json()
