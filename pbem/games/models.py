@@ -77,6 +77,10 @@ class Player(models.Model):
     language = models.CharField(max_length=8, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("player")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("players")
+
     def __str__(self) -> str:
         return f"{self.display_name} <{self.email}>"
 
@@ -107,6 +111,10 @@ class Campaign(models.Model):
     deadline_hours = models.PositiveIntegerField(default=72)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("campaign")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("campaigns")
 
     def __str__(self) -> str:
         return self.name
@@ -187,6 +195,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("games")
         ordering = ["-id"]
         indexes = [
             # The finished games, most recently finished first (the lobby's list): 50 rows read at
@@ -309,6 +319,8 @@ class Seat(models.Model):
     waiting_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("seats")
         ordering = ["game_id", "index", "id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique"),
@@ -323,7 +335,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.index + 1} of game {self.game_id}"  # (a person's count, from 1: issue 23)
+        number = "-" if self.index is None else self.index + 1  # (a person's count, from 1: issue 23)
+        return f"seat {number} of game {self.game_id}"
 
     @property
     def away_until(self) -> datetime | None:
@@ -373,6 +386,8 @@ class Move(models.Model):
     banks_before = models.JSONField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("move")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("moves")
         ordering = ["game_id", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="move_number_unique")]
         # Why these: "since your last mail" reads the moves after a version, and the undos
@@ -411,6 +426,10 @@ class MoveRequest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     decided_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("move request")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("move requests")
+
     def __str__(self) -> str:
         return f"move request {self.pk} ({self.status})"
 
@@ -441,6 +460,8 @@ class InboundMessage(models.Model):
     pruned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("inbound message")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("inbound messages")
         constraints = [models.UniqueConstraint(fields=["message_id"], name="inbound_message_id_unique")]
         indexes = [
             models.Index(
@@ -498,6 +519,8 @@ class OutboundMessage(models.Model):
     pruned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("outbound message")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("outbound messages")
         indexes = [
             models.Index(
                 fields=["sent_at"], name="outbound_to_prune", condition=models.Q(status="sent", pruned_at__isnull=True)
@@ -541,9 +564,9 @@ class AuditEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("audit entry")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("audit entries")
         ordering = ["-id"]
-        verbose_name = "audit entry"
-        verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
         return f"{self.action} on game {self.game_id}"
@@ -569,8 +592,8 @@ class MailAddress(models.Model):
     disabled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name = "mail address"
-        verbose_name_plural = "mail addresses"
+        verbose_name = _("mail address")  # (the admin's words in the staff's language: issue 27)
+        verbose_name_plural = _("mail addresses")
 
     def __str__(self) -> str:
         return f"{self.email} (score {self.bounce_score:.1f}{', disabled' if self.disabled_at else ''})"

@@ -139,6 +139,14 @@ def test_the_staffs_other_lists_and_pages_speak_the_moderators_language(fake_gam
             assert text in listing, (model, text)
         for text in english:
             assert text not in listing, (model, text)
+    # the rows' own names (the models' names: breadcrumbs, titles, the game page's seats heading)
+    names = {"player": "Jogadores", "seat": "Lugares", "move": "Jogadas", "moverequest": "Pedidos de jogada",
+             "inboundmessage": "E-mails recebidos", "outboundmessage": "E-mails enviados",
+             "auditentry": "Registros de auditoria", "mailaddress": "Endereços de e-mail"}
+    for model, plural in names.items():
+        listing = client.get(f"/admin/games/{model}/").content.decode()
+        assert f"&rsaquo; {plural}\n" in listing, (model, plural)  # (the breadcrumbs)
+    assert ">Jogos<" in client.get("/admin/").content.decode()
     # a change page's fields, and a seat's token and a mail's secret address stay out of sight
     seat = game.seats.get(index=1)
     page = client.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
@@ -152,6 +160,7 @@ def test_the_staffs_other_lists_and_pages_speak_the_moderators_language(fake_gam
     for text in ("Hash da semente:", "Começado em:", "Prolongamentos permitidos:", "Última versão enviada"):
         assert text in page, text
     assert "Seed hash" not in page and "Started at" not in page
+    assert ">Lugares<" in page and ">Seats<" not in page, page
     # an English moderator reads them as they were: the fields' names
     services.do_update_preferences(moderator, language="en")
     for model, (_said, english) in OTHER_LISTS.items():
@@ -160,3 +169,4 @@ def test_the_staffs_other_lists_and_pages_speak_the_moderators_language(fake_gam
             assert text in listing, (model, text)
     page = client.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
     assert "Last mailed version:" in page and "Joined at:" in page
+    assert "<title>Select seat to view" in client.get("/admin/games/seat/").content.decode()
