@@ -287,7 +287,8 @@ def stamp_coop_release(state: State) -> None:
     nothing), or 4831b6a (format 10 stamped that row, today's setup but for the renumbered card, on every
     game holding the card's old id: a cooperative game set up before it is of a row of coop_releases.py)."""
     options = state["options"]
-    if str(options.get("release", "current")) in ("current", *_BEFORE_RENUMBERED):
+    said = str(options.get("release", "current"))
+    if said == "current" or said in _BEFORE_RENUMBERED:  # (no star in an `in` tuple: mypyc cannot build it)
         found = release_of(state)
         if options.get("release") != found:
             state["options"] = {**{k: v for k, v in options.items() if k != "release"}, "release": found}
