@@ -45,3 +45,17 @@ def test_it_keeps_the_standings_words_whole_on_a_phone(new_page: Any, site: str)
         assert heads[2] in ("Player", "Jogador"), heads
         assert page.evaluate(_BROKEN) == [], language
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_it_keeps_an_invited_players_words_whole_on_a_phone(new_page: Any, site: str) -> None:
+    """Seen in the Portuguese screenshot: an unanswered invitation, 'um jogador convidado', broke into
+    'convida|do' at 390 px (only a one-word, address-like name may break anywhere)."""
+    alice: Player = make_player("alice@example.org", "Alice")
+    campaign, _game = campaigns.do_create_campaign(alice, "maracaibo", name="Summer", invite=["bob@example.org"])
+    for language, invited in (("en", "an invited player"), ("pt", "um jogador convidado")):
+        page = new_page({"width": 390, "height": 844})
+        page.set_extra_http_headers({"Accept-Language": language})
+        page.goto(f"{site}/campaigns/{campaign.pk}/")
+        assert invited in page.locator("table.standings").inner_text(), language
+        assert page.evaluate(_BROKEN) == [], language
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
