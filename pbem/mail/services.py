@@ -39,7 +39,7 @@ from pbem.games import services as game_services
 from pbem.games.links import seat_page_url
 from pbem.games.models import Game, GameModerator, InboundMessage, MailAddress, OutboundMessage, Player, Seat
 from pbem.games.services import Command, MoveRejected, ServiceError
-from pbem.mail import absence_commands, bounces, dsn, outbox, parsing
+from pbem.mail import absence_commands, bounces, dsn, outbox, parsing, seatrow
 from pbem.mail import commands as account
 
 log = logging.getLogger(__name__)
@@ -76,11 +76,9 @@ def _seat_for_token(token: str, *, lock: bool = False) -> Seat | None:
     for the caller's transaction (issue 28: the move a mail makes then takes the game as read
     here, not with a second locked read of the same row)."""
     # Why both: the indexed lookup finds the row, the constant-time compare is what
-    # decides, so no code path compares a secret with a short-circuiting ==.
-    rows = Seat.objects.select_related("game", "player").filter(token=token)
-    if lock:
-        rows = rows.select_for_update(of=("game",))
-    seat = rows.first()
+    # decides, so no code path compares a secret with a short-circuiting ==. Why written out:
+    # see pbem.mail.seatrow.
+    seat = seatrow.seat_by_token(token, lock=lock)
     if seat is None or not hmac.compare_digest(seat.token.encode(), token.encode()):
         return None
     return seat
