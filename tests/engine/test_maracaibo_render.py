@@ -224,3 +224,28 @@ def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> N
     phone = render_phone.phone_svgs(view)[1]
     assert "Story: game 1 of the campaign" in phone and "Story tiles: 1 " in phone
     assert "Story:" not in render.svg(RULES.view(RULES.setup(["Ana", "Bruno"], {}, "band"), 0))
+
+
+def test_the_board_in_words_cut_in_lines_is_the_same_each_time_and_each_reader_gets_their_own_lines() -> None:
+    """The lines a text is cut in are kept from one mail to the next (render._cut, issue 28: the same
+    texts recur); what a reader gets must be what ``textwrap`` gives, in that reader's language, and
+    a caller changing its lines must not change the next mail's."""
+    import textwrap
+
+    from engine import i18n
+    from engine.games.maracaibo import render
+
+    state = played()
+    view = RULES.view(state, 0)
+    first = RULES.render_mail_text(view)
+    assert RULES.render_mail_text(view) == first
+    long = "Barriers: " + "; ".join(f"space {i}: a quest of the governor" for i in range(9))
+    assert len(textwrap.wrap(long, render.WIDTH)) > 2
+    lines = render._wrap(long)
+    assert lines == textwrap.wrap(render.say(long), render.WIDTH, initial_indent="  ", subsequent_indent="    ",
+                                  break_on_hyphens=False)
+    lines.append("changed by its caller")
+    assert render._wrap(long) == lines[:-1]
+    with i18n.language("pt"):  # said in the reader's language before it is cut, not the line kept in English
+        said = RULES.render_mail_text(view)
+    assert said != first and RULES.render_mail_text(view) == first
