@@ -188,3 +188,28 @@ def test_a_steps_answer_costs_its_bound(monkeypatch):
             assert len(ctx.captured_queries) <= bound, [q["sql"][:90] for q in ctx.captured_queries]
             return
     pytest.fail("no step's answer in 40 moves of this deal")
+
+
+def test_a_move_writes_the_games_columns_it_changes_and_no_other():
+    """The game's UPDATE of a judged move mail sets the state, its counters, the end and the
+    deadline's marks, and what the lobby reads from the state (issue 28, perf: it wrote all 35
+    columns, options and archive included, as read), and what it stores reads back as the move left it."""
+    import re
+
+    from pbem.games.services import MOVE_FIELDS
+
+    game = _maretta()
+    raw, sender, to = _move_mail(game, random.Random(7))
+    row = mail_services.do_receive_mail(raw, sender, [to])
+    with CaptureQueriesContext(connection) as ctx:
+        assert mail_services.do_process_inbound(row.pk) == "applied"
+    updates = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith('UPDATE "games_game"')]
+    assert len(updates) == 1, updates
+    assert set(re.findall(r'"(\w+)" = ', updates[0].split(" WHERE ")[0])) == {
+        *MOVE_FIELDS, "pending_seats", "seat_names"}
+    after = Game.objects.get(pk=game.pk)
+    assert after.version == game.version + 1 and after.moves_recorded == game.moves_recorded + 1
+    assert after.state != game.state and after.deadline_at is not None and after.deadline_at != game.deadline_at
+    rules = engine.get(after.rules)
+    assert after.pending_seats == rules.pending(after.state) and after.seat_names == after.state["players"]
+    assert after.options == game.options and after.title == game.title
