@@ -109,7 +109,7 @@ from pbem.games.service_types import (
 from pbem.games.service_types import (
     rules_for as rules_for,
 )
-from pbem.mail import outbox
+from pbem.mail import outbox, seatrow
 
 log = logging.getLogger(__name__)
 
@@ -607,7 +607,7 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
                            % {"game_version": game.version, "expected_version": expected_version})
     # Why every seat in one read (#28): the mover's seat, the resigned seats autoplay needs and
     # the seats the game mails are one small query, not three.
-    seats = list(outbox.with_chat_flag(game.seats.select_related("player")))
+    seats = seatrow.seats_of(game)  # (with_chat_flag's read, written out: pbem.mail.seatrow)
     own = _own_seat(game, seats, player) if player is not None else None
     if own is not None:
         seat_index = own.index

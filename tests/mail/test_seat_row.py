@@ -14,8 +14,8 @@ from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from pbem.games import services
-from pbem.games.models import Game, Player, Seat
-from pbem.mail import seatrow
+from pbem.games.models import ChatMessage, Game, Player, Seat
+from pbem.mail import outbox, seatrow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,3 +83,26 @@ def test_a_seat_read_with_its_lock_holds_its_games_row_until_the_transaction_end
     t.start()
     t.join()
     assert seen[-1] == "got it"
+
+
+def test_a_games_seats_are_what_the_orm_reads_with_their_players_and_chat_flags_in_one_statement() -> None:
+    game = Game.objects.get(pk=_game_with_an_invited_seat().pk)
+    seats = list(Seat.objects.filter(game=game))
+    told = next(s for s in seats if s.player is not None)
+    said = ChatMessage.objects.create(game=game, seat=told.index or 0, player=told.player, text="oi", version=1)
+    Seat.objects.filter(pk=told.pk).update(last_mailed_chat=said.pk)  # told of it: no new chat for this seat
+    orm = list(outbox.with_chat_flag(game.seats.select_related("player")))
+    assert {getattr(s, outbox.NEW_CHAT) for s in orm} == {True, False}, "both flags are compared"
+    with CaptureQueriesContext(connection) as queries:
+        read = seatrow.seats_of(game)
+        players = [s.player for s in read]
+        games = {id(s.game) for s in read}
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert games == {id(game)}, "each seat's game is the game given"
+    assert [s.pk for s in read] == [s.pk for s in orm]  # the ORM's order
+    for ours, theirs, player in zip(read, orm, players, strict=True):
+        assert _fields(ours) == _fields(theirs)
+        assert getattr(ours, outbox.NEW_CHAT) is getattr(theirs, outbox.NEW_CHAT)
+        assert (player is None) == (theirs.player is None)
+        if player is not None:
+            assert _fields(player) == _fields(theirs.player)
