@@ -23,7 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -292,10 +292,13 @@ def _log_since(game: Game, floor: int) -> list[Move]:
 
     One statement, two index range scans, (game, version) and the partial (game, undone_version):
     each reads only the rows after ``floor``, not the whole log. The rows of a lower floor hold
-    those of every higher one, so one read serves the mails of several seats (#28)."""
-    return list(Move.objects.filter(Q(version__gt=floor, undone_at__isnull=True) | Q(undone_version__gt=floor),
-                                    game=game).only("version", "number", "events", "seat", "source",
-                                                    "undone_at", "undone_version"))
+    those of every higher one, so one read serves the mails of several seats (#28). Why written
+    out (issue 28, perf): the ORM built this filter anew for every move's mails, about 1 ms of CPU."""
+    table = connection.ops.quote_name(Move._meta.db_table)
+    return list(Move.objects.raw(
+        f"SELECT id, version, number, events, seat, source, undone_at, undone_version FROM {table} "
+        "WHERE game_id = %s AND ((version > %s AND undone_at IS NULL) OR undone_version > %s) ORDER BY number",
+        [game.pk, floor, floor]))
 
 
 def _events_since(game: Game, seat: Seat, log: tuple[int, list[Move]] | None = None) -> list[Event]:
