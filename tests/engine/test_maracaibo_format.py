@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,25 +18,14 @@ from engine.errors import SetupError
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo.upgrade import FORMAT, UPGRADES, UnknownFormat, current, format_of
 from engine.testing import player_names
+from tests.engine.maracaibo_golden import golden, upgraded
 
-GOLDEN = Path(__file__).parent / "golden"
 SAVED = ["maracaibo_3p_s77", "maracaibo_solo_s76"]
-
-
-def _golden(name: str) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
-    return doc
-
-
-def _upgraded(state: dict[str, Any]) -> dict[str, Any]:
-    s = copy.deepcopy(state)
-    current(s)
-    return s
 
 
 @pytest.mark.parametrize("name", SAVED)
 def test_it_plays_on_a_game_saved_before_formats_existed(name: str) -> None:
-    g = _golden(name)
+    g = golden(name)
     state = g["state"]
     assert "format" not in state  # (saved as format 0)
     for i, (seat, code) in enumerate(g["rest"]):
@@ -46,19 +34,19 @@ def test_it_plays_on_a_game_saved_before_formats_existed(name: str) -> None:
         if i == 0:
             assert state["format"] == FORMAT  # upgraded when first read
     assert RULES.pending(state) == []
-    assert state == _upgraded(g["final"])
+    assert state == upgraded(g["final"])
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.as_dict() == g["outcome"]
 
 
 @pytest.mark.parametrize("name", SAVED)
 def test_it_upgrades_a_saved_state_to_the_state_todays_engine_plays_to(name: str) -> None:
-    g = _golden(name)
+    g = golden(name)
     state = RULES.setup(g["players"], g["options"], g["seed"])
     for seat, code in g["moves"]:
         RULES.apply(state, seat, {"code": code})
     assert state["format"] == FORMAT
-    assert state == _upgraded(g["state"])
+    assert state == upgraded(g["state"])
     for seat in [*range(len(g["players"])), None]:  # and it reads the same
         assert RULES.view(copy.deepcopy(g["state"]), seat) == RULES.view(state, seat)
 
@@ -70,7 +58,7 @@ def test_it_writes_its_format_in_a_new_game() -> None:
 
 
 def test_it_takes_a_format_0_state_to_format_1_changing_nothing_else() -> None:
-    old = _golden(SAVED[0])["state"]
+    old = golden(SAVED[0])["state"]
     new = copy.deepcopy(old)
     UPGRADES[0](new)
     assert new.pop("format") == 1
@@ -78,7 +66,7 @@ def test_it_takes_a_format_0_state_to_format_1_changing_nothing_else() -> None:
 
 
 def test_it_names_three_top_level_keys_readably_in_format_3_in_their_places() -> None:
-    old = _golden(SAVED[0])["state"]
+    old = golden(SAVED[0])["state"]
     UPGRADES[0](old)
     UPGRADES[1](old)
     new = copy.deepcopy(old)
@@ -116,7 +104,7 @@ def _without_turn_notes(state: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", SAVED_UPRISING)
 def test_it_plays_on_a_78_or_79_game_saved_before_the_new_legacy_tiles_were_played(name: str) -> None:
-    g = _golden(name)
+    g = golden(name)
     state = g["state"]
     assert state["format"] == 5 and "legacy_new" not in state and "legacy_board" not in state
     unplayed = list(state["legacy_unplayed"])
@@ -130,14 +118,14 @@ def test_it_plays_on_a_78_or_79_game_saved_before_the_new_legacy_tiles_were_play
             assert (state["legacy_new"], state["legacy_board"], state["legacy_unplayed"]) == ([], {}, unplayed)
         assert state["legacy_board"] == {} and all(p["at"] != "10a" for p in state["p"])  # (L30's new city)
     assert RULES.pending(state) == []
-    assert _without_turn_notes(state) == _without_turn_notes(_upgraded(g["final"]))
+    assert _without_turn_notes(state) == _without_turn_notes(upgraded(g["final"]))
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.as_dict() == g["outcome"]
 
 
 @pytest.mark.parametrize("name", SAVED_UPRISING)
 def test_it_tells_the_players_the_drawn_tiles_it_does_not_play_after_the_upgrade(name: str) -> None:
-    state = _upgraded(_golden(name)["state"])
+    state = upgraded(golden(name)["state"])
     keys = list(state)
     assert keys[keys.index("legacy"):keys.index("legacy") + 4] == ["legacy", "legacy_new", "legacy_board",
                                                                   "legacy_unplayed"]
@@ -149,7 +137,7 @@ def test_it_tells_the_players_the_drawn_tiles_it_does_not_play_after_the_upgrade
 
 def test_it_adds_only_the_board_to_a_state_whose_new_spaces_l34_l36_were_already_played() -> None:
     """main 93f71f2 to 7e3c82d's parent: L34-L36 in ``legacy_new``, no ``legacy_board``."""
-    old = _golden(SAVED_UPRISING[1])["state"]
+    old = golden(SAVED_UPRISING[1])["state"]
     for step in UPGRADES[5:6]:
         step(old)
     old = {**{k: v for k, v in old.items() if k != "legacy_unplayed"}, "legacy_new": ["L34"],
@@ -178,17 +166,17 @@ def _replayed(g: dict[str, Any], moves: list[list[Any]], options: dict[str, Any]
 
 @pytest.mark.parametrize("name", SAVED_UPRISING)
 def test_it_replays_a_78_or_79_game_saved_before_the_new_legacy_tiles_from_its_seed_and_log(name: str) -> None:
-    g = _golden(name)
-    upgraded = _upgraded(g["state"])
-    assert upgraded["options"]["release"] == "c0d8ac1"  # (format 8 marks it)
+    g = golden(name)
+    stored = upgraded(g["state"])
+    assert stored["options"]["release"] == "c0d8ac1"  # (format 8 marks it)
     options = {**g["state"]["options"], "release": "c0d8ac1"}  # (as migration 0026 marks the stored game)
-    assert _replayed(g, g["moves"], options) == upgraded  # exactly: the setup of that release, same draws
+    assert _replayed(g, g["moves"], options) == stored  # exactly: the setup of that release, same draws
     ended = _replayed(g, [*g["moves"], *g["rest"]], options)  # (the last main action's notes: see above)
-    assert _without_turn_notes(ended) == _without_turn_notes(_upgraded(g["final"]))
+    assert _without_turn_notes(ended) == _without_turn_notes(upgraded(g["final"]))
     # today's setup (no marker) deals other cards, tiles and home ports: the log does not replay
     today = RULES.setup(g["players"], g["state"]["options"], g["seed"])
     seat, code = g["moves"][0]
-    assert today["deck"] != upgraded["deck"] or code not in [o.code for o in RULES.options(today, seat)]
+    assert today["deck"] != stored["deck"] or code not in [o.code for o in RULES.options(today, seat)]
 
 
 def test_a_game_set_up_today_says_release_current_and_the_upgrade_keeps_it() -> None:
