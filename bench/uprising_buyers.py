@@ -2,7 +2,8 @@
 """Does a project card win games, or does the bot buy it when it is already winning?
 
     python bench/uprising_buyers.py [--cards 201 208] [--games N] [--modes 78 79] [--players 2 3 4]
-                                    [--seeds A B] [--json FILE]
+                                    [--seeds A B] [--json FILE] [--per-seed] [--set ID:KEY=N ...]
+    python bench/uprising_buyers.py --table FILE [--cards ...] [--per-seed]   # the report, from --json records
 
 Bot self-play, as ``bench/uprising_balance.py``. For every buy of a watched card it keeps the
 buyer's position at the purchase (its rank and its lead over the best other player, the turn) and
@@ -15,9 +16,18 @@ scorings left). It prints, per card and player count, over both seeds:
   same rank with a lead in the same 5-point band at the same turn, with the explorer past the green
   barrier or not as the buyer's (buyer or not), summed over the buyers: what the buyers would have won
   had the card done nothing;
+- **expected from their position and tokens**: the same, with the synergy tokens held at that turn too
+  (0 ... 5, 6 or more): a player holding many tokens is strong whatever it buys, and a card paid by the
+  tokens is bought by players holding many. Leave-one-out: the buyer's own record at the buy is left out
+  of its cell (these cells are small, and a buyer's own win would pull the expectation to its result); a
+  buyer whose cell holds nobody else is left out of this column (the count says how many are in it);
 - **without the card's points**: the buyers' wins had the card's points not been scored (a win whose
   margin was no larger than the card's points counts as lost; ties share). This is an upper bound of
   the card's effect: the buy's doubloons and action would have gone elsewhere.
+
+Also the synergy tokens its buyers held at the buy. ``--per-seed`` reports each seed's games alone too
+(their expectations over that seed's games); ``--table FILE`` reports from ``--json`` records (older records,
+without the tokens held, leave the tokens' column out).
 
 Buyers' wins near "expected from their position" and "without the card's points" well above the even
 share mean the bot's choice (it buys the card when it is ahead), not the card's strength.
@@ -45,7 +55,9 @@ from engine.games.maracaibo.bot import choose as bot
 from engine.games.maracaibo.effects import scorings_left
 from engine.testing import player_names
 
-Key = tuple[int, int, int, int]  # (turn a player, rank, lead band, explorer past the green barrier)
+Key = tuple[int, int, int, int, int]  # (turn a player, rank, lead band, explorer past the green barrier, tokens)
+#: the synergy tokens held, counted up to this (more count as this)
+_TOKENS_CAP = 6
 #: the explorer space of the green barrier (both cards need it crossed: the Chronicler to be bought,
 #: the Jungle Guide to pay), a strong sign of a winning game on its own
 _GREEN = {v: k for k, v in C.BARRIERS.items()}["green"]
@@ -57,7 +69,8 @@ def _position(state: dict[str, Any], seat: int) -> Key:
     best_other = max(v for s, v in enumerate(vps) if s != seat)
     rank = 1 + sum(1 for s, v in enumerate(vps) if s != seat and v > me)
     band = max(-4, min(4, (me - best_other) // 5))
-    return (int(state["turns"]) // len(vps), rank, band, int(int(state["p"][seat]["explorer"]) >= _GREEN))
+    tokens = min(_TOKENS_CAP, len(state["p"][seat]["synergy"]))
+    return (int(state["turns"]) // len(vps), rank, band, int(int(state["p"][seat]["explorer"]) >= _GREEN), tokens)
 
 
 def _now_vp(card: dict[str, Any], p: dict[str, Any]) -> int:
@@ -117,18 +130,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", "-n", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--seeds", nargs=2, default=["uprising-a", "uprising-b"])
     parser.add_argument("--json", help="append every game's record (one JSON line each)")
+    parser.add_argument("--per-seed", action="store_true", help="report each seed's games alone too")
+    parser.add_argument("--table", help="no games: report from this --json file's records")
     parser.add_argument("--set", nargs="+", default=[], metavar="ID:KEY=N",
-                        help="an A/B run: a card's number changed for this run, e.g. 201:cost=8 201:vp=1")
+                        help="an A/B run: a card's number changed for this run, e.g. 201:cost=8 238:cost_goods=sugar")
     args = parser.parse_args(argv)
+    cards = frozenset(args.cards)
+    if args.table:
+        records = [json.loads(line) for line in Path(args.table).read_text(encoding="utf-8").splitlines() if line]
+        for n in sorted({int(g["n"]) for g in records}):
+            report_all(n, [g for g in records if int(g["n"]) == n], cards, args.per_seed)
+            print(f"  ({sum(1 for g in records if int(g['n']) == n)} games)")
+        return 0
     for change in args.set:  # (the card's one dict: the engine's lookups share it)
         cid, kv = change.split(":")
         key, value = kv.split("=")
-        U.CARD[int(cid)][key] = int(value)
-        # (and the price buying reads, worked out once at import: without it the bot weighed the new price
-        # and paid the old one)
+        # a number, or the goods a card costs too (``cost_goods=sugar,tobacco``: a building requirement)
+        U.CARD[int(cid)][key] = value.split(",") if key == "cost_goods" else int(value)
+        # (and the price and requirements buying reads, worked out once at import: without it the bot weighed
+        # the new price and paid the old one)
         buying._BUY_NEEDS[int(cid)] = buying._buy_needs(U.CARD[int(cid)])
+        if key == "cost_goods":
+            buying._GOODS_CARDS |= {int(cid)}
+            buying._REQ_CARDS |= {int(cid)}
         print(f"A/B: {U.CARD[int(cid)]['name']}'s {key} is {value} in this run")
-    cards = frozenset(args.cards)
     out = open(args.json, "a", encoding="utf-8") if args.json else None  # noqa: SIM115
     print(f"Maracaibo: The Uprising, the buyers of {', '.join(U.CARD[c]['name'] for c in sorted(cards))}: "
           f"{args.games} bot games per mode, player count and seed (data/uprising/: SUBSTITUTE CONTENT)")
@@ -150,7 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     games.append(g)
                     if out:
                         out.write(json.dumps(g) + "\n")
-        report(n, games, cards)
+                        out.flush()
+        report_all(n, games, cards, args.per_seed)
         print(f"  ({len(games)} games, {time.perf_counter() - started:.0f} s)")
     print(f"errors: {errors}")
     return 1 if errors else 0
@@ -160,31 +186,56 @@ def _won(g: dict[str, Any], seat: int) -> float:
     return 1 / len(g["winners"]) if seat in g["winners"] else 0.0
 
 
-def report(n: int, games: list[dict[str, Any]], cards: frozenset[int]) -> None:
-    """Buyers' wins, the wins expected from their position, the wins without the card's points."""
-    at: dict[Key, list[float]] = defaultdict(lambda: [0.0, 0.0])  # position -> [players, wins]
+def report_all(n: int, games: list[dict[str, Any]], cards: frozenset[int], per_seed: bool) -> None:
+    """The report over every game, then (``per_seed``) over each seed's games alone."""
+    report(n, games, cards)
+    if per_seed:
+        for seed in sorted({str(g["seed"]).rsplit("-", 3)[0] for g in games}):
+            report(n, [g for g in games if str(g["seed"]).rsplit("-", 3)[0] == seed], cards, f" (seed {seed} alone)")
+
+
+def report(n: int, games: list[dict[str, Any]], cards: frozenset[int], title: str = "") -> None:
+    """Buyers' wins, the wins expected from their position (and tokens), the wins without the card's points."""
+    at: dict[tuple[int, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])  # position -> [players, wins]
+    at_tok: dict[tuple[int, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])  # position and tokens -> ...
     for g in games:
         for s in range(n):
-            for k in g["seen"][s]:
-                c = at[(k[0], k[1], k[2], k[3])]
+            keys = [tuple(k) for k in g["seen"][s]]
+            for k4 in {k[:4] for k in keys}:  # (a player once a position, whatever its tokens)
+                c = at[k4]
                 c[0] += 1
                 c[1] += _won(g, s)
+            for k in keys:
+                if len(k) > 4:
+                    c = at_tok[k]
+                    c[0] += 1
+                    c[1] += _won(g, s)
     even = 100 / n
-    print(f"\n## {n} players (even {even:.0f}%, limit 1.5 x = {1.5 * even:.0f}%)")
+    print(f"\n## {n} players{title} (even {even:.0f}%, limit 1.5 x = {1.5 * even:.0f}%)")
     for cid in sorted(cards):
         buyers = won = expected = without = 0.0
+        tok_buyers = tok_won = tok_expected = 0.0
         ranks = [0] * (n + 1)
         turns: list[int] = []
         points: list[int] = []
+        held: dict[int, int] = defaultdict(int)
         for g in games:
             for b in g["buys"]:
                 if b["card"] != cid:
                     continue
                 seat, key = b["seat"], tuple(b["at"])
                 buyers += 1
-                won += _won(g, seat)
-                c = at[key]
+                w = _won(g, seat)
+                won += w
+                c = at[key[:4]]
                 expected += c[1] / c[0]
+                if len(key) > 4:
+                    held[key[4]] += 1
+                    c = at_tok[key]
+                    if c[0] > 1:  # (leave-one-out: the buyer's own record out of its cell)
+                        tok_buyers += 1
+                        tok_won += w
+                        tok_expected += (c[1] - w) / (c[0] - 1)
                 ranks[key[1]] += 1
                 turns.append(key[0])
                 pts = b["gain"] + b["income"] + b["card_vp"]
@@ -195,14 +246,18 @@ def report(n: int, games: list[dict[str, Any]], cards: frozenset[int]) -> None:
                 if vps[seat] == top:
                     without += 1 / sum(1 for v in vps if v == top)
         if not buyers:
-            print(f"- {U.CARD[cid]['name']}: no buyer")
+            print(f"- {U.CARD[cid]['name']} ({cid}): no buyer")
             continue
-        print(f"- {U.CARD[cid]['name']}: {buyers:.0f} buyers; buyers' wins {100 * won / buyers:.0f}%; "
-              f"expected from their position {100 * expected / buyers:.0f}%; "
+        tok = (f"expected from their position and tokens {100 * tok_expected / tok_buyers:.0f}% "
+               f"(leave-one-out, {tok_buyers:.0f} buyers, who won {100 * tok_won / tok_buyers:.0f}%); "
+               if tok_buyers else "")
+        print(f"- {U.CARD[cid]['name']} ({cid}): {buyers:.0f} buyers; buyers' wins {100 * won / buyers:.0f}%; "
+              f"expected from their position {100 * expected / buyers:.0f}%; {tok}"
               f"without the card's points {100 * without / buyers:.0f}%; "
               f"the card's points mean {sum(points) / buyers:.1f}; bought at a player's turn {sum(turns) / buyers:.1f} "
               f"(of 18-21); rank at the buy " + " / ".join(
-                  f"{100 * ranks[r] / buyers:.0f}%" for r in range(1, n + 1)) + " (1st / ... )")
+                  f"{100 * ranks[r] / buyers:.0f}%" for r in range(1, n + 1)) + " (1st / ... )"
+              + ("; synergy tokens at the buy " + ", ".join(f"{t}: {held[t]}" for t in sorted(held)) if held else ""))
 
 
 if __name__ == "__main__":
