@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from engine import i18n
 from engine.errors import IllegalMove
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo import content as C
@@ -387,9 +388,11 @@ def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
 
 
 def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_round_only() -> None:
-    # substitute numbers of #20 (card 238): bought in the last turns its 3 VP per synergy token paid off too well
+    # substitute numbers of #20 (card 239): bought in the last turns its 3 VP per synergy token paid off too well
+    # (card 237), and at mid-game for 10 doubloons too (card 238): cost 12, 0 VP
     cid = _id("Rebel Chronicler")
-    assert cid == 238 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_last_round": True}
+    assert cid == 239 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_last_round": True}
+    assert (U.CARD[cid]["cost"], U.CARD[cid]["vp"]) == (12, 0)
     blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
     state = _village(hand=(cid, 7, 8, 24))
     p = state["p"][0]
@@ -403,10 +406,21 @@ def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_
     with pytest.raises(IllegalMove) as info:
         RULES.parse("buy rebel chronicler", state, 0)
     assert "only before the last round" in info.value.message
+    # named in Portuguese, the name its mails show: the same reason, in Portuguese
+    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
+        RULES.parse("comprar Cronista Rebelde", state, 0)
+    assert "Cronista Rebelde só se vende antes da última rodada" in info.value.message, info.value.message
     assert "before the last round" in C.card_text(cid)
     state["round"] = state["rounds"] - 1
+    p["d"] = 11  # (a doubloon short: its price said, in either language)
+    state["v"] += 1
+    assert f"b{cid}" not in _labels(state)
+    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
+        RULES.parse("comprar cronista rebelde", state, 0)
+    assert "Cronista Rebelde custa 12 dobrões e você tem 11" in info.value.message, info.value.message
+    p["d"] = 20
     state["v"] += 1
     assert f"b{cid}" in _labels(state)
     vp, d = p["vp"], p["d"]
     _play(state, f"b{cid}")
-    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 10) and cid in p["display"]  # (3 VP per synergy token now)
+    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 12) and cid in p["display"]  # (3 VP per synergy token now)

@@ -13,7 +13,8 @@ A row says only what differs from today's data (absent: today's):
 - ``card``: by card (191, 192), its red and green spaces with their rewards (and 192's ``found_at_left``);
 - ``luysa_cp``: L39's price in combat points;
 - ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids: 0 the
-  first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237).
+  first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237), 2
+  the next (52a3425 to the third change, format 14: card 238).
 
 This module imports nothing of the package (search.py and coop.py read it; scenarios.py, which imports
 them, names the rows)."""
@@ -51,6 +52,9 @@ ROWS: dict[str, dict[str, Any]] = {
     # 6efc36b (format 11) to the Rebel Chronicler's second change (#20: card 238, format 13): today's but for
     # card 237
     "6efc36b": {"modes": MODES, "coop": True, "renumbered": 1},
+    # 52a3425 (card 238, format 13) to the Rebel Chronicler's third change (#20: card 239, format 14): today's
+    # but for card 238
+    "52a3425": {"modes": MODES, "coop": True, "renumbered": 2},
 }
 
 

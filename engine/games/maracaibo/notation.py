@@ -115,7 +115,11 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
 
     for cid, card in C.CARD.items():
         t = _card_term(cid)
-        names[t] = [card["name"]]
+        # its name in each other language too: a Portuguese player's ``comprar Cronista Rebelde`` named no
+        # card, so a refusal could not say why (its price, the last round) but only "no move uses all of ..."
+        names[t] = [card["name"], *sorted({said for code in i18n.LANGUAGES if code != i18n.DEFAULT
+                                           for said in [i18n.lookup(str(card["name"]), code)]
+                                           if said and said != card["name"]})]
         display[t] = str(card["name"])
         for w in _words(card["name"]) if len(_words(card["name"])) > 1 else ():
             word(w, "w#" + w)

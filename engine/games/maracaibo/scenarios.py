@@ -99,8 +99,9 @@ def _renumbered() -> dict[int, tuple[int, ...]]:
 RENUMBERED: dict[int, tuple[int, ...]] = _renumbered()
 #: the releases of 78, 79 and a campaign's games (74's and 193's: coop_releases.py) that dealt today's setup
 #: but for the renumbered cards, with the ids their ``renumbered`` says (0: the first ids, 4831b6a to
-#: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40), oldest first
-_BEFORE_RENUMBERED = ("4831b6a", "04c0a40")
+#: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40; 2: 52a3425 to the third change:
+#: row 8b97501), oldest first
+_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501")
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -158,6 +159,11 @@ RELEASES: dict[str, dict[str, Any]] = {
     # named by main 04c0a40, where its golden game was played): the same, with card 237 where today's setup
     # deals 238 (74's and 193's games of that time: coop_releases' rows 6a0f3d2 and 6efc36b)
     "04c0a40": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 1,
+                "city_tiles": True},
+    # 52a3425 (the Rebel Chronicler as card 238, its second change) to its third change of #20 (card 239, format
+    # 14; the row is named by main 8b97501, where its golden game was played): the same, with card 238 where
+    # today's setup deals 239 (74's and 193's games of that time: coop_releases' row 52a3425)
+    "8b97501": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 2,
                 "city_tiles": True},
     # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
     **coop_releases.ROWS,

@@ -175,9 +175,10 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
-    # (its numbers changed twice by the balance runs of #20: card 237 in card 201's place, then card 238 in
-    # 237's: cost 10 and 0 VP, sold past the blue barrier and only before the last round; 201, 237 retired)
-    _card("Rebel Chronicler", 10, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
+    # (its numbers changed three times by the balance runs of #20: card 237 in card 201's place, card 238 in
+    # 237's, sold past the blue barrier and only before the last round, then card 239 in 238's: cost 12 and
+    # 0 VP; 201, 237, 238 retired)
+    _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=239,
           needs={"barrier": "blue", "before_last_round": True}, figure=True),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
@@ -249,6 +250,11 @@ _RETIRED: dict[int, list[dict[str, Any]]] = {  # (a place's retired cards, oldes
         # buy predicts, bought in the last turns with 3-4 synergy tokens
         _card("Rebel Chronicler", 8, 1, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=237,
               **_BARRIER_FIG),
+        # 52a3425 to the third change (#20): bought at mid-game by players holding 4 synergy tokens (12 VP for
+        # 10 doubloons), its buyers won 15-36 points above what their position at the buy predicts with 3-4
+        # players, on both seeds
+        _card("Rebel Chronicler", 10, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
+              needs={"barrier": "blue", "before_last_round": True}, figure=True),
     ],
 }
 
