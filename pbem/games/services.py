@@ -563,9 +563,9 @@ def _save_move(game: Game) -> None:
     """The game's row as a move leaves it: :data:`MOVE_FIELDS` and what :meth:`Game.save` derives
     from the state (whom it waits for, the seats' names), in one written-out UPDATE.
 
-    Why written out (issue 28, perf): ``game.save()`` had the ORM build and adapt an UPDATE of all
-    of the game's 35 columns at every move, 0.9-1.0 ms of CPU against 0.55-0.65 for this (a
-    Maracaibo game's row, medians of 200 saves); no signal listens to a game's save."""
+    Why written out (issue 28, perf): ``game.save()`` had the ORM build and adapt an UPDATE of
+    all of the game's 33 columns but its id at every move, 0.9-1.0 ms of CPU against 0.55-0.65
+    for this (a Maracaibo game's row, medians of 200 saves); no signal listens to a game's save."""
     game.pending_seats = pending_of(game.rules, game.state)
     game.seat_names = names_of(game.state)
     sql, fields = _move_update(connection.vendor)

@@ -192,7 +192,7 @@ def test_a_steps_answer_costs_its_bound(monkeypatch):
 
 def test_a_move_writes_the_games_columns_it_changes_and_no_other():
     """The game's UPDATE of a judged move mail sets the state, its counters, the end and the
-    deadline's marks, and what the lobby reads from the state (issue 28, perf: it wrote all 35
+    deadline's marks, and what the lobby reads from the state (issue 28, perf: it wrote all 33
     columns, options and archive included, as read), and what it stores reads back as the move left it."""
     import re
 
