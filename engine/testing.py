@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -82,6 +83,18 @@ def _fail(msg: str, seed: Any, step: int) -> ConformanceError:
     return ConformanceError(f"seed {seed!r}, step {step}: {msg}")
 
 
+def _copied(state: State) -> State:
+    """``copy.deepcopy(state)``, 3-4 times faster: a state is plain data (dicts, lists, strings, numbers),
+    which pickle copies as deepcopy does, parts shared within it kept shared. Why: the checker copies the
+    state several times at every step of every game it plays, and deepcopy was half of a whole checked
+    game's time. Anything pickle refuses is copied by deepcopy."""
+    try:
+        copied: State = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(state)
+    return copied
+
+
 def _labels(opts: Sequence[Option]) -> list[tuple[str, str]]:
     return [(o.code, o.label) for o in opts]
 
@@ -103,10 +116,10 @@ def _check_options(rules: Rules, state: State, seat: int, opts: list[Option], se
             if parsed != o.move and parsed.get("code") != o.code:
                 raise _fail(f"{text!r} parses to {parsed}, not to option {o.code} {o.move}", seed, step)
         if apply_all:
-            trial = copy.deepcopy(state)
+            trial = _copied(state)
             try:
                 rules.apply(trial, seat, o.move)
-                trial2 = copy.deepcopy(state)
+                trial2 = _copied(state)
                 rules.apply(trial2, seat, {"code": o.code})
             except IllegalMove as exc:
                 raise _fail(f"listed option {o.code} ({o.label}) was refused: {exc}", seed, step) from exc
@@ -137,7 +150,7 @@ def _check_refusals(rules: Rules, state: State, pending: list[int], seed: Any, s
 def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Random, seed: Any, step: int,
                   report: Report) -> None:
     holder = {"rng": seed_to_state(str(rnd.random()))}
-    other = rules.resample_hidden(copy.deepcopy(state), seat, Rng(holder))
+    other = rules.resample_hidden(_copied(state), seat, Rng(holder))
     if other != state:
         report.resamples_that_changed += 1
     if rules.view(other, seat) != rules.view(state, seat):
@@ -149,7 +162,7 @@ def _check_hidden(rules: Rules, state: State, seat: int | None, rnd: random.Rand
         raise _fail(f"seat {seat}'s option labels depend on information hidden from it", seed, step)
     if mine:
         move = rnd.choice(mine).move
-        a, b = copy.deepcopy(state), other
+        a, b = _copied(state), other
         ev_a = rules.apply(a, seat, move)
         ev_b = rules.apply(b, seat, move)
         seen_a = seen_without_reveals(ev_a, seat, stop_at_private_reveal=True)
@@ -195,8 +208,8 @@ def _check_observers(rules: Rules, state: State, pending: list[int], rnd: random
     n = len(state["players"])
     s = rnd.choice([None, *(u for u in range(n) if u != t)])
     holder = {"rng": seed_to_state(str(rnd.random()))}
-    other = rules.resample_hidden(copy.deepcopy(state), s, Rng(holder))
-    a = copy.deepcopy(state)
+    other = rules.resample_hidden(_copied(state), s, Rng(holder))
+    a = _copied(state)
     ev_a = rules.apply(a, t, move)
     try:
         ev_b = rules.apply(other, t, move)
@@ -226,7 +239,7 @@ def _check_others_moves(rules: Rules, state: State, pending: list[int], rnd: ran
         if len(opts) < 2:
             continue
         a_opt, b_opt = rnd.sample(opts, 2)
-        a, b = copy.deepcopy(state), copy.deepcopy(state)
+        a, b = _copied(state), _copied(state)
         ev_a = rules.apply(a, t, a_opt.move)
         ev_b = rules.apply(b, t, b_opt.move)
         for s in [None, *range(n)]:
@@ -245,7 +258,7 @@ def _check_simultaneous(rules: Rules, state: State, pending: list[int], rnd: ran
     chosen = {s: rnd.choice(rules.options(state, s)).move for s in pending}
     results = []
     for order in (list(pending), list(reversed(pending))):
-        trial = copy.deepcopy(state)
+        trial = _copied(state)
         for s in order:
             if s not in rules.pending(trial):
                 return  # not a simultaneous decision after all (the first move ended it)
