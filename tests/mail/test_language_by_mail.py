@@ -4,6 +4,7 @@ seat of one game mailed in its own language, over the real SMTP socket."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -23,15 +24,31 @@ def english_left(text: str) -> list[str]:
     the service's (the moderator page's "vacation until" is a msgid of its own)."""
     text = "\n".join(line for line in text.split("\n") if not line.startswith("> "))
     text = re.sub(r"`[^`\n]*`", " ", text)
-    found = []
-    for msgid, strs in catalogue("pt").items():
-        if strs[0] == msgid:
-            continue
-        for words in re.split(r"%\(\w+\)[sd]|<[^>]+>|\{\{[^}]*\}\}", msgid):
-            words = words.strip(" .,:;()\n")
-            if len(words) >= 12 and words in text and words not in strs[0]:  # (a command example stays)
-                found.append(words)
-    return found
+    return [words for words, said in _service_english() if words in text]
+
+
+_PT_PO = Path(__file__).resolve().parents[2] / "pbem" / "locale" / "pt" / "LC_MESSAGES" / "django.po"
+_english: tuple[tuple[int, int], list[tuple[str, str]]] | None = None
+
+
+def _service_english() -> list[tuple[str, str]]:
+    """(words of a msgid between its placeholders, 12 characters or more, that its Portuguese does not say;
+    that Portuguese) for the pt catalogue, in its order. Read again only when the file changed.
+    Why: the whole-game tests ask this of every mail and every story line (the catalogue was parsed each time)."""
+    global _english
+    stat = _PT_PO.stat()
+    key = (stat.st_mtime_ns, stat.st_size)
+    if _english is None or _english[0] != key:
+        pieces = []
+        for msgid, strs in catalogue("pt").items():
+            if strs[0] == msgid:
+                continue
+            for words in re.split(r"%\(\w+\)[sd]|<[^>]+>|\{\{[^}]*\}\}", msgid):
+                words = words.strip(" .,:;()\n")
+                if len(words) >= 12 and words not in strs[0]:  # (a command example stays)
+                    pieces.append((words, strs[0]))
+        _english = (key, pieces)
+    return _english[1]
 
 
 def send_in(person: Persona, content_language: str, body: str) -> None:

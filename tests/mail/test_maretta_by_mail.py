@@ -71,9 +71,13 @@ class Player:
         self.rnd = rnd
         self.answered: set[str] = set()
         self.replies = 0
+        self.seen, self.ended = 0, False  # (the mails read for the game's end so far: a mailbox only grows)
 
     def game_over(self) -> bool:
-        return any(is_game_over(m) for m in self.persona.inbox())
+        if not self.ended:
+            box = self.persona.inbox()
+            self.ended, self.seen = any(is_game_over(m) for m in box[self.seen:]), len(box)
+        return self.ended
 
     def newest(self) -> EmailMessage:
         """The newest mail, or the game mail it points to: the answer to a mail applied in part

@@ -9,6 +9,7 @@ English, and the game is over for everyone.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from email.message import EmailMessage
@@ -44,9 +45,13 @@ def listed(body: str) -> list[tuple[str, str]]:
 class Reader:
     def __init__(self, persona: Persona, rnd: random.Random) -> None:
         self.persona, self.rnd, self.answered = persona, rnd, set[str]()
+        self.seen, self.ended = 0, False  # (the mails read for the game's end so far: a mailbox only grows)
 
     def over(self) -> bool:
-        return any(OVER.search(text_of(m)) for m in self.persona.inbox())
+        if not self.ended:
+            box = self.persona.inbox()
+            self.ended, self.seen = any(OVER.search(text_of(m)) for m in box[self.seen:]), len(box)
+        return self.ended
 
     def act(self) -> bool:
         box = self.persona.inbox()
@@ -133,13 +138,20 @@ def maretta_english_left(text: str) -> list[str]:
     """The words of Maretta's board texts (the msgids marked in engine/games/maretta/render.py that
     Portuguese says otherwise, their words between the placeholders, whole words of 4 letters or
     more) that a Portuguese mail still shows in English: short ones too ("Now: ", "hand: ", "raft")."""
+    return [words for words, whole in _maretta_english() if whole.search(text)]
+
+
+@functools.cache
+def _maretta_english() -> list[tuple[str, re.Pattern[str]]]:
+    """The words :func:`maretta_english_left` looks for and their whole-word patterns, in the source's
+    order (read once: it is asked of every mail of a whole game)."""
     import ast
     from pathlib import Path
 
     from engine import i18n
     from engine.games.maretta import render
 
-    found = []
+    pieces = []
     for node in ast.walk(ast.parse(Path(render.__file__).read_text(encoding="utf-8"))):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in ("_", "N_", "ngettext")):
@@ -152,27 +164,34 @@ def maretta_english_left(text: str) -> list[str]:
         for msgid in english:
             for words in re.split(r"\{\w*\}", msgid):
                 words = words.strip(" .,:;()-+<*\n")
-                if len(words) >= 4 and words not in said and re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text):
-                    found.append(words)
-    return found
+                if len(words) >= 4 and words not in said:
+                    pieces.append((words, re.compile(rf"(?<!\w){re.escape(words)}(?!\w)")))
+    return pieces
 
 
 def engine_english_left(text: str) -> list[str]:
     """The engine's English texts (the msgids of its pt catalogue that Portuguese says otherwise,
     their words between the placeholders) that a Portuguese mail still shows: option labels,
     the story, the board in words and the picture's legend."""
+    return [words for words in _engine_english() if words in text]
+
+
+@functools.cache
+def _engine_english() -> list[str]:
+    """The pieces :func:`engine_english_left` looks for, in the catalogue's order (split once: it is asked
+    of every mail of a whole game)."""
     from engine import i18n
 
-    found = []
+    pieces = []
     for msgid, said in i18n._catalogue("pt").items():
         for english, portuguese in zip((msgid,), (said if isinstance(said, str) else said[0],), strict=True):
             if english == portuguese:
                 continue
             for words in re.split(r"\{\w*\}", english):
                 words = words.strip(" .,:;()-+<\n")
-                if len(words) >= 12 and words not in portuguese and words in text:
-                    found.append(words)
-    return found
+                if len(words) >= 12 and words not in portuguese:
+                    pieces.append(words)
+    return pieces
 
 
 def _html(m: EmailMessage) -> str:
@@ -223,7 +242,7 @@ class PtSailor(Reader):
 
 
 def test_it_plays_a_whole_game_of_caravelas_by_mail_with_a_portuguese_player(ana: Persona, bruno: Persona) -> None:
-    send_in(ana, "pt", f"new caravelas with {bruno.email} target=20")
+    send_in(ana, "pt", f"new caravelas with {bruno.email} target=10")
     assert ana.player.language == "pt"
     invitation = bruno.latest()
     assert "invites you to play Caravelas II" in text_of(invitation)
