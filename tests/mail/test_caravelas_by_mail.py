@@ -72,7 +72,7 @@ class Sailor(Player):
 
 
 def test_it_plays_a_complete_game_of_caravelas_by_mail(ana: Persona, bruno: Persona) -> None:
-    ana.send_to(GENERAL, f"new caravelas with {bruno.email} target=20")
+    ana.send_to(GENERAL, f"new caravelas with {bruno.email} target=10")
     invitation = bruno.latest()
     assert "invites you to play Caravelas II" in text_of(invitation)
     bruno.reply(invitation, "join")
@@ -85,7 +85,7 @@ def test_it_plays_a_complete_game_of_caravelas_by_mail(ana: Persona, bruno: Pers
         over = next(m for m in p.persona.inbox() if is_game_over(m))
         assert "Winner" in text_of(over)
     game = Game.objects.get(rules="caravelas")
-    assert game.status == Game.Status.FINISHED and game.options["target"] == 20
+    assert game.status == Game.Status.FINISHED and game.options["target"] == 10
     moves = Move.objects.filter(game=game)
     assert {m.source for m in moves} == {"mail"}
     assert InboundMessage.objects.filter(game=game, status=InboundMessage.Status.APPLIED).count() == moves.count() + 1
