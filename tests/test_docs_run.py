@@ -149,6 +149,7 @@ def test_it_fails_naming_the_block_whose_command_fails_or_whose_answer_differs(t
         run_document([ok, differs], tmp_path, env, 1, 2)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("curl") is None or shutil.which("jq") is None,
                     reason="the documents' commands need curl and jq")
 def test_it_runs_the_documents_commands_as_written(tmp_path: Path) -> None:

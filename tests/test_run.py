@@ -51,6 +51,7 @@ def http_status(url: str) -> int | None:
         return None
 
 
+@pytest.mark.slow
 def test_migrate_then_runall_serves_web_and_smtp(tmp_path: Path) -> None:
     var = tmp_path / "var"
     var.mkdir()  # what `make run` does first

@@ -96,6 +96,7 @@ def test_it_renders_text_with_the_hand_in_words_and_an_svg() -> None:
     assert svg.startswith("<svg") and "SUBSTITUTE" in svg
 
 
+@pytest.mark.slow
 def test_it_reads_a_label_with_a_typo_or_a_word_left_out_as_itself_or_refuses_it() -> None:
     """Lines a hurried player makes of the options: never read as a different move."""
     from engine import notation

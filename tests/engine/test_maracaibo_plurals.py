@@ -65,6 +65,7 @@ CELLS = [({}, 3), ({"mode": "78"}, 3), ({"mode": "79", "promos": True}, 4), ({"m
          ({"campaign": True}, 2), ({"mode": "193"}, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("options", "n"), CELLS)
 @pytest.mark.parametrize("seed", ["plural-a", "plural-b"])
 def test_no_number_is_followed_by_the_wrong_form_of_its_noun_in_either_language(

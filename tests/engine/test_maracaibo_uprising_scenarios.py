@@ -132,6 +132,7 @@ def test_it_puts_the_spanish_garrison_tile_only_where_no_marker_stands() -> None
     pytest.skip("no seed of 40 drew L9")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["78", "79"])
 def test_it_passes_the_conformance_checker_over_a_whole_game(mode: str) -> None:
     report = check_conformance(RULES, 3, {"mode": mode}, seeds=[f"scen-{mode}"])

@@ -40,6 +40,7 @@ def _set_like(move: dict, other: dict) -> bool:
         {k: v for k, v in other.items() if k not in lists}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in registry.names() if g in WALKS])
 def test_it_never_reads_a_label_with_an_extra_word_as_another_move(game: str) -> None:
     rules = registry.get(game)

@@ -36,6 +36,7 @@ def conninfo(dbname: str) -> str:
     return f"host={s['HOST'] or '127.0.0.1'} port={s['PORT'] or 5432} user={s['USER'] or 'postgres'} dbname={dbname}"
 
 
+@pytest.mark.slow
 def test_it_restores_a_dump_into_a_new_database_where_every_game_replays(tmp_path: Path) -> None:
     players = [make_player(f"b{i}@example.org", f"B{i}") for i in range(4)]
     maretta = start_game("maretta", players[0], players[1:3], options={"side": "A"})

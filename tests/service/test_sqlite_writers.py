@@ -14,9 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_it_applies_every_simultaneous_move_on_sqlite(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL")}
     env.update(PBEM_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="pbem.settings")
