@@ -21,13 +21,17 @@ scorings left). It prints, per card and player count, over both seeds:
   tokens is bought by players holding many. Leave-one-out: the buyer's own record at the buy is left out
   of its cell (these cells are small, and a buyer's own win would pull the expectation to its result); a
   buyer whose cell holds nobody else is left out of this column (the count says how many are in it);
+- **expected from their position, tokens and doubloons**: the same, with the doubloons held at that turn
+  too, in bands of 6 (0-5, 6-11, 12-17, 18 or more: a card costing 12 is bought from the third band up):
+  a player rich enough to buy the card is strong whatever it buys. Leave-one-out as the tokens' column;
 - **without the card's points**: the buyers' wins had the card's points not been scored (a win whose
   margin was no larger than the card's points counts as lost; ties share). This is an upper bound of
   the card's effect: the buy's doubloons and action would have gone elsewhere.
 
-Also the synergy tokens its buyers held at the buy. ``--per-seed`` reports each seed's games alone too
+Also the synergy tokens, doubloons and VP its buyers held at the buy (the turn's start, before the buy).
+``--per-seed`` reports each seed's games alone too
 (their expectations over that seed's games); ``--table FILE`` reports from ``--json`` records (older records,
-without the tokens held, leave the tokens' column out).
+without the tokens or doubloons held, leave those columns out).
 
 Buyers' wins near "expected from their position" and "without the card's points" well above the even
 share mean the bot's choice (it buys the card when it is ahead), not the card's strength.
@@ -55,9 +59,13 @@ from engine.games.maracaibo.bot import choose as bot
 from engine.games.maracaibo.effects import scorings_left
 from engine.testing import player_names
 
-Key = tuple[int, int, int, int, int]  # (turn a player, rank, lead band, explorer past the green barrier, tokens)
+#: (turn a player, rank, lead band, explorer past the green barrier, tokens, doubloons band)
+Key = tuple[int, int, int, int, int, int]
 #: the synergy tokens held, counted up to this (more count as this)
 _TOKENS_CAP = 6
+#: the doubloons held, in bands this wide, counted up to the last band (more count as it): 0-5 ... 18 or more
+_DOUBLOONS_BAND = 6
+_DOUBLOONS_BANDS = 4
 #: the explorer space of the green barrier (both cards need it crossed: the Chronicler to be bought,
 #: the Jungle Guide to pay), a strong sign of a winning game on its own
 _GREEN = {v: k for k, v in C.BARRIERS.items()}["green"]
@@ -70,7 +78,9 @@ def _position(state: dict[str, Any], seat: int) -> Key:
     rank = 1 + sum(1 for s, v in enumerate(vps) if s != seat and v > me)
     band = max(-4, min(4, (me - best_other) // 5))
     tokens = min(_TOKENS_CAP, len(state["p"][seat]["synergy"]))
-    return (int(state["turns"]) // len(vps), rank, band, int(int(state["p"][seat]["explorer"]) >= _GREEN), tokens)
+    money = min(_DOUBLOONS_BANDS - 1, int(state["p"][seat]["d"]) // _DOUBLOONS_BAND)
+    return (int(state["turns"]) // len(vps), rank, band, int(int(state["p"][seat]["explorer"]) >= _GREEN), tokens,
+            money)
 
 
 def _now_vp(card: dict[str, Any], p: dict[str, Any]) -> int:
@@ -99,7 +109,7 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
         opts = RULES.options(state, seat)
         pick = bot(state, seat, opts, rnd)
         p = state["p"][seat]
-        before_bought, before_vp, before_inc = list(p["bought"]), int(p["vp"]), int(p["inc_vp"])
+        before_bought, before_vp, before_inc, before_d = list(p["bought"]), int(p["vp"]), int(p["inc_vp"]), int(p["d"])
         at = _position(state, seat)
         left = scorings_left(state)
         RULES.apply(state, seat, pick.move)
@@ -110,7 +120,8 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
             # its VP income's rise times the scorings left, its VP at the end
             rise = int(p["inc_vp"]) - before_inc
             buys.append({"card": cid, "seat": seat, "at": at, "move_vp": int(p["vp"]) - before_vp,
-                         "gain": _now_vp(U.CARD[cid], p), "income": (rise if rise > 0 else 0) * left})
+                         "gain": _now_vp(U.CARD[cid], p), "income": (rise if rise > 0 else 0) * left,
+                         "doubloons": before_d, "vp": before_vp})
         moves += 1
         if moves > 20000:
             raise RuntimeError(f"game {seed} did not end")
@@ -194,71 +205,104 @@ def report_all(n: int, games: list[dict[str, Any]], cards: frozenset[int], per_s
             report(n, [g for g in games if str(g["seed"]).rsplit("-", 3)[0] == seed], cards, f" (seed {seed} alone)")
 
 
-def report(n: int, games: list[dict[str, Any]], cards: frozenset[int], title: str = "") -> None:
-    """Buyers' wins, the wins expected from their position (and tokens), the wins without the card's points."""
-    at: dict[tuple[int, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])  # position -> [players, wins]
-    at_tok: dict[tuple[int, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])  # position and tokens -> ...
+def cells(n: int, games: list[dict[str, Any]]) -> dict[int, dict[tuple[int, ...], list[float]]]:
+    """Every position's [players, wins], by the key's length: 4 (position), 5 (and tokens), 6 (and doubloons).
+
+    A player counts once in a cell whatever else its key holds (a player at one position with 3 tokens at
+    one turn and 4 at the next counts once in the position's cell, once in each tokens' cell)."""
+    out: dict[int, dict[tuple[int, ...], list[float]]] = {
+        size: defaultdict(lambda: [0.0, 0.0]) for size in (4, 5, 6)}
     for g in games:
         for s in range(n):
             keys = [tuple(k) for k in g["seen"][s]]
-            for k4 in {k[:4] for k in keys}:  # (a player once a position, whatever its tokens)
-                c = at[k4]
-                c[0] += 1
-                c[1] += _won(g, s)
-            for k in keys:
-                if len(k) > 4:
-                    c = at_tok[k]
+            w = _won(g, s)
+            for size in (4, 5, 6):
+                for k in {k[:size] for k in keys if len(k) >= size}:
+                    c = out[size][k]
                     c[0] += 1
-                    c[1] += _won(g, s)
+                    c[1] += w
+    return out
+
+
+def figures(n: int, games: list[dict[str, Any]], cid: int,
+            at: dict[int, dict[tuple[int, ...], list[float]]] | None = None) -> dict[str, Any]:
+    """One card's buyers in these games: counts and win shares (0-1), the report's arithmetic.
+
+    ``buyers``, ``won``, ``expected`` (position), ``without`` (the card's points not scored); per
+    conditioned column (``tok`` position and tokens, ``dbl`` and doubloons too) the buyers in it, their
+    wins and the expectation, leave-one-out (a buyer alone in its cell is left out of that column)."""
+    at = at if at is not None else cells(n, games)
+    f: dict[str, Any] = {"buyers": 0.0, "won": 0.0, "expected": 0.0, "without": 0.0,
+                         "ranks": [0] * (n + 1), "turns": [], "points": [], "held": defaultdict(int),
+                         "doubloons": [], "vp": []}
+    for col in ("tok", "dbl"):
+        f[col] = {"buyers": 0.0, "won": 0.0, "expected": 0.0}
+    for g in games:
+        for b in g["buys"]:
+            if b["card"] != cid:
+                continue
+            seat, key = b["seat"], tuple(b["at"])
+            f["buyers"] += 1
+            w = _won(g, seat)
+            f["won"] += w
+            c = at[4][key[:4]]
+            f["expected"] += c[1] / c[0]
+            for col, size in (("tok", 5), ("dbl", 6)):
+                if len(key) < size:
+                    continue
+                c = at[size][key[:size]]
+                if c[0] > 1:  # (leave-one-out: the buyer's own record out of its cell)
+                    f[col]["buyers"] += 1
+                    f[col]["won"] += w
+                    f[col]["expected"] += (c[1] - w) / (c[0] - 1)
+            if len(key) > 4:
+                f["held"][key[4]] += 1
+            if "doubloons" in b:
+                f["doubloons"].append(int(b["doubloons"]))
+                f["vp"].append(int(b["vp"]))
+            f["ranks"][key[1]] += 1
+            f["turns"].append(key[0])
+            pts = b["gain"] + b["income"] + b["card_vp"]
+            f["points"].append(pts)
+            vps = list(g["vps"])
+            vps[seat] -= pts
+            top = max(vps)
+            if vps[seat] == top:
+                f["without"] += 1 / sum(1 for v in vps if v == top)
+    return f
+
+
+def _col(f: dict[str, Any], col: str, label: str) -> str:
+    c = f[col]
+    if not c["buyers"]:
+        return ""
+    return (f"{label} {100 * c['expected'] / c['buyers']:.0f}% "
+            f"(leave-one-out, {c['buyers']:.0f} buyers, who won {100 * c['won'] / c['buyers']:.0f}%); ")
+
+
+def report(n: int, games: list[dict[str, Any]], cards: frozenset[int], title: str = "") -> None:
+    """Buyers' wins, the wins expected from their position (and tokens, and doubloons), without the card's points."""
+    at = cells(n, games)
     even = 100 / n
     print(f"\n## {n} players{title} (even {even:.0f}%, limit 1.5 x = {1.5 * even:.0f}%)")
     for cid in sorted(cards):
-        buyers = won = expected = without = 0.0
-        tok_buyers = tok_won = tok_expected = 0.0
-        ranks = [0] * (n + 1)
-        turns: list[int] = []
-        points: list[int] = []
-        held: dict[int, int] = defaultdict(int)
-        for g in games:
-            for b in g["buys"]:
-                if b["card"] != cid:
-                    continue
-                seat, key = b["seat"], tuple(b["at"])
-                buyers += 1
-                w = _won(g, seat)
-                won += w
-                c = at[key[:4]]
-                expected += c[1] / c[0]
-                if len(key) > 4:
-                    held[key[4]] += 1
-                    c = at_tok[key]
-                    if c[0] > 1:  # (leave-one-out: the buyer's own record out of its cell)
-                        tok_buyers += 1
-                        tok_won += w
-                        tok_expected += (c[1] - w) / (c[0] - 1)
-                ranks[key[1]] += 1
-                turns.append(key[0])
-                pts = b["gain"] + b["income"] + b["card_vp"]
-                points.append(pts)
-                vps = list(g["vps"])
-                vps[seat] -= pts
-                top = max(vps)
-                if vps[seat] == top:
-                    without += 1 / sum(1 for v in vps if v == top)
+        f = figures(n, games, cid, at)
+        buyers = f["buyers"]
         if not buyers:
             print(f"- {U.CARD[cid]['name']} ({cid}): no buyer")
             continue
-        tok = (f"expected from their position and tokens {100 * tok_expected / tok_buyers:.0f}% "
-               f"(leave-one-out, {tok_buyers:.0f} buyers, who won {100 * tok_won / tok_buyers:.0f}%); "
-               if tok_buyers else "")
-        print(f"- {U.CARD[cid]['name']} ({cid}): {buyers:.0f} buyers; buyers' wins {100 * won / buyers:.0f}%; "
-              f"expected from their position {100 * expected / buyers:.0f}%; {tok}"
-              f"without the card's points {100 * without / buyers:.0f}%; "
-              f"the card's points mean {sum(points) / buyers:.1f}; bought at a player's turn {sum(turns) / buyers:.1f} "
-              f"(of 18-21); rank at the buy " + " / ".join(
+        held, ranks, money = f["held"], f["ranks"], sorted(f["doubloons"])
+        print(f"- {U.CARD[cid]['name']} ({cid}): {buyers:.0f} buyers; buyers' wins {100 * f['won'] / buyers:.0f}%; "
+              f"expected from their position {100 * f['expected'] / buyers:.0f}%; "
+              + _col(f, "tok", "expected from their position and tokens")
+              + _col(f, "dbl", "expected from their position, tokens and doubloons")
+              + f"without the card's points {100 * f['without'] / buyers:.0f}%; "
+              f"the card's points mean {sum(f['points']) / buyers:.1f}; bought at a player's turn "
+              f"{sum(f['turns']) / buyers:.1f} (of 18-21); rank at the buy " + " / ".join(
                   f"{100 * ranks[r] / buyers:.0f}%" for r in range(1, n + 1)) + " (1st / ... )"
-              + ("; synergy tokens at the buy " + ", ".join(f"{t}: {held[t]}" for t in sorted(held)) if held else ""))
-
+              + ("; synergy tokens at the buy " + ", ".join(f"{t}: {held[t]}" for t in sorted(held)) if held else "")
+              + (f"; doubloons at the buy median {money[len(money) // 2]} (min {money[0]}, max {money[-1]}), "
+                 f"VP at the buy mean {sum(f['vp']) / len(f['vp']):.1f}" if money else ""))
 
 if __name__ == "__main__":
     sys.exit(main())
