@@ -128,6 +128,24 @@ def to_reader(text: str, name: str) -> str:
     return text
 
 
+def to_reader_pt(text: str, name: str) -> str:
+    """An event about ``name`` retold to ``name`` in Brazilian Portuguese: 'Bruno compra ...' ->
+    'Você compra ...' (#27). Brazilian "você" takes the verb of the third person singular the events are
+    written in, and "seu/sua" is its possessive already: only the name changes. 'Turno de Bruno' ->
+    'Seu turno', 'O explorador de Bruno' -> 'O seu explorador'; the name anywhere else -> 'você'."""
+    if not name:
+        return text
+    n = re.escape(name)
+    text = re.sub(rf"^Turno de {n}\b", "Seu turno", text)
+    text = re.sub(rf"\b([Oo]s?|[Aa]s?) ([^\W\d_]+) de {n}\b",
+                  lambda m: f"{m.group(1)} {_POSSESSIVE[m.group(1).lower()]} {m.group(2)}", text)
+    text = re.sub(rf"(^|[.!?] ){n}\b", lambda m: f"{m.group(1)}Você", text)
+    return re.sub(rf"(?<=[\s(]){n}\b", "você", text)
+
+
+_POSSESSIVE = {"o": "seu", "a": "sua", "os": "seus", "as": "suas"}
+
+
 #: the verbs the games' events use for what a player does (third person)
 _VERBS = "|".join((
     "is", "has", "was", "does", "goes", "plays", "puts", "moves", "takes", "draws", "discards", "becomes",
@@ -156,11 +174,13 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
     ('Ana has chosen a card') would only repeat it.
     """
     def private(e: Event | None) -> bool:
-        return e is not None and e.to == (reader,) and e.text.startswith("You ")
+        return e is not None and e.to == (reader,) and e.text.startswith(("You ", "Você "))
 
-    # Why only in English: retelling "Ana plays" as "You play" is English grammar; another
-    # language's story keeps the third person its events are written in (issue 27).
-    english = translation.get_language() in (None, "en", "en-us")
+    # Why by language: retelling "Ana plays" as "You play" is English grammar; in Brazilian Portuguese
+    # only the name changes ("Você compra": to_reader_pt); another language's story would keep the third
+    # person its events are written in (issue 27).
+    language = translation.get_language() or "en"
+    retold = to_reader if language in ("en", "en-us") else to_reader_pt if language.startswith("pt") else None
     out: list[str] = []
     times: list[int] = []  # how often each line happened in a row: three ``vd`` gave 3 doubloons
     for i, e in enumerate(events):
@@ -169,7 +189,7 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
         about_me = bool(name) and e.to is None and e.text.startswith(f"{name} ")
         if about_me and (private(prev) or private(nxt)):
             continue
-        line = sentence(to_reader(e.text, name) if english else e.text)
+        line = sentence(retold(e.text, name) if retold is not None else e.text)
         if out and out[-1] == line:
             times[-1] += 1
         else:

@@ -40,7 +40,8 @@ def test_it_plays_a_whole_game_of_maracaibo_by_mail_with_a_portuguese_player(ana
     box = check_languages(ana, [bruno])
     said = "\n".join(text_of(m) + _html(m) for m in box)
     heard = "\n".join(text_of(m) + _html(m) for m in bruno.inbox())
-    for portuguese in ("planejar ", "guardar ", "navegar ", "nenhuma ação principal", "Turno de Ana", " navega ",
+    for portuguese in ("planejar ", "guardar ", "navegar ", "nenhuma ação principal", "Turno de Bruno", " navega ",
+                       "Seu turno", "Você navega",
                        "UMA AÇÃO PRINCIPAL AQUI", "JOGADORES"):
         assert portuguese in said and portuguese not in heard, portuguese
     for english in ("no main action", "A MAIN ACTION HERE", "PLAYERS", "turn (round 1)."):

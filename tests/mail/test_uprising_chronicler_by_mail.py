@@ -72,8 +72,8 @@ SAID = {
            "You buy Rebel Chronicler for 12 doubloons, returning a figure. - You get 6 VP."),
     "pt": ("Cronista Rebelde custa 12 dobrões e você tem 11",
            "Cronista Rebelde só se vende antes da última rodada (Cronista Rebelde fica na sua mão)",
-           # (a Portuguese reader's own events name the player, where English says "You": as every event)
-           "Bruno compra Cronista Rebelde por 12 dobrões, devolvendo uma figura. - Bruno recebe 6 pontos de vitória."),
+           # (a Portuguese reader's own events say "Você", as English says "You": #27)
+           "Você compra Cronista Rebelde por 12 dobrões, devolvendo uma figura. - Você recebe 6 pontos de vitória."),
 }
 
 
