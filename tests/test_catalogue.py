@@ -187,7 +187,12 @@ EUROPEAN = {r"\bautómat": "autômato", r"\bGénova\b": "Gênova", r"\bplane(ar|
             r"\bà espera\b": "esperando", r"\bfacto\b": "fato", r"\bronda\b": "rodada", r"\bpartilh": "compartilhar",
             r"\bdesforra\b": "revanche", r"\btêm de\b": "têm que",
             r"- a jogar\b": "jogando", r"\bcarregar em\b": "clicar em",
-            r"\bcastanh": "marrom", r"\baté (ao|à)\b": "até o/a"}
+            r"\bcastanh": "marrom", r"\baté (ao|à)\b": "até o/a",
+            # (#27: "as cartas compram-se numa aldeia"): a pronoun after a conjugated verb ("compram-se",
+            # "respondem-lhe"; after an infinitive, "juntar-se", Brazilian writes it too), "num"/"numa"
+            r"\b\w+(?<![rR])-(se|lhes?)\b": "se/lhe before the verb (se compram, são compradas)",
+            r"\bnuma?s?\b|\bnuns\b": "em um/em uma", r"\bnoutr": "em outro/em outra",
+            r"\bintermédi": "intermediário/intermediária"}
 
 
 def _portuguese_texts() -> list[Path]:

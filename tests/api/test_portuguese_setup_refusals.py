@@ -23,7 +23,7 @@ PT = {"Accept-Language": "pt"}
     ({"mode": "79", "promos": "maybe"}, "a opção promos leva yes ou no, não 'maybe'"),
     ({"colour": "red"}, "opção desconhecida colour para Maracaibo (conteúdo substituto) (opções conhecidas: "),
     ({"mode": "79"}, "os modos competitivos de A Revolta (opção mode basic, 78, 79) são para 2 a 4 jogadores; "
-                     "a solo joga-se mode=base, 74 ou 193"),
+                     "o solo é jogado com mode=base, 74 ou 193"),
 ])
 def test_a_refused_option_is_said_in_the_readers_language(alice, options, said) -> None:
     client = token_client(alice)
