@@ -19,13 +19,25 @@ def classes(svg: str, name: str) -> list[ET.Element]:
 def test_it_renders_a_plain_text_board_for_a_mail() -> None:
     state = put(game(3), 0, cargo=["red"], disc=["guine", "natal"], hand=[1, 2, 3, 5])
     text = RULES.render_text(RULES.view(state, 0))
-    assert "It is Ana's turn" in text
+    assert "It is your turn" in text and "It is Ana's turn" not in text
     for name in ("Ana", "Bruno", "Carla"):
         assert name in text
     assert "Your movement cards: 1, 2, 3, 5" in text
     assert "Guiné (yellow, 1 point)" in text and "Natal (green, 5 points)" in text
     assert "cargo: red (4)" in text and "Jeronimos Monastery: 0 of 4" in text
     assert all(line.isprintable() for line in text.splitlines())
+
+
+def test_the_turn_line_says_your_turn_to_its_player_alone_in_both_languages() -> None:
+    from engine import i18n
+
+    state = game(3)
+    for seat, expected in ((0, "It is your turn ("), (1, "It is Ana's turn ("), (None, "It is Ana's turn (")):
+        assert expected in RULES.render_text(RULES.view(state, seat))
+    with i18n.language("pt"):
+        own, other = (RULES.render_text(RULES.view(state, seat)) for seat in (0, 1))
+    assert "É a sua vez (" in own and "Ana" not in own.split("É a sua vez")[1].splitlines()[0]
+    assert "É a vez de Ana (" in other
 
 
 def test_it_keeps_other_players_cards_out_of_the_text() -> None:

@@ -59,8 +59,10 @@ def render_text(view: dict[str, Any]) -> str:
         if view["ending"]:
             lines.append(_("The end is triggered: the game ends when this round is complete."))
         step = STEP_TEXT.get(view["step"])
-        lines.append(_("It is {player}'s turn ({step}).").format(player=players[view["turn"]],
-                                                                 step=_(step) if step else view["step"]))
+        said_step = _(step) if step else view["step"]
+        # The reader's own turn in the second person, as the story says "Your turn"
+        lines.append(_("It is your turn ({step}).").format(step=said_step) if view["turn"] == seat
+                     else _("It is {player}'s turn ({step}).").format(player=players[view["turn"]], step=said_step))
         if view["used"]:
             lines.append(_("Movement cards played this turn: {cards}").format(cards=", ".join(map(str, view["used"]))))
     lines.append("")
