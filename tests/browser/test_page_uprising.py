@@ -15,6 +15,7 @@ from django.core.cache import cache
 
 import engine
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo import render
 from engine.games.maracaibo import uprising_content as U
 from pbem.games import services
 from pbem.games.models import Game, OutboundMessage
@@ -135,6 +136,7 @@ def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(new_pag
     game = _until_ana_fights(game, random.Random(79))
     assert game.state is not None and game.state["p"][0]["port"] == dealt[0], "the ports are revealed"
     offered = [o.label for o in rules.options(game.state, 0)]
+    view = rules.view(game.state, 0)
     hand = [C.CARD[c]["name"] for c in game.state["p"][1]["hand"] if c in deal]
     hand = [name for name in hand if name in _hidden_names(game.state, 0, 1)]
     assert hand, "Bruno still holds cards of his deal, never shown"
@@ -153,6 +155,12 @@ def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(new_pag
         assert f"home port {kept}" in text, f"at {width} px the home port slot names Ana's port"
         assert "UH" in text and "UR" in text and "resistance tile" in text
         assert "combat action tile, U side" in text, "Liberation: the combat action tile's U side"
+        # every area's words whole, as the board says them (QA: at 1280 px U6 read "combat action tile, U
+        # side:" and stopped there; the picture's lines are joined, so the words are compared unspaced)
+        unspaced = "".join(text.split())
+        cut = [uid for uid, words in render.ship_areas(view["p"][0])
+               if "".join(render.area_words(uid, words).split()) not in unspaced]
+        assert not cut, f"at {width} px the ship board cuts the words of {cut}"
         html = page.content()
         leaked = [name for name in hand if name in html]
         assert not leaked, f"Bruno's hand on Ana's page: {leaked}"

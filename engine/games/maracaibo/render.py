@@ -881,36 +881,35 @@ def area_words(uid: str, text: str) -> str:
 
 
 def _svg_ship(view: View, seat: int, y: int) -> tuple[list[str], int]:
+    """The ship board: twelve areas in a row, the Uprising's slots in a row of their own; each area's words
+    whole (QA #20: two lines cut the U side of the combat action tile to "combat action tile, U side:"
+    and a long home port mid-sentence), its row as tall as its longest words."""
     p = view["p"][seat]
     out = [_t(6, y + 9, "Your ship board (discs left; filled = upgrade done)", 9, weight="bold")]
     y += 13
     cw = 52
     areas = ship_areas(p)
-    for k, (uid, text) in enumerate(areas[:12]):
-        x = 6 + (k % 12) * cw
-        done = uid in p["areas"]
-        fill = "#b2f2bb" if done else "#f8f9fa"
-        out.append(f'<rect x="{x}" y="{y}" width="{cw - 3}" height="30" rx="3" fill="{fill}" '
-                   'stroke="#868e96" stroke-width="0.6"/>')
-        out.append(_t(x + 3, y + 10, uid, 8, weight="bold"))
-        for d in range(p["discs"].get(uid, 0)):
-            out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
-        for k2, line in enumerate(textwrap.wrap(area_words(uid, text), 14)[:2]):  # (said before it is cut)
-            out.append(_text(x + 3, y + 20 + 7 * k2, line, 6, "start", "#111", "normal"))
-    if len(areas) > 12:  # the Uprising's slots: a row of their own, half the board's width each
-        y += 34
-        half = 6 * cw
-        for k, (uid, text) in enumerate(areas[12:]):
-            x = 6 + k * half
+    half = 6 * cw
+    rows = ([(uid, text, 6 + k * cw, cw, 14) for k, (uid, text) in enumerate(areas[:12])],
+            [(uid, text, 6 + k * half, half, 84) for k, (uid, text) in enumerate(areas[12:])])
+    for n, row in enumerate(rows):
+        if not row:
+            continue
+        if n:  # the Uprising's slots: a row of their own, half the board's width each
+            y += 4
+        lines = [textwrap.wrap(area_words(uid, text), chars) for uid, text, _x, _w, chars in row]
+        height = 16 + 7 * max(2, *(len(ls) for ls in lines))
+        for (uid, _words, x, w, _chars), words in zip(row, lines):
             fill = "#b2f2bb" if uid in p["areas"] else "#f8f9fa"
-            out.append(f'<rect x="{x}" y="{y}" width="{half - 3}" height="30" rx="3" fill="{fill}" '
+            out.append(f'<rect x="{x}" y="{y}" width="{w - 3}" height="{height}" rx="3" fill="{fill}" '
                        'stroke="#868e96" stroke-width="0.6"/>')
             out.append(_t(x + 3, y + 10, uid, 8, weight="bold"))
             for d in range(p["discs"].get(uid, 0)):
                 out.append(f'<circle cx="{x + 30 + 8 * d}" cy="{y + 7}" r="3" fill="#495057"/>')
-            for k2, line in enumerate(textwrap.wrap(area_words(uid, text), 84)[:2]):
+            for k2, line in enumerate(words):
                 out.append(_text(x + 3, y + 20 + 7 * k2, line, 6, "start", "#111", "normal"))
-    return out, y + 36
+        y += height
+    return out, y + 6
 
 
 def _card_box(x: float, y: int, cid: int, head: str) -> list[str]:
