@@ -661,10 +661,14 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
                 fill = _colour(view, taken[k]) if k < len(taken) and isinstance(taken[k], int) else "#fff"
                 out.append(f'<rect x="{x - 13 + 7 * k}" y="{y + 24}" width="6" height="5" fill="{fill}" '
                            f'stroke="#8a5a2b" stroke-width="0.6"/>')
-        if loc in view["quests"]:
-            out.append(f'<rect x="{x - 22}" y="{y - 20}" width="14" height="9" rx="2" fill="#ffd43b" '
-                       f'stroke="#a07c00" stroke-width="0.6"/>')
-            out.append(_t(x - 15, y - 13, str(view["quests"][loc]), 6, "middle"))
+        if loc in view["quests"]:  # the tag as wide and tall as its words (QA #20: a mail's bigger "UQ23"
+            qid = str(view["quests"][loc])  # spilled out of its 14-unit tag, up under the framed ship)
+            size = max(6, least)
+            tw = max(14.0, kit.text_width(qid, size, False) + 3)
+            top = y - 11 - (size + 3)
+            out.append(f'<rect class="quest" x="{x - 15 - tw / 2:.1f}" y="{top:.1f}" width="{tw:.1f}" '
+                       f'height="{size + 3:.1f}" rx="2" fill="#ffd43b" stroke="#a07c00" stroke-width="0.6"/>')
+            out.append(_t(x - 15, top + size + 1, qid, 6, "middle"))
         if loc in stops:  # a legacy stop tile: what ending a sail here gives or costs, left of the place
             tag = _stop_tag(stops[loc])
             size = max(6.5, least)
