@@ -192,11 +192,11 @@ def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(mode: s
     for width, viewport in WIDTHS:
         page = new_page(viewport)
         page.set_content(html)
-        shown = page.evaluate("""() => { const i = document.querySelector('img'); const r = i.getBoundingClientRect();
+        drawn = page.evaluate("""() => { const i = document.querySelector('img'); const r = i.getBoundingClientRect();
           return {complete: i.complete, natural: i.naturalWidth, left: r.left, right: r.right,
                   page: document.documentElement.scrollWidth}; }""")
-        assert shown["complete"] and shown["natural"] > 0, "the picture is drawn"
-        assert shown["left"] >= 0 and shown["right"] <= width + 0.5 and shown["page"] <= width
+        assert drawn["complete"] and drawn["natural"] > 0, "the picture is drawn"
+        assert drawn["left"] >= 0 and drawn["right"] <= width + 0.5 and drawn["page"] <= width
         inked = page.evaluate(INKED)
         assert inked["colours"] > 8 and inked["ink"] > 0.02, f"the picture is not blank: {inked}"
         print(f"mail picture at {width} px: {inked}")
