@@ -4,7 +4,6 @@ mail, not only the newest mail of all (the other game's was marked read and neve
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from email.message import EmailMessage
 from pathlib import Path
@@ -12,15 +11,11 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.scripts import load_script
 
 
 def _localmail() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("localmail", ROOT / "tools" / "localmail.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/localmail.py", "localmail")
 
 
 def _drop(box: Path, n: int, seat: str, body: str) -> None:

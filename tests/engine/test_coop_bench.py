@@ -4,13 +4,13 @@ one cell re-run alone plays the same games as in the whole run). Nothing here is
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "rules" / "maracaibo-cooperative.md"
@@ -20,12 +20,7 @@ GAMES = 200
 
 
 def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_coop", ROOT / "bench" / "coop.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/coop.py", "bench_coop")
 
 
 def page_wins(mode: str, players: int) -> list[tuple[int, int]]:

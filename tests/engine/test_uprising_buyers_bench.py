@@ -4,15 +4,12 @@ is played; nothing here is timed)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 #: (turn, rank, lead band, past the green barrier): every player below stands here but the lone buyer
 POS = [5, 1, 0, 1]
@@ -22,12 +19,7 @@ LONE = [9, 2, -1, 0, 5, 1]  # a position nobody else held
 
 
 def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_uprising_buyers", ROOT / "bench" / "uprising_buyers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/uprising_buyers.py", "bench_uprising_buyers")
 
 
 @pytest.fixture(scope="module")
