@@ -2,7 +2,8 @@
 """Maracaibo: The Uprising, measured: N bot games per mode and player count, each with TWO seeds.
 
     python bench/uprising_balance.py [--games N] [--modes base basic 78 79] [--players 2 3 4]
-                                     [--seeds A B] [--against random] [--ab uprising=0] [--json FILE]
+                                     [--seeds A B] [--against random] [--ab uprising=0] [--ports random]
+                                     [--json FILE] [--table FILE ...]
 
 For every mode, player count and seed (a figure met on one seed only shows as such) it prints:
 errors (and the first failing seeds), game length (turns a player, moves a game), the score spread
@@ -11,7 +12,14 @@ expansion's parts (fights for and against a nation, Liberate City and Village, m
 resistance tile or lost, the tile filled, its village action, the home port's bonus, village and
 combat actions, the new board's slots completed), and wins by home port and by strategy (the
 players who liberated against those who did not). Where a part is offered but seldom taken, the
-"offered" counts say how often the bot could have used it.
+"offered" counts say how often the bot could have used it. Every home port is reported (kept, dealt,
+its keepers' share of games won against 1.5 x the even share, their margin over the table's others),
+and every expansion project card's pick rate: the player-games it was bought against those it was held
+(in hand or planning area: the game offers project cards so, there is no display) and those it could be
+bought (its buy option offered).
+
+``--ports random``: the home port kept is one of the three dealt at random (the bot plays the rest):
+what the bot's port values (``bot/uprising.py``, ``PORT_GAIN``) are learned from.
 
 ``--against random``: one seat (each in turn, game by game) is the bot, the others play random legal
 moves: the bot's win rate against the even share, and each part's use by the bot and by random play.
@@ -104,17 +112,44 @@ def offered(kind: str, codes: set[str]) -> list[str]:
 NEW_CARDS = frozenset(int(c["id"]) for c in U.PLAYABLE_CARDS)
 
 
-def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser]) -> dict[str, Any]:
-    """One game; every seat's use of the expansion's parts (and what it was offered) counted."""
+def random_ports(chooser: Chooser, seed: str) -> Chooser:
+    """``chooser`` but for the home port kept at setup: one of the three dealt at random (its own rng, seeded by
+    the game's seed, so that the rest of the game's draws are those of the bot's own choice)."""
+    rng = random.Random(f"{seed}-ports")
+
+    def choose(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
+        ports = [o for o in options if o.code.startswith("h")]
+        if ports and state["stack"] and state["stack"][-1]["kind"] == "setup":
+            return rng.choice(ports)
+        return chooser(state, seat, options, rnd)
+    return choose
+
+
+def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser], ports: str = "bot") -> dict[str, Any]:
+    """One game; every seat's use of the expansion's parts (and what it was offered) counted, the home ports
+    dealt to it, and the expansion's project cards it held (in hand or planning area at one of its decisions),
+    could buy (a ``b<card>`` option offered) and bought. ``ports="random"``: the kept port drawn at random."""
     state = RULES.setup(player_names(n), options, seed)
     rnd = random.Random(f"{seed}-bot")
+    if ports == "random":
+        who = [random_ports(c, seed) for c in who]
     used: list[Counter[str]] = [Counter() for _ in range(n)]
     could: list[Counter[str]] = [Counter() for _ in range(n)]
+    dealt: list[list[str]] = [[] for _ in range(n)]
+    held: list[set[int]] = [set() for _ in range(n)]
+    buyable: list[set[int]] = [set() for _ in range(n)]
     moves = 0
     while pending := RULES.pending(state):
         seat = pending[0]
         opts = RULES.options(state, seat)
         kind = state["stack"][-1]["kind"] if state["stack"] else ""
+        me = state["p"][seat]
+        held[seat].update(c for c in (*me["hand"], *me["plan"]) if c in NEW_CARDS)
+        for o in opts:
+            if o.code[0] == "b" and o.code[1:].isdigit() and int(o.code[1:]) in NEW_CARDS:
+                buyable[seat].add(int(o.code[1:]))
+        if kind == "setup" and not dealt[seat]:
+            dealt[seat] = [o.code[1:] for o in opts if o.code.startswith("h")]
         pick = who[seat](state, seat, opts, rnd)
         could[seat].update(offered(kind, {o.code for o in opts}))
         part = usage(kind, pick.code)
@@ -132,7 +167,38 @@ def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser]) -> 
         for area in ("UR", "UH"):
             if area in p["areas"]:
                 used[s][f"{area} completed"] += 1
-    return {"state": state, "winners": outcome.winners, "moves": moves, "used": used, "offered": could}
+    return {"state": state, "winners": outcome.winners, "moves": moves, "used": used, "offered": could,
+            "dealt": dealt, "held": held, "buyable": buyable}
+
+
+def port_rows(ports: dict[str, list[float]], n: int) -> list[dict[str, Any]]:
+    """Every home port of a tally (``Tally.ports``), best win share first: the players who kept it, its share of
+    their games won and that share against the even share (``ratio``; ``above``: over 1.5 x), its keepers' mean
+    score and margin (score minus the table's others' mean), and the players it was dealt to. A port dealt but
+    never kept has a share of 0 of 0 (it is listed: every port is reported)."""
+    rows = []
+    for pid, c in ports.items():
+        kept, dealt = c[0], c[4] if len(c) > 4 else 0.0
+        won = 100 * c[1] / kept if kept else 0.0
+        rows.append({"port": pid, "name": U.PORT[pid]["name"], "kept": kept, "dealt": dealt, "won": won,
+                     "ratio": won * n / 100, "above": won > 150 / n, "score": c[2] / kept if kept else 0.0,
+                     "margin": c[3] / kept if kept and len(c) > 3 else 0.0,
+                     "kept_of_dealt": kept / dealt if dealt else 0.0})
+    return sorted(rows, key=lambda r: (-r["won"], -r["kept"], r["port"]))
+
+
+def pick_rows(cards: dict[int, list[float]]) -> list[dict[str, Any]]:
+    """The expansion's project cards of a tally (``Tally.cards``), most picked first: player-games in which a
+    player bought the card, held it (in hand or planning area at one of its decisions: the game offers a card
+    so, there is no display) and could buy it (its ``b<card>`` option offered), and the rates bought / held
+    and bought / could buy (0 where never held or never buyable)."""
+    rows = []
+    for cid, c in cards.items():
+        bought, held, buyable = c[0], c[2], c[3]
+        rows.append({"card": cid, "name": U.CARD[cid]["name"], "bought": bought, "won": c[1], "held": held,
+                     "buyable": buyable, "of_held": bought / held if held else 0.0,
+                     "of_buyable": bought / buyable if buyable else 0.0})
+    return sorted(rows, key=lambda r: (-r["of_held"], -r["held"], r["card"]))
 
 
 def _q(xs: Sequence[float]) -> str:
@@ -157,9 +223,12 @@ class Tally:
         self.src: Counter[str] = Counter()
         self.used: Counter[str] = Counter()
         self.offered: Counter[str] = Counter()
-        self.ports: dict[str, list[float]] = {}  # port -> [players, wins, score sum]
+        #: port -> [players who kept it, their wins, score sum, margin sum (score minus the table's others' mean),
+        #: players it was dealt to]
+        self.ports: dict[str, list[float]] = {}
         self.strategy: dict[str, list[float]] = {}  # "liberated" / "did not" -> [players, wins]
-        self.cards: dict[int, list[float]] = {}  # a new project card -> [players who bought it, their wins]
+        #: a new project card -> [players who bought it, their wins, players who held it, players who could buy it]
+        self.cards: dict[int, list[float]] = {}
         self.seconds = 0.0
         self.mine: tuple[Counter[str], Counter[str]] = (Counter(), Counter())  # the one seat's use, the others'
         self.mine_wins = 0.0
@@ -184,19 +253,27 @@ class Tally:
             self.used.update(r["used"][s])
             self.offered.update(r["offered"][s])
             if p.get("port"):
-                c = self.ports.setdefault(str(p["port"]), [0.0, 0.0, 0.0])
+                c = self.ports.setdefault(str(p["port"]), [0.0] * 5)
                 c[0] += 1
                 c[1] += won
                 c[2] += p["vp"]
+                c[3] += p["vp"] - statistics.mean(o["vp"] for t, o in enumerate(state["p"]) if t != s)
+            for pid in r.get("dealt", [[]] * self.n)[s]:
+                self.ports.setdefault(pid, [0.0] * 5)[4] += 1
             lib = sum(r["used"][s][k] for k in ("liberate city", "liberate village", "liberate extra",
                                                  "resistance village"))
             c = self.strategy.setdefault("liberated" if lib else "did not liberate", [0.0, 0.0])
             c[0] += 1
             c[1] += won
-            for cid in set(p["bought"]) & NEW_CARDS:
-                c = self.cards.setdefault(cid, [0.0, 0.0])
+            bought = set(p["bought"]) & NEW_CARDS
+            for cid in bought:
+                c = self.cards.setdefault(cid, [0.0] * 4)
                 c[0] += 1
                 c[1] += won
+            for cid in r.get("held", [set()] * self.n)[s] | bought:  # (a card bought was held: the planning area)
+                self.cards.setdefault(cid, [0.0] * 4)[2] += 1
+            for cid in r.get("buyable", [set()] * self.n)[s]:
+                self.cards.setdefault(cid, [0.0] * 4)[3] += 1
 
     def print(self, label: str) -> None:
         n, g = self.n, max(1, self.games)
@@ -219,27 +296,36 @@ class Tally:
             for k in PARTS if self.used[k] or self.offered[k]))
         if self.ports:
             print("    wins by home port (share of its players' games won; even "
-                  f"{100 / n:.0f}%, limit 1.5x = {150 / n:.0f}%): " + ", ".join(
-                      f"{U.PORT[pid]['name']} {100 * c[1] / c[0]:.0f}% of {c[0]:.0f} (score {c[2] / c[0]:.0f})"
-                      for pid, c in sorted(self.ports.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
+                  f"{100 / n:.0f}%, limit 1.5x = {150 / n:.0f}%; margin: its score minus the others' mean; "
+                  "kept of dealt): " + ", ".join(
+                      f"{row['name']} {row['won']:.0f}% of {row['kept']:.0f}{' ABOVE' if row['above'] else ''} "
+                      f"(score {row['score']:.0f}, margin {row['margin']:+.1f}, kept {row['kept']:.0f} of "
+                      f"{row['dealt']:.0f})" for row in port_rows(self.ports, n)))
         print("    wins by strategy: " + ", ".join(f"{k} {100 * c[1] / c[0]:.0f}% of {c[0]:.0f} players"
                                                     for k, c in sorted(self.strategy.items())))
-        if self.cards:  # does a new card dominate? its buyers' share of games won, beside the even share
+        bought = {cid: c for cid, c in self.cards.items() if c[0]}
+        if bought:  # does a new card dominate? its buyers' share of games won, beside the even share
             print(f"    new cards, bought a player-game and their buyers' wins (even {100 / n:.0f}%, "
                   f"limit 1.5x = {150 / n:.0f}%): " + ", ".join(
                       f"{U.CARD[cid]['name']} {c[0] / seats:.2f} {100 * c[1] / c[0]:.0f}%"
-                      for cid, c in sorted(self.cards.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
+                      for cid, c in sorted(bought.items(), key=lambda kv: -kv[1][1] / kv[1][0])))
+        if self.cards:
+            print("    new cards' pick rates (player-games: bought / held in hand or planning area = rate; "
+                  "bought / could buy = rate): " + ", ".join(
+                      f"{row['name']} {row['bought']:.0f}/{row['held']:.0f} = {row['of_held']:.2f}, "
+                      f"{row['bought']:.0f}/{row['buyable']:.0f} = {row['of_buyable']:.2f}"
+                      for row in pick_rows(self.cards)))
 
 
 def run(mode: str, n: int, games: int, seed: str, who: Callable[[int], Sequence[Chooser]],
-        one_seat: bool = False, verbose: bool = False) -> Tally:
+        one_seat: bool = False, verbose: bool = False, ports: str = "bot") -> Tally:
     tally = Tally(n)
     options: dict[str, Any] = {} if mode == "base" else {"mode": mode}
     started = time.perf_counter()
     for i in range(games):
         s = f"{seed}-{mode}-{n}-{i}"
         try:
-            tally.add(play(n, options, s, who(i)), i % n if one_seat else None)
+            tally.add(play(n, options, s, who(i), ports), i % n if one_seat else None)
         except Exception as exc:  # noqa: BLE001 - a simulation reports every failure and goes on
             tally.errors[f"{type(exc).__name__}: {exc}".splitlines()[0][:160]] += 1
             tally.failing.append(s)
@@ -257,12 +343,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", nargs=2, default=["uprising-a", "uprising-b"])
     parser.add_argument("--against", choices=["random"], help="the bot in one seat, random play in the others")
     parser.add_argument("--ab", help="one seat's bot weights changed, e.g. uprising=0")
+    parser.add_argument("--ports", choices=["bot", "random"], default="bot",
+                        help="the home port kept at setup: the bot's choice, or one of the three dealt at random "
+                             "(what the bot's port values are learned from)")
     parser.add_argument("--json", help="write one JSON line per mode, player count and seed")
     parser.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
     parser.add_argument("--table", nargs="+", help="read --json files and print the docs' markdown tables")
     args = parser.parse_args(argv)
     if args.table:
         table(args.table)
+        records = _records(args.table)
+        if any("port_choice" in r for r in records):  # (files of this version: every port, and pick rates)
+            print("\n" + "\n".join(port_table(records)) + "\n\n" + "\n".join(pick_table(records)))
         return 0
     weights = {k: float(v) for k, v in (kv.split("=") for kv in args.ab.split(","))} if args.ab else None
 
@@ -292,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in args.players:
             print(f"\n## mode {mode}, {n} players")
             for seed in args.seeds:
-                tally = run(mode, n, args.games, seed, seats(n), bool(args.against or weights), args.verbose)
+                tally = run(mode, n, args.games, seed, seats(n), bool(args.against or weights), args.verbose,
+                            args.ports)
                 failed += sum(tally.errors.values())
                 tally.print(seed)
                 if args.against or weights:
@@ -301,7 +394,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     out.write(json.dumps({"mode": mode, "n": n, "seed": seed, "games": tally.games,
                                           "errors": sum(tally.errors.values()), "wins": tally.wins,
                                           "used": tally.used, "src": tally.src, "ports": tally.ports,
+                                          "cards": tally.cards, "port_choice": args.ports,
                                           "seconds": round(tally.seconds, 1)}) + "\n")
+                    out.flush()
     return 1 if failed else 0
 
 
@@ -332,6 +427,73 @@ def table(paths: Sequence[str]) -> None:
                 print(f"| {r['mode']} | {n} | {r['seed']} | {r['games']} | {r['errors']} | "
                       f"{' / '.join(f'{w:.0f}' for w in wins)} | {max(abs(w - 100 / n) for w in wins):.1f} | "
                       f"{100 * mine / total:.1f} | {parts} | {port} |")
+
+
+def _records(paths: Sequence[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            out.extend(json.loads(line) for line in f if line.strip())
+    return out
+
+
+def _cells(records: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, int]], list[str]]:
+    """The (mode, players) columns and the seeds of --json records, in the order first met."""
+    cols: list[tuple[str, int]] = []
+    seeds: list[str] = []
+    for r in records:
+        if (r["mode"], r["n"]) not in cols:
+            cols.append((r["mode"], r["n"]))
+        if r["seed"] not in seeds:
+            seeds.append(r["seed"])
+    return cols, seeds
+
+
+def port_table(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Markdown: every home port (a row) by mode and player count (a column): its keepers' share of games won on
+    each seed, with the players who kept it, in bold where above 1.5 x the even share; '-' where never kept."""
+    cols, seeds = _cells(records)
+    by = {(r["mode"], r["n"], r["seed"]): {row["port"]: row for row in port_rows(r["ports"], r["n"])}
+          for r in records}
+    head = " | ".join(f"{m}, {n} players (limit {150 / n:.0f}%)" for m, n in cols)
+    lines = [f"| home port ({' / '.join(seeds)}: won % of players who kept it) | {head} |",
+             "|---|" + "---|" * len(cols)]
+    for hp in U.PORTS:
+        cells = []
+        for m, n in cols:
+            parts = []
+            for seed in seeds:
+                row = by.get((m, n, seed), {}).get(hp["id"])
+                if not row or not row["kept"]:
+                    parts.append("-")
+                else:
+                    text = f"{row['won']:.0f}% ({row['kept']:.0f})"
+                    parts.append(f"**{text}**" if row["above"] else text)
+            cells.append(" / ".join(parts))
+        lines.append(f"| {hp['name']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def pick_table(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Markdown: every expansion project card held (a row) by mode and player count (a column): on each seed,
+    bought / held (player-games) as a rate, with the player-games held; '-' where never held."""
+    cols, seeds = _cells(records)
+    by = {(r["mode"], r["n"], r["seed"]): {row["card"]: row for row in pick_rows(
+        {int(k): v for k, v in r.get("cards", {}).items()})} for r in records}
+    ids = sorted({cid for rows in by.values() for cid in rows}, key=lambda c: (U.CARD[c]["name"], c))
+    head = " | ".join(f"{m}, {n} players" for m, n in cols)
+    lines = [f"| card ({' / '.join(seeds)}: bought / held, player-games held) | {head} |",
+             "|---|" + "---|" * len(cols)]
+    for cid in ids:
+        cells = []
+        for m, n in cols:
+            parts = []
+            for seed in seeds:
+                row = by.get((m, n, seed), {}).get(cid)
+                parts.append(f"{row['of_held']:.2f} ({row['held']:.0f})" if row and row["held"] else "-")
+            cells.append(" / ".join(parts))
+        lines.append(f"| {U.CARD[cid]['name']} ({cid}) | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _print_one_seat(tally: Tally, n: int) -> None:
