@@ -3,6 +3,7 @@
 
     python bench/uprising_buyers.py [--cards 201 208] [--games N] [--modes 78 79] [--players 2 3 4]
                                     [--seeds A B] [--json FILE] [--per-seed] [--set ID:KEY=N ...]
+                                    [--interleave] [--resume]
     python bench/uprising_buyers.py --table FILE [--cards ...] [--per-seed]   # the report, from --json records
 
 Bot self-play, as ``bench/uprising_balance.py``. For every buy of a watched card it keeps the
@@ -51,7 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.games.maracaibo import RULES
+from engine.games.maracaibo import RULES, board
 from engine.games.maracaibo import cards as buying
 from engine.games.maracaibo import content as C
 from engine.games.maracaibo import uprising_content as U
@@ -121,7 +122,7 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
             rise = int(p["inc_vp"]) - before_inc
             buys.append({"card": cid, "seat": seat, "at": at, "move_vp": int(p["vp"]) - before_vp,
                          "gain": _now_vp(U.CARD[cid], p), "income": (rise if rise > 0 else 0) * left,
-                         "doubloons": before_d, "vp": before_vp})
+                         "doubloons": before_d, "vp": before_vp, "round": int(state["round"])})
         moves += 1
         if moves > 20000:
             raise RuntimeError(f"game {seed} did not end")
@@ -143,8 +144,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="append every game's record (one JSON line each)")
     parser.add_argument("--per-seed", action="store_true", help="report each seed's games alone too")
     parser.add_argument("--table", help="no games: report from this --json file's records")
+    parser.add_argument("--interleave", action="store_true",
+                        help="play the i-th game of every mode and seed before the next i (the same seeded games: "
+                             "a run stopped early holds as many of each cell)")
+    parser.add_argument("--resume", action="store_true",
+                        help="the games the --json file holds already are read, not played again")
     parser.add_argument("--set", nargs="+", default=[], metavar="ID:KEY=N",
-                        help="an A/B run: a card's number changed for this run, e.g. 201:cost=8 238:cost_goods=sugar")
+                        help="an A/B run: a card's number changed for this run, e.g. 201:cost=8 238:cost_goods=sugar "
+                             "240:before_round=2")
     args = parser.parse_args(argv)
     cards = frozenset(args.cards)
     if args.table:
@@ -156,8 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for change in args.set:  # (the card's one dict: the engine's lookups share it)
         cid, kv = change.split(":")
         key, value = kv.split("=")
-        # a number, or the goods a card costs too (``cost_goods=sugar,tobacco``: a building requirement)
-        U.CARD[int(cid)][key] = value.split(",") if key == "cost_goods" else int(value)
+        # a number, or the goods a card costs too (``cost_goods=sugar,tobacco``: a building requirement), or its
+        # buying window (``before_round=2``: sold only before round 2, a requirement of its ``needs``)
+        if key == "before_round":
+            U.CARD[int(cid)]["needs"] = {**{k: v for k, v in (U.CARD[int(cid)].get("needs") or {}).items()
+                                            if k != "before_last_round"}, key: int(value)}
+            board.SOLD_BEFORE.pop(int(cid), None)  # (worked out at a card's first look)
+        else:
+            U.CARD[int(cid)][key] = value.split(",") if key == "cost_goods" else int(value)
         # (and the price and requirements buying reads, worked out once at import: without it the bot weighed
         # the new price and paid the old one)
         buying._BUY_NEEDS[int(cid)] = buying._buy_needs(U.CARD[int(cid)])
@@ -165,6 +178,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             buying._GOODS_CARDS |= {int(cid)}
             buying._REQ_CARDS |= {int(cid)}
         print(f"A/B: {U.CARD[int(cid)]['name']}'s {key} is {value} in this run")
+    done: dict[str, dict[str, Any]] = {}  # (--resume: the games already recorded, by their seed)
+    if args.resume and args.json and Path(args.json).exists():
+        for line in Path(args.json).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                try:
+                    g = json.loads(line)
+                except ValueError:  # (a line cut short when the run was stopped)
+                    continue
+                done[str(g["seed"])] = g
     out = open(args.json, "a", encoding="utf-8") if args.json else None  # noqa: SIM115
     print(f"Maracaibo: The Uprising, the buyers of {', '.join(U.CARD[c]['name'] for c in sorted(cards))}: "
           f"{args.games} bot games per mode, player count and seed (data/uprising/: SUBSTITUTE CONTENT)")
@@ -172,21 +194,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in args.players:
         games: list[dict[str, Any]] = []
         started = time.perf_counter()
-        for mode in args.modes:
-            for seed in args.seeds:
-                for i in range(args.games):
-                    s = f"{seed}-{mode}-{n}-{i}"
-                    try:
-                        g = play(n, mode, s, cards)
-                    except Exception as exc:  # noqa: BLE001 - a simulation reports every failure and goes on
-                        errors += 1
-                        print(f"  error in {s}: {type(exc).__name__}: {exc}".splitlines()[0][:200])
-                        continue
-                    g.update(mode=mode, n=n, seed=s)
-                    games.append(g)
-                    if out:
-                        out.write(json.dumps(g) + "\n")
-                        out.flush()
+        cells = [(mode, seed, i) for mode in args.modes for seed in args.seeds for i in range(args.games)]
+        if args.interleave:  # (the i-th game of every cell, then the next i)
+            cells.sort(key=lambda c: c[2])
+        for mode, seed, i in cells:
+            s = f"{seed}-{mode}-{n}-{i}"
+            if s in done:
+                games.append(done[s])
+                continue
+            try:
+                g = play(n, mode, s, cards)
+            except Exception as exc:  # noqa: BLE001 - a simulation reports every failure and goes on
+                errors += 1
+                print(f"  error in {s}: {type(exc).__name__}: {exc}".splitlines()[0][:200])
+                continue
+            g.update(mode=mode, n=n, seed=s)
+            games.append(g)
+            if out:
+                out.write(json.dumps(g) + "\n")
+                out.flush()
         report_all(n, games, cards, args.per_seed)
         print(f"  ({len(games)} games, {time.perf_counter() - started:.0f} s)")
     print(f"errors: {errors}")

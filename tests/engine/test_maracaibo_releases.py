@@ -10,7 +10,9 @@ one of main d8204d4 (ef92d45's parent: card 150's vote added the Resistance Tile
 make_maracaibo_campaign_vote.py), stored after that vote; and a 78 game of
 main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) in which a player buys it,
 one of main 04c0a40 (before they changed a second time: row 04c0a40, card 237) in which a player buys that, and
-one of main 8b97501 (before the third change: row 8b97501, card 238) in which a player buys card 238."""
+one of main 8b97501 (before the third change: row 8b97501, card 238) in which a player buys card 238, and one of
+main 9fa6890 (before the fourth change: row 9fa6890, card 239, sold before the last round) in which a player buys
+card 239 in round 3, where today's card 240 is no longer sold."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ STORED = {
     "maracaibo_78_6fb9567": "4831b6a",
     "maracaibo_78_04c0a40": "04c0a40",
     "maracaibo_78_8b97501": "8b97501",
+    "maracaibo_78_9fa6890": "9fa6890",
     "maracaibo_campaign_57805f3_3": "17a12c0",
     "maracaibo_campaign_5962877_1": "ef92d45",  # (card 150's vote taken as today's: ef92d45's parent or later)
     "maracaibo_campaign_5962877_3": "ef92d45",
@@ -134,33 +137,35 @@ def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_
 
 
 #: the Rebel Chronicler: today's id, and each golden game holding an older one with that id's numbers
-TODAY = 239
-OLD = {"maracaibo_78_6fb9567": (201, 4, 2), "maracaibo_78_04c0a40": (237, 8, 1), "maracaibo_78_8b97501": (238, 10, 0)}
+TODAY = 240
+OLD = {"maracaibo_78_6fb9567": (201, 4, 2), "maracaibo_78_04c0a40": (237, 8, 1), "maracaibo_78_8b97501": (238, 10, 0),
+       "maracaibo_78_9fa6890": (239, 12, 0)}
 #: every id the card had, oldest first, and today's
-IDS = {201, 237, 238, TODAY}
+IDS = {201, 237, 238, 239, TODAY}
 
 
 @pytest.mark.parametrize("name", sorted(OLD))
 def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: str) -> None:
     # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP, main 04c0a40's (card 237) cost 8
     # and was worth 1 VP and could be bought in the last round, main 8b97501's (card 238) cost 10 and was worth
-    # 0 VP; today's is card 239, in their place
+    # 0 VP, main 9fa6890's (card 239) cost 12, was worth 0 VP and was sold before the last round; today's is
+    # card 240, in their place, sold only before round 3
     g = golden(name)
     oid, cost, vp = OLD[name]
     new = U.CARD[TODAY]
-    assert scenarios.RENUMBERED[TODAY] == (201, 237, 238) and new["name"] == U.CARD[oid]["name"]
+    assert scenarios.RENUMBERED[TODAY] == (201, 237, 238, 239) and new["name"] == U.CARD[oid]["name"]
     assert (U.CARD[oid]["cost"], U.CARD[oid]["vp"]) == (cost, vp) and new["effects"] == U.CARD[oid]["effects"]
     assert (new["cost"], new["vp"], new["needs"]) != (cost, vp, U.CARD[oid]["needs"])
     (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if oid in p["bought"]]
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
     assert oid in state["p"][buyer]["bought"] and scenarios.dealt_new_cards(state) & IDS == {oid}
-    # today's setup deals card 239 where the old one was: the same deck but for it
+    # today's setup deals card 240 where the old one was: the same deck but for it
     today = RULES.setup(g["players"], g["options"], g["seed"])
     then = RULES.setup(g["players"], options, g["seed"])
     cards = scenarios.dealt_new_cards
     assert oid in cards(then) and TODAY in cards(today) and cards(then) - {oid} == cards(today) - {TODAY}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 239 where it was)
+    then["options"] = today["options"]  # (but for the option release, the same setup with 240 where it was)
     assert re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)) == json.dumps(today)
     # a new game is today's: it holds no retired card and says so
     assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & (IDS - {TODAY})
@@ -174,7 +179,8 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
 
 @pytest.mark.parametrize(("release", "oid", "coop", "stored"), [("4831b6a", 201, "fbaa97f", 9),
                                                                  ("04c0a40", 237, "6efc36b", 11),
-                                                                 ("8b97501", 238, "52a3425", 13)])
+                                                                 ("8b97501", 238, "52a3425", 13),
+                                                                 ("9fa6890", 239, "d8e1100", 14)])
 @pytest.mark.parametrize("options", [{"mode": "79"}, {"mode": "74"}, {"mode": "193"},
                                      {"campaign": True, "mode": "campaign"},
                                      {"campaign": True, "mode": "campaign_base"}])
@@ -187,7 +193,7 @@ def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by
     found = scenarios.release_of(then)
     assert scenarios.release_of(today) == "current"
     if options["mode"] in ("74", "193"):  # (the cooperative scenarios' rows, coop_releases.py: the newest that
-        # deals that id sets up the same game here, and formats 11, 12 and 14 say it)
+        # deals that id sets up the same game here, and formats 11, 12, 14 and 15 say it)
         assert found == coop
         then = RULES.setup(player_names(2), {**options, "release": found}, "renumbered")
     else:

@@ -387,11 +387,12 @@ def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
                                                           "good or object of your choice")
 
 
-def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_round_only() -> None:
-    # substitute numbers of #20 (card 239): bought in the last turns its 3 VP per synergy token paid off too well
-    # (card 237), and at mid-game for 10 doubloons too (card 238): cost 12, 0 VP
+def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_in_rounds_1_and_2_only() -> None:
+    # substitute numbers of #20 (card 240): bought in the last turns its 3 VP per synergy token paid off too well
+    # (card 237), at mid-game for 10 and 12 doubloons too (cards 238, 239, sold before the last round): cost 12,
+    # 0 VP, sold only before round 3 (a requirement its row says: ``needs``' before_round)
     cid = _id("Rebel Chronicler")
-    assert cid == 239 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_last_round": True}
+    assert cid == 240 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_round": 3}
     assert (U.CARD[cid]["cost"], U.CARD[cid]["vp"]) == (12, 0)
     blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
     state = _village(hand=(cid, 7, 8, 24))
@@ -400,18 +401,19 @@ def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_
     state["v"] += 1
     assert f"b{cid}" not in _labels(state)  # (the barrier not crossed)
     p["explorer"] = blue
-    state["round"] = state["rounds"]  # the last round: not sold, and a player who asks is told why
-    state["v"] += 1
-    assert f"b{cid}" not in _labels(state)
-    with pytest.raises(IllegalMove) as info:
-        RULES.parse("buy rebel chronicler", state, 0)
-    assert "only before the last round" in info.value.message
-    # named in Portuguese, the name its mails show: the same reason, in Portuguese
-    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
-        RULES.parse("comprar Cronista Rebelde", state, 0)
-    assert "Cronista Rebelde só se vende antes da última rodada" in info.value.message, info.value.message
-    assert "before the last round" in C.card_text(cid)
-    state["round"] = state["rounds"] - 1
+    for r in (3, state["rounds"]):  # round 3, not the last, and the last: not sold, and a player who asks is told why
+        state["round"] = r
+        state["v"] += 1
+        assert f"b{cid}" not in _labels(state)
+        with pytest.raises(IllegalMove) as info:
+            RULES.parse("buy rebel chronicler", state, 0)
+        assert "Rebel Chronicler is sold only before round 3" in info.value.message, info.value.message
+        # named in Portuguese, the name its mails show: the same reason, in Portuguese
+        with i18n.language("pt"), pytest.raises(IllegalMove) as info:
+            RULES.parse("comprar Cronista Rebelde", state, 0)
+        assert "Cronista Rebelde só se vende antes da rodada 3" in info.value.message, info.value.message
+    assert "before round 3" in C.card_text(cid)
+    state["round"] = 2
     p["d"] = 11  # (a doubloon short: its price said, in either language)
     state["v"] += 1
     assert f"b{cid}" not in _labels(state)
@@ -420,7 +422,31 @@ def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_before_the_last_
     assert "Cronista Rebelde custa 12 dobrões e você tem 11" in info.value.message, info.value.message
     p["d"] = 20
     state["v"] += 1
-    assert f"b{cid}" in _labels(state)
+    assert f"b{cid}" in _labels(state)  # (round 2: sold)
     vp, d = p["vp"], p["d"]
     _play(state, f"b{cid}")
     assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 12) and cid in p["display"]  # (3 VP per synergy token now)
+
+
+def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_in_the_last() -> None:
+    # a game set up before the fourth change deals card 239 (release row 9fa6890): its row's window, the
+    # last round, not card 240's
+    assert U.CARD[239]["retired_for"] == 240
+    assert U.CARD[239]["needs"] == {"barrier": "blue", "before_last_round": True}
+    blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
+    state = _village(hand=(239, 7, 8, 24))
+    p = state["p"][0]
+    p["explorer"], p["synergy"], p["d"] = blue, ["anchor", "cross"], 20
+    state["round"] = 3
+    state["v"] += 1
+    assert state["rounds"] == 4 and "b239" in _labels(state)
+    assert "before the last round" in C.card_text(239)
+    state["round"] = 4
+    state["v"] += 1
+    assert "b239" not in _labels(state)
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse("buy rebel chronicler", state, 0)
+    assert "Rebel Chronicler is sold only before the last round" in info.value.message, info.value.message
+    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
+        RULES.parse("comprar Cronista Rebelde", state, 0)
+    assert "Cronista Rebelde só se vende antes da última rodada" in info.value.message, info.value.message

@@ -70,6 +70,27 @@ def last_round(state: State) -> bool:
     return int(state["round"]) >= int(state["rounds"])
 
 
+#: card id -> content.sold_before (static data, worked out at a card's first look: the Uprising's cards join
+#: content.CARD when uprising_content is imported, which may be after this module)
+SOLD_BEFORE: dict[int, int | None] = {}
+
+
+def closed_from(state: State, cid: int) -> int | None:
+    """The round of this game from which card ``cid`` is no longer sold (None: sold in every round): its
+    row's ``before_round``, or the game's last round for ``before_last_round`` (content.sold_before)."""
+    if cid in SOLD_BEFORE:
+        r = SOLD_BEFORE[cid]
+    else:
+        r = SOLD_BEFORE[cid] = C.sold_before(C.CARD[cid])
+    return None if r is None else r or int(state["rounds"])
+
+
+def window_closed(state: State, cid: int) -> bool:
+    """Whether card ``cid``'s buying window has closed (cards.can_buy; the notation's refusal says it)."""
+    r = closed_from(state, cid)
+    return r is not None and int(state["round"]) >= r
+
+
 def legacy(state: State, kind: str) -> list[dict[str, Any]]:
     """The legacy tiles of this kind in play (scenarios 76, 77): a list shared by every call, not
     to be changed (the tiles in play never change after the setup)."""

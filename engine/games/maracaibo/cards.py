@@ -14,7 +14,7 @@ from engine.stack import Frame, FunctionHandler
 
 from . import card_actions, extensions
 from . import content as C
-from .board import HANDLERS, P, first_two, hand_limit, last_round, opt, stack
+from .board import HANDLERS, P, first_two, hand_limit, opt, stack, window_closed
 from .card_requirements import can_meet, figures, on_buy
 from .effects import add_vp, apply_income, draw_cards, gain, perm, player, said, take_synergy, who, without
 
@@ -30,9 +30,8 @@ def _buy_needs(c: dict[str, Any]) -> tuple[int, int, int]:
 
 #: card id -> _buy_needs (static data, worked out once)
 _BUY_NEEDS: dict[int, tuple[int, int, int]] = {cid: _buy_needs(c) for cid, c in C.CARD.items()}
-#: the cards sold only before the last round (``"needs": {"before_last_round": true}``, the Uprising's substitute
-#: requirement of the Rebel Chronicler, #20: bought in the last turns its synergy tokens paid off too well)
-_BEFORE_LAST = frozenset(cid for cid, c in C.CARD.items() if (c.get("needs") or {}).get("before_last_round"))
+
+
 #: the cards with a requirement field of the Uprising (goods, a figure placed: card_requirements.on_buy)
 _REQ_CARDS = frozenset(cid for cid, c in C.CARD.items() if c.get("cost_goods") or figures(c))
 #: the cards that cost goods too (the Uprising's ``cost_goods``: card_requirements.can_meet)
@@ -48,7 +47,7 @@ def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
     _, figs, at = _BUY_NEEDS[cid]
     if (card_cost(p, cid) if cost is None else cost) > p["d"]:
         return False
-    if cid in _BEFORE_LAST and last_round(state):
+    if window_closed(state, cid):  # (its buying window: content.sold_before)
         return False
     return bool(p["fig"] >= figs and p["explorer"] >= at and (cid not in _GOODS_CARDS or can_meet(p, cid)))
 

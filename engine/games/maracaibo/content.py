@@ -264,6 +264,23 @@ def effect_text(e: dict[str, Any]) -> str:
     return str(t)
 
 
+def sold_before(c: dict[str, Any]) -> int | None:
+    """The round from which a card is no longer sold, as its row says (the Uprising's substitute requirement
+    of the Rebel Chronicler, #20: bought late, its synergy tokens paid off too well): ``"needs":
+    {"before_round": N}`` sold in rounds 1 to N - 1 (card 240); ``{"before_last_round": true}`` (card 239, and
+    238 of stored games) 0, the game's last round; None: sold in every round (board.window_closed)."""
+    needs = c.get("needs") or {}
+    if "before_round" in needs:
+        return int(needs["before_round"])
+    return 0 if needs.get("before_last_round") else None
+
+
+def window_words(c: dict[str, Any]) -> str:
+    """A card's buying window in words ('' for none): 'before the last round', 'before round 3'."""
+    r = sold_before(c)
+    return "" if r is None else "before the last round" if r == 0 else f"before round {r}"
+
+
 def card_text(cid: int) -> str:
     """A card with its good, object, cost and effects in words."""
     c = CARD[cid]
@@ -273,8 +290,8 @@ def card_text(cid: int) -> str:
     if c.get("assist"):
         cost += f" + an assistant at {c['assist']} {LOC[c['assist']]['name']}"
     if c.get("needs"):
-        last = ", before the last round" if c["needs"].get("before_last_round") else ""  # (cards.can_buy)
-        cost += f" (explorer past the {c['needs']['barrier']} barrier{last})"
+        window = window_words(c)  # (its buying window: board.window_closed)
+        cost += f" (explorer past the {c['needs']['barrier']} barrier{', ' + window if window else ''})"
     if c.get("cost_goods"):  # the Uprising's requirement fields (card_requirements.py)
         cost += " + " + " + ".join(c["cost_goods"])
     if c.get("nation_worker"):

@@ -14,7 +14,8 @@ A row says only what differs from today's data (absent: today's):
 - ``luysa_cp``: L39's price in combat points;
 - ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids: 0 the
   first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237), 2
-  the next (52a3425 to the third change, format 14: card 238).
+  the next (52a3425 to the third change, format 14: card 238), 3 the next (d8e1100 to the fourth change, format
+  15: card 239).
 
 This module imports nothing of the package (search.py and coop.py read it; scenarios.py, which imports
 them, names the rows)."""
@@ -55,6 +56,9 @@ ROWS: dict[str, dict[str, Any]] = {
     # 52a3425 (card 238, format 13) to the Rebel Chronicler's third change (#20: card 239, format 14): today's
     # but for card 238
     "52a3425": {"modes": MODES, "coop": True, "renumbered": 2},
+    # d8e1100 (card 239, format 14) to the Rebel Chronicler's fourth change (#20: card 240, format 15): today's
+    # but for card 239
+    "d8e1100": {"modes": MODES, "coop": True, "renumbered": 3},
 }
 
 

@@ -31,7 +31,7 @@ from engine.i18n import _, ngettext
 from . import content as C
 from . import labels
 from . import uprising_content as U
-from .board import hand_limit, last_round
+from .board import closed_from, hand_limit, window_closed
 
 # ---- the vocabulary -------------------------------------------------------------------------------
 
@@ -848,8 +848,11 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
             card=name)
     if kind == "main" and not any(o.code.startswith("b") for o in options):
         return _("cards are bought in a village; {place} is not one").format(place=_place(p["at"]))
-    if (C.CARD[cid].get("needs") or {}).get("before_last_round") and last_round(state):  # (cards.can_buy)
-        return _("{card} is sold only before the last round ({card} stays in your hand)").format(card=name)
+    if window_closed(state, cid):  # (cards.can_buy: its row's buying window, content.sold_before)
+        if C.sold_before(C.CARD[cid]) == 0:
+            return _("{card} is sold only before the last round ({card} stays in your hand)").format(card=name)
+        return _("{card} is sold only before round {round} ({card} stays in your hand)").format(
+            card=name, round=closed_from(state, cid))
     if int(C.CARD[cid]["cost"]) > p["d"]:
         cost = int(C.CARD[cid]["cost"])
         return i18n.counted(_("{card} costs {cost} {cost|doubloon|doubloons} and you have {d}"), {"cost": cost}).format(

@@ -100,8 +100,8 @@ RENUMBERED: dict[int, tuple[int, ...]] = _renumbered()
 #: the releases of 78, 79 and a campaign's games (74's and 193's: coop_releases.py) that dealt today's setup
 #: but for the renumbered cards, with the ids their ``renumbered`` says (0: the first ids, 4831b6a to
 #: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40; 2: 52a3425 to the third change:
-#: row 8b97501), oldest first
-_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501")
+#: row 8b97501; 3: d8e1100 to the fourth change: row 9fa6890), oldest first
+_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501", "9fa6890")
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -164,6 +164,11 @@ RELEASES: dict[str, dict[str, Any]] = {
     # 14; the row is named by main 8b97501, where its golden game was played): the same, with card 238 where
     # today's setup deals 239 (74's and 193's games of that time: coop_releases' row 52a3425)
     "8b97501": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 2,
+                "city_tiles": True},
+    # d8e1100 (the Rebel Chronicler as card 239, its third change) to its fourth change of #20 (card 240, format
+    # 15; the row is named by main 9fa6890, where its golden game was played): the same, with card 239 where
+    # today's setup deals 240 (74's and 193's games of that time: coop_releases' row d8e1100)
+    "9fa6890": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 3,
                 "city_tiles": True},
     # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
     **coop_releases.ROWS,

@@ -8,7 +8,8 @@ of an Uprising campaign of main 5962877 (cefd5f3's parent: row c572794, L30 not 
 And (kind chronicler) a 78 game of main 6fb9567 (4831b6a to the balance change of #20, row 4831b6a: the Rebel
 Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy; and (kind
 chronicler237) the same of main 04c0a40 (6a0f3d2 to the card's second change, row 04c0a40: card 237), and (kind
-chronicler238) of main 8b97501 (52a3425 to the card's third change, row 8b97501: card 238). Run once on the old
+chronicler238) of main 8b97501 (52a3425 to the card's third change, row 8b97501: card 238), and (kind
+chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239). Run once on the old
 commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
@@ -75,8 +76,8 @@ def bought_at(n, opts, seed, cid):
     return None
 
 
-if kind in ("chronicler", "chronicler237", "chronicler238"):
-    cid = {"chronicler237": 237, "chronicler238": 238}.get(kind, 201)
+if kind in ("chronicler", "chronicler237", "chronicler238", "chronicler239"):
+    cid = {"chronicler237": 237, "chronicler238": 238, "chronicler239": 239}.get(kind, 201)
     seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(2000)) if bought_at(3, {"mode": "78"}, s, cid))
     game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, cid) + 5)
 elif kind == "79":

@@ -15,7 +15,7 @@ from .. import content as C
 from .. import homeports as HP
 from .. import legacyboard as LB
 from .. import uprising_content as C_U
-from ..board import city_action, has_marker, last_round, loc_kind, multiplier
+from ..board import city_action, has_marker, last_round, loc_kind, multiplier, window_closed
 from ..cards import can_buy
 from ..effects import compass, count_of, perm, player
 from ..exploring import explore_targets
@@ -356,7 +356,10 @@ class Ctx(UprisingValues, CardValues):
     def buy_net(self, cid: int) -> float:
         v = self._net.get(cid)
         if v is None:
-            v = self.card_gain(cid) * self.w["cards"] - self.cost(cid) * self.dv
+            # (a card whose buying window has closed, board.window_closed, gains nothing: kept for its good or
+            # object alone, never planned, discarded first)
+            gain = 0.0 if window_closed(self.state, cid) else self.card_gain(cid) * self.w["cards"]
+            v = gain - self.cost(cid) * self.dv
             if not self._depth:
                 self._net[cid] = v
         return v

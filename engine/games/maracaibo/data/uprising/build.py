@@ -175,11 +175,11 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
-    # (its numbers changed three times by the balance runs of #20: card 237 in card 201's place, card 238 in
-    # 237's, sold past the blue barrier and only before the last round, then card 239 in 238's: cost 12 and
-    # 0 VP; 201, 237, 238 retired)
-    _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=239,
-          needs={"barrier": "blue", "before_last_round": True}, figure=True),
+    # (its numbers changed four times by the balance runs of #20: card 237 in card 201's place, card 238 in
+    # 237's, sold past the blue barrier and only before the last round, card 239 in 238's: cost 12 and 0 VP,
+    # then card 240 in 239's: sold only in rounds 1 and 2, before round 3; 201, 237, 238, 239 retired)
+    _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=240,
+          needs={"barrier": "blue", "before_round": 3}, figure=True),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
           nation_worker=True),
@@ -254,6 +254,11 @@ _RETIRED: dict[int, list[dict[str, Any]]] = {  # (a place's retired cards, oldes
         # 10 doubloons), its buyers won 15-36 points above what their position at the buy predicts with 3-4
         # players, on both seeds
         _card("Rebel Chronicler", 10, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=238,
+              needs={"barrier": "blue", "before_last_round": True}, figure=True),
+        # d8e1100 to the fourth change (#20): bought at mid-game by players holding 4-5 synergy tokens (12-13
+        # VP for 12 doubloons), its buyers won 13-37 points above what their position, tokens and doubloons at
+        # the buy predict with 3-4 players, on seeds s3 and s4 (and s1)
+        _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=239,
               needs={"barrier": "blue", "before_last_round": True}, figure=True),
     ],
 }
