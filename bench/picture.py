@@ -1,26 +1,30 @@
-"""CPU of a mail's board picture: resvg's render, then the labels and the palette pass, per game.
+"""CPU of a mail's board picture, per game, against raw baselines measured in the same run.
 
     python bench/picture.py [--game maretta ...] [--players 3] [--repeat 25]
 
 For each game, the mail picture of every seat of a new game (``Rules.render_mail_svg`` of the
-seat's view) is rendered as ``pbem.mail.sending`` renders it, without its caches: resvg alone
-drawing the whole SVG (labels too, as before issue 28's ``pbem.mail.labels``), resvg drawing it
-without the labels Pillow draws, then the whole (resvg, Pillow's labels and the palette pass).
+seat's view) is rendered as ``pbem.mail.sending`` renders it, without its caches:
+
+* raw baselines: resvg alone drawing the whole SVG (its RGBA PNG, nothing of pbem), and Pillow
+  writing a blank palette PNG of the picture's size;
+* the resvg pass (resvg drawing the SVG without the labels Pillow draws, Pillow's labels, the
+  palette pass: what every picture cost before issue 28's painter, and what Caravelas' and
+  Maracaibo's still cost);
+* the picture as sent (``_render_png``): for a drawing made of ``engine.figure``'s primitives
+  alone (Maretta) Pillow's painter (``pbem.mail.painter``), else the resvg pass; and the same
+  with the painter's kept labels and shapes forgotten before each render (a fresh worker).
+
 Times are this process's CPU (``process_time``), the median of ``--repeat`` renders; bytes are
 the PNG a mail would carry. Also printed: how many of the seats' pictures differ (each is
-rendered once through the shared cache). Run by hand.
-
-Then, over the positions of a game played at random (seeded; every ``--every`` moves, the
-pending seat's picture), a mail's picture with all the room a mail gives it: now (compressed
-hard only when it is over ``PNG_MAX_BYTES``) against the pass before issue 28's change (hard
-whenever it was over 90 % of it), CPU summed over the positions, and their ratio. The hard pass
-is :func:`pbem.mail.sending._harder` in both (it decodes the palette PNG first, about 1 ms the
-old pass did not spend: the "before" figure is that much high for each picture it compressed).
+rendered once through the shared cache). Then the same over the positions of a game played at
+random (seeded; every ``--every`` moves, the pending seat's picture), CPU summed. Run by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import io
 import os
 import statistics
 import sys
@@ -54,9 +58,11 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     import resvg_py
+    from PIL import Image
 
     from engine import registry
-    from pbem.mail import labels, sending
+    from engine.svg import drawn_width
+    from pbem.mail import painter, sending
 
     print(f"load average {os.getloadavg()[0]:.1f}; CPU ms per render, median of {args.repeat}")
     for name in args.game or registry.names():
@@ -72,38 +78,52 @@ def main(argv: list[str] | None = None) -> int:
                 font_family=sending.PNG_FONT, width=sending._png_width(svg), shape_rendering="optimize_speed",
                 text_rendering="optimize_speed"))
 
-        lifted = labels.lift(svg, sending._png_width(svg))
-        bare = lifted.svg if lifted else svg
+        def blank(svg: str = svg) -> bytes:
+            width = sending._png_width(svg) or 1
+            size = (width, round(int(svg.split('height="', 1)[1].split('"', 1)[0]) * width / drawn_width(svg)))
+            out = io.BytesIO()
+            Image.new("P", size, 0).save(out, "PNG", compress_level=6)
+            return out.getvalue()
 
-        def whole_pass(svg: str = svg) -> bytes:
+        def resvg_pass(svg: str = svg) -> bytes:
+            return sending._palette(sending.resvg_truecolour(svg), svg)
+
+        def as_sent(svg: str = svg) -> bytes:
             return sending._render_png.__wrapped__(svg)
 
-        def unlabelled_only(bare: str = bare) -> bytes:
-            return resvg_only(bare)
+        def cold(svg: str = svg) -> bytes:
+            painter.forget()  # the painter's kept labels and shapes, as in a fresh worker
+            return sending._render_png.__wrapped__(svg)
 
-        render, _ = cpu_ms(resvg_only, args.repeat)
-        unlabelled, _ = cpu_ms(unlabelled_only, args.repeat)
-        whole, png = cpu_ms(whole_pass, args.repeat)
-        print(f"{name:<10} {players} players: resvg of the whole SVG {render:.1f} ms; now resvg {unlabelled:.1f} ms "
-              f"({len(lifted.labels) if lifted else 0} of {svg.count('<text')} labels drawn by Pillow), "
-              f"the whole pass {whole:.1f} ms, "
-              f"{len(png)} bytes; {len(set(svgs))} distinct pictures for {players} seats")
-        now_ms, before_ms, hard_now, hard_before, n = played_positions(rules, state, args, sending)
-        print(f"{name:<10} {n} positions played: a mail's picture now {now_ms:.0f} ms in all ({hard_now} compressed "
-              f"hard), before {before_ms:.0f} ms ({hard_before} compressed hard); ratio now/before "
-              f"{now_ms / before_ms if before_ms else 0:.3f}")
+        painted = painter.painted(svg, sending._png_width(svg)) is not None
+        raw, _ = cpu_ms(resvg_only, args.repeat)
+        empty, _ = cpu_ms(blank, args.repeat)
+        old, old_png = cpu_ms(resvg_pass, args.repeat)
+        new, png = cpu_ms(as_sent, args.repeat)
+        fresh, _ = cpu_ms(cold, args.repeat)
+        print(f"{name:<10} {players} players: raw resvg {raw:.1f} ms, raw blank PNG {empty:.2f} ms; resvg pass "
+              f"{old:.1f} ms ({old / raw:.3f} of raw resvg, {len(old_png)} bytes); as sent "
+              f"({'Pillow painter' if painted else 'resvg pass'}) {new:.1f} ms ({new / raw:.3f} of raw resvg, "
+              f"{new / empty:.1f}x the blank PNG, {len(png)} bytes; {fresh:.1f} ms with nothing kept from the "
+              f"render before, "
+              f"{fresh / raw:.3f} of raw); as sent / resvg pass {new / old:.3f} ({fresh / old:.3f} with nothing kept); "
+              f"{len(set(svgs))} distinct pictures for {players} seats")
+        raw_ms, old_ms, new_ms, n = played_positions(rules, state, args, resvg_only, resvg_pass, as_sent)
+        print(f"{name:<10} {n} positions played: raw resvg {raw_ms:.0f} ms in all, resvg pass {old_ms:.0f} ms "
+              f"({old_ms / raw_ms:.3f} of raw), as sent {new_ms:.0f} ms ({new_ms / raw_ms:.3f} of raw); "
+              f"as sent / resvg pass {new_ms / old_ms:.3f}")
     return 0
 
 
 def played_positions(rules: Any, state: Any, args: argparse.Namespace,
-                     sending: Any) -> tuple[float, float, int, int, int]:
-    """(ms now, ms before, pictures compressed hard now, before, positions) over a random game."""
+                     *renders: Callable[[str], bytes]) -> tuple[float, float, float, int]:
+    """(ms of each render summed, positions) over a random game; each position's renders
+    measured one after the other (the same minute's load)."""
     import random
 
     rng = random.Random(28)
-    render, harder = sending._render_png.__wrapped__, sending._harder.__wrapped__
-    now_ms = before_ms = 0.0
-    hard_now = hard_before = n = 0
+    sums = [0.0] * len(renders)
+    n = 0
     for k in range(args.moves):
         pending = rules.pending(state)
         if not pending:
@@ -111,23 +131,12 @@ def played_positions(rules: Any, state: Any, args: argparse.Namespace,
         seat = pending[0]
         if k % args.every == 0:
             svg = rules.render_mail_svg(rules.view(state, seat))
-            def now(svg: str = svg) -> bytes:
-                png = render(svg)
-                return harder(png) if len(png) > sending.PNG_MAX_BYTES else png
-
-            def before(svg: str = svg) -> bytes:
-                png = render(svg)
-                return harder(png) if len(png) > sending.PNG_MAX_BYTES * 9 // 10 else png
-
-            png = render(svg)
-            hard_now += len(png) > sending.PNG_MAX_BYTES
-            hard_before += len(png) > sending.PNG_MAX_BYTES * 9 // 10
             repeat = max(3, args.repeat // 5)
-            now_ms += cpu_ms(now, repeat)[0]
-            before_ms += cpu_ms(before, repeat)[0]
+            for i, render in enumerate(renders):
+                sums[i] += cpu_ms(functools.partial(render, svg), repeat)[0]
             n += 1
         rules.apply(state, seat, rng.choice(rules.options(state, seat)).move)
-    return now_ms, before_ms, hard_now, hard_before, n
+    return sums[0], sums[1], sums[2], n
 
 
 if __name__ == "__main__":

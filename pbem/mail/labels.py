@@ -28,7 +28,9 @@ FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 _FAMILIES = {"sans-serif", "DejaVu Sans", "'DejaVu Sans'"}
 #: The attributes a liftable label may carry (anything else: resvg draws it).
 _PLAIN = {"x", "y", "font-size", "text-anchor", "font-family", "font-weight", "fill", "class"}
-_ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+#: SVG's text-anchor as Pillow's anchor (on the baseline).
+ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+_ANCHORS = ANCHORS
 _NAMED = {"black": "#000000", "white": "#ffffff"}
 #: Signs past Latin that DejaVu Sans has and the pictures use: dashes, quotes, ellipsis, bullets,
 #: times, arrows, euro.

@@ -89,7 +89,7 @@ def test_a_maretta_board_is_resvgs_drawing_with_its_labels_drawn_where_resvg_dra
     doc = maretta.render_mail_svg(maretta.view(random_states(side, n, 3, every=9)[2], 0))
     lifted = labels.lift(doc, sending._png_width(doc))
     assert lifted is not None and len(lifted.labels) >= 0.8 * doc.count("<text"), "most labels are lifted"
-    drawn, whole = sending.truecolour(doc), _resvg(doc)
+    drawn, whole = sending.resvg_truecolour(doc), _resvg(doc)  # (Maretta's own pictures: pbem.mail.painter)
     bare = _resvg(lifted.svg)  # the picture without its lifted labels
     boxes = [tuple(int(v) for v in labels._box(lab)) for lab in lifted.labels]
     # away from the lifted labels, every pixel is resvg's own drawing of the whole picture

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import svg
+from engine import figure, svg
+from engine.figure import Circle, Item, Line, Polyline, Rect
 from engine.games.maretta.cards import BARREL_NAMES, DATA, SUITS, card_key, card_name
 from engine.i18n import N_, _, ngettext
 
@@ -207,29 +208,25 @@ def _xy(lay: _Layout, i: int, lo: int) -> tuple[float, float]:
             lay.margin + lay.top + row * (lay.cell + lay.row_gap) + lay.cell / 2)
 
 
-def _pawn(lay: _Layout, x: float, y: float, s: int, letter: str, mine: bool, cls: str = "pawn") -> list[str]:
+def _pawn(lay: _Layout, x: float, y: float, s: int, letter: str, mine: bool, cls: str = "pawn") -> list[Item]:
     colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
     r = lay.pawn_r
-    out = []
+    out: list[Item] = []
     if mine:
-        out.append(svg.el("circle", class_="mine", cx=round(x), cy=round(y), r=r + 3, fill="#ffffff",
-                          stroke="#111111", stroke_width=2))
-    out.append(svg.el("circle", class_=f"{cls} seat{s}", cx=round(x), cy=round(y), r=r, fill=colour,
-                      stroke="#222222"))
-    out.append(svg.text(round(x), round(y) + lay.small // 3 + 1, letter, size=lay.small, fill=svg.ink_on(colour),
-                        font_weight="bold"))
+        out.append(Circle(round(x), round(y), r + 3, "#ffffff", "#111111", 2, "mine"))
+    out.append(Circle(round(x), round(y), r, colour, "#222222", None, f"{cls} seat{s}"))
+    out.append(figure.text(round(x), round(y) + lay.small // 3 + 1, letter, lay.small, svg.ink_on(colour), bold=True))
     return out
 
 
-def _chip(lay: _Layout, x: float, y: float, b: str, fill: str) -> list[str]:
+def _chip(lay: _Layout, x: float, y: float, b: str, fill: str) -> list[Item]:
     """A barrel chip whose top left corner is (x, y)."""
-    return [svg.el("rect", class_="barrel", x=round(x), y=round(y), width=lay.chip_w, height=lay.chip_h, rx=3,
-                   fill=fill, stroke="#5a3a1a"),
-            svg.text(x + lay.chip_w / 2, y + lay.chip_h - 4, _SHORT.get(b, "?"), size=lay.small,
-                     fill=svg.ink_on(fill), font_weight="bold")]
+    return [Rect(round(x), round(y), lay.chip_w, lay.chip_h, fill, "#5a3a1a", 3, "barrel"),
+            figure.text(x + lay.chip_w / 2, y + lay.chip_h - 4, _SHORT.get(b, "?"), lay.small, svg.ink_on(fill),
+                        bold=True)]
 
 
-def _key_chip(lay: _Layout, b: str, x: float, y: float) -> list[str]:
+def _key_chip(lay: _Layout, b: str, x: float, y: float) -> list[Item]:
     return _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, b, _CHIP)
 
 
@@ -282,24 +279,23 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
     rows = (len(spaces) + lay.cols - 1) // lay.cols
     width = lay.margin * 2 + lay.cols * lay.cell
     room = width - 2 * lay.margin
-    body: list[str] = []
+    body: list[Item] = []
     title = _("Maretta side {side}: {title}, turn {turn}").format(side=side, title=_(str(DATA[side]["title"])),
                                                                   turn=view["turn"])
     if lay.narrow:
-        body.append(svg.text(width / 2, 24, _("Maretta side {side}, turn {turn}").format(side=side, turn=view["turn"]),
-                             size=16, font_weight="bold", fill=_INK))
-        body.append(svg.text(width / 2, 44, _(str(DATA[side]["title"])), size=lay.text, fill=_INK))
+        caption = _("Maretta side {side}, turn {turn}").format(side=side, turn=view["turn"])
+        body.append(figure.text(width / 2, 24, caption, 16, _INK, bold=True))
+        body.append(figure.text(width / 2, 44, _(str(DATA[side]["title"])), lay.text, _INK))
     else:
-        body.append(svg.text(width / 2, 28, title, size=16, font_weight="bold", fill=_INK))
+        body.append(figure.text(width / 2, 28, title, 16, _INK, bold=True))
     sea = "#cfe6f5" if side == "A" else "#f3dcc0"
 
     def xy(i: int) -> tuple[float, float]:
         return _xy(lay, i, lo)
 
     # the route: numbers inside the spaces, so no connector between two rows crosses one
-    pts = " ".join(f"{x:.0f},{y:.0f}" for x, y in (xy(i) for i in spaces))
-    body.append(svg.el("polyline", points=pts, fill="none", stroke="#8a9999", stroke_width=6,
-                       stroke_linejoin="round"))
+    pts = tuple((round(x), round(y)) for x, y in (xy(i) for i in spaces))
+    body.append(Polyline(pts, "#8a9999", 6, "round"))
     # this turn's trails: a band in the pawn's colour along the spaces it went through
     # (beside the others', on the route), and a ring inside each space it left behind
     trails = [t if len(t) > 1 else [] for t in (view.get("trail") or [])]
@@ -308,9 +304,8 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
     for k, s in enumerate(moving):
         colour = svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)]
         shift = (k - (len(moving) - 1) / 2) * 6
-        tpts = " ".join(f"{x + shift:.0f},{y + shift:.0f}" for x, y in map(xy, trails[s]))
-        body.append(svg.el("polyline", class_=f"trail seat{s}", points=tpts, fill="none", stroke=colour,
-                           stroke_width=5, stroke_linejoin="round", stroke_linecap="round"))
+        tpts = tuple((round(x + shift), round(y + shift)) for x, y in map(xy, trails[s]))
+        body.append(Polyline(tpts, colour, 5, "round", "round", f"trail seat{s}"))
         for i in trails[s][:-1]:
             rings.setdefault(i, []).append(s)
     lava = view.get("lava")
@@ -328,28 +323,25 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
             fill = "#e0502a"
         if i == lava_at:
             label = _("LAVA")
-        body.append(svg.el("circle", class_="space", cx=round(x), cy=round(y), r=20, fill=fill, stroke="#445566",
-                           stroke_width=1.5))
+        body.append(Circle(round(x), round(y), 20, fill, "#445566", 1.5, "space"))
         for k, s in enumerate(rings.get(i, ())):
-            body.append(svg.el("circle", class_=f"trail-ring seat{s}", cx=round(x), cy=round(y), r=17 - 3 * k,
-                               fill="none", stroke=svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)], stroke_width=2.5))
+            body.append(Circle(round(x), round(y), 17 - 3 * k, "none", svg.SEAT_COLOURS[s % len(svg.SEAT_COLOURS)],
+                               2.5, f"trail-ring seat{s}"))
         if label:
             small = 12 if lay.narrow else 10
-            body.append(svg.text(x, y + 5, label, size=small if i == lava_at else lay.number,
-                                 fill=svg.ink_on(fill), font_weight="bold" if i == lava_at else None))
+            body.append(figure.text(x, y + 5, label, small if i == lava_at else lay.number, svg.ink_on(fill),
+                                    bold=i == lava_at))
         if name:
-            body.append(svg.text(x, y + 35, name, size=lay.small, fill=_INK))
+            body.append(figure.text(x, y + 35, name, lay.small, _INK))
     # reefs / crevasses: a thick bar between space r and r+1
     barrier = "#c0405a" if side == "A" else "#3b2a20"
     for r in view["reefs"]:
         (x1, y1), (x2, y2) = xy(r), xy(r + 1)
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         if abs(y1 - y2) < 1:
-            body.append(svg.el("rect", class_="reef", x=round(mx - 4), y=round(my - 24), width=8, height=48,
-                               fill=barrier))
+            body.append(Rect(round(mx - 4), round(my - 24), 8, 48, barrier, cls="reef"))
         else:
-            body.append(svg.el("rect", class_="reef", x=round(mx - 24), y=round(my - 4), width=48, height=8,
-                               fill=barrier))
+            body.append(Rect(round(mx - 24), round(my - 4), 48, 8, barrier, cls="reef"))
     # barrels as the viewer knows them, under their space
     for k, bs in view["barrels"].items():
         x, y = xy(int(k))
@@ -386,15 +378,15 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         y += line_h / 2
         body += _pawn(lay, lay.margin + lay.pawn_r, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
         for j, line in enumerate(svg.wrap(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)):
-            body.append(svg.text(lay.margin + 2 * lay.pawn_r + 8, y + j * (lay.text + 3), line, size=lay.text,
-                                 anchor="start", fill=_INK))
+            body.append(figure.text(lay.margin + 2 * lay.pawn_r + 8, y + j * (lay.text + 3), line, lay.text, _INK,
+                                    anchor="start"))
             y += (lay.text + 3) if j else 0
         y += line_h / 2 + 2
     # each symbol: its words and how to draw it with its middle at (x, y)
-    entries: list[tuple[str, Callable[[float, float], list[str]]]] = []
+    entries: list[tuple[str, Callable[[float, float], list[Item]]]] = []
     what = _("Coral Reef between two spaces") if side == "A" else _("Crevasse between two spaces")
     entries.append((what,
-                    lambda x, y: [svg.el("rect", x=round(x - 4), y=round(y - 8), width=8, height=16, fill=barrier)]))
+                    lambda x, y: [Rect(round(x - 4), round(y - 8), 8, 16, barrier)]))
     entries.append((_("face-down barrel"),
                     lambda x, y: _chip(lay, x - lay.chip_w / 2, y - lay.chip_h / 2, "?", _BARREL_FILL["?"])))
     if seat is not None:
@@ -403,13 +395,12 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
     # always, even before anyone moved: the picture keeps its size (mail's width hint keys on it)
     colour = svg.SEAT_COLOURS[(moving[0] if moving else (seat or 0)) % len(svg.SEAT_COLOURS)]
     entries.append((_("a pawn's trail this turn (band, rings)"),
-                    lambda x, y: [svg.el("line", class_="key-trail", x1=round(x - 11), y1=round(y),
-                                         x2=round(x + 11), y2=round(y), stroke=colour, stroke_width=5,
-                                         stroke_linecap="round")]))
+                    lambda x, y: [Line(round(x - 11), round(y), round(x + 11), round(y), colour, 5, "round",
+                                       "key-trail")]))
     for b in sorted({b for bs in view["barrels"].values() for b in bs if b != "?"}):
         entries.append((_(BARREL_NAMES[b]), functools.partial(_key_chip, lay, b)))
     if key_in_desc:
-        return svg.document(width, int(y + 4), body, title=title, desc=symbols_key(view))
+        return figure.document(width, int(y + 4), body, title=title, desc=symbols_key(view))
     per_row = 1 if lay.narrow else 2
     col_w = room // per_row
     y += 8
@@ -417,6 +408,6 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         x = lay.margin + 12 + (j % per_row) * col_w
         yy = y + line_h * (j // per_row)
         body += icon(x, yy - lay.text / 3)
-        body.append(svg.text(x + 20, yy, label, size=lay.text, anchor="start", fill=_INK))
+        body.append(figure.text(x + 20, yy, label, lay.text, _INK, anchor="start"))
     height = int(y + line_h * ((len(entries) + per_row - 1) // per_row) + 6)
-    return svg.document(width, height, body, title=title)
+    return figure.document(width, height, body, title=title)

@@ -1,0 +1,312 @@
+"""A mail picture made of :mod:`engine.figure`'s primitives, painted by Pillow straight onto a palette.
+
+Why (issue 28): resvg drew Maretta's board as an RGBA PNG (its canvas and that PNG about 5 ms
+whatever was drawn), which Pillow decoded, put on a palette and wrote again (4-5 ms), a render
+about 22 ms in all. Painted here, each shape in its own palette entry of a canvas that holds
+palette indices, the picture is written once, with no colour to choose and no quantizing.
+
+What it draws as resvg did for a mail (``shape_rendering="optimize_speed"``): shapes with hard
+edges (a board of a score of colours, one byte a pixel, which keeps a picture within a mail's
+room), and text smoothed when the picture asks (``engine.svg.SMOOTH_TEXT``): a glyph's edge
+pixels get one of two tones between its ink and what lies under it (a third and two thirds of
+the ink), each tone an entry of the palette. A stroke lies across the shape's outline, as in SVG.
+Labels are drawn by the same FreeType fonts as before (:mod:`pbem.mail.labels`).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import math
+from typing import Any
+
+from PIL import ImageChops
+
+from engine import figure
+from engine.figure import Circle, Figure, Line, Polyline, Rect, Text
+from pbem.mail import labels
+
+#: The most colours a picture keeps (``sending.PNG_COLOURS``): the drawing's own, exact, then the
+#: tones of its labels' edges as long as there is room, and after that the nearest colour kept.
+MAX_COLOURS = 32
+#: (palette index + TONE_STEP * tone) fits a byte (see :meth:`_Canvas.text`).
+TONE_STEP = 64
+#: A glyph pixel's coverage (0-255) as a tone: 0 nothing, 1 a third of the ink, 2 two thirds, 3 the ink.
+_TONE_OF = [min(3, (c * 3 + 127) // 255) * TONE_STEP for c in range(256)]
+_HARD = [3 * TONE_STEP if c >= 128 else 0 for c in range(256)]
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+class _Canvas:
+    mode = "L"  # palette indices, made a palette image when written
+
+    def __init__(self, fig: Figure, width: int) -> None:
+        from PIL import Image, ImageDraw
+
+        self.k = width / fig.width
+        self.colours: list[tuple[int, int, int]] = []
+        self.index: dict[tuple[int, int, int], int] = {}
+        self.named: dict[str, int] = {}
+        self.image = Image.new(self.mode, (width, max(1, round(fig.height * self.k))), self.ink(fig.background))
+        self.pen = ImageDraw.Draw(self.image)
+        self.smooth = fig.smooth_text
+        self.tones: dict[int, list[int]] = {}
+
+    def ink(self, colour: str | tuple[int, int, int]) -> int:
+        at = self.named.get(colour) if isinstance(colour, str) else None
+        if at is not None:
+            return at
+        rgb = _rgb(colour) if isinstance(colour, str) else colour
+        at = self.index.get(rgb)
+        if at is None:
+            if len(self.colours) >= MAX_COLOURS:
+                raise OverflowError("more colours than a mail picture's palette keeps")
+            at = self.index[rgb] = len(self.colours)
+            self.colours.append(rgb)
+        if isinstance(colour, str):
+            self.named[colour] = at
+        return at
+
+    @staticmethod
+    def _box(cx: float, cy: float, r: float) -> tuple[int, int, int, int]:
+        """The pixels whose centres lie inside the circle, as SVG's hard-edged rendering fills them."""
+        return (math.floor(cx - r - 0.5) + 1, math.floor(cy - r - 0.5) + 1,
+                math.ceil(cx + r - 0.5) - 1, math.ceil(cy + r - 0.5) - 1)
+
+    def disc(self, cx: float, cy: float, r: float, colour: int) -> None:
+        if r > 0:
+            self.pen.ellipse(self._box(cx, cy, r), fill=colour)
+
+    def circle(self, c: Circle) -> None:
+        k = self.k
+        cx, cy, r = c.cx * k, c.cy * k, c.r * k
+        if not c.stroke:
+            if c.fill != "none":
+                self.disc(cx, cy, r, self.ink(c.fill))
+            return
+        half = (1.0 if c.stroke_width is None else c.stroke_width) * k / 2
+        outer, inner = self._box(cx, cy, r + half), self._box(cx, cy, r - half)
+        width = max(1, inner[0] - outer[0])  # SVG's stroke straddles the outline
+        self.pen.ellipse(outer, fill=None if c.fill == "none" else self.ink(c.fill), outline=self.ink(c.stroke),
+                         width=width)
+
+    def rect(self, r: Rect) -> None:
+        k = self.k
+        # hard-edged, SVG fills the pixels whose centres are inside; a stroke of 1 straddling the
+        # outline adds the row and the column past the far edges
+        grow = 0 if r.stroke else 1
+        box = (round(r.x * k), round(r.y * k), round((r.x + r.width) * k) - grow, round((r.y + r.height) * k) - grow)
+        fill = self.ink(r.fill)
+        stroke = self.ink(r.stroke) if r.stroke else None
+        if r.rx:
+            # its shape drawn once (Pillow's rounded_rectangle is dear), then pasted in its colours
+            fill_mask, stroke_mask = _rounded(box[2] - box[0] + 1, box[3] - box[1] + 1, round(r.rx * k),
+                                              max(1, round(k)) if r.stroke else 0)
+            self.image.paste(fill, box[:2], fill_mask)
+            if stroke is not None:
+                self.image.paste(stroke, box[:2], stroke_mask)
+        else:
+            self.pen.rectangle(box, fill=fill, outline=stroke, width=max(1, round(k)))
+
+    def _stroke(self, points: list[tuple[float, float]], colour: str, width: float, join: str | None,
+                cap: str | None) -> None:
+        """A stroke along ``points`` as SVG draws it hard-edged: each segment a band ``width`` wide
+        centred on it (Pillow's own wide line falls half a pixel off, one way or the other by the
+        segment's direction), round joins and caps as discs, a miter join of square turns as the
+        bands run on by half the width."""
+        ink, half = self.ink(colour), width * self.k / 2
+        last = len(points) - 2
+        for n, ((x1, y1), (x2, y2)) in enumerate(itertools.pairwise(points)):
+            length = math.hypot(x2 - x1, y2 - y1)
+            if length == 0:
+                continue
+            ux, uy = (x2 - x1) / length, (y2 - y1) / length
+            back = half if (n > 0 and join != "round") else 0.0
+            ahead = half if (n < last and join != "round") else 0.0
+            x1, y1, x2, y2 = x1 - ux * back, y1 - uy * back, x2 + ux * ahead, y2 + uy * ahead
+            if x1 == x2 or y1 == y2:  # square to the pixels: the pixels whose centres are inside
+                lo_x, hi_x = min(x1, x2) - (half if x1 == x2 else 0), max(x1, x2) + (half if x1 == x2 else 0)
+                lo_y, hi_y = min(y1, y2) - (half if y1 == y2 else 0), max(y1, y2) + (half if y1 == y2 else 0)
+                self.pen.rectangle((math.floor(lo_x - 0.5) + 1, math.floor(lo_y - 0.5) + 1,
+                                    math.ceil(hi_x - 0.5) - 1, math.ceil(hi_y - 0.5) - 1), fill=ink)
+            else:
+                nx, ny = -uy * half, ux * half
+                self.pen.polygon([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)],
+                                 fill=ink)
+        if join == "round":
+            for x, y in points[1:-1]:
+                self.disc(x, y, half, ink)
+        if cap == "round":
+            for x, y in (points[0], points[-1]):
+                self.disc(x, y, half, ink)
+
+    def line(self, ln: Line) -> None:
+        k = self.k
+        self._stroke([(ln.x1 * k, ln.y1 * k), (ln.x2 * k, ln.y2 * k)], ln.stroke, ln.stroke_width, None, ln.linecap)
+
+    def polyline(self, p: Polyline) -> None:
+        k = self.k
+        if p.points:
+            self._stroke([(x * k, y * k) for x, y in p.points], p.stroke, p.stroke_width, p.linejoin, p.linecap)
+
+    def _tone_table(self, ink: int, grounds: list[int]) -> list[int]:
+        """The index each (ground + TONE_STEP * tone) of this ink maps to: the ground itself for no
+        tone, the ink for a whole one, and between them an entry of the palette a blend of both."""
+        table = self.tones.get(ink)
+        if table is None:
+            table = list(range(256))
+            for g in range(TONE_STEP):
+                table[g + 3 * TONE_STEP] = ink
+            self.tones[ink] = table
+        rgb = self.colours[ink]
+        for g in grounds:
+            if table[g + TONE_STEP] != g + TONE_STEP:
+                continue
+            under = self.colours[g]
+            for tone in (1, 2):
+                a = tone / 3
+                blend = (round(under[0] + (rgb[0] - under[0]) * a), round(under[1] + (rgb[1] - under[1]) * a),
+                         round(under[2] + (rgb[2] - under[2]) * a))
+                try:
+                    table[g + tone * TONE_STEP] = self.ink(blend)
+                except OverflowError:  # a full palette: the nearest colour it has
+                    table[g + tone * TONE_STEP] = self._nearest(blend)
+        return table
+
+    def _nearest(self, rgb: tuple[int, int, int]) -> int:
+        distances = [sum((c - d) ** 2 for c, d in zip(kept, rgb, strict=True)) for kept in self.colours]
+        return distances.index(min(distances))
+
+    def text(self, t: Text) -> None:
+        k = self.k
+        x, y = t.x * k, t.y * k
+        ix, iy = math.floor(x), math.floor(y)
+        dx, dy, tones, masks = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth)
+        if not masks:
+            return
+        x0, y0 = ix + dx, iy + dy
+        box = (x0, y0, x0 + tones.width, y0 + tones.height)
+        ink = self.ink(t.fill)
+        ground = self.image.crop(box)
+        low, high = (int(v) for v in ground.getextrema())  # type: ignore[arg-type]
+        if low == high and x0 >= 0 and y0 >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
+            # one colour under the label (nearly always): each tone pasted through its own mask
+            table = self._tone_table(ink, [low])
+            for tone, mask in masks:
+                self.image.paste(table[low + tone * TONE_STEP], box, mask)
+            return
+        both = ImageChops.add(ground, tones)
+        values: list[Any] = [v for _n, v in both.getcolors(256) or []]  # an "L" image: each an int
+        grounds = sorted({v % TONE_STEP for v in values if v >= TONE_STEP})
+        self.image.paste(both.point(self._tone_table(ink, grounds)), box)
+
+    def png(self) -> bytes:
+        image = self.image
+        image.putpalette([channel for rgb in self.colours for channel in rgb])  # "L" becomes "P", indices kept
+        out = io.BytesIO()
+        image.save(out, "PNG", compress_level=6)
+        return out.getvalue()
+
+
+class _FullColour(_Canvas):
+    """The same drawing in full colour, its text smoothed with every tone FreeType gives (what a
+    reader would see with no palette: the measure of the palette's tones in the tests)."""
+
+    mode = "RGB"
+
+    def ink(self, colour: str | tuple[int, int, int]) -> tuple[int, int, int]:  # type: ignore[override]
+        return _rgb(colour) if isinstance(colour, str) else colour
+
+    def text(self, t: Text) -> None:
+        self.pen.fontmode = "L" if self.smooth else "1"
+        self.pen.text((t.x * self.k, t.y * self.k), t.text, fill=self.ink(t.fill),
+                      font=labels.font(t.bold, t.size * self.k), anchor=labels.ANCHORS[t.anchor])
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: float,
+            smooth: bool) -> tuple[int, int, Any, tuple[tuple[int, Any], ...]]:
+    """A label drawn at (fx, fy) within its pixel: where its tile starts from that pixel, the tile
+    of its tones (TONE_STEP times 0-3 a pixel) and a mask (0 or 255) for each tone it has. Kept:
+    the same labels come back from one position to the next (the spaces' numbers, the names)."""
+    from PIL import Image, ImageDraw
+
+    face = labels.font(bold, size)
+    pillow_anchor = labels.ANCHORS[anchor]
+    left, top, right, bottom = face.getbbox(words, anchor=pillow_anchor)
+    dx, dy = math.floor(fx + left) - 1, math.floor(fy + top) - 1
+    width, height = math.ceil(fx + right) + 1 - dx, math.ceil(fy + bottom) + 1 - dy
+    tile = Image.new("L", (max(1, width), max(1, height)), 0)
+    pen = ImageDraw.Draw(tile)
+    pen.fontmode = "L" if smooth else "1"
+    pen.text((fx - dx, fy - dy), words, fill=255, font=face, anchor=pillow_anchor)
+    tones = tile.point(_TONE_OF if smooth else _HARD)
+    masks = []
+    for tone in (1, 2, 3):
+        mask = tones.point([255 if v == tone * TONE_STEP else 0 for v in range(256)])
+        if mask.getbbox() is not None:
+            masks.append((tone, mask))
+    return dx, dy, tones, tuple(masks)
+
+
+@functools.lru_cache(maxsize=256)
+def _rounded(width: int, height: int, radius: int, stroke: int) -> tuple[Any, Any]:
+    """A rounded rectangle's masks (0 or 255): its inside, and its outline ``stroke`` px wide."""
+    from PIL import Image, ImageDraw
+
+    shape = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=1,
+                                            outline=2 if stroke else None, width=max(1, stroke))
+    return (shape.point([255 if v == 1 else 0 for v in range(256)]),
+            shape.point([255 if v == 2 else 0 for v in range(256)]))
+
+
+#: The painter of each primitive kind (as engine.figure.WRITERS writes each).
+PAINTERS = {Circle: "circle", Rect: "rect", Line: "line", Polyline: "polyline", Text: "text"}
+
+
+def paint(fig: Figure, width: int) -> bytes:
+    """``fig`` as a palette PNG ``width`` px wide. Raises OverflowError for a picture of more
+    colours than :data:`MAX_COLOURS` (the caller draws it otherwise)."""
+    canvas = _Canvas(fig, width)
+    for item in fig.items:  # the drawing's own colours first: they are kept exact
+        for colour in (getattr(item, "fill", None), getattr(item, "stroke", None)):
+            if colour is not None and colour != "none":
+                canvas.ink(colour)
+    for item in fig.items:
+        getattr(canvas, PAINTERS[type(item)])(item)
+    return canvas.png()
+
+
+def truecolour(fig: Figure, width: int) -> Any:
+    """``fig`` in full colour (a Pillow RGB image), its text smoothed as it asks, with no palette."""
+    canvas = _FullColour(fig, width)
+    for item in fig.items:
+        getattr(canvas, PAINTERS[type(item)])(item)
+    return canvas.image
+
+
+def forget() -> None:
+    """Forgets the labels and shapes kept from earlier pictures (for measuring)."""
+    _glyphs.cache_clear()
+    _rounded.cache_clear()
+
+
+def painted(svg: str, width: int | None) -> bytes | None:
+    """The PNG of a drawing made of :mod:`engine.figure`'s primitives alone, or None for any other
+    drawing (or with no font for its labels): that one goes to resvg."""
+    if width is None:
+        return None
+    fig = figure.read(svg)
+    if fig is None:
+        return None
+    try:
+        labels.font(False, 12.0)
+        labels.font(True, 12.0)
+        return paint(fig, width)
+    except (OSError, OverflowError):
+        return None

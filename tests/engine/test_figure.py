@@ -1,0 +1,73 @@
+"""A drawing's primitives written as SVG and read back (engine.figure, issue 28): the mail's painter
+draws the primitives it reads from the very SVG the page shows, so each kind must come back whole,
+and a drawing with anything else in it must read as None (it goes to resvg)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import figure
+from engine.figure import Circle, Line, Polyline, Rect
+from tests.engine.test_board_readability import caravelas_states, maracaibo_states
+from tests.engine.test_maretta_hidden import random_states
+
+ONE_OF_EACH: list[figure.Item] = [
+    Circle(30, 40, 20, "#cfe6f5", "#445566", 1.5, "space"),
+    Circle(30, 40, 14, "none", "#7b3fa0", 2.5, "trail-ring seat0"),
+    Circle(90, 40, 10, "#e0b000", "#222222"),
+    Rect(10, 70, 24, 17, "#f0d9a8", "#5a3a1a", 3, "barrel"),
+    Rect(50, 70, 8, 48, "#c0405a", cls="reef"),
+    Line(80, 90, 102, 90, "#2f7fd0", 5, "round", "key-trail"),
+    Polyline(((10, 130), (60, 130), (60, 170)), "#8a9999", 6, "round"),
+    Polyline(((12, 132), (62, 132)), "#3a9a4a", 5, "round", "round", "trail seat4"),
+    figure.text(30, 45.5, "12", 13, "#111111"),
+    figure.text(20, 150, "Tom & <Jerry> \"x\"", 12, "#1f1f1f", anchor="start", bold=True),
+    figure.text(118.04, 20, "Sea", 11, "#ffffff", anchor="end"),
+]
+
+
+def test_every_kind_has_a_writer_and_comes_back_from_its_svg() -> None:
+    assert set(figure.WRITERS) == set(figure.KINDS)
+    assert {type(i) for i in ONE_OF_EACH} == set(figure.KINDS), "the test draws every kind"
+    doc = figure.document(120, 180, ONE_OF_EACH, title="t", desc="d")
+    back = figure.read(doc)
+    assert back is not None
+    assert back.items == tuple(ONE_OF_EACH)
+    assert (back.width, back.height, back.background, back.smooth_text) == (120, 180, "#fbf7ee", False)
+    smooth = figure.read(engine.svg.smooth_text(doc))
+    assert smooth is not None and smooth.smooth_text and smooth.items == back.items
+
+
+@pytest.mark.parametrize("extra", [
+    '<path d="M0 0 L10 10" stroke="#000000"/>',
+    '<g><circle cx="1" cy="1" r="1" fill="#000000"/></g>',
+    '<circle cx="1" cy="1" r="1" fill="#000000" opacity="0.5"/>',
+    '<circle cx="1" cy="1" r="1" fill="url(#g)"/>',
+    '<polyline points="0,0 5,5" fill="#000000" stroke="#000000" stroke-width="1"/>',
+    '<line x1="0" y1="0" x2="5" y2="5" stroke="#000000" stroke-width="1" stroke-linecap="square"/>',
+    '<text x="1" y="1" font-size="12" text-anchor="middle" font-family="serif" fill="#000000">a</text>',
+    '<text x="1" y="1" font-size="12" text-anchor="middle" font-family="sans-serif" fill="#000000">'
+    'a<tspan>b</tspan></text>',
+])
+def test_a_drawing_with_anything_else_in_it_reads_as_none(extra: str) -> None:
+    doc = figure.document(50, 50, ONE_OF_EACH[:2])
+    assert figure.read(doc) is not None
+    assert figure.read(doc.replace("</svg>", extra + "</svg>")) is None
+
+
+def test_every_maretta_picture_is_made_of_primitives_and_the_other_games_maps_are_not() -> None:
+    maretta = engine.get("maretta")
+    for side, n, seed in (("A", 3, 4), ("B", 4, 6)):
+        for st in random_states(side, n, seed, every=9):
+            for doc in (maretta.render_mail_svg(maretta.view(st, None)), maretta.render_svg(maretta.view(st, 0)),
+                        maretta.render_phone_svg(maretta.view(st, 1))[0]):
+                fig = figure.read(doc)
+                assert fig is not None
+                # written back, the primitives are the drawing's body, byte for byte
+                assert "".join(map(figure.to_svg, fig.items)) + "</svg>" == doc[doc.index("/>") + 2:]
+    caravelas, maracaibo = engine.get("caravelas"), engine.get("maracaibo")
+    st = caravelas_states(2, 1)[0]
+    assert figure.read(caravelas.render_mail_svg(caravelas.view(st, 0))) is None  # its map: resvg
+    st = maracaibo_states(2, 1)[0]
+    assert figure.read(maracaibo.render_mail_svg(maracaibo.view(st, 0))) is None
