@@ -450,3 +450,11 @@ def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_
     with i18n.language("pt"), pytest.raises(IllegalMove) as info:
         RULES.parse("comprar Cronista Rebelde", state, 0)
     assert "Cronista Rebelde só se vende antes da última rodada" in info.value.message, info.value.message
+
+
+def test_a_cards_words_say_its_buying_window_with_or_without_a_barrier(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the card format's window is the row's: content.sold_before; a row may hold a window and no barrier)
+    monkeypatch.setitem(U.CARD[240], "needs", {"before_round": 2})
+    assert "cost 12 d + return a figure (before round 2):" in C.card_text(240)
+    monkeypatch.setitem(U.CARD[240], "needs", {"barrier": "red"})
+    assert "(explorer past the red barrier):" in C.card_text(240)

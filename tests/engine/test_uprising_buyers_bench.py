@@ -91,3 +91,39 @@ def test_the_doubloons_band_of_a_position(bench: ModuleType, doubloons: int, ban
                {"vp": 20, "synergy": [], "explorer": 0, "d": 3}]
     key = bench._position({"p": players, "turns": 11}, 0)
     assert key == (5, 1, 2, 0, 4, band)
+
+
+def test_an_ab_run_changes_the_cards_window_and_barrier_for_the_engine_too(bench: ModuleType) -> None:
+    # (--set 240:before_round=2 240:barrier=green: what buying reads, not only the row; the card restored after)
+    from engine.games.maracaibo import board
+    from engine.games.maracaibo import cards as buying
+    from engine.games.maracaibo import uprising_content as U
+
+    row, needs = dict(U.CARD[240]), dict(U.CARD[240]["needs"])
+    try:
+        assert bench.main(["--cards", "240", "--games", "0", "--set", "240:before_round=2", "240:barrier=green"]) == 0
+        assert U.CARD[240]["needs"] == {"barrier": "green", "before_round": 2}
+        assert board.window_closed({"round": 2, "rounds": 4}, 240)
+        assert not board.window_closed({"round": 1, "rounds": 4}, 240)
+        assert buying._BUY_NEEDS[240] == buying._buy_needs({**row, "needs": {"barrier": "green"}})
+    finally:
+        U.CARD[240].clear()
+        U.CARD[240].update({**row, "needs": needs})
+        board.SOLD_BEFORE.pop(240, None)
+        buying._BUY_NEEDS[240] = buying._buy_needs(U.CARD[240])
+    assert board.window_closed({"round": 3, "rounds": 4}, 240)
+    assert not board.window_closed({"round": 2, "rounds": 4}, 240)
+
+
+def test_an_interleaved_run_resumed_plays_only_the_games_its_file_lacks(bench: ModuleType, tmp_path: Any,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["--cards", "240", "--modes", "78", "--players", "2", "--seeds", "a", "b", "--json", str(out),
+            "--interleave"]
+    assert bench.main([*args, "--games", "1"]) == 0
+    first = out.read_text().splitlines()
+    assert [bench.json.loads(line)["seed"] for line in first] == ["a-78-2-0", "b-78-2-0"]
+    assert bench.main([*args, "--games", "2", "--resume"]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[:2] == first and [bench.json.loads(line)["seed"] for line in lines[2:]] == ["a-78-2-1", "b-78-2-1"]
+    assert "(4 games" in capsys.readouterr().out  # (the two read and the two played, reported together)

@@ -289,9 +289,10 @@ def card_text(cid: int) -> str:
         cost += " + return a figure"
     if c.get("assist"):
         cost += f" + an assistant at {c['assist']} {LOC[c['assist']]['name']}"
-    if c.get("needs"):
-        window = window_words(c)  # (its buying window: board.window_closed)
-        cost += f" (explorer past the {c['needs']['barrier']} barrier{', ' + window if window else ''})"
+    if c.get("needs"):  # (a barrier, a buying window: board.window_closed, or both)
+        said = [f"explorer past the {c['needs']['barrier']} barrier"] if "barrier" in c["needs"] else []
+        said += [w for w in [window_words(c)] if w]
+        cost += f" ({', '.join(said)})" if said else ""
     if c.get("cost_goods"):  # the Uprising's requirement fields (card_requirements.py)
         cost += " + " + " + ".join(c["cost_goods"])
     if c.get("nation_worker"):
