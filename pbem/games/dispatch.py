@@ -193,13 +193,44 @@ def sending_here(bound: Callable[[], contextlib.AbstractContextManager[Any]]) ->
 def _run_here(name: str, args: tuple[Any, ...], bound: Callable[[], contextlib.AbstractContextManager[Any]]) -> None:
     try:
         with bound():
-            service_for(name)(*args)
+            (service_for(name) if name in TASKS else _here_service(name))(*args)
     except Exception as exc:
         if type(exc).__name__ in ("SoftTimeLimitExceeded", "TimeLimitExceeded"):
             raise  # never swallow the worker's time limit
         # Why a warning: the rows are pending or claimed, and the outbox sweeper sends them.
         log.warning("%s in the deciding task failed (%s); the outbox sweeper sends what is left",
                     name, type(exc).__name__)
+
+
+#: Services only the task that decided a move runs, right after its commit, with the rows it holds
+#: (never through the broker: their arguments are rows, not keys; see :func:`run_here`).
+HERE: dict[str, str] = {
+    "pbem.send_born_claimed": "pbem.mail.sending:do_send_born_claimed",
+}
+
+
+def _here_service(name: str) -> Callable[..., Any]:
+    module, func = HERE[name].split(":")
+    service: Callable[..., Any] = getattr(importlib.import_module(module), func)
+    return service
+
+
+def sends_here() -> bool:
+    """Whether a move's mails queued now are sent by this process right after its commit under the
+    send bound (:func:`sending_here`: a worker's deciding task), not by a task of their own. Not
+    with tasks in process (the test harness, the embedded default): those send by the send tasks'
+    own services after the commit, claiming the rows as a send task does."""
+    return not settings.PBEM_TASKS_IN_PROCESS and _send_here.get() is not None
+
+
+def run_here(name: str, *args: Any) -> None:
+    """Runs the :data:`HERE` service ``name`` in this process after the commit, under the send
+    bound of :func:`sending_here` (only when :func:`sends_here`). What it leaves undone (the process
+    ended, the relay refused) is the outbox sweeper's, as for a send task."""
+    bound = _send_here.get()
+    if name not in HERE or bound is None or settings.PBEM_TASKS_IN_PROCESS:
+        raise RuntimeError(f"{name} runs only in a deciding task (dispatch.sends_here)")
+    transaction.on_commit(lambda: _run_here(name, args, bound))
 
 
 def enqueue(name: str, *args: Any) -> None:

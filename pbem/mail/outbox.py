@@ -37,6 +37,7 @@ from pbem.games.models import (
     ChatMessage,
     Game,
     InboundMessage,
+    MailAddress,
     Move,
     OutboundMessage,
     Player,
@@ -791,18 +792,40 @@ def _queue_updates_together(game: Game, seats: Sequence[Seat], *, again: bool) -
         row, options = _update_row(game, seat, again=again, log=log)
         _mark_mailed(game, seat, options, save=False)
         rows.append(row)
-    _insert_marking(rows, seats)
-    _send_batch(rows)
+    born = _born_claimed(rows)
+    _insert_marking(rows, seats, mail_off=bool(born))
+    if born:
+        dispatch.run_here("pbem.send_born_claimed", born)
+    else:
+        _send_batch(rows)
     return rows
 
 
-def _insert_marking(rows: Sequence[OutboundMessage], seats: Sequence[Seat]) -> None:
+def _born_claimed(rows: Sequence[OutboundMessage]) -> list[OutboundMessage]:
+    """When the deciding task sends its mails itself (:func:`dispatch.sends_here`, PostgreSQL): its rows
+    to send, claimed by it before their INSERT (``sending``, the claim's time, one attempt), as a send
+    task's claim sets them after the commit; else none (pending, for a send task's claim). Why (issue
+    28): that claim was a statement a move. A ``sending`` row is still taken by no one else before the
+    claim is ``sending.STUCK_AFTER`` old, then the outbox sweeper sends it again (a dead task's)."""
+    if connection.vendor != "postgresql" or not dispatch.sends_here():
+        return []
+    now = timezone.now()
+    born = [r for r in rows if r.status == OutboundMessage.Status.PENDING]
+    for row in born:
+        row.status, row.claimed_at, row.attempts = OutboundMessage.Status.SENDING, now, 1
+    return born
+
+
+def _insert_marking(rows: Sequence[OutboundMessage], seats: Sequence[Seat], *, mail_off: bool = False) -> None:
     """The rows of a change's mails and their seats' marks (:data:`MARKS`) written in one statement on
     PostgreSQL: the INSERT of the rows with the UPDATE of the marks as a data-modifying ``WITH``
     (both, or neither, as one statement); elsewhere (SQLite) one INSERT and one UPDATE.
 
     Why (#28): a change's mails cost three statements however many (the story's read, the rows,
-    the marks); the marks ride on the rows' INSERT, so a mail queued alone costs two."""
+    the marks); the marks ride on the rows' INSERT, so a mail queued alone costs two.
+
+    ``mail_off`` (PostgreSQL): each row also gets ``mail_off``, whether mail to its address is off
+    after bounces, returned by the INSERT, as the send service's claim returns it."""
     if connection.vendor != "postgresql" or not rows or not seats:
         OutboundMessage.objects.bulk_create(rows)
         Seat.objects.bulk_update(list(seats), MARKS)
@@ -821,14 +844,20 @@ def _insert_marking(rows: Sequence[OutboundMessage], seats: Sequence[Seat]) -> N
     values = ", ".join(["(%s::bigint, %s::integer, %s::varchar, %s::integer)"] * len(seats))
     marks_params: list[Any] = [x for seat in seats for x in (seat.pk, seat.last_mailed_version,
                                                               seat.last_mailed_options, seat.last_mailed_chat)]
+    if mail_off:
+        table = connection.ops.quote_name(meta.db_table)
+        insert += (f", EXISTS (SELECT 1 FROM {connection.ops.quote_name(MailAddress._meta.db_table)} a "
+                   f"WHERE a.email = LOWER({table}.to_email) AND a.disabled_at IS NOT NULL)")
     sql = (f"WITH marks AS (UPDATE {seat_table} AS s SET "
            + ", ".join(f"{c} = v.m{i}" for i, c in enumerate(columns))
            + f" FROM (VALUES {values}) AS v(id, m0, m1, m2) WHERE s.id = v.id RETURNING s.id) {insert}")
     with connection.cursor() as cursor:
         cursor.execute(sql, [*marks_params, *insert_params])
-        ids = [r[0] for r in cursor.fetchall()]
-    assert len(ids) == len(rows)
-    for row, pk in zip(rows, ids, strict=True):
+        returned = cursor.fetchall()
+    assert len(returned) == len(rows)
+    for row, (pk, *off) in zip(rows, returned, strict=True):
+        if off:
+            row.__dict__["mail_off"] = bool(off[0])
         row.pk = pk
         row._state.adding = False
         row._state.db = connection.alias

@@ -17,6 +17,7 @@ import logging
 import re
 import smtplib
 import time
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from email.message import Message
 from email.mime.image import MIMEImage
@@ -658,12 +659,18 @@ def do_send_outbound_batch(row_ids: list[int]) -> int:
     killed between a send and the mark leaves its rows ``sending``: the sweeper sends them again
     with the same Message-IDs (at least once, never lost).
     """
+    return _send_rows(lambda: _claim(row_ids))
+
+
+def _send_rows(claimed: Callable[[], Iterable[OutboundMessage]]) -> int:
+    """Sends rows this worker claimed over one kept SMTP connection, then marks those the relay
+    took as sent in one statement (also when a later send raised); raises the first failure after."""
     sent: list[int] = []
     first_error: Exception | None = None
     try:
         # Why one connection: an SMTP handshake (and TLS) per mail was a large part of a send.
         with get_connection() as mail_connection:
-            for row in _claim(row_ids):
+            for row in claimed():
                 try:
                     if _send_claimed(row, mail_connection):
                         sent.append(row.pk)
@@ -674,6 +681,34 @@ def do_send_outbound_batch(row_ids: list[int]) -> int:
     if first_error is not None:
         raise first_error
     return len(sent)
+
+
+#: A row born claimed (:func:`do_send_born_claimed`) is sent by its deciding task only while its
+#: claim is younger than this: the sends are then bounded at ``workers.tasks.SEND_TIME_LIMIT`` (35 s)
+#: from their start, so a send ends before the claim is ``STUCK_AFTER`` (40 s) old and the sweeper
+#: takes it for a dead worker's. An older claim (a commit that came late) is left to the sweeper.
+BORN_CLAIM_FRESH = timedelta(seconds=4)
+
+
+def do_send_born_claimed(rows: Sequence[OutboundMessage]) -> int:
+    """The mails of a move whose deciding task inserted them already claimed by itself (status
+    ``sending``, ``claimed_at`` and one attempt set in the INSERT, and ``mail_off`` returned by it:
+    ``outbox._queue_updates_together``), sent right after its commit: as
+    :func:`do_send_outbound_batch`, without the claim's statement (issue 28). Returns how many
+    were sent.
+
+    Crash safety is the claim's, as before: a process that ends between the commit and the sends
+    (or during them) leaves the rows ``sending``, and the outbox sweeper sends them again once the
+    claim is ``STUCK_AFTER`` old (:func:`do_requeue_stuck`)."""
+    rows = [r for r in rows if r.status == OutboundMessage.Status.SENDING and r.claimed_at is not None]
+    if not rows:
+        return 0
+    age = timezone.now() - min(r.claimed_at for r in rows if r.claimed_at is not None)
+    if age > BORN_CLAIM_FRESH:
+        log.warning("a move's %s mail(s) claimed %.1f s ago: left to the outbox sweeper", len(rows),
+                    age.total_seconds())
+        return 0
+    return _send_rows(lambda: rows)
 
 
 def do_requeue_stuck(now: datetime | None = None) -> int:

@@ -165,6 +165,56 @@ def test_a_worker_killed_between_its_sends_and_the_sent_mark_has_them_sent_again
         controller.stop()
 
 
+@pytest.mark.postgres
+def test_a_deciding_task_killed_between_its_commit_and_its_sends_has_its_born_claimed_mails_sent_by_the_sweeper(
+        bids_game: Game, ana: Persona, bruno: Persona, carla: Persona, relay: Relay, settings: Any) -> None:
+    """A worker's deciding task inserts its move's mails claimed by itself (issue 28: no claim statement
+    after the commit). Killed (SIGKILL) after the commit and before its sends, it leaves them
+    ``sending``; no one sends them while the claim is young, and the outbox sweeper sends each once
+    after ``STUCK_AFTER``, over the real relay."""
+    import contextlib
+    import os
+    import signal
+    from collections.abc import Iterator
+    from datetime import timedelta
+
+    from django.db import connections
+    from django.utils import timezone
+
+    from tests.mail.test_outbound import play
+
+    relay.refuse = ""
+    before = set(OutboundMessage.objects.values_list("pk", flat=True))
+    accepted = len(relay.accepted)
+
+    @contextlib.contextmanager
+    def killed() -> Iterator[None]:  # the send bound of a process that dies as its sends begin
+        os.kill(os.getpid(), signal.SIGKILL)
+        yield
+
+    connections.close_all()  # the worker opens its own
+    child = os.fork()
+    if child == 0:  # the worker process: a deciding task, as workers/tasks.py runs one
+        try:
+            settings.PBEM_TASKS_IN_PROCESS = False
+            with dispatch.sending_here(killed):
+                play(bids_game, ana, 0)
+        finally:
+            os._exit(0)
+    assert os.waitpid(child, 0)[1] == signal.SIGKILL
+    rows = OutboundMessage.objects.exclude(pk__in=before).filter(game=bids_game)
+    assert sorted(rows.values_list("to_email", flat=True)) == sorted([ana.email, bruno.email, carla.email])
+    assert set(rows.values_list("status", "attempts")) == {("sending", 1)}  # born claimed, by the dead task
+    assert len(relay.accepted) == accepted  # nothing left before the kill
+
+    assert sending.do_requeue_stuck(now=timezone.now()) == 0  # a young claim: not a dead worker's yet
+    assert sending.do_send_outbound_batch(list(rows.values_list("pk", flat=True))) == 0  # nor anyone else's
+    assert sending.do_requeue_stuck(now=timezone.now() + sending.STUCK_AFTER + timedelta(seconds=1)) == 3
+    # (in process here, the sweeper's send tasks ran at its commit)
+    assert sorted(relay.accepted[accepted:]) == sorted([ana.email, bruno.email, carla.email])
+    assert set(rows.values_list("status", flat=True)) == {"sent"}
+
+
 @pytest.mark.parametrize("rules", ["maretta", "maracaibo"])
 def test_a_picture_mail_built_once_is_the_mail_django_builds(rules: str, settings: Any) -> None:
     """A picture mail's MIME is built once, the picture's part added to the build that weighed the

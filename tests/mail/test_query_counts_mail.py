@@ -6,6 +6,7 @@ Why a count, not a time: Django's query building was the largest Python self-tim
 
 from __future__ import annotations
 
+import contextlib
 import random
 from email.message import EmailMessage
 
@@ -14,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import engine
-from pbem.games import services
+from pbem.games import dispatch, services
 from pbem.games.models import Game, OutboundMessage, Seat
 from pbem.mail import sending
 from pbem.mail import services as mail_services
@@ -140,6 +141,47 @@ def test_a_moves_mails_cost_four_statements_from_queue_to_sent_however_many(sett
     assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
     for mails, statements in seen:
         assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + SEND_STATEMENTS if mails else 0), seen
+    assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
+
+
+#: A move's mails sent by the task that decided it (a worker's, ``dispatch.sending_here``): the rows are
+#: born claimed by that task (their INSERT sets the claim), so only the ``sent`` mark is left.
+BORN_SEND_STATEMENTS = 1
+
+
+def test_the_deciding_tasks_mails_are_born_claimed_and_cost_three_statements_from_queue_to_sent(
+        settings, django_capture_on_commit_callbacks):
+    """As a worker's deciding task runs it (issue 28): the judged move's mails are inserted claimed by
+    it (no claim statement after the commit), then sent and marked sent in one statement: the
+    story, the rows with the marks, the mark; one statement fewer than a send task's claim and mark."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    game = _maretta()
+    OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
+    settings.PBEM_TASKS_IN_PROCESS = False  # a worker with a broker; the sends below are this task's own
+    from django.core import mail
+
+    rnd = random.Random(5)
+    seen: list[tuple[int, int]] = []  # (game mails sent, statements)
+    for _ in range(9):
+        game.refresh_from_db()
+        raw, sender, to = _move_mail(game, rnd)
+        row = mail_services.do_receive_mail(raw, sender, [to])
+        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
+        before = len(mail.outbox)
+        with (dispatch.sending_here(contextlib.nullcontext), CaptureQueriesContext(connection) as ctx,
+              django_capture_on_commit_callbacks(execute=True)):
+            assert mail_services.do_process_inbound(row.pk) == "applied"
+        new = OutboundMessage.objects.exclude(pk__in=queued)
+        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
+            continue  # a step's answer: counted by test_a_steps_answer_costs_its_bound
+        assert set(new.values_list("status", flat=True)) <= {"sent"}, "every mail was sent and marked"
+        assert set(new.values_list("attempts", flat=True)) <= {1}  # the claim's one attempt, set at birth
+        assert not any("claimed_at" in q["sql"] and q["sql"].startswith("UPDATE") for q in ctx.captured_queries)
+        assert len(mail.outbox) - before == new.count()
+        seen.append((new.count(), len(ctx.captured_queries)))
+    assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
+    for mails, statements in seen:
+        assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + BORN_SEND_STATEMENTS if mails else 0), seen
     assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
 
 
