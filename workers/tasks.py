@@ -10,6 +10,7 @@ redelivery after a lost worker safe.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -45,22 +46,41 @@ class GuardedTask(Task):
     """
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        task_id = self.request.id
+        request = self.request
+        task_id = request.id
         if task_id:
-            starts = count_start(f"pbem:task-starts:{task_id}")
+            # Why not counted on a broker's first delivery (issue 28: a Redis round trip before every
+            # task): a message that kills its worker comes back marked ``redelivered`` (a retry
+            # carries ``retries``), and from then on each start is counted, the first one added.
+            first_uncounted = not request.is_eager and _marks_redeliveries(self.app.conf.broker_url)
+            if first_uncounted and not request.retries and not (request.delivery_info or {}).get("redelivered"):
+                return super().__call__(*args, **kwargs)
+            starts = count_start(f"pbem:task-starts:{task_id}") + (1 if first_uncounted else 0)
             if starts > MAX_STARTS:
                 log.error("task %s %s started %s times; dropped as a poison message", self.name, task_id, starts)
                 return None
         return super().__call__(*args, **kwargs)
+
+
+#: Brokers whose every redelivery is marked ``redelivered`` in the message's delivery info:
+#: kombu's Redis transport sets it on each way back (a worker lost, a visibility timeout, a
+#: restore at shutdown), AMQP brokers by the protocol. Another transport counts every start.
+MARKING_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
+
+
+@functools.cache
+def _marks_redeliveries(broker_url: str | None) -> bool:
+    return bool(broker_url) and str(broker_url).split("://", 1)[0].lower() in MARKING_SCHEMES
 
 #: How long a task id's starts are remembered.
 STARTS_SECONDS = 24 * 3600
 
 
 def count_start(key: str) -> int:
-    """The starts of a task id, this one included: one round trip to Redis (INCR and EXPIRE in a
-    pipeline), where ``cache.add`` and ``cache.incr`` took three (ADD, EXISTS, INCR) before every
-    task. Another cache (no Redis: one process) counts through Django's cache API."""
+    """The counted starts of a task id, this one included: one round trip to Redis (INCR and EXPIRE
+    in a pipeline), where ``cache.add`` and ``cache.incr`` took three (ADD, EXISTS, INCR); made only
+    for a redelivered or retried message (or one applied in process), not a first delivery
+    (:class:`GuardedTask`). Another cache (no Redis: one process) counts through Django's cache API."""
     backend = caches["default"]
     if isinstance(backend, RedisCache):
         name = backend.make_and_validate_key(key)

@@ -156,6 +156,45 @@ def test_it_drops_a_message_that_keeps_coming_back(db, caplog):
 
 
 @pytest.mark.redis
+def test_a_real_worker_counts_no_first_delivery_and_drops_a_poison_message_the_broker_redelivers(
+        transactional_db, redis_url, settings, monkeypatch):
+    """Over the real Redis broker (issue 28): a message's first delivery starts its task without the
+    guard's round trip to the cache; a message the broker puts back (kombu's restore of an unacked
+    message, as after a lost worker) comes marked redelivered, is counted, and once it has started
+    MAX_STARTS times it is dropped, its task not run."""
+    monkeypatch.setattr(app.conf, "broker_url", redis_url)
+    settings.CELERY_BROKER_URL = redis_url
+    monkeypatch.setattr("pbem.games.campaigns.do_continue_campaign", lambda game_id: "ran")  # the task's body
+    ran: list[str] = []
+
+    def seen(task_id: str | None = None, retval: Any = None, **kwargs: Any) -> None:
+        ran.append(f"{task_id}:{retval!r}")
+        connection.close()  # the worker thread's own connection
+
+    fresh, poison = f"fresh-{time.monotonic_ns()}", f"poison-{time.monotonic_ns()}"
+    cache.set(f"pbem:task-starts:{poison}", worker_tasks.MAX_STARTS - 1, timeout=60)  # 10 starts so far
+    with app.connection_for_write() as conn:
+        app.send_task("pbem.campaign_next", args=[987654321], task_id=poison, connection=conn)
+        channel = conn.default_channel
+        message = channel.basic_get(dispatch.DEFAULT_QUEUE, no_ack=False)  # a worker takes it ...
+        assert message is not None and not message.delivery_info.get("redelivered")
+        channel.qos.restore_unacked()  # ... and is lost: the broker puts it back
+        app.send_task("pbem.campaign_next", args=[987654321], task_id=fresh, connection=conn)
+    task_postrun.connect(seen, weak=False)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=20):
+            deadline = time.monotonic() + 20
+            while len(ran) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+    finally:
+        task_postrun.disconnect(seen)
+    assert sorted(r.split(":")[0] for r in ran) == sorted([fresh, poison]), ran
+    assert cache.get(f"pbem:task-starts:{fresh}") is None  # a first delivery: not counted
+    assert cache.get(f"pbem:task-starts:{poison}") == worker_tasks.MAX_STARTS  # counted, the first one added
+    assert sorted(ran) == sorted([f"{fresh}:'ran'", f"{poison}:None"])  # the poison's body not run: dropped
+
+
+@pytest.mark.redis
 def test_it_counts_a_tasks_starts_in_one_redis_round_trip(db, monkeypatch):
     """The poison guard costs one round trip before every task (INCR and EXPIRE pipelined), and
     its count lives in the shared cache with a day's expiry."""
@@ -271,3 +310,4 @@ def test_a_batch_handed_to_the_broker_marks_itself_and_each_of_its_rows_as_queue
     assert dispatch.recently_queued("pbem.send_outbound_batch", [901, 902])
     assert dispatch.recently_queued("pbem.send_outbound", 901) and dispatch.recently_queued("pbem.send_outbound", 902)
     assert not dispatch.recently_queued("pbem.send_outbound", 903)
+
