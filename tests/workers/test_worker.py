@@ -311,3 +311,38 @@ def test_a_batch_handed_to_the_broker_marks_itself_and_each_of_its_rows_as_queue
     assert dispatch.recently_queued("pbem.send_outbound", 901) and dispatch.recently_queued("pbem.send_outbound", 902)
     assert not dispatch.recently_queued("pbem.send_outbound", 903)
 
+
+@pytest.mark.redis
+def test_a_door_hands_on_its_tasks_over_a_kept_broker_connection_and_replaces_a_broken_one(db, redis_url, settings,
+                                                                                          monkeypatch):
+    """The SMTP ingress hands on a task a mail (issue 28): over one broker connection kept by its thread,
+    not a pooled producer a publish. When the broker drops that connection, the next publishes still
+    reach the queue; a task that did not is not marked queued, so the sweeper hands it on."""
+    import redis
+
+    settings.CELERY_BROKER_URL = redis_url
+    monkeypatch.setattr(dispatch, "_client", None)
+    cache.clear()
+    broker = redis.Redis.from_url(redis_url)
+    db_number = broker.connection_pool.connection_kwargs.get("db", 0)
+    try:
+        for pk in (801, 802):
+            dispatch._send("pbem.process_inbound", (pk,))
+        kept = dispatch._kept.producer[1]
+        dispatch._send("pbem.process_inbound", (803,))
+        assert dispatch._kept.producer[1] is kept  # one producer and connection for all three
+        me = broker.client_id()
+        others = [c["id"] for c in broker.client_list() if int(c.get("db", -1)) == db_number and int(c["id"]) != me]
+        assert others  # the kept connection, on this test's own database
+        for client_id in others:
+            broker.client_kill_filter(_id=client_id)  # the broker drops it
+        for pk in (804, 805):
+            dispatch._send("pbem.process_inbound", (pk,))
+        queued = dispatch.queued_args("pbem.process_inbound")
+    finally:
+        dispatch._drop_producer()
+        broker.close()
+        dispatch._client = None
+    assert queued is not None and {(801,), (802,), (803,), (805,)} <= queued, queued
+    for pk in (801, 802, 803, 804, 805):  # marked queued exactly when it is in the queue
+        assert dispatch.recently_queued("pbem.process_inbound", pk) == ((pk,) in queued), pk
