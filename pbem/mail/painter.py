@@ -35,6 +35,8 @@ TONE_STEP = 64
 #: A glyph pixel's coverage (0-255) as a tone: 0 nothing, 1 a third of the ink, 2 two thirds, 3 the ink.
 _TONE_OF = [min(3, (c * 3 + 127) // 255) * TONE_STEP for c in range(256)]
 _HARD = [3 * TONE_STEP if c >= 128 else 0 for c in range(256)]
+#: The least coverage of each tone (where ``_TONE_OF`` steps up).
+_LEAST = {1: 43, 2: 128, 3: 213}
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -185,21 +187,22 @@ class _Canvas:
         k = self.k
         x, y = t.x * k, t.y * k
         ix, iy = math.floor(x), math.floor(y)
-        dx, dy, tones, masks = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth)
+        dx, dy, cover, masks = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth)
         if not masks:
             return
         x0, y0 = ix + dx, iy + dy
-        box = (x0, y0, x0 + tones.width, y0 + tones.height)
+        box = (x0, y0, x0 + cover.width, y0 + cover.height)
         ink = self.ink(t.fill)
         ground = self.image.crop(box)
         low, high = (int(v) for v in ground.getextrema())  # type: ignore[arg-type]
         if low == high and x0 >= 0 and y0 >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
-            # one colour under the label (nearly always): each tone pasted through its own mask
+            # one colour under the label (nearly always): each tone pasted through its mask (the
+            # pixels of that tone or more: the next tone overwrites the inner ones)
             table = self._tone_table(ink, [low])
             for tone, mask in masks:
                 self.image.paste(table[low + tone * TONE_STEP], box, mask)
             return
-        both = ImageChops.add(ground, tones)
+        both = ImageChops.add(ground, cover.point(_TONE_OF if self.smooth else _HARD))
         values: list[Any] = [v for _n, v in both.getcolors(256) or []]  # an "L" image: each an int
         grounds = sorted({v % TONE_STEP for v in values if v >= TONE_STEP})
         self.image.paste(both.point(self._tone_table(ink, grounds)), box)
@@ -230,9 +233,10 @@ class _FullColour(_Canvas):
 @functools.lru_cache(maxsize=4096)
 def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: float,
             smooth: bool) -> tuple[int, int, Any, tuple[tuple[int, Any], ...]]:
-    """A label drawn at (fx, fy) within its pixel: where its tile starts from that pixel, the tile
-    of its tones (TONE_STEP times 0-3 a pixel) and a mask (0 or 255) for each tone it has. Kept:
-    the same labels come back from one position to the next (the spaces' numbers, the names)."""
+    """A label drawn at (fx, fy) within its pixel: where its tile starts from that pixel, the
+    tile of its glyphs' coverage (0-255), and for each tone it has a mask ("1") of the pixels of
+    that tone or more (see ``_TONE_OF``). Kept: the same labels come back from one position to
+    the next (the spaces' numbers, the names), and a new one costs its layout twice."""
     from PIL import Image, ImageDraw
 
     face = labels.font(bold, size)
@@ -240,17 +244,17 @@ def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: flo
     left, top, right, bottom = face.getbbox(words, anchor=pillow_anchor)
     dx, dy = math.floor(fx + left) - 1, math.floor(fy + top) - 1
     width, height = math.ceil(fx + right) + 1 - dx, math.ceil(fy + bottom) + 1 - dy
-    tile = Image.new("L", (max(1, width), max(1, height)), 0)
-    pen = ImageDraw.Draw(tile)
+    cover = Image.new("L", (max(1, width), max(1, height)), 0)
+    pen = ImageDraw.Draw(cover)
     pen.fontmode = "L" if smooth else "1"
     pen.text((fx - dx, fy - dy), words, fill=255, font=face, anchor=pillow_anchor)
-    tones = tile.point(_TONE_OF if smooth else _HARD)
     masks = []
-    for tone in (1, 2, 3):
-        mask = tones.point([255 if v == tone * TONE_STEP else 0 for v in range(256)])
+    for tone, least in _LEAST.items() if smooth else ((3, 128),):
+        # (cover + cover) / 2 + 128 - least, clipped, is 128 or more where cover >= least ("1": >= 128)
+        mask = ImageChops.add(cover, cover, scale=2.0, offset=128 - least).convert("1", dither=Image.Dither.NONE)
         if mask.getbbox() is not None:
             masks.append((tone, mask))
-    return dx, dy, tones, tuple(masks)
+    return dx, dy, cover, tuple(masks)
 
 
 @functools.lru_cache(maxsize=256)
