@@ -112,9 +112,14 @@ def _label(attrs: dict[str, str], body: str, k: float) -> Label | None:
     text = " ".join(html.unescape(body).split())  # xml:space="default": runs of white space are one
     # Why so narrow: DejaVu Sans has every Latin letter and these signs; outside them resvg would
     # fall back to another font where Pillow would draw a missing glyph's box
-    if any(ord(ch) >= 0x250 and ch not in _SIGNS for ch in text):
+    if not drawable(text):
         return None
     return Label(x * k, y * k, size * k, anchor, weight in ("bold", "700"), fill, text)
+
+
+def drawable(text: str) -> bool:
+    """Whether the font files draw every sign of ``text`` (Latin letters and :data:`_SIGNS`)."""
+    return not any(ord(ch) >= 0x250 and ch not in _SIGNS for ch in text)
 
 
 def _box(label: Label) -> tuple[float, float, float, float]:

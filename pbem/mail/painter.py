@@ -302,11 +302,13 @@ def forget() -> None:
 
 def painted(svg: str, width: int | None) -> bytes | None:
     """The PNG of a drawing made of :mod:`engine.figure`'s primitives alone, or None for any other
-    drawing (or with no font for its labels): that one goes to resvg."""
+    drawing, or one with no font for its labels, or a label in a script the font lacks (a player
+    named in Chinese: resvg falls back to another font where Pillow would draw empty boxes): that
+    one goes to resvg."""
     if width is None:
         return None
     fig = figure.read(svg)
-    if fig is None:
+    if fig is None or not all(labels.drawable(i.text) for i in fig.items if isinstance(i, Text)):
         return None
     try:
         labels.font(False, 12.0)

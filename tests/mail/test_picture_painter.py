@@ -124,3 +124,15 @@ def test_a_picture_of_more_colours_than_a_palette_keeps_goes_to_resvg() -> None:
     assert figure.read(doc) is not None
     assert painter.painted(doc, 40) is None
     assert sending._render_png.__wrapped__(doc).startswith(sending.PNG_MAGIC)  # drawn by resvg instead
+
+
+def test_a_board_naming_a_player_in_a_script_the_font_lacks_goes_to_resvg() -> None:
+    """DejaVu Sans has no Chinese: Pillow would draw empty boxes where resvg falls back to a font
+    that has the signs (as the label lifter leaves such a label to resvg)."""
+    maretta = engine.get("maretta")
+    latin = maretta.setup(["Ana", "Bruno", "Carla"], {"side": "A"}, "s")
+    chinese = maretta.setup(["Ana", "李雷", "Carla"], {"side": "A"}, "s")
+    assert painter.painted(maretta.render_mail_svg(maretta.view(latin, None)), 358) is not None
+    doc = maretta.render_mail_svg(maretta.view(chinese, None))
+    assert figure.read(doc) is not None and painter.painted(doc, 358) is None
+    assert sending._render_png.__wrapped__(doc).startswith(sending.PNG_MAGIC)  # drawn by resvg instead
