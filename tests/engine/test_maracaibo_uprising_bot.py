@@ -11,7 +11,9 @@ import pytest
 
 from engine.games.maracaibo import RULES, card_combat
 from engine.games.maracaibo import content as C
+from engine.games.maracaibo import uprising_content as U
 from engine.games.maracaibo.bot import Ctx, cards_ext, choose
+from engine.games.maracaibo.bot import uprising as UB
 from engine.stack import frame
 from engine.testing import player_names
 from tests.engine.maracaibo_scenarios import _on, _started
@@ -35,8 +37,9 @@ def _play_out(state: State, seed: int) -> State:
     return state
 
 
-def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_78() -> None:
-    state = RULES.setup(player_names(3), {"mode": "78"}, 1)
+def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_79() -> None:
+    # (in 78 Porto's measured gain is an average port's: with the same cards it ties Cayman Islands there)
+    state = RULES.setup(player_names(3), {"mode": "79"}, 1)
     dealt = state["p"][1]["setup"]["ports"]
     assert sorted(dealt) == ["HP11", "HP14", "HP3"]  # Porto, Cayman Islands, Nassau
     assert _most_of_one_good(state, 1) == 5  # an identical good to spare after most deliveries
@@ -58,14 +61,33 @@ def test_it_leaves_porto_for_a_port_worth_more_when_fewer_of_its_cards_pay_one_g
     assert choose(state, 2, RULES.options(state, 2), random.Random(0)).code == "hHP4"
 
 
-def test_it_values_porto_less_than_every_port_where_combat_points_only_top_up_a_fight_for_a_nation() -> None:
+def test_it_values_porto_less_where_combat_points_only_top_up_a_fight_for_a_nation() -> None:
     state = RULES.setup(player_names(3), {"mode": "78"}, 1)
     ctx = Ctx(state, 1)
-    liberating = ctx.porto_value()
+    liberating, port = ctx.porto_value(), ctx.port_value("HP14")
     state["options"] = {**state["options"], "mode": "basic"}  # (the same cards, combat points worth 0.4)
     ctx = Ctx(state, 1)
     assert ctx.porto_value() < liberating
-    assert ctx.porto_value() < min(ctx.port_value(f"HP{n}") for n in range(1, 16) if n != 14)
+    assert ctx.port_value("HP14") < port and ctx.port_value("HP14") < UB.PORT_BASE  # below the average port
+
+
+def test_every_home_port_is_valued_from_its_measured_gain_in_each_module() -> None:
+    ports = {hp["id"] for hp in U.PORTS}
+    assert len(ports) == 15
+    for module in ("uprising", "liberation"):
+        assert set(UB.PORT_GAIN[module]) == ports  # every port measured, none left at nothing
+    state = RULES.setup(player_names(3), {"mode": "79"}, 1)
+    ctx = Ctx(state, 0)
+    values = {pid: ctx.port_value(pid) for pid in sorted(ports - {"HP14"})}
+    assert min(values.values()) > 0
+    order = sorted(values, key=lambda pid: (values[pid], pid))
+    assert order == sorted(values, key=lambda pid: (UB.PORT_GAIN["liberation"][pid], pid))
+    assert order[-1] == "HP4" and order[0] == "HP2"  # 79: Genova measured most, Bremen least
+    assert sorted(state["p"][0]["setup"]["ports"]) == ["HP4", "HP5", "HP7"]
+    for n in range(5):  # whatever the bot's noise: Genova over Kingstown and Yaquimel
+        assert choose(state, 0, RULES.options(state, 0), random.Random(n)).code == "hHP4"
+    state["options"] = {**state["options"], "mode": "78"}  # the Uprising's table: Genova's gain is smaller there
+    assert Ctx(state, 0).port_value("HP4") < values["HP4"]
 
 
 def test_it_discards_an_identical_good_for_portos_combat_points_only_when_the_card_is_worth_less() -> None:

@@ -18,8 +18,8 @@ How it plays the expansion:
 - **Liberation** (79): every combat is against a nation; Liberate City (5: the flag's bonus) and
   Village (3), each once a turn, and the combat tile upgrade's one more (3 or 2), planned together
   at the targets worth most; influence is 2 VP each (``inf_value``), no nation scoring (no denial).
-- **Home ports**: the port kept at setup by how much its ongoing effect gives, its bonus paid when
-  worth the price, its village action when the goods are in hand.
+- **Home ports**: the port kept at setup by its gain measured in games where the port kept was drawn at
+  random (``PORT_GAIN``), its bonus paid when worth the price, its village action when the goods are in hand.
 """
 
 from __future__ import annotations
@@ -47,13 +47,29 @@ _FULL_D = int(C_U.MODULES["resistance"]["full"]["d"])
 _FULL_VP = int(C_U.MODULES["resistance"]["full"]["vp_per_combat_token"])
 #: the resistance tile's spaces' rewards, in order
 RESIST_SPACES: list[dict[str, int]] = [s["gain"] for s in C_U.BOARDS["resistance"]["spaces"]]
-#: a home port's ongoing effect, what it is worth a scoring left (the ports whose effect the rules play)
-PORT_VALUE = {"HP2": 3.0, "HP12": 3.0, "HP4": 2.5, "HP8": 2.0, "HP9": 2.0, "HP10": 2.0, "HP5": 2.0, "HP6": 2.0,
-              "HP7": 2.0, "HP11": 2.0,
-              # the five newest (issue 20): Antwerp's disc off a market (3 doubloons, 3 VP a city action),
-              # Cayman's wild sugar, Panamá's second reward, Porto's combat points after a delivery, Roatán's
-              # second explorer (its rewards and barriers)
-              "HP1": 2.5, "HP3": 2.0, "HP13": 2.0, "HP14": 1.5, "HP15": 2.5}
+#: the home ports, learned by measurement (issue 20): a port's gain is its keepers' mean margin (their score minus
+#: the mean of the table's others) against the average port's, in VP a game, in bot games where the port kept was
+#: one of the three dealt at random (the bot played the rest): `nice -n 15 python bench/uprising_balance.py
+#: --ports random --games 300 --modes M --players 2 3 4 --seeds ports-a ports-b` (1,800 games and 315-387 keepers
+#: a port a mode; a standard error of 1.0 VP a port in 78 and 1.1 in 79, from the two seeds' difference;
+#: 2026-12-07), each gain shrunk toward 0 by the share of the ports' spread that is noise (kept: 0.48 in 78, 0.72
+#: in 79). By module: "liberation" (79, and 74 and 193) and "uprising" (78, and the campaigns). Porto's is for the
+#: average hand: ``porto_value`` moves it with the seat's cards.
+PORT_GAIN: dict[str, dict[str, float]] = {
+    "uprising": {"HP1": -0.4, "HP2": -1.3, "HP3": 1.0, "HP4": 0.9, "HP5": -0.3, "HP6": -0.2, "HP7": 0.2, "HP8": 0.3,
+                 "HP9": 0.0, "HP10": 0.1, "HP11": 0.4, "HP12": -0.5, "HP13": 0.9, "HP14": -0.2, "HP15": -1.0},
+    "liberation": {"HP1": -0.2, "HP2": -2.0, "HP3": -0.1, "HP4": 4.2, "HP5": -0.1, "HP6": -0.7, "HP7": -0.1,
+                   "HP8": 0.7, "HP9": 0.2, "HP10": -0.7, "HP11": -1.4, "HP12": -0.3, "HP13": -0.3, "HP14": 2.3,
+                   "HP15": -1.4},
+}
+#: what the average port's ongoing effect is worth a scoring left (the home port area's value, ctx.py, reads it;
+#: not measured: the mean of the guesses the gains replaced), and the VP a game of gain that one unit of it is
+#: (chosen, not measured: every measured port stays above nothing; the setup choice reads only the order)
+PORT_BASE = 2.2
+PORT_VP = 1.5
+#: ``porto_value``'s mean over the seats of 150 setups of 3 players in 78 (and 79, the same), seeds porto-0 ...:
+#: Porto's gain is for a seat of that hand
+PORTO_MEAN = 1.7
 #: what one combat point is worth where combat points raise a fight against a nation (78, 79): a liberation
 #: pays about a VP a point of its combat value (Liberate City 6: 3 doubloons, a VP an occupied city, a
 #: resistance space, the nation's loss), against 0.4 (``gain_value``) where they only top up a fight for one
@@ -99,10 +115,13 @@ class UprisingValues:
         return CP_AGAINST if UP.playing(self.state) or LIB.playing(self.state) else 0.4
 
     def port_value(self, pid: str) -> float:
-        """A home port kept at setup: its ongoing effect (``PORT_VALUE``; Porto's from the seat's cards)."""
+        """A home port kept at setup: its ongoing effect a scoring left, from its measured gain (``PORT_GAIN``, by
+        the mode's module; Porto's moved by the seat's cards, ``porto_value``), never below nothing."""
+        gains = PORT_GAIN["liberation" if LIB.playing(self.state) else "uprising"]
+        v = PORT_BASE + gains.get(pid, 0.0) / PORT_VP
         if pid == "HP14":
-            return self.porto_value()
-        return PORT_VALUE.get(pid, 0.0)
+            v += self.porto_value() - PORTO_MEAN
+        return max(0.0, v)
 
     def porto_value(self) -> float:
         """Porto (``deliver_again_cp``): the effect's combat points (``cp_worth``) a delivery with an identical
