@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from engine import get
+from engine import figure, get
+from engine.games.maretta import render
 from tests.engine.test_maretta_hidden import random_states, resample
 from tests.engine.test_maretta_rules import PINK, PURPLE, barrel_game, game, side_a_turn
 
@@ -111,3 +113,21 @@ def test_it_says_an_empty_stock_with_the_word_agreeing_with_it_in_portuguese() -
     with i18n.language("pt"):
         text = R.render_text(view)
     assert "estoque: vazio" in text and "vazia" not in text, text
+
+
+@pytest.mark.parametrize("in_desc", [True, False])
+def test_its_players_key_never_draws_a_wrapped_line_over_the_next_players(in_desc: bool) -> None:
+    # names long enough to wrap over three lines on a phone, with the starting player's mark
+    st = game("B", 3)
+    st["players"] = ["Maria Aparecida da Conceição Albuquerque dos Santos Pereira de Souza Lima",
+                     "Bartholomew Fitzgerald-Montgomery of Westminster", "Li"]
+    doc = render.render_svg(R.view(st, None), narrow=True, key_in_desc=in_desc)  # the mail's picture, the phone's page
+    drawn = figure.read(doc)
+    assert drawn is not None
+    key = sorted((t for t in drawn.items if isinstance(t, figure.Text) and t.anchor == "start"
+                  and t.y > max(c.cy for c in drawn.items if isinstance(c, figure.Circle) and c.r > 12)),
+                 key=lambda t: t.y)
+    assert len(key) >= 6  # three players, the first over three lines
+    for above, below in itertools.pairwise(key):
+        assert below.y - above.y >= above.size, (above.text, below.text)
+    assert key[-1].y < drawn.height

@@ -377,10 +377,12 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         mark = f" ({', '.join(marks)})" if marks else ""
         y += line_h / 2
         body += _pawn(lay, lay.margin + lay.pawn_r, y - 4, s, str(name)[:1].upper(), s == seat, cls="key")
-        for j, line in enumerate(svg.wrap(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)):
+        lines = svg.wrap(f"{name}{mark}", lay.text, room - 2 * lay.pawn_r - 10)
+        for j, line in enumerate(lines):
             body.append(figure.text(lay.margin + 2 * lay.pawn_r + 8, y + j * (lay.text + 3), line, lay.text, _INK,
                                     anchor="start"))
-            y += (lay.text + 3) if j else 0
+        # the next player's line goes below this one's last (it was placed as if a name wrapped to two at most)
+        y += (len(lines) - 1) * (lay.text + 3)
         y += line_h / 2 + 2
     # each symbol: its words and how to draw it with its middle at (x, y)
     entries: list[tuple[str, Callable[[float, float], list[Item]]]] = []
