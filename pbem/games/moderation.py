@@ -58,7 +58,7 @@ from pbem.games.services import (
     rules_for,
     unique_seat_names,
 )
-from pbem.mail import outbox
+from pbem.mail import due, outbox
 
 
 def warn_hours(game: Game) -> float:
@@ -836,7 +836,7 @@ def _play_for(game: Game, rules: Any, seats: list[int], *, bot: bool) -> list[Ap
                 break
             events = rules.apply(state, seat, opt.move)
             applied.append(Applied(seat, opt.move, opt.label, events))
-            if any(e.kind in outbox.ROUND_EVENTS for e in events):
+            if any(e.kind in due.ROUND_EVENTS for e in events):
                 break
     return applied
 

@@ -633,7 +633,7 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
         assert game.state is not None
         commands, ignored = _split_signoff(rules, game.state, seat_index, commands)
     assert game.state is not None
-    waited = rules.pending(game.state)  # before the change: who hears of it (outbox._mail_due)
+    waited = rules.pending(game.state)  # before the change: who hears of it (pbem.mail.due.mail_due)
     applied, refused = _apply_commands(game, rules, seat_index, commands)
     mine = list(applied)
     if applied:

@@ -15,7 +15,6 @@ mail showed, so a late reply can be told that the game moved on.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -45,7 +44,7 @@ from pbem.games.models import (
     Source,
     said_game_title,
 )
-from pbem.mail import compose
+from pbem.mail import compose, due
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, reply_marker, without_controls
 
 __all__ = [
@@ -410,13 +409,6 @@ MODE_NOTE = {  # (translated where they are used: gettext_noop only marks them)
 }
 
 
-def options_signature(options: Sequence[Option]) -> str:
-    """A short digest of a list of options; "" for none."""
-    if not options:
-        return ""
-    text = "\n".join(f"{o.code}\t{o.label}" for o in options)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
 
 def _chat_since(game: Game, seat: Seat, *, keep: bool = False) -> list[ChatMessage]:
     """The chat after the seat's last mail. ``keep``: kept on the seat object for the next read
@@ -495,7 +487,7 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
             "pk": game.pk, "title": game.said_title, "waiting": waiting}
     others_waiting = [s for s in pending if s != seat.index]
     first = seat.last_mailed_version == 0
-    same = bool(again and options and not first and options_signature(options) == seat.last_mailed_options)
+    same = bool(again and options and not first and due.options_signature(options) == seat.last_mailed_options)
     chat = [[rules.seat_name(game.state, m.seat) if m.seat != seat.index else _("You"), m.text]
             for m in _chat_since(game, seat, keep=True)]
     rows, heads = pages.results(game.outcome or {}, names) if finished else ([], [])
@@ -610,103 +602,13 @@ def _mark_mailed(game: Game, seat: Seat, options: Sequence[Option], *, save: boo
     """The seat's mails have told it everything up to now: the next one starts after this.
     ``save`` False: the caller saves the marks of several seats in one statement."""
     seat.last_mailed_version = game.version
-    seat.last_mailed_options = options_signature(options)
+    seat.last_mailed_options = due.options_signature(options)
     seat.last_mailed_chat = max([seat.last_mailed_chat] + [m.pk for m in _chat_since(game, seat)])
     if save:
         seat.save(update_fields=MARKS)
     # Kept on the game object: which seats were mailed at this version in this change, so the
     # step's answer knows without reading the seat again (#28).
     game.__dict__.setdefault("_pbem_mailed", {})[seat.pk] = game.version
-
-
-def _moved_since_last_mail(game: Game, seat: Seat) -> bool:
-    assert seat.index is not None
-    return Move.objects.filter(game=game, seat=seat.index, version__gt=seat.last_mailed_version,
-                               undone_at__isnull=True).exists()
-
-
-#: Event kinds that begin a new round or phase for every seat then waited on (Maretta's
-#: "Turn 3 begins", "Phase two: ..."); a ``turn`` event with ``data["seat"]`` begins that seat's.
-ROUND_EVENTS = ("turn", "phase")
-
-
-def new_turns(events: Iterable[Event]) -> tuple[set[int], bool]:
-    """The seats whose new turn these events announce (an event of kind ``turn`` with
-    ``data["seat"]``, as Caravelas and Maracaibo send), and whether a new round or phase began
-    for everyone (a ``turn`` or ``phase`` event naming no seat). Why needed beside the pending
-    seats: a solo player is waited on before and after Jean's turn, and the last of a face-down
-    round is waited on again by the next round; only this tells their new decision began."""
-    seats: set[int] = set()
-    everyone = False
-    for e in events:
-        if e.kind not in ROUND_EVENTS:
-            continue
-        seat = e.data.get("seat")
-        if isinstance(seat, int) and not isinstance(seat, bool):
-            seats.add(seat)
-        else:
-            everyone = True
-    return seats, everyone
-
-
-def decision_begins(index: int, *, pending: Collection[int], waited: Collection[int], movers: Collection[int],
-                    turns: Collection[int], new_round: bool, options_changed: bool) -> bool:
-    """Whether a change gave this seat something new to decide that it has not been told of.
-
-    - the game begins to wait on it (it was not waited on before the change): its turn begins,
-      or the game waits on it again after others moved;
-    - a new turn of its own, or a new round or phase, began while it stayed waited on (a solo
-      player after Jean's turn; the last face-down play of a round);
-    - its move made the game wait on others too (it closed a round of simultaneous plays);
-    - it stayed waited on, did not move, and what the others did changed its options.
-
-    Not: a step of its own turn (it moved, its turn goes on, nobody else was asked anything);
-    that is answered to its own mail (:func:`queue_step_answer`), or shown on the page or
-    through the API it moved by.
-    """
-    if index not in pending:
-        return False
-    if index not in waited or index in turns or new_round:
-        return True
-    if index in movers:
-        return bool(set(pending) - set(waited) - {index})
-    return options_changed
-
-
-def _mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int], pending: set[int],
-              waited: set[int] | None, turns: set[int], new_round: bool) -> bool:
-    """Whether this change is something the player needs to hear about now (docs/mail.md).
-
-    - the first mail of a game and the game-over mail always go;
-    - mode "turns" (the default): when a decision begins for them (:func:`decision_begins`),
-      never for a step inside a turn; and not when its options are those of their last mail
-      and they did not move since (nothing new to decide). When they moved, a new decision
-      that offers the same choices is mailed, and the mail points to its last one instead of
-      listing them again (:func:`options_again`): never two mails in a row with the same options;
-    - mode "all": also when a turn ended, theirs or another's (one mail per turn, not per
-      step), even when their options did not change: that is what they asked for;
-    - mode "digest": nothing else; the daily digest tells it.
-
-    ``waited``: the seats the game waited on before the change; None when the caller does
-    not know, then a change of their options counts as a new decision.
-    """
-    assert seat.player is not None and seat.index is not None
-    if game.status == Game.Status.FINISHED or seat.last_mailed_version == 0:
-        return True
-    mode = seat.player.mail_mode
-    if mode == Player.MailMode.DIGEST:
-        return False
-    if mode == Player.MailMode.EVERY_MOVE and movers - pending:
-        return True  # they asked to hear after every turn
-    if not options:
-        return False
-    changed = options_signature(options) != seat.last_mailed_options
-    if waited is None:
-        return changed or _moved_since_last_mail(game, seat)
-    if not decision_begins(seat.index, pending=pending, waited=waited, movers=movers, turns=turns,
-                           new_round=new_round, options_changed=changed):
-        return False
-    return changed or _moved_since_last_mail(game, seat)
 
 
 def _options_as_mailed(rules: engine.Rules, game: Game, seat: Seat) -> list[Option]:
@@ -721,7 +623,7 @@ def _options_as_mailed(rules: engine.Rules, game: Game, seat: Seat) -> list[Opti
 def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
                       waited: Collection[int] | None = None, seats: Sequence[Seat] | None = None,
                       change: Sequence[tuple[int, Sequence[Event]]] | None = None) -> None:
-    """After a state change: each seated player's own mail, when they need one (see ``_mail_due``).
+    """After a state change: each seated player's own mail, when they need one (:func:`pbem.mail.due.mail_due`).
 
     Called by the game services inside the transaction of the change, so the outbox rows
     commit with it or not at all. Why no list of the moves just applied: each mail is made
@@ -749,10 +651,10 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
                   .values_list("seat", "events")]
     for seat_no, happened in change:
         movers.add(seat_no)
-        told += [e for e in happened if e.kind in ROUND_EVENTS]
-    turns, new_round = new_turns(told)
+        told += [e for e in happened if e.kind in due.ROUND_EVENTS]
+    turns, new_round = due.new_turns(told)
     before = set(waited) if waited is not None else None
-    due: list[Seat] = []
+    to_mail: list[Seat] = []
     if seats is None:
         seats = list(with_chat_flag(game.seats.select_related("player").exclude(index__isnull=True)))
     for seat in seats:
@@ -763,11 +665,11 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
             continue  # a resigned player still hears how the game ended
         assert seat.index is not None
-        if wanted is None and not _mail_due(game, seat, _options_as_mailed(rules, game, seat), movers, pending,
-                                            before, turns, new_round):
+        if wanted is None and not due.mail_due(game, seat, _options_as_mailed(rules, game, seat), movers, pending,
+                                               before, turns, new_round):
             continue
-        due.append(seat)
-    _queue_updates_together(game, due, again=wanted is None)
+        to_mail.append(seat)
+    _queue_updates_together(game, to_mail, again=wanted is None)
 
 
 def _queue_updates_together(game: Game, seats: Sequence[Seat], *, again: bool) -> list[OutboundMessage]:
