@@ -81,8 +81,11 @@ def test_it_deals_the_new_cards_and_the_bot_buys_and_plays_them() -> None:
     assert len(bought) >= 3, bought  # 5 different ones in these 12 games (measured), their decisions asked
     assert len({"oneof", "tradeany", "libvillage"} & frames) >= 2, frames
     # with card_actions.py's cards and the new city tiles dealt too (measured: 16 different cards bought in these
-    # 12 games; Colonial Envoy's, Dispatcher's and C16's decisions asked in several)
-    assert {"retmarker", "otherassist", "citytile"} <= frames, frames
+    # 12 games; Colonial Envoy's and C16's decisions asked in several). The Dispatcher's (otherassist) was asked
+    # here until the bot's home port choice was learned (#20); since, the bot uses the Dispatcher in none of
+    # 20 games (deal-78-0 ... deal-79-9, measured): its decision is the scenario "other-assistant"'s
+    # (maracaibo_scenarios.py)
+    assert {"retmarker", "citytile"} <= frames, frames
 
 
 @pytest.mark.parametrize("mode", ["78", "79"])
