@@ -1,13 +1,17 @@
-"""A drawing as a list of primitives (circle, rect, line, polyline, text), written as SVG and read back.
+"""A drawing as a list of primitives (circle, rect, line, polyline, polygon, text, and a window of
+other primitives), written as SVG and read back.
 
 Why (issue 28): a mail's board picture was the SVG drawn by resvg, its PNG decoded and put on a
 palette by Pillow (22 ms of Maretta's, a third of a move's worker CPU). A drawing made of these
 primitives alone is painted by Pillow straight onto its own few colours (``pbem.mail.painter``),
 and the page shows the SVG written from the same list, so the two cannot drift apart: the mail's
 painter reads its primitives back from the very SVG (:func:`read`), and a drawing with anything
-else in it (a path, a group, a transform, a nested drawing: Caravelas' and Maracaibo's maps) reads
-as None and goes to resvg as before. The engine draws no pixels: Pillow is not one of its
-dependencies (docs/architecture.md).
+else in it (a curve, a group, a transform: Caravelas' map) reads as None and goes to resvg as before.
+Maracaibo's mail picture is read as it is written (its renderer's SVG strings, unchanged): a closed
+path of straight segments is a :class:`Polygon`, a dashed line a :class:`Line` with its ``dash``,
+and its map's part, a nested drawing with its own viewBox, a :class:`Window` (issue 28: resvg drew
+it in some 50 ms a render). The engine draws no pixels: Pillow is not one of its dependencies
+(docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class Rect:
     stroke: str | None = None
     rx: float | None = None
     cls: str | None = None
+    stroke_width: float | None = None  # None: SVG's 1 when there is a stroke
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class Line:
     stroke_width: float
     linecap: str | None = None  # None: butt
     cls: str | None = None
+    dash: tuple[float, ...] | None = None  # stroke-dasharray: on, off, ...
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,17 @@ class Polyline:
     stroke_width: float
     linejoin: str | None = None  # None: miter
     linecap: str | None = None
+    cls: str | None = None
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed shape of straight edges (an SVG path of M, L, H, V and Z, absolute or relative)."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    stroke: str | None = None
+    stroke_width: float | None = None
     cls: str | None = None
 
 
@@ -78,9 +95,23 @@ class Text:
     bold: bool = False
 
 
-Item = Circle | Rect | Line | Polyline | Text
+@dataclass(frozen=True)
+class Window:
+    """A nested drawing: the part ``view`` (x, y, w, h, its own units) of ``items`` drawn into the
+    box (x, y, width, height) of the drawing around it, scaled to fill it, clipped at its edges
+    (``engine.svg.window``: a mail's part of a map at its own scale)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    view: tuple[float, float, float, float]
+    items: tuple[Item, ...]
+
+
+Item = Circle | Rect | Line | Polyline | Polygon | Text | Window
 #: Every primitive kind; the SVG writer and the mail's painter each handle every one of them.
-KINDS: tuple[type, ...] = (Circle, Rect, Line, Polyline, Text)
+KINDS: tuple[type, ...] = (Circle, Rect, Line, Polyline, Polygon, Text, Window)
 
 
 @dataclass(frozen=True)
@@ -105,12 +136,24 @@ def _circle(c: Circle) -> str:
 
 def _rect(r: Rect) -> str:
     return svg.el("rect", class_=r.cls, x=r.x, y=r.y, width=r.width, height=r.height, rx=r.rx, fill=r.fill,
-                  stroke=r.stroke)
+                  stroke=r.stroke, stroke_width=r.stroke_width)
 
 
 def _line(ln: Line) -> str:
     return svg.el("line", class_=ln.cls, x1=ln.x1, y1=ln.y1, x2=ln.x2, y2=ln.y2, stroke=ln.stroke,
-                  stroke_width=ln.stroke_width, stroke_linecap=ln.linecap)
+                  stroke_width=ln.stroke_width, stroke_linecap=ln.linecap,
+                  stroke_dasharray=" ".join(f"{d:g}" for d in ln.dash) if ln.dash else None)
+
+
+def _polygon(p: Polygon) -> str:
+    d = "M" + " L".join(f"{x:g} {y:g}" for x, y in p.points) + " Z"
+    return svg.el("path", class_=p.cls, d=d, fill=p.fill, stroke=p.stroke, stroke_width=p.stroke_width)
+
+
+def _window(w: Window) -> str:
+    return (f'<svg x="{w.x:g}" y="{w.y:g}" width="{w.width:g}" height="{w.height:g}" '
+            f'viewBox="{" ".join(f"{v:g}" for v in w.view)}" font-family="sans-serif">'
+            + "".join(map(to_svg, w.items)) + "</svg>")
 
 
 def _polyline(p: Polyline) -> str:
@@ -125,7 +168,8 @@ def _text(t: Text) -> str:
 
 
 #: The SVG writer of each kind.
-WRITERS = {Circle: _circle, Rect: _rect, Line: _line, Polyline: _polyline, Text: _text}
+WRITERS = {Circle: _circle, Rect: _rect, Line: _line, Polyline: _polyline, Polygon: _polygon, Text: _text,
+           Window: _window}
 
 
 def to_svg(item: Item) -> str:
@@ -141,18 +185,24 @@ def document(width: int, height: int, items: list[Item], title: str = "", desc: 
 
 _ROOT = re.compile(r'<svg xmlns="http://www\.w3\.org/2000/svg" width="(\d+)" height="(\d+)" viewBox="0 0 \1 \2"'
                    r'((?: [\w-]+="[^"<>]*")*)>(?:<title>[^<]*</title>)?(?:<desc>[^<]*</desc>)?'
-                   r'<rect width="100%" height="100%" fill="(#[0-9a-f]{6})"/>')
-_ITEM = re.compile(r'<(circle|rect|line|polyline) ((?:[\w-]+="[^"<>&]*" ?)*)/>|<text ([^>]*)>([^<]*)</text>')
+                   r'<rect width="(?:100%|\1)" height="(?:100%|\2)" fill="(#[0-9a-f]{6})"/>')
+_ITEM = re.compile(r'<(circle|rect|line|polyline|path) ((?:[\w-]+="[^"<>&]*" ?)*)/>|<text ([^>]*)>([^<]*)</text>'
+                   r'|<svg ((?:[\w-]+="[^"<>&]*" ?)*)>|(</svg>)')
 _ATTR = re.compile(r'([\w-]+)="([^"]*)"')
-_COLOUR = re.compile(r"#[0-9a-f]{6}")
-_ROOT_ATTRS = {"data-focus", "text-rendering"}
+_COLOUR = re.compile(r"#[0-9a-f]{6}|#[0-9a-f]{3}")
+_ROOT_ATTRS = {"data-focus", "text-rendering", "font-family"}
+_SHARED = {"class", "data-place"}
 _ALLOWED = {
-    "circle": {"class", "cx", "cy", "r", "fill", "stroke", "stroke-width"},
-    "rect": {"class", "x", "y", "width", "height", "rx", "fill", "stroke"},
-    "line": {"class", "x1", "y1", "x2", "y2", "stroke", "stroke-width", "stroke-linecap"},
-    "polyline": {"class", "points", "fill", "stroke", "stroke-width", "stroke-linejoin", "stroke-linecap"},
+    "circle": {"cx", "cy", "r", "fill", "stroke", "stroke-width"},
+    "rect": {"x", "y", "width", "height", "rx", "fill", "stroke", "stroke-width"},
+    "line": {"x1", "y1", "x2", "y2", "stroke", "stroke-width", "stroke-linecap", "stroke-dasharray"},
+    "polyline": {"points", "fill", "stroke", "stroke-width", "stroke-linejoin", "stroke-linecap"},
+    "path": {"d", "fill", "stroke", "stroke-width"},
     "text": {"x", "y", "font-size", "text-anchor", "font-family", "fill", "font-weight"},
+    "svg": {"x", "y", "width", "height", "viewBox", "font-family"},
 }
+_PATH = re.compile(r"([A-Za-z])([^A-Za-z]*)")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)")
 
 
 class _Unknown(ValueError):
@@ -171,6 +221,8 @@ def _opt(a: dict[str, str], key: str) -> float | None:
 def _colour(value: str | None, none_ok: bool = False) -> str:
     if value is None or not (_COLOUR.fullmatch(value) or (none_ok and value == "none")):
         raise _Unknown(value)
+    if len(value) == 4 and value[0] == "#":  # #rgb, as the painter reads #rrggbb
+        return "#" + "".join(c + c for c in value[1:])
     return value
 
 
@@ -180,18 +232,68 @@ def _choice(value: str | None, allowed: tuple[str | None, ...]) -> str | None:
     return value
 
 
-def _item(tag: str, a: dict[str, str], body: str) -> Item:
-    if set(a) - _ALLOWED[tag]:
+def _polygon_points(d: str) -> tuple[tuple[float, float], ...]:
+    """The corners of a closed path of straight segments (M, L, H, V, Z; relative or absolute), or
+    _Unknown for anything else (a curve, an arc, a path left open or of several shapes)."""
+    points: list[tuple[float, float]] = []
+    x = y = 0.0
+    closed = False
+    if not d.strip().startswith(("M", "m")):
+        raise _Unknown("a path")
+    for op, args in _PATH.findall(d.strip()):
+        nums = [float(v) for v in _NUMBER.findall(args)]
+        if closed or op not in "MmLlHhVvZz" or _NUMBER.sub("", args).strip(" ,"):
+            raise _Unknown("a path")
+        if op in "Zz":
+            if nums or len(points) < 3:
+                raise _Unknown("a path")
+            closed = True
+            continue
+        if (op in "Mm") != (not points) or not nums:
+            raise _Unknown("a path of several shapes")
+        rel = op.islower() and bool(points)
+        if op in "MmLl":
+            if len(nums) % 2:
+                raise _Unknown("a path")
+            for k in range(0, len(nums), 2):
+                x, y = (x + nums[k], y + nums[k + 1]) if rel or (op == "m" and k) else (nums[k], nums[k + 1])
+                points.append((x, y))
+                rel = op.islower()
+        else:
+            for v in nums:
+                if op in "Hh":
+                    x = x + v if op == "h" else v
+                else:
+                    y = y + v if op == "v" else v
+                points.append((x, y))
+    if not closed:
+        raise _Unknown("an open path")
+    return tuple((int(px) if px.is_integer() else px, int(py) if py.is_integer() else py) for px, py in points)
+
+
+def _dash(value: str | None) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    dash = tuple(float(v) for v in value.replace(",", " ").split())
+    if not dash or any(v < 0 for v in dash) or sum(dash) <= 0:
+        raise _Unknown(value)
+    return dash
+
+
+def _item(tag: str, a: dict[str, str], body: str, sans: bool) -> Item:
+    if set(a) - _ALLOWED[tag] - _SHARED:
         raise _Unknown(tag)
     if tag == "circle":
         return Circle(_num(a, "cx"), _num(a, "cy"), _num(a, "r"), _colour(a.get("fill"), True),
                       _colour(a["stroke"]) if "stroke" in a else None, _opt(a, "stroke-width"), a.get("class"))
     if tag == "rect":
         return Rect(_num(a, "x"), _num(a, "y"), _num(a, "width"), _num(a, "height"), _colour(a.get("fill")),
-                    _colour(a["stroke"]) if "stroke" in a else None, _opt(a, "rx"), a.get("class"))
+                    _colour(a["stroke"]) if "stroke" in a else None, _opt(a, "rx"), a.get("class"),
+                    _opt(a, "stroke-width"))
     if tag == "line":
         return Line(_num(a, "x1"), _num(a, "y1"), _num(a, "x2"), _num(a, "y2"), _colour(a.get("stroke")),
-                    _num(a, "stroke-width"), _choice(a.get("stroke-linecap"), (None, "round")), a.get("class"))
+                    _num(a, "stroke-width"), _choice(a.get("stroke-linecap"), (None, "round")), a.get("class"),
+                    _dash(a.get("stroke-dasharray")))
     if tag == "polyline":
         if a.get("fill") != "none":
             raise _Unknown("a filled polyline")
@@ -200,35 +302,66 @@ def _item(tag: str, a: dict[str, str], body: str) -> Item:
         return Polyline(points, _colour(a.get("stroke")), _num(a, "stroke-width"),
                         _choice(a.get("stroke-linejoin"), (None, "round")),
                         _choice(a.get("stroke-linecap"), (None, "round")), a.get("class"))
-    if a.get("font-family") != "sans-serif" or "<" in body:
+    if tag == "path":
+        return Polygon(_polygon_points(a["d"]), _colour(a.get("fill")),
+                       _colour(a["stroke"]) if "stroke" in a else None, _opt(a, "stroke-width"), a.get("class"))
+    if a.get("font-family", "sans-serif" if sans else None) != "sans-serif" or "<" in body:
         raise _Unknown("a text in another font")
     return Text(_num(a, "x"), _num(a, "y"), html.unescape(body), _num(a, "font-size"), _colour(a.get("fill")),
-                str(_choice(a.get("text-anchor"), ("start", "middle", "end"))),
-                _choice(a.get("font-weight"), (None, "bold")) == "bold")
+                str(_choice(a.get("text-anchor", "start"), ("start", "middle", "end"))),
+                _choice(a.get("font-weight"), (None, "normal", "bold")) == "bold")
+
+
+def _window_open(a: dict[str, str]) -> tuple[float, float, float, float, tuple[float, float, float, float]]:
+    if set(a) - _ALLOWED["svg"] or a.get("font-family", "sans-serif") != "sans-serif":
+        raise _Unknown("a nested drawing")
+    view = tuple(float(v) for v in a["viewBox"].split())
+    if len(view) != 4 or view[2] <= 0 or view[3] <= 0:
+        raise _Unknown("a viewBox")
+    # (a viewBox of another shape than its box would be fitted inside it, centred: not read)
+    if abs(view[2] / view[3] - _num(a, "width") / _num(a, "height")) > 0.01 * view[2] / view[3]:
+        raise _Unknown("a viewBox of another shape")
+    return (_num(a, "x"), _num(a, "y"), _num(a, "width"), _num(a, "height"),
+            (view[0], view[1], view[2], view[3]))
 
 
 def read(doc: str) -> Figure | None:
     """The primitives of a drawing written by :func:`document` (and :func:`engine.svg.smooth_text`),
-    in order; None for any drawing with anything else in it, which is then drawn as an SVG."""
+    or of one written in the same few forms by hand (Maracaibo's), in order; None for any drawing
+    with anything else in it, which is then drawn as an SVG."""
     root = _ROOT.match(doc)
     if root is None or not doc.endswith("</svg>"):
         return None
     extra = dict(_ATTR.findall(root.group(3)))
-    if set(extra) - _ROOT_ATTRS:
+    if set(extra) - _ROOT_ATTRS or extra.get("font-family", "sans-serif") != "sans-serif":
         return None
-    items: list[Item] = []
+    sans = extra.get("font-family") == "sans-serif"
+    # each open drawing: its window's box (None for the root) and its items so far
+    stack: list[tuple[tuple[float, float, float, float, tuple[float, float, float, float]] | None,
+                      list[Item], bool]] = [(None, [], sans)]
     pos, end = root.end(), len(doc) - len("</svg>")
     try:
         while pos < end:
             m = _ITEM.match(doc, pos)
             if m is None:
                 return None
+            items, inherited = stack[-1][1], stack[-1][2]
             if m.group(1):
-                items.append(_item(m.group(1), dict(_ATTR.findall(m.group(2))), ""))
+                items.append(_item(m.group(1), dict(_ATTR.findall(m.group(2))), "", inherited))
+            elif m.group(3) is not None:
+                items.append(_item("text", dict(_ATTR.findall(m.group(3))), m.group(4), inherited))
+            elif m.group(5) is not None:
+                a = dict(_ATTR.findall(m.group(5)))
+                stack.append((_window_open(a), [], inherited or a.get("font-family") == "sans-serif"))
             else:
-                items.append(_item("text", dict(_ATTR.findall(m.group(3))), m.group(4)))
+                box, inner, _s = stack.pop()
+                if box is None:
+                    return None
+                stack[-1][1].append(Window(*box[:4], box[4], tuple(inner)))
             pos = m.end()
-    except (_Unknown, ValueError, KeyError):
+    except (_Unknown, ValueError, KeyError, IndexError):
+        return None
+    if len(stack) != 1:
         return None
     smooth = extra.get("text-rendering", "optimizeSpeed") != "optimizeSpeed"
-    return Figure(int(root.group(1)), int(root.group(2)), root.group(4), tuple(items), smooth)
+    return Figure(int(root.group(1)), int(root.group(2)), root.group(4), tuple(stack[0][1]), smooth)

@@ -15,6 +15,7 @@ Labels are drawn by the same FreeType fonts as before (:mod:`pbem.mail.labels`).
 
 from __future__ import annotations
 
+import copy
 import functools
 import io
 import itertools
@@ -24,7 +25,7 @@ from typing import Any
 from PIL import ImageChops
 
 from engine import figure
-from engine.figure import Circle, Figure, Line, Polyline, Rect, Text
+from engine.figure import Circle, Figure, Line, Polygon, Polyline, Rect, Text, Window
 from pbem.mail import labels
 
 #: The most colours a picture keeps (``sending.PNG_COLOURS``): the drawing's own, exact, then the
@@ -50,6 +51,7 @@ class _Canvas:
         from PIL import Image, ImageDraw
 
         self.k = width / fig.width
+        self.ox = self.oy = 0.0  # where the drawing's (0, 0) lies, in px (a window's own)
         self.colours: list[tuple[int, int, int]] = []
         self.index: dict[tuple[int, int, int], int] = {}
         self.named: dict[str, int] = {}
@@ -85,7 +87,7 @@ class _Canvas:
 
     def circle(self, c: Circle) -> None:
         k = self.k
-        cx, cy, r = c.cx * k, c.cy * k, c.r * k
+        cx, cy, r = c.cx * k + self.ox, c.cy * k + self.oy, c.r * k
         if not c.stroke:
             if c.fill != "none":
                 self.disc(cx, cy, r, self.ink(c.fill))
@@ -97,11 +99,15 @@ class _Canvas:
                          width=width)
 
     def rect(self, r: Rect) -> None:
+        if r.stroke and r.stroke_width is not None:
+            self._stroked_rect(r)
+            return
         k = self.k
         # hard-edged, SVG fills the pixels whose centres are inside; a stroke of 1 straddling the
         # outline adds the row and the column past the far edges
         grow = 0 if r.stroke else 1
-        box = (round(r.x * k), round(r.y * k), round((r.x + r.width) * k) - grow, round((r.y + r.height) * k) - grow)
+        x, y = r.x * k + self.ox, r.y * k + self.oy
+        box = (round(x), round(y), round(x + r.width * k) - grow, round(y + r.height * k) - grow)
         fill = self.ink(r.fill)
         stroke = self.ink(r.stroke) if r.stroke else None
         if r.rx:
@@ -113,6 +119,60 @@ class _Canvas:
                 self.image.paste(stroke, box[:2], stroke_mask)
         else:
             self.pen.rectangle(box, fill=fill, outline=stroke, width=max(1, round(k)))
+
+    @staticmethod
+    def _inside(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        """The pixels whose centres lie inside the box (hard-edged SVG), as Pillow's inclusive box."""
+        return math.floor(x0 - 0.5) + 1, math.floor(y0 - 0.5) + 1, math.ceil(x1 - 0.5) - 1, math.ceil(y1 - 0.5) - 1
+
+    def _stroked_rect(self, r: Rect) -> None:
+        """A rectangle whose stroke has its own width: the stroke's outer edge filled in its colour,
+        then the inside of its inner edge in the fill's (SVG's stroke straddles the outline)."""
+        k = self.k
+        half = (r.stroke_width or 0) * k / 2
+        x0, y0 = r.x * k + self.ox, r.y * k + self.oy
+        x1, y1 = x0 + r.width * k, y0 + r.height * k
+        radius = (r.rx or 0) * k
+        for colour, grow in ((r.stroke, half), (r.fill, -half)):
+            if not colour or colour == "none":
+                continue
+            box = self._inside(x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+            if box[2] < box[0] or box[3] < box[1]:
+                continue
+            ink = self.ink(colour)
+            rad = round(max(0.0, radius + grow)) if radius else 0
+            if rad:
+                mask, _ = _rounded(box[2] - box[0] + 1, box[3] - box[1] + 1, rad, 0)
+                self.image.paste(ink, box[:2], mask)
+            else:
+                self.pen.rectangle(box, fill=ink)
+
+    def polygon(self, p: Polygon) -> None:
+        k = self.k
+        points = [(x * k + self.ox, y * k + self.oy) for x, y in p.points]
+        # Pillow fills the pixels whose centres lie inside, shifted by half a pixel: its (0, 0) is a
+        # pixel's centre where SVG's is a pixel's corner
+        self.pen.polygon([(x - 0.5, y - 0.5) for x, y in points], fill=self.ink(p.fill))
+        if p.stroke:
+            self._stroke([*points, points[0], points[1]], p.stroke,
+                         1.0 if p.stroke_width is None else p.stroke_width, None, None)
+
+    def window(self, w: Window) -> None:
+        """The window's items painted on its own part of the canvas at its own scale, clipped there."""
+        k = self.k
+        box = (round(w.x * k + self.ox), round(w.y * k + self.oy), round((w.x + w.width) * k + self.ox),
+               round((w.y + w.height) * k + self.oy))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        inner = copy.copy(self)
+        inner.image = self.image.crop(box)
+        inner.pen = _draw(inner.image)
+        inner.k = k * w.width / w.view[2]
+        inner.ox = w.x * k + self.ox - box[0] - w.view[0] * inner.k
+        inner.oy = w.y * k + self.oy - box[1] - w.view[1] * inner.k
+        for item in w.items:
+            getattr(inner, PAINTERS[type(item)])(item)
+        self.image.paste(inner.image, box[:2])
 
     def _stroke(self, points: list[tuple[float, float]], colour: str, width: float, join: str | None,
                 cap: str | None) -> None:
@@ -133,8 +193,14 @@ class _Canvas:
             if x1 == x2 or y1 == y2:  # square to the pixels: the pixels whose centres are inside
                 lo_x, hi_x = min(x1, x2) - (half if x1 == x2 else 0), max(x1, x2) + (half if x1 == x2 else 0)
                 lo_y, hi_y = min(y1, y2) - (half if y1 == y2 else 0), max(y1, y2) + (half if y1 == y2 else 0)
-                self.pen.rectangle((math.floor(lo_x - 0.5) + 1, math.floor(lo_y - 0.5) + 1,
-                                    math.ceil(hi_x - 0.5) - 1, math.ceil(hi_y - 0.5) - 1), fill=ink)
+                x0, y0, x1, y1 = self._inside(lo_x, lo_y, hi_x, hi_y)
+                # a stroke thinner than a pixel that covers no pixel's centre: the pixels it runs
+                # through (resvg draws such a hairline one pixel wide)
+                if x1 < x0:
+                    x0 = x1 = math.floor((lo_x + hi_x) / 2)
+                if y1 < y0:
+                    y0 = y1 = math.floor((lo_y + hi_y) / 2)
+                self.pen.rectangle((x0, y0, x1, y1), fill=ink)
             else:
                 nx, ny = -uy * half, ux * half
                 self.pen.polygon([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)],
@@ -147,13 +213,33 @@ class _Canvas:
                 self.disc(x, y, half, ink)
 
     def line(self, ln: Line) -> None:
-        k = self.k
-        self._stroke([(ln.x1 * k, ln.y1 * k), (ln.x2 * k, ln.y2 * k)], ln.stroke, ln.stroke_width, None, ln.linecap)
+        k, ox, oy = self.k, self.ox, self.oy
+        if not ln.dash:
+            self._stroke([(ln.x1 * k + ox, ln.y1 * k + oy), (ln.x2 * k + ox, ln.y2 * k + oy)], ln.stroke,
+                         ln.stroke_width, None, ln.linecap)
+            return
+        # dashed: each dash a line of its own, from the line's start (SVG's dash offset 0)
+        length = math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1)
+        if length == 0:
+            return
+        ux, uy = (ln.x2 - ln.x1) / length, (ln.y2 - ln.y1) / length
+        dash = ln.dash * (2 if len(ln.dash) % 2 else 1)
+        at, n = 0.0, 0
+        while at < length:
+            on = dash[n % len(dash)]
+            stop = min(length, at + on)
+            if stop > at:
+                self._stroke([((ln.x1 + ux * at) * k + ox, (ln.y1 + uy * at) * k + oy),
+                              ((ln.x1 + ux * stop) * k + ox, (ln.y1 + uy * stop) * k + oy)], ln.stroke,
+                             ln.stroke_width, None, ln.linecap)
+            at = stop + dash[(n + 1) % len(dash)]
+            n += 2
 
     def polyline(self, p: Polyline) -> None:
         k = self.k
         if p.points:
-            self._stroke([(x * k, y * k) for x, y in p.points], p.stroke, p.stroke_width, p.linejoin, p.linecap)
+            self._stroke([(x * k + self.ox, y * k + self.oy) for x, y in p.points], p.stroke, p.stroke_width,
+                         p.linejoin, p.linecap)
 
     def _tone_table(self, ink: int, grounds: list[int]) -> list[int]:
         """The index each (ground + TONE_STEP * tone) of this ink maps to: the ground itself for no
@@ -185,7 +271,7 @@ class _Canvas:
 
     def text(self, t: Text) -> None:
         k = self.k
-        x, y = t.x * k, t.y * k
+        x, y = t.x * k + self.ox, t.y * k + self.oy
         ix, iy = math.floor(x), math.floor(y)
         dx, dy, cover, masks = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth)
         if not masks:
@@ -226,7 +312,7 @@ class _FullColour(_Canvas):
 
     def text(self, t: Text) -> None:
         self.pen.fontmode = "L" if self.smooth else "1"
-        self.pen.text((t.x * self.k, t.y * self.k), t.text, fill=self.ink(t.fill),
+        self.pen.text((t.x * self.k + self.ox, t.y * self.k + self.oy), t.text, fill=self.ink(t.fill),
                       font=labels.font(t.bold, t.size * self.k), anchor=labels.ANCHORS[t.anchor])
 
 
@@ -270,17 +356,46 @@ def _rounded(width: int, height: int, radius: int, stroke: int) -> tuple[Any, An
 
 
 #: The painter of each primitive kind (as engine.figure.WRITERS writes each).
-PAINTERS = {Circle: "circle", Rect: "rect", Line: "line", Polyline: "polyline", Text: "text"}
+PAINTERS = {Circle: "circle", Rect: "rect", Line: "line", Polyline: "polyline", Polygon: "polygon", Text: "text",
+            Window: "window"}
+
+
+def _draw(image: Any) -> Any:
+    from PIL import ImageDraw
+
+    return ImageDraw.Draw(image)
+
+
+def _texts(items: tuple[figure.Item, ...]) -> list[Text]:
+    """The labels of the items, a window's within it."""
+    out: list[Text] = []
+    for item in items:
+        if isinstance(item, Window):
+            out += _texts(item.items)
+        elif isinstance(item, Text):
+            out.append(item)
+    return out
+
+
+def _colours(items: tuple[figure.Item, ...]) -> list[str]:
+    """The colours the items name, in drawing order, a window's within it."""
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, Window):
+            out += _colours(item.items)
+            continue
+        for colour in (getattr(item, "fill", None), getattr(item, "stroke", None)):
+            if colour is not None and colour != "none":
+                out.append(colour)
+    return out
 
 
 def paint(fig: Figure, width: int) -> bytes:
     """``fig`` as a palette PNG ``width`` px wide. Raises OverflowError for a picture of more
     colours than :data:`MAX_COLOURS` (the caller draws it otherwise)."""
     canvas = _Canvas(fig, width)
-    for item in fig.items:  # the drawing's own colours first: they are kept exact
-        for colour in (getattr(item, "fill", None), getattr(item, "stroke", None)):
-            if colour is not None and colour != "none":
-                canvas.ink(colour)
+    for colour in _colours(fig.items):  # the drawing's own colours first: they are kept exact
+        canvas.ink(colour)
     for item in fig.items:
         getattr(canvas, PAINTERS[type(item)])(item)
     return canvas.png()
@@ -308,7 +423,7 @@ def painted(svg: str, width: int | None) -> bytes | None:
     if width is None:
         return None
     fig = figure.read(svg)
-    if fig is None or not all(labels.drawable(i.text) for i in fig.items if isinstance(i, Text)):
+    if fig is None or not all(labels.drawable(i.text) for i in _texts(fig.items)):
         return None
     try:
         labels.font(False, 12.0)
