@@ -137,9 +137,10 @@ SMOOTH_TEXT_ATTR = " " + engine_svg.SMOOTH_TEXT
 def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG.
 
-    A drawing made of :mod:`engine.figure`'s primitives alone (Maretta's board) is painted by
-    Pillow straight onto its palette (:mod:`pbem.mail.painter`, issue 28: 22 -> about 5 ms a
-    render); any other (Caravelas' and Maracaibo's maps) is drawn by resvg, then put on a palette."""
+    A drawing made of :mod:`engine.figure`'s primitives alone (Maretta's board, Maracaibo's map
+    near the reader's ship) is painted by Pillow straight onto its palette (:mod:`pbem.mail.painter`,
+    issue 28: 22 -> about 5 ms a render for Maretta, 56 -> 5 for Maracaibo); any other (Caravelas'
+    map) is drawn by resvg, then put on a palette."""
     png = painter.painted(svg, _png_width(svg)) or _palette(truecolour(svg), svg)
     if not png.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
