@@ -4,7 +4,6 @@ drawn over, the viewer's own pieces marked, every symbol in the legend."""
 
 from __future__ import annotations
 
-import json
 import random
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -18,6 +17,7 @@ from engine.games.caravelas import render as CR
 from engine.games.maretta.cards import BARREL_NAMES
 from tests.engine import svg_checks
 from tests.engine.test_maretta_hidden import random_states
+from tests.sampling import played_states
 
 MIN_SIZE = 10
 
@@ -36,17 +36,8 @@ def _check_readable(doc: str, what: str) -> list[svg_checks.Label]:
 
 
 def caravelas_states(n: int, seed: int, every: int = 25) -> list[dict[str, Any]]:
-    rules = engine.get("caravelas")
-    st = rules.setup(["Ana", "Bruno", "Carla", "Duarte"][:n], {}, f"readable-{seed}")
-    rnd = random.Random(seed)
-    out, i = [], 0
-    while rules.pending(st) and len(out) < 8:
-        if i % every == 0:
-            out.append(json.loads(json.dumps(st)))
-        s = rules.pending(st)[0]
-        rules.apply(st, s, rnd.choice(rules.options(st, s)).move)
-        i += 1
-    return out
+    return played_states("caravelas", ["Ana", "Bruno", "Carla", "Duarte"][:n], {}, f"readable-{seed}", seed,
+                         every=every, limit=8)
 
 
 def test_the_contrast_ratio_is_computed_as_wcag_defines_it() -> None:
@@ -279,17 +270,8 @@ def test_caravelas_phone_board_is_the_map_then_a_strip_that_fits_a_phone(n: int)
 
 
 def maracaibo_states(players: int, seed: int, every: int = 40) -> list[dict[str, Any]]:
-    rules = engine.get("maracaibo")
-    st = rules.setup(["Ana", "Bruno", "Carla", "Duarte"][:players], {}, f"readable-{seed}")
-    rnd = random.Random(seed)
-    out, i = [], 0
-    while rules.pending(st) and len(out) < 5:
-        if i % every == 0:
-            out.append(json.loads(json.dumps(st)))
-        s = rules.pending(st)[0]
-        rules.apply(st, s, rnd.choice(rules.options(st, s)).move)
-        i += 1
-    return out
+    return played_states("maracaibo", ["Ana", "Bruno", "Carla", "Duarte"][:players], {}, f"readable-{seed}", seed,
+                         every=every, limit=5)
 
 
 @pytest.mark.parametrize("n", [1, 4])

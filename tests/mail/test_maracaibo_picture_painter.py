@@ -17,24 +17,15 @@ import engine
 from engine import figure
 from engine.figure import Line, Polygon, Text, Window
 from pbem.mail import painter, sending
+from tests.sampling import played_states
 
 #: (players, options): the base game, the Uprising's two modules, a cooperative scenario, solo
 GAMES = [(3, {}), (2, {"mode": "78"}), (3, {"mode": "79"}), (2, {"mode": "74"}), (1, {})]
 
 
 def _states(players: int, options: dict[str, Any], seed: int, n: int = 3, every: int = 25) -> list[dict[str, Any]]:
-    rules = engine.get("maracaibo")
-    st = rules.setup(["Ana", "Bruno", "Carla"][:players], options, f"painted-{seed}")
-    rnd = random.Random(seed)
-    out: list[dict[str, Any]] = []
-    i = 0
-    while rules.pending(st) and len(out) < n:
-        if i % every == 0:
-            out.append(json.loads(json.dumps(st)))
-        s = rules.pending(st)[0]
-        rules.apply(st, s, rnd.choice(rules.options(st, s)).move)
-        i += 1
-    return out
+    return played_states("maracaibo", ["Ana", "Bruno", "Carla"][:players], options, f"painted-{seed}", seed,
+                         every=every, limit=n)
 
 
 def _image(png: bytes) -> Image.Image:
