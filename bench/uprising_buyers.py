@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the games the --json file holds already are read, not played again")
     parser.add_argument("--set", nargs="+", default=[], metavar="ID:KEY=N",
                         help="an A/B run: a card's number changed for this run, e.g. 201:cost=8 238:cost_goods=sugar "
-                             "240:before_round=2 240:barrier=green")
+                             "240:before_round=2 240:barrier=green 240:barrier=none")
     args = parser.parse_args(argv)
     cards = frozenset(args.cards)
     if args.table:
@@ -165,11 +165,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         key, value = kv.split("=")
         # a number, or the goods a card costs too (``cost_goods=sugar,tobacco``: a building requirement), or its
         # buying window (``before_round=2``: sold only before round 2, a requirement of its ``needs``), or the
-        # barrier its explorer must be past (``barrier=green``, its ``needs`` too)
+        # barrier its explorer must be past (``barrier=green``, its ``needs`` too; ``barrier=none``: none)
         if key in ("before_round", "barrier"):
             needs = {k: v for k, v in (U.CARD[int(cid)].get("needs") or {}).items()
                      if key == "barrier" or k != "before_last_round"}
-            U.CARD[int(cid)]["needs"] = {**needs, key: value if key == "barrier" else int(value)}
+            needs = {**needs, key: value if key == "barrier" else int(value)}
+            if needs.get("barrier") == "none":  # (``barrier=none``: no barrier to be past, the window alone)
+                del needs["barrier"]
+            U.CARD[int(cid)]["needs"] = needs
             board.SOLD_BEFORE.pop(int(cid), None)  # (worked out at a card's first look)
         else:
             U.CARD[int(cid)][key] = value.split(",") if key == "cost_goods" else int(value)

@@ -115,6 +115,28 @@ def test_an_ab_run_changes_the_cards_window_and_barrier_for_the_engine_too(bench
     assert not board.window_closed({"round": 2, "rounds": 4}, 240)
 
 
+def test_an_ab_run_may_take_the_cards_barrier_away_and_keep_its_window(bench: ModuleType) -> None:
+    # (--set 240:barrier=none 240:cost=8: sold in rounds 1 and 2 to an explorer anywhere; buying reads no
+    # barrier space and the new price)
+    from engine.games.maracaibo import board
+    from engine.games.maracaibo import cards as buying
+    from engine.games.maracaibo import uprising_content as U
+
+    row, needs = dict(U.CARD[240]), dict(U.CARD[240]["needs"])
+    try:
+        assert bench.main(["--cards", "240", "--games", "0", "--set", "240:barrier=none", "240:cost=8"]) == 0
+        assert U.CARD[240]["needs"] == {"before_round": 3}
+        assert buying._BUY_NEEDS[240] == (8, 1, 0)
+        assert board.window_closed({"round": 3, "rounds": 4}, 240)
+        assert not board.window_closed({"round": 2, "rounds": 4}, 240)
+    finally:
+        U.CARD[240].clear()
+        U.CARD[240].update({**row, "needs": needs})
+        board.SOLD_BEFORE.pop(240, None)
+        buying._BUY_NEEDS[240] = buying._buy_needs(U.CARD[240])
+    assert buying._BUY_NEEDS[240] == (12, 1, buying._buy_needs(row)[2]) and buying._BUY_NEEDS[240][2] > 0
+
+
 def test_an_interleaved_run_resumed_plays_only_the_games_its_file_lacks(bench: ModuleType, tmp_path: Any,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.jsonl"
