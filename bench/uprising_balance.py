@@ -3,7 +3,7 @@
 
     python bench/uprising_balance.py [--games N] [--modes base basic 78 79] [--players 2 3 4]
                                      [--seeds A B] [--against random] [--ab uprising=0] [--ports random]
-                                     [--json FILE] [--table FILE ...]
+                                     [--set HP4.bonus.pay.d=5 ...] [--json FILE] [--table FILE ...]
 
 For every mode, player count and seed (a figure met on one seed only shows as such) it prints:
 errors (and the first failing seeds), game length (turns a player, moves a game), the score spread
@@ -20,6 +20,10 @@ bought (its buy option offered).
 
 ``--ports random``: the home port kept is one of the three dealt at random (the bot plays the rest):
 what the bot's port values (``bot/uprising.py``, ``PORT_GAIN``) are learned from.
+
+``--set HP4.bonus.pay.d=5``: a home port's number (any value of its row, as JSON) changed in this process
+only, so that a proposed change is measured before the data is changed; the key must exist. The JSON
+lines say what was set (``set``).
 
 ``--against random``: one seat (each in turn, game by game) is the bot, the others play random legal
 moves: the bot's win rate against the even share, and each part's use by the bot and by random play.
@@ -335,6 +339,25 @@ def run(mode: str, n: int, games: int, seed: str, who: Callable[[int], Sequence[
     return tally
 
 
+def set_port(item: str) -> None:
+    """``--set HP4.bonus.pay.d=5``: a number (or any JSON value) of a home port's row, in this process
+    only; the key must exist (a misspelt key is an error, not a new key)."""
+    path, eq, raw = item.partition("=")
+    keys = path.split(".")
+    if not eq or len(keys) < 2:
+        raise ValueError("expected PORT.KEY...=JSON, e.g. HP4.bonus.pay.d=5")
+    node: Any = U.PORT[keys[0]]
+    for k in keys[1:-1]:
+        node = node[int(k)] if isinstance(node, list) else node[k]
+    value = json.loads(raw)
+    if isinstance(node, list):
+        node[int(keys[-1])] = value
+    elif keys[-1] in node:
+        node[keys[-1]] = value
+    else:
+        raise KeyError(f"{path}: no such key")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", "-k", type=int, default=100, help="games per mode, player count and seed")
@@ -346,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ports", choices=["bot", "random"], default="bot",
                         help="the home port kept at setup: the bot's choice, or one of the three dealt at random "
                              "(what the bot's port values are learned from)")
+    parser.add_argument("--set", action="append", default=[], metavar="PORT.KEY...=JSON",
+                        help="a home port's number changed for this run only (measured before the data is "
+                             "changed), e.g. 'HP4.bonus.pay.d=5' or 'HP4.effects.0.inf=1'; repeatable")
     parser.add_argument("--json", help="write one JSON line per mode, player count and seed")
     parser.add_argument("--verbose", "-v", action="store_true", help="print tracebacks")
     parser.add_argument("--table", nargs="+", help="read --json files and print the docs' markdown tables")
@@ -356,6 +382,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if any("port_choice" in r for r in records):  # (files of this version: every port, and pick rates)
             print("\n" + "\n".join(port_table(records)) + "\n\n" + "\n".join(pick_table(records)))
         return 0
+    for item in args.set:
+        try:
+            set_port(item)
+        except (KeyError, IndexError, ValueError) as exc:
+            parser.error(f"--set {item}: {exc}")
     weights = {k: float(v) for k, v in (kv.split("=") for kv in args.ab.split(","))} if args.ab else None
 
     def leaning(state: State, seat: int, options: list[Option], rnd: random.Random) -> Option:
@@ -394,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     out.write(json.dumps({"mode": mode, "n": n, "seed": seed, "games": tally.games,
                                           "errors": sum(tally.errors.values()), "wins": tally.wins,
                                           "used": tally.used, "src": tally.src, "ports": tally.ports,
-                                          "cards": tally.cards, "port_choice": args.ports,
+                                          "cards": tally.cards, "port_choice": args.ports, "set": args.set,
                                           "seconds": round(tally.seconds, 1)}) + "\n")
                     out.flush()
     return 1 if failed else 0

@@ -91,3 +91,38 @@ def test_the_tables_show_every_port_and_card_by_cell_and_seed_with_the_limit(ben
     guide = next(line for line in picks if f"({GUIDE})" in line)
     assert guide.endswith("| 0.33 (3) / 0.33 (3) |")
     assert len(picks) == 2 + 2  # only the cards held
+
+
+@pytest.fixture
+def genova_row() -> Any:
+    """Genova's row as the data has it, put back after the test (``--set`` changes it in place)."""
+    import copy
+
+    from engine.games.maracaibo import uprising_content as U
+
+    kept = copy.deepcopy(U.PORT[GENOVA])
+    yield U.PORT[GENOVA]
+    U.PORT[GENOVA].clear()
+    U.PORT[GENOVA].update(kept)
+
+
+def test_set_changes_a_ports_number_for_the_run_where_the_rules_read_it(bench: ModuleType, genova_row: Any) -> None:
+    from engine.games.maracaibo.homeports import bonus_text
+
+    assert bonus_text(genova_row, liberation=True) == "pay 4 doubloons for 4 VP"
+    bench.set_port("HP4.bonus.pay.d=5")
+    bench.set_port('HP4.bonus.gain={"inf": 1}')
+    bench.set_port("HP4.effects.0.inf=1")
+    assert bonus_text(genova_row, liberation=True) == "pay 5 doubloons for 2 VP"
+    assert genova_row["effects"][0] == {"t": "income", "ext": "income_influence", "inf": 1, "nation": "fewest"}
+
+
+@pytest.mark.parametrize("item", ["HP4.bonus.pay.dd=5", "HP99.bonus=1", "HP4.effects.3.inf=1", "HP4.bonus",
+                                  "HP4=1", "HP4.bonus.pay.d=five"])
+def test_set_refuses_a_key_the_row_does_not_have_or_a_value_that_is_not_json(
+        bench: ModuleType, genova_row: Any, item: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--set", item, "--games", "0", "--modes", "79", "--players", "2"])
+    assert exc.value.code == 2
+    assert f"--set {item}:" in capsys.readouterr().err
+    assert genova_row["bonus"]["pay"] == {"d": 4}
