@@ -169,7 +169,10 @@ def test_it_replays_a_78_or_79_game_saved_before_the_new_legacy_tiles_from_its_s
     g = golden(name)
     stored = upgraded(g["state"])
     assert stored["options"]["release"] == "c0d8ac1"  # (format 8 marks it)
-    options = {**g["state"]["options"], "release": "c0d8ac1"}  # (as migration 0026 marks the stored game)
+    # (format 16: a 79 game, set up before Genova was left out with Liberation, deals from all 15 ports)
+    assert stored["options"]["port_pool"] == ("all" if stored["options"]["mode"] == "79" else "current")
+    # (as migration 0026 marks the stored game; the ports as Rules.replay_options says)
+    options = {**g["state"]["options"], "release": "c0d8ac1", "port_pool": stored["options"]["port_pool"]}
     assert _replayed(g, g["moves"], options) == stored  # exactly: the setup of that release, same draws
     ended = _replayed(g, [*g["moves"], *g["rest"]], options)  # (the last main action's notes: see above)
     assert _without_turn_notes(ended) == _without_turn_notes(upgraded(g["final"]))

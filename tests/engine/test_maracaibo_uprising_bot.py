@@ -39,7 +39,8 @@ def _play_out(state: State, seed: int) -> State:
 
 def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_79() -> None:
     # (in 78 Porto's measured gain is an average port's: with the same cards it ties Cayman Islands there)
-    state = RULES.setup(player_names(3), {"mode": "79"}, 1)
+    # (a game set up before Genova was left out with Liberation, port_pool "all": the same deal as then)
+    state = RULES.setup(player_names(3), {"mode": "79", "port_pool": "all"}, 1)
     dealt = state["p"][1]["setup"]["ports"]
     assert sorted(dealt) == ["HP11", "HP14", "HP3"]  # Porto, Cayman Islands, Nassau
     assert _most_of_one_good(state, 1) == 5  # an identical good to spare after most deliveries
@@ -76,7 +77,8 @@ def test_every_home_port_is_valued_from_its_measured_gain_in_each_module() -> No
     assert len(ports) == 15
     for module in ("uprising", "liberation"):
         assert set(UB.PORT_GAIN[module]) == ports  # every port measured, none left at nothing
-    state = RULES.setup(player_names(3), {"mode": "79"}, 1)
+    # (a stored game set up before Genova was left out with Liberation, port_pool "all": Genova dealt in 79)
+    state = RULES.setup(player_names(3), {"mode": "79", "port_pool": "all"}, 1)
     ctx = Ctx(state, 0)
     values = {pid: ctx.port_value(pid) for pid in sorted(ports - {"HP14"})}
     assert min(values.values()) > 0

@@ -212,7 +212,8 @@ def test_the_export_of_a_finished_game_of_an_older_release_replays_with_the_engi
     Move.objects.bulk_create([Move(game=game, seat=seat, move={"code": code}, source=Source.API, version=i + 1,
                                    number=i + 1) for i, (seat, code) in enumerate(moves)])
     export = game_export(game.pk)
-    assert export["options"] == {**g["options"], "release": "bb5188b" if "79" in name else "17a12c0"}
+    assert export["options"] == {**g["options"], "release": "bb5188b" if "79" in name else "17a12c0",
+                                 **({"port_pool": "all"} if "79" in name else {})}  # (79 then dealt Genova)
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export))
     root = Path(__file__).resolve().parents[2]

@@ -119,8 +119,10 @@ def compass_bonus(p: P) -> int:
 
 def set_boards(state: State, rng: Rng) -> None:
     """The new ship boards, and (Home Ports) three ports dealt to each player. Only for a mode
-    other than ``base`` (the base game draws nothing more from the rng)."""
-    ports = [hp["id"] for hp in U.PORTS]
+    other than ``base`` (the base game draws nothing more from the rng). A port whose row says a module it
+    is ``left_out`` of (Genova with Liberation, as the rulebook advises) is not among them, unless the game
+    was set up before (option ``port_pool`` "all": :func:`dealt_pool`)."""
+    ports = dealt_pool(state)
     rng.shuffle(ports)
     dealing = "home_ports" in modules(state)
     for p in state["p"]:
@@ -134,6 +136,16 @@ def set_boards(state: State, rng: Rng) -> None:
     state["ports_kept"] = {}
     if "resistance" in modules(state):
         resistance.set_tiles(state)
+
+
+def dealt_pool(state: State) -> list[str]:
+    """The ports the setup shuffles and deals from (then the box): every port but those whose row's
+    ``left_out`` names a module the game plays; all 15 in a game set up before format 16 (option
+    ``port_pool`` "all", stamped by upgrade.py on a stored game that holds a port left out today)."""
+    if str(state["options"].get("port_pool", "current")) == "all":
+        return [hp["id"] for hp in U.PORTS]
+    playing = set(modules(state))
+    return [hp["id"] for hp in U.PORTS if not playing & set(hp.get("left_out", ()))]
 
 
 def _port_order(pid: str) -> int:

@@ -174,6 +174,9 @@ class Maracaibo(Rules):
                    "79, 74, 193 or a campaign's replays (scenarios.RELEASES; deduced from the stored state, never "
                    "chosen)",
                    choices=scenarios.RELEASE_CHOICES, internal=True),
+        OptionSpec("port_pool", "choice", "current", "internal: the home ports a stored game with the Liberation "
+                   "module deals from: all 15 if set up before Genova was left out (format 16; deduced from the "
+                   "stored state, never chosen)", choices=("current", "all"), internal=True),
     )
     supports_campaign = True
     # (said in the reader's language: its examples in the Portuguese notation, issue 27)
@@ -271,8 +274,12 @@ class Maracaibo(Rules):
         whatever its own stored options say (a game stored before the option has none)."""
         state: State = json.loads(json.dumps(dict(stored)))
         current(state)
-        said = str(state.get("options", {}).get("release", "current"))
-        return dict(options) if str(options.get("release", "current")) == said else {**options, "release": said}
+        out = dict(options)
+        for name in ("release", "port_pool"):  # (format 16: the ports a game set up before deals from)
+            said = str(state.get("options", {}).get(name, "current"))
+            if str(options.get(name, "current")) != said:
+                out[name] = said
+        return out
 
     def _check_archive(self, archive: Mapping[str, Any]) -> None:
         campaign.check_archive(archive)

@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 15
+FORMAT = 16
 
 
 class UnknownFormat(ValueError):
@@ -223,12 +223,35 @@ def _format_14_to_15(state: State) -> None:
     state["format"] = 15
 
 
+#: the modes whose modules have the Liberation module (tiles.json's modes 79, 74 and 193, frozen here as of
+#: format 16: this module reads no data); a campaign's game has it when its story's modules say so
+_LIBERATION_MODES = ("79", "74", "193")
+
+
+def _format_15_to_16(state: State) -> None:
+    """Format 16: the option ``port_pool`` "all" of a game with the Liberation module set up before Genova (HP4)
+    was left out of the home ports dealt with that module (homeports.dealt_pool: the rulebook's "Não
+    recomendamos o uso de 'Genova' neste caso"), deduced from the state: such a game holds Genova somewhere
+    (kept, dealt, in the box: all 15 ports are in every game with the Home Ports), a game set up since never;
+    every other state says "current" (a new game's default). A game that says it already keeps it."""
+    options = state["options"]
+    story = state.get("story") or {}
+    liberation = str(options.get("mode", "base")) in _LIBERATION_MODES or "liberation" in story.get("modules", ())
+    held = [*state.get("ports_box", ()), *(state.get("ports_kept") or {}).values()]
+    for p in state.get("p", ()):
+        held += [p.get("port"), *(p.get("setup") or {}).get("ports", ())]
+    said = options.get("port_pool", "all" if liberation and "HP4" in held else "current")
+    # (every state says it, as a new game's options do, "current" by default; last, as format 8 put release)
+    state["options"] = {**{k: v for k, v in options.items() if k != "port_pool"}, "port_pool": said}
+    state["format"] = 16
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
                                                _format_7_to_8, _format_8_to_9, _format_9_to_10,
                                                _format_10_to_11, _format_11_to_12, _format_12_to_13,
-                                               _format_13_to_14, _format_14_to_15]
+                                               _format_13_to_14, _format_14_to_15, _format_15_to_16]
 
 
 def format_of(state: State) -> int:

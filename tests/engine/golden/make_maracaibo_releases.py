@@ -9,8 +9,9 @@ And (kind chronicler) a 78 game of main 6fb9567 (4831b6a to the balance change o
 Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy; and (kind
 chronicler237) the same of main 04c0a40 (6a0f3d2 to the card's second change, row 04c0a40: card 237), and (kind
 chronicler238) of main 8b97501 (52a3425 to the card's third change, row 8b97501: card 238), and (kind
-chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239). Run once on the old
-commit:
+chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239); and (kind genova79)
+a 79 game of main 019c428 (before Genova was left out of the ports dealt with Liberation: option port_pool
+"all", format 16) in which Genova is dealt. Run once on the old commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
     PYTHONPATH=/tmp/old-188b109 PBEM_ENGINE_PURE=1 .venv/bin/python \
@@ -80,6 +81,12 @@ if kind in ("chronicler", "chronicler237", "chronicler238", "chronicler239"):
     cid = {"chronicler237": 237, "chronicler238": 238, "chronicler239": 239}.get(kind, 201)
     seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(2000)) if bought_at(3, {"mode": "78"}, s, cid))
     game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, cid) + 5)
+elif kind == "genova79":  # (a 79 game of main 019c428, before Genova was left out with Liberation: one keeps it)
+    def kept_genova(seed):
+        st = rules.setup(player_names(3), {"mode": "79"}, seed)
+        return any("HP4" in p["setup"].get("ports", ()) for p in st["p"])
+    seed = next(s for s in (f"golden-79-genova-{commit}-{i}" for i in range(200)) if kept_genova(s))
+    game(f"maracaibo_79_{commit}", 3, {"mode": "79"}, seed)
 elif kind == "79":
     game(f"maracaibo_79_{commit}", 3, {"mode": "79"}, f"golden-79-{commit}")
 elif kind == "campaign":

@@ -61,7 +61,11 @@ PORTS: list[dict[str, Any]] = [
      "effects": [{"t": "perm", "ext": "wild_sugar"}],
      "text": "You can use cards with sugar as any good or object of your choice. You could even use a sugar card "
              "showing a book as a spyglass! You can use several cards at the same time to pay costs."},
-    {"id": "HP4", "name": "Genova", "pt": "Genova", "bonus": _bonus(4, {"vp": 4}),
+    # "left_out": the modules whose games leave the port out of the ports dealt (homeports.set_boards). The
+    # Liberation module: "os Portos de Origem que lhe dão influência obtêm 2 pontos de vitória por influência.
+    # Não recomendamos o uso de 'Genova' neste caso" (followed since format 16: docs/rules/maracaibo-uprising.md,
+    # A7; a game set up before deals from all 15, option port_pool "all")
+    {"id": "HP4", "name": "Genova", "pt": "Genova", "bonus": _bonus(4, {"vp": 4}), "left_out": ["liberation"],
      "effects": [{"t": "income", "ext": "income_influence", "inf": 2, "nation": "fewest"}],
      "text": "This home port has no ongoing effect - instead, it has an income effect. During income, gain 2 "
              "influence with the nation that currently controls the fewest locations. If there is a tie, choose "
