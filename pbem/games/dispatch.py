@@ -64,22 +64,35 @@ def service_for(name: str) -> Callable[..., Any]:
     return service
 
 
+#: Held while the client is made: threads of one process (an ASGI server's, three ``?wait=`` posts at
+#: once) raced through its first ``from celery import Celery``, and celery's lazily built package
+#: answered one of them "cannot import name 'Celery'": a 500 for a move already committed.
+_client_lock = threading.Lock()
+
+
 def _celery_client() -> Any:
+    if _client is None:
+        with _client_lock:
+            _make_client()
+    return _client
+
+
+def _make_client() -> None:
     global _client
     if _client is None:
         from celery import Celery
 
         # Why a bare client: the web process only sends by name; the worker app
         # with the task bodies lives in workers/ which pbem must not import.
-        _client = Celery("pbem-client", broker=settings.CELERY_BROKER_URL)
-        _client.conf.task_serializer = "json"
+        client = Celery("pbem-client", broker=settings.CELERY_BROKER_URL)
+        client.conf.task_serializer = "json"
         # Why short: with the broker down, the caller's work is committed already and the
         # sweepers hand it on later; a publish must fail fast, not hold an SMTP session.
-        _client.conf.broker_connection_timeout = 2
-        _client.conf.broker_connection_retry = False
-        _client.conf.task_publish_retry_policy = {
+        client.conf.broker_connection_timeout = 2
+        client.conf.broker_connection_retry = False
+        client.conf.task_publish_retry_policy = {
             "max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
-    return _client
+        _client = client  # (set last: another thread reads it without the lock)
 
 
 #: A task handed on this recently is not handed on again by a sweeper (see :func:`recently_queued`).
