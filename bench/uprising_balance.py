@@ -489,20 +489,14 @@ def port_table(records: Sequence[dict[str, Any]]) -> list[str]:
     head = " | ".join(f"{m}, {n} players (limit {150 / n:.0f}%)" for m, n in cols)
     lines = [f"| home port ({' / '.join(seeds)}: won % of players who kept it) | {head} |",
              "|---|" + "---|" * len(cols)]
-    for hp in U.PORTS:
-        cells = []
-        for m, n in cols:
-            parts = []
-            for seed in seeds:
-                row = by.get((m, n, seed), {}).get(hp["id"])
-                if not row or not row["kept"]:
-                    parts.append("-")
-                else:
-                    text = f"{row['won']:.0f}% ({row['kept']:.0f})"
-                    parts.append(f"**{text}**" if row["above"] else text)
-            cells.append(" / ".join(parts))
-        lines.append(f"| {hp['name']} | " + " | ".join(cells) + " |")
-    return lines
+
+    def cell(row: dict[str, Any] | None) -> str:
+        if not row or not row["kept"]:
+            return "-"
+        text = f"{row['won']:.0f}% ({row['kept']:.0f})"
+        return f"**{text}**" if row["above"] else text
+
+    return lines + [f"| {hp['name']} | {_row_cells(cols, seeds, by, hp['id'], cell)} |" for hp in U.PORTS]
 
 
 def pick_table(records: Sequence[dict[str, Any]]) -> list[str]:
@@ -515,16 +509,18 @@ def pick_table(records: Sequence[dict[str, Any]]) -> list[str]:
     head = " | ".join(f"{m}, {n} players" for m, n in cols)
     lines = [f"| card ({' / '.join(seeds)}: bought / held, player-games held) | {head} |",
              "|---|" + "---|" * len(cols)]
-    for cid in ids:
-        cells = []
-        for m, n in cols:
-            parts = []
-            for seed in seeds:
-                row = by.get((m, n, seed), {}).get(cid)
-                parts.append(f"{row['of_held']:.2f} ({row['held']:.0f})" if row and row["held"] else "-")
-            cells.append(" / ".join(parts))
-        lines.append(f"| {U.CARD[cid]['name']} ({cid}) | " + " | ".join(cells) + " |")
-    return lines
+
+    def cell(row: dict[str, Any] | None) -> str:
+        return f"{row['of_held']:.2f} ({row['held']:.0f})" if row and row["held"] else "-"
+
+    return lines + [f"| {U.CARD[cid]['name']} ({cid}) | {_row_cells(cols, seeds, by, cid, cell)} |" for cid in ids]
+
+
+def _row_cells(cols: Sequence[tuple[str, int]], seeds: Sequence[str], by: dict[tuple[str, int, str], dict[Any, Any]],
+               key: Any, cell: Callable[[dict[str, Any] | None], str]) -> str:
+    """A table row's cells for ``key`` (a port, a card): a column a (mode, players), in it each seed's ``cell``
+    of the record's row (None where the record has none), joined by ' / '."""
+    return " | ".join(" / ".join(cell(by.get((m, n, seed), {}).get(key)) for seed in seeds) for m, n in cols)
 
 
 def _print_one_seat(tally: Tally, n: int) -> None:

@@ -59,7 +59,12 @@ _client: Any = None
 
 
 def service_for(name: str) -> Callable[..., Any]:
-    module, func = TASKS[name].split(":")
+    return _service_at(TASKS[name])
+
+
+def _service_at(path: str) -> Callable[..., Any]:
+    """The function a ``"module:function"`` path names (:data:`TASKS`, :data:`HERE`)."""
+    module, func = path.split(":")
     service: Callable[..., Any] = getattr(importlib.import_module(module), func)
     return service
 
@@ -242,7 +247,7 @@ def sending_here(bound: Callable[[], contextlib.AbstractContextManager[Any]]) ->
 def _run_here(name: str, args: tuple[Any, ...], bound: Callable[[], contextlib.AbstractContextManager[Any]]) -> None:
     try:
         with bound():
-            (service_for(name) if name in TASKS else _here_service(name))(*args)
+            _service_at(TASKS[name] if name in TASKS else HERE[name])(*args)
     except Exception as exc:
         if type(exc).__name__ in ("SoftTimeLimitExceeded", "TimeLimitExceeded"):
             raise  # never swallow the worker's time limit
@@ -256,12 +261,6 @@ def _run_here(name: str, args: tuple[Any, ...], bound: Callable[[], contextlib.A
 HERE: dict[str, str] = {
     "pbem.send_born_claimed": "pbem.mail.sending:do_send_born_claimed",
 }
-
-
-def _here_service(name: str) -> Callable[..., Any]:
-    module, func = HERE[name].split(":")
-    service: Callable[..., Any] = getattr(importlib.import_module(module), func)
-    return service
 
 
 def sends_here() -> bool:

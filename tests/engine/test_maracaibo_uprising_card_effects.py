@@ -387,6 +387,18 @@ def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
                                                           "good or object of your choice")
 
 
+def _not_sold_and_told_why(state: State, cid: int, english: str, portuguese: str) -> None:
+    """The Rebel Chronicler (card ``cid``, in Ana's hand) is not offered, and a player who asks for it is told
+    why: ``english``; named in Portuguese, the name its mails show, the same reason in Portuguese."""
+    assert f"b{cid}" not in _labels(state)
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse("buy rebel chronicler", state, 0)
+    assert english in info.value.message, info.value.message
+    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
+        RULES.parse("comprar Cronista Rebelde", state, 0)
+    assert portuguese in info.value.message, info.value.message
+
+
 def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_in_rounds_1_and_2_only() -> None:
     # substitute numbers of #20 (card 240): bought in the last turns its 3 VP per synergy token paid off too well
     # (card 237), at mid-game for 10 and 12 doubloons too (cards 238, 239, sold before the last round): cost 12,
@@ -404,14 +416,8 @@ def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_in_rounds_1_and_
     for r in (3, state["rounds"]):  # round 3, not the last, and the last: not sold, and a player who asks is told why
         state["round"] = r
         state["v"] += 1
-        assert f"b{cid}" not in _labels(state)
-        with pytest.raises(IllegalMove) as info:
-            RULES.parse("buy rebel chronicler", state, 0)
-        assert "Rebel Chronicler is sold only before round 3" in info.value.message, info.value.message
-        # named in Portuguese, the name its mails show: the same reason, in Portuguese
-        with i18n.language("pt"), pytest.raises(IllegalMove) as info:
-            RULES.parse("comprar Cronista Rebelde", state, 0)
-        assert "Cronista Rebelde só se vende antes da rodada 3" in info.value.message, info.value.message
+        _not_sold_and_told_why(state, cid, "Rebel Chronicler is sold only before round 3",
+                               "Cronista Rebelde só se vende antes da rodada 3")
     assert "before round 3" in C.card_text(cid)
     state["round"] = 2
     p["d"] = 11  # (a doubloon short: its price said, in either language)
@@ -443,13 +449,8 @@ def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_
     assert "before the last round" in C.card_text(239)
     state["round"] = 4
     state["v"] += 1
-    assert "b239" not in _labels(state)
-    with pytest.raises(IllegalMove) as info:
-        RULES.parse("buy rebel chronicler", state, 0)
-    assert "Rebel Chronicler is sold only before the last round" in info.value.message, info.value.message
-    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
-        RULES.parse("comprar Cronista Rebelde", state, 0)
-    assert "Cronista Rebelde só se vende antes da última rodada" in info.value.message, info.value.message
+    _not_sold_and_told_why(state, 239, "Rebel Chronicler is sold only before the last round",
+                           "Cronista Rebelde só se vende antes da última rodada")
 
 
 def test_a_cards_words_say_its_buying_window_with_or_without_a_barrier(monkeypatch: pytest.MonkeyPatch) -> None:

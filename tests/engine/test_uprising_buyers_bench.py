@@ -4,6 +4,8 @@ is played; nothing here is timed)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -93,24 +95,36 @@ def test_the_doubloons_band_of_a_position(bench: ModuleType, doubloons: int, ban
     assert key == (5, 1, 2, 0, 4, band)
 
 
-def test_an_ab_run_changes_the_cards_window_and_barrier_for_the_engine_too(bench: ModuleType) -> None:
-    # (--set 240:before_round=2 240:barrier=green: what buying reads, not only the row; the card restored after)
+@contextlib.contextmanager
+def _card_240_set() -> Iterator[dict[str, Any]]:
+    """Inside it, ``--set`` may change card 240 in this process; yields a copy of its row as the data has it,
+    and puts back after the row and what buying works out from it (its window, its price and needs)."""
     from engine.games.maracaibo import board
     from engine.games.maracaibo import cards as buying
     from engine.games.maracaibo import uprising_content as U
 
     row, needs = dict(U.CARD[240]), dict(U.CARD[240]["needs"])
     try:
-        assert bench.main(["--cards", "240", "--games", "0", "--set", "240:before_round=2", "240:barrier=green"]) == 0
-        assert U.CARD[240]["needs"] == {"barrier": "green", "before_round": 2}
-        assert board.window_closed({"round": 2, "rounds": 4}, 240)
-        assert not board.window_closed({"round": 1, "rounds": 4}, 240)
-        assert buying._BUY_NEEDS[240] == buying._buy_needs({**row, "needs": {"barrier": "green"}})
+        yield row
     finally:
         U.CARD[240].clear()
         U.CARD[240].update({**row, "needs": needs})
         board.SOLD_BEFORE.pop(240, None)
         buying._BUY_NEEDS[240] = buying._buy_needs(U.CARD[240])
+
+
+def test_an_ab_run_changes_the_cards_window_and_barrier_for_the_engine_too(bench: ModuleType) -> None:
+    # (--set 240:before_round=2 240:barrier=green: what buying reads, not only the row; the card restored after)
+    from engine.games.maracaibo import board
+    from engine.games.maracaibo import cards as buying
+    from engine.games.maracaibo import uprising_content as U
+
+    with _card_240_set() as row:
+        assert bench.main(["--cards", "240", "--games", "0", "--set", "240:before_round=2", "240:barrier=green"]) == 0
+        assert U.CARD[240]["needs"] == {"barrier": "green", "before_round": 2}
+        assert board.window_closed({"round": 2, "rounds": 4}, 240)
+        assert not board.window_closed({"round": 1, "rounds": 4}, 240)
+        assert buying._BUY_NEEDS[240] == buying._buy_needs({**row, "needs": {"barrier": "green"}})
     assert board.window_closed({"round": 3, "rounds": 4}, 240)
     assert not board.window_closed({"round": 2, "rounds": 4}, 240)
 
@@ -122,18 +136,12 @@ def test_an_ab_run_may_take_the_cards_barrier_away_and_keep_its_window(bench: Mo
     from engine.games.maracaibo import cards as buying
     from engine.games.maracaibo import uprising_content as U
 
-    row, needs = dict(U.CARD[240]), dict(U.CARD[240]["needs"])
-    try:
+    with _card_240_set() as row:
         assert bench.main(["--cards", "240", "--games", "0", "--set", "240:barrier=none", "240:cost=8"]) == 0
         assert U.CARD[240]["needs"] == {"before_round": 3}
         assert buying._BUY_NEEDS[240] == (8, 1, 0)
         assert board.window_closed({"round": 3, "rounds": 4}, 240)
         assert not board.window_closed({"round": 2, "rounds": 4}, 240)
-    finally:
-        U.CARD[240].clear()
-        U.CARD[240].update({**row, "needs": needs})
-        board.SOLD_BEFORE.pop(240, None)
-        buying._BUY_NEEDS[240] = buying._buy_needs(U.CARD[240])
     assert buying._BUY_NEEDS[240] == (12, 1, buying._buy_needs(row)[2]) and buying._BUY_NEEDS[240][2] > 0
 
 

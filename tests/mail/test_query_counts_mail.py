@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -115,6 +117,43 @@ def test_it_sends_a_moves_mails_in_one_claim_and_one_mark(settings):
     assert len(mail.outbox) == len(ids)
 
 
+def _judged_and_sent(game: Game, capture_on_commit: Any,
+                     around: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
+                     check: Callable[[Any, CaptureQueriesContext, int], None] | None = None) -> list[tuple[int, int]]:
+    """Nine seeded move mails judged, each change's mails sent after its commit, ``around`` the judgement
+    (a worker's send bound, or nothing): (the game mails each change sent, its statements), a step's answer
+    left out (counted by test_a_steps_answer_costs_its_bound). Every mail is sent and marked sent;
+    ``check`` is given each change's new rows, its statements and how many mails left."""
+    from django.core import mail
+
+    rnd = random.Random(5)
+    seen: list[tuple[int, int]] = []  # (game mails sent, statements)
+    for _ in range(9):
+        game.refresh_from_db()
+        raw, sender, to = _move_mail(game, rnd)
+        row = mail_services.do_receive_mail(raw, sender, [to])
+        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
+        before = len(mail.outbox)
+        with around(), CaptureQueriesContext(connection) as ctx, capture_on_commit(execute=True):
+            assert mail_services.do_process_inbound(row.pk) == "applied"
+        new = OutboundMessage.objects.exclude(pk__in=queued)
+        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
+            continue  # a step's answer: counted by test_a_steps_answer_costs_its_bound
+        assert set(new.values_list("status", flat=True)) <= {"sent"}, "every mail was sent and marked"
+        if check is not None:
+            check(new, ctx, len(mail.outbox) - before)
+        seen.append((new.count(), len(ctx.captured_queries)))
+    return seen
+
+
+def _assert_the_same_cost_however_many(seen: list[tuple[int, int]], send_statements: int) -> None:
+    """No change cost more than its judgement and its mails' statements, and one mail cost what three did."""
+    assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
+    for mails, statements in seen:
+        assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + send_statements if mails else 0), seen
+    assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
+
+
 def test_a_moves_mails_cost_four_statements_from_queue_to_sent_however_many(settings,
                                                                           django_capture_on_commit_callbacks):
     """The whole of a judged move mail, its mails sent after the commit included: the judgement's
@@ -124,24 +163,7 @@ def test_a_moves_mails_cost_four_statements_from_queue_to_sent_however_many(sett
     settings.PBEM_TASKS_IN_PROCESS = True
     game = _maretta()
     OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
-    rnd = random.Random(5)
-    seen: list[tuple[int, int]] = []  # (game mails sent, statements)
-    for _ in range(9):
-        game.refresh_from_db()
-        raw, sender, to = _move_mail(game, rnd)
-        row = mail_services.do_receive_mail(raw, sender, [to])
-        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
-        with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(execute=True):
-            assert mail_services.do_process_inbound(row.pk) == "applied"
-        new = OutboundMessage.objects.exclude(pk__in=queued)
-        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
-            continue  # a step's answer: counted by test_a_steps_answer_costs_its_bound
-        assert set(new.values_list("status", flat=True)) <= {"sent"}, "every mail was sent and marked"
-        seen.append((new.count(), len(ctx.captured_queries)))
-    assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
-    for mails, statements in seen:
-        assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + SEND_STATEMENTS if mails else 0), seen
-    assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
+    _assert_the_same_cost_however_many(_judged_and_sent(game, django_capture_on_commit_callbacks), SEND_STATEMENTS)
 
 
 #: A move's mails sent by the task that decided it (a worker's, ``dispatch.sending_here``): the rows are
@@ -158,31 +180,15 @@ def test_the_deciding_tasks_mails_are_born_claimed_and_cost_three_statements_fro
     game = _maretta()
     OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
     settings.PBEM_TASKS_IN_PROCESS = False  # a worker with a broker; the sends below are this task's own
-    from django.core import mail
 
-    rnd = random.Random(5)
-    seen: list[tuple[int, int]] = []  # (game mails sent, statements)
-    for _ in range(9):
-        game.refresh_from_db()
-        raw, sender, to = _move_mail(game, rnd)
-        row = mail_services.do_receive_mail(raw, sender, [to])
-        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
-        before = len(mail.outbox)
-        with (dispatch.sending_here(contextlib.nullcontext), CaptureQueriesContext(connection) as ctx,
-              django_capture_on_commit_callbacks(execute=True)):
-            assert mail_services.do_process_inbound(row.pk) == "applied"
-        new = OutboundMessage.objects.exclude(pk__in=queued)
-        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
-            continue  # a step's answer: counted by test_a_steps_answer_costs_its_bound
-        assert set(new.values_list("status", flat=True)) <= {"sent"}, "every mail was sent and marked"
+    def born_claimed(new: Any, ctx: CaptureQueriesContext, mailed: int) -> None:
         assert set(new.values_list("attempts", flat=True)) <= {1}  # the claim's one attempt, set at birth
         assert not any("claimed_at" in q["sql"] and q["sql"].startswith("UPDATE") for q in ctx.captured_queries)
-        assert len(mail.outbox) - before == new.count()
-        seen.append((new.count(), len(ctx.captured_queries)))
-    assert any(m > 1 for m, _s in seen), seen  # a change that mailed several seats at once
-    for mails, statements in seen:
-        assert statements <= JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS + BORN_SEND_STATEMENTS if mails else 0), seen
-    assert len({s for m, s in seen if m}) == 1, seen  # the same for one mail as for three
+        assert mailed == new.count()
+
+    seen = _judged_and_sent(game, django_capture_on_commit_callbacks,
+                            lambda: dispatch.sending_here(contextlib.nullcontext), born_claimed)
+    _assert_the_same_cost_however_many(seen, BORN_SEND_STATEMENTS)
 
 
 def test_the_mails_of_a_change_tell_each_seat_its_own_untold_chat_once():

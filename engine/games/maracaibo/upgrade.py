@@ -181,18 +181,25 @@ def _format_11_to_12(state: State) -> None:
     state["format"] = 12
 
 
-def _format_12_to_13(state: State) -> None:
-    """Format 13: the option ``release`` of a game set up before the Rebel Chronicler's second change of #20
-    (card 237 retired for card 238: scenarios.RENUMBERED), which deals card 237 (scenarios.RELEASES' row
-    04c0a40 for 78, 79 and a campaign's games, coop_releases' 6a0f3d2 and 6efc36b for 74 and 193), deduced
-    from what the state holds; a game that says an older release keeps it."""
+def _stamp_renumbered(state: State, to: int) -> None:
+    """Formats 13 to 15 (a card renumbered by the Rebel Chronicler's changes of #20): the option ``release``
+    deduced from what the state holds, by coop_releases' rows for 74 and 193 and scenarios.RELEASES' for the
+    other modes (a game that says an older release keeps it); then the state is of format ``to``."""
     from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
 
     if str(state["options"].get("mode", "base")) in ("74", "193"):
         scenarios.stamp_coop_release(state)
     else:
         scenarios.stamp_release(state)
-    state["format"] = 13
+    state["format"] = to
+
+
+def _format_12_to_13(state: State) -> None:
+    """Format 13: the option ``release`` of a game set up before the Rebel Chronicler's second change of #20
+    (card 237 retired for card 238: scenarios.RENUMBERED), which deals card 237 (scenarios.RELEASES' row
+    04c0a40 for 78, 79 and a campaign's games, coop_releases' 6a0f3d2 and 6efc36b for 74 and 193), deduced
+    from what the state holds; a game that says an older release keeps it."""
+    _stamp_renumbered(state, 13)
 
 
 def _format_13_to_14(state: State) -> None:
@@ -200,13 +207,7 @@ def _format_13_to_14(state: State) -> None:
     (card 238 retired for card 239: scenarios.RENUMBERED), which deals card 238 (scenarios.RELEASES' row
     8b97501 for 78, 79 and a campaign's games, coop_releases' 52a3425 for 74 and 193), deduced from what the
     state holds; a game that says an older release keeps it."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
-    if str(state["options"].get("mode", "base")) in ("74", "193"):
-        scenarios.stamp_coop_release(state)
-    else:
-        scenarios.stamp_release(state)
-    state["format"] = 14
+    _stamp_renumbered(state, 14)
 
 
 def _format_14_to_15(state: State) -> None:
@@ -214,13 +215,7 @@ def _format_14_to_15(state: State) -> None:
     (card 239 retired for card 240, sold only before round 3: scenarios.RENUMBERED), which deals card 239
     (scenarios.RELEASES' row 9fa6890 for 78, 79 and a campaign's games, coop_releases' d8e1100 for 74 and
     193), deduced from what the state holds; a game that says an older release keeps it."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
-    if str(state["options"].get("mode", "base")) in ("74", "193"):
-        scenarios.stamp_coop_release(state)
-    else:
-        scenarios.stamp_release(state)
-    state["format"] = 15
+    _stamp_renumbered(state, 15)
 
 
 #: the modes whose modules have the Liberation module (tiles.json's modes 79, 74 and 193, frozen here as of
