@@ -191,8 +191,10 @@ def _drop_producer() -> None:
 
 
 def _send(name: str, args: tuple[Any, ...]) -> None:
-    client = _celery_client()
     try:
+        # (the client made inside the try too: a failure to make it, as the import race of 115d40c, is the
+        # broker's failure for the caller, whose work is committed: never a 500 for a move already made)
+        client = _celery_client()
         listed = list(args)
         # argsrepr and kwargsrepr (the message's headers for monitoring) given, not made by Celery's
         # saferepr: keys only, short (a fifth of a publish's CPU was that repr, issue 28)

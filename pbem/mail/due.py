@@ -64,7 +64,7 @@ def decision_begins(index: int, *, pending: Collection[int], waited: Collection[
     - it stayed waited on, did not move, and what the others did changed its options.
 
     Not: a step of its own turn (it moved, its turn goes on, nobody else was asked anything);
-    that is answered to its own mail (:func:`queue_step_answer`), or shown on the page or
+    that is answered to its own mail (:func:`pbem.mail.outbox.queue_step_answer`), or shown on the page or
     through the API it moved by.
     """
     if index not in pending:
@@ -85,7 +85,7 @@ def mail_due(game: Game, seat: Seat, options: Sequence[Option], movers: set[int]
       never for a step inside a turn; and not when its options are those of their last mail
       and they did not move since (nothing new to decide). When they moved, a new decision
       that offers the same choices is mailed, and the mail points to its last one instead of
-      listing them again (:func:`options_again`): never two mails in a row with the same options;
+      listing them again (:func:`pbem.mail.outbox.options_again`): never two mails in a row with the same options;
     - mode "all": also when a turn ended, theirs or another's (one mail per turn, not per
       step), even when their options did not change: that is what they asked for;
     - mode "digest": nothing else; the daily digest tells it.

@@ -346,3 +346,26 @@ def test_a_door_hands_on_its_tasks_over_a_kept_broker_connection_and_replaces_a_
     assert queued is not None and {(801,), (802,), (803,), (805,)} <= queued, queued
     for pk in (801, 802, 803, 804, 805):  # marked queued exactly when it is in the queue
         assert dispatch.recently_queued("pbem.process_inbound", pk) == ((pk,) in queued), pk
+
+
+def test_a_hand_on_whose_client_cannot_be_made_is_left_to_the_sweeper_and_never_fails_the_commit(
+        db, settings, monkeypatch, caplog, django_capture_on_commit_callbacks):
+    """A door's move is committed before its task is handed on: when the Celery client cannot even be made
+    (the import race of 115d40c: "cannot import name 'Celery'"), the hand-off fails as a broker down does,
+    logged by name, not marked queued (the sweeper hands it on), and the commit's caller gets no exception
+    (it was a 500 for a move already made)."""
+    import logging
+
+    settings.PBEM_TASKS_IN_PROCESS = False
+    monkeypatch.setattr(dispatch, "_client", None)
+    cache.clear()
+
+    def race() -> None:
+        raise ImportError("cannot import name 'Celery' from partially initialized module 'celery'")
+
+    monkeypatch.setattr(dispatch, "_make_client", race)
+    with caplog.at_level(logging.WARNING, logger="pbem.games.dispatch"), \
+            django_capture_on_commit_callbacks(execute=True):
+        dispatch.enqueue("pbem.process_inbound", 806)
+    assert "task pbem.process_inbound not handed to the broker (ImportError)" in caplog.text
+    assert not dispatch.recently_queued("pbem.process_inbound", 806)
