@@ -807,8 +807,14 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
                extra_headers={STEP_ANSWER_HEADER: "step",
                               **({"In-Reply-To": in_reply_to, "References": refs} if in_reply_to else {})})
     _mark_mailed(game, seat, options, save=False)
-    _insert_marking([row], [seat])  # the row and the seat's marks in one statement (#28)
-    _send_batch([row])
+    # Why born claimed as a change's mails (#28): the answer is most moves' only mail in a game of
+    # steps (Maracaibo), and its claim after the commit was a statement and a commit a move.
+    born = _born_claimed([row])
+    _insert_marking([row], [seat], mail_off=bool(born))  # the row and the seat's marks in one statement (#28)
+    if born:
+        dispatch.run_here("pbem.send_born_claimed", born)
+    else:
+        _send_batch([row])
     return row
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
@@ -94,6 +95,35 @@ def too_deep(raw: bytes) -> bool:
         > MAX_MIME_DEPTH * 5
 
 
+class _ReadOnce(email.policy.EmailPolicy):
+    """``email.policy.default``, each header value parsed into its header object once.
+
+    Why (issue 28): under the default policy every ``msg.get(name)`` or ``msg[name]`` parses the
+    header's text again, and a mail's reading asks for some many times (``Content-Type`` 13 times
+    a mail: its type, charset and boundary for the parser, the walk and the judging), about a
+    tenth of a judged mail's CPU. A header object is immutable, so the same value's object is
+    given again (a small cache shared by the mails of a process, keyed by the name and the raw
+    value; a long value is parsed each time as before, so the cache stays small)."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if hasattr(value, "name") or len(value) > _READ_ONCE_LONGEST:
+            return super().header_fetch_parse(name, value)
+        return _header_object(self, name, value)
+
+
+#: The longest raw header value :class:`_ReadOnce` keeps (longer ones are rare and parsed each time).
+_READ_ONCE_LONGEST = 2_000
+
+
+@functools.lru_cache(maxsize=512)
+def _header_object(policy: email.policy.EmailPolicy, name: str, value: str) -> str:
+    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
+
+
+#: The policy an inbound mail is read with: ``email.policy.default``'s, its headers parsed once.
+POLICY = _ReadOnce()
+
+
 def parse_message(raw: bytes) -> Message:
     """A message object for any bytes; the parser records defects instead of raising.
 
@@ -104,8 +134,8 @@ def parse_message(raw: bytes) -> Message:
         if too_deep(raw):
             from email.parser import BytesParser
 
-            return BytesParser(_HeadersOnly, policy=email.policy.default).parsebytes(raw, headersonly=True)
-        return email.message_from_bytes(raw, policy=email.policy.default)
+            return BytesParser(_HeadersOnly, policy=POLICY).parsebytes(raw, headersonly=True)
+        return email.message_from_bytes(raw, policy=POLICY)
     except Exception as exc:  # fall back to the lenient legacy policy, headers only
         if is_time_limit(exc):
             raise
@@ -122,7 +152,7 @@ def parse_headers(raw: bytes) -> Message:
     from email.parser import BytesParser
 
     try:
-        return BytesParser(_HeadersOnly, policy=email.policy.default).parsebytes(raw, headersonly=True)
+        return BytesParser(_HeadersOnly, policy=POLICY).parsebytes(raw, headersonly=True)
     except Exception as exc:  # as parse_message: the lenient legacy policy
         if is_time_limit(exc):
             raise
