@@ -12,9 +12,13 @@ drives ``--games`` games of each ``--game`` at once (3 players each, every
 player in the default mail mode): each move is a mail to the seat's reply
 address naming one of the seat's options, picked at random (seeded) so that
 the choices spread over the options; it counts as done when the game's version
-has moved and every outbox row it wrote has been accepted by the sink (one
-statement). Drivers wake when the sink accepts a mail (and at the latest every
-``--poll`` seconds). A driver chooses as a player does, from the mails the sink
+has moved and every outbox row it wrote has been accepted by the sink: the game's
+version and its rows counted in one statement, against the mails the sink accepted for its
+players. Why counted at the sink and not by pbem's ``sent`` marks (``--through marks``, the
+bench before): the mark is written after the relay's answer, so the driver woken by the last
+mail's arrival found it unmarked and waited for another game's mail or ``--poll`` s, a wait no
+player has (they answer the mail they got). Drivers wake when the sink accepts a mail of their
+game (and at the latest every ``--poll`` seconds). A driver chooses as a player does, from the mails the sink
 accepted for its game's players (the seat that a mail asked and that has not
 answered; the option codes the mail lists), not by reading the game and asking
 the engine for its options (``--choose game``, the bench before: 20 ms of the
@@ -57,6 +61,7 @@ import sys
 import threading
 import time
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +89,8 @@ class Sink:
         self.inbox: dict[str, list[bytes]] = {}
         #: False while the raw parts resend a round's mails: the players never get those twice.
         self.to_players = True
+        #: How many mails each recipient was given (never the raw parts' resends).
+        self.accepted: dict[str, int] = {}
 
     async def handle_DATA(self, server: object, session: object, envelope: Any) -> str:
         with self.arrived:
@@ -93,8 +100,18 @@ class Sink:
                 self.kept.append((envelope.mail_from, list(envelope.rcpt_tos), content))
             for rcpt in envelope.rcpt_tos if self.to_players else ():
                 self.inbox.setdefault(rcpt, []).append(content)
+                self.accepted[rcpt] = self.accepted.get(rcpt, 0) + 1
             self.arrived.notify_all()
         return "250 OK"
+
+    def given(self, addresses: list[str]) -> int:
+        """How many mails ``addresses`` were given in all (a game's players: its mails); the caller
+        holds ``arrived``."""
+        return sum(self.accepted.get(a, 0) for a in addresses)
+
+    def given_other_than(self, addresses: list[str], count: int) -> bool:
+        """Whether ``addresses`` were given other than ``count`` mails in all (the caller holds ``arrived``)."""
+        return self.given(addresses) != count
 
     def take(self, addresses: list[str]) -> list[tuple[str, bytes]]:
         """The mails to ``addresses`` not taken yet, (recipient, bytes), oldest first for each."""
@@ -311,6 +328,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--poll", type=float, default=0.1, help="longest wait between two checks of a move")
     parser.add_argument("--seed", default="pipeline", help="seeds the choices among the options")
     parser.add_argument(
+        "--through",
+        choices=("mails", "marks"),
+        default="mails",
+        help="a move is through when the game moved and the sink accepted every mail it wrote "
+        "(default), or also when pbem marked them sent (the bench before: 'marks')",
+    )
+    parser.add_argument(
         "--choose",
         choices=("mail", "game"),
         default="mail",
@@ -442,25 +466,34 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
             reply_to, (address, codes) = min(waiting.items(), key=lambda kv: order.index(kv[1][0]))
             return address, reply_to, codes
 
+        outbox, games_table = OutboundMessage._meta.db_table, Game._meta.db_table
         progress_sql = (
-            f"SELECT g.version, EXISTS (SELECT 1 FROM {OutboundMessage._meta.db_table} o WHERE o.game_id = g.id"
-            f" AND o.status IN ('pending', 'sending')) FROM {Game._meta.db_table} g WHERE g.id = %s"
+            f"SELECT g.version, EXISTS (SELECT 1 FROM {outbox} o WHERE o.game_id = g.id"
+            f" AND o.status IN ('pending', 'sending')) FROM {games_table} g WHERE g.id = %s"
+            if args.through == "marks"
+            else f"SELECT g.version, (SELECT count(*) FROM {outbox} o WHERE o.game_id = g.id AND o.status <> 'failed')"
+            f" FROM {games_table} g WHERE g.id = %s"
         )
 
-        def progress(game_id: int) -> tuple[int, bool] | None:
-            """(the game's version, whether a mail of it waits to be sent): one statement written out
-            (the ORM's building of it was most of a check's CPU, and a driver checks on every mail)."""
+        def progress(game_id: int) -> tuple[int, int] | None:
+            """(the game's version, with ``--through marks`` whether a mail of it waits to be sent, else
+            how many mails it wrote that can be sent): one statement written out (the ORM's building
+            of it was most of a check's CPU, and a driver checks on every mail of its game)."""
             from django.db import connection
 
             with connection.cursor() as cursor:
                 cursor.execute(progress_sql, [game_id])
                 row = cursor.fetchone()
-            return None if row is None else (int(row[0]), bool(row[1]))
+            return None if row is None else (int(row[0]), int(row[1]))
 
-        def through(game_id: int, version: int) -> bool:
-            """Whether the game's version moved and none of its mails waits."""
+        def through(game_id: int, version: int, given: int) -> bool:
+            """Whether the game's version moved and every mail it wrote was accepted by the sink
+            (``given`` of them were); with ``--through marks``: and none of them waits to be marked
+            sent (the bench before: the mark follows the relay's answer, which a player never waits for)."""
             now = progress(game_id)
-            return now is not None and now[0] != version and not now[1]
+            if now is None or now[0] == version:
+                return False
+            return not now[1] if args.through == "marks" else given >= now[1]
 
         for name in args.game:
             rules = engine.get(name)
@@ -534,19 +567,24 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                         msg["Subject"] = "move"
                         msg["Message-ID"] = f"<bench-{game_id}-{sent_n[game_id]}@bench.example>"
                         msg.set_content(code)
+                        players = players_of[game_id]
                         with sink.arrived:
-                            seen = sink.count
+                            seen, given = sink.count, sink.given(players)
                         smtp.send_message(msg)
                         deadline = time.monotonic() + args.move_timeout
                         while time.monotonic() < deadline:
                             # Why wait on the sink: a move is through only once mails arrive, so
-                            # checking the database on each arrival (or every --poll s) costs the
-                            # bench a few queries per move instead of a busy loop.
+                            # checking the database on each arrival of its game's mails (or every
+                            # --poll s) costs the bench a few queries per move instead of a busy loop.
                             with sink.arrived:
-                                if sink.count == seen:
-                                    sink.arrived.wait(args.poll)
-                                seen = sink.count
-                            if through(game_id, version):
+                                if args.through == "marks":
+                                    if sink.count == seen:
+                                        sink.arrived.wait(args.poll)
+                                    seen = sink.count
+                                elif sink.given(players) == given:
+                                    sink.arrived.wait_for(partial(sink.given_other_than, players, given), args.poll)
+                                given = sink.given(players)
+                            if through(game_id, version, given):
                                 break
                         else:
                             errors.append(
