@@ -8,7 +8,8 @@ import pytest
 
 import engine
 from engine import figure
-from engine.figure import Circle, Line, Polygon, Polyline, Rect, Window
+from engine.figure import Circle, Line, Polygon, Polyline, Rect, Text, Window
+from engine.games.caravelas.board import LISBON
 from tests.engine.test_board_readability import caravelas_states, maracaibo_states
 from tests.engine.test_maretta_hidden import random_states
 
@@ -25,6 +26,14 @@ ONE_OF_EACH: list[figure.Item] = [
     figure.text(20, 150, "Tom & <Jerry> \"x\"", 12, "#1f1f1f", anchor="start", bold=True),
     figure.text(118.04, 20, "Sea", 11, "#ffffff", anchor="end"),
     Polygon(((10, 160), (17, 160), (15.5, 164), (11.5, 164)), "#d9480f", "#222222", 0.4, "mine"),
+    # Caravelas' forms (issue 28): dashed rings, chips and routes, float corners, an outline alone,
+    # a haloed italic label
+    Circle(60, 40, 16, "none", "#23744a", 3, "target", (4, 3)),
+    Rect(70, 70, 14, 18, "#c0392b", "#111111", 5, "fleet away seat1", 2, (3, 2)),
+    Rect(90, 70, 8, 8, "none", "#333333", dash=(2, 2)),
+    Polyline(((70.5, 100), (90, 112.25)), "#2f6fd0", 3, "round", cls="arrows", dash=(8, 4)),
+    Text(40.5, 120, "Volta do Mar", 12, "#1b4f9c", "start", False, True, "#dcecf5", 3),
+    Text(40.5, 140, "Lisboa (3)", 13, "#3b2a14", "start", True, False, "#dcecf5", 3),
     Window(0, 100, 60, 45, (40, 30, 80, 60), (
         Rect(0, 18, 640, 334, "#d7eefa"),
         Line(74, 170, 84, 118, "#6b8fa8", 2, dash=(4, 3)),
@@ -46,7 +55,15 @@ def test_every_kind_has_a_writer_and_comes_back_from_its_svg() -> None:
 
 
 @pytest.mark.parametrize("extra", [
-    '<path d="M0 0 L10 10" stroke="#000000"/>',
+    '<path d="M0 0 L10 10 L0 10" stroke="#000000"/>',  # open, filled black by default
+    '<path d="M0 0 L10 10" fill="#000000" stroke="#000000"/>',
+    '<path d="M0 0 L10 10 M5 5 L5 9 L9 9" stroke="#000000"/>',
+    '<polygon points="0,0 5,5" fill="#000000"/>',
+    '<text x="1" y="1" font-size="12" font-family="sans-serif" fill="#000000" stroke="#ffffff">over its fill</text>',
+    '<text x="1" y="1" font-size="12" font-family="sans-serif" fill="#000000" stroke="#ffffff" paint-order="stroke">'
+    'sharp joins</text>',
+    '<text x="1" y="1" font-size="12" font-family="sans-serif" fill="#000000" font-style="oblique">a</text>',
+    '<circle cx="1" cy="1" r="1" fill="none" stroke="#000000" stroke-dasharray="0 0"/>',
     '<g><circle cx="1" cy="1" r="1" fill="#000000"/></g>',
     '<circle cx="1" cy="1" r="1" fill="#000000" opacity="0.5"/>',
     '<circle cx="1" cy="1" r="1" fill="url(#g)"/>',
@@ -70,7 +87,7 @@ def test_a_drawing_with_anything_else_in_it_reads_as_none(extra: str) -> None:
     assert figure.read(doc.replace("</svg>", extra + "</svg>")) is None
 
 
-def test_every_maretta_picture_is_made_of_primitives_and_the_other_games_maps_are_not() -> None:
+def test_every_maretta_picture_is_made_of_primitives_and_the_other_games_mail_maps_read_as_written() -> None:
     maretta = engine.get("maretta")
     for side, n, seed in (("A", 3, 4), ("B", 4, 6)):
         for st in random_states(side, n, seed, every=9):
@@ -81,8 +98,11 @@ def test_every_maretta_picture_is_made_of_primitives_and_the_other_games_maps_ar
                 # written back, the primitives are the drawing's body, byte for byte
                 assert "".join(map(figure.to_svg, fig.items)) + "</svg>" == doc[doc.index("/>") + 2:]
     caravelas, maracaibo = engine.get("caravelas"), engine.get("maracaibo")
-    st = caravelas_states(2, 1)[0]
-    assert figure.read(caravelas.render_mail_svg(caravelas.view(st, 0))) is None  # its map: resvg
+    for st in caravelas_states(3, 1)[:3]:  # read as written (a Window; its routes, crosses, arrowheads)
+        fig = figure.read(caravelas.render_mail_svg(caravelas.view(st, 0)))
+        assert fig is not None and any(isinstance(i, Window) for i in fig.items)
+        # its page's map and strip are not mail pictures: a link's translucent disc, for one
+        assert figure.read(caravelas.render_svg(dict(caravelas.view(st, 0), links={LISBON: "/x"}))) is None
     st = maracaibo_states(2, 1)[0]
     fig = figure.read(maracaibo.render_mail_svg(maracaibo.view(st, 0)))  # read as written (a Window, boats)
     assert fig is not None and any(isinstance(i, Window) for i in fig.items)
