@@ -482,3 +482,19 @@ def test_it_says_the_events_other_seeds_showed_in_english(english: str, portugue
     """QA (#27): bot games on other seeds than the tests' told these in English to a Portuguese reader (a
     catalogue miss each): a card's count this turn, Jean's disc, Luysa's ransom, a payment, a vote."""
     assert labels.say(english, "pt") == portuguese
+
+
+def test_a_home_port_is_named_in_portuguese_as_its_row_names_it() -> None:
+    """Review (#20): Genova's income event said "(Gênova)" in Portuguese where the port's row, its mails'
+    lists and the Portuguese rulebook ("Não recomendamos o uso de 'Genova'") say Genova: every pattern or
+    phrase naming a home port says its row's ``pt`` name, and so does the event a Portuguese reader gets."""
+    import json
+
+    from engine.games.maracaibo import uprising_content as U
+
+    data = json.loads((Path(labels.__file__).parent / "data" / "labels.pt.json").read_text(encoding="utf-8"))
+    said = [*data["patterns"], *([k, v] for k, v in data["phrases"].items())]
+    wrong = [(hp["pt"], en, pt) for en, pt in said for hp in U.PORTS
+             if re.search(rf"(?<!\w){re.escape(hp['name'])}(?!\w)", en) and hp["pt"] not in pt]
+    assert not wrong, wrong
+    assert labels.label("Ana scores 4 VP (Genova).", "pt") == "Ana marca 4 PV (Genova)."
