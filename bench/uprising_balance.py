@@ -261,7 +261,8 @@ class Tally:
                 c[0] += 1
                 c[1] += won
                 c[2] += p["vp"]
-                c[3] += p["vp"] - statistics.mean(o["vp"] for t, o in enumerate(state["p"]) if t != s)
+                others = [o["vp"] for t, o in enumerate(state["p"]) if t != s]
+                c[3] += (p["vp"] - statistics.mean(others)) if others else 0.0  # (solo: no table to beat)
             for pid in r.get("dealt", [[]] * self.n)[s]:
                 self.ports.setdefault(pid, [0.0] * 5)[4] += 1
             lib = sum(r["used"][s][k] for k in ("liberate city", "liberate village", "liberate extra",

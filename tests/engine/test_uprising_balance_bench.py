@@ -78,6 +78,17 @@ def test_pick_rates_are_bought_against_held_and_against_could_buy(bench: ModuleT
     assert bench.pick_rows({GUIDE: [0.0, 0.0, 0.0, 0.0]})[0]["of_held"] == 0.0  # never held: no rate, no error
 
 
+def test_a_solo_game_is_tallied_with_its_port_and_no_margin(bench: ModuleType) -> None:
+    # (the keepers' margin is over the table's others: a solo game has none, and is no error)
+    t = bench.Tally(1)
+    solo = game([0], [90, 0], [GENOVA, None], [[GENOVA, PORTO, NASSAU], []], [set(), set()], [set(), set()],
+                [[], []])
+    solo["state"]["p"] = solo["state"]["p"][:1]
+    t.add(solo)
+    (row,) = [r for r in bench.port_rows(t.ports, 1) if r["port"] == GENOVA]
+    assert (row["kept"], row["won"], row["score"], row["margin"]) == (1, 100.0, 90.0, 0.0)
+
+
 def test_the_tables_show_every_port_and_card_by_cell_and_seed_with_the_limit(bench: ModuleType) -> None:
     t = tally(bench)
     records = [{"mode": "78", "n": 2, "seed": seed, "ports": t.ports, "cards": {str(k): v for k, v in t.cards.items()}}
