@@ -217,7 +217,22 @@ def test_a_steps_answer_costs_its_bound(monkeypatch):
     """A step of a turn answered to its sender (the seat's marks read again, the story, the chat,
     and its row with the seat's mark in one statement), on a fixed deal so that one comes."""
     monkeypatch.setattr(services, "new_seed", lambda: "counts-steps")
-    game = _maretta()
+    new, ctx, _mailed = _judged_until_a_steps_answer(_maretta())
+    answers = sum(1 for h in new.values_list("headers", flat=True) if STEP_ANSWER_HEADER in h)
+    mails = new.count() - answers
+    bound = JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS if mails else 0) + STEP_ANSWER_STATEMENTS
+    assert len(ctx.captured_queries) <= bound, [q["sql"][:90] for q in ctx.captured_queries]
+
+
+def _judged_until_a_steps_answer(game: Game, outer: Callable[[], contextlib.AbstractContextManager[Any]] =
+                                 contextlib.nullcontext,
+                                 inner: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
+                                 ) -> tuple[Any, CaptureQueriesContext, int]:
+    """Seeded move mails judged (``outer`` around the statements counted, ``inner`` within them: a worker's
+    send bound, the commit's callbacks run) until one change queues a step's answer (the deal fixed by the
+    caller, so that one comes): that change's new rows, its statements and how many mails left in it."""
+    from django.core import mail
+
     rnd = random.Random(7)
     for _ in range(40):
         game.refresh_from_db()
@@ -226,15 +241,12 @@ def test_a_steps_answer_costs_its_bound(monkeypatch):
         raw, sender, to = _move_mail(game, rnd)
         row = mail_services.do_receive_mail(raw, sender, [to])
         queued = set(OutboundMessage.objects.values_list("pk", flat=True))
-        with CaptureQueriesContext(connection) as ctx:
+        before = len(mail.outbox)
+        with outer(), CaptureQueriesContext(connection) as ctx, inner():
             assert mail_services.do_process_inbound(row.pk) == "applied"
         new = OutboundMessage.objects.exclude(pk__in=queued)
-        answers = sum(1 for h in new.values_list("headers", flat=True) if STEP_ANSWER_HEADER in h)
-        if answers:
-            mails = new.count() - answers
-            bound = JUDGED_MAIL_STATEMENTS + (MAILS_STATEMENTS if mails else 0) + STEP_ANSWER_STATEMENTS
-            assert len(ctx.captured_queries) <= bound, [q["sql"][:90] for q in ctx.captured_queries]
-            return
+        if any(STEP_ANSWER_HEADER in h for h in new.values_list("headers", flat=True)):
+            return new, ctx, len(mail.outbox) - before
     pytest.fail("no step's answer in 40 moves of this deal")
 
 
@@ -273,29 +285,12 @@ def test_a_steps_answer_sent_by_its_deciding_task_is_born_claimed(monkeypatch, s
     game = _maretta()
     OutboundMessage.objects.filter(game=game).update(status=OutboundMessage.Status.SENT)  # the start's
     settings.PBEM_TASKS_IN_PROCESS = False  # a worker with a broker; the sends below are this task's own
-    from django.core import mail
-
-    rnd = random.Random(7)
-    for _ in range(40):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            break
-        raw, sender, to = _move_mail(game, rnd)
-        row = mail_services.do_receive_mail(raw, sender, [to])
-        queued = set(OutboundMessage.objects.values_list("pk", flat=True))
-        before = len(mail.outbox)
-        with (dispatch.sending_here(contextlib.nullcontext), CaptureQueriesContext(connection) as ctx,
-              django_capture_on_commit_callbacks(execute=True)):
-            assert mail_services.do_process_inbound(row.pk) == "applied"
-        new = OutboundMessage.objects.exclude(pk__in=queued)
-        answers = [r for r in new if STEP_ANSWER_HEADER in r.headers]
-        if not answers:
-            continue
-        assert [r.status for r in answers] == ["sent"] and [r.attempts for r in answers] == [1]
-        assert not any("claimed_at" in q["sql"] and q["sql"].startswith("UPDATE") for q in ctx.captured_queries)
-        assert len(mail.outbox) - before == new.count()
-        return
-    pytest.fail("no step's answer in 40 moves of this deal")
+    new, ctx, mailed = _judged_until_a_steps_answer(game, lambda: dispatch.sending_here(contextlib.nullcontext),
+                                                    lambda: django_capture_on_commit_callbacks(execute=True))
+    answers = [r for r in new if STEP_ANSWER_HEADER in r.headers]
+    assert [r.status for r in answers] == ["sent"] and [r.attempts for r in answers] == [1]
+    assert not any("claimed_at" in q["sql"] and q["sql"].startswith("UPDATE") for q in ctx.captured_queries)
+    assert mailed == new.count()
 
 
 @pytest.mark.django_db(transaction=True)
