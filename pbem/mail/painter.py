@@ -644,6 +644,11 @@ def forget() -> None:
     _rounded.cache_clear()
 
 
+def drawable(fig: figure.Figure) -> bool:
+    """Whether the font has every sign of the drawing's labels (DejaVu Sans has no Chinese)."""
+    return all(labels.drawable(i.text) for i in _texts(fig.items))
+
+
 def painted(svg: str, width: int | None) -> bytes | None:
     """The PNG of a drawing made of :mod:`engine.figure`'s primitives alone, or None for any other
     drawing, or one with no font for its labels, or a label in a script the font lacks (a player
@@ -652,7 +657,7 @@ def painted(svg: str, width: int | None) -> bytes | None:
     if width is None:
         return None
     fig = figure.read(svg)
-    if fig is None or not all(labels.drawable(i.text) for i in _texts(fig.items)):
+    if fig is None or not drawable(fig):
         return None
     try:
         labels.font(False, 12.0)

@@ -138,9 +138,10 @@ def _render_png(svg: str) -> bytes:
     """The board as PNG, for mail programs that do not draw SVG. Raises ValueError on a bad SVG.
 
     A drawing made of :mod:`engine.figure`'s primitives alone (Maretta's board, Maracaibo's map
-    near the reader's ship) is painted by Pillow straight onto its palette (:mod:`pbem.mail.painter`,
-    issue 28: 22 -> about 5 ms a render for Maretta, 56 -> 5 for Maracaibo); any other (Caravelas'
-    map) is drawn by resvg, then put on a palette."""
+    near the reader's ship, Caravelas' map) is painted by Pillow straight onto its palette
+    (:mod:`pbem.mail.painter`, issue 28: 22 -> about 5 ms a render for Maretta, 56 -> 5 for
+    Maracaibo, 55 -> 6 for Caravelas); any other, or one naming a player in a script the font lacks,
+    is drawn by resvg, then put on a palette."""
     png = painter.painted(svg, _png_width(svg)) or _palette(truecolour(svg), svg)
     if not png.startswith(PNG_MAGIC):
         raise ValueError("the renderer did not return a PNG")
@@ -155,7 +156,10 @@ def truecolour(svg: str) -> Any:
     same drawing as the mail's PNG without its palette). Raises ValueError on a bad SVG."""
     width = _png_width(svg)
     fig = figure.read(svg) if width is not None else None
-    if fig is not None and width is not None:
+    # A label in a script the font lacks (a player named in Chinese) goes to resvg, as in
+    # painter.painted: this is _render_png's fallback for exactly that drawing, and Pillow would
+    # draw its signs as empty boxes.
+    if fig is not None and width is not None and painter.drawable(fig):
         return painter.truecolour(fig, width)
     return resvg_truecolour(svg)
 

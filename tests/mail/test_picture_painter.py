@@ -123,7 +123,9 @@ def test_a_picture_of_more_colours_than_a_palette_keeps_goes_to_resvg() -> None:
     doc = figure.document(40, 10, items)
     assert figure.read(doc) is not None
     assert painter.painted(doc, 40) is None
-    assert sending._render_png.__wrapped__(doc).startswith(sending.PNG_MAGIC)  # drawn by resvg instead
+    sent = sending._render_png.__wrapped__(doc)
+    assert sent.startswith(sending.PNG_MAGIC)
+    assert sent == sending._palette(sending.resvg_truecolour(doc), doc)  # drawn by resvg instead
 
 
 def test_a_board_naming_a_player_in_a_script_the_font_lacks_goes_to_resvg() -> None:
@@ -135,4 +137,5 @@ def test_a_board_naming_a_player_in_a_script_the_font_lacks_goes_to_resvg() -> N
     assert painter.painted(maretta.render_mail_svg(maretta.view(latin, None)), 358) is not None
     doc = maretta.render_mail_svg(maretta.view(chinese, None))
     assert figure.read(doc) is not None and painter.painted(doc, 358) is None
-    assert sending._render_png.__wrapped__(doc).startswith(sending.PNG_MAGIC)  # drawn by resvg instead
+    # drawn by resvg instead, the fallback included (it once went back to Pillow's boxes)
+    assert sending._render_png.__wrapped__(doc) == sending._palette(sending.resvg_truecolour(doc), doc)
