@@ -147,3 +147,30 @@ def test_it_values_the_rebel_chronicler_for_its_points_only_while_its_buying_win
     state["round"] = 3
     state["v"] += 1
     assert "b240" not in {o.code for o in RULES.options(state, 0)}
+
+
+@pytest.mark.parametrize("mode", ["78", "79"])
+def test_it_values_the_powder_monkey_by_the_better_of_two_tokens_over_one_each_combat_to_come(mode: str) -> None:
+    # #20: the Powder Monkey (token_choice, n 2) was valued at a guess and never bought; its worth is the gain of
+    # keeping the better of two tokens drawn over one drawn (every token of the data as likely: the piles are
+    # hidden), each token valued as the bot values the token it keeps, times the combats expected
+    from itertools import combinations
+
+    from engine.games.maracaibo.bot import cards as CV
+
+    monkey = next(c["id"] for c in C.CARD.values() if c["name"] == "Powder Monkey")
+    state = _started(mode=mode, hand=(monkey, 7, 8, 24), plan=())
+    ctx = Ctx(state, 0)
+    vals = [ctx.token_value(t) for t in C.TOKEN]
+    pairs = list(combinations(vals, 2))
+    gain = sum(max(a, b) for a, b in pairs) / len(pairs) - sum(vals) / len(vals)
+    assert gain > 0.1 and ctx.token_choice_gain(2) == pytest.approx(gain)
+    assert ctx.token_choice_gain(1) == 0.0
+    (e,) = C.CARD[monkey]["effects"]
+    assert ctx.ext_card_value(e) == pytest.approx(gain * CV.COMBATS_A_TURN * ctx.turns)
+    # once it is on display, a combat to come is worth the gain more (its owner fights the more for it)
+    before = ctx.fight_estimate()
+    state["p"][0]["hand"].remove(monkey)
+    state["p"][0]["display"].append(monkey)
+    state["v"] += 1
+    assert Ctx(state, 0).fight_estimate() == pytest.approx(before + gain)

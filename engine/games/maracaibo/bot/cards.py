@@ -9,6 +9,7 @@ and values in VP. Every value reads the effect's data row, never a card's id.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import comb
 from typing import Any
 
 from engine.core import State
@@ -16,10 +17,16 @@ from engine.core import State
 from .. import content as C
 from .. import liberation as LIB
 from .. import uprising as UP
-from ..card_permanents import condition_met
+from ..card_permanents import condition_met, token_choice
 from ..card_requirements import figures, goods_ways
 from ..combat import fight_value
 from ..effects import good_cards
+
+#: the combats a player starts a turn (the bot's: its fights for and against a nation a player-game over its turns a
+#: player-game, 0.25-0.29 in each of 78 and 79 with 2, 3 and 4 players, seeds s1 and s2, 30 games a cell: ``nice -n
+#: 15 python bench/uprising_balance.py --games 30 --modes 78 79 --players 2 3 4 --seeds s1 s2``, #20, 2026-12-07):
+#: a ``token_choice`` permanent's gain a combat times this is its gain a turn left
+COMBATS_A_TURN = 0.27
 
 
 class CardValues:
@@ -31,6 +38,7 @@ class CardValues:
     dv: float
     left: int
     turns: float
+    _depth: int
 
     def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
         raise NotImplementedError
@@ -89,8 +97,8 @@ class CardValues:
             return float(e["vp"]) * (self.left if met else 0.35 * max(0, self.left - 1))
         if ext == "fight_for_pays":  # anyone's fight for the nation: about one in twelve turns of each player
             return self.gain_value(e["gain"], explore=False) * turns * len(self.state["p"]) / 12
-        if ext == "token_choice":
-            return 0.12 * turns
+        if ext == "token_choice":  # the better of n tokens kept, each combat to come
+            return self.token_choice_gain(int(e["n"])) * COMBATS_A_TURN * turns
         if ext == "village_variety":
             return 0.25 * turns
         if ext == "wild_card":  # one good or object paid once: a card kept in hand
@@ -132,6 +140,28 @@ class CardValues:
             token, _, pile = code[1:].partition("p")
             return self.token_value(token) - 0.01 * int(pile)
         return None
+
+    def token_choice_gain(self, n: int) -> float:
+        """One combat's gain from drawing ``n`` combat tokens and keeping the best (``token_choice``), over drawing
+        one: the best of ``n`` distinct tokens' values (:meth:`token_value`) less one token's, every token of the
+        data as likely (which tokens the piles hold, and in what order, is hidden)."""
+        memo = self.__dict__.setdefault("_token_choice_memo", {})
+        if n in memo:
+            return float(memo[n])
+        vals = sorted(self.token_value(t) for t in C.TOKEN)
+        k = len(vals)
+        v = 0.0
+        if 2 <= n <= k:
+            # the i-th lowest value is the best drawn when it is drawn with n - 1 of the i below it
+            v = sum(x * comb(i, n - 1) for i, x in enumerate(vals)) / comb(k, n) - sum(vals) / k
+        if not self._depth:  # (as Ctx's memos: none kept while a card's value is provisional)
+            memo[n] = v
+        return v
+
+    def own_token_choice(self) -> float:
+        """This seat's ``token_choice`` (card_permanents.token_choice), a combat's gain from it (0 without it)."""
+        n = token_choice(self.p)
+        return self.token_choice_gain(n) if n > 1 else 0.0
 
     def token_value(self, token: str) -> float:
         """A combat token kept: the best fight it offers (for a nation; against one in 78 and 79)."""

@@ -515,7 +515,9 @@ class Ctx(UprisingValues, CardValues):
         """A combat before its token is seen: a middling token value for the best nation."""
         if self._fight is None:
             value = 5 + perm(self.p, "combat_plus")
-            self._fight = 1.0 + max(max(self.combat_plan(n, value, []) for n in C.NATIONS), self.against_estimate())
+            # (with ``token_choice``: the better of the tokens drawn, over one)
+            self._fight = 1.0 + max(max(self.combat_plan(n, value, []) for n in C.NATIONS),
+                                    self.against_estimate()) + self.own_token_choice()
         return self._fight
 
     def flags(self) -> list[tuple[float, str]]:
