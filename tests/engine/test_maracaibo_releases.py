@@ -12,7 +12,9 @@ main 6fb9567 (before the Rebel Chronicler's numbers changed, #20: row 4831b6a) i
 one of main 04c0a40 (before they changed a second time: row 04c0a40, card 237) in which a player buys that, and
 one of main 8b97501 (before the third change: row 8b97501, card 238) in which a player buys card 238, and one of
 main 9fa6890 (before the fourth change: row 9fa6890, card 239, sold before the last round) in which a player buys
-card 239 in round 3, where today's card 240 is no longer sold."""
+card 239 in round 3, where today's card 240 is no longer sold; and one of main 65e19e8 (before the Powder
+Monkey's change: row 65e19e8, card 204 at cost 5 and 1 VP, today's card 242 at cost 2 and 2 VP) in which a
+player holds card 204 (the bot of that day never bought it)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ STORED = {
     "maracaibo_78_04c0a40": "04c0a40",
     "maracaibo_78_8b97501": "8b97501",
     "maracaibo_78_9fa6890": "9fa6890",
+    "maracaibo_78_65e19e8": "65e19e8",
     "maracaibo_campaign_57805f3_3": "17a12c0",
     "maracaibo_campaign_5962877_1": "ef92d45",  # (card 150's vote taken as today's: ef92d45's parent or later)
     "maracaibo_campaign_5962877_3": "ef92d45",
@@ -142,6 +145,16 @@ OLD = {"maracaibo_78_6fb9567": (201, 4, 2), "maracaibo_78_04c0a40": (237, 8, 1),
        "maracaibo_78_9fa6890": (239, 12, 0)}
 #: every id the card had, oldest first, and today's
 IDS = {201, 237, 238, 239, TODAY}
+#: the Powder Monkey: today's id, the id every release before its change dealt (#20)
+MONKEY, OLD_MONKEY = 242, 204
+
+
+def boxed(text: str) -> dict[str, Any]:
+    """A state's JSON, its box (the B cards left out, kept sorted by id) as a sorted list again: card 242 sorts
+    where 204 did not."""
+    state = json.loads(text)
+    state["box"] = sorted(state["box"])
+    return dict(state)
 
 
 @pytest.mark.parametrize("name", sorted(OLD))
@@ -164,9 +177,12 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
     today = RULES.setup(g["players"], g["options"], g["seed"])
     then = RULES.setup(g["players"], options, g["seed"])
     cards = scenarios.dealt_new_cards
-    assert oid in cards(then) and TODAY in cards(today) and cards(then) - {oid} == cards(today) - {TODAY}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 240 where it was)
-    assert re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)) == json.dumps(today)
+    assert oid in cards(then) and TODAY in cards(today)
+    assert cards(then) - {oid, OLD_MONKEY} == cards(today) - {TODAY, MONKEY}  # (card 204 too: #20's fifth change)
+    then["options"] = today["options"]  # (but for the option release, the same setup with 240 and 242 where
+    # the old ones were)
+    renamed = re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)))
+    assert boxed(renamed) == boxed(json.dumps(today))
     # a new game is today's: it holds no retired card and says so
     assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & (IDS - {TODAY})
     # replayed by today's numbers, the stored log does not reach the stored state
@@ -177,10 +193,33 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
     assert differs
 
 
+def test_a_game_stored_before_the_powder_monkeys_change_deals_card_204_at_its_old_numbers() -> None:
+    # main 65e19e8's Powder Monkey (card 204) cost 5 and was worth 1 VP; today's is card 242 in its place, cost 2
+    # and 2 VP (#20), the same effect and figure; every older release dealt 204 too, beside the Chronicler's ids
+    g = golden("maracaibo_78_65e19e8")
+    old, new = U.CARD[OLD_MONKEY], U.CARD[MONKEY]
+    assert scenarios.RENUMBERED[MONKEY] == (OLD_MONKEY,) * 5 and scenarios.RENUMBERED[TODAY] == (201, 237, 238, 239)
+    assert (old["cost"], old["vp"], new["cost"], new["vp"]) == (5, 1, 2, 2) and old["name"] == new["name"]
+    assert old["effects"] == new["effects"] and old["token_worker"] and new["token_worker"]
+    options = RULES.replay_options(g["options"], g["state"])
+    state = played(g, options, g["moves"])
+    cards = scenarios.dealt_new_cards
+    assert any(OLD_MONKEY in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
+        TODAY, OLD_MONKEY}
+    assert scenarios.generation(state) == 4 and scenarios.release_of(state) == "65e19e8"
+    today = RULES.setup(g["players"], g["options"], g["seed"])
+    then = RULES.setup(g["players"], options, g["seed"])
+    assert cards(then) - {OLD_MONKEY} == cards(today) - {MONKEY}
+    then["options"] = today["options"]  # (but for the option release, the same setup with 242 where 204 was)
+    assert boxed(re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), json.dumps(then))) == boxed(json.dumps(today))
+    assert scenarios.release_of(today) == "current" and scenarios.generation(today) is None
+
+
 @pytest.mark.parametrize(("release", "oid", "coop", "stored"), [("4831b6a", 201, "fbaa97f", 9),
                                                                  ("04c0a40", 237, "6efc36b", 11),
                                                                  ("8b97501", 238, "52a3425", 13),
-                                                                 ("9fa6890", 239, "d8e1100", 14)])
+                                                                 ("9fa6890", 239, "d8e1100", 14),
+                                                                 ("65e19e8", TODAY, "9c5edb3", 16)])
 @pytest.mark.parametrize("options", [{"mode": "79"}, {"mode": "74"}, {"mode": "193"},
                                      {"campaign": True, "mode": "campaign"},
                                      {"campaign": True, "mode": "campaign_base"}])
@@ -188,12 +227,13 @@ def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by
         options: dict[str, Any], release: str, oid: int, coop: str, stored: int) -> None:
     then = RULES.setup(player_names(2), {**options, "release": release}, "renumbered")
     today = RULES.setup(player_names(2), options, "renumbered")
-    assert scenarios.dealt_new_cards(then) & IDS == {oid}
-    assert scenarios.dealt_new_cards(today) & IDS == {TODAY}
+    # (every release before the Powder Monkey's change dealt card 204, today's 242)
+    assert scenarios.dealt_new_cards(then) & (IDS | {OLD_MONKEY, MONKEY}) == {oid, OLD_MONKEY}
+    assert scenarios.dealt_new_cards(today) & (IDS | {OLD_MONKEY, MONKEY}) == {TODAY, MONKEY}
     found = scenarios.release_of(then)
     assert scenarios.release_of(today) == "current"
     if options["mode"] in ("74", "193"):  # (the cooperative scenarios' rows, coop_releases.py: the newest that
-        # deals that id sets up the same game here, and formats 11, 12, 14 and 15 say it)
+        # deals that id sets up the same game here, and formats 11, 12, 14, 15 and 17 say it)
         assert found == coop
         then = RULES.setup(player_names(2), {**options, "release": found}, "renumbered")
     else:

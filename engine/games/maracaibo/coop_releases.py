@@ -15,7 +15,7 @@ A row says only what differs from today's data (absent: today's):
 - ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids: 0 the
   first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237), 2
   the next (52a3425 to the third change, format 14: card 238), 3 the next (d8e1100 to the fourth change, format
-  15: card 239).
+  15: card 239), 4 the next (9c5edb3 to the Powder Monkey's change, format 17: card 204 where today's is 242).
 
 This module imports nothing of the package (search.py and coop.py read it; scenarios.py, which imports
 them, names the rows)."""
@@ -59,6 +59,9 @@ ROWS: dict[str, dict[str, Any]] = {
     # d8e1100 (card 239, format 14) to the Rebel Chronicler's fourth change (#20: card 240, format 15): today's
     # but for card 239
     "d8e1100": {"modes": MODES, "coop": True, "renumbered": 3},
+    # 9c5edb3 (card 240, format 15) to the Powder Monkey's change (#20: card 242, format 17): today's but for card
+    # 204
+    "9c5edb3": {"modes": MODES, "coop": True, "renumbered": 4},
 }
 
 

@@ -83,6 +83,12 @@ _VOTES_BEFORE_UPRISING: dict[str, dict[int, dict[str, dict[str, Any]]]] = {"upri
     "text": "From the next game every ship carries the Resistance Tiles.", "modules": ["resistance"]}}}}
 
 
+#: today's id of a renumbered card that was not first dealt by the generation after its last old id's (a release
+#: row's ``renumbered`` counts the changes of every place): the generation that first dealt it. The Powder
+#: Monkey's change (#20: card 242 in card 204's place) is the fifth change: generations 0-4 dealt card 204
+_FIRST_DEALT_BY = {242: 5}
+
+
 def _renumbered() -> dict[int, tuple[int, ...]]:
     retired = {int(c["id"]): int(c["retired_for"]) for c in U.RETIRED_CARDS}
     out: dict[int, tuple[int, ...]] = {}
@@ -90,18 +96,22 @@ def _renumbered() -> dict[int, tuple[int, ...]]:
         chain = [first]
         while chain[-1] in retired:
             chain.append(retired[chain[-1]])
-        out[chain[-1]] = tuple(chain[:-1])
+        old = chain[:-1]
+        old += [old[-1]] * (_FIRST_DEALT_BY.get(chain[-1], len(old)) - len(old))  # (its last old id, dealt on)
+        out[chain[-1]] = tuple(old)
     return out
 
 
-#: today's id of a card whose substitute numbers changed -> the ids it had, oldest first (data/uprising:
-#: retired_cards); a release row's ``renumbered`` (0, 1 ...) says which of them its setup dealt
+#: today's id of a card whose substitute numbers changed -> the id each generation of releases dealt, oldest
+#: first (data/uprising: retired_cards); a release row's ``renumbered`` (0, 1 ...) says which generation its
+#: setup was (beyond a card's ids: today's id)
 RENUMBERED: dict[int, tuple[int, ...]] = _renumbered()
 #: the releases of 78, 79 and a campaign's games (74's and 193's: coop_releases.py) that dealt today's setup
 #: but for the renumbered cards, with the ids their ``renumbered`` says (0: the first ids, 4831b6a to
 #: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40; 2: 52a3425 to the third change:
-#: row 8b97501; 3: d8e1100 to the fourth change: row 9fa6890), oldest first
-_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501", "9fa6890")
+#: row 8b97501; 3: d8e1100 to the fourth change: row 9fa6890; 4: 9c5edb3 to the Powder Monkey's change, card 204
+#: where today's deals 242: row 65e19e8), oldest first
+_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501", "9fa6890", "65e19e8")
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -169,6 +179,11 @@ RELEASES: dict[str, dict[str, Any]] = {
     # 15; the row is named by main 9fa6890, where its golden game was played): the same, with card 239 where
     # today's setup deals 240 (74's and 193's games of that time: coop_releases' row d8e1100)
     "9fa6890": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 3,
+                "city_tiles": True},
+    # 9c5edb3 (the Rebel Chronicler as card 240, today's) to the Powder Monkey's change of #20 (card 242 in card
+    # 204's place, format 17; the row is named by main 65e19e8, where its golden game was played): today's setup
+    # with card 204 where today's deals 242 (74's and 193's games of that time: coop_releases' row 9c5edb3)
+    "65e19e8": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 4,
                 "city_tiles": True},
     # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
     **coop_releases.ROWS,
@@ -244,10 +259,13 @@ def dealt_ids(renumbered: int) -> dict[int, int]:
 
 
 def generation(state: State) -> int | None:
-    """Which ids of the renumbered cards the state holds (a release row's ``renumbered``), None: today's."""
+    """Which ids of the renumbered cards the state holds (a release row's ``renumbered``), None: today's. The
+    witness of generation g: an id it dealt that the next generation no longer deals (an id several generations
+    dealt, as card 204 by 0-4, tells only the last of them, once the older ones' own ids are not held)."""
     dealt = dealt_new_cards(state)
-    return next((g for g in range(max(map(len, RENUMBERED.values()), default=0))
-                 if dealt & set(dealt_ids(g).values())), None)
+    last = max(map(len, RENUMBERED.values()), default=0)
+    ids = [set(dealt_ids(g).values()) for g in range(last + 1)]
+    return next((g for g in range(last) if dealt & (ids[g] - ids[g + 1])), None)
 
 
 def _fits(state: State, row: dict[str, Any]) -> bool:

@@ -15,7 +15,7 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  formats 9's to 15's steps, which read the releases' table (scenarios.RELEASES) when they run.
+  formats 9's to 15's and 17's steps, which read the releases' table (scenarios.RELEASES) when they run.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 16
+FORMAT = 17
 
 
 class UnknownFormat(ValueError):
@@ -241,12 +241,27 @@ def _format_15_to_16(state: State) -> None:
     state["format"] = 16
 
 
+def _format_16_to_17(state: State) -> None:
+    """Format 17: the option ``release`` of a game set up before the Powder Monkey's change of #20 (card 204
+    retired for card 242, cost 2 and 2 VP: scenarios.RENUMBERED), which deals card 204 (scenarios.RELEASES' row
+    65e19e8 for 78, 79 and a campaign's games, coop_releases' 9c5edb3 for 74 and 193), deduced from what the
+    state holds; a game that says an older release keeps it."""
+    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
+
+    if str(state["options"].get("mode", "base")) in ("74", "193"):
+        scenarios.stamp_coop_release(state)
+    else:
+        scenarios.stamp_release(state)
+    state["format"] = 17
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
                                                _format_7_to_8, _format_8_to_9, _format_9_to_10,
                                                _format_10_to_11, _format_11_to_12, _format_12_to_13,
-                                               _format_13_to_14, _format_14_to_15, _format_15_to_16]
+                                               _format_13_to_14, _format_14_to_15, _format_15_to_16,
+                                               _format_16_to_17]
 
 
 def format_of(state: State) -> int:

@@ -11,7 +11,9 @@ chronicler237) the same of main 04c0a40 (6a0f3d2 to the card's second change, ro
 chronicler238) of main 8b97501 (52a3425 to the card's third change, row 8b97501: card 238), and (kind
 chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239); and (kind genova79)
 a 79 game of main 019c428 (before Genova was left out of the ports dealt with Liberation: option port_pool
-"all", format 16) in which Genova is dealt. Run once on the old commit:
+"all", format 16) in which Genova is dealt; and (kind monkey204) a 78 game of main 65e19e8 (9c5edb3 to the
+Powder Monkey's change, row 65e19e8: card 204 at its old numbers) in which a player holds that card in hand
+(the bot of that day never bought it), stored just after it is drawn. Run once on the old commit:
 
     git worktree add --detach /tmp/old-188b109 188b109
     PYTHONPATH=/tmp/old-188b109 PBEM_ENGINE_PURE=1 .venv/bin/python \
@@ -77,7 +79,21 @@ def bought_at(n, opts, seed, cid):
     return None
 
 
-if kind in ("chronicler", "chronicler237", "chronicler238", "chronicler239"):
+def held_at(n, opts, seed, cid):
+    """The number of moves after which a player holds card ``cid`` in hand (None: nobody does)."""
+    rnd = random.Random(seed)
+    st = rules.setup(player_names(n), opts, seed)
+    for i, _ in enumerate(iter(lambda: rules.pending(st), [])):
+        if i > 20 and any(cid in p["hand"] for p in st["p"]):
+            return i
+        play(st, rnd, 1)
+    return None
+
+
+if kind == "monkey204":
+    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(200)) if held_at(3, {"mode": "78"}, s, 204))
+    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=held_at(3, {"mode": "78"}, seed, 204) + 5)
+elif kind in ("chronicler", "chronicler237", "chronicler238", "chronicler239"):
     cid = {"chronicler237": 237, "chronicler238": 238, "chronicler239": 239}.get(kind, 201)
     seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(2000)) if bought_at(3, {"mode": "78"}, s, cid))
     game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=bought_at(3, {"mode": "78"}, seed, cid) + 5)

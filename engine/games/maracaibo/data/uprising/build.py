@@ -187,7 +187,9 @@ _CARDS: list[dict[str, Any]] = [
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
           nation_worker=True),
-    _card("Powder Monkey", 5, 1, [{"t": "perm", "ext": "token_choice", "n": 2}], token_worker=True),
+    # (its numbers changed once by the balance runs of #20: card 242 in card 204's place, cost 2 and 2 VP; 204
+    # retired)
+    _card("Powder Monkey", 2, 2, [{"t": "perm", "ext": "token_choice", "n": 2}], id=242, token_worker=True),
     # new combat action: reveal a project card, a reward by its object
     _card("Fortune Teller", 4, 2, [{"t": "combat", "ext": "by_object", "cost": 3, "by_object": BY_OBJECT,
                                     "gain": {}}]),
@@ -264,6 +266,11 @@ _RETIRED: dict[int, list[dict[str, Any]]] = {  # (a place's retired cards, oldes
         # the buy predict with 3-4 players, on seeds s3 and s4 (and s1)
         _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=239,
               needs={"barrier": "blue", "before_last_round": True}, figure=True),
+    ],
+    3: [
+        # every release to the Powder Monkey's change (#20): never bought by the bot (0 of 2,614 player-games that
+        # held it), its two tokens' choice worth 0.1-1.2 VP a combat against 5 doubloons and a figure for 1 VP
+        _card("Powder Monkey", 5, 1, [{"t": "perm", "ext": "token_choice", "n": 2}], token_worker=True),
     ],
 }
 
