@@ -277,6 +277,31 @@ def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
     parts = rules.line_parts(command.text) if command.text is not None else []
     if len(parts) < 2:
         raise whole
+    # A game may split a part more finely (Maracaibo: ``deliver corn with card 3`` as the delivery,
+    # then its payment); where the first of those finer parts is no move (the delivery chosen already,
+    # the payment asked), the line is read again split only where every game splits it (QA, #20: the
+    # mail's worked line ``deliver cotton with Red Gunner, disc UH`` was refused at the payment).
+    plain = Rules.line_parts(rules, command.text) if command.text is not None else []
+    if plain != parts and len(plain) > 1:
+        try:
+            return _chain_parts(rules, state, seat, number, command, read, whole, parts)
+        except _FirstPartRefused:
+            parts = plain
+    try:
+        return _chain_parts(rules, state, seat, number, command, read, whole, parts)
+    except _FirstPartRefused:
+        raise whole from None
+
+
+class _FirstPartRefused(Exception):
+    """The first part of a line's split is no move: the split was not what the writer meant."""
+
+
+def _chain_parts(rules: Rules, state: State, seat: int, number: int, command: Command,
+                 read: Callable[[Rules, State, int, Command], Move], whole: IllegalMove,
+                 parts: list[str]) -> list[Step]:
+    """:func:`_chain` for one split of the line (``parts``); :class:`_FirstPartRefused` when its first
+    part is no move."""
     trial = _copy(state)
     steps: list[Step] = []
     sure = False  # the rest of the line repeats a move the game says is legal each time (see above)
@@ -291,7 +316,7 @@ def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
             events = [*note_events(move, seat), *rules.apply(trial, seat, move)]
         except IllegalMove as exc:
             if not k:
-                raise whole from None
+                raise _FirstPartRefused from None
             # judged after the parts before it, which revealed nothing (see below)
             raise _ChainRefused(IllegalMove(f'in "{command.text}", after "{", ".join(parts[:k])}": '
                                             f'"{part}": {exc.message}'),

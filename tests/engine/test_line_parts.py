@@ -75,3 +75,25 @@ def test_it_keeps_the_whole_line_reading_before_any_split() -> None:
     assert RULES.line_parts("a, b; c then d") == ["a", "b", "c", "d"]
 
 
+
+
+def test_it_applies_the_payment_and_disc_written_as_the_whole_delivery_once_the_delivery_is_chosen() -> None:
+    # QA, #20: "deliver cotton" alone, then the answer to the payment's question written as the mail's
+    # worked line says ("deliver cotton with Red Gunner, disc UH"), was refused: its first part, the
+    # delivery, was chosen already; the line is read again split at its comma only
+    st, seat = S.city_two_corn()
+    apply_batch(RULES, st, seat, [Command(text="deliver corn")])
+    chosen = copy.deepcopy(st)
+    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
+    assert result.refused is None, result.refused
+    assert [s.move["code"] for s in result.steps] == ["y7", "u3"]
+    assert st == _applied(chosen, seat, ["y7", "u3"])
+    # a wrong part after it is still refused after the payment, the line as a whole, nothing applied
+    st = copy.deepcopy(chosen)
+    refused = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U99")]).refused
+    assert refused is not None and st == chosen
+    assert 'after "deliver corn with Bold Merchant": "disc U99"' in refused.error.message
+    # and at the city, before the delivery, the same line is still the delivery, its payment and its disc
+    st, seat = S.city_two_corn()
+    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
+    assert [s.move["code"] for s in result.steps] == ["dcorn", "y7", "u3"]
