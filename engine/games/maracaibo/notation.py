@@ -679,6 +679,15 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
             card=shown, n=C.HAND_LIMIT - len(p["hand"]))
     if kind == "setup" and "keep" in terms and any(c.startswith("p") for c in codes):
         return _("first plan one of the dealt cards ('plan <card>'); then keep four")
+    ports = [str(U.PORT[o.code[1:]]["name"]) for o in options if o.code[1:] in U.PORT]
+    if kind == "setup" and "port" in terms and ports:  # the Uprising: a port not dealt (QA, #20)
+        return _("you were dealt the home ports {ports}: keep one of them ('home port {port}')").format(
+            ports=", ".join(ports), port=ports[0])
+    if "liberate" in terms and "resist" in p and kind not in ("against", "liberation", "libvillage", "resist"):
+        # (QA, #20: 'liberate 3' outside a fight was answered "no move uses all of 'liberate', '3'")
+        return _("a place is liberated in a fight against a nation (after a combat token: 'fight against spain', "
+                 "then 'liberate 12'), or by your resistance tile's village action at a village ('liberate the "
+                 "village'), once its two discs are off (ship area UR); neither is possible now")
     places = sorted({t[1:] if t.startswith("@") else t[2:] for t in terms if t.startswith(("@", "l#"))} & set(C.LOC))
     for loc in places:  # a legacy place whose tile is not in play, or not open to this player yet
         tile = C.LOC[loc].get("legacy")
