@@ -58,6 +58,8 @@ INDICATED = str(U.BOARDS["compass_upgrade"]["replaces"])
 _INDICATED_GAIN: dict[str, int] = next(e["gain"] for e in U.BOARDS["compass_upgrade"]["effects"] if e["t"] == "now")
 _RESISTANCE_FRONT: dict[str, int] = U.BOARDS["resistance"]["front"]["unlock"][0]["gain"]
 _DISCS = int(U.BOARDS["discs_per_slot"])
+#: VP per influence a home port would give, with the Liberation module
+_LIBERATION_VP = int(U.MODULES["liberation"]["influence_vp"])
 _HP = U.MODULES["home_ports"]
 
 
@@ -95,7 +97,7 @@ def area_text(p: P, uid: str) -> str:
         return "resistance tile: " + str(U.BOARDS["resistance"]["back" if resistance.playing(p) else "front"]["text"])
     if uid == PORT_AREA:
         hp = port_of(p)
-        return f"home port {hp['name']}: {port_text(hp)}" if hp else "home port"
+        return f"home port {hp['name']}: {port_text(hp, p.get('combat_tile') == 'liberation')}" if hp else "home port"
     if uid == INDICATED and new_board(p):
         return str(U.BOARDS["compass_upgrade"]["text"])
     if p.get("combat_tile") == "liberation" and uid == U.BOARDS["combat_tile"]["base"]["upgrade"]:
@@ -157,7 +159,8 @@ def setup_options(state: State, seat: int) -> list[Option] | None:
     s = player(state, seat)["setup"]
     if not s.get("ports"):
         return None
-    return [opt(f"h{pid}", f"home port {U.PORT[pid]['name']}: {port_text(U.PORT[pid])}") for pid in s["ports"]]
+    lib = _liberation(state)
+    return [opt(f"h{pid}", f"home port {U.PORT[pid]['name']}: {port_text(U.PORT[pid], lib)}") for pid in s["ports"]]
 
 
 def keep_port(state: State, seat: int, pid: str, ev: list[Event]) -> None:
@@ -313,8 +316,10 @@ def _effect(p: P, ext: str) -> dict[str, Any] | None:
     return found[0] if found else None
 
 
-def port_text(hp: dict[str, Any]) -> str:
-    """The port's ongoing effect in a few words (its full wording: the data's ``text``)."""
+def port_text(hp: dict[str, Any], liberation: bool = False) -> str:
+    """The port's ongoing effect in a few words (its full wording: the data's ``text``). ``liberation``:
+    as the Liberation module plays it, where every fight is against a nation and influence is VP (QA,
+    #20: scenario 79's mails offered Yaquimel "fighting for Spain ... 1 influence", a fight 79 has not)."""
     e = hp["effects"][0]
     ext = e.get("ext")
     if ext == "stop_marker":
@@ -326,6 +331,11 @@ def port_text(hp: dict[str, Any]) -> str:
     if ext == "income_influence":
         return f"income: {e['inf']} influence with the nation holding the fewest locations"
     if ext == "combat_nation":
+        if liberation:  # (liberation.py: a home port's combat action only against its own nation)
+            got = {k: v for k, v in e["gain"].items() if k != "inf"}
+            got["vp"] = got.get("vp", 0) + _LIBERATION_VP * int(e["gain"].get("inf", 0))
+            return (f"fighting against {str(e['nation']).title()}: combat action (value {e['cost']}) for "
+                    f"{C.gain_text(got)}")
         return (f"fighting for {str(e['nation']).title()}: combat action (value {e['cost']}) for "
                 f"{C.gain_text(e['gain'])}")
     if ext == "market_take":

@@ -160,6 +160,13 @@ def _said_lines(out: list[str]) -> list[str]:
 # ---- text -------------------------------------------------------------------------------------------
 
 
+def _uprising(view: View) -> bool:
+    """The Uprising module plays (scenario 78, or a campaign whose story added it): fights against a nation."""
+    mode = str(view["options"].get("mode", "base"))
+    modes = C_U.MODES.get(mode) or {}
+    return "uprising" in [*modes.get("modules", ()), *(view.get("story") or {}).get("modules", ())]
+
+
 def text(view: View, brief: bool = False) -> str:
     """The game in words. ``brief`` (a mail): the other players' careers, planning areas and
     bought cards as names and counts; the whole of them is on the reader's game page."""
@@ -178,6 +185,8 @@ def text(view: View, brief: bool = False) -> str:
     for t in view.get("uprising_legacy") or ():  # the Uprising's scenarios: the new legacy tiles
         out.append(f"Legacy tile {t['id']} {t['name']}: {t['text']}" + ("" if t["played"] else
                                                                       " (not played yet by this server)"))
+    if _uprising(view):  # L40, beside the board: what fighting against a nation offers (QA, #20: no mail said it)
+        out.append(f"Legacy tile L40 {C_U.LEGACY['L40']['name']}: {C_U.LEGACY['L40']['text']}")
     out += _legacy_board_lines(view)
     out += ["", "THE CARIBBEAN (place: kind; owner, or what annexing it gives; market: goods, discs taken, "
                 "next pay; city action; quest; ships)"]
@@ -229,8 +238,12 @@ def text(view: View, brief: bool = False) -> str:
     counts = dict.fromkeys(C.NATIONS, 0)
     for n in view["markers"].values():
         counts[n] += 1
-    out += ["", "NATIONS (markers on the map, in supply; scoring multiplier)"]
-    out += _wrap("; ".join(f"{n.title()} {counts[n]}, {sum(view['supply'][n])}; x{mult[n]}" for n in C.NATIONS))
+    if scen.get("nation_scoring", True):
+        out += ["", "NATIONS (markers on the map, in supply; scoring multiplier)"]
+        out += _wrap("; ".join(f"{n.title()} {counts[n]}, {sum(view['supply'][n])}; x{mult[n]}" for n in C.NATIONS))
+    else:  # scenario 79: no nation scores at the end, so no multiplier is said (QA, #20: "x5" misled)
+        out += ["", "NATIONS (markers on the map, in supply; no nation scores at the end of this scenario)"]
+        out += _wrap("; ".join(f"{n.title()} {counts[n]}, {sum(view['supply'][n])}" for n in C.NATIONS))
     out += ["", "PRESTIGE BUILDINGS (cost, VP at the end, synergy; who invested)"]
     down = 0
     for b in view["prestige"]:
@@ -349,10 +362,15 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
             f"ship upgrades {', '.join(p['areas']) or 'none'}, {C.counted(sum(p['discs'].values()), 'disc')} left"]
     if p.get("port"):  # the Uprising: the home port (area UH) and its effect in words
         hp = C_U.PORT[p["port"]]
-        # (the rulebook's full wording in English; in another language its effect in a few words, said
-        # from data like the ship areas' texts)
-        effect = hp["text"] if i18n.current() == i18n.DEFAULT else port_text(hp)
-        bits.append(f"home port {hp['name']} ({'unlocked' if 'UH' in p['areas'] else 'locked'}): {effect}")
+        # (the rulebook's full wording in English; in another language, and for the other players in a
+        # mail (``brief``), its effect in a few words, said from data like the ship areas' texts: the
+        # rulebook's words of three players' ports, Roatán's 700 characters, left a 3-player mail of 78
+        # no room for its picture, QA #20)
+        full = i18n.current() == i18n.DEFAULT and not brief
+        effect = hp["text"] if full else port_text(hp, p.get("combat_tile") == "liberation")
+        # the nation the rulebook's words call "the indicated nation" (its icon), named (QA, #20)
+        nation = f"{str(hp['nation']).title()}, " if hp.get("nation") else ""
+        bits.append(f"home port {hp['name']} ({nation}{'unlocked' if 'UH' in p['areas'] else 'locked'}): {effect}")
         if "explorer2" in p:  # Roatán's figure on the explorer track
             bits.append(f"home port figure on explorer space {p['explorer2']}")
     if "resist" in p:  # the Uprising: the resistance tile's four spaces
