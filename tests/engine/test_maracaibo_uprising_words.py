@@ -10,8 +10,9 @@ from typing import Any
 
 from engine import i18n
 from engine.games.maracaibo import RULES, homeports, labels
+from engine.stack import frame
 from engine.testing import player_names
-from tests.engine.maracaibo_scenarios import _started
+from tests.engine.maracaibo_scenarios import _on, _started
 
 State = dict[str, Any]
 
@@ -95,3 +96,19 @@ def test_it_says_no_nation_scores_at_the_end_of_79_instead_of_a_multiplier() -> 
     assert "NAÇÕES (marcadores no mapa, na reserva; nenhuma nação pontua no fim deste cenário) França 6, 7;" in pt
     nations = _text(_started(mode="78")).partition("NATIONS (markers on the map, in supply; scoring multiplier) ")[2]
     assert re.match(r"France \d+, \d+; x\d; England", nations), nations[:80]
+
+
+def test_it_says_when_a_fight_against_a_nation_has_nothing_to_liberate() -> None:
+    # QA, #20: in 78's first round no marker stands anywhere; Ana fought against France, paid the token's
+    # 2 doubloons and the combat ended: the option had not said that nothing could be liberated
+    state = _started(mode="78")
+    state["markers"] = {"14": "spain"}
+    state = _on(state, frame("fight", 0, token="T3", ask=True))[0]
+    offered = {o.code: o.label for o in RULES.options(state, 0)}
+    assert offered["af"] == "fight against france (value 6; the combat token: 2 VP now; no France marker to liberate)"
+    assert offered["as"].startswith("fight against spain (value ") and "to liberate" not in offered["as"]
+    assert RULES.read("fight against france", state, 0).move == {"code": "af"}
+    with i18n.language("pt"):
+        said = {o.code: o.label for o in labels.in_language(RULES.options(state, 0))}
+    assert said["af"] == ("lutar contra França (valor 6; a ficha de combate: 2 PV agora; nenhum marcador de França "
+                          "para libertar)"), said["af"]

@@ -84,8 +84,12 @@ def fight_options(state: State, seat: int, token: str | None) -> list[Option]:
         if not allowed(state, seat, n, "against"):
             continue
         reward = _against_reward(token, n)
+        # (QA, #20: in round 1 no marker stands anywhere; a fight against a nation then liberates nothing,
+        # and only its token's reward is left: said before the token is paid)
+        free = any(m == n and loc_kind(state, loc) in ("city", "village") for loc, m in state["markers"].items())
         out.append(opt(f"a{n[0]}", f"fight against {n} (value {against_value(state, token, n, p)}"
-                       + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))
+                       + (f"; the combat token: {C.gain_text(reward)}" if reward else "")
+                       + ("" if free else f"; no {n.title()} marker to liberate") + ")"))
     return out
 
 
