@@ -281,16 +281,23 @@ def _chain(rules: Rules, state: State, seat: int, number: int, command: Command,
     # then its payment); where the first of those finer parts is no move (the delivery chosen already,
     # the payment asked), the line is read again split only where every game splits it (QA, #20: the
     # mail's worked line ``deliver cotton with Red Gunner, disc UH`` was refused at the payment).
+    # Likewise where a later finer part is no move (``with Lucky Navigator`` after a delivery that only
+    # that card could pay, paid without asking). The finer split's refusal stands when neither reads.
     plain = Rules.line_parts(rules, command.text) if command.text is not None else []
-    if plain != parts and len(plain) > 1:
-        try:
-            return _chain_parts(rules, state, seat, number, command, read, whole, parts)
-        except _FirstPartRefused:
-            parts = plain
     try:
         return _chain_parts(rules, state, seat, number, command, read, whole, parts)
-    except _FirstPartRefused:
-        raise whole from None
+    except (_FirstPartRefused, _ChainRefused) as fine:
+        refused: _ChainRefused | None = fine if isinstance(fine, _ChainRefused) else None
+    if plain != parts and len(plain) > 1:
+        try:
+            return _chain_parts(rules, state, seat, number, command, read, whole, plain)
+        except _ChainRefused as coarse:  # past its first part: what it says is nearer than "no move"
+            refused = refused or coarse
+        except _FirstPartRefused:
+            pass
+    if refused is not None:
+        raise refused
+    raise whole
 
 
 class _FirstPartRefused(Exception):

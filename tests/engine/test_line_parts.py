@@ -97,3 +97,21 @@ def test_it_applies_the_payment_and_disc_written_as_the_whole_delivery_once_the_
     st, seat = S.city_two_corn()
     result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
     assert [s.move["code"] for s in result.steps] == ["dcorn", "y7", "u3"]
+
+
+def test_it_reads_the_one_card_that_pays_named_on_the_delivery_line_and_never_plans_another() -> None:
+    # QA, #20: with one sugar card in hand the delivery is paid without asking, so in "deliver sugar with
+    # Lucky Navigator, disc UH" the part "with Lucky Navigator" was no move and the line was refused; and
+    # "with Swift Deserter" (a cotton card) was read as planning Swift Deserter
+    st, seat = S.city_two_corn()
+    st["p"][seat]["hand"] = [7, 2, 8]  # Bold Merchant, the one corn card
+    before = copy.deepcopy(st)
+    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
+    assert result.refused is None, result.refused
+    assert [s.move["code"] for s in result.steps] == ["dcorn", "u3"]
+    assert 7 not in st["p"][seat]["hand"]
+    other = str(C.CARD[8]["name"])
+    st = copy.deepcopy(before)
+    refused = apply_batch(RULES, st, seat, [Command(text=f"deliver corn with {other}, disc U3")]).refused
+    assert refused is not None and st == before, "nothing applied, nothing planned"
+    assert f"'with {other}' names a card to pay with, but no payment is asked now" in refused.error.message

@@ -32,6 +32,7 @@ from . import content as C
 from . import labels
 from . import uprising_content as U
 from .board import closed_from, hand_limit, window_closed
+from .effects import cheapest, good_cards
 
 # ---- the vocabulary -------------------------------------------------------------------------------
 
@@ -532,7 +533,13 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     if code.startswith("vU"):
         return [f"{code[1:]} (village action) (use) (ship) (area)", f"village action {code[1:]} (ship) (area)"]
     if code.startswith("d") and code[1:] in C.GOODS:
-        return [f"deliver {code[1:]} (city action) (market) (then) (card)"]
+        good, p = code[1:], state["p"][seat]
+        paying = cheapest(p, good_cards(p, good))
+        if len(paying) == 1:  # the one card that pays, paid without asking, may be named (QA, #20)
+            return [f"deliver {good} (city action) (market) (then) (card)",
+                    f"deliver {good} (with) (use) (discard) {card_name(paying[0])}",
+                    f"deliver {good} (with) (use) (discard) card {paying[0]}"]
+        return [f"deliver {good} (city action) (market) (then) (card)"]
     if code == "city":
         # ``no delivery`` (the rules page's words): a line that only says not to deliver fits this
         # reading whole (its words are all weak); :func:`check` refuses it for any other negation
@@ -616,6 +623,11 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
                 line=repr(text.strip())), notation.listing(options))
     if reading.code in SAYS_NO:
         return
+    if re.match(r"\s*with\b", text, re.I) and re.fullmatch(r"[pbk]\d+\w*", reading.code):
+        # (QA, #20: ``deliver sugar with Swift Deserter`` after a delivery paid without asking read its
+        # ``with Swift Deserter`` as planning that card)
+        raise IllegalMove(_("{line} names a card to pay with, but no payment is asked now").format(
+            line=repr(text.strip())), notation.listing(options))
     if re.fullmatch(r"s\w+", reading.code) and re.search(r"(?<![\w-])-\s*\d", text):
         raise IllegalMove(_("{line}: a ship sails forward, 1 to 7 locations; a negative number names no move")
                           .format(line=repr(text.strip())), notation.listing(options))
