@@ -616,6 +616,14 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         raise IllegalMove(_("{line}: deliver which good? {which}").format(
             line=repr(text.strip()), which=_(" or ").join(f"'deliver {g}'" for g in goods)
             or _("no good can be delivered here")), notation.listing(options))
+    good = reading.code[1:] if reading.code.startswith("d") else ""
+    said = notation.lex(text, vocab, strict=True).terms() if good in C.GOODS else set()
+    if any(t.startswith("c#") for t in said) and good not in said:
+        # the one card that pays may be named after its good (``deliver corn with Wealthy Navigator``),
+        # never in its place (``deliver wealthy navigator``)
+        goods = [o.code[1:] for o in options if o.code.startswith("d") and o.code[1:] in C.GOODS]
+        raise IllegalMove(_("{line}: deliver which good? {which}").format(
+            line=repr(text.strip()), which=_(" or ").join(f"'deliver {g}'" for g in goods)), notation.listing(options))
     if reading.code == "city":
         line = notation.lex(text, vocab, strict=True)
         if not line.terms() and {t for x in line.lexemes if x.negated for t in x.terms} & ACTIONS - {"deliver"}:
