@@ -59,9 +59,10 @@ JUDGED_MAIL_STATEMENTS = 8
 #: when the seats' read said a seat has chat it was not told. (It was 4 statements a mail: story,
 #: chat, row and mark each; then 3 for a change's mails.)
 MAILS_STATEMENTS = 2
-#: The answer to a step, made alone: its seat's marks read again, the story, the chat, the row
-#: with the seat's mark (one statement, as a change's mails; it was 5 with the mark apart).
-STEP_ANSWER_STATEMENTS = 4
+#: The answer to a step, made alone: its seat's marks read again with whether chat came since (the
+#: chat is read only then), the story, the row with the seat's mark (one statement, as a change's
+#: mails; it was 5 with the mark apart, 4 with the chat read always).
+STEP_ANSWER_STATEMENTS = 3
 
 
 def test_it_judges_a_move_mail_in_no_more_statements_than_today():
@@ -316,3 +317,25 @@ def test_the_sent_mark_does_not_wait_for_the_disk_and_leaves_the_session_as_it_w
         sending._mark_sent(ids[1:])
     assert "synchronous_commit" not in ctx.captured_queries[-1]["sql"]
     assert set(OutboundMessage.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"sent"}
+
+
+def test_a_steps_answer_tells_the_chat_said_just_before_it(monkeypatch):
+    """The step's answer reads the chat only when its seat's marks say some came after its last mail
+    (issue 28: one statement less an answer where the chat is quiet); when some came, it tells it."""
+    from pbem.games import personal
+
+    monkeypatch.setattr(services, "new_seed", lambda: "counts-steps")
+    game = _maretta()
+    seats = list(Seat.objects.filter(game=game).select_related("player").order_by("index"))
+    said: list[str] = []
+
+    @contextlib.contextmanager
+    def chat_first() -> Any:
+        said.append(f"fair winds {len(said)}")
+        personal.do_say(seats[len(said) % len(seats)], said[-1])
+        yield
+
+    new, _ctx, _mailed = _judged_until_a_steps_answer(game, chat_first)
+    answers = [r for r in new if STEP_ANSWER_HEADER in r.headers]
+    assert answers and answers[0].content is not None
+    assert said[-1] in [text for _who, text in answers[0].content["chat"]]
