@@ -29,7 +29,10 @@ scorings left). It prints, per card and player count, over both seeds:
   margin was no larger than the card's points counts as lost; ties share). This is an upper bound of
   the card's effect: the buy's doubloons and action would have gone elsewhere.
 
-Also the synergy tokens, doubloons and VP its buyers held at the buy (the turn's start, before the buy).
+Also the synergy tokens, doubloons and VP its buyers held at the buy (the turn's start, before the buy), the
+player-games in which the card was held (in hand or planning area at one of the game's decisions: how often
+its holders buy it), and each conditioned column's excess (buyers' wins less their expectation) with its
+standard error had the card done nothing (each buyer's win a draw of its own expectation).
 ``--per-seed`` reports each seed's games alone too
 (their expectations over that seed's games); ``--table FILE`` reports from ``--json`` records (older records,
 without the tokens or doubloons held, leave those columns out).
@@ -101,12 +104,15 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
     state = RULES.setup(player_names(n), {"mode": mode}, seed)
     rnd = random.Random(f"{seed}-bot")
     seen: list[set[Key]] = [set() for _ in range(n)]
+    held: set[tuple[int, int]] = set()  # (card, seat): a watched card in a player's hand or planning area
     buys: list[dict[str, Any]] = []
     moves = 0
     while pending := RULES.pending(state):
         seat = pending[0]
         for s in range(n):
             seen[s].add(_position(state, s))
+            q = state["p"][s]
+            held.update((cid, s) for cid in cards if cid in q["hand"] or cid in q["plan"])
         opts = RULES.options(state, seat)
         pick = bot(state, seat, opts, rnd)
         p = state["p"][seat]
@@ -117,6 +123,7 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
         p = state["p"][seat]
         new = set(p["bought"]) - set(before_bought)
         for cid in new & cards:
+            held.add((cid, seat))  # (drawn and bought between two of the game's decisions: held too)
             # the card's own points: its immediate VP (the move's VP, which may hold more: "move_vp"),
             # its VP income's rise times the scorings left, its VP at the end
             rise = int(p["inc_vp"]) - before_inc
@@ -131,7 +138,8 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
     vps = [int(p["vp"]) for p in state["p"]]
     for b in buys:
         b["card_vp"] = int(U.CARD[b["card"]]["vp"])
-    return {"winners": list(outcome.winners), "vps": vps, "seen": [sorted(s) for s in seen], "buys": buys}
+    return {"winners": list(outcome.winners), "vps": vps, "seen": [sorted(s) for s in seen], "buys": buys,
+            "held": sorted([c, s] for c, s in held)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -265,9 +273,11 @@ def figures(n: int, games: list[dict[str, Any]], cid: int,
     at = at if at is not None else cells(n, games)
     f: dict[str, Any] = {"buyers": 0.0, "won": 0.0, "expected": 0.0, "without": 0.0,
                          "ranks": [0] * (n + 1), "turns": [], "points": [], "held": defaultdict(int),
-                         "doubloons": [], "vp": []}
+                         "doubloons": [], "vp": [], "holders": None}
     for col in ("tok", "dbl"):
-        f[col] = {"buyers": 0.0, "won": 0.0, "expected": 0.0}
+        f[col] = {"buyers": 0.0, "won": 0.0, "expected": 0.0, "var": 0.0}
+    if games and all("held" in g for g in games):  # (older records do not say who held the card)
+        f["holders"] = sum(1 for g in games for c, _ in g["held"] if c == cid)
     for g in games:
         for b in g["buys"]:
             if b["card"] != cid:
@@ -285,7 +295,9 @@ def figures(n: int, games: list[dict[str, Any]], cid: int,
                 if c[0] > 1:  # (leave-one-out: the buyer's own record out of its cell)
                     f[col]["buyers"] += 1
                     f[col]["won"] += w
-                    f[col]["expected"] += (c[1] - w) / (c[0] - 1)
+                    e = (c[1] - w) / (c[0] - 1)
+                    f[col]["expected"] += e
+                    f[col]["var"] += e * (1 - e)  # (a buyer's win, a draw of chance e: its variance)
             if len(key) > 4:
                 f["held"][key[4]] += 1
             if "doubloons" in b:
@@ -303,12 +315,20 @@ def figures(n: int, games: list[dict[str, Any]], cid: int,
     return f
 
 
+def excess(c: dict[str, float]) -> tuple[float, float]:
+    """A conditioned column's excess (the buyers' wins less their expectation, points of a share) and its
+    standard error had the card done nothing (each buyer's win a draw of its own expectation)."""
+    return 100 * (c["won"] - c["expected"]) / c["buyers"], 100 * c["var"] ** 0.5 / c["buyers"]
+
+
 def _col(f: dict[str, Any], col: str, label: str) -> str:
     c = f[col]
     if not c["buyers"]:
         return ""
+    x, se = excess(c)
     return (f"{label} {100 * c['expected'] / c['buyers']:.0f}% "
-            f"(leave-one-out, {c['buyers']:.0f} buyers, who won {100 * c['won'] / c['buyers']:.0f}%); ")
+            f"(leave-one-out, {c['buyers']:.0f} buyers, who won {100 * c['won'] / c['buyers']:.0f}%: "
+            f"excess {x:+.0f} +- {se:.0f}); ")
 
 
 def report(n: int, games: list[dict[str, Any]], cards: frozenset[int], title: str = "") -> None:
@@ -319,11 +339,13 @@ def report(n: int, games: list[dict[str, Any]], cards: frozenset[int], title: st
     for cid in sorted(cards):
         f = figures(n, games, cid, at)
         buyers = f["buyers"]
+        holders = "" if f["holders"] is None else f"held in {f['holders']} player-games; "
         if not buyers:
-            print(f"- {U.CARD[cid]['name']} ({cid}): no buyer")
+            print(f"- {U.CARD[cid]['name']} ({cid}): {holders}no buyer")
             continue
         held, ranks, money = f["held"], f["ranks"], sorted(f["doubloons"])
-        print(f"- {U.CARD[cid]['name']} ({cid}): {buyers:.0f} buyers; buyers' wins {100 * f['won'] / buyers:.0f}%; "
+        print(f"- {U.CARD[cid]['name']} ({cid}): {holders}{buyers:.0f} buyers; "
+              f"buyers' wins {100 * f['won'] / buyers:.0f}%; "
               f"expected from their position {100 * f['expected'] / buyers:.0f}%; "
               + _col(f, "tok", "expected from their position and tokens")
               + _col(f, "dbl", "expected from their position, tokens and doubloons")

@@ -14,7 +14,9 @@ one of main 8b97501 (before the third change: row 8b97501, card 238) in which a 
 main 9fa6890 (before the fourth change: row 9fa6890, card 239, sold before the last round) in which a player buys
 card 239 in round 3, where today's card 240 is no longer sold; and one of main 65e19e8 (before the Powder
 Monkey's change: row 65e19e8, card 204 at cost 5 and 1 VP, today's card 242 at cost 2 and 2 VP) in which a
-player holds card 204 (the bot of that day never bought it)."""
+player holds card 204 (the bot of that day never bought it); and one of main 2eed0d6 (before the Rebel
+Chronicler's fifth change: row 2eed0d6, card 240 sold only in rounds 1 and 2 past the blue barrier, today's card
+241 at cost 13 before the last round with no barrier) in which a player holds card 240 (nobody ever bought it)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ STORED = {
     "maracaibo_78_8b97501": "8b97501",
     "maracaibo_78_9fa6890": "9fa6890",
     "maracaibo_78_65e19e8": "65e19e8",
+    "maracaibo_78_2eed0d6": "2eed0d6",
     "maracaibo_campaign_57805f3_3": "17a12c0",
     "maracaibo_campaign_5962877_1": "ef92d45",  # (card 150's vote taken as today's: ef92d45's parent or later)
     "maracaibo_campaign_5962877_3": "ef92d45",
@@ -140,11 +143,15 @@ def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_
 
 
 #: the Rebel Chronicler: today's id, and each golden game holding an older one with that id's numbers
-TODAY = 240
+TODAY = 241
 OLD = {"maracaibo_78_6fb9567": (201, 4, 2), "maracaibo_78_04c0a40": (237, 8, 1), "maracaibo_78_8b97501": (238, 10, 0),
        "maracaibo_78_9fa6890": (239, 12, 0)}
+#: the id generations 4 and 5 dealt (rows 65e19e8 and 2eed0d6: sold only in rounds 1 and 2, never bought)
+CHRON_240 = 240
+#: the ids each generation of releases dealt, oldest first (scenarios.RENUMBERED)
+GENERATIONS = (201, 237, 238, 239, CHRON_240, CHRON_240)
 #: every id the card had, oldest first, and today's
-IDS = {201, 237, 238, 239, TODAY}
+IDS = {201, 237, 238, 239, CHRON_240, TODAY}
 #: the Powder Monkey: today's id, the id every release before its change dealt (#20)
 MONKEY, OLD_MONKEY = 242, 204
 
@@ -162,24 +169,25 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
     # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP, main 04c0a40's (card 237) cost 8
     # and was worth 1 VP and could be bought in the last round, main 8b97501's (card 238) cost 10 and was worth
     # 0 VP, main 9fa6890's (card 239) cost 12, was worth 0 VP and was sold before the last round; today's is
-    # card 240, in their place, sold only before round 3
+    # card 241, in their place, cost 13, sold before the last round with no barrier to be past (card 240, sold
+    # only before round 3, was never bought: the next test)
     g = golden(name)
     oid, cost, vp = OLD[name]
     new = U.CARD[TODAY]
-    assert scenarios.RENUMBERED[TODAY] == (201, 237, 238, 239) and new["name"] == U.CARD[oid]["name"]
+    assert scenarios.RENUMBERED[TODAY] == GENERATIONS and new["name"] == U.CARD[oid]["name"]
     assert (U.CARD[oid]["cost"], U.CARD[oid]["vp"]) == (cost, vp) and new["effects"] == U.CARD[oid]["effects"]
     assert (new["cost"], new["vp"], new["needs"]) != (cost, vp, U.CARD[oid]["needs"])
     (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if oid in p["bought"]]
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
     assert oid in state["p"][buyer]["bought"] and scenarios.dealt_new_cards(state) & IDS == {oid}
-    # today's setup deals card 240 where the old one was: the same deck but for it
+    # today's setup deals card 241 where the old one was: the same deck but for it
     today = RULES.setup(g["players"], g["options"], g["seed"])
     then = RULES.setup(g["players"], options, g["seed"])
     cards = scenarios.dealt_new_cards
     assert oid in cards(then) and TODAY in cards(today)
     assert cards(then) - {oid, OLD_MONKEY} == cards(today) - {TODAY, MONKEY}  # (card 204 too: #20's fifth change)
-    then["options"] = today["options"]  # (but for the option release, the same setup with 240 and 242 where
+    then["options"] = today["options"]  # (but for the option release, the same setup with 241 and 242 where
     # the old ones were)
     renamed = re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)))
     assert boxed(renamed) == boxed(json.dumps(today))
@@ -198,20 +206,45 @@ def test_a_game_stored_before_the_powder_monkeys_change_deals_card_204_at_its_ol
     # and 2 VP (#20), the same effect and figure; every older release dealt 204 too, beside the Chronicler's ids
     g = golden("maracaibo_78_65e19e8")
     old, new = U.CARD[OLD_MONKEY], U.CARD[MONKEY]
-    assert scenarios.RENUMBERED[MONKEY] == (OLD_MONKEY,) * 5 and scenarios.RENUMBERED[TODAY] == (201, 237, 238, 239)
+    assert scenarios.RENUMBERED[MONKEY] == (OLD_MONKEY,) * 5 and scenarios.RENUMBERED[TODAY] == GENERATIONS
     assert (old["cost"], old["vp"], new["cost"], new["vp"]) == (5, 1, 2, 2) and old["name"] == new["name"]
     assert old["effects"] == new["effects"] and old["token_worker"] and new["token_worker"]
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
     cards = scenarios.dealt_new_cards
     assert any(OLD_MONKEY in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
-        TODAY, OLD_MONKEY}
+        CHRON_240, OLD_MONKEY}
     assert scenarios.generation(state) == 4 and scenarios.release_of(state) == "65e19e8"
     today = RULES.setup(g["players"], g["options"], g["seed"])
     then = RULES.setup(g["players"], options, g["seed"])
-    assert cards(then) - {OLD_MONKEY} == cards(today) - {MONKEY}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 242 where 204 was)
-    assert boxed(re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), json.dumps(then))) == boxed(json.dumps(today))
+    assert cards(then) - {OLD_MONKEY, CHRON_240} == cards(today) - {MONKEY, TODAY}
+    then["options"] = today["options"]  # (but for the option release, the same setup with 242 and 241 where 204
+    # and 240 were)
+    renamed = re.sub(rf"\b{CHRON_240}\b", str(TODAY), re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), json.dumps(then)))
+    assert boxed(renamed) == boxed(json.dumps(today))
+    assert scenarios.release_of(today) == "current" and scenarios.generation(today) is None
+
+
+def test_a_game_stored_before_the_chroniclers_fifth_change_deals_card_240_at_its_old_numbers() -> None:
+    # main 2eed0d6's Rebel Chronicler (card 240) cost 12, needed the explorer past the blue barrier and was sold
+    # only in rounds 1 and 2 (never bought); today's is card 241 in its place, cost 13, sold before the last round
+    # with no barrier (#20), the same effect and figure; the Powder Monkey there was today's card 242 already
+    g = golden("maracaibo_78_2eed0d6")
+    old, new = U.CARD[CHRON_240], U.CARD[TODAY]
+    assert (old["cost"], old["vp"], old["needs"]) == (12, 0, {"barrier": "blue", "before_round": 3})
+    assert (new["cost"], new["vp"], new["needs"]) == (13, 0, {"before_last_round": True})
+    assert old["effects"] == new["effects"] and old["figure"] and new["figure"] and old["name"] == new["name"]
+    options = RULES.replay_options(g["options"], g["state"])
+    state = played(g, options, g["moves"])
+    cards = scenarios.dealt_new_cards
+    assert any(CHRON_240 in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
+        CHRON_240, MONKEY}
+    assert scenarios.generation(state) == 5 and scenarios.release_of(state) == "2eed0d6"
+    today = RULES.setup(g["players"], g["options"], g["seed"])
+    then = RULES.setup(g["players"], options, g["seed"])
+    assert cards(then) - {CHRON_240} == cards(today) - {TODAY}
+    then["options"] = today["options"]  # (but for the option release, the same setup with 241 where 240 was)
+    assert boxed(re.sub(rf"\b{CHRON_240}\b", str(TODAY), json.dumps(then))) == boxed(json.dumps(today))
     assert scenarios.release_of(today) == "current" and scenarios.generation(today) is None
 
 
@@ -219,7 +252,8 @@ def test_a_game_stored_before_the_powder_monkeys_change_deals_card_204_at_its_ol
                                                                  ("04c0a40", 237, "6efc36b", 11),
                                                                  ("8b97501", 238, "52a3425", 13),
                                                                  ("9fa6890", 239, "d8e1100", 14),
-                                                                 ("65e19e8", TODAY, "9c5edb3", 16)])
+                                                                 ("65e19e8", CHRON_240, "9c5edb3", 16),
+                                                                 ("2eed0d6", CHRON_240, "2eed0d67", 17)])
 @pytest.mark.parametrize("options", [{"mode": "79"}, {"mode": "74"}, {"mode": "193"},
                                      {"campaign": True, "mode": "campaign"},
                                      {"campaign": True, "mode": "campaign_base"}])
@@ -228,12 +262,13 @@ def test_every_mode_that_deals_the_renumbered_card_knows_a_game_set_up_before_by
     then = RULES.setup(player_names(2), {**options, "release": release}, "renumbered")
     today = RULES.setup(player_names(2), options, "renumbered")
     # (every release before the Powder Monkey's change dealt card 204, today's 242)
-    assert scenarios.dealt_new_cards(then) & (IDS | {OLD_MONKEY, MONKEY}) == {oid, OLD_MONKEY}
+    monkey = MONKEY if release == "2eed0d6" else OLD_MONKEY
+    assert scenarios.dealt_new_cards(then) & (IDS | {OLD_MONKEY, MONKEY}) == {oid, monkey}
     assert scenarios.dealt_new_cards(today) & (IDS | {OLD_MONKEY, MONKEY}) == {TODAY, MONKEY}
     found = scenarios.release_of(then)
     assert scenarios.release_of(today) == "current"
     if options["mode"] in ("74", "193"):  # (the cooperative scenarios' rows, coop_releases.py: the newest that
-        # deals that id sets up the same game here, and formats 11, 12, 14, 15 and 17 say it)
+        # deals that id sets up the same game here, and formats 11, 12, 14, 15, 17 and 18 say it)
         assert found == coop
         then = RULES.setup(player_names(2), {**options, "release": found}, "renumbered")
     else:

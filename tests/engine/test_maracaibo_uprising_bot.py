@@ -123,30 +123,30 @@ def test_it_never_offers_turncoat_in_the_liberation_even_with_it_on_display() ->
 
 
 def test_it_values_the_rebel_chronicler_for_its_points_only_while_its_buying_window_is_open() -> None:
-    # card 240 is sold only in rounds 1 and 2 (#20, ``needs``' before_round): from round 3 on it is worth its
-    # good or object alone to the bot (not planned, discarded first), and in round 2 it is bought
-    blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
-    state = _started(mode="78", hand=(240, 7, 8, 24), plan=(), d=20)
+    # card 241 is sold only before the last round (#20, ``needs``' before_last_round; no barrier to be past): in
+    # the last round it is worth its good or object alone to the bot (not planned, discarded first), and in round
+    # 3 it is bought
+    state = _started(mode="78", hand=(241, 7, 8, 24), plan=(), d=20)
     p = state["p"][0]
-    p["explorer"], p["synergy"] = blue, ["anchor", "cross", "crown", "scroll", "flag"]
-    state["round"] = 2
-    open_ = Ctx(state, 0)
-    assert open_.buy_net(240) > open_.goods_value(240) and open_.keep_value(240) == open_.buy_net(240)
-    assert any(c == 240 for _, c, _, _ in open_.buyable())
+    p["explorer"], p["synergy"] = 0, ["anchor", "cross", "crown", "scroll", "flag"]
     state["round"] = 3
+    open_ = Ctx(state, 0)
+    assert open_.buy_net(241) > open_.goods_value(241) and open_.keep_value(241) == open_.buy_net(241)
+    assert any(c == 241 for _, c, _, _ in open_.buyable())
+    state["round"] = 4
     state["v"] += 1
     closed = Ctx(state, 0)
-    assert closed.buy_net(240) < 0 and closed.keep_value(240) == closed.goods_value(240)
-    assert not any(c == 240 for _, c, _, _ in closed.buyable())
-    assert closed.keep_value(240) < open_.keep_value(240)
+    assert closed.buy_net(241) < 0 and closed.keep_value(241) == closed.goods_value(241)
+    assert not any(c == 241 for _, c, _, _ in closed.buyable())
+    assert closed.keep_value(241) < open_.keep_value(241)
     _on(state, frame("main", 0, spent=4))
     p["at"] = "6"  # (a village: San Juan; the main action's village actions)
-    state["round"] = 2
-    state["v"] += 1
-    assert "b240" in {o.code for o in RULES.options(state, 0)}
     state["round"] = 3
     state["v"] += 1
-    assert "b240" not in {o.code for o in RULES.options(state, 0)}
+    assert "b241" in {o.code for o in RULES.options(state, 0)}
+    state["round"] = 4
+    state["v"] += 1
+    assert "b241" not in {o.code for o in RULES.options(state, 0)}
 
 
 @pytest.mark.parametrize("mode", ["78", "79"])

@@ -399,45 +399,68 @@ def _not_sold_and_told_why(state: State, cid: int, english: str, portuguese: str
     assert portuguese in info.value.message, info.value.message
 
 
-def test_the_rebel_chronicler_is_sold_past_the_blue_barrier_and_in_rounds_1_and_2_only() -> None:
-    # substitute numbers of #20 (card 240): bought in the last turns its 3 VP per synergy token paid off too well
-    # (card 237), at mid-game for 10 and 12 doubloons too (cards 238, 239, sold before the last round): cost 12,
-    # 0 VP, sold only before round 3 (a requirement its row says: ``needs``' before_round)
+def test_the_rebel_chronicler_is_sold_before_the_last_round_at_13_with_no_barrier_to_be_past() -> None:
+    # substitute numbers of #20 (card 241): bought in the last turns its 3 VP per synergy token paid off too well
+    # (card 237), at mid-game for 10 and 12 doubloons past the blue barrier too (cards 238, 239, sold before the
+    # last round), and sold only in rounds 1 and 2 nobody bought it (card 240): cost 13, 0 VP, a figure, sold
+    # before the last round (``needs``' before_last_round), to an explorer anywhere
     cid = _id("Rebel Chronicler")
-    assert cid == 240 and U.CARD[cid]["needs"] == {"barrier": "blue", "before_round": 3}
-    assert (U.CARD[cid]["cost"], U.CARD[cid]["vp"]) == (12, 0)
-    blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
+    assert cid == 241 and U.CARD[cid]["needs"] == {"before_last_round": True} and U.CARD[cid]["figure"]
+    assert (U.CARD[cid]["cost"], U.CARD[cid]["vp"]) == (13, 0)
     state = _village(hand=(cid, 7, 8, 24))
     p = state["p"][0]
-    p["explorer"], p["synergy"] = blue - 1, ["anchor", "cross"]
+    p["explorer"], p["synergy"] = 0, ["anchor", "cross"]  # (the explorer at the track's start)
+    state["round"] = state["rounds"]  # the last round: not sold, and a player who asks is told why
     state["v"] += 1
-    assert f"b{cid}" not in _labels(state)  # (the barrier not crossed)
+    assert state["rounds"] == 4
+    _not_sold_and_told_why(state, cid, "Rebel Chronicler is sold only before the last round",
+                           "Cronista Rebelde só se vende antes da última rodada")
+    assert "cost 13 d + return a figure (before the last round):" in C.card_text(cid)
+    state["round"] = 3
+    p["d"] = 12  # (a doubloon short: its price said, in either language)
+    state["v"] += 1
+    _not_sold_and_told_why(state, cid, "Rebel Chronicler costs 13 doubloons and you have 12",
+                           "Cronista Rebelde custa 13 dobrões e você tem 12")
+    p["d"] = 20
+    state["v"] += 1
+    assert f"b{cid}" in _labels(state)  # (round 3, the explorer at the start: sold)
+    vp, d, figs = p["vp"], p["d"], p["fig"]
+    _play(state, f"b{cid}")
+    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 13) and cid in p["display"]  # (3 VP per synergy token now)
+    assert p["fig"] == figs - 1  # (and a figure returned)
+
+
+def test_the_retired_card_240_of_a_stored_game_is_sold_in_round_2_and_not_in_round_3() -> None:
+    # a game set up before the fifth change deals card 240 (release row 65e19e8): its row's window, rounds 1 and
+    # 2, past the blue barrier, and its price, 12, not card 241's
+    assert U.CARD[240]["retired_for"] == 241 and U.CARD[240]["cost"] == 12
+    assert U.CARD[240]["needs"] == {"barrier": "blue", "before_round": 3}
+    blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
+    state = _village(hand=(240, 7, 8, 24))
+    p = state["p"][0]
+    p["explorer"], p["synergy"], p["d"] = blue - 1, ["anchor", "cross"], 20
+    state["round"] = 2
+    state["v"] += 1
+    assert "b240" not in _labels(state)  # (the barrier not crossed)
     p["explorer"] = blue
     for r in (3, state["rounds"]):  # round 3, not the last, and the last: not sold, and a player who asks is told why
         state["round"] = r
         state["v"] += 1
-        _not_sold_and_told_why(state, cid, "Rebel Chronicler is sold only before round 3",
+        _not_sold_and_told_why(state, 240, "Rebel Chronicler is sold only before round 3",
                                "Cronista Rebelde só se vende antes da rodada 3")
-    assert "before round 3" in C.card_text(cid)
+    assert "(explorer past the blue barrier, before round 3)" in C.card_text(240)
     state["round"] = 2
-    p["d"] = 11  # (a doubloon short: its price said, in either language)
     state["v"] += 1
-    assert f"b{cid}" not in _labels(state)
-    with i18n.language("pt"), pytest.raises(IllegalMove) as info:
-        RULES.parse("comprar cronista rebelde", state, 0)
-    assert "Cronista Rebelde custa 12 dobrões e você tem 11" in info.value.message, info.value.message
-    p["d"] = 20
-    state["v"] += 1
-    assert f"b{cid}" in _labels(state)  # (round 2: sold)
+    assert "b240" in _labels(state)
     vp, d = p["vp"], p["d"]
-    _play(state, f"b{cid}")
-    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 12) and cid in p["display"]  # (3 VP per synergy token now)
+    _play(state, "b240")
+    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 12) and 240 in p["display"]
 
 
 def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_in_the_last() -> None:
     # a game set up before the fourth change deals card 239 (release row 9fa6890): its row's window, the
-    # last round, not card 240's
-    assert U.CARD[239]["retired_for"] == 240
+    # last round, at cost 12
+    assert U.CARD[239]["retired_for"] == 240 and U.CARD[239]["cost"] == 12
     assert U.CARD[239]["needs"] == {"barrier": "blue", "before_last_round": True}
     blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
     state = _village(hand=(239, 7, 8, 24))
@@ -455,7 +478,7 @@ def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_
 
 def test_a_cards_words_say_its_buying_window_with_or_without_a_barrier(monkeypatch: pytest.MonkeyPatch) -> None:
     # (the card format's window is the row's: content.sold_before; a row may hold a window and no barrier)
-    monkeypatch.setitem(U.CARD[240], "needs", {"before_round": 2})
-    assert "cost 12 d + return a figure (before round 2):" in C.card_text(240)
-    monkeypatch.setitem(U.CARD[240], "needs", {"barrier": "red"})
-    assert "(explorer past the red barrier):" in C.card_text(240)
+    monkeypatch.setitem(U.CARD[241], "needs", {"before_round": 2})
+    assert "cost 13 d + return a figure (before round 2):" in C.card_text(241)
+    monkeypatch.setitem(U.CARD[241], "needs", {"barrier": "red"})
+    assert "(explorer past the red barrier):" in C.card_text(241)

@@ -63,9 +63,13 @@ def test_the_expectations_conditioned_on_position_tokens_and_doubloons(bench: Mo
     assert f["expected"] == pytest.approx(6 / 11 + 0)
     # with the tokens: POS and 4 tokens held by 10 players, 5 won; leave-one-out of the buyer's win: 4 of 9;
     # the lone buyer is alone in its cell, so out of the column
-    assert f["tok"] == {"buyers": 1, "won": 1, "expected": pytest.approx(4 / 9)}
+    assert f["tok"] == {"buyers": 1, "won": 1, "expected": pytest.approx(4 / 9), "var": pytest.approx(20 / 81)}
     # and the doubloons: the rich cell, 4 players, 3 won; without the buyer: 2 of 3
-    assert f["dbl"] == {"buyers": 1, "won": 1, "expected": pytest.approx(2 / 3)}
+    assert f["dbl"] == {"buyers": 1, "won": 1, "expected": pytest.approx(2 / 3), "var": pytest.approx(2 / 9)}
+    # its excess: won 1 against 2/3 expected, +33 points, a standard error of sqrt(2/9) = 47 points had the card
+    # done nothing
+    assert bench.excess(f["dbl"]) == (pytest.approx(100 / 3), pytest.approx(100 * (2 / 9) ** 0.5))
+    assert f["holders"] is None  # (these records do not say who held the card)
     # without the card's points: the first buyer's 105 - 12 = 93 still beats 90; the lone buyer lost anyway
     assert f["without"] == 1
     assert sorted(f["doubloons"]) == [14, 20] and sorted(f["vp"]) == [40, 60]
@@ -84,7 +88,17 @@ def test_a_player_counts_once_a_cell_whatever_else_its_turns_held(bench: ModuleT
 def test_older_records_without_the_doubloons_leave_that_column_out(bench: ModuleType) -> None:
     f = bench.figures(2, records(key_len=5), 239)
     assert f["tok"]["buyers"] == 1 and f["tok"]["expected"] == pytest.approx(4 / 9)
-    assert f["dbl"] == {"buyers": 0, "won": 0, "expected": 0}
+    assert f["dbl"] == {"buyers": 0, "won": 0, "expected": 0, "var": 0}
+
+
+def test_the_player_games_in_which_the_card_was_held(bench: ModuleType) -> None:
+    # (records that say who held the watched cards: the holders counted per card, buyer or not)
+    games = records()
+    for g, held in zip(games, ([[239, 0]], [[239, 1], [208, 0]], [], [[239, 0], [239, 1]], [], [[239, 1]]),
+                       strict=True):
+        g["held"] = held
+    assert bench.figures(2, games, 239)["holders"] == 5
+    assert bench.figures(2, games, 208)["holders"] == 1
 
 
 @pytest.mark.parametrize(("doubloons", "band"), [(0, 0), (5, 0), (6, 1), (11, 1), (12, 2), (17, 2), (18, 3), (40, 3)])
@@ -148,7 +162,7 @@ def test_an_ab_run_may_take_the_cards_barrier_away_and_keep_its_window(bench: Mo
 def test_an_interleaved_run_resumed_plays_only_the_games_its_file_lacks(bench: ModuleType, tmp_path: Any,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.jsonl"
-    args = ["--cards", "240", "--modes", "78", "--players", "2", "--seeds", "a", "b", "--json", str(out),
+    args = ["--cards", "241", "--modes", "78", "--players", "2", "--seeds", "a", "b", "--json", str(out),
             "--interleave"]
     assert bench.main([*args, "--games", "1"]) == 0
     first = out.read_text().splitlines()
@@ -157,3 +171,8 @@ def test_an_interleaved_run_resumed_plays_only_the_games_its_file_lacks(bench: M
     lines = out.read_text().splitlines()
     assert lines[:2] == first and [bench.json.loads(line)["seed"] for line in lines[2:]] == ["a-78-2-1", "b-78-2-1"]
     assert "(4 games" in capsys.readouterr().out  # (the two read and the two played, reported together)
+    # every record says who held the watched card (a buyer among them), a seat of the game's
+    for line in lines:
+        g = bench.json.loads(line)
+        assert all(c == 241 and 0 <= s < 2 for c, s in g["held"])
+        assert {(b["card"], b["seat"]) for b in g["buys"]} <= {(c, s) for c, s in g["held"]}

@@ -1,13 +1,13 @@
-"""The Rebel Chronicler (#20: card 240, cost 12, 0 VP, past the blue barrier, only before round 3) by
+"""The Rebel Chronicler (#20: card 241, cost 13, 0 VP, past the blue barrier, only before the last round) by
 mail over a real SMTP socket, in English and in Brazilian Portuguese.
 
 Ana (English) and Bruno (Portuguese) set up a 78 game by mail and answer their turn mails with the bot's
 choices until a turn begins in the first round; the turn's player is then given the card in hand, the
 explorer on the blue barrier and two synergy tokens (the state changed as an administrator would, the only
 way to reach the card without playing half a game), and writes the turn in a mail: sail to a village, buy
-the card. Bought with 12 doubloons it scores 6 VP (3 a token) and the answer says it; with 11 the refusal
-says its price, and in round 3 (of 4: not the last) that it is sold only before it, each in the reader's
-language.
+the card. Bought with 13 doubloons it scores 6 VP (3 a token) and the answer says it; with 12 the refusal
+says its price, and in round 4 (of 4: the last) that it is sold only before the last round, each in the
+reader's language.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tests.mail.conftest import Persona, SmtpServer, seat_of, text_of
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 GENERAL = "pbem@pbem.localhost"
-CHRONICLER = 240
+CHRONICLER = 241
 BLUE = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
 
 
@@ -66,15 +66,15 @@ def _given_the_card(game: Game, seat: int, d: int, rounds: tuple[int, int]) -> s
                 and C.LOC[o.code[1:]]["kind"] == "village")
 
 
-#: what the answer says, by the reader's language: a doubloon short, in round 3, bought
+#: what the answer says, by the reader's language: a doubloon short, in the last round, bought
 SAID = {
-    "en": ("Rebel Chronicler costs 12 doubloons and you have 11",
-           "Rebel Chronicler is sold only before round 3 (Rebel Chronicler stays in your hand)",
-           "You buy Rebel Chronicler for 12 doubloons, returning a figure. - You get 6 VP."),
-    "pt": ("Cronista Rebelde custa 12 dobrões e você tem 11",
-           "Cronista Rebelde só se vende antes da rodada 3 (Cronista Rebelde fica na sua mão)",
+    "en": ("Rebel Chronicler costs 13 doubloons and you have 12",
+           "Rebel Chronicler is sold only before the last round (Rebel Chronicler stays in your hand)",
+           "You buy Rebel Chronicler for 13 doubloons, returning a figure. - You get 6 VP."),
+    "pt": ("Cronista Rebelde custa 13 dobrões e você tem 12",
+           "Cronista Rebelde só se vende antes da última rodada (Cronista Rebelde fica na sua mão)",
            # (a Portuguese reader's own events say "Você", as English says "You": #27)
-           "Você compra Cronista Rebelde por 12 dobrões, devolvendo uma figura. - Você recebe 6 pontos de vitória."),
+           "Você compra Cronista Rebelde por 13 dobrões, devolvendo uma figura. - Você recebe 6 pontos de vitória."),
 }
 
 
@@ -94,7 +94,7 @@ def test_the_rebel_chronicler_by_mail_in_english_and_portuguese(ana: Persona, br
         buy = "comprar Cronista Rebelde" if lang == "pt" else "buy rebel chronicler"
         now = (int(game.state["round"]), int(game.state["rounds"])) if game.state else (1, 4)
         assert now[1] == 4 and now[0] < 3
-        for d, rounds, said in zip((11, 20, 12), (now, (3, now[1]), now), SAID[lang], strict=True):
+        for d, rounds, said in zip((12, 20, 13), (now, (now[1], now[1]), now), SAID[lang], strict=True):
             sail = _given_the_card(game, seat, d, rounds)
             person.reply(person.latest(), f"{sail}\n{buy}")
             answer = _flat(text_of(person.latest()))
@@ -104,7 +104,7 @@ def test_the_rebel_chronicler_by_mail_in_english_and_portuguese(ana: Persona, br
             game.refresh_from_db()
             assert game.state is not None
             p = game.state["p"][seat]
-            if d < 12 or rounds[0] >= 3:  # refused: nothing changed
+            if d < 13 or rounds[0] >= rounds[1]:  # refused: nothing changed
                 assert CHRONICLER in p["hand"] and p["d"] == d
                 assert InboundMessage.objects.order_by("-id")[0].status == InboundMessage.Status.REJECTED
             else:

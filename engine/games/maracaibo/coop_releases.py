@@ -15,7 +15,9 @@ A row says only what differs from today's data (absent: today's):
 - ``renumbered``: it dealt the cards renumbered since (scenarios.RENUMBERED) under their old ids: 0 the
   first ids (every release before 6a0f3d2), 1 the next (6a0f3d2 to the second change, format 13: card 237), 2
   the next (52a3425 to the third change, format 14: card 238), 3 the next (d8e1100 to the fourth change, format
-  15: card 239), 4 the next (9c5edb3 to the Powder Monkey's change, format 17: card 204 where today's is 242).
+  15: card 239), 4 the next (9c5edb3 to the Powder Monkey's change, format 17: card 204 where today's is 242), 5
+  the next (2eed0d6 to the Rebel Chronicler's fifth change, format 18: card 240 where today's is 241; row
+  2eed0d67).
 
 This module imports nothing of the package (search.py and coop.py read it; scenarios.py, which imports
 them, names the rows)."""
@@ -62,6 +64,10 @@ ROWS: dict[str, dict[str, Any]] = {
     # 9c5edb3 (card 240, format 15) to the Powder Monkey's change (#20: card 242, format 17): today's but for card
     # 204
     "9c5edb3": {"modes": MODES, "coop": True, "renumbered": 4},
+    # 2eed0d6 (card 242, format 17) to the Rebel Chronicler's fifth change (#20: card 241, format 18): today's but
+    # for card 240 (named by eight digits: scenarios.RELEASES' row of 78/79 for the same window is 2eed0d6, the
+    # commit its golden game was played on, and the two tables are one option's values)
+    "2eed0d67": {"modes": MODES, "coop": True, "renumbered": 5},
 }
 
 

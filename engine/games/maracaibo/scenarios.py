@@ -85,8 +85,9 @@ _VOTES_BEFORE_UPRISING: dict[str, dict[int, dict[str, dict[str, Any]]]] = {"upri
 
 #: today's id of a renumbered card that was not first dealt by the generation after its last old id's (a release
 #: row's ``renumbered`` counts the changes of every place): the generation that first dealt it. The Powder
-#: Monkey's change (#20: card 242 in card 204's place) is the fifth change: generations 0-4 dealt card 204
-_FIRST_DEALT_BY = {242: 5}
+#: Monkey's change (#20: card 242 in card 204's place) is the fifth change: generations 0-4 dealt card 204; the
+#: Rebel Chronicler's fifth change (card 241 in card 240's place) the sixth: generations 4 and 5 dealt card 240
+_FIRST_DEALT_BY = {242: 5, 241: 6}
 
 
 def _renumbered() -> dict[int, tuple[int, ...]]:
@@ -110,8 +111,9 @@ RENUMBERED: dict[int, tuple[int, ...]] = _renumbered()
 #: but for the renumbered cards, with the ids their ``renumbered`` says (0: the first ids, 4831b6a to
 #: 6a0f3d2's parent; 1: the next, 6a0f3d2 to the second change: row 04c0a40; 2: 52a3425 to the third change:
 #: row 8b97501; 3: d8e1100 to the fourth change: row 9fa6890; 4: 9c5edb3 to the Powder Monkey's change, card 204
-#: where today's deals 242: row 65e19e8), oldest first
-_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501", "9fa6890", "65e19e8")
+#: where today's deals 242: row 65e19e8; 5: 2eed0d6 to the Rebel Chronicler's fifth change, card 240 where today's
+#: deals 241: row 2eed0d6), oldest first
+_BEFORE_RENUMBERED = ("4831b6a", "04c0a40", "8b97501", "9fa6890", "65e19e8", "2eed0d6")
 RELEASES: dict[str, dict[str, Any]] = {
     # main 6e36af4 to c0d8ac1: 5 new cards, 6 of 100-106, no new tile played (migration 0026 marks them)
     "c0d8ac1": {"modes": _SCENARIOS, "cards": (201, 220, 221, 224, 229), "numbered": _UPRISING_NUMBERED,
@@ -184,6 +186,12 @@ RELEASES: dict[str, dict[str, Any]] = {
     # 204's place, format 17; the row is named by main 65e19e8, where its golden game was played): today's setup
     # with card 204 where today's deals 242 (74's and 193's games of that time: coop_releases' row 9c5edb3)
     "65e19e8": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 4,
+                "city_tiles": True},
+    # 2eed0d6 (the Powder Monkey as card 242, today's; the Rebel Chronicler as card 240) to the Rebel Chronicler's
+    # fifth change of #20 (card 241 in card 240's place, format 18; the row is named by main 2eed0d6, where its
+    # golden game was played): today's setup with card 240 where today's deals 241 (74's and 193's games of that
+    # time: coop_releases' row 2eed0d67)
+    "2eed0d6": {"modes": (*_SCENARIOS, "74", "193", *_CAMPAIGN_MODES), "cards": (), "renumbered": 5,
                 "city_tiles": True},
     # the cooperative scenarios 74 and 193 (``coop``: their markers and The Search, coop_releases.py)
     **coop_releases.ROWS,

@@ -15,7 +15,7 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  formats 9's to 15's and 17's steps, which read the releases' table (scenarios.RELEASES) when they run.
+  formats 9's to 15's, 17's and 18's steps, which read the releases' table (scenarios.RELEASES) when they run.
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,7 +29,7 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 17
+FORMAT = 18
 
 
 class UnknownFormat(ValueError):
@@ -182,7 +182,7 @@ def _format_11_to_12(state: State) -> None:
 
 
 def _stamp_renumbered(state: State, to: int) -> None:
-    """Formats 13 to 15 (a card renumbered by the Rebel Chronicler's changes of #20): the option ``release``
+    """Formats 13 to 15 and 18 (a card renumbered by the Rebel Chronicler's changes of #20): the option ``release``
     deduced from what the state holds, by coop_releases' rows for 74 and 193 and scenarios.RELEASES' for the
     other modes (a game that says an older release keeps it); then the state is of format ``to``."""
     from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
@@ -255,13 +255,21 @@ def _format_16_to_17(state: State) -> None:
     state["format"] = 17
 
 
+def _format_17_to_18(state: State) -> None:
+    """Format 18: the option ``release`` of a game set up before the Rebel Chronicler's fifth change of #20 (card
+    240 retired for card 241, cost 13, sold before the last round, no barrier: scenarios.RENUMBERED), which deals
+    card 240 (scenarios.RELEASES' row 2eed0d6 for 78, 79 and a campaign's games, coop_releases' 2eed0d67 for 74
+    and 193), deduced from what the state holds; a game that says an older release keeps it."""
+    _stamp_renumbered(state, 18)
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
                                                _format_7_to_8, _format_8_to_9, _format_9_to_10,
                                                _format_10_to_11, _format_11_to_12, _format_12_to_13,
                                                _format_13_to_14, _format_14_to_15, _format_15_to_16,
-                                               _format_16_to_17]
+                                               _format_16_to_17, _format_17_to_18]
 
 
 def format_of(state: State) -> int:

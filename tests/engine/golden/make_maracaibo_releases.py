@@ -9,7 +9,10 @@ And (kind chronicler) a 78 game of main 6fb9567 (4831b6a to the balance change o
 Chronicler, card 201, at its old numbers) in which a player buys that card, stored just after the buy; and (kind
 chronicler237) the same of main 04c0a40 (6a0f3d2 to the card's second change, row 04c0a40: card 237), and (kind
 chronicler238) of main 8b97501 (52a3425 to the card's third change, row 8b97501: card 238), and (kind
-chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239); and (kind genova79)
+chronicler239) of main 9fa6890 (d8e1100 to the card's fourth change, row 9fa6890: card 239); and (kind
+chronicler240) a 78 game of main 2eed0d6 (2eed0d6 to the card's fifth change, row 2eed0d6: card 240, which the
+bot never buys, sold only in rounds 1 and 2) in which a player holds card 240 in hand, as monkey204's below; and
+(kind genova79)
 a 79 game of main 019c428 (before Genova was left out of the ports dealt with Liberation: option port_pool
 "all", format 16) in which Genova is dealt; and (kind monkey204) a 78 game of main 65e19e8 (9c5edb3 to the
 Powder Monkey's change, row 65e19e8: card 204 at its old numbers) in which a player holds that card in hand
@@ -90,9 +93,10 @@ def held_at(n, opts, seed, cid):
     return None
 
 
-if kind == "monkey204":
-    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(200)) if held_at(3, {"mode": "78"}, s, 204))
-    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=held_at(3, {"mode": "78"}, seed, 204) + 5)
+if kind in ("monkey204", "chronicler240"):  # (cards the bot of that day never bought: a game in which one is held)
+    cid = {"monkey204": 204, "chronicler240": 240}[kind]
+    seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(200)) if held_at(3, {"mode": "78"}, s, cid))
+    game(f"maracaibo_78_{commit}", 3, {"mode": "78"}, seed, mid=held_at(3, {"mode": "78"}, seed, cid) + 5)
 elif kind in ("chronicler", "chronicler237", "chronicler238", "chronicler239"):
     cid = {"chronicler237": 237, "chronicler238": 238, "chronicler239": 239}.get(kind, 201)
     seed = next(s for s in (f"golden-78-{commit}-{i}" for i in range(2000)) if bought_at(3, {"mode": "78"}, s, cid))

@@ -179,11 +179,12 @@ def _card(name: str, cost: int, vp: int, effects: list[dict[str, Any]], **extra:
 
 _CARDS: list[dict[str, Any]] = [
     # requirements (the iconography's "novos requisitos de construção")
-    # (its numbers changed four times by the balance runs of #20: card 237 in card 201's place, card 238 in
+    # (its numbers changed five times by the balance runs of #20: card 237 in card 201's place, card 238 in
     # 237's, sold past the blue barrier and only before the last round, card 239 in 238's: cost 12 and 0 VP,
-    # then card 240 in 239's: sold only in rounds 1 and 2, before round 3; 201, 237, 238, 239 retired)
-    _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=240,
-          needs={"barrier": "blue", "before_round": 3}, figure=True),
+    # card 240 in 239's: sold only in rounds 1 and 2, before round 3, then card 241 in 240's: card 239's window
+    # again, before the last round, at cost 13 and with no barrier to be past; 201, 237, 238, 239, 240 retired)
+    _card("Rebel Chronicler", 13, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=241,
+          needs={"before_last_round": True}, figure=True),
     _card("Sugar Broker", 3, 2, [{"t": "income", "d": 3}], cost_goods=["sugar"]),
     _card("Crown Purser", 4, 1, [{"t": "perm", "ext": "fight_for_pays", "nation": "marked", "gain": {"d": 2}}],
           nation_worker=True),
@@ -266,6 +267,10 @@ _RETIRED: dict[int, list[dict[str, Any]]] = {  # (a place's retired cards, oldes
         # the buy predict with 3-4 players, on seeds s3 and s4 (and s1)
         _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=239,
               needs={"barrier": "blue", "before_last_round": True}, figure=True),
+        # 9c5edb3 to the fifth change (#20): sold only in rounds 1 and 2, it was bought by nobody in 14,400 bot
+        # games on four seeds (no holder's explorer was past the blue barrier before round 3)
+        _card("Rebel Chronicler", 12, 0, [{"t": "now", "gain": {"per": "synergy", "vp": 3}}], id=240,
+              needs={"barrier": "blue", "before_round": 3}, figure=True),
     ],
     3: [
         # every release to the Powder Monkey's change (#20): never bought by the bot (0 of 2,614 player-games that
