@@ -19,6 +19,7 @@ import smtplib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
+from email.header import Header
 from email.message import Message
 from email.mime.image import MIMEImage
 from typing import Any
@@ -477,7 +478,25 @@ class _Mail(EmailMultiAlternatives):
     def message(self, *args: Any, **kwargs: Any) -> Any:
         if self.built is not None and self._built_for == self._parts() and not args and not kwargs:
             return self.built
-        return super().message(*args, **kwargs)
+        msg = super().message(*args, **kwargs)
+        if "Subject" in msg:
+            del msg["Subject"]
+            Message.__setitem__(msg, "Subject", subject_header(str(self.subject), self.encoding))
+        return msg
+
+
+def subject_header(subject: str, encoding: str | None = None) -> Header:
+    """A Subject that is folded knowing the header's name, so its value reads as written.
+
+    Why (QA of #20): Django encodes a subject without the header's name ("Subject: "): its first
+    encoded word takes a whole line, and the generator folded the header once more before it
+    ("Subject: " then a new line), which Python's parser and other mail programs read as a leading
+    space in a Portuguese subject (accents, so encoded) and in any long one."""
+    try:
+        subject.encode("ascii")
+    except UnicodeEncodeError:
+        return Header(subject, encoding or settings.DEFAULT_CHARSET, header_name="Subject")
+    return Header(subject, "us-ascii", header_name="Subject")
 
 
 #: The headers a MIME part is made with (by its class), which stay with the body when the mail's
