@@ -710,7 +710,8 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
             x, y = POS.get(a["loc"], (0, 0))
             out.append(f'<circle cx="{x + 16 + 4 * k}" cy="{y + 8 - 6 * i}" r="2.6" fill="{_colour(view, i)}" '
                        'stroke="#222" stroke-width="0.4"/>')
-    out += _svg_new_legacy(view, _t, least)
+    # a tag is drawn inside the part a picture shows (QA of #20: L37's right of 13 was cut at a mail's edge)
+    out += _svg_new_legacy(view, _t, least, None if box is None else (box[0], box[1], box[0] + box[2], box[1] + box[3]))
     if not legend:
         return out
     # the legend
@@ -736,9 +737,13 @@ NEW_TAGS = {"L30": "toll: 1 marker", "L33": "disc + village", "L34": "reveal: re
 _TAG_AT = {"21a": (-20, 26), "10a": (-44, -46), "6": (21, -22), "15": (12, -4)}
 
 
-def _svg_new_legacy(view: View, text: Any, least: float) -> list[str]:
+def _svg_new_legacy(view: View, text: Any, least: float,
+                    part: tuple[float, float, float, float] | None = None) -> list[str]:
     """The Uprising's new legacy tiles on the map: a green tag right of their place (what using them costs
-    or gives), the players' discs on L33 and L37, the nations' markers given up on L30 (player's outline)."""
+    or gives), the players' discs on L33 and L37, the nations' markers given up on L30 (player's outline);
+    ``part`` (x0, y0, x1, y1): the part of the map a picture shows, whose edges cut no tag: one right of
+    a place in it is drawn left of the place when it would cross the right edge, one still cut is left out
+    (the mail's text says the tile)."""
     out: list[str] = []
     board = view.get("legacy_board") or {}
     for t in view.get("uprising_legacy") or ():
@@ -750,8 +755,15 @@ def _svg_new_legacy(view: View, text: Any, least: float) -> list[str]:
         x, y = x + dx - 14, y + dy + 4  # (the tag's corner; what lies on the tile under it)
         tag, size = NEW_TAGS[t["id"]], max(6, least)
         tw = kit.text_width(tag, size, True) + 3
-        if x + 14 + tw > MAP_W - 2:  # past the map's right edge (L36 at 8): left of its place, wholly seen
-            x = round(POS[str(row["loc"])][0] - 27 - tw)
+        px = POS[str(row["loc"])][0]
+        right = MAP_W - 2 if part is None or px > part[2] else min(MAP_W - 2, part[2] - 2)
+        if x + 14 + tw > right:  # past the map's right edge (L36 at 8), or the picture's: left of its place
+            x = round(px - 27 - tw)
+        if part is not None:
+            x0, y0, x1, y1 = x + 14, y - 4, x + 14 + tw, y - 4 + size + 3
+            if not (part[0] <= x0 and x1 <= part[2] and part[1] <= y0 and y1 <= part[3]) and not (
+                    x1 <= part[0] or x0 >= part[2] or y1 <= part[1] or y0 >= part[3]):
+                continue
         out.append(f'<rect class="newtile" x="{x + 14}" y="{y - 4}" width="{tw:.1f}" height="{size + 3:.1f}" rx="2" '
                    'fill="#fff" stroke="#2b8a3e" stroke-width="0.8"/>')
         out.append(text(x + 14 + tw / 2, y + size - 3, tag, size, "middle", "#2b8a3e", "bold"))
