@@ -167,14 +167,24 @@ def _uprising(view: View) -> bool:
     return "uprising" in [*modes.get("modules", ()), *(view.get("story") or {}).get("modules", ())]
 
 
+def _scenario(view: View) -> tuple[str, dict[str, Any]]:
+    """The scenario's number and card (the Uprising's scenarios 78 and 79 have their own)."""
+    number = str(view["options"].get("scenario"))
+    if str(view["options"].get("mode")) in C_U.SCENARIOS:
+        number = str(view["options"]["mode"])
+    return number, C_U.SCENARIOS.get(number) or C.SCENARIOS.get(number, {})
+
+
+def nations_score(view: View) -> bool:
+    """Whether the nations score at the end, each with its multiplier: not in scenario 79 (the Liberation)."""
+    return bool(_scenario(view)[1].get("nation_scoring", True))
+
+
 def text(view: View, brief: bool = False) -> str:
     """The game in words. ``brief`` (a mail): the other players' careers, planning areas and
     bought cards as names and counts; the whole of them is on the reader's game page."""
     out = [f"Maracaibo - {C.LABEL}", f"({SUBSTITUTE}.)"]
-    number = str(view["options"].get("scenario"))
-    if str(view["options"].get("mode")) in C_U.SCENARIOS:  # the Uprising's scenarios 78 and 79: their own card
-        number = str(view["options"]["mode"])
-    scen = C_U.SCENARIOS.get(number) or C.SCENARIOS.get(number, {})
+    number, scen = _scenario(view)
     story = view.get("story")
     if story:  # a campaign's game plays its story, not scenario 75's card
         out.append(f"Round {view['round']} of {view['rounds']}, campaign game {story['game']} "
@@ -839,12 +849,16 @@ def _svg_ruin(view: View, board: dict[str, Any], x0: float, cw: float, y: int,
 
 
 def _svg_influence(view: View, y: int) -> tuple[list[str], int]:
-    out = [_t(6, y + 8, "Influence", 9, weight="bold")]
+    # scenario 79 scores no nation at the end: no multiplier is shown (QA of #20: "France x2" misled, as in the mail)
+    scores = nations_score(view)
+    out = [_t(6, y + 8, "Influence" if scores else "Influence (no nation scores at the end of this scenario)", 9,
+              weight="bold")]
     cw = (640 - 100) / (C.INFLUENCE_MAX + 1)
     x0 = 94
     for r, nation in enumerate(C.NATIONS):
         yy = y + 4 + r * 15
-        out.append(_t(x0 - 4, yy + 10, f"{nation.title()} x{view['multiplier'][nation]}", 8, "end",
+        name = f"{nation.title()} x{view['multiplier'][nation]}" if scores else nation.title()
+        out.append(_t(x0 - 4, yy + 10, name, 8, "end",
                       kit.readable(NATION_COLOUR[nation]), "bold"))
         for v in range(C.INFLUENCE_MAX + 1):
             x = x0 + v * cw

@@ -24,6 +24,7 @@ from .render import (
     _t,
     _text,
     area_words,
+    nations_score,
     say,
     ship_areas,
     ship_offset,
@@ -185,11 +186,13 @@ def _narrow(view: View) -> tuple[list[str], int]:
     col.say("Explorers: " + ", ".join(where))
     # influence, as numbers: a track of 16 would not be readable this narrow
     col.head("Influence (rank at 3, 6, 9, 12, 15)")
+    scores = nations_score(view)
     for nation in C.NATIONS:
         marks = [f"{names[i]} {p['inf'][nation]}" for i, p in enumerate(view["p"])]
         if view.get("jean"):
             marks.append(f"{view['jean']['name']} {view['jean']['inf'][nation]}")
-        col.say(f"{nation.title()} x{view['multiplier'][nation]}: " + ", ".join(marks),
+        name = f"{nation.title()} x{view['multiplier'][nation]}" if scores else nation.title()  # (79: none scores)
+        col.say(f"{name}: " + ", ".join(marks),
                 fill=kit.readable(NATION_COLOUR[nation]), bold=False)
     # the players
     col.head("Players")
