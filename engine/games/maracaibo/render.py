@@ -523,30 +523,109 @@ POS: dict[str, tuple[int, int]] = {
 MAP_H = 352
 MAP_W = 640  # the map's width (the picture's)
 
-#: where a place's row of ships may go (its first ship's corner, from the place): above it, else
-#: left, right or below; the first that is nearer this place than any other place and its name
-_SHIP_SPOTS = ((-14, -30), (-44, -6), (18, -6), (-14, 44), (-44, 14), (18, 14), (-44, -26), (18, -26), (8, -22),
-               (-4, -22), (-24, -22), (-34, 30), (10, 30))
+Box = tuple[float, float, float, float]  # (x0, y0, x1, y1)
 
 
-def ship_offset(loc: str, n: int) -> tuple[int, int]:
-    """Where ``loc``'s row of ``n`` ships is drawn, so that it is seen at that place: Havana's ships
-    were drawn above it, beside 21b (issue 21). The first spot clearly nearer this place than any
-    other place or name; else the one that is most so."""
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _gap(a: Box, b: Box) -> float:
+    """How far apart two boxes are (0 when they touch or overlap)."""
+    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
+    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def _row_box(x: float, y: float, n: int) -> Box:
+    """The box a row of ``n`` ships takes with its first ship's corner at (x, y) (the reader's frame too)."""
+    return (x - 3, y - 8, x + 8 * max(n, 1) + 2, y + 7)
+
+
+def _place_boxes(loc: str) -> list[Box]:
+    """A place's drawing and its name under it (at a mail's size, the biggest)."""
     x, y = POS[loc]
-    others = [(ox, oy + k) for o, (ox, oy) in POS.items() if o != loc for k in (0, 21)]
-    best, margin = _SHIP_SPOTS[0], -1e9
-    for dx, dy in _SHIP_SPOTS:
-        if not (x + dx - 3 >= 0 and x + dx + 8 * max(n, 1) + 3 <= 640 and y + dy - 8 >= 18):
-            continue
-        cx, cy = x + dx + 4 * max(n, 1), y + dy - 2  # the row's middle
-        own = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
-        near = min(((cx - ox) ** 2 + (cy - oy) ** 2) ** 0.5 for ox, oy in others)
-        if near > own + 6:
+    label = str(C.LOC[loc]["name"]).split(": ", 1)[-1] if loc in C.LOC else loc
+    w = len(label) * 7.5 * 0.7  # (wider than kit.text_width's estimate: a mail's font drew "Key West" wider)
+    return [(x - 14, y - 12, x + 14, y + 12), (x - w / 2 - 3, y + 14, x + w / 2 + 3, y + 24)]
+
+
+_SPOTS: dict[tuple[str, int], list[tuple[int, int]]] = {}
+
+
+def _ship_spots(loc: str, n: int) -> list[tuple[int, int]]:
+    """Where ``loc``'s row of ``n`` ships may go, nearest the place's drawing first: inside the map, on no
+    place or name, and nearer this place than any other place or name (cached: the map does not change)."""
+    key = (loc, n)
+    if key in _SPOTS:
+        return _SPOTS[key]
+    x, y = POS[loc]
+    mine = _place_boxes(loc)
+    others = [b for o in POS if o != loc for b in _place_boxes(o)]
+    centres = [(ox, oy + k) for o, (ox, oy) in POS.items() if o != loc for k in (0, 21)]
+    found: list[tuple[int, float, int, int]] = []
+    for dy in range(-44, 46, 2):
+        for dx in range(-70, 42, 2):
+            row = _row_box(x + dx, y + dy, n)
+            if row[0] < 1 or row[2] > MAP_W - 1 or row[1] < 19 or row[3] > MAP_H - 1:
+                continue
+            if any(_overlap(row, b) for b in mine) or any(_overlap(row, b) for b in others):
+                continue
+            cx, cy = x + dx + 4 * max(n, 1), y + dy - 2  # the row's middle
+            own = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
+            margin = min(((cx - ox) ** 2 + (cy - oy) ** 2) ** 0.5 for ox, oy in centres) - own
+            if margin > 0:  # (clearly nearer first; at a crowded edge, nearer at all)
+                found.append((0 if margin > 6 else 1, _gap(row, mine[0]) + 0.01 * own, dx, dy))
+    found.sort()
+    _SPOTS[key] = [(dx, dy) for _clear, _score, dx, dy in found]
+    return _SPOTS[key]
+
+
+def _decorations(view: View, loc: str, least: float) -> list[Box]:
+    """What a place shows around it in ``view``: its owner's flag, its quest tag, its legacy stop tag,
+    its market's discs, its assistants (as :func:`_svg_map` draws them)."""
+    x, y = POS[loc]
+    size = max(7.5, least)
+    out: list[Box] = []
+    if view["markers"].get(loc):
+        out.append((x + 7, y - 19, x + 19, y - 9))
+    if loc in view["quests"]:
+        tw = max(14.0, kit.text_width(str(view["quests"][loc]), size) + 3)
+        out.append((x - 16 - tw / 2, y - 15 - size, x - 14 + tw / 2, y - 10))
+    stops = _stops(view)
+    if loc in stops:
+        tw = kit.text_width(_stop_tag(stops[loc]), size, True) + 3
+        out.append((x - 14 - tw, y, x - 12, y + size + 5))
+    if C.LOC[loc].get("market") and _kind(view, loc) == "city":
+        out.append((x - 14, y + 23, x + 16, y + 30))
+    if any(a["loc"] == loc for p in view["p"] for a in p.get("assist", ())):
+        out.append((x + 13, y - 13, x + 32, y + 11))
+    for t in view.get("uprising_legacy") or ():  # an Uprising tile's tag: right of its place, or left of it
+        row = C_U.LEGACY.get(t["id"], {})
+        if t["id"] in NEW_TAGS and str(row.get("loc")) == loc:
+            dx, dy = _TAG_AT.get(loc, (14, -4))
+            tw = kit.text_width(NEW_TAGS[t["id"]], size, True) + 3
+            out += [(x + dx - 1, y + dy - 1, x + dx + tw + 1, y + dy + size + 9),
+                    (x - 14 - tw, y + dy - 1, x - 12, y + dy + size + 9)]
+    return out
+
+
+def ship_offset(loc: str, n: int, view: View | None = None, least: float = 0) -> tuple[int, int]:
+    """Where ``loc``'s row of ``n`` ships is drawn (its first ship's corner, from the place), so that it is
+    seen at that place: the free spot nearest the place's drawing, beside its flag, quest and tags in
+    ``view``. Why: Havana's ships were drawn above it, beside 21b (issue 21); then a fixed few spots put
+    them 20 to 40 units off (QA of #20: Port Royal's framed ship half way to Providencia, Matanzas' row
+    at Nassau's height)."""
+    spots = _ship_spots(loc, n)
+    if not spots:
+        return (-14, -30)
+    taken = _decorations(view, loc, least) if view is not None else []
+    x, y = POS[loc]
+    for dx, dy in spots:
+        row = _row_box(x + dx, y + dy, n)
+        if not any(_overlap(row, b) for b in taken):
             return dx, dy
-        if near - own > margin:
-            best, margin = (dx, dy), near - own
-    return best
+    return spots[0]
 
 
 def say(s: str) -> str:
@@ -704,7 +783,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
             out.append(f'<rect class="stop" x="{x - 13 - tw:.1f}" y="{y + 1}" width="{tw:.1f}" '
                        f'height="{size + 3:.1f}" rx="2" fill="#fff" stroke="#5f3dc4" stroke-width="0.8"/>')
             out.append(_t(x - 13 - tw / 2, y + size + 2, tag, size, "middle", "#5f3dc4", "bold"))
-        dx, dy = ship_offset(loc, len(ships.get(loc, [])))
+        dx, dy = ship_offset(loc, len(ships.get(loc, [])), view, least)
         for k, colour in enumerate(ships.get(loc, [])):
             sx, sy = x + dx + 8 * k, y + dy
             cls = ' class="mine"' if mine == (loc, k) else ""

@@ -60,7 +60,7 @@ def mail_svg(view: View) -> str:
     cx, cy = POS.get(at, (320, 176))
     # the ships' row at that place is drawn where ship_offset puts it (the same count as _svg_map)
     n = sum(1 for p in view["p"] if p["at"] == at) + (1 if view.get("jean") and view["jean"]["at"] == at else 0)
-    row = cy + ship_offset(at, n)[1] + 2 if at in POS else cy - 28
+    row = cy + ship_offset(at, n, view, MAIL_LEAST)[1] + 2 if at in POS else cy - 28
     # Why an overview too: every place the ship can reach is in the picture (issue 21); when the
     # part around the ship (at the scale that keeps its names 11 px) misses some, the whole sea
     # follows it, small, with the places in reach ringed and numbered.
