@@ -419,6 +419,8 @@ _CATALOGUE_MODULES: dict[str, Any] = {}
 
 #: What separates the sub-decisions written on one line (``Rules.line_parts``).
 _LINE_PARTS = re.compile(r"\s*(?:[,;]|\bthen\b)\s*", re.IGNORECASE)
+#: a bracketed group of a line, closed (an option's label copied: "Bold Merchant (corn, book)")
+_GROUPS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 # (compiled: a native class that games written in Python, such as tests' toy games, may subclass)
@@ -784,7 +786,18 @@ class Rules:
         """The sub-decisions of a line that is not one move, in order (``buy Pious Gunner, explore 2``:
         two): split at commas, semicolons and "then". ``engine.batch`` reads them each after the one
         before it, all applied or the line refused whole; a game may split more finely."""
-        return [part for part in _LINE_PARTS.split(text) if part.strip()]
+        # a bracketed group is kept whole (QA of #20: a label copied with its own commas, "deliver corn
+        # with Bold Merchant (corn, book), disc U3", was split inside "(corn, book)" and refused)
+        groups = [(m.start(), m.end()) for m in _GROUPS.finditer(text)]
+        parts: list[str] = []
+        start = 0
+        for m in _LINE_PARTS.finditer(text):
+            if any(a < m.start() < b for a, b in groups):
+                continue
+            parts.append(text[start:m.start()])
+            start = m.end()
+        parts.append(text[start:])
+        return [part for part in parts if part.strip()]
 
     def sure_repeat(self, state: State, seat: int, move: Move, times: int) -> bool:
         """Whether ``move``, made ``times`` times in a row from ``state``, is sure to be legal each

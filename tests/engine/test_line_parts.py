@@ -115,3 +115,21 @@ def test_it_reads_the_one_card_that_pays_named_on_the_delivery_line_and_never_pl
     refused = apply_batch(RULES, st, seat, [Command(text=f"deliver corn with {other}, disc U3")]).refused
     assert refused is not None and st == before, "nothing applied, nothing planned"
     assert f"'with {other}' names a card to pay with, but no payment is asked now" in refused.error.message
+
+
+def test_it_keeps_a_copied_labels_parenthesised_group_whole() -> None:
+    # QA, #20: a label copied with its own commas, "(corn, book)" of "deliver corn with Bold Merchant
+    # (corn, book)", was split at them: "book)" read as a move and the line refused
+    assert RULES.line_parts("deliver corn with Bold Merchant (corn, book), disc U3") == [
+        "deliver corn", "with Bold Merchant (corn, book)", "disc U3"]
+    assert engine.core.Rules.line_parts(RULES, "a (b, c; d then e), f [g, h]; i") == ["a (b, c; d then e)",
+                                                                                     "f [g, h]", "i"]
+    assert RULES.line_parts("a, b; c then d") == ["a", "b", "c", "d"]
+    assert RULES.line_parts("a (b, c") == ["a (b", "c"], "an unclosed bracket splits as before"
+    st, seat = S.city_two_corn()
+    apply_batch(RULES, st, seat, [Command(text="deliver corn")])
+    chosen = copy.deepcopy(st)
+    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant (corn, book), disc U3")])
+    assert result.refused is None, result.refused
+    assert [s.move["code"] for s in result.steps] == ["y7", "u3"]
+    assert st == _applied(chosen, seat, ["y7", "u3"])
