@@ -102,11 +102,16 @@ def svg_to_png(svg: str) -> bytes:
     everything on the board is public), and the render is the dearest step of a send;
     with Redis as the cache every worker profits from the first one's render.
     """
-    key = f"pbem:png:p:{hashlib.sha256(svg.encode()).hexdigest()}"
+    return _through_cache("p", svg.encode(), lambda: _render_png(svg))
+
+
+def _through_cache(kind: str, source: bytes, make: Callable[[], bytes]) -> bytes:
+    """The PNG ``make`` gives for ``source``, from the shared cache when a worker made it already."""
+    key = f"pbem:png:{kind}:{hashlib.sha256(source).hexdigest()}"
     png = cache.get(key)
     if isinstance(png, bytes) and png.startswith(PNG_MAGIC):
         return png
-    png = _render_png(svg)
+    png = make()
     # Why minutes, not a day: the players of one move are mailed within seconds of each other;
     # a day of every game's pictures would be ~150 GB of Redis for a million active games.
     cache.set(key, png, timeout=PNG_CACHE_SECONDS)
@@ -250,13 +255,7 @@ def _harder(png: bytes) -> bytes:
 
     Through the shared cache, as the picture itself (:func:`svg_to_png`). Why (issue 28): the pass
     takes about 15 ms, and the seats of a position mailed by different workers each made it again."""
-    key = f"pbem:png:h:{hashlib.sha256(png).hexdigest()}"
-    done = cache.get(key)
-    if isinstance(done, bytes) and done.startswith(PNG_MAGIC):
-        return done
-    done = _compressed_harder(png)
-    cache.set(key, done, timeout=PNG_CACHE_SECONDS)
-    return done
+    return _through_cache("h", png, lambda: _compressed_harder(png))
 
 
 def _compressed_harder(png: bytes) -> bytes:

@@ -7,7 +7,6 @@ cards in it."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
@@ -18,6 +17,8 @@ from engine import figure
 from engine.figure import Circle, Line, Polygon, Polyline, Rect, Text, Window
 from engine.rng import Rng
 from pbem.mail import painter, sending
+from tests.mail.painted import flat_items as _flat
+from tests.mail.painted import palette_image as _image
 from tests.sampling import played_states
 
 BACK = "#fbf7ee"
@@ -26,19 +27,6 @@ PLAYERS = ["Ana", "Bruno", "Carla", "Duarte"]
 
 def _states(players: int, seed: int, n: int = 4, every: int = 23) -> list[dict[str, Any]]:
     return played_states("caravelas", PLAYERS[:players], {}, f"painted-{seed}", seed, every=every, limit=n)
-
-
-def _image(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as im:
-        assert im.mode == "P"
-        return im.convert("RGB")
-
-
-def _flat(items: tuple[figure.Item, ...]) -> list[figure.Item]:
-    out: list[figure.Item] = []
-    for i in items:
-        out += _flat(i.items) if isinstance(i, Window) else [i]
-    return out
 
 
 def _far(a: Image.Image, b: Image.Image) -> float:

@@ -5,18 +5,17 @@ bytes for the same position, and no seat's hidden cards in it."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 from typing import Any
 
 import pytest
-from PIL import Image
 
 import engine
 from engine import figure
 from engine.figure import Line, Polygon, Text, Window
 from pbem.mail import painter, sending
+from tests.mail.painted import palette_image as _image
 from tests.sampling import played_states
 
 #: (players, options): the base game, the Uprising's two modules, a cooperative scenario, solo
@@ -26,19 +25,6 @@ GAMES = [(3, {}), (2, {"mode": "78"}), (3, {"mode": "79"}), (2, {"mode": "74"}),
 def _states(players: int, options: dict[str, Any], seed: int, n: int = 3, every: int = 25) -> list[dict[str, Any]]:
     return played_states("maracaibo", ["Ana", "Bruno", "Carla"][:players], options, f"painted-{seed}", seed,
                          every=every, limit=n)
-
-
-def _image(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as im:
-        assert im.mode == "P"
-        return im.convert("RGB")
-
-
-def _flat(items: tuple[figure.Item, ...]) -> list[figure.Item]:
-    out: list[figure.Item] = []
-    for i in items:
-        out += _flat(i.items) if isinstance(i, Window) else [i]
-    return out
 
 
 @pytest.mark.parametrize(("players", "options"), GAMES)
