@@ -5,6 +5,7 @@ the game, all applied or the line refused whole; a part that draws or reveals mu
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import engine
 from engine.batch import Command, apply_batch
@@ -77,17 +78,23 @@ def test_it_keeps_the_whole_line_reading_before_any_split() -> None:
 
 
 
+def _paid_once_the_delivery_is_chosen(line: str) -> tuple[dict[str, Any], int]:
+    """At a city with two corn, "deliver corn" chosen, then ``line`` applied whole: Bold Merchant's payment (y7)
+    and disc U3, as the two moves applied one by one would. Returns the state before ``line``, and the seat."""
+    st, seat = S.city_two_corn()
+    apply_batch(RULES, st, seat, [Command(text="deliver corn")])
+    chosen = copy.deepcopy(st)
+    result = apply_batch(RULES, st, seat, [Command(text=line)])
+    assert result.refused is None, result.refused
+    assert [s.move["code"] for s in result.steps] == ["y7", "u3"]
+    assert st == _applied(chosen, seat, ["y7", "u3"])
+    return chosen, seat
+
 def test_it_applies_the_payment_and_disc_written_as_the_whole_delivery_once_the_delivery_is_chosen() -> None:
     # QA, #20: "deliver cotton" alone, then the answer to the payment's question written as the mail's
     # worked line says ("deliver cotton with Red Gunner, disc UH"), was refused: its first part, the
     # delivery, was chosen already; the line is read again split at its comma only
-    st, seat = S.city_two_corn()
-    apply_batch(RULES, st, seat, [Command(text="deliver corn")])
-    chosen = copy.deepcopy(st)
-    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
-    assert result.refused is None, result.refused
-    assert [s.move["code"] for s in result.steps] == ["y7", "u3"]
-    assert st == _applied(chosen, seat, ["y7", "u3"])
+    chosen, seat = _paid_once_the_delivery_is_chosen("deliver corn with Bold Merchant, disc U3")
     # a wrong part after it is still refused after the payment, the line as a whole, nothing applied
     st = copy.deepcopy(chosen)
     refused = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U99")]).refused
@@ -126,10 +133,4 @@ def test_it_keeps_a_copied_labels_parenthesised_group_whole() -> None:
                                                                                      "f [g, h]", "i"]
     assert RULES.line_parts("a, b; c then d") == ["a", "b", "c", "d"]
     assert RULES.line_parts("a (b, c") == ["a (b", "c"], "an unclosed bracket splits as before"
-    st, seat = S.city_two_corn()
-    apply_batch(RULES, st, seat, [Command(text="deliver corn")])
-    chosen = copy.deepcopy(st)
-    result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant (corn, book), disc U3")])
-    assert result.refused is None, result.refused
-    assert [s.move["code"] for s in result.steps] == ["y7", "u3"]
-    assert st == _applied(chosen, seat, ["y7", "u3"])
+    _paid_once_the_delivery_is_chosen("deliver corn with Bold Merchant (corn, book), disc U3")

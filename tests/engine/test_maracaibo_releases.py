@@ -164,6 +164,21 @@ def boxed(text: str) -> dict[str, Any]:
     return dict(state)
 
 
+def todays_setup_but_for(g: dict[str, Any], options: dict[str, Any],
+                         renamed: dict[int, int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the stored release's setup, today's) of the golden game's players and seed, asserting they are the same
+    setup but for the option naming the release and each old id of ``renamed`` dealt where today's id is."""
+    today = RULES.setup(g["players"], g["options"], g["seed"])
+    then = RULES.setup(g["players"], options, g["seed"])
+    cards = scenarios.dealt_new_cards
+    assert cards(then) - set(renamed) == cards(today) - set(renamed.values())
+    text = json.dumps({**then, "options": today["options"]})
+    for old, new in renamed.items():
+        text = re.sub(rf"\b{old}\b", str(new), text)
+    assert boxed(text) == boxed(json.dumps(today))
+    return then, today
+
+
 @pytest.mark.parametrize("name", sorted(OLD))
 def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: str) -> None:
     # main 6fb9567's Rebel Chronicler (card 201) cost 4 and was worth 2 VP, main 04c0a40's (card 237) cost 8
@@ -182,15 +197,10 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
     state = played(g, options, g["moves"])
     assert oid in state["p"][buyer]["bought"] and scenarios.dealt_new_cards(state) & IDS == {oid}
     # today's setup deals card 241 where the old one was: the same deck but for it
-    today = RULES.setup(g["players"], g["options"], g["seed"])
-    then = RULES.setup(g["players"], options, g["seed"])
+    # (and card 242 where 204 was: the Powder Monkey's change)
+    then, today = todays_setup_but_for(g, options, {oid: TODAY, OLD_MONKEY: MONKEY})
     cards = scenarios.dealt_new_cards
     assert oid in cards(then) and TODAY in cards(today)
-    assert cards(then) - {oid, OLD_MONKEY} == cards(today) - {TODAY, MONKEY}  # (card 204 too: #20's fifth change)
-    then["options"] = today["options"]  # (but for the option release, the same setup with 241 and 242 where
-    # the old ones were)
-    renamed = re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), re.sub(rf"\b{oid}\b", str(TODAY), json.dumps(then)))
-    assert boxed(renamed) == boxed(json.dumps(today))
     # a new game is today's: it holds no retired card and says so
     assert scenarios.release_of(today) == "current" and not scenarios.dealt_new_cards(today) & (IDS - {TODAY})
     # replayed by today's numbers, the stored log does not reach the stored state
@@ -215,13 +225,7 @@ def test_a_game_stored_before_the_powder_monkeys_change_deals_card_204_at_its_ol
     assert any(OLD_MONKEY in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
         CHRON_240, OLD_MONKEY}
     assert scenarios.generation(state) == 4 and scenarios.release_of(state) == "65e19e8"
-    today = RULES.setup(g["players"], g["options"], g["seed"])
-    then = RULES.setup(g["players"], options, g["seed"])
-    assert cards(then) - {OLD_MONKEY, CHRON_240} == cards(today) - {MONKEY, TODAY}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 242 and 241 where 204
-    # and 240 were)
-    renamed = re.sub(rf"\b{CHRON_240}\b", str(TODAY), re.sub(rf"\b{OLD_MONKEY}\b", str(MONKEY), json.dumps(then)))
-    assert boxed(renamed) == boxed(json.dumps(today))
+    _, today = todays_setup_but_for(g, options, {OLD_MONKEY: MONKEY, CHRON_240: TODAY})
     assert scenarios.release_of(today) == "current" and scenarios.generation(today) is None
 
 
@@ -240,11 +244,7 @@ def test_a_game_stored_before_the_chroniclers_fifth_change_deals_card_240_at_its
     assert any(CHRON_240 in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
         CHRON_240, MONKEY}
     assert scenarios.generation(state) == 5 and scenarios.release_of(state) == "2eed0d6"
-    today = RULES.setup(g["players"], g["options"], g["seed"])
-    then = RULES.setup(g["players"], options, g["seed"])
-    assert cards(then) - {CHRON_240} == cards(today) - {TODAY}
-    then["options"] = today["options"]  # (but for the option release, the same setup with 241 where 240 was)
-    assert boxed(re.sub(rf"\b{CHRON_240}\b", str(TODAY), json.dumps(then))) == boxed(json.dumps(today))
+    _, today = todays_setup_but_for(g, options, {CHRON_240: TODAY})
     assert scenarios.release_of(today) == "current" and scenarios.generation(today) is None
 
 
