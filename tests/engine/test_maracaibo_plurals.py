@@ -25,11 +25,13 @@ NOUNS = {
            "village action": "village actions", "card": "cards", "good": "goods", "step": "steps",
            "figure": "figures", "disc": "discs", "marker": "markers", "compass": "compasses", "quest": "quests",
            "token": "tokens", "hint": "hints", "worker": "workers", "assistant": "assistants", "space": "spaces",
-           "time": "times", "turn": "turns"},
+           "time": "times", "turn": "turns", "occupied city": "occupied cities",
+           "occupied neighbour": "occupied neighbours"},
     "pt": {"dobrão": "dobrões", "ponto": "pontos", "ação": "ações", "carta": "cartas", "mercadoria": "mercadorias",
            "passo": "passos", "figura": "figuras", "disco": "discos", "marcador": "marcadores", "bússola": "bússolas",
            "trabalhador": "trabalhadores", "vez": "vezes", "espaço": "espaços", "missão": "missões",
-           "ficha": "fichas", "pista": "pistas", "assistente": "assistentes", "turno": "turnos"},
+           "ficha": "fichas", "pista": "pistas", "assistente": "assistentes", "turno": "turnos",
+           "vizinho": "vizinhos"},
 }
 
 

@@ -216,3 +216,22 @@ def test_it_gives_nassau_one_more_village_action_as_the_main_action_only() -> No
     locked["p"][0]["at"] = "2"
     _on(locked, frame("main", 0, spent=1))
     assert any("(1 of 1 village action)" in o.label for o in RULES.options(locked, 0))
+
+
+def test_it_gives_nassau_nothing_more_for_the_village_actions_of_a_city_action_or_the_explorers_end() -> None:
+    # "Este efeito não é desencadeado por ações da vila obtidas a partir de quaisquer outras ações
+    # (... como parte de uma ação na cidade, de assistentes ou do último espaço na trilha do explorador)"
+    state = _with_port("HP11")  # Nassau, unlocked
+    p = state["p"][0]
+    p["at"], p["explorer"] = "2", 22
+    _on(state, frame("main", 0, spent=1), frame("explore", 0, n=1))
+    _play(state, 0, "e23")  # the track's end: its one village action
+    assert [(f["kind"], f["data"].get("left")) for f in state["stack"]] == [("main", None), ("village", 1)]
+    _play(state, 0, "vd")
+    assert [f["kind"] for f in state["stack"]] == ["main"]  # none more: the main action's are still to come
+    city = _with_port("HP11")
+    city["p"][0]["at"] = "10"  # Maracaibo's city action: a village action per compass
+    _on(city, frame("main", 0, spent=1))
+    _play(city, 0, "city")
+    top = city["stack"][-1]
+    assert top["kind"] == "village" and top["data"]["left"] == compass(city["p"][0]) == 1

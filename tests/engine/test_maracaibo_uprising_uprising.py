@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import i18n
 from engine.games.maracaibo import RULES
 from engine.games.maracaibo.effects import player
 from engine.stack import frame
@@ -64,6 +65,37 @@ def test_it_offers_liberate_city_and_village_each_once_per_combat() -> None:
     _play(state, "lc10")
     _play(state, "r0")
     assert [c for c in _codes(state) if c[:2] in ("lc", "lv")] == []
+
+
+def test_it_offers_no_card_home_port_or_ship_upgrade_combat_action_against_a_nation() -> None:
+    # "Quando você luta contra uma nação, você não pode usar as ações de combate do jogo base
+    # (Influência/Anexo/Tomar), ou outras ações de combate que você ganhou ... por meio de cartas de
+    # projeto ou melhorias do navio": Fortune Teller's (cc205), Kingstown's (ch5, England's port) and the
+    # ship area U6's (cv, cw) are all offered fighting for England, none against it.
+    state = _against("england", 12, {"2": "england", "14": "england", "3": "france"})
+    p = player(state, 0)
+    p["port"], p["discs"] = "HP5", {**p["discs"], "UH": 0}
+    p["areas"] = [*p["areas"], "UH", "U6"]
+    p["display"] = [*p["display"], 205]
+    state["v"] += 1
+    combat = [c for c in _codes(state) if not c.startswith(("p", "k"))]  # (free actions: plan, career)
+    assert combat == ["lc14", "lv2", "cend"]
+    _on(state, frame("combat", 0, nation="england", value=12, used=[], token="T3"))
+    assert {"cc205", "ch5", "cv1", "cw3", "ci1", "ca1"} <= set(_codes(state))  # fighting for England
+
+
+def test_it_counts_the_occupied_cities_and_neighbours_in_the_form_for_their_number() -> None:
+    # (the options said "(1 occupied cities)" and "(1 occupied neighbours)", "(1 vizinhos ocupados)")
+    for around, cities, neighbours, cidades, vizinhos in (
+            ({}, "1 occupied city", "1 occupied neighbour", "1 cidade ocupada", "1 vizinho ocupado"),
+            ({"3": "spain", "13": "spain"}, "2 occupied cities", "2 occupied neighbours", "2 cidades ocupadas",
+             "2 vizinhos ocupados")):
+        state = _against("england", 12, {"14": "england", "2": "england", "1": "spain", **around})
+        labels = {o.code: o.label for o in RULES.options(state, 0)}
+        assert labels["lc14"].endswith(f"({cities})") and labels["lv2"].endswith(f"({neighbours})")
+        with i18n.language("pt"):
+            said = {o.code: o.label for o in RULES.options(state, 0)}
+        assert said["lc14"].endswith(f"({cidades})") and said["lv2"].endswith(f"({vizinhos})"), said
 
 
 def test_it_raises_the_value_with_combat_points_and_figures_as_usual() -> None:

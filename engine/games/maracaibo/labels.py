@@ -155,7 +155,8 @@ COUNTED_EN = {"doubloon": "doubloons", "combat point": "combat points", "victory
               "quest": "quests", "combat token": "combat tokens", "token": "tokens", "hint": "hints",
               "worker": "workers", "assistant": "assistants", "movement point": "movement points",
               "explorer space": "explorer spaces", "space": "spaces", "time": "times", "turn": "turns",
-              "display card": "display cards"}
+              "display card": "display cards", "occupied city": "occupied cities",
+              "occupied neighbour": "occupied neighbours"}
 _ONE = "|".join(sorted(map(re.escape, COUNTED_EN), key=len, reverse=True))
 _MANY = "|".join(sorted(map(re.escape, COUNTED_EN.values()), key=len, reverse=True))
 _SINGULAR_AFTER_1 = re.compile(r"(?<![\w.+/-])([-+]?1) (" + _ONE + r")\b(?!')")

@@ -141,11 +141,11 @@ def _against_options(state: State, f: Frame) -> list[Option]:
             if key == "city":
                 n = occupied_cities(state)
                 out.append(opt(f"lc{loc}", f"liberate city {name} (value {a['cost']}): 3 doubloons and {n} VP "
-                               f"({n} occupied cities)"))
+                               f"({C.counted(n, 'occupied city', 'occupied cities')})"))
             else:
                 n = occupied_neighbours(state, loc)
                 out.append(opt(f"lv{loc}", f"liberate village {name} (value {a['cost']}): "
-                               f"{VILLAGE['per_occupied']['vp'] * n} VP ({n} occupied neighbours)"))
+                               f"{VILLAGE['per_occupied']['vp'] * n} VP ({C.counted(n, 'occupied neighbour')})"))
     out.append(opt("cend", "end the combat"))
     return out
 
