@@ -234,3 +234,19 @@ def test_it_words_this_modules_extensions() -> None:
                                              "village action")
     assert "back to its supply, and 7 doubloons" in words("Colonial Envoy")
     assert words("Adventurer's Board").startswith("the first 2 quests of the pile onto this card")
+
+
+def test_it_scores_ships_log_trophy_room_and_dry_dock_by_what_the_ship_board_holds_when_bought() -> None:
+    # the iconography's "Marque 1 ponto de vitória para cada peça de missão no tabuleiro do seu navio" / "...
+    # peça de combate ..." / "... melhoria do navio desbloqueada": the base language's `per`, counted at the buy
+    for name, per in (("Ship's Log", "quest"), ("Trophy Room", "combat"), ("Dry Dock", "upgrade")):
+        cid = _id(name)
+        assert U.CARD[cid]["effects"] == [{"t": "now", "gain": {"per": per, "vp": 1}}]
+        state = _started(mode="78", at="6", hand=(cid, 7, 8, 24), d=20)
+        p = state["p"][0]
+        p["quests"], p["tokens"], p["areas"] = 3, 2, ["U1", "U4", "UR", "UH"]
+        _on(state, frame("main", 0, spent=4))  # in San Juan (6), a village: a card bought as a village action
+        vp, figures = p["vp"], p["fig"]
+        _play(state, f"b{cid}")
+        assert cid in p["display"] and p["fig"] == figures - 1
+        assert p["vp"] - vp == {"quest": 3, "combat": 2, "upgrade": 4}[per], name
