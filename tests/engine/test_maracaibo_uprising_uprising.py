@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine import i18n
-from engine.games.maracaibo import RULES
+from engine.games.maracaibo import RULES, uprising
 from engine.games.maracaibo.effects import player
 from engine.stack import frame
 from tests.engine.maracaibo_scenarios import _on, _started
@@ -96,6 +98,19 @@ def test_it_counts_the_occupied_cities_and_neighbours_in_the_form_for_their_numb
         with i18n.language("pt"):
             said = {o.code: o.label for o in RULES.options(state, 0)}
         assert said["lc14"].endswith(f"({cidades})") and said["lv2"].endswith(f"({vizinhos})"), said
+
+
+def test_it_words_liberate_city_by_l40s_row_as_it_pays(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the option said "3 doubloons" and 1 VP a city whatever the row held; the row is what is paid)
+    monkeypatch.setitem(uprising.CITY["gain"], "d", 4)
+    monkeypatch.setitem(uprising.CITY["per_occupied"], "vp", 2)
+    state = _against("england", 12, {"14": "england", "13": "spain"})
+    p = player(state, 0)
+    label = {o.code: o.label for o in RULES.options(state, 0)}["lc14"]
+    assert label == "liberate city 14 Cartagena (value 6): 4 doubloons and 4 VP now (2 occupied cities)"
+    d, vp = p["d"], p["vp"]
+    _play(state, "lc14")
+    assert (p["d"] - d, p["vp"] - vp) == (4, 4)
 
 
 def test_it_raises_the_value_with_combat_points_and_figures_as_usual() -> None:

@@ -140,7 +140,8 @@ def _against_options(state: State, f: Frame) -> list[Option]:
             name = f"{loc} {C.LOC[loc]['name']}"
             if key == "city":
                 n = occupied_cities(state)
-                out.append(opt(f"lc{loc}", f"liberate city {name} (value {a['cost']}): 3 doubloons and {n} VP "
+                out.append(opt(f"lc{loc}", f"liberate city {name} (value {a['cost']}): "
+                               f"{C.counted(int(a['gain']['d']), 'doubloon')} and {a['per_occupied']['vp'] * n} VP "
                                f"({C.counted(n, 'occupied city', 'occupied cities')})"))
             else:
                 n = occupied_neighbours(state, loc)
