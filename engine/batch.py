@@ -165,6 +165,11 @@ def read_command(rules: Rules, state: State, seat: int, command: Command) -> Mov
     return rules.parse(command.text or "", state, seat)
 
 
+def _listed(rules: Rules, state: State, seat: int) -> tuple[Option, ...]:
+    """The seat's options as a refusal lists them to a person: in the game's presented order."""
+    return tuple(rules.presented(state, seat, rules.options(state, seat)))
+
+
 def _with_allowed(exc: IllegalMove, allowed: list[str]) -> IllegalMove:
     try:
         return type(exc)(exc.message, allowed)
@@ -226,7 +231,7 @@ def apply_batch(rules: Rules, state: State, seat: int, commands: Sequence[Comman
             return BatchResult(tuple(stood), Refusal(number, command.shown, error, options, undone))
         except IllegalMove as exc:
             # judged where it stands: the options after the lines before it (see the docstring)
-            options = tuple(rules.options(state, seat))
+            options = _listed(rules, state, seat)
             error = _with_allowed(exc, [f"{o.code}: {o.label}" for o in options]) if since else exc
             _restore(state, saved)
             undone = tuple(s.number for s in since)
@@ -327,14 +332,14 @@ def _chain_parts(rules: Rules, state: State, seat: int, number: int, command: Co
             # judged after the parts before it, which revealed nothing (see below)
             raise _ChainRefused(IllegalMove(f'in "{command.text}", after "{", ".join(parts[:k])}": '
                                             f'"{part}": {exc.message}'),
-                                tuple(rules.options(trial, seat))) from None
+                                _listed(rules, trial, seat)) from None
         commit = is_commit_point(rng_before, trial, events)
         if commit and k < len(parts) - 1 and not sure:
             if len(set(parts)) == 1:  # a repeat the game cannot vouch for: its own reason says why
-                raise _ChainRefused(whole, tuple(rules.options(state, seat)))
+                raise _ChainRefused(whole, _listed(rules, state, seat))
             raise _ChainRefused(IllegalMove(f'"{part}" draws or reveals something, so it must end its line: '
                                             f'write "{", ".join(parts[k + 1:])}" on the next line'),
-                                tuple(rules.options(state, seat)))
+                                _listed(rules, state, seat))
         steps.append(Step(number, part, move, label, tuple(events), commit))
     _restore(state, trial)
     return steps

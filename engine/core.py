@@ -570,6 +570,13 @@ class Rules:
             return []
         return self._options(state, seat)
 
+    def presented(self, state: State, seat: int, options: Sequence[Option]) -> list[Option]:
+        """``options`` (the seat's now) in the order a mail and a page list them: the same options
+        with the same codes (a reply to an older mail is read as before), perhaps ordered as the
+        reader sees their cards (Maretta: as the hand is shown). By default the engine's order,
+        which deadlines, bots and stored logs go by, so it never changes with this."""
+        return list(options)
+
     def apply(self, state: State, seat: int, move: Mapping[str, Any]) -> list[Event]:
         """Validate, then apply one move in place; return its events."""
         # (``move`` typed Mapping, not dict: compiled, a parameter typed dict refuses anything else

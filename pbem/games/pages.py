@@ -265,7 +265,8 @@ def seat_page(seat: Seat, *, plan: list[str] | None = None, seen: int | None = N
     you = rules.seat_name(state, seat.index)
     finished = game.status == Game.Status.FINISHED
     running = game.status == Game.Status.RUNNING
-    options = rules.options(state, seat.index) if running else []
+    # (in the game's presented order, as the mail lists them: Maretta's as the hand is shown)
+    options = rules.presented(state, seat.index, rules.options(state, seat.index)) if running else []
     pending = rules.pending(state) if running else []
     others = [rules.seat_name(state, s) for s in pending if s != seat.index]
     team = (game.outcome or {}).get("team") if finished else None

@@ -78,7 +78,7 @@ def plan_turn(rules: Any, state: Any, seat: int, codes: list[str]) -> TurnPlan:
     if seat not in rules.pending(trial):
         plan.closed = _("these steps end your turn")
         return plan
-    plan.options = list(rules.options(trial, seat))
+    plan.options = rules.presented(trial, seat, rules.options(trial, seat))
     if len(plan.steps) >= MAX_STEPS:
         plan.closed, plan.options = _("a plan holds at most %(n)s steps") % {"n": MAX_STEPS}, []
     return plan

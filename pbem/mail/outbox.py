@@ -456,7 +456,9 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     gone = _viewer(seat) is None
     # A resigned player sees the spectator's view while the game runs, their own seat's at the end.
     view = rules.view(game.state, None if gone and not finished else seat.index)
-    options: list[Option] = [] if gone else rules.options(game.state, seat.index)
+    # listed in the game's presented order (Maretta: as the hand is shown); the codes are the engine's
+    options: list[Option] = [] if gone else rules.presented(game.state, seat.index,
+                                                            rules.options(game.state, seat.index))
     pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
     bank = None if finished else clocks.bank_words(game, seat, timezone.now())
@@ -578,7 +580,9 @@ def mark_told(game: Game, seat: Seat) -> None:
     """An answer told the seat's player everything up to now and listed their options now
     (the answer to a mail applied in part): their next mail starts after it, so no move is told twice."""
     assert game.state is not None and seat.index is not None
-    options = [] if _viewer(seat) is None else engine.get(game.rules).options(game.state, seat.index)
+    rules = engine.get(game.rules)
+    options = [] if _viewer(seat) is None else rules.presented(game.state, seat.index,
+                                                               rules.options(game.state, seat.index))
     _mark_mailed(game, seat, options)
 
 
@@ -617,7 +621,7 @@ def _options_as_mailed(rules: engine.Rules, game: Game, seat: Seat) -> list[Opti
     English never matched hers, and every step of another's sent her a mail: #22, #27)."""
     assert game.state is not None and seat.index is not None and seat.player is not None
     with language.speaking(language.of(seat.player)):
-        return rules.options(game.state, seat.index)
+        return rules.presented(game.state, seat.index, rules.options(game.state, seat.index))
 
 
 def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,

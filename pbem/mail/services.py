@@ -524,7 +524,8 @@ def _paused_options(game: Game, seat: Seat) -> str:
     """Why: a player who moves into a paused game should still see what they will decide."""
     if game.status != Game.Status.PAUSED or game.state is None or seat.index is None:
         return ""
-    opts = engine.get(game.rules).options(game.state, seat.index)
+    rules = engine.get(game.rules)
+    opts = rules.presented(game.state, seat.index, rules.options(game.state, seat.index))
     if not opts:
         return ""
     return "\n\n" + _("Your options when the game resumes (send them then):") + f"\n{format_options(opts)}"
@@ -534,7 +535,7 @@ def _options_block(game: Game, seat: Seat, heading: str = "") -> str:
     rules = engine.get(game.rules)
     if game.state is None or seat.index is None or game.status != Game.Status.RUNNING:
         return ""
-    opts = rules.options(game.state, seat.index)
+    opts = rules.presented(game.state, seat.index, rules.options(game.state, seat.index))
     if not opts:
         waiting = ", ".join(rules.seat_name(game.state, s) for s in rules.pending(game.state)) or _("nobody")
         return (_("You have nothing to decide now (the game waits for %(waiting)s); you will get a mail when it "

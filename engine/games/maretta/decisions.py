@@ -10,7 +10,7 @@ from engine import i18n
 from engine.core import Move, Option, State
 from engine.games.maretta.barrels import barrel_effect
 from engine.games.maretta.board import add_stock, advance, ahead, forget, opponents, where_word
-from engine.games.maretta.cards import BARREL_NAMES, card_name, card_word
+from engine.games.maretta.cards import BARREL_NAMES, card_key, card_name, card_word
 from engine.games.maretta.side_b import legal_b
 from engine.games.maretta.tables import (
     _DISCARD,
@@ -108,6 +108,27 @@ def step_labels(st: State, f: Frame, moves: list[tuple[str, Move]]) -> list[str]
     if t == "spear":
         return [_("swap places with {player}").format(player=names[m["p"]]) for _c, m in moves]
     raise AssertionError(f"no labels for step {t}")
+
+
+def presented(st: State, options: list[Option]) -> list[Option]:
+    """The options in the order the mail and the page show the cards they name: by suit, then value
+    (render's ``_cards``, the hand and the stocks), where step_moves lists them by value, then the
+    suit's code (``_distinct``). Why not step_moves itself: the deadline's default takes the earliest
+    listed among equals, so the engine's order decides stored games and bots; only the listing moves.
+    Each card's other choices (whose raft) keep their order; a Monkey's opponents too, each one's
+    stock in the hand's order; the choice without a card (move instead of stealing) stays last."""
+    whose: dict[int, int] = {}
+    for o in options:  # a Monkey lists by opponent: each keeps its place
+        whose.setdefault(o.move.get("p", -1), len(whose))
+    by_seat = st["todo"][-1]["t"] == "monkey"
+
+    def key(o: Option) -> tuple[int, int, tuple[int, int]]:
+        card = o.move.get("c")
+        if card is None:
+            return (1, 0, (0, 0))
+        return (0, whose[o.move.get("p", -1)] if by_seat else 0, card_key(card))
+
+    return sorted(options, key=key)
 
 
 def default_move(st: State, seat: int, options: list[Option]) -> Option | None:

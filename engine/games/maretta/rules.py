@@ -44,6 +44,7 @@ into the rules object (the contract's calls, its caches, notation, outcome, view
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine import i18n, notation
@@ -73,7 +74,7 @@ from engine.games.maretta.cards import (
     suit,
     value,
 )
-from engine.games.maretta.decisions import decide, default_move, step_labels, step_moves
+from engine.games.maretta.decisions import decide, default_move, presented, step_labels, step_moves
 from engine.games.maretta.explain import explain
 from engine.games.maretta.machine import run
 from engine.games.maretta.setup import check_option_combination, setup
@@ -151,6 +152,10 @@ class Maretta(Rules):
         moves = step_moves(st, f, seat)
         self._ocache = (st, st["v"], seat, moves)
         return [new_option(code, label, m.copy()) for (code, m), label in zip(moves, step_labels(st, f, moves))]
+
+    def presented(self, st: State, seat: int, options: Sequence[Option]) -> list[Option]:
+        # as the mail shows the hand and the stocks (decisions.presented); the codes are the same
+        return presented(st, list(options)) if options else []
 
     def _default_move(self, st: State, seat: int, options: list[Option]) -> Option | None:
         return default_move(st, seat, options)
