@@ -14,6 +14,7 @@ import pytest
 import engine
 from engine.games.maracaibo import render
 from engine.testing import player_names
+from tests.engine import svg_checks
 from tests.engine.test_caravelas_picture_bounds import NS
 
 RULES = engine.get("maracaibo")
@@ -49,3 +50,29 @@ def test_the_readers_ship_is_drawn_beside_its_place(mode: str, seed: int) -> Non
             for tag in _tags(doc):
                 assert not (frame[0] < tag[2] and tag[0] < frame[2] and frame[1] < tag[3] and tag[1] < frame[3]), (
                     f"{mode}: the ship at {loc} covers a tag {tag}")
+
+
+SHIP = re.compile(r'<path(?: class="mine")? d="M([\d.]+) ([\d.]+) l7 0')
+
+
+def _inner_map(doc: str) -> str:
+    """The part of the map a mail's picture shows (its nested ``<svg>``, in map units)."""
+    start = doc.index("<svg", 1)
+    return doc[start:doc.index("</svg>", start) + 6]
+
+
+@pytest.mark.parametrize(("mode", "n"), [("base", 1), ("base", 2), ("base", 4), ("78", 3), ("79", 4)])
+def test_a_name_slid_into_the_mails_part_around_havana_sits_clear_of_the_ships_row(mode: str, n: int) -> None:
+    """Play-test of #20: in the mail's part of the map around Havana (every ship there, the first mail of
+    a game), "Key West", cut by the part's left edge, was slid in along it onto Havana's ships' row."""
+    state = RULES.setup(player_names(n), {"mode": mode} if mode != "base" else {}, 5)
+    view = RULES.view(state, 0)
+    assert all(p["at"] == "H" for p in view["p"]), "every ship at Havana"
+    part = _inner_map(RULES.render_mail_svg(view))
+    ships = [svg_checks.Box(float(x) - 2.5, float(y) - 7, float(x) + 9.5, float(y) + 6)  # a ship (and a frame)
+             for x, y in SHIP.findall(part)]
+    assert len(ships) == n + (1 if view.get("jean") else 0)
+    names = [lab for lab in svg_checks.labels(part) if lab.fill == "#33475b"]  # the places' names
+    assert "Havana" in [lab.text for lab in names]
+    for lab in names:
+        assert not any(lab.box.overlaps(ship) for ship in ships), f"{mode}, {n} players: {lab.text!r} on a ship"

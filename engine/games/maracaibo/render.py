@@ -550,6 +550,12 @@ def _place_boxes(loc: str) -> list[Box]:
     return [(x - 14, y - 12, x + 14, y + 12), (x - w / 2 - 3, y + 14, x + w / 2 + 3, y + 24)]
 
 
+@functools.cache
+def _all_places() -> list[Box]:
+    """Every place's drawing and name (:func:`_place_boxes`)."""
+    return [b for loc in POS for b in _place_boxes(loc)]
+
+
 _SPOTS: dict[tuple[str, int], list[tuple[int, int]]] = {}
 
 
@@ -690,9 +696,10 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
     were cut at its edges): a place's name that its edge cuts is moved in along it when the place
     is in the part, any other text not wholly in it is left out (the mail's text says it)."""
     inner = None if box is None else (box[0] + 1, box[1] + 1, box[0] + box[2] - 1, box[1] + box[3] - 1)
+    rows: list[Box] = []  # the ships' rows (set below, before any name is drawn)
 
     def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
-           weight: str = "normal", slide: bool = False) -> str:
+           weight: str = "normal", slide: bool = False, above: float | None = None) -> str:
         size = max(size, least)
         s = say(s)
         if inner is not None:
@@ -702,6 +709,17 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
             dx = (inner[0] - left if left < inner[0] else inner[2] - left - w if left + w > inner[2] else 0.0)
             if top < inner[1] or bottom > inner[3] or (dx and not (slide and inner[0] <= x <= inner[2])):
                 return ""
+            # Why: a name slid in along the part's edge leaves the spot its place's ships' rows were kept
+            # clear of (play-test of #20: around Havana, "Key West" slid onto Havana's row); it goes over
+            # its place instead (``above``: its baseline there) where that is clear, else it is left out
+            if dx and any(_overlap((left + dx, top, left + dx + w, bottom), r) for r in rows):
+                if above is None:
+                    return ""
+                top, bottom = above - 0.78 * size, above + 0.25 * size
+                spot = (left + dx, top, left + dx + w, bottom)
+                if top < inner[1] or any(_overlap(spot, b) for b in rows + _all_places()):
+                    return ""
+                y = above
             x += dx
         return _text(x, y, s, size, anchor, fill, weight)
 
@@ -723,6 +741,11 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
         ships.setdefault(p["at"], []).append(_colour(view, i))
     if view.get("jean"):
         ships.setdefault(view["jean"]["at"], []).append(JEAN_COLOUR)
+    if inner is not None:
+        for loc, row in ships.items():
+            if loc in POS:
+                rx, ry = ship_offset(loc, len(row), view, least)
+                rows.append(_row_box(POS[loc][0] + rx, POS[loc][1] + ry, len(row)))
     stops = _stops(view)
     links = view.get("links") or {}  # place -> address, given by a host page (the places its options name)
     titles = view.get("link_titles") or {}  # place -> what a click there does
@@ -754,7 +777,7 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
                        + (edge or 'stroke="#868e96" stroke-width="1.5"') + "/>")
         out.append(_t(x, y + 3.5, loc, 9, "middle", weight="bold"))
         label = str(C.LOC[loc]["name"]).split(": ", 1)[-1]
-        out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b", slide=True))
+        out.append(_t(x, y + 21, label, 7.5 if len(label) < 14 else 7, "middle", "#33475b", slide=True, above=y - 15))
         if link:
             out.append("</a>")
         if owner:
