@@ -220,6 +220,9 @@ def _public_url_from(http_addr: str) -> str:
 PBEM_PUBLIC_URL = (os.environ.get("PBEM_PUBLIC_URL") or _public_url_from(PBEM_HTTP_ADDR)).rstrip("/")
 PBEM_SMTP_ADDR = os.environ.get("PBEM_SMTP_ADDR", "127.0.0.1:2525")
 PBEM_SMTP_MAX_SIZE = int(os.environ.get("PBEM_SMTP_MAX_SIZE", str(2 * 1024 * 1024)))
+#: Threads (each with its own database connection) the SMTP ingress checks recipients and stores
+#: mail in, so that one session's check never waits behind another's INSERT (one on SQLite).
+PBEM_SMTP_DB_THREADS = int(os.environ.get("PBEM_SMTP_DB_THREADS", "4"))
 # Who reads mail sent to postmaster@ (and to a bare "postmaster"): comma-separated addresses.
 # Unset: every active superuser with an address; with none, the mail stays in the admin only.
 PBEM_POSTMASTER_EMAIL = [a.strip() for a in os.environ.get("PBEM_POSTMASTER_EMAIL", "").split(",") if a.strip()]
