@@ -123,6 +123,12 @@ def on_miss(hook: Callable[[str, str], None]) -> Iterator[None]:
         _miss_hooks.remove(hook)
 
 
+def misses_watched() -> bool:
+    """Whether an :func:`on_miss` hook listens: a renderer that keeps what it drew (Maretta's mail
+    picture) then draws again, so that every untranslated text is reported."""
+    return bool(_miss_hooks)
+
+
 def translate(msgid: str, code: str | None = None) -> str:
     """``msgid`` (English text) in the language ``code`` (default: the context's)."""
     code = code or _current.get()

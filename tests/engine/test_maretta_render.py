@@ -131,3 +131,44 @@ def test_its_players_key_never_draws_a_wrapped_line_over_the_next_players(in_des
     for above, below in itertools.pairwise(key):
         assert below.y - above.y >= above.size, (above.text, below.text)
     assert key[-1].y < drawn.height
+
+
+def test_a_positions_mail_picture_is_drawn_once_for_every_seat_and_is_the_picture_drawn_afresh() -> None:
+    """Issue 28, pipe session: the mail picture is the public board, so the seats' mails of one
+    position get the one drawing kept from the first; it is what a fresh drawing gives, in the
+    reader's language, and a later position is drawn anew."""
+    from engine import i18n
+
+    states = random_states("A", 3, 5, every=5)
+    assert len(states) >= 3
+    for st in states[:3]:
+        views = [R.view(st, seat) for seat in (0, 1, 2, None)]
+        fresh = render.render_mail_svg(views[0])
+        # kept: the very string drawn for the first seat (each seat's view is another dict)
+        assert all(render.render_mail_svg(v) is fresh for v in views[1:])
+        mailed = R.render_mail_svg(views[1])
+        render._MAIL_SVGS.clear()
+        assert render.render_mail_svg(views[2]) == fresh and R.render_mail_svg(views[3]) == mailed
+        with i18n.language("pt"):
+            portuguese = render.render_mail_svg(views[1])
+            assert render.render_mail_svg(views[0]) is portuguese
+        assert portuguese != fresh and "Maretta lado A" in portuguese and "Maretta side A" in fresh
+    pictures = {render.render_mail_svg(R.view(st, 0)) for st in states}
+    assert len(pictures) == len(states)  # each position its own
+    assert len(render._MAIL_SVGS) <= render.MAIL_SVGS_KEPT
+
+
+def test_a_mail_picture_is_drawn_again_while_untranslated_texts_are_watched() -> None:
+    """While the catalogue's completeness is watched (``on_miss``), the picture is drawn again
+    rather than kept, so every text it shows goes through the catalogue and a missing one is told."""
+    from engine import i18n
+
+    view = R.view(random_states("B", 3, 8, every=6)[1], 0)
+    with i18n.language("pt"):
+        kept = render.render_mail_svg(view)
+        assert render.render_mail_svg(view) is kept
+        told: list[str] = []
+        with i18n.on_miss(lambda msgid, _code: told.append(msgid)):
+            redrawn = render.render_mail_svg(view)
+    assert redrawn == kept and redrawn is not kept
+    assert told == []  # the catalogue has every text of it (the completeness test above)

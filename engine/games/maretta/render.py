@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import figure, svg
+from engine import figure, i18n, svg
 from engine.figure import Circle, Item, Line, Polyline, Rect
 from engine.games.maretta.cards import BARREL_NAMES, DATA, SUITS, card_key, card_name
 from engine.i18n import N_, _, ngettext
@@ -244,14 +245,36 @@ def picture_view(view: dict[str, Any]) -> dict[str, Any]:
     return {**{k: view[k] for k in PICTURE_KEYS if k in view}, "seat": None}
 
 
+#: The mail pictures drawn last, by language and public view (:func:`render_mail_svg`), oldest first.
+_MAIL_SVGS: dict[tuple[str, str], str] = {}
+#: How many :data:`_MAIL_SVGS` keeps: a worker's recent positions (some 40 KB each at most).
+MAIL_SVGS_KEPT = 16
+
+
 def render_mail_svg(view: dict[str, Any]) -> str:
     """The picture a mail carries: the phone board of the view's public part (:func:`picture_view`),
     its symbols' key as words in its ``<desc>`` (the mail prints it under the picture).
 
     Why the symbols' key in words: drawn, it was a third of the picture's height, and a 4-player
     board with it weighed up to 15 KB with smoothed text, over what any mail carries, so it went
-    with jagged text (issue 21); Caravelas' and Maracaibo's mail pictures give their legend so."""
-    return render_svg(picture_view(view), narrow=True, key_in_desc=True)
+    with jagged text (issue 21); Caravelas' and Maracaibo's mail pictures give their legend so.
+
+    Why kept (issue 28, pipe session): every seat's mail of a position carries the same picture
+    (three mails after a phase-one reveal, made by one worker in one task), and drawing it, about
+    2-3 ms, was made again for each mail only to find its PNG cached by its bytes. The key is the
+    public view as JSON in its own key order (a drawing follows the view's order) and the language;
+    while an :func:`engine.i18n.on_miss` hook listens, it is drawn again, so that misses are told."""
+    public = picture_view(view)
+    if i18n.misses_watched():
+        return render_svg(public, narrow=True, key_in_desc=True)
+    key = (i18n.current(), json.dumps(public, separators=(",", ":")))
+    drawn = _MAIL_SVGS.get(key)
+    if drawn is None:
+        drawn = render_svg(public, narrow=True, key_in_desc=True)
+        if len(_MAIL_SVGS) >= MAIL_SVGS_KEPT:
+            del _MAIL_SVGS[next(iter(_MAIL_SVGS))]
+        _MAIL_SVGS[key] = drawn
+    return drawn
 
 
 def symbols_key(view: dict[str, Any]) -> str:
