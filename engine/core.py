@@ -771,6 +771,12 @@ class Rules:
         Its text is drawn smoothed (``engine.svg.SMOOTH_TEXT``), for every game."""
         return svg.smooth_text(self._render_mail_svg(view))
 
+    def warm_up(self) -> None:
+        """Compute now what a process's first moves of this game would otherwise compute on their way
+        and keep (tables that depend on the game's data alone). A Celery worker calls it once, before it
+        forks its pool (``workers/celery.py``), so every pool process starts with it done. By default
+        there is nothing to do."""
+
     def upgrade(self, state: State) -> bool:
         """Bring a state written by an older release of this game to the format this release
         writes, in place; True when it was older. A game that versions its state (Maracaibo:

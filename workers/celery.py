@@ -103,8 +103,10 @@ def _load_the_rules(**kwargs: Any) -> None:
 
     Why (issue 28): each pool process (replaced every ``worker_max_tasks_per_child`` tasks)
     imported a game's rules on its first move of that game, 0.2-0.4 s of CPU in the middle of a
-    move; forked from a parent that has them, it finds them imported."""
+    move; forked from a parent that has them, it finds them imported. Each game's ``warm_up`` fills
+    here too what its first moves would compute and keep (Maracaibo: where its places' ships go,
+    0.5 s of CPU a pool process, paid by its first pictures before the pipe session of issue 28)."""
     import engine
 
     for name in engine.registry.names():
-        engine.get(name)
+        engine.get(name).warm_up()

@@ -369,3 +369,16 @@ def test_a_hand_on_whose_client_cannot_be_made_is_left_to_the_sweeper_and_never_
         dispatch.enqueue("pbem.process_inbound", 806)
     assert "task pbem.process_inbound not handed to the broker (ImportError)" in caplog.text
     assert not dispatch.recently_queued("pbem.process_inbound", 806)
+
+
+def test_a_worker_warms_every_games_rules_up_before_it_forks_its_pool() -> None:
+    """Issue 28 (pipe session): the worker's init, which its pool processes are forked from, has each
+    game's rules compute what their first moves would (Maracaibo: where every place's ships go), so
+    no move's picture pays that search."""
+    from engine.games.maracaibo import places
+    from workers.celery import _load_the_rules  # connected to Celery's worker_init
+
+    places._SPOTS.clear()
+    _load_the_rules()
+    assert {loc for loc, _n in places._SPOTS} == set(places.POS)
+    assert {n for _loc, n in places._SPOTS} == {1, 2, 3, 4}

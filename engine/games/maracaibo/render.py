@@ -26,6 +26,16 @@ from . import content as C
 from . import homeports, labels, reach, render_story, sailing, ship
 from . import uprising_content as C_U
 from .homeports import port_text
+from .places import (
+    MAP_H,
+    MAP_W,
+    POS,
+    Box,
+    _all_places,
+    _overlap,
+    _row_box,
+    _ship_spots,
+)
 
 WIDTH = 76
 SUBSTITUTE = "the cards, map and tiles are this project's own"
@@ -511,81 +521,6 @@ def _here(view: View, seat: int, me: dict[str, Any]) -> list[str]:
 
 
 # ---- SVG --------------------------------------------------------------------------------------------
-
-#: where each place is drawn: a sketch of the Caribbean, Havana top left, the route clockwise
-POS: dict[str, tuple[int, int]] = {
-    "H": (150, 92), "1": (212, 84), "2": (262, 50), "3": (330, 100), "4": (392, 90), "5": (428, 134),
-    "6": (492, 122), "7": (556, 132), "8": (590, 178), "9": (618, 226), "9a": (616, 290), "10": (470, 262),
-    "10a": (560, 252), "11": (540, 300), "12": (420, 300), "13": (340, 190), "14": (350, 312), "15": (272, 334),
-    "16": (250, 278), "16a": (300, 250), "17": (198, 254), "18": (136, 200), "19": (74, 170), "20": (84, 118),
-    "21a": (40, 70), "21b": (120, 56), "22": (74, 34),
-}
-MAP_H = 352
-MAP_W = 640  # the map's width (the picture's)
-
-Box = tuple[float, float, float, float]  # (x0, y0, x1, y1)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _gap(a: Box, b: Box) -> float:
-    """How far apart two boxes are (0 when they touch or overlap)."""
-    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
-    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
-    return float((dx * dx + dy * dy) ** 0.5)
-
-
-def _row_box(x: float, y: float, n: int) -> Box:
-    """The box a row of ``n`` ships takes with its first ship's corner at (x, y) (the reader's frame too)."""
-    return (x - 3, y - 8, x + 8 * max(n, 1) + 2, y + 7)
-
-
-def _place_boxes(loc: str) -> list[Box]:
-    """A place's drawing and its name under it (at a mail's size, the biggest)."""
-    x, y = POS[loc]
-    label = str(C.LOC[loc]["name"]).split(": ", 1)[-1] if loc in C.LOC else loc
-    w = len(label) * 7.5 * 0.7  # (wider than kit.text_width's estimate: a mail's font drew "Key West" wider)
-    return [(x - 14, y - 12, x + 14, y + 12), (x - w / 2 - 3, y + 14, x + w / 2 + 3, y + 24)]
-
-
-@functools.cache
-def _all_places() -> list[Box]:
-    """Every place's drawing and name (:func:`_place_boxes`)."""
-    return [b for loc in POS for b in _place_boxes(loc)]
-
-
-_SPOTS: dict[tuple[str, int], list[tuple[int, int]]] = {}
-
-
-def _ship_spots(loc: str, n: int) -> list[tuple[int, int]]:
-    """Where ``loc``'s row of ``n`` ships may go, nearest the place's drawing first: inside the map, on no
-    place or name, and nearer this place than any other place or name (cached: the map does not change)."""
-    key = (loc, n)
-    if key in _SPOTS:
-        return _SPOTS[key]
-    x, y = POS[loc]
-    mine = _place_boxes(loc)
-    others = [b for o in POS if o != loc for b in _place_boxes(o)]
-    centres = [(ox, oy + k) for o, (ox, oy) in POS.items() if o != loc for k in (0, 21)]
-    found: list[tuple[int, float, int, int]] = []
-    for dy in range(-44, 46, 2):
-        for dx in range(-70, 42, 2):
-            row = _row_box(x + dx, y + dy, n)
-            if row[0] < 1 or row[2] > MAP_W - 1 or row[1] < 19 or row[3] > MAP_H - 1:
-                continue
-            if any(_overlap(row, b) for b in mine) or any(_overlap(row, b) for b in others):
-                continue
-            cx, cy = x + dx + 4 * max(n, 1), y + dy - 2  # the row's middle
-            own = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
-            margin = min(((cx - ox) ** 2 + (cy - oy) ** 2) ** 0.5 for ox, oy in centres) - own
-            if margin > 0:  # (clearly nearer first; at a crowded edge, nearer at all)
-                found.append((0 if margin > 6 else 1, _gap(row, mine[0]) + 0.01 * own, dx, dy))
-    found.sort()
-    _SPOTS[key] = [(dx, dy) for _clear, _score, dx, dy in found]
-    return _SPOTS[key]
-
 
 def _decorations(view: View, loc: str, least: float) -> list[Box]:
     """What a place shows around it in ``view``: its owner's flag, its quest tag, its legacy stop tag,

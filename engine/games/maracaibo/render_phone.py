@@ -12,11 +12,10 @@ from engine.core import View
 
 from . import content as C
 from . import reach, render_story
+from .places import MAP_H, POS
 from .render import (
     JEAN_COLOUR,
-    MAP_H,
     NATION_COLOUR,
-    POS,
     _colour,
     _name,
     _stops,

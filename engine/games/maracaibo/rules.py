@@ -552,6 +552,14 @@ class Maracaibo(Rules):
 
         return phone_svgs(view)
 
+    def warm_up(self) -> None:
+        # Why (issue 28, pipe session): where a place's row of ships is drawn is searched once a process
+        # for each place and count of ships (places._ship_spots, 4-5 ms each), and a worker's first
+        # pictures met dozens of them on a move's path.
+        from .places import fill_ship_spots
+
+        fill_ship_spots(self.max_players)
+
     def _render_mail_svg(self, view: View) -> str:
         # Why the map near the reader's ship: the whole board is 20 KB as PNG at a mail's width,
         # and its text part (7-9 KB, repeated in the HTML) leaves a mail 4-10 KB for the picture;
