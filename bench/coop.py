@@ -53,14 +53,14 @@ def play(mode: str, n: int, level: int, seed: str) -> dict[str, Any]:
     out = RULES.outcome(state)
     assert out is not None and out.team is not None, "the game did not end"
     s = state.get("search") or {}
-    him = state["jacques"]["vp"]
+    him = state["jacques"]["victory_points"]
     sources: Counter[str] = Counter()
-    for p in state["p"]:
-        sources.update({k: int(v) for k, v in (p.get("src") or {}).items()})
+    for p in state["seats"]:
+        sources.update({k: int(v) for k, v in (p.get("victory_points_by_source") or {}).items()})
     return {"won": out.team.won, "missed": out.team.missed, "markers": coop.markers_left(state),
-            "jacques": him, "lowest": min(p["vp"] for p in state["p"]),
-            "above": [p["vp"] > him for p in state["p"]], "sources": sources, "n": n,
-            "cards": {c for p in state["p"] for c in p["display"]},
+            "jacques": him, "lowest": min(p["victory_points"] for p in state["seats"]),
+            "above": [p["victory_points"] > him for p in state["seats"]], "sources": sources, "n": n,
+            "cards": {c for p in state["seats"] for c in p["display"]},
             "found": bool(s.get("found")), "freed": s.get("freed") is not None}
 
 

@@ -102,7 +102,7 @@ ACTIVITY: dict[str, Callable[[dict[str, Any]], float]] = {
     "combats": lambda p: p["tokens"],
     "explorer": lambda p: p["explorer"],
     "cards": lambda p: len(p["bought"]),
-    "influence": lambda p: sum(p["inf"].values()),
+    "influence": lambda p: sum(p["influence"].values()),
     "assistants": lambda p: len(p["assist"]),
 }
 
@@ -121,8 +121,8 @@ def against(n: int, opponent: str, games: int, options: dict[str, object], seed:
         assert isinstance(state, dict)
         if me in winners:
             wins += 1 / len(winners)
-        best_other = max(p["vp"] for s, p in enumerate(state["p"]) if s != me)
-        margins.append(state["p"][me]["vp"] - best_other)
+        best_other = max(p["victory_points"] for s, p in enumerate(state["seats"]) if s != me)
+        margins.append(state["seats"][me]["victory_points"] - best_other)
     print(f"{n} players, the bot against {n - 1} {opponent} seat{'s' if n > 2 else ''}: the bot wins "
           f"{100 * wins / games:.1f}% of {games} games (even share {100 / n:.0f}%); its score minus the best "
           f"other: {quantiles(margins)}")
@@ -147,8 +147,9 @@ def ab(n: int, spec: str, games: int, options: dict[str, object], seed: str) -> 
         assert isinstance(winners, tuple) and isinstance(state, dict)
         if me in winners:
             wins += 1 / len(winners)
-        margins.append(state["p"][me]["vp"] - max(p["vp"] for s, p in enumerate(state["p"]) if s != me))
-        areas.update(state["p"][me]["areas"])
+        margins.append(state["seats"][me]["victory_points"] - max(p["victory_points"]
+                                                                  for s, p in enumerate(state["seats"]) if s != me))
+        areas.update(state["seats"][me]["areas"])
     named = [k for k in weights if k in C.UPGRADE]
     completed = "".join(f", completes {k} in {100 * areas[k] / games:.0f}% of them" for k in named)
     print(f"{n} players, the bot with {spec} against the bot: wins {100 * wins / games:.1f}% of {games} games "
@@ -171,7 +172,7 @@ def pool(paths: Sequence[str]) -> None:
                 games += 1
                 n = g["n"]
                 configs[f"{n} players, scenario {g['options'].get('scenario', '75')}"] += 1
-                for s, p in enumerate(g["p"]):
+                for s, p in enumerate(g["seats"]):
                     won = 1 / len(g["winners"]) if s in g["winners"] else 0.0
                     for what, ids in (("area", p["areas"]), ("card", p["bought"])):
                         for x in ids:
@@ -227,8 +228,8 @@ def table(paths: Sequence[str]) -> None:
             for w in g["winners"]:
                 wins[w] += 1 / len(g["winners"])
             done: set[str] = set()
-            for s, p in enumerate(g["p"]):
-                src.update(p["src"])
+            for s, p in enumerate(g["seats"]):
+                src.update(p["victory_points_by_source"])
                 bought.update(p["bought"])
                 areas.update(p["areas"])
                 done.update(p["areas"])
@@ -312,18 +313,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             if dump:
                 dump.write(json.dumps({"n": n, "options": options, "seed": f"{args.seed}-{n}-{i}",
                                        "winners": list(winners), "p": [
-                                           {"vp": p["vp"], "src": p["src"], "bought": p["bought"],
-                                            "areas": p["areas"]} for p in state["p"]]}) + "\n")
+                                           {"victory_points": p["victory_points"],
+                                            "victory_points_by_source": p["victory_points_by_source"],
+                                            "bought": p["bought"],
+                                            "areas": p["areas"]} for p in state["seats"]]}) + "\n")
                 dump.flush()
-            for s, p in enumerate(state["p"]):
-                scores.append(p["vp"])
-                sources.update(p["src"])
+            for s, p in enumerate(state["seats"]):
+                scores.append(p["victory_points"])
+                sources.update(p["victory_points_by_source"])
                 bought.update(p["bought"])
                 areas.update(p["areas"])
                 for k, f in ACTIVITY.items():
                     activity[k] += f(p)
                 if s in winners:
-                    win_scores.append(p["vp"])
+                    win_scores.append(p["victory_points"])
                     bought_by_winners.update(p["bought"])
                     areas_by_winners.update(p["areas"])
             for b in state["prestige"]:
@@ -331,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 prestige[b["id"]][0] += 1
                 for s in b["investors"]:
                     prestige[b["id"]][1] += 1
-                    prestige[b["id"]][2] += pb["vp"] * count_of(state["p"][s], pb["per"])
+                    prestige[b["id"]][2] += pb["vp"] * count_of(state["seats"][s], pb["per"])
             nations.append(max(multiplier(state).values()))
             turns.append(state["turns"] / n)
             moves.append(float(str(r["moves"])))

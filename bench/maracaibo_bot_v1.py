@@ -63,7 +63,7 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
     if code.startswith("d") and code[1:] in C.GOODS:
         return 9.0
     if code == "city":
-        return 3.0 if city_action(state, p["at"]) != "pay_cp" or p["cp"] >= 2 else 0.5
+        return 3.0 if city_action(state, p["at"]) != "pay_cp" or p["combat_points"] >= 2 else 0.5
     if code.startswith("a") and code[1:].isdigit():
         return 8.0
     if code == "hfight":
@@ -100,7 +100,7 @@ def _score(state: State, seat: int, o: Option, steps: dict[str, int]) -> float:
         return 0.0
     if code[:1] in ("n", "r") and len(code) == 2:
         nation = next(n for n in C.NATIONS if n[0] == code[1])
-        return 1.0 + int(p["inf"][nation]) % 3 * 0.3
+        return 1.0 + int(p["influence"][nation]) % 3 * 0.3
     if code.startswith("f"):  # the nation with the highest value
         return float(o.label.split("value ")[1].split(")")[0].split(",")[0])
     if code.startswith("e") and code[1:].isdigit():
@@ -126,7 +126,7 @@ def _sail_score(state: State, seat: int, loc: str, steps: int) -> float:
     if loc in state["quests"] and can_pay_quest(p, state["quests"][loc]):
         v += 8
     if kind == "village":
-        affordable = [c for c in [*p["hand"], *p["plan"]] if card_cost(p, c) <= p["d"]]
+        affordable = [c for c in [*p["hand"], *p["plan"]] if card_cost(p, c) <= p["doubloons"]]
         n = village_count(p, steps)
         v += min(len(affordable), n) * 3 + n
     elif kind == "city":

@@ -43,7 +43,7 @@ def play(options: dict[str, object], seed: str) -> tuple[float, float, dict[str,
     outcome = RULES.outcome(state)
     assert outcome is not None and "Jean" in outcome.automa
     assert bool(outcome.winners) == (outcome.scores[0] > outcome.automa["Jean"])
-    return outcome.scores[0], outcome.automa["Jean"], dict(state["jean"]["src"]), moves
+    return outcome.scores[0], outcome.automa["Jean"], dict(state["jean"]["victory_points_by_source"]), moves
 
 
 def main() -> int:

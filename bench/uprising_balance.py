@@ -147,7 +147,7 @@ def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser], por
         seat = pending[0]
         opts = RULES.options(state, seat)
         kind = state["stack"][-1]["kind"] if state["stack"] else ""
-        me = state["p"][seat]
+        me = state["seats"][seat]
         held[seat].update(c for c in (*me["hand"], *me["plan"]) if c in NEW_CARDS)
         for o in opts:
             if o.code[0] == "b" and o.code[1:].isdigit() and int(o.code[1:]) in NEW_CARDS:
@@ -167,7 +167,7 @@ def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser], por
             raise RuntimeError(f"game {seed} did not end")
     outcome = RULES.outcome(state)
     assert outcome is not None
-    for s, p in enumerate(state["p"]):
+    for s, p in enumerate(state["seats"]):
         for area in ("UR", "UH"):
             if area in p["areas"]:
                 used[s][f"{area} completed"] += 1
@@ -244,25 +244,26 @@ class Tally:
         self.games += 1
         self.turns.append(state["turns"] / self.n)
         self.moves.append(r["moves"])
-        for s, p in enumerate(state["p"]):
+        for s, p in enumerate(state["seats"]):
             won = 1 / len(winners) if s in winners else 0.0
             self.wins[s] += won
             if me is not None:
                 self.mine[0 if s == me else 1].update(r["used"][s])
                 if s == me:
                     self.mine_wins += won
-                    self.margins.append(p["vp"] - max(o["vp"] for t, o in enumerate(state["p"]) if t != me))
-            self.scores[s].append(p["vp"])
-            self.src.update(p["src"])
+                    self.margins.append(p["victory_points"] - max(o["victory_points"]
+                                                                  for t, o in enumerate(state["seats"]) if t != me))
+            self.scores[s].append(p["victory_points"])
+            self.src.update(p["victory_points_by_source"])
             self.used.update(r["used"][s])
             self.offered.update(r["offered"][s])
             if p.get("port"):
                 c = self.ports.setdefault(str(p["port"]), [0.0] * 5)
                 c[0] += 1
                 c[1] += won
-                c[2] += p["vp"]
-                others = [o["vp"] for t, o in enumerate(state["p"]) if t != s]
-                c[3] += (p["vp"] - statistics.mean(others)) if others else 0.0  # (solo: no table to beat)
+                c[2] += p["victory_points"]
+                others = [o["victory_points"] for t, o in enumerate(state["seats"]) if t != s]
+                c[3] += (p["victory_points"] - statistics.mean(others)) if others else 0.0  # (solo: no table to beat)
             for pid in r.get("dealt", [[]] * self.n)[s]:
                 self.ports.setdefault(pid, [0.0] * 5)[4] += 1
             lib = sum(r["used"][s][k] for k in ("liberate city", "liberate village", "liberate extra",

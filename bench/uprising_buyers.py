@@ -76,14 +76,14 @@ _GREEN = {v: k for k, v in C.BARRIERS.items()}["green"]
 
 
 def _position(state: dict[str, Any], seat: int) -> Key:
-    vps = [int(p["vp"]) for p in state["p"]]
+    vps = [int(p["victory_points"]) for p in state["seats"]]
     me = vps[seat]
     best_other = max(v for s, v in enumerate(vps) if s != seat)
     rank = 1 + sum(1 for s, v in enumerate(vps) if s != seat and v > me)
     band = max(-4, min(4, (me - best_other) // 5))
-    tokens = min(_TOKENS_CAP, len(state["p"][seat]["synergy"]))
-    money = min(_DOUBLOONS_BANDS - 1, int(state["p"][seat]["d"]) // _DOUBLOONS_BAND)
-    return (int(state["turns"]) // len(vps), rank, band, int(int(state["p"][seat]["explorer"]) >= _GREEN), tokens,
+    tokens = min(_TOKENS_CAP, len(state["seats"][seat]["synergy"]))
+    money = min(_DOUBLOONS_BANDS - 1, int(state["seats"][seat]["doubloons"]) // _DOUBLOONS_BAND)
+    return (int(state["turns"]) // len(vps), rank, band, int(int(state["seats"][seat]["explorer"]) >= _GREEN), tokens,
             money)
 
 
@@ -111,23 +111,24 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
         seat = pending[0]
         for s in range(n):
             seen[s].add(_position(state, s))
-            q = state["p"][s]
+            q = state["seats"][s]
             held.update((cid, s) for cid in cards if cid in q["hand"] or cid in q["plan"])
         opts = RULES.options(state, seat)
         pick = bot(state, seat, opts, rnd)
-        p = state["p"][seat]
-        before_bought, before_vp, before_inc, before_d = list(p["bought"]), int(p["vp"]), int(p["inc_vp"]), int(p["d"])
+        p = state["seats"][seat]
+        before_bought, before_vp = list(p["bought"]), int(p["victory_points"])
+        before_inc, before_d = int(p["income_victory_points"]), int(p["doubloons"])
         at = _position(state, seat)
         left = scorings_left(state)
         RULES.apply(state, seat, pick.move)
-        p = state["p"][seat]
+        p = state["seats"][seat]
         new = set(p["bought"]) - set(before_bought)
         for cid in new & cards:
             held.add((cid, seat))  # (drawn and bought between two of the game's decisions: held too)
             # the card's own points: its immediate VP (the move's VP, which may hold more: "move_vp"),
             # its VP income's rise times the scorings left, its VP at the end
-            rise = int(p["inc_vp"]) - before_inc
-            buys.append({"card": cid, "seat": seat, "at": at, "move_vp": int(p["vp"]) - before_vp,
+            rise = int(p["income_victory_points"]) - before_inc
+            buys.append({"card": cid, "seat": seat, "at": at, "move_vp": int(p["victory_points"]) - before_vp,
                          "gain": _now_vp(U.CARD[cid], p), "income": (rise if rise > 0 else 0) * left,
                          "doubloons": before_d, "vp": before_vp, "round": int(state["round"])})
         moves += 1
@@ -135,7 +136,7 @@ def play(n: int, mode: str, seed: str, cards: frozenset[int]) -> dict[str, Any]:
             raise RuntimeError(f"game {seed} did not end")
     outcome = RULES.outcome(state)
     assert outcome is not None
-    vps = [int(p["vp"]) for p in state["p"]]
+    vps = [int(p["victory_points"]) for p in state["seats"]]
     for b in buys:
         b["card_vp"] = int(U.CARD[b["card"]]["vp"])
     return {"winners": list(outcome.winners), "vps": vps, "seen": [sorted(s) for s in seen], "buys": buys,

@@ -189,8 +189,8 @@ def test_a_complete_game_through_the_rest_api(rules_name, options, names, transa
     state = replay(rules, names, final["options"], seed, [(e["seat"], e["move"]) for e in log])
     replayed = rules.outcome(state)
     if options.get("mode") == "78":  # every player kept one of the ports dealt, a different one each
-        kept = [p["port"] for p in state["p"]]
-        assert all(kept) and len(set(kept)) == len(names) and all("resist" in p for p in state["p"])
+        kept = [p["port"] for p in state["seats"]]
+        assert all(kept) and len(set(kept)) == len(names) and all("resist" in p for p in state["seats"])
     assert replayed is not None
     breakdown = {str(s): parts for s, parts in rules.score_breakdown(state).items()}
     assert _json(replayed.as_dict() | ({"breakdown": breakdown} if breakdown else {})) == outcome

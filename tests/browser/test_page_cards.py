@@ -103,4 +103,4 @@ def test_it_sails_by_a_click_on_a_highlighted_place_of_the_map(new_page: Any, si
     click(page, chosen.locator("button"))
     confirm_if_asked(page)
     game = Game.objects.get(pk=game.pk)
-    assert game.state is not None and game.state["p"][0]["at"] == place, "Ana's ship went where she clicked"
+    assert game.state is not None and game.state["seats"][0]["at"] == place, "Ana's ship went where she clicked"

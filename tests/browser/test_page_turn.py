@@ -144,12 +144,12 @@ def test_it_updates_in_place_keeps_a_typed_message_takes_a_move_back_and_marks_n
     assert "Your move was taken" in page.locator("#notice").inner_text()
     assert page.locator("ol.history > li").count() == before + 1, "the history updated in place too"
     game.refresh_from_db()
-    assert game.state is not None and game.state["p"][0]["at"] == code[1:]
+    assert game.state is not None and game.state["seats"][0]["at"] == code[1:]
     # Undo on the page: the sail showed nothing and drew nothing, so it can be taken back.
     click(page, page.locator("#undo button"))
     assert "taken back" in page.locator("#undone").inner_text()
     game.refresh_from_db()
-    assert game.state is not None and game.state["p"][0]["at"] != code[1:]
+    assert game.state is not None and game.state["seats"][0]["at"] != code[1:]
     assert Move.objects.get(game=game, undone_at__isnull=False).seat == 0
     # What is new since my last visit: the others' moves after it, marked and counted; never mine.
     # The mark is the seat's, kept by the server (issue 21), not a browser's: a visit on the

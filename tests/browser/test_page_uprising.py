@@ -66,7 +66,7 @@ def _hidden_names(state: dict[str, Any], seat: int, other: int) -> list[str]:
     """The names of ``other``'s cards in hand (or dealt at setup) that ``seat`` sees nowhere else."""
     rules = engine.get("maracaibo")
     view = rules.view(state, seat)
-    p = state["p"][other]
+    p = state["seats"][other]
     held = [*_ids(p.get("hand")), *_ids((p.get("setup") or {}).get("dealt"))]
     me = view["p"][seat]
     seen = {C.CARD[c]["name"] for c in [*view["display"], *_ids(me.get("hand")), *_ids(me.get("display")),
@@ -105,12 +105,12 @@ def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(mode: s
     rules = engine.get("maracaibo")
     url = link_of(folk[0], site)
     assert game.state is not None
-    dealt = list(game.state["p"][0]["setup"]["ports"])
+    dealt = list(game.state["seats"][0]["setup"]["ports"])
     shown: set[int] = set()
     mine = [f"home port {U.PORT[pid]['name']}" for pid in dealt]
-    bruno = [f"home port {U.PORT[pid]['name']}" for pid in game.state["p"][1]["setup"]["ports"]]
+    bruno = [f"home port {U.PORT[pid]['name']}" for pid in game.state["seats"][1]["setup"]["ports"]]
     # Bruno keeps his port first: Ana has not chosen, so his choice (and the two he let go) stay his.
-    _play(game, 1, f"h{game.state['p'][1]['setup']['ports'][0]}")
+    _play(game, 1, f"h{game.state['seats'][1]['setup']['ports'][0]}")
     game.refresh_from_db()
     assert game.state is not None
     hand = _hidden_names(game.state, 0, 1)
@@ -140,11 +140,11 @@ def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(mode: s
     kept = U.PORT[dealt[0]]["name"]
     # A few turns, until Ana may fight against a nation (Liberation) or liberate a place.
     game = _until_ana_fights(game, random.Random(int(mode)), FIGHT[mode], shown)
-    assert game.state is not None and game.state["p"][0]["port"] == dealt[0], "the ports are revealed"
+    assert game.state is not None and game.state["seats"][0]["port"] == dealt[0], "the ports are revealed"
     offered = [o.label for o in rules.options(game.state, 0)]
     view = rules.view(game.state, 0)
     # Bruno's hand less what the display showed (a card taken from it is known): his deal's, his draws'
-    hand = [C.CARD[c]["name"] for c in game.state["p"][1]["hand"] if c not in shown]
+    hand = [C.CARD[c]["name"] for c in game.state["seats"][1]["hand"] if c not in shown]
     hand = [name for name in hand if name in _hidden_names(game.state, 0, 1)]
     print(f"{mode}: {len(hand)} of Bruno's cards hidden from Ana")
     for width, viewport in WIDTHS:

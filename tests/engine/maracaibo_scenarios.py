@@ -23,8 +23,8 @@ def _take(state: State, cards: list[int]) -> None:
     """Move ``cards`` out of wherever they are (deck, display, box, hands) so Ana can hold them."""
     for c in cards:
         for lst in (state["deck"], state["box"], state["discard"], state["display"], state.get("returned", []),
-                    *(p["hand"] for p in state["p"]), *(p["plan"] for p in state["p"]),
-                    *((p["setup"] or {}).get("dealt", []) for p in state["p"])):
+                    *(p["hand"] for p in state["seats"]), *(p["plan"] for p in state["seats"]),
+                    *((p["setup"] or {}).get("dealt", []) for p in state["seats"])):
             while c in lst:
                 lst.remove(c)
 
@@ -32,7 +32,7 @@ def _take(state: State, cards: list[int]) -> None:
 def _setup() -> State:
     state = RULES.setup(player_names(3), {}, "corpus")
     _take(state, DEALT)
-    state["p"][0]["setup"]["dealt"] = sorted(DEALT)
+    state["seats"][0]["setup"]["dealt"] = sorted(DEALT)
     return state
 
 
@@ -43,15 +43,15 @@ def _started(at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24), plan: tuple[i
         seat = RULES.pending(state)[0]
         RULES.apply(state, seat, RULES.options(state, seat)[0].move)
     _take(state, [*hand, *plan])
-    p = state["p"][0]
-    p["hand"], p["plan"], p["d"], p["at"] = list(hand), list(plan), d, at
-    state["v"] += 1
+    p = state["seats"][0]
+    p["hand"], p["plan"], p["doubloons"], p["at"] = list(hand), list(plan), d, at
+    state["revision"] += 1
     return state
 
 
 def _on(state: State, *frames: Frame) -> tuple[State, int]:
     state["stack"] = list(frames)
-    state["v"] += 1
+    state["revision"] += 1
     return state, 0
 
 
@@ -76,14 +76,14 @@ def sail() -> tuple[State, int]:
 def sail_legacy() -> tuple[State, int]:
     """Scenario 77, in Martinique (8) with the explorer on space 12: Isla Margarita (9a) is open."""
     state = _started(at="8", scenario="77")
-    state["p"][0]["explorer"] = 12
+    state["seats"][0]["explorer"] = 12
     return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
 def sail_legacy_closed() -> tuple[State, int]:
     """Scenario 77, in Martinique (8) with the explorer on space 2: Isla Margarita (9a) opens at 6."""
     state = _started(at="8", scenario="77")
-    state["p"][0]["explorer"] = 2
+    state["seats"][0]["explorer"] = 2
     return _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
 
 
@@ -124,13 +124,13 @@ def discard() -> tuple[State, int]:
 
 def assistants() -> tuple[State, int]:
     state = _started()
-    state["p"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
+    state["seats"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
     return _on(state, frame("yesno", 0, what="assistants", ask=True))
 
 
 def pay_cp() -> tuple[State, int]:
     state = _started()
-    state["p"][0]["cp"] = 3
+    state["seats"][0]["combat_points"] = 3
     return _on(state, frame("yesno", 0, what="pay_cp", ask=True))
 
 
@@ -191,15 +191,15 @@ def combat() -> tuple[State, int]:
     """Fighting for Spain with value 8; France holds 12 Santa Marta; Bold Merchant gives a combat action."""
     state = _started()
     state["markers"]["12"] = "france"
-    state["p"][0]["display"] = [7]
-    state["p"][0]["hand"] = [1, 8, 24]
+    state["seats"][0]["display"] = [7]
+    state["seats"][0]["hand"] = [1, 8, 24]
     return _on(state, frame("combat", 0, nation="spain", value=8, used=[], token="T1"))
 
 
 def combat_legacy() -> tuple[State, int]:
     """Scenario 77, fighting for England with value 8, the explorer on 12: 9a and 16a may be annexed."""
     state = _started(scenario="77")
-    state["p"][0]["explorer"] = 12
+    state["seats"][0]["explorer"] = 12
     return _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
 
 
@@ -210,35 +210,35 @@ def u11() -> tuple[State, int]:
 def three() -> tuple[State, int]:
     """Ship area U9's village action with three tobacco and three corn in hand: which three?"""
     state = _started(at="6", hand=(4, 8, 12, 3, 7, 11))
-    state["p"][0]["areas"] = ["U8", "U9"]
+    state["seats"][0]["areas"] = ["U8", "U9"]
     return _on(state, frame("three", 0))
 
 
 def pay_three() -> tuple[State, int]:
     """U9 with four tobacco in hand (Grim Diplomat, Silent Priest, Old Gravedigger, Grim Navigator): which three?"""
     state = _started(at="6", hand=(4, 8, 12, 16, 3))
-    state["p"][0]["areas"] = ["U8", "U9"]
+    state["seats"][0]["areas"] = ["U8", "U9"]
     return _on(state, frame("pay", 0, what="three", good="tobacco"))
 
 
 def short() -> tuple[State, int]:
     """A combat action 2 short of its value, with 3 combat points and 2 figures: which mix pays?"""
     state = _started()
-    state["p"][0]["cp"], state["p"][0]["fig"] = 3, 2
+    state["seats"][0]["combat_points"], state["seats"][0]["figures"] = 3, 2
     return _on(state, frame("combat", 0, nation="france", value=0, used=["inf"], token="T1"),
                frame("short", 0, need=2))
 
 
 def rankup() -> tuple[State, int]:
     state = _started()
-    state["p"][0]["inf"] = {"france": 2, "england": 5, "spain": 15}
+    state["seats"][0]["influence"] = {"france": 2, "england": 5, "spain": 15}
     return _on(state, frame("rankup", 0))
 
 
 def free() -> tuple[State, int]:
     """After the main action: plan a card, a career task, or end the main phase."""
     state = _started()
-    p = state["p"][0]
+    p = state["seats"][0]
     p["quests"], p["tokens"] = 9, 9
     return _on(state, frame("free", 0))
 
@@ -258,29 +258,29 @@ def setup_port() -> tuple[State, int]:
     """The Uprising (mode 78): Ana is dealt the home ports Bremen, Roseau, Nassau: keep one."""
     state = RULES.setup(player_names(3), {"mode": "78"}, "corpus")
     mine = ["HP2", "HP10", "HP11"]
-    everywhere = [state["ports_box"], *(p["setup"]["ports"] for p in state["p"])]
+    everywhere = [state["ports_box"], *(p["setup"]["ports"] for p in state["seats"])]
     for lst in everywhere:
         lst[:] = [x for x in lst if x not in mine]
-    state["ports_box"] += list(state["p"][0]["setup"]["ports"])
-    for p in state["p"][1:]:
+    state["ports_box"] += list(state["seats"][0]["setup"]["ports"])
+    for p in state["seats"][1:]:
         while len(p["setup"]["ports"]) < 3:
             p["setup"]["ports"].append(state["ports_box"].pop())
-    state["p"][0]["setup"]["ports"] = mine
+    state["seats"][0]["setup"]["ports"] = mine
     return state, 0
 
 
 def port_bonus() -> tuple[State, int]:
     """The Uprising (mode 78): Ana has unlocked her home port Grand Turk: pay 5 doubloons for 5 VP, or not."""
     state = _started(mode="78")
-    state["p"][0]["port"] = "HP8"
+    state["seats"][0]["port"] = "HP8"
     return _on(state, frame("portbonus", 0, ask=True))
 
 
 def disc_new_board() -> tuple[State, int]:
     """The Uprising (mode 78): a disc off the new ship board, its resistance tile UR and home port UH open."""
     state = _started(mode="78")
-    state["p"][0]["port"] = "HP8"
-    state["p"][0]["discs"] = {**state["p"][0]["discs"], "UH": 2}
+    state["seats"][0]["port"] = "HP8"
+    state["seats"][0]["discs"] = {**state["seats"][0]["discs"], "UH": 2}
     return _on(state, frame("disc", 0, n=1))
 
 
@@ -288,15 +288,15 @@ def resist() -> tuple[State, int]:
     """The Uprising (mode 78): Ana liberated a French marker; her tile holds France on space 1:
     spaces 3 (a figure) and 4 (3 doubloons) may take it, or it leaves the game."""
     state = _started(mode="78")
-    state["p"][0]["resist"] = ["france", None, None, None]
+    state["seats"][0]["resist"] = ["france", None, None, None]
     return _on(state, frame("resist", 0, nation="france", times=1))
 
 
 def village_resist() -> tuple[State, int]:
     """The Uprising (mode 78): Ana at 3 Tortuga (an English marker), her resistance tile unlocked, 3 combat points."""
     state = _started(mode="78", at="3")
-    p = state["p"][0]
-    p["areas"], p["cp"], p["fig"] = [*p["areas"], "UR"], 3, 0
+    p = state["seats"][0]
+    p["areas"], p["combat_points"], p["figures"] = [*p["areas"], "UR"], 3, 0
     p["discs"] = {**p["discs"], "UR": 0}
     state["markers"]["3"] = "england"
     return _on(state, frame("village", 0, left=2, used=[]))
@@ -320,7 +320,7 @@ def against() -> tuple[State, int]:
 def combat_port() -> tuple[State, int]:
     """The Uprising (mode 78): fighting for England with value 8, Ana's home port Kingstown unlocked."""
     state = _started(mode="78")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["port"], p["areas"] = "HP5", [*p["areas"], "UH"]
     return _on(state, frame("combat", 0, nation="england", value=8, used=[], token="T1"))
 
@@ -337,7 +337,7 @@ def liberation() -> tuple[State, int]:
     Ana's display."""
     state = _started(mode="79")
     state["markers"] = {"10": "spain", "13": "spain", "8": "spain", "14": "england"}
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"], p["display"] = [*p["areas"], "U6"], [7]
     return _on(state, frame("liberation", 0, nation="spain", value=9, used=[], token="T3"))
 
@@ -361,7 +361,7 @@ def explore_ruin() -> tuple[State, int]:
     """Scenario 79 with the ruin (L31, L32): Ana explores 3, her explorer on 13, her figure at the start of the
     ruin track (since an earlier turn), Bruno's figure on its space 1 (skipped)."""
     state = _legacy_board(_started(mode="79"), "L31", "L32")
-    state["p"][0]["explorer"] = 13
+    state["seats"][0]["explorer"] = 13
     state["legacy_board"] = {**state["legacy_board"], "L32": {"0": 0, "1": 1}, "since": {"0": -1, "1": -1}}
     return _on(state, frame("main", 0, spent=1), frame("explore", 0, n=3))
 
@@ -384,7 +384,7 @@ def new_city() -> tuple[State, int]:
     """Scenario 78 with L30: Ana ended her movement at 10a Willemstad for the first time; which influence
     marker does she give up (England 2, Spain 7)?"""
     state = _legacy_board(_started(mode="78", at="10a"), "L30")
-    state["p"][0]["inf"] = {"france": 0, "england": 2, "spain": 7}
+    state["seats"][0]["influence"] = {"france": 0, "england": 2, "spain": 7}
     return _on(state, frame("main", 0, spent=2), frame("newcity", 0))
 
 
@@ -416,7 +416,7 @@ SCENARIOS = {
 def _port(port: str, at: str = "H", hand: tuple[int, ...] = (1, 7, 8, 24)) -> State:
     """Ana after a mode-78 setup, her home port ``port`` kept and unlocked."""
     state = _started(mode="78", at=at, hand=hand)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["port"], p["discs"], p["areas"] = port, {**p["discs"], "UH": 0}, [*p["areas"], "UH"]
     return state
 
@@ -443,14 +443,14 @@ def again() -> tuple[State, int]:
 def explore_panama() -> tuple[State, int]:
     """Panamá, the explorer on 7, three moves: 10 the short way or by 8 and 9."""
     state = _port("HP13")
-    state["p"][0]["explorer"] = 7
+    state["seats"][0]["explorer"] = 7
     return _on(state, frame("explore", 0, n=3))
 
 
 def explore_roatan() -> tuple[State, int]:
     """Roatán, the explorer on 3 and the figure on 0, three moves to split."""
     state = _port("HP15")
-    state["p"][0]["explorer"], state["p"][0]["explorer2"] = 3, 0
+    state["seats"][0]["explorer"], state["seats"][0]["explorer2"] = 3, 0
     return _on(state, frame("explore", 0, n=3))
 
 
@@ -466,14 +466,14 @@ def cost_goods() -> tuple[State, int]:
     """The Uprising (mode 78): Ana bought Sugar Broker (3 doubloons and a sugar); Pious Carpenter and Pious
     Gunner (sugar) in hand: which pays."""
     state = _started(mode="78", hand=(2, 14, 7))
-    state["p"][0]["display"] = [_card("Sugar Broker")]
+    state["seats"][0]["display"] = [_card("Sugar Broker")]
     return _on(state, frame("costgoods", 0, card=_card("Sugar Broker"), cards=[2, 14]))
 
 
 def mark_nation() -> tuple[State, int]:
     """The Uprising (mode 78): Ana bought Crown Purser: its figure to a nation's influence track."""
     state = _started(mode="78")
-    state["p"][0]["display"] = [_card("Crown Purser")]
+    state["seats"][0]["display"] = [_card("Crown Purser")]
     return _on(state, frame("marknation", 0, card=_card("Crown Purser")))
 
 
@@ -481,7 +481,7 @@ def token_pick() -> tuple[State, int]:
     """The Uprising (mode 78): Powder Monkey: Ana drew the tokens T3 and T5; keep one, the other to a pile's
     bottom."""
     state = _started(mode="78")
-    state["p"][0]["display"] = [_card("Powder Monkey")]
+    state["seats"][0]["display"] = [_card("Powder Monkey")]
     for pile in state["piles"]:
         pile[:] = [t for t in pile if t not in ("T3", "T5")]
     return _on(state, frame("tokenpick", 0, tokens=["T3", "T5"]))
@@ -523,7 +523,7 @@ def search_free() -> tuple[State, int]:
     s = state["search"]
     s["board"] = {loc: [h for h in hs if h not in ("H1", "H3")] for loc, hs in s["board"].items()}
     s["red"], s["found"] = ["H1", "H3"], "5"
-    state["p"][0]["cp"] = 8  # L39's price (search.json)
+    state["seats"][0]["combat_points"] = 8  # L39's price (search.json)
     return _on(state, frame("free", 0))
 
 
@@ -543,7 +543,7 @@ SCENARIOS.update({"hint": hint, "search-free": search_free, "ransom": ransom})
 def lose_influence() -> tuple[State, int]:
     """Turncoat used (mode 78): 1 influence lost with France (2) or Spain (1); none with England."""
     state = _started(mode="78")
-    state["p"][0]["inf"] = {"france": 2, "england": 0, "spain": 1}
+    state["seats"][0]["influence"] = {"france": 2, "england": 0, "spain": 1}
     return _on(state, frame("explore", 0, n=2), frame("loseinf", 0, n=1))
 
 
@@ -551,7 +551,7 @@ def card_quest() -> tuple[State, int]:
     """Adventurer's Board (217) holds quests UQ1 (a tobacco) and UQ2 (a corn); Ana holds Silent Priest
     (tobacco), Bold Merchant (corn) and Red Gunner (cotton): fulfil one."""
     state = _started(mode="78", at="6", hand=(8, 7, 1))
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"], p["cquests"] = [217], {"217": ["UQ1", "UQ2"]}
     return _on(state, frame("cardquest", 0, card=217))
 
@@ -559,7 +559,7 @@ def card_quest() -> tuple[State, int]:
 def return_marker() -> tuple[State, int]:
     """Colonial Envoy bought (mode 78): France on resistance space 1, Spain on space 3; return one (7 d)."""
     state = _started(mode="78")
-    state["p"][0]["resist"] = ["france", None, "spain", None]
+    state["seats"][0]["resist"] = ["france", None, "spain", None]
     return _on(state, frame("retmarker", 0, gain={"d": 7}, source="cards", ask=True))
 
 
@@ -567,7 +567,7 @@ def other_assistant() -> tuple[State, int]:
     """Dispatcher (mode 78, round II): pay 3 doubloons for Harbour Agent's (at 11) or Silent Priest's (at 14)
     assistant action."""
     state = _started(mode="78", at="6")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["assist"] = [{"loc": "11", "card": 225, "since": 0}, {"loc": "14", "card": 8, "since": 0}]
     state["round"] = 2
     return _on(state, frame("otherassist", 0, pay={"d": 3}, ask=True))
@@ -576,7 +576,7 @@ def other_assistant() -> tuple[State, int]:
 def village_fence() -> tuple[State, int]:
     """In San Juan (6) with Fence (227) in the display and two tobacco cards (Silent Priest, Old Scout)."""
     state = _started(mode="78", at="6", hand=(8, 24, 1, 7))
-    state["p"][0]["display"] = [227]
+    state["seats"][0]["display"] = [227]
     return _on(state, frame("main", 0, spent=4))
 
 

@@ -34,7 +34,7 @@ def test_it_applies_a_delivery_its_payment_card_and_its_disc_written_on_one_line
     st, seat = S.city_two_corn()
     result = apply_batch(RULES, st, seat, [Command(text="deliver corn with card 7, disc U3")])
     assert [s.move["code"] for s in result.steps] == ["dcorn", "y7", "u3"]
-    assert 7 not in st["p"][seat]["hand"] and 3 in st["p"][seat]["hand"], "card 7 paid, card 3 kept"
+    assert 7 not in st["seats"][seat]["hand"] and 3 in st["seats"][seat]["hand"], "card 7 paid, card 3 kept"
 
 
 def test_it_refuses_the_whole_line_when_a_later_part_is_wrong_and_says_where_it_stands() -> None:
@@ -60,7 +60,7 @@ def test_it_refuses_a_line_whose_draw_is_not_its_last_part_without_drawing() -> 
     assert "must end its line" in message
     # the reason quotes what was typed, never a card the draw would have shown
     drawn = _applied(before, seat, ["pile"])
-    new = set(drawn["p"][seat]["hand"]) - set(before["p"][seat]["hand"])
+    new = set(drawn["seats"][seat]["hand"]) - set(before["seats"][seat]["hand"])
     assert new and not any(str(C.CARD[c]["name"]) in message for c in new)
     # written one a line, the same draws are taken
     again = apply_batch(RULES, copy.deepcopy(before), seat, [Command(text="draw from the pile")])
@@ -111,12 +111,12 @@ def test_it_reads_the_one_card_that_pays_named_on_the_delivery_line_and_never_pl
     # Lucky Navigator, disc UH" the part "with Lucky Navigator" was no move and the line was refused; and
     # "with Swift Deserter" (a cotton card) was read as planning Swift Deserter
     st, seat = S.city_two_corn()
-    st["p"][seat]["hand"] = [7, 2, 8]  # Bold Merchant, the one corn card
+    st["seats"][seat]["hand"] = [7, 2, 8]  # Bold Merchant, the one corn card
     before = copy.deepcopy(st)
     result = apply_batch(RULES, st, seat, [Command(text="deliver corn with Bold Merchant, disc U3")])
     assert result.refused is None, result.refused
     assert [s.move["code"] for s in result.steps] == ["dcorn", "u3"]
-    assert 7 not in st["p"][seat]["hand"]
+    assert 7 not in st["seats"][seat]["hand"]
     other = str(C.CARD[8]["name"])
     st = copy.deepcopy(before)
     refused = apply_batch(RULES, st, seat, [Command(text=f"deliver corn with {other}, disc U3")]).refused

@@ -61,7 +61,7 @@ def test_it_shows_every_place_a_sail_option_reaches_in_the_mail_picture(players:
         doc = rules.render_mail_svg(view)
         in_part, ringed = _shown(doc)
         missing = [loc for loc in offered if loc not in in_part and loc not in ringed]
-        assert not missing, f"seat {seat} at {st['p'][seat]['at']}: {missing} not in the picture"
+        assert not missing, f"seat {seat} at {st['seats'][seat]['at']}: {missing} not in the picture"
         if ringed:
             seen_overview += 1
             assert ringed == set(offered), "the whole sea rings exactly the places in reach"

@@ -19,8 +19,8 @@ def test_it_gives_every_combat_token_a_different_value_for_each_nation() -> None
 def test_it_scores_the_library_two_vp_for_every_three_cards_in_the_display() -> None:
     state = RULES.setup(player_names(2), {}, "library")
     state["prestige"] = [{"id": "P5", "up": True, "investors": [0, 1]}]
-    state["p"][0]["display"] = list(C.A_CARDS[:8])  # 8 cards: 2 sets of three
-    state["p"][1]["display"] = list(C.A_CARDS[8:11])  # 3 cards: 1 set
+    state["seats"][0]["display"] = list(C.A_CARDS[:8])  # 8 cards: 2 sets of three
+    state["seats"][1]["display"] = list(C.A_CARDS[8:11])  # 3 cards: 1 set
     scores = final_scores(state)
     assert scores[0]["prestige"] == 4 and scores[1]["prestige"] == 2
 

@@ -47,16 +47,16 @@ def test_it_plays_the_same_game_from_the_same_seed() -> None:
     a = _game(2, "bot-seeded", rounds=2)
     b = _game(2, "bot-seeded", rounds=2)
     assert a == b
-    assert [p["vp"] for p in a["p"]] != [0, 0]
+    assert [p["victory_points"] for p in a["seats"]] != [0, 0]
 
 
 def test_it_delivers_goods_and_completes_ship_upgrades() -> None:
     for seed in ("bot-deliver-1", "bot-deliver-2"):
         state = _game(2, seed)
-        for p in state["p"]:
+        for p in state["seats"]:
             assert p["delivered"] >= 4
             assert len(p["areas"]) >= 2
-            assert p["src"].get("upgrades", 0) > 0
+            assert p["victory_points_by_source"].get("upgrades", 0) > 0
 
 
 def test_it_wins_against_random_play() -> None:

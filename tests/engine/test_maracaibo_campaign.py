@@ -265,7 +265,7 @@ def test_it_shuffles_the_c_cards_into_the_a_cards_from_the_second_game() -> None
     games = campaign(2, "branch-a")
 
     def cards(s: State) -> set[int]:
-        return {*s["deck"], *(c for p in s["p"] for c in [*p["hand"], *(p["setup"] or {}).get("dealt", [])])}
+        return {*s["deck"], *(c for p in s["seats"] for c in [*p["hand"], *(p["setup"] or {}).get("dealt", [])])}
 
     first = RULES.setup(player_names(2), {"campaign": True}, "branch-a-0")
     assert not cards(first) & set(C.NUMBERED)

@@ -74,8 +74,8 @@ def test_it_starts_the_uprisings_campaign_from_card_150_with_l1_l4_l30_and_the_h
     assert state["legacy"] == ["L1", "L4"] and state["legacy_new"] == ["L30"]  # L30, the new city, played
     assert state["legacy_board"] == {"L30": {}} and state["legacy_unplayed"] == []
     assert {state["quests"][loc] is not None for loc in ("3", "12", "16")} == {True}  # card 150's quests
-    assert all(len(p["setup"]["ports"]) == 3 and p["board"] == "uprising" for p in state["p"])  # Home Ports
-    assert all("resist" not in p for p in state["p"])  # no Resistance Tiles in the first game
+    assert all(len(p["setup"]["ports"]) == 3 and p["board"] == "uprising" for p in state["seats"])  # Home Ports
+    assert all("resist" not in p for p in state["seats"])  # no Resistance Tiles in the first game
     view = RULES.view(state, 0)
     assert view["story"]["book"] == "uprising" and "SUBSTITUTE" in view["story"]["label"]
     assert K.BOOKS["uprising"]["label"].startswith("SUBSTITUTE")
@@ -112,13 +112,13 @@ def test_it_branches_the_uprisings_story_on_the_votes_and_adds_the_uprising_and_
         assert ("resist" in flags) != ("neutral" in flags)
         later_cards = {c for g in games for c in (*g[0]["story"]["read"], *g[0]["story"]["board"])}
         assert (152 in later_cards) == ("resist" in flags) and (153 in later_cards) == ("neutral" in flags)
-        assert all("resist" not in p for p in first["p"])  # never in the game of the vote
+        assert all("resist" not in p for p in first["seats"])  # never in the game of the vote
         joined = next(g for g, (s, _, _) in enumerate(games) if "resist" in s["story"]["flags"]) \
             if "resist" in flags else None
         for g, (s, _, events) in enumerate(games):
             if K.scenario_game(s):  # (card 184's or 185's game: the scenario's modules, tested below)
                 continue
-            has_tiles = all("resist" in p for p in s["p"])
+            has_tiles = all("resist" in p for p in s["seats"])
             assert has_tiles == (joined is not None and g > joined) == uprising.playing(s)
             liberated += sum(1 for evs in events for e in evs if e.kind == "liberate")
             assert has_tiles or not any(e.kind == "liberate" for evs in events for e in evs)
@@ -161,8 +161,8 @@ def test_it_plays_scenario_79s_game_with_card_184_and_193s_with_card_185_from_th
         start = RULES.setup(list(state["players"]), UPRISING, f"upr-scen26-{g}", archive=before)
         assert K.scenario_game(start) == scen and card in start["story"]["board"]  # revealed at setup
         assert homeports.modules(start) == U.MODES[scen]["modules"]  # the scenario's modules, not the story's
-        assert all(p["port"] is None and len(p["setup"]["ports"]) == 3 for p in start["p"])  # Home Ports
-        assert all("resist" in p and "combat_tile" in p for p in start["p"])  # Resistance Tiles, Liberation
+        assert all(p["port"] is None and len(p["setup"]["ports"]) == 3 for p in start["seats"])  # Home Ports
+        assert all("resist" in p and "combat_tile" in p for p in start["seats"])  # Resistance Tiles, Liberation
         assert {*start["quest_pile"], *start["quests"].values(), *start["track_quests"].values()} \
             == {str(q["id"]) for q in U.QUESTS}  # the expansion's 28 quest tiles
         numbered = {c for c in C.CARD if C.CARD[c]["numbered"]} - set(start["story"]["c_cards"])
@@ -237,7 +237,7 @@ def test_it_adds_the_expansions_new_project_cards_to_the_b_deck_in_every_campaig
     for seat, move in games[2][1]:  # seed + archive + moves: the identical state, the new cards played
         RULES.apply(again, seat, move)
     assert again == games[2][0]
-    played = {c for p in again["p"] for c in p["display"]}
+    played = {c for p in again["seats"] for c in p["display"]}
     assert played & new
     base = RULES.setup(player_names(3), {"campaign": True}, "b-deck")  # without the expansion: none of them
     assert not new & {*base["deck"], *base["box"], *base["display"]}
@@ -248,7 +248,7 @@ def test_it_plays_the_base_campaign_with_the_expansion() -> None:
     assert len(games) == 5
     for state, _, _ in games:
         assert state["options"]["mode"] == "campaign_base" and state["story"]["book"] == "base"
-        assert all(p["board"] == "uprising" and p["port"] is not None for p in state["p"])  # a home port kept
+        assert all(p["board"] == "uprising" and p["port"] is not None for p in state["seats"])  # a home port kept
     # a base campaign begun without the expansion goes on with it: the archive says which story
     base = play(2, {"campaign": True}, "base-then-exp")
     archive = RULES.archive(base[0])
@@ -272,10 +272,11 @@ def test_it_plays_a_solo_campaign_the_player_deciding_every_vote(automa: str, op
         r = a["results"][-1]
         assert all(x["reader"] == 0 for x in a["story"]["log"])  # the automa reads nothing
         if "team" in r:  # card 185's game, the Rescue: cooperative against Jacques (scenario 193)
-            assert r["automa"] == {"name": "jacques", "vp": state["jacques"]["vp"]} and r["scenario"] == "193"
+            assert r["automa"] == {"name": "jacques",
+                                   "vp": state["jacques"]["victory_points"]} and r["scenario"] == "193"
             assert r["winners"] == ([0] if r["team"] else []) and r["team"] == coop.team_result(state).won
             continue
-        assert r["automa"] == {"name": automa, "vp": state[automa]["vp"]}
+        assert r["automa"] == {"name": automa, "vp": state[automa]["victory_points"]}
         assert r["winners"] == ([0] if r["scores"][0] > r["automa"]["vp"] else [])  # a tie is the automa's
         assert all(x["reader"] == 0 for x in a["story"]["log"])  # the automa reads nothing
     assert len({a["seats"][0] for a in archives(games)}) == 1

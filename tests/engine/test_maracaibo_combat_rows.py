@@ -50,8 +50,8 @@ def test_it_carries_out_every_combat_action_offered_by_its_row() -> None:
                 assert o.label.endswith(f"(value {row['cost']})")
                 assert row["once"] not in data["used"]
                 s = copy.deepcopy(state)
-                p = s["p"][seat]
-                before = (p["cp"] + p["fig"], s["markers"].get(loc or ""))
+                p = s["seats"][seat]
+                before = (p["combat_points"] + p["figures"], s["markers"].get(loc or ""))
                 frames = do_combat_action(s, seat, o.code, copy.deepcopy(data), Rng(s), [])
                 after = frames[-1]["data"]
                 assert frames[-1]["kind"] == "combat" and row["once"] in after["used"]
@@ -59,7 +59,7 @@ def test_it_carries_out_every_combat_action_offered_by_its_row() -> None:
                 short = max(0, row["cost"] - data["value"])
                 paid_at_once = not any(fr["kind"] == "short" for fr in frames)
                 if paid_at_once and not {"cp", "fig", "flag"} & set(row["effect"]):  # (no points or figures got)
-                    assert p["cp"] + p["fig"] == before[0] - short
+                    assert p["combat_points"] + p["figures"] == before[0] - short
                 if row["effect"].get("marker"):
                     assert s["markers"][loc] == data["nation"] != before[1]
                 seen.add(row["id"])

@@ -165,9 +165,9 @@ def test_it_explores_to_a_reachable_quest_else_the_shortest_way_ignoring_the_tra
     JQ.explore(state, 2, ev)
     assert j["explorer"] == target and j["quests"] == 1 and state["track_quests"] == {}
     # a player's explorer on the way is skipped and not counted
-    state["p"][0]["explorer"] = min(C.SPACES[target]["next"], key=lambda x: (JQ.TO_END[x], x))
+    state["seats"][0]["explorer"] = min(C.SPACES[target]["next"], key=lambda x: (JQ.TO_END[x], x))
     JQ.explore(state, 1, ev)
-    assert j["explorer"] != state["p"][0]["explorer"] and JQ.TO_END[j["explorer"]] == JQ.TO_END[target] - 2
+    assert j["explorer"] != state["seats"][0]["explorer"] and JQ.TO_END[j["explorer"]] == JQ.TO_END[target] - 2
 
 
 def test_it_is_skipped_by_the_players_explorer() -> None:
@@ -190,11 +190,11 @@ def test_it_ends_a_round_after_each_player_has_played_once_more_and_scores_15() 
     assert "jacques_wait" in kinds(ev) and state["jacques"]["ends_in"] == 1 and state["round"] == 1
     ev = play_turn(state)  # the player's one more turn, then he ends the round
     assert "jacques_card" not in kinds(ev) and "jacques_end" in kinds(ev) and "round_end" in kinds(ev)
-    assert state["jacques"]["src"]["end round"] == 15
+    assert state["jacques"]["victory_points_by_source"]["end round"] == 15
     while state["round"] == 1:
         RULES.apply(state, 0, RULES.default_move(state, 0).move)
     # at the round's end: 5 VP for each of the 5 cards revealed, under his pile in some order
-    assert state["jacques"]["src"]["cards"] == 25 and state["jacques"]["vp"] == 40
+    assert state["jacques"]["victory_points_by_source"]["cards"] == 25 and state["jacques"]["victory_points"] == 40
     assert sorted(state["jacques"]["pile"][:5]) == ["A1", "A2", "A3", "A4", "A5"]
     assert state["jacques"]["pile"][5:] == ["B2", "B1"] and state["jacques"]["revealed"] == []
     # the new round begins with the player, and no card before the player has played
@@ -219,9 +219,9 @@ def test_it_plays_the_rulebooks_last_round_example() -> None:
     while not state["over"]:
         RULES.apply(state, 0, RULES.default_move(state, 0).move)
     j = state["jacques"]
-    assert j["src"] == {"end round": 15, "cards": 5 * 4 + 10}
+    assert j["victory_points_by_source"] == {"end round": 15, "cards": 5 * 4 + 10}
     out = RULES.outcome(state)
-    assert out is not None and out.automa == {"Jacques": float(j["vp"])}
+    assert out is not None and out.automa == {"Jacques": float(j["victory_points"])}
 
 
 def test_it_scores_nothing_for_ending_when_the_player_ends_the_round_first() -> None:
@@ -231,7 +231,7 @@ def test_it_scores_nothing_for_ending_when_the_player_ends_the_round_first() -> 
         while not state["over"]:
             opts = RULES.options(state, 0)
             RULES.apply(state, 0, RULES.bot_choice(state, 0, opts, rnd).move)
-        if "end round" not in state["jacques"]["src"]:
+        if "end round" not in state["jacques"]["victory_points_by_source"]:
             assert state["trigger"] == 0  # the player's ship ended it
             return
     pytest.skip("the bot let Jacques end every round in these seeds")
@@ -239,27 +239,27 @@ def test_it_scores_nothing_for_ending_when_the_player_ends_the_round_first() -> 
 
 def test_it_gives_and_takes_5_vp_for_explorer_and_quests_against_his_at_the_end() -> None:
     state = started()
-    p, j = state["p"][0], state["jacques"]
+    p, j = state["seats"][0], state["jacques"]
     ev: list[Event] = []
-    p["vp"], p["quests"], j["quests"] = 50, 3, 1
+    p["victory_points"], p["quests"], j["quests"] = 50, 3, 1
     p["explorer"], j["explorer"] = 5, 2
     JQ.final(state, ev)
-    assert p["vp"] == 60 and p["src"]["jacques"] == 10
+    assert p["victory_points"] == 60 and p["victory_points_by_source"]["jacques"] == 10
     p["quests"], p["explorer"], j["explorer"] = 0, 2, 5
     JQ.final(state, ev)
-    assert p["vp"] == 50
+    assert p["victory_points"] == 50
     p["quests"], p["explorer"] = 1, 5  # level: nothing
     JQ.final(state, ev)
-    assert p["vp"] == 50 and "level with Jacques" in ev[-1].text
+    assert p["victory_points"] == 50 and "level with Jacques" in ev[-1].text
 
 
 def test_it_makes_the_player_win_only_with_more_vp_than_jacques() -> None:
     state = started()
     state["over"] = True
-    state["p"][0]["vp"], state["jacques"]["vp"] = 80, 80
+    state["seats"][0]["victory_points"], state["jacques"]["victory_points"] = 80, 80
     out = RULES.outcome(state)
     assert out is not None and not out.seats_won and out.winners == () and "tie" in out.reason
-    state["p"][0]["vp"] = 81
+    state["seats"][0]["victory_points"] = 81
     out = RULES.outcome(state)
     assert out is not None and out.seats_won and out.winners == (0,)
 

@@ -91,7 +91,7 @@ def test_it_sets_the_cards_legacy_tiles_project_cards_and_quests_as_the_other_sc
         want += ["L32"] if "L31" in want else []  # (the ruin comes with its track)
         assert sorted([*state["legacy"], *state["legacy_new"]]) == sorted(want)
         assert set(range(90, 100)) <= {*state["deck"], *state["box"], *state["display"], *state["discard"],
-                                       *state["returned"], *(c for p in state["p"] for c in p["setup"]["dealt"])}
+                                       *state["returned"], *(c for p in state["seats"] for c in p["setup"]["dealt"])}
         quests = [*state["quest_pile"], *state["quests"].values(), *state["track_quests"].values()]
         assert sorted(quests) == sorted(q["id"] for q in U.QUESTS)
         first = scen["quests"]["1"]
@@ -119,7 +119,7 @@ def test_it_sets_up_solo_by_the_rulebooks_numbers(mode: str, level: int, a: int,
     j = state["jacques"]
     kinds = Counter(c[0] for c in j["pile"])
     assert len(j["pile"]) == 7 and (kinds["A"], kinds["B"]) == (a, b) and len(j["box"]) == 5
-    assert j["vp"] == 0 and state["players"] == ["Ana"]
+    assert j["victory_points"] == 0 and state["players"] == ["Ana"]
     if mode == "74":
         assert "search" not in state
         return
@@ -136,10 +136,10 @@ def test_it_sets_up_solo_by_the_rulebooks_numbers(mode: str, level: int, a: int,
     finish(state)
     state["markers"], state["garrison"] = {}, {}
     state["search"]["found"], state["search"]["freed"] = "5", 0
-    state["p"][0]["vp"] = state["jacques"]["vp"]
+    state["seats"][0]["victory_points"] = state["jacques"]["victory_points"]
     out = RULES.outcome(state)
     assert out is not None and out.team is not None and not out.team.won  # a tie is his
-    state["p"][0]["vp"] += 1
+    state["seats"][0]["victory_points"] += 1
     out = RULES.outcome(state)
     assert out is not None and out.team is not None and out.team.won and out.winners == (0,)
 
@@ -181,11 +181,11 @@ def test_it_gives_the_whole_table_one_result_with_the_conditions_met_and_missed(
     assert out.winners == ((0, 1, 2) if team.won else ())
     assert set(team.met) | set(team.missed) == {coop.CONDITIONS["no_markers"], coop.CONDITIONS["above_jacques"]}
     assert (coop.CONDITIONS["no_markers"] in team.met) == (coop.markers_left(state) == 0)
-    above = all(p["vp"] > state["jacques"]["vp"] for p in state["p"])
+    above = all(p["victory_points"] > state["jacques"]["victory_points"] for p in state["seats"])
     assert (coop.CONDITIONS["above_jacques"] in team.met) == above
     record = out.as_dict()
     assert record["team"] == {"won": team.won, "met": list(team.met), "missed": list(team.missed)}
-    assert record["automa"] == {"Jacques": float(state["jacques"]["vp"])}
+    assert record["automa"] == {"Jacques": float(state["jacques"]["victory_points"])}
     assert RULES.view(state, 1)["outcome"]["team"] == record["team"]
 
 
@@ -193,13 +193,13 @@ def test_it_wins_together_only_when_every_condition_is_met() -> None:
     state = started(2)
     finish(state)
     state["markers"], state["garrison"] = {}, {}
-    for p in state["p"]:
-        p["vp"] = state["jacques"]["vp"] + 1
+    for p in state["seats"]:
+        p["victory_points"] = state["jacques"]["victory_points"] + 1
     out = RULES.outcome(state)
     assert out is not None and out.team == TeamResult(True, tuple(coop.CONDITIONS[c] for c in ("no_markers",
                                                                                             "above_jacques")))
     assert out.winners == (0, 1) and "wins together" in out.reason
-    state["p"][1]["vp"] = state["jacques"]["vp"]  # one player not above him: all lose
+    state["seats"][1]["victory_points"] = state["jacques"]["victory_points"]  # one player not above him: all lose
     out = RULES.outcome(state)
     assert out is not None and out.team is not None and not out.team.won and out.winners == ()
     assert out.team.missed == (coop.CONDITIONS["above_jacques"],) and "loses together" in out.reason

@@ -16,6 +16,9 @@ from engine.stack import frame
 from engine.testing import check_conformance, player_names
 from tests.engine.test_maracaibo_jacques_coop import finish
 
+#: a gain's words (the data files') -> the player's keys in the state
+STATE_KEY = {"d": "doubloons", "vp": "victory_points", "cp": "combat_points"}
+
 
 def started(n: int, seed: Any = 1, **options: Any) -> State:
     state = RULES.setup(player_names(n), {"mode": "193", **options}, seed)
@@ -77,15 +80,15 @@ def test_it_offers_a_hint_before_the_main_action_where_the_ship_stops_and_places
     assert state["stack"][-1]["kind"] == "hint" and codes(state) == ["hint", "nohint"]
     top = state["search"]["board"][loc][-1]
     hint = search.HINTS[top]
-    p = state["p"][0]
-    before = {"d": p["d"], "vp": p["vp"], "cp": p["cp"]}
+    p = state["seats"][0]
+    before = {"d": p["doubloons"], "vp": p["victory_points"], "cp": p["combat_points"]}
     events = RULES.apply(state, 0, {"code": "hint"})
     e = next(e for e in events if e.kind == "hint")
     assert e.reveals and e.data["hint"] == top and top not in state["search"]["board"][loc]
     row = state["search"][hint["colour"]]
     assert row.index(top) == 0
     reward = search.DATA["card"]["191"][hint["colour"]][0]
-    assert all(p[k] == before[k] + v for k, v in reward.items())
+    assert all(p[STATE_KEY[k]] == before[k] + v for k, v in reward.items())
     assert state["stack"][-1]["kind"] == "main"  # then the main action
 
 
@@ -97,7 +100,7 @@ def test_it_offers_no_hint_while_both_red_spaces_are_full_until_one_is_cleared_b
         assert not search.can_reveal(state, loc)
     sail_to_a_hint(state)
     assert state["stack"][-1]["kind"] == "main"  # no hint frame
-    p = state["p"][0]
+    p = state["seats"][0]
     obj = search.HINTS[reds[0]]["object"]
     card = next(c for c in C.CARD if C.CARD[c]["object"] == obj and c not in p["hand"])
     p["hand"].append(card)
@@ -123,7 +126,7 @@ def test_it_finds_luysa_when_the_last_green_space_is_filled_at_the_current_ship(
     s["board"][loc] = [*s["board"][loc], last]  # the top hint here is the last green one
     events = RULES.apply(state, 0, {"code": "hint"})
     found = next(e for e in events if e.kind == "luysa_found")
-    assert found.reveals and s["found"] == loc == state["p"][0]["at"]
+    assert found.reveals and s["found"] == loc == state["seats"][0]["at"]
     assert s["board"] == {} and s["red"] == [None, None] and all(g is None for g in s["green"])
     assert len(s["box"]) == 22
 
@@ -139,7 +142,7 @@ def test_it_finds_luysa_solo_when_exactly_11_hints_are_left() -> None:
         removed += 1
     s["red"] = [None, None]
     loc = next(loc for loc, h in s["board"].items() if h)
-    state["p"][0]["at"] = loc
+    state["seats"][0]["at"] = loc
     search.reveal(state, 0, loc, Rng(state), ev)
     assert s["found"] == loc and any(e.kind == "luysa_found" for e in ev)
 
@@ -149,18 +152,18 @@ def test_it_finds_luysa_solo_when_exactly_11_hints_are_left() -> None:
 def test_it_frees_luysa_at_her_location_for_l39s_combat_points() -> None:
     state = started(2, seed=2)
     s = state["search"]
-    p = state["p"][0]
+    p = state["seats"][0]
     s["found"] = "5"
-    p["cp"] = search.LUYSA["cp"]
+    p["combat_points"] = search.LUYSA["cp"]
     assert "luysa" not in codes(state)  # not there
     p["at"] = "5"
     assert "luysa" in codes(state)
-    p["cp"] = search.LUYSA["cp"] - 1
+    p["combat_points"] = search.LUYSA["cp"] - 1
     assert "luysa" not in codes(state)
-    p["cp"] = search.LUYSA["cp"]
-    state["v"] += 1  # (edited by hand: the rules' options cache keys on the version)
+    p["combat_points"] = search.LUYSA["cp"]
+    state["revision"] += 1  # (edited by hand: the rules' options cache keys on the version)
     RULES.apply(state, 0, {"code": "luysa"})
-    assert s["freed"] == 0 and p["cp"] == 0
+    assert s["freed"] == 0 and p["combat_points"] == 0
 
 
 def at_the_last_scoring(doubloons: tuple[int, ...]) -> State:
@@ -168,10 +171,10 @@ def at_the_last_scoring(doubloons: tuple[int, ...]) -> State:
     found at 5 and not free; the players' doubloons as given."""
     state = started(3, seed=2, rounds=1)
     state["search"]["found"] = "5"
-    for p, d in zip(state["p"], doubloons, strict=True):
-        p["d"] = d
+    for p, d in zip(state["seats"], doubloons, strict=True):
+        p["doubloons"] = d
     state["stack"] = [frame("scoring", 1, mode="final"), frame("score", 1, mode="final", ask=True)]
-    state["v"] += 1
+    state["revision"] += 1
     RULES.apply(state, 1, {"code": "vp2"})
     return state
 
@@ -194,7 +197,7 @@ def test_it_lets_the_table_choose_who_pays_the_ransom_at_the_end() -> None:
     events = RULES.apply(state, 0, {"code": "ransom"})
     assert ransom_texts(events) == ["Ana pays Luysa's ransom of 15 doubloons: she is free."]
     assert state["over"] and state["search"]["freed"] == 0
-    assert [p["d"] for p in state["p"]] == [1, 20, 3]
+    assert [p["doubloons"] for p in state["seats"]] == [1, 20, 3]
     out = RULES.outcome(state)
     assert out is not None and out.team is not None and coop.CONDITIONS["luysa"] in out.team.met
 
@@ -204,7 +207,8 @@ def test_it_leaves_luysa_captive_when_every_able_player_declines_the_ransom() ->
     RULES.apply(state, 1, {"code": "noransom"})
     events = RULES.apply(state, 0, {"code": "noransom"})
     assert ransom_texts(events) == ["Ana does not pay Luysa's ransom: nobody pays it, she stays captive."]
-    assert state["over"] and state["search"]["freed"] is None and [p["d"] for p in state["p"]] == [16, 20, 3]
+    assert state["over"] and state["search"]["freed"] is None and [p["doubloons"] for p in state["seats"]] == [16, 20,
+                                                                                                               3]
     out = RULES.outcome(state)
     assert out is not None and out.team is not None and coop.CONDITIONS["luysa"] in out.team.missed
 
@@ -236,7 +240,7 @@ def test_it_offers_no_noble_rank_jump_in_the_rescue() -> None:
         while state["stack"][-1]["kind"] == "setup":
             seat = RULES.pending(state)[0]
             RULES.apply(state, seat, RULES.options(state, seat)[0].move)
-        state["p"][0]["inf"] = {**state["p"][0]["inf"], "france": 1}
+        state["seats"][0]["influence"] = {**state["seats"][0]["influence"], "france": 1}
         assert C.next_rank_at(1) is not None
         state["stack"].append(frame("u11", 0))
         assert ("rank" in codes(state)) == offered

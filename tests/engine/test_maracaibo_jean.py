@@ -54,12 +54,12 @@ def test_it_takes_one_player_and_seats_jean_inside_the_engine_as_in_a_two_player
     assert RULES.min_players == 1
     state = solo()
     assert state["players"] == ["Ana"] and RULES.pending(state) == [0]
-    assert state["jean"]["at"] == "H" and state["jean"]["inf"] == dict.fromkeys(C.NATIONS, 0)
+    assert state["jean"]["at"] == "H" and state["jean"]["influence"] == dict.fromkeys(C.NATIONS, 0)
     # the 2-player table: tiles for two, 6/7/8 pre-annexed, Maracaibo covered (a village)
     assert all(2 in C.CITY_TILE[t]["players"] for t in state["tiles"].values())
     assert {k: state["markers"][k] for k in ("6", "7", "8")} == C.MAP["two_player_annexed"]
     assert loc_kind(state, "10") == "village"
-    assert state["p"][0]["d"] == 8 and len(state["p"]) == 1
+    assert state["seats"][0]["doubloons"] == 8 and len(state["seats"]) == 1
     view = RULES.view(state, 0)
     assert view["jean"]["name"] == "Jean" and "Jean" in RULES.render_text(view)
 
@@ -145,10 +145,11 @@ def test_it_ends_her_turn_on_a_quest_she_stops_at() -> None:
     turn(state, "A4", at="5")  # 2 stops: the quest at 6 counts as the first, 11 is the second
     assert state["jean"]["at"] == "11" and state["quests"] == {"6": "Q1"}
     state["quests"] = {"12": "Q5"}
-    vp, inf, discs = state["jean"]["vp"], dict(state["jean"]["inf"]), state["jean"]["discs"]
+    vp, inf, discs = state["jean"]["victory_points"], dict(state["jean"]["influence"]), state["jean"]["discs"]
     ended, ev = turn(state, "A2", at="11")
     assert state["jean"]["at"] == "12" and state["jean"]["quests"] == 1 and "12" not in state["quests"]
-    assert state["jean"]["inf"] == inf and state["jean"]["vp"] == vp and state["jean"]["discs"] == discs
+    assert (state["jean"]["influence"] == inf and state["jean"]["victory_points"] == vp
+            and state["jean"]["discs"] == discs)
     assert "takes quest Q5" in texts(ev) and not ended
 
 
@@ -157,7 +158,7 @@ def test_it_puts_a_disc_on_a_free_market_space_then_resolves_the_card() -> None:
     state["quests"] = {}
     _, ev = turn(state, "A2", at="H")
     assert state["jean"]["at"] == "4" and state["market"]["4"] == ["jean"] and state["jean"]["discs"] == 1
-    assert state["jean"]["inf"]["france"] == 1
+    assert state["jean"]["influence"]["france"] == 1
     assert [e.kind for e in ev] == ["jean_card", "jean_sail", "jean_disc", "jean_influence"]
 
 
@@ -201,12 +202,12 @@ def test_it_removes_a_disc_from_her_board_and_scores_by_the_track() -> None:
 def test_it_gives_the_vp_of_the_round_and_makes_the_player_pay_combat_points() -> None:
     state = started()
     state["quests"] = {}
-    state["p"][0]["cp"] = 3
+    state["seats"][0]["combat_points"] = 3
     turn(state, "C5U", at="H")  # round 1: 5 VP, the player pays 2
-    assert state["jean"]["vp"] == 5 and state["p"][0]["cp"] == 1
+    assert state["jean"]["victory_points"] == 5 and state["seats"][0]["combat_points"] == 1
     state["round"] = 3
     _, ev = turn(state, "B7U", at="H")  # round 3: 5 VP, pay 4: 1 paid, 3 missing at 3 VP
-    assert state["p"][0]["cp"] == 0 and state["jean"]["vp"] == 5 + 5 + 9
+    assert state["seats"][0]["combat_points"] == 0 and state["jean"]["victory_points"] == 5 + 5 + 9
     assert "3 missing" in texts(ev)
 
 
@@ -226,16 +227,17 @@ def test_it_takes_the_shortest_way_skips_occupied_spaces_and_scores_nothing() ->
     state = started()
     state["track_quests"] = {}
     state["jean"]["explorer"] = 6
-    state["p"][0]["explorer"] = 7
-    vp = state["jean"]["vp"]
+    state["seats"][0]["explorer"] = 7
+    vp = state["jean"]["victory_points"]
     ev: list[Event] = []
     J.explore(state, 2, ev)  # 7 is held (skipped, not counted), then 10 by the shortcut, then 11
-    assert state["jean"]["explorer"] == 11 and state["jean"]["vp"] == vp and state["jean"]["inf"]["france"] == 0
+    assert (state["jean"]["explorer"] == 11 and state["jean"]["victory_points"] == vp
+            and state["jean"]["influence"]["france"] == 0)
     J.explore(state, 3, ev)  # crossing the blue barrier at 13 first
     assert state["first"]["blue"] and "blue barrier first" in texts(ev)
     state["jean"]["explorer"] = 22
     J.explore(state, 3, ev)
-    assert state["jean"]["explorer"] == C.END_SPACE and state["ended"] == 1 and state["jean"]["vp"] == vp
+    assert state["jean"]["explorer"] == C.END_SPACE and state["ended"] == 1 and state["jean"]["victory_points"] == vp
 
 
 def test_it_makes_the_players_explorer_skip_jeans() -> None:
@@ -246,9 +248,9 @@ def test_it_makes_the_players_explorer_skip_jeans() -> None:
 
 def test_it_counts_how_far_her_explorer_is_ahead() -> None:
     state = started()
-    state["jean"]["explorer"], state["p"][0]["explorer"] = 10, 9  # different branches: 9 is one from 10
+    state["jean"]["explorer"], state["seats"][0]["explorer"] = 10, 9  # different branches: 9 is one from 10
     assert J.explorer_ahead(state) == 1
-    state["jean"]["explorer"], state["p"][0]["explorer"] = 2, 14
+    state["jean"]["explorer"], state["seats"][0]["explorer"] = 2, 14
     assert J.explorer_ahead(state) == -10  # 2 to 14 by the shortcut 7-10
 
 
@@ -258,8 +260,8 @@ def test_it_fights_for_the_highest_modified_value_with_noble_ranks() -> None:
     state = started()
     token = "T1"  # england 5, france 2, spain 3
     assert J.choose_nation(state, token) == "england"
-    state["p"][0]["inf"]["england"] = 6  # the player's rank 2 with England: 5 - 2 = 3
-    state["jean"]["inf"]["spain"] = 3  # hers with Spain: 3 + 1 = 4
+    state["seats"][0]["influence"]["england"] = 6  # the player's rank 2 with England: 5 - 2 = 3
+    state["jean"]["influence"]["spain"] = 3  # hers with Spain: 3 + 1 = 4
     assert J.combat_values(state, token) == {"france": 2, "england": 3, "spain": 4}
     assert J.choose_nation(state, token) == "spain"
 
@@ -271,10 +273,10 @@ def test_it_applies_the_tokens_modifier_and_breaks_ties_by_printed_value_then_fr
     state["markers"] = {"1": "england", "2": "spain"}
     assert J.combat_values(state, "T9")["france"] == 3 + 3  # "fewest": +3
     state["markers"] = {}
-    state["p"][0]["inf"]["england"] = 6  # T1: england 5 - 2 = 3 ties spain 3: the higher printed value
+    state["seats"][0]["influence"]["england"] = 6  # T1: england 5 - 2 = 3 ties spain 3: the higher printed value
     assert J.choose_nation(state, "T1") == "england"
     assert J.choose_nation(state, None) == "france"  # no token: all 3, France first
-    state["p"][0]["inf"]["france"] = 3
+    state["seats"][0]["influence"]["france"] = 3
     assert J.choose_nation(state, None) == "spain"
 
 
@@ -283,8 +285,8 @@ def test_it_annexes_the_lowest_empty_city_then_village_then_removes_a_marker() -
     state["quests"] = {}
     state["piles"] = [["T1"], []]  # England 8
     _, ev = turn(state, "A3", at="H")
-    assert state["markers"]["4"] == "england" and state["jean"]["inf"]["england"] == 2
-    assert state["jean"]["tokens"] == ["T1"] and state["p"][0]["vp"] == 0  # no flag bonus, no reward
+    assert state["markers"]["4"] == "england" and state["jean"]["influence"]["england"] == 2
+    assert state["jean"]["tokens"] == ["T1"] and state["seats"][0]["victory_points"] == 0  # no flag bonus, no reward
     assert any(e.kind == "jean_token" and e.reveals for e in ev)
     for loc in C.FLAGS:
         if loc_kind(state, loc) == "city":
@@ -303,7 +305,7 @@ def test_it_annexes_an_extra_village_with_c4() -> None:
     state["piles"] = [["T1"], []]
     turn(state, "C4", at="H")
     assert state["markers"]["4"] == "england" and state["markers"]["1"] == "england"
-    assert state["jean"]["inf"]["england"] == 3 and state["jean"]["vp"] == 2
+    assert state["jean"]["influence"]["england"] == 3 and state["jean"]["victory_points"] == 2
 
 
 # ---- turn order, scoring, the outcome ---------------------------------------------------------------
@@ -332,7 +334,7 @@ def test_it_plays_jean_after_every_turn_of_the_player_without_asking_anyone() ->
 def test_it_ends_the_round_when_jean_reaches_21_and_the_player_begins_the_next() -> None:
     state = started()
     state["jean"]["at"], state["jean"]["pile"] = "20", ["A1"]
-    state["p"][0]["at"] = "1"
+    state["seats"][0]["at"] = "1"
     state["stack"] = [frame("jean", 0)]  # what the player's "next" pushes
     ev = R.stack(state).settle(Rng(state))
     assert "Jean ended round 1" in texts(ev)
@@ -340,14 +342,15 @@ def test_it_ends_the_round_when_jean_reaches_21_and_the_player_begins_the_next()
     cards, discs = len(state["jean"]["cards"]), state["jean"]["discs"]
     RULES.apply(state, 0, {"code": "vp2"})
     assert state["round"] == 2 and state["jean"]["at"] == "H"
-    assert state["jean"]["src"].get("income", 0) == J.round_vp({"cards": [0] * cards, "discs": discs})
+    assert state["jean"]["victory_points_by_source"].get("income",
+                                                         0) == J.round_vp({"cards": [0] * cards, "discs": discs})
     assert state["stack"][-1]["kind"] == "sail" and state["turn"] == 0
     assert state["jean"]["card"] == "A1"  # Jean did not play again before the player
 
 
 def test_it_lets_jean_begin_the_round_after_the_player_ended_it() -> None:
     state = started()
-    state["p"][0]["at"] = "20"
+    state["seats"][0]["at"] = "20"
     play_bot(state, lambda s: s["round"] == 2)
     assert state["round"] == 2
     assert state["jean"]["at"] != "H" and state["jean"]["discard"]  # she played the first turn of round 2
@@ -356,12 +359,12 @@ def test_it_lets_jean_begin_the_round_after_the_player_ended_it() -> None:
 
 def test_it_scores_her_final_bonuses_against_the_player() -> None:
     state = started()
-    j, p = state["jean"], state["p"][0]
+    j, p = state["jean"], state["seats"][0]
     j.update(quests=5, discs=12, explorer=10, cards=[1, 2])
-    j["inf"] = {"france": 6, "england": 3, "spain": 0}
+    j["influence"] = {"france": 6, "england": 3, "spain": 0}
     p.update(quests=1, explorer=9)
     p["areas"] = ["U1", "U2"]
-    p["inf"] = {"france": 6, "england": 0, "spain": 4}
+    p["influence"] = {"france": 6, "england": 0, "spain": 4}
     mult = multiplier(state)
     s = J.final_bonuses(state, mult)
     assert s["income"] == 2 + 18
@@ -380,8 +383,8 @@ def test_it_gives_the_quest_and_upgrade_bonuses_by_their_thresholds() -> None:
 
 def test_it_counts_jeans_influence_for_the_players_most_influence() -> None:
     state = started()
-    state["p"][0]["inf"] = {"france": 5, "england": 2, "spain": 0}
-    state["jean"]["inf"] = {"france": 6, "england": 2, "spain": 0}
+    state["seats"][0]["influence"] = {"france": 5, "england": 2, "spain": 0}
+    state["jean"]["influence"] = {"france": 6, "england": 2, "spain": 0}
     nations = final_scores(state)[0]["nations"]
     assert nations == 3 + 1 * multiplier(state)["france"]  # England shared at 2; France is Jean's
 
@@ -389,11 +392,11 @@ def test_it_counts_jeans_influence_for_the_players_most_influence() -> None:
 def test_it_gives_jean_the_win_on_a_tie_and_names_nobody_winner_then() -> None:
     state = started()
     state["over"] = True
-    state["p"][0]["vp"], state["jean"]["vp"] = 90, 90
+    state["seats"][0]["victory_points"], state["jean"]["victory_points"] = 90, 90
     out = RULES.outcome(state)
     assert out is not None and out.winners == () and out.ranking == ((0,),)
     assert out.as_dict()["automa"] == {"Jean": 90.0} and out.reason == "final scoring: Jean wins the tie"
-    state["p"][0]["vp"] = 91
+    state["seats"][0]["victory_points"] = 91
     out = RULES.outcome(state)
     assert out is not None and out.winners == (0,) and out.reason == "final scoring: Ana beats Jean"
 
@@ -461,6 +464,7 @@ def test_it_ignores_the_stop_and_combat_legacy_tiles_and_counts_the_garrison() -
     state = started(scenario="77")
     assert state["markers"].get("12") == "spain"  # L9's garrison is an ownership marker like any other
     state["quests"] = {}
-    d, cp = state["p"][0]["d"], state["p"][0]["cp"]
+    d, cp = state["seats"][0]["doubloons"], state["seats"][0]["combat_points"]
     turn(state, "A2", at="17")  # from 17: 18 (L8, Belize) is a village she does not count; on to 19
-    assert state["jean"]["at"] == "19" and (state["p"][0]["d"], state["p"][0]["cp"]) == (d, cp)
+    assert state["jean"]["at"] == "19" and (state["seats"][0]["doubloons"], state["seats"][0]["combat_points"]) == (d,
+                                                                                                                    cp)

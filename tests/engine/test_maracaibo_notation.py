@@ -28,12 +28,12 @@ def test_it_reads_sail_by_steps_and_by_place() -> None:
 
 def test_it_reads_buy_plan_deliver_quest_and_done() -> None:
     state = started(3)
-    p = state["p"][0]
+    p = state["seats"][0]
     card = p["hand"][0]
     name = C.CARD[card]["name"]
     assert parsed(state, 0, f"plan {name.lower()}") == f"p{card}"
     RULES.apply(state, 0, {"code": "s6"})
-    p["d"] = 99
+    p["doubloons"] = 99
     assert parsed(state, 0, f"buy {name}") == f"b{card}"
     assert parsed(state, 0, "pass") == "pass"
     state["stack"][-1:] = [frame("free", 0)]
@@ -51,10 +51,10 @@ def test_it_reads_fight_influence_annex_explore_career_and_draw() -> None:
     state["stack"] = [frame("explore", 0, n=3)]
     assert parsed(state, 0, "explore 3") == "e3"
     state["stack"] = [frame("draw", 0)]
-    state["p"][0]["hand"] = []
+    state["seats"][0]["hand"] = []
     assert parsed(state, 0, "draw 2 display") == "x2"
     assert parsed(state, 0, "draw pile") == "pile"
-    p = state["p"][0]
+    p = state["seats"][0]
     p["quests"] = 9
     p["tokens"] = 9
     state["stack"] = [frame("free", 0)]
@@ -72,8 +72,8 @@ def test_it_refuses_a_line_it_does_not_understand_whole(line: str) -> None:
 def test_it_hides_hands_the_deck_tokens_and_face_down_buildings() -> None:
     state = started(3)
     view = RULES.view(state, 1)
-    assert view["me"]["hand"] == state["p"][1]["hand"]
-    assert view["p"][0]["hand"] == len(state["p"][0]["hand"])
+    assert view["me"]["hand"] == state["seats"][1]["hand"]
+    assert view["p"][0]["hand"] == len(state["seats"][0]["hand"])
     assert view["deck"] == len(state["deck"]) and view["piles"] == [13, 12]
     assert [b["id"] for b in view["prestige"]][1:] == [None, None, None]
     for trial in range(5):
@@ -90,7 +90,7 @@ def test_it_renders_text_with_the_hand_in_words_and_an_svg() -> None:
     view = RULES.view(state, 0)
     text = RULES.render_text(view)
     assert "SUBSTITUTE CONTENT" in text
-    for cid in state["p"][0]["hand"]:
+    for cid in state["seats"][0]["hand"]:
         assert C.card_text(cid) in text
     svg = RULES.render_svg(view)
     assert svg.startswith("<svg") and "SUBSTITUTE" in svg

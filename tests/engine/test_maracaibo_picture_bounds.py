@@ -32,9 +32,9 @@ def test_it_cuts_no_place_name_at_the_edges_of_the_mail_picture(players: int, se
             pictures += 1
     for st, seat, _opts in _sail_states(players, seed, want=6):
         doc = rules.render_mail_svg(rules.view(st, seat))
-        assert outside(doc) == [], f"{players}p seed {seed} seat {seat} at {st['p'][seat]['at']}"
+        assert outside(doc) == [], f"{players}p seed {seed} seat {seat} at {st['seats'][seat]['at']}"
         # the place the ship is at keeps its name (moved in when the edge cut it)
-        at = st["p"][seat]["at"]
+        at = st["seats"][seat]["at"]
         assert str(C.LOC[at]["name"]).split(": ", 1)[-1] in _names(doc)
         pictures += 1
     assert pictures >= 10

@@ -16,7 +16,7 @@ import pytest
 from engine.errors import SetupError
 from engine.games.maracaibo import RULES, homeports
 from engine.games.maracaibo import uprising_content as U
-from engine.games.maracaibo.upgrade import current
+from engine.games.maracaibo.upgrade import _readable_keys, current
 from engine.testing import player_names
 from tests.engine.maracaibo_golden import golden, played, upgraded
 
@@ -26,7 +26,7 @@ GENOVA = "HP4"
 def held_ports(state: dict[str, Any]) -> list[str]:
     """Every port the state holds: the box, the kept ones (hidden or on a board) and those being chosen."""
     held = [*state["ports_box"], *state["ports_kept"].values()]
-    for p in state["p"]:
+    for p in state["seats"]:
         held += [p["port"], *p["setup"].get("ports", ())]
     return [pid for pid in held if pid]
 
@@ -46,7 +46,7 @@ def test_78_still_deals_genova_to_some_player() -> None:
     for i in range(10):
         state = RULES.setup(player_names(4), {"mode": "78"}, f"genova-78-{i}")
         assert GENOVA in held_ports(state) and len(held_ports(state)) == 15
-        dealt += any(GENOVA in p["setup"]["ports"] for p in state["p"])
+        dealt += any(GENOVA in p["setup"]["ports"] for p in state["seats"])
     assert dealt  # (4 players are dealt 12 of the 15: Genova among them in most seeds)
 
 
@@ -61,7 +61,7 @@ def test_a_79_game_stored_before_deals_genova_and_replays_exactly() -> None:
     g = golden("maracaibo_79_019c428")
     stored = upgraded(g["state"])
     assert stored["options"]["port_pool"] == "all"  # (format 16: it holds Genova)
-    assert [p["port"] for p in stored["p"]].count(GENOVA) == 1  # (a player kept it)
+    assert [p["port"] for p in stored["seats"]].count(GENOVA) == 1  # (a player kept it)
     options = RULES.replay_options(g["options"], g["state"])
     assert options["port_pool"] == "all"
     assert played(g, options, g["moves"]) == stored  # exactly: the 15 ports dealt, the same draws
@@ -77,6 +77,7 @@ def test_format_16_says_all_only_of_a_liberation_game_holding_genova() -> None:
     for state, said in ((then, "all"), (RULES.setup(player_names(3), {"mode": "79"}, "format-16"), "current"),
                         (RULES.setup(player_names(3), {"mode": "78"}, "format-16"), "current")):
         old = copy.deepcopy(state)
+        _readable_keys(old, back=True)  # (format 15's keys: the short ones)
         old["format"] = 15
         old["options"] = {k: v for k, v in old["options"].items() if k != "port_pool"}
         current(old)

@@ -404,7 +404,7 @@ def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> No
 
     def told(g: dict[str, Any], d: int = 5) -> tuple[str, str]:
         state = R.setup(["Ana", "Bruno"], R.check_options(2, {}), "plurals")
-        state["p"][0]["d"] = d
+        state["seats"][0]["doubloons"] = d
         ev: list[Any] = []
         effects.gain(state, 0, g, Rng(state), ev, "city")
         gained = [e for e in ev if e.kind == "gain"][-1]
@@ -418,7 +418,7 @@ def test_it_counts_doubloons_victory_and_combat_points_in_both_languages() -> No
     assert told({"d": -3, "vp": 1}) == ("Ana pays 3 doubloons and gets 1 VP.",
                                         "Ana paga 3 dobrões e recebe 1 ponto de vitória.")
     state = R.setup(["Ana", "Bruno"], R.check_options(2, {}), "plurals")
-    state["p"][0]["inc_d"], state["p"][0]["inc_vp"] = 0, 0
+    state["seats"][0]["income_doubloons"], state["seats"][0]["income_victory_points"] = 0, 0
     ev: list[Any] = []
     effects.apply_income(state, 0, {"d": 1}, ev)
     income = [e for e in ev if e.kind == "income"][-1]

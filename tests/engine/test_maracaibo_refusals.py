@@ -44,14 +44,14 @@ def test_it_draws_n_from_the_pile_on_one_line_when_all_n_are_sure() -> None:
     """Issue 21: ``draw 2 from pile`` in one mail. Each draw reveals a card, so the line is judged
     whole before the first: room in the hand and cards to draw for all of them, else refused."""
     state, seat = M.SCENARIOS["draw"]()
-    hand = list(state["p"][seat]["hand"])
+    hand = list(state["seats"][seat]["hand"])
     result = apply_batch(RULES, state, seat, [Command(text="draw 2 from pile")])
     assert result.refused is None and [s.move["code"] for s in result.steps] == ["pile", "pile"]
     assert all(s.commit for s in result.steps)  # each a reveal: they stand
-    assert state["p"][seat]["hand"][:len(hand)] == hand and len(state["p"][seat]["hand"]) == len(hand) + 2
+    assert state["seats"][seat]["hand"][:len(hand)] == hand and len(state["seats"][seat]["hand"]) == len(hand) + 2
 
     state, seat = M.SCENARIOS["draw"]()
-    room = hand_limit(state["p"][seat]) - len(state["p"][seat]["hand"])
+    room = hand_limit(state["seats"][seat]) - len(state["seats"][seat]["hand"])
     before = json.dumps(state, sort_keys=True)
     result = apply_batch(RULES, state, seat, [Command(text=f"draw {room + 1} from pile")])
     assert result.refused is not None and result.steps == ()

@@ -137,9 +137,9 @@ def test_a_base_story_game_stored_before_c572794_replays_and_plays_on_as_it_did(
 
 def test_the_old_campaign_game_dealt_no_new_project_card_and_card_184s_game_all_of_them() -> None:
     first, second = golden("maracaibo_campaign_57805f3_1"), golden("maracaibo_campaign_57805f3_2")
-    assert scenarios.dealt_new_cards(first["final"]) == set()  # (before 5c3c7c5: the base B deck)
+    assert scenarios.dealt_new_cards(upgraded(first["final"])) == set()  # (before 5c3c7c5: the base B deck)
     assert second["state"]["options"]["mode"] == "79" and 184 in second["archive"]["story"]["unread"]
-    assert {c for c in scenarios.dealt_new_cards(second["state"]) if c < 230} == set(range(201, 230))
+    assert {c for c in scenarios.dealt_new_cards(upgraded(second["state"])) if c < 230} == set(range(201, 230))
 
 
 #: the Rebel Chronicler: today's id, and each golden game holding an older one with that id's numbers
@@ -195,7 +195,7 @@ def test_a_game_stored_before_a_card_was_renumbered_plays_its_old_numbers(name: 
     (buyer,) = [s for s, p in enumerate(g["state"]["p"]) if oid in p["bought"]]
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
-    assert oid in state["p"][buyer]["bought"] and scenarios.dealt_new_cards(state) & IDS == {oid}
+    assert oid in state["seats"][buyer]["bought"] and scenarios.dealt_new_cards(state) & IDS == {oid}
     # today's setup deals card 241 where the old one was: the same deck but for it
     # (and card 242 where 204 was: the Powder Monkey's change)
     then, today = todays_setup_but_for(g, options, {oid: TODAY, OLD_MONKEY: MONKEY})
@@ -222,7 +222,7 @@ def test_a_game_stored_before_the_powder_monkeys_change_deals_card_204_at_its_ol
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
     cards = scenarios.dealt_new_cards
-    assert any(OLD_MONKEY in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
+    assert any(OLD_MONKEY in p["hand"] for p in state["seats"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
         CHRON_240, OLD_MONKEY}
     assert scenarios.generation(state) == 4 and scenarios.release_of(state) == "65e19e8"
     _, today = todays_setup_but_for(g, options, {OLD_MONKEY: MONKEY, CHRON_240: TODAY})
@@ -241,7 +241,7 @@ def test_a_game_stored_before_the_chroniclers_fifth_change_deals_card_240_at_its
     options = RULES.replay_options(g["options"], g["state"])
     state = played(g, options, g["moves"])
     cards = scenarios.dealt_new_cards
-    assert any(CHRON_240 in p["hand"] for p in state["p"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
+    assert any(CHRON_240 in p["hand"] for p in state["seats"]) and cards(state) & (IDS | {OLD_MONKEY, MONKEY}) == {
         CHRON_240, MONKEY}
     assert scenarios.generation(state) == 5 and scenarios.release_of(state) == "2eed0d6"
     _, today = todays_setup_but_for(g, options, {CHRON_240: TODAY})

@@ -64,15 +64,17 @@ def test_it_writes_the_map_the_tracks_and_my_cards_in_words(render: str) -> None
         assert f"market {'/'.join(m['goods'])} {len(taken)}/{len(m['rewards'])}" in flat
     for qid in [*state["quests"].values(), *state["track_quests"].values()]:
         assert f"quest {qid}: pay {C.cost_text(C.QUEST[qid]['cost'])}" in flat
-    for cid in state["p"][0]["hand"] + state["p"][0]["plan"]:
+    for cid in state["seats"][0]["hand"] + state["seats"][0]["plan"]:
         assert f"  {C.card_text(cid)}" in text  # good/object, cost and effect in words
     for i, cid in enumerate(state["display"]):
         assert f"  {i + 1}. {C.card_text(cid)}" in text
-    for i, p in enumerate(state["p"]):
+    for i, p in enumerate(state["seats"]):
         row = tracks(text, state["players"][i])
-        assert row == {"VP": str(p["vp"]), "d": str(p["d"]), "income": f"{p['inc_d']}+{p['inc_vp']}",
-                       "CP": str(p["cp"]), "fig": str(p["fig"]), "hand": str(len(p["hand"])), "at": p["at"],
-                       "expl": str(p["explorer"]), "F/E/S": "/".join(str(p["inf"][n]) for n in C.NATIONS),
+        assert row == {"VP": str(p["victory_points"]), "d": str(p["doubloons"]),
+                       "income": f"{p['income_doubloons']}+{p['income_victory_points']}",
+                       "CP": str(p["combat_points"]), "fig": str(p["figures"]), "hand": str(len(p["hand"])),
+                       "at": p["at"],
+                       "expl": str(p["explorer"]), "F/E/S": "/".join(str(p["influence"][n]) for n in C.NATIONS),
                        "qst": str(p["quests"]), "tok": str(p["tokens"]), "dlv": str(p.get("delivered", 0))}
         assert f"{state['players'][i]}{' (you)' if i == 0 else ''}: synergy " in flat
     assert "A MAIN ACTION HERE" in text
@@ -84,7 +86,7 @@ def test_a_mail_tells_the_other_players_cards_and_careers_by_name_and_count_and_
     page, mail = RULES.render_text(view), RULES.render_mail_text(view)
     flat, page_flat = " ".join(mail.split()), " ".join(page.split())
     assert len(mail) < len(page)
-    for i, p in enumerate(state["p"]):
+    for i, p in enumerate(state["seats"]):
         name = state["players"][i]
         mine = i == 1
         career = f"career {p['careers'][0]['id']} (upper/lower)"
@@ -114,9 +116,9 @@ def test_it_says_what_a_main_action_here_would_give() -> None:
     state, seat = S.village()  # San Juan, 20 doubloons, quest Q21 there
     here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
     assert "(village)" in here and "You can pay for: every card in your hand and planning area (20 doubloons)" in here
-    cards = [*state["p"][seat]["hand"], *state["p"][seat]["plan"]]
+    cards = [*state["seats"][seat]["hand"], *state["seats"][seat]["plan"]]
     state, seat = S.village()
-    state["p"][seat]["d"] = cheapest = min(int(C.CARD[c]["cost"]) for c in cards)
+    state["seats"][seat]["doubloons"] = cheapest = min(int(C.CARD[c]["cost"]) for c in cards)
     here = " ".join(RULES.render_text(RULES.view(state, seat)).split("A MAIN ACTION HERE", 1)[1].split())
     can = ", ".join(f"{C.CARD[c]['name']} ({C.CARD[c]['cost']} d)" for c in cards if C.CARD[c]["cost"] == cheapest)
     assert f"You can pay for: {can} ({cheapest} doubloons)" in here
@@ -132,11 +134,11 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
         text = RULES.render_text(view) + RULES.render_mail_text(view)  # the page's words and the mail's
         svg = RULES.render_svg(view) + "".join(RULES.render_phone_svg(view))
         seen = set(state["display"]) | set(state["discard"])
-        for p in state["p"]:
+        for p in state["seats"]:
             seen |= set(p["display"]) | set(p["plan"])
         if seat is not None:
-            seen |= set(state["p"][seat]["hand"])
-        hidden = [c for c in [*state["deck"], *state["box"], *(c for i, p in enumerate(state["p"]) if i != seat
+            seen |= set(state["seats"][seat]["hand"])
+        hidden = [c for c in [*state["deck"], *state["box"], *(c for i, p in enumerate(state["seats"]) if i != seat
                                                                    for c in p["hand"])] if c not in seen]
         assert hidden
         assert not [c for c in hidden if named(text, c) or named(svg, c)]
@@ -154,7 +156,7 @@ def test_it_shows_no_hidden_card_to_a_player_or_a_spectator() -> None:
 def test_it_draws_the_caribbean_the_tracks_my_ship_board_and_display_at_mail_width() -> None:
     state, seat = S.combat()  # France holds 12; Bold Merchant in Ana's display
     state["market"]["14"] = [1, 2]
-    state["p"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
+    state["seats"][0]["assist"] = [{"loc": "14", "card": 8, "since": 0}]
     svg = RULES.render_svg(RULES.view(state, seat))
     root = ET.fromstring(svg)  # well formed
     assert root.get("width") == "640"

@@ -41,10 +41,10 @@ def hold(state: State, seat: int, *cards: int) -> None:
     """Give ``seat`` these cards in hand, taking them from wherever they are."""
     for cid in cards:
         for lst in (state["deck"], state["box"], state["discard"], state["display"],
-                    *(p["hand"] for p in state["p"]), *(p["plan"] for p in state["p"])):
+                    *(p["hand"] for p in state["seats"]), *(p["plan"] for p in state["seats"])):
             while cid in lst:
                 lst.remove(cid)
-    state["p"][seat]["hand"].extend(cards)
+    state["seats"][seat]["hand"].extend(cards)
 
 
 def rng() -> Rng:
@@ -67,7 +67,7 @@ def test_it_draws_up_to_a_hand_limit_of_4_or_6_with_the_upgrade_and_not_past_it(
     for areas, limit in (([], C.HAND_LIMIT), (["U2"], C.HAND_LIMIT_UPGRADED)):
         assert (C.HAND_LIMIT, C.HAND_LIMIT_UPGRADED) == (4, 6)
         state = started(2)
-        p = state["p"][0]
+        p = state["seats"][0]
         p["areas"], p["hand"] = areas, p["hand"][:1]
         on(state, frame("draw", 0), frame("free", 0, ask=True))
         while R.stack(state).top()["kind"] == "draw":
@@ -75,12 +75,12 @@ def test_it_draws_up_to_a_hand_limit_of_4_or_6_with_the_upgrade_and_not_past_it(
         assert len(p["hand"]) == limit and R.stack(state).top()["kind"] == "free"
     state = started(2)  # a full hand does not draw at all
     on(state, frame("draw", 0), frame("free", 0, ask=True))
-    assert _draw_options(state, R.stack(state).top()) == [] and len(state["p"][0]["hand"]) == 4
+    assert _draw_options(state, R.stack(state).top()) == [] and len(state["seats"][0]["hand"]) == 4
 
 
 def test_it_keeps_planned_cards_out_of_the_hand_limit_and_the_goods() -> None:
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["plan"] = p["hand"][:3]
     p["hand"] = p["hand"][3:]
     on(state, frame("draw", 0), frame("free", 0, ask=True))
@@ -91,7 +91,7 @@ def test_it_keeps_planned_cards_out_of_the_hand_limit_and_the_goods() -> None:
     assert not [c for c in codes(state, 0) if c.startswith("p")]  # all 3 spaces full: no more planning
     # a planned card is no good: at Cartagena's market the only sugar card is planned
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     loc = next(loc for loc in C.LOC_ORDER if "market" in C.LOC[loc] and loc_kind(state, loc) == "city")
     good = C.LOC[loc]["market"]["goods"][0]
     cid = card(lambda c: c["good"] == good and plain(c))
@@ -107,28 +107,28 @@ def test_it_keeps_planned_cards_out_of_the_hand_limit_and_the_goods() -> None:
 
 def test_it_charges_a_doubloon_for_each_display_card_unless_the_upgrade_is_done() -> None:
     state = started(2)
-    p = state["p"][0]
-    p["hand"], p["d"] = p["hand"][:2], 1
+    p = state["seats"][0]
+    p["hand"], p["doubloons"] = p["hand"][:2], 1
     on(state, frame("draw", 0), frame("free", 0, ask=True))
     first = state["display"][0]
     assert "(1 d)" in next(o.label for o in RULES.options(state, 0) if o.code == "x1")
     events = RULES.apply(state, 0, {"code": "x1"})
     # no doubloon left: the display is closed, so the last card came from the pile without asking
-    assert p["d"] == 0 and first in p["hand"] and len(state["display"]) == 3 and len(p["hand"]) == 4
+    assert p["doubloons"] == 0 and first in p["hand"] and len(state["display"]) == 3 and len(p["hand"]) == 4
     assert [e.kind for e in events if e.kind in ("take", "draw")] == ["take", "draw"]
     state = started(2)
-    p = state["p"][0]
-    p["hand"], p["d"], p["areas"] = p["hand"][:2], 0, ["U3"]  # "take cards from the display for free"
+    p = state["seats"][0]
+    p["hand"], p["doubloons"], p["areas"] = p["hand"][:2], 0, ["U3"]  # "take cards from the display for free"
     on(state, frame("draw", 0), frame("free", 0, ask=True))
     assert {"x1", "x2", "x3", "x4"} <= set(codes(state, 0))
     play(state, 0, "x1")
     play(state, 0, "x1")
-    assert p["d"] == 0 and len(p["hand"]) == 4 and len(state["display"]) == 2
+    assert p["doubloons"] == 0 and len(p["hand"]) == 4 and len(state["display"]) == 2
 
 
 def test_it_shuffles_the_discards_into_a_new_pile_when_the_pile_runs_out() -> None:
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["hand"] = p["hand"][:3]
     old = state["deck"][:3]
     state["discard"], state["deck"] = list(old), []
@@ -143,12 +143,12 @@ def test_it_shuffles_the_discards_into_a_new_pile_when_the_pile_runs_out() -> No
 
 def test_it_never_holds_more_than_8_combat_points() -> None:
     state = started(2)
-    p = state["p"][0]
-    p["cp"] = 7
+    p = state["seats"][0]
+    p["combat_points"] = 7
     effects.gain(state, 0, {"cp": 3}, rng(), [], "city")  # the city action "gain 3 combat points"
-    assert C.COMBAT_MAX == 8 and p["cp"] == 8
+    assert C.COMBAT_MAX == 8 and p["combat_points"] == 8
     effects.gain(state, 0, {"cp": 1, "d": 2}, rng(), [], "city")
-    assert p["cp"] == 8
+    assert p["combat_points"] == 8
 
 
 def test_it_fights_at_value_3_for_every_nation_when_both_piles_are_empty() -> None:
@@ -171,54 +171,54 @@ def test_it_pays_or_takes_what_the_token_shows_for_the_fighting_nation() -> None
     nation = next(n for n in C.NATIONS if token["reward"][n].get("d", 0) < 0)
     cost = -token["reward"][nation]["d"]
     state = started(2)
-    p = state["p"][0]
-    p["d"] = cost - 1
+    p = state["seats"][0]
+    p["doubloons"] = cost - 1
     on(state, frame("fight", 0, token=token["id"], ask=True))
     assert f"f{nation[0]}" not in codes(state, 0)  # cannot pay: cannot fight for that nation
-    p["d"] = cost + 1
+    p["doubloons"] = cost + 1
     play(state, 0, f"f{nation[0]}")
-    assert p["d"] == 1 and R.stack(state).top()["data"]["nation"] == nation
+    assert p["doubloons"] == 1 and R.stack(state).top()["data"]["nation"] == nation
     figure = next((t, n) for t in C.TOKEN.values() for n in C.NATIONS if t["reward"][n].get("fig"))
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     on(state, frame("fight", 0, token=figure[0]["id"], ask=True))
     play(state, 0, f"f{figure[1][0]}")
-    assert (p["fig"], p["figs"]) == (3, 3)  # a figure from the general supply, usable at once
+    assert (p["figures"], p["figures_owned"]) == (3, 3)  # a figure from the general supply, usable at once
 
 
 def test_it_refuses_a_combat_action_that_the_value_and_payments_cannot_cover() -> None:
     state = started(2)
-    p = state["p"][0]
-    p["cp"], p["fig"] = 0, 0
+    p = state["seats"][0]
+    p["combat_points"], p["figures"] = 0, 0
     on(state, frame("combat", 0, nation="spain", value=3, used=[], token=None))
     got = codes(state, 0)
     assert "ci1" in got and "ci2" not in got and not [c for c in got if c.startswith(("ca", "cd"))]
-    p["cp"] = 1  # one combat point raises the value to 4: annexing is possible, paying that point
+    p["combat_points"] = 1  # one combat point raises the value to 4: annexing is possible, paying that point
     assert "ca1" in codes(state, 0)
     play(state, 0, "ca1")
-    assert p["cp"] == 0 and state["markers"]["1"] == "spain"
+    assert p["combat_points"] == 0 and state["markers"]["1"] == "spain"
 
 
 def test_it_offers_a_bought_cards_combat_action_once_with_the_fighting_nation() -> None:
     cid = card(lambda c: any(e["t"] == "combat" and e["gain"].get("inf") for e in c["effects"]))
     effect = next(e for e in C.CARD[cid]["effects"] if e["t"] == "combat")
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [cid]
     on(state, frame("combat", 0, nation="england", value=effect["cost"] + 2, used=[], token=None))
     assert f"cc{cid}" in codes(state, 0)
-    inf, d = p["inf"]["england"], p["d"]
+    inf, d = p["influence"]["england"], p["doubloons"]
     play(state, 0, f"cc{cid}")
-    assert p["inf"]["england"] == inf + effect["gain"]["inf"]  # with the fighting nation, not a choice
-    assert p["d"] == d + effect["gain"].get("d", 0)
+    assert p["influence"]["england"] == inf + effect["gain"]["inf"]  # with the fighting nation, not a choice
+    assert p["doubloons"] == d + effect["gain"].get("d", 0)
     top = R.stack(state).top()
     assert top is not None and top["data"]["value"] == 2 and f"cc{cid}" not in codes(state, 0)
 
 
 def test_it_annexes_a_village_for_2_or_displaces_for_5_with_the_ship_upgrade() -> None:
     state = started(3)
-    p = state["p"][0]
-    p["areas"], p["cp"], p["fig"] = ["U6"], 0, 0
+    p = state["seats"][0]
+    p["areas"], p["combat_points"], p["figures"] = ["U6"], 0, 0
     state["markers"]["2"] = "spain"
     on(state, frame("combat", 0, nation="france", value=2, used=[], token=None))
     got = codes(state, 0)
@@ -226,10 +226,10 @@ def test_it_annexes_a_village_for_2_or_displaces_for_5_with_the_ship_upgrade() -
     assert villages and villages <= set(C.VILLAGES) and "2" not in villages
     assert not [c for c in got if c.startswith("cv") and c[2:] not in C.VILLAGES]  # not a city
     assert "cw2" not in got and "ca1" not in got  # displacing costs 5, annexing with the flag 4
-    vp, d = p["vp"], p["d"]
+    vp, d = p["victory_points"], p["doubloons"]
     play(state, 0, "cv1")
-    assert state["markers"]["1"] == "france" and p["inf"]["france"] == 1
-    assert (p["vp"], p["d"]) == (vp, d)  # the ship action gives no flag bonus
+    assert state["markers"]["1"] == "france" and p["influence"]["france"] == 1
+    assert (p["victory_points"], p["doubloons"]) == (vp, d)  # the ship action gives no flag bonus
     state["markers"].pop("1")
     on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
     assert "cw2" in codes(state, 0)
@@ -246,31 +246,31 @@ def test_it_lowers_a_cards_cost_by_its_discounts_but_never_below_0() -> None:
            for cid in discounts}
     cheap = card(lambda c: plain(c) and 0 < c["cost"] < sum(per.values()) and c["id"] not in per)
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     hold(state, 0, cheap)
     p["display"] = discounts[:1]
     assert card_cost(p, cheap) == max(0, C.CARD[cheap]["cost"] - per[discounts[0]])
     p["display"] = discounts
     assert card_cost(p, cheap) == 0
-    p["d"] = 0
+    p["doubloons"] = 0
     village(state)
     assert f"b{cheap}" in codes(state, 0)
     play(state, 0, f"b{cheap}")
-    assert p["d"] == 0 and cheap in p["display"]
+    assert p["doubloons"] == 0 and cheap in p["display"]
 
 
 def test_it_takes_back_a_figure_for_a_card_that_shows_one() -> None:
     cid = card(lambda c: c.get("figure") and not c.get("assist") and not c.get("needs"))
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     hold(state, 0, cid)
-    p["d"], p["fig"], p["figs"] = 20, 0, 0
+    p["doubloons"], p["figures"], p["figures_owned"] = 20, 0, 0
     village(state)
     assert f"b{cid}" not in codes(state, 0)  # no figure to return
-    p["fig"], p["figs"] = 2, 2
+    p["figures"], p["figures_owned"] = 2, 2
     play(state, 0, f"b{cid}")
-    assert (p["fig"], p["figs"]) == (1, 1)  # returned to the general supply
-    assert p["d"] == 20 - C.CARD[cid]["cost"]
+    assert (p["figures"], p["figures_owned"]) == (1, 1)  # returned to the general supply
+    assert p["doubloons"] == 20 - C.CARD[cid]["cost"]
 
 
 def test_it_places_an_assistant_that_works_from_the_next_turn_at_its_location() -> None:
@@ -278,30 +278,30 @@ def test_it_places_an_assistant_that_works_from_the_next_turn_at_its_location() 
     loc = C.CARD[cid]["assist"]
     gain = next(e["gain"] for e in C.CARD[cid]["effects"] if e["t"] == "assistant")
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     hold(state, 0, cid)
-    p["d"] = 20
+    p["doubloons"] = 20
     village(state)
     play(state, 0, f"b{cid}")
-    assert (p["fig"], p["figs"]) == (1, 2)  # the figure is on the board, still the player's
+    assert (p["figures"], p["figures_owned"]) == (1, 2)  # the figure is on the board, still the player's
     assert p["assist"] == [{"loc": loc, "card": cid, "since": state["turns"]}]
     p["at"] = loc
     on(state, frame("main", 0, spent=1))
     assert f"a{cid}" not in codes(state, 0)  # not in the turn it was placed
     state["turns"] += 1
     assert f"a{cid}" in codes(state, 0)
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     play(state, 0, f"a{cid}")
-    assert (p["d"], p["vp"]) == (d + gain.get("d", 0), vp + gain.get("vp", 0))
+    assert (p["doubloons"], p["victory_points"]) == (d + gain.get("d", 0), vp + gain.get("vp", 0))
 
 
 def test_it_sells_a_card_with_a_barrier_requirement_only_once_the_explorer_has_crossed_it() -> None:
     cid = card(lambda c: bool((c.get("needs") or {}).get("barrier")))  # blue or green in the data now
     at = next(s for s, colour in C.BARRIERS.items() if colour == C.CARD[cid]["needs"]["barrier"])
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     hold(state, 0, cid)
-    p["d"], p["explorer"] = 20, at - 1
+    p["doubloons"], p["explorer"] = 20, at - 1
     village(state)
     assert f"b{cid}" not in codes(state, 0)
     p["explorer"] = at
@@ -316,21 +316,21 @@ def test_it_invests_in_a_face_up_prestige_building_once_each_with_2_vp_to_the_fi
     down = state["prestige"][1]
     b = C.PRESTIGE[up["id"]]
     for seat in (0, 1):
-        state["p"][seat]["d"] = 20
+        state["seats"][seat]["doubloons"] = 20
     village(state, 0, left=2)
     assert f"i{up['id']}" in codes(state, 0) and f"i{down['id']}" not in codes(state, 0)  # face down: not yet
-    p = state["p"][0]
-    vp = p["vp"]
+    p = state["seats"][0]
+    vp = p["victory_points"]
     play(state, 0, f"i{up['id']}")
-    assert (p["d"], p["fig"], p["vp"] - vp) == (20 - b["cost"], 1, 2)
+    assert (p["doubloons"], p["figures"], p["victory_points"] - vp) == (20 - b["cost"], 1, 2)
     assert b["synergy"] in p["synergy"] and up["investors"] == [0]
     assert f"i{up['id']}" not in codes(state, 0)  # never twice in the same building
-    q = state["p"][1]
+    q = state["seats"][1]
     village(state, 1)
-    vp = q["vp"]
+    vp = q["victory_points"]
     play(state, 1, f"i{up['id']}")
-    assert q["vp"] == vp and up["investors"] == [0, 1]  # the 2 VP go to the first investor only
-    q["d"], q["fig"] = 20, 0
+    assert q["victory_points"] == vp and up["investors"] == [0, 1]  # the 2 VP go to the first investor only
+    q["doubloons"], q["figures"] = 20, 0
     up2 = state["prestige"][1]
     up2["up"] = True
     village(state, 1)
@@ -343,7 +343,7 @@ def test_it_invests_in_a_face_up_prestige_building_once_each_with_2_vp_to_the_fi
 
 def test_it_offers_no_delivery_on_the_homeward_bound_spaces() -> None:
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["hand"] = [card(lambda c, g=g: c["good"] == g and plain(c)) for g in C.GOODS]
     for loc in ("20", "21a", "22"):
         p["at"] = loc
@@ -355,14 +355,14 @@ def test_it_offers_no_delivery_on_the_homeward_bound_spaces() -> None:
 
 def test_it_does_not_replace_a_quest_fulfilled_on_the_explorer_track() -> None:
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     space, qid = next((int(s), q) for s, q in sorted(state["track_quests"].items()))
     cost = C.QUEST[qid]["cost"]
-    p["d"], p["cp"], p["fig"], p["figs"] = 30, 8, 3, 3
+    p["doubloons"], p["combat_points"], p["figures"], p["figures_owned"] = 30, 8, 3, 3
     hold(state, 0, *[card(lambda c, g=g: c["good"] == g and plain(c)) for g in cost.get("goods", [])],
          *[card(lambda c, o=o: c["object"] == o and plain(c)) for o in cost.get("objects", [])])
     p["explorer"] = space - 1
-    state["p"][1]["explorer"] = 0
+    state["seats"][1]["explorer"] = 0
     on(state, frame("explore", 0, n=1), frame("free", 0, ask=True))
     play(state, 0, f"e{space}")
     while R.stack(state).top()["kind"] != "free":
@@ -375,18 +375,18 @@ def test_it_does_not_replace_a_quest_fulfilled_on_the_explorer_track() -> None:
 def test_it_lets_the_ship_upgrades_village_actions_reach_villages_only_as_the_game_has_them() -> None:
     # scenario 76's legacy tile L1 makes 17 a city; with 2 players the Maracaibo tile makes 10 a village
     state = started(3, scenario="76")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = ["U6"]
     on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
     assert loc_kind(state, "17") == "city" and "cv17" not in codes(state, 0)  # "a village (not a city!)"
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = ["U6"]
     on(state, frame("combat", 0, nation="france", value=5, used=[], token=None))
     assert loc_kind(state, "10") == "village" and "cv10" in codes(state, 0)
     # U10: a marker in the village the ship is in; 17 with L1 is a city
     state = started(3, scenario="76")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = ["U10"]
     p["at"] = "17"
     assert "vU10" not in [o.code for o in special_village_actions(state, 0, [])]
@@ -399,10 +399,11 @@ def test_it_lets_the_ship_upgrades_village_actions_reach_villages_only_as_the_ga
 def test_it_gives_each_ship_areas_immediate_bonus_when_its_second_disc_goes() -> None:
     # the rulebook's areas: 3 VP (and free display cards), 5 doubloons, 6 VP (after the 3 VP area), 10 VP
     # (after six other areas)
-    for uid, key, amount, before in (("U3", "vp", 3, []), ("U4", "d", 5, []), ("U5", "vp", 6, ["U3"]),
-                                     ("U12", "vp", 10, ["U1", "U2", "U3", "U4", "U6", "U7"])):
+    for uid, key, amount, before in (("U3", "victory_points", 3, []), ("U4", "doubloons", 5, []),
+                                     ("U5", "victory_points", 6, ["U3"]),
+                                     ("U12", "victory_points", 10, ["U1", "U2", "U3", "U4", "U6", "U7"])):
         state = started(2)
-        p = state["p"][0]
+        p = state["seats"][0]
         p["areas"] = list(before)
         assert uid in disc_areas(p)
         was = p[key]
@@ -414,17 +415,17 @@ def test_it_gives_each_ship_areas_immediate_bonus_when_its_second_disc_goes() ->
 
 def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     state = started(3)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = ["U7", "U8", "U9"]
     p["at"] = "6"
     p["assist"] = [{"loc": "6", "card": 1, "since": 0}, {"loc": "6", "card": 2, "since": 0}]
-    state["p"][1]["assist"] = [{"loc": "6", "card": 3, "since": 0}]
-    d = p["d"]
+    state["seats"][1]["assist"] = [{"loc": "6", "card": 3, "since": 0}]
+    d = p["doubloons"]
     do_village(state, 0, "vU7", rng(), [])
-    assert p["d"] == d + 3 * 2 + 1  # 3 per own assistant here, 1 per other player's
-    d, cp = p["d"], p["cp"]
+    assert p["doubloons"] == d + 3 * 2 + 1  # 3 per own assistant here, 1 per other player's
+    d, cp = p["doubloons"], p["combat_points"]
     do_village(state, 0, "vU8", rng(), [])
-    assert (p["d"], p["cp"]) == (d + 1, cp + 1)
+    assert (p["doubloons"], p["combat_points"]) == (d + 1, cp + 1)
     good = C.GOODS[0]
     same_good = [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == good][:3]
     obj = C.CARD[same_good[0]]["object"]
@@ -436,28 +437,28 @@ def test_it_runs_the_ship_areas_village_actions_as_the_rulebook_says() -> None:
     p["hand"] = []
     hold(state, 0, *same_good)
     assert "vU9" in [o.code for o in special_village_actions(state, 0, [])]
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     R.stack(state).push_all(do_village(state, 0, "vU9", rng(), []))
     R.stack(state).settle(rng())  # one good qualifies: forced, nothing asked
-    assert (p["d"], p["vp"], p["hand"]) == (d + 2, vp + 2, [])
+    assert (p["doubloons"], p["victory_points"], p["hand"]) == (d + 2, vp + 2, [])
     assert set(same_good) <= set(state["discard"])
 
 
 def test_it_lets_the_player_choose_which_three_identical_goods_u9_discards() -> None:
     state = started(3)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = ["U8", "U9"]
     first, second = C.GOODS[0], C.GOODS[1]
     mine = {g: [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == g][:3] for g in (first, second)}
     p["hand"] = []
     hold(state, 0, *mine[first], *mine[second])
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     R.stack(state).push_all(do_village(state, 0, "vU9", rng(), []))
     R.stack(state).settle(rng())
     assert state["stack"][-1]["kind"] == "three"  # two goods qualify: the player is asked
     assert {"g" + first, "g" + second} <= set(codes(state, 0))
     play(state, 0, f"discard three {second}")  # the second good in data order, not the first
-    assert (p["d"], p["vp"]) == (d + 2, vp + 2)
+    assert (p["doubloons"], p["victory_points"]) == (d + 2, vp + 2)
     assert sorted(p["hand"]) == sorted(mine[first])
     assert set(mine[second]) <= set(state["discard"])
     fourth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["good"] == first][3]
@@ -485,26 +486,27 @@ def test_it_gives_the_majority_bonus_to_ties_as_the_rulebooks_examples_say() -> 
 
 def test_it_runs_interim_scoring_steps_2_to_5_income_markets_display_and_building() -> None:
     state = started(2)
-    p, q = state["p"]
-    p["inc_d"], p["inc_vp"] = 12, 3  # the rulebook's Alex: 12 doubloons and 3 VP, nothing for the track's VP
+    p, q = state["seats"]
+    # the rulebook's Alex: 12 doubloons and 3 VP, nothing for the track's VP
+    p["income_doubloons"], p["income_victory_points"] = 12, 3
     market = next(loc for loc in C.LOC_ORDER if "market" in C.LOC[loc])
     state["market"][market] = [0, 1]
     old = list(state["display"])
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     on(state, frame("scoring", 0, mode="interim"))
     RULES.apply(state, 0, {"code": "go"})
-    assert (p["d"] - d, p["vp"] - vp) == (12, 3) and q["d"] > 0
+    assert (p["doubloons"] - d, p["victory_points"] - vp) == (12, 3) and q["doubloons"] > 0
     assert all(not discs for discs in state["market"].values())  # the delivered goods leave the game
     assert len(state["display"]) == 4 and not set(old) & set(state["display"]) and set(old) <= set(state["discard"])
     assert [b["up"] for b in state["prestige"]] == [True, True, False, False]
-    assert state["round"] == 2 and {x["at"] for x in state["p"]} == {"H"}
+    assert state["round"] == 2 and {x["at"] for x in state["seats"]} == {"H"}
 
 
 def test_it_scores_only_the_cards_in_the_display_at_the_end() -> None:
     state = started(2)
-    p = state["p"][0]
+    p = state["seats"][0]
     worth = [cid for cid in sorted(C.CARD) if C.CARD[cid]["vp"] > 0][:3]
     p["display"], p["hand"], p["plan"] = [worth[0]], [worth[1]], [worth[2]]
     assert final_scores(state)[0]["cards"] == C.CARD[worth[0]]["vp"]  # hand and planning area: nothing
-    p["inc_d"], p["inc_vp"] = 20, 4
+    p["income_doubloons"], p["income_victory_points"] = 20, 4
     assert final_scores(state)[0]["income"] == 4 + (20 - 8) // 2  # VP income, and VP for doubloon income

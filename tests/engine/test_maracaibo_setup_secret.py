@@ -39,9 +39,9 @@ def test_it_shows_no_planned_card_to_a_seat_still_choosing(n: int, seed: int, fi
     state = RULES.setup(player_names(n), {}, seed)
     done = list(range(min(finished, n - 1)))  # at least one seat still chooses
     events = [e for s in done for e in finish_setup(state, s, rnd)]
-    planned = {s: state["p"][s]["setup"]["plan"] for s in done}
+    planned = {s: state["seats"][s]["setup"]["plan"] for s in done}
     waiting = [s for s in range(n) if s not in done]
-    assert all(not state["p"][s]["plan"] for s in done)  # not in the public planning area yet
+    assert all(not state["seats"][s]["plan"] for s in done)  # not in the public planning area yet
     for other in waiting:
         seen = visible_events(events, other)
         assert all("plan" not in e.data and e.data.get("card") not in planned.values() for e in seen)
@@ -55,6 +55,6 @@ def test_it_shows_no_planned_card_to_a_seat_still_choosing(n: int, seed: int, fi
         assert json.dumps(RULES.view(other_world, other), sort_keys=True) == json.dumps(view, sort_keys=True)
     # once everybody has chosen, every planning area is shown, and the end of the setup names them
     last = [e for s in waiting for e in finish_setup(state, s, rnd)]
-    assert all(state["p"][s]["plan"] == [planned[s]] for s in done)
+    assert all(state["seats"][s]["plan"] == [planned[s]] for s in done)
     end = next(e for e in last if e.kind == "setup_end")
     assert end.reveals and all(engine.games.maracaibo.content.CARD[c]["name"] in end.text for c in planned.values())

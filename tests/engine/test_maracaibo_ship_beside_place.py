@@ -35,7 +35,7 @@ def test_the_readers_ship_is_drawn_beside_its_place(mode: str, seed: int) -> Non
     state = RULES.setup(player_names(3), {"mode": mode} if mode != "base" else {}, seed)
     for loc, (x, y) in render.POS.items():
         st = copy.deepcopy(state)
-        st["p"][0]["at"] = loc
+        st["seats"][0]["at"] = loc
         view = RULES.view(st, 0)
         if render._kind(view, loc) == "off":  # (a place not in this game)
             continue

@@ -94,7 +94,7 @@ def test_the_mail_lists_where_the_ship_can_sail_with_what_each_stop_gives() -> N
             for line, (loc, spent) in zip(listed, offered, strict=True):
                 assert f"({spent}):" in line, line
                 if C.LOC[loc]["kind"] == "village" and "village action" in line:
-                    n = sailing.village_count(st["p"][seat], spent)
+                    n = sailing.village_count(st["seats"][seat], spent)
                     assert f": {n} village action" in line, line
                     seen_village += 1
                 if "deliver" in line:
@@ -120,7 +120,7 @@ def test_a_sail_link_on_the_page_map_says_what_ending_there_gives() -> None:
             assert title.startswith("sail "), title
             assert "village action" in title or "city action" in title or "VP" in title or "explore" in title
             if "village action" in title:
-                n = sailing.village_count(st["p"][seat], offered[loc])
+                n = sailing.village_count(st["seats"][seat], offered[loc])
                 assert f": {n} village action" in title, title
             if loc in ("3", "18"):
                 assert "stop: " in title and ("+1 CP" in title or "-2 d" in title), title

@@ -34,14 +34,14 @@ def test_it_says_in_the_sail_option_what_ending_at_a_legacy_stop_costs_or_gives(
                 told.add(loc)
             else:
                 assert "legacy tile" not in o.label
-        before = {s: (p["d"], p.get("cp", 0)) for s, p in enumerate(st["p"])}
+        before = {s: (p["doubloons"], p.get("combat_points", 0)) for s, p in enumerate(st["seats"])}
         choice = rnd.choice(opts)
         RULES.apply(st, seat, choice.move)
         if choice.code[1:] in stops and choice.label.startswith("sail "):
             gain = stops[choice.code[1:]]["gain"]
             d, cp = before[seat]
             if "cp" in gain:  # Tortuga: what the label says is what the stop gives
-                assert st["p"][seat].get("cp", 0) >= cp + 1
+                assert st["seats"][seat].get("combat_points", 0) >= cp + 1
             if gain.get("d", 0) < 0:  # Belize: 2 doubloons, or all the player has
-                assert st["p"][seat]["d"] <= max(0, d - 2) or st["p"][seat]["d"] < d
+                assert st["seats"][seat]["doubloons"] <= max(0, d - 2) or st["seats"][seat]["doubloons"] < d
     assert told == set(stops), f"every stop tile was offered and told: {told} of {set(stops)}"

@@ -38,7 +38,7 @@ def test_the_l37_tag_at_port_royal_is_seen_whole_from_every_place_of_the_map() -
     shown = 0
     for loc in render.POS:
         st = copy.deepcopy(state)
-        st["p"][0]["at"] = loc
+        st["seats"][0]["at"] = loc
         doc = RULES.render_mail_svg(RULES.view(st, 0))
         assert _cut_tags(doc) == [], loc
         shown += "disc: on to 2" in doc

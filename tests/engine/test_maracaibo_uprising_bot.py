@@ -23,7 +23,7 @@ TURNCOAT = next(c["id"] for c in C.CARD.values() if c["name"] == "Turncoat")
 
 
 def _most_of_one_good(state: State, seat: int) -> int:
-    p = state["p"][seat]
+    p = state["seats"][seat]
     goods = Counter(C.CARD[c].get("good") for c in [*p["hand"], *p["setup"]["dealt"]])
     goods.pop(None, None)
     return max(goods.values())
@@ -41,7 +41,7 @@ def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_79() -> None:
     # (in 78 Porto's measured gain is an average port's: with the same cards it ties Cayman Islands there)
     # (a game set up before Genova was left out with Liberation, port_pool "all": the same deal as then)
     state = RULES.setup(player_names(3), {"mode": "79", "port_pool": "all"}, 1)
-    dealt = state["p"][1]["setup"]["ports"]
+    dealt = state["seats"][1]["setup"]["ports"]
     assert sorted(dealt) == ["HP11", "HP14", "HP3"]  # Porto, Cayman Islands, Nassau
     assert _most_of_one_good(state, 1) == 5  # an identical good to spare after most deliveries
     ctx = Ctx(state, 1)
@@ -50,12 +50,12 @@ def test_it_keeps_porto_when_its_cards_pay_one_good_five_times_in_79() -> None:
     for n in range(5):  # whatever the bot's noise
         assert choose(state, 1, RULES.options(state, 1), random.Random(n)).code == "hHP14"
     _play_out(state, 1)  # the whole game: seat 1 still has Porto at the end
-    assert state["p"][1]["port"] == "HP14"
+    assert state["seats"][1]["port"] == "HP14"
 
 
 def test_it_leaves_porto_for_a_port_worth_more_when_fewer_of_its_cards_pay_one_good() -> None:
     state = RULES.setup(player_names(3), {"mode": "78"}, 3)
-    dealt = state["p"][2]["setup"]["ports"]
+    dealt = state["seats"][2]["setup"]["ports"]
     assert sorted(dealt) == ["HP14", "HP4", "HP9"] and _most_of_one_good(state, 2) == 4
     ctx = Ctx(state, 2)
     assert ctx.port_value("HP14") < ctx.port_value("HP4")  # Genova
@@ -85,7 +85,7 @@ def test_every_home_port_is_valued_from_its_measured_gain_in_each_module() -> No
     order = sorted(values, key=lambda pid: (values[pid], pid))
     assert order == sorted(values, key=lambda pid: (UB.PORT_GAIN["liberation"][pid], pid))
     assert order[-1] == "HP4" and order[0] == "HP2"  # 79: Genova measured most, Bremen least
-    assert sorted(state["p"][0]["setup"]["ports"]) == ["HP4", "HP5", "HP7"]
+    assert sorted(state["seats"][0]["setup"]["ports"]) == ["HP4", "HP5", "HP7"]
     for n in range(5):  # whatever the bot's noise: Genova over Kingstown and Yaquimel
         assert choose(state, 0, RULES.options(state, 0), random.Random(n)).code == "hHP4"
     state["options"] = {**state["options"], "mode": "78"}  # the Uprising's table: Genova's gain is smaller there
@@ -94,13 +94,13 @@ def test_every_home_port_is_valued_from_its_measured_gain_in_each_module() -> No
 
 def test_it_discards_an_identical_good_for_portos_combat_points_only_when_the_card_is_worth_less() -> None:
     state = _started(mode="79")
-    p = state["p"][0]
-    p["port"], p["cp"] = "HP14", 0
+    p = state["seats"][0]
+    p["port"], p["combat_points"] = "HP14", 0
     ctx = Ctx(state, 0)
     card = min(p["hand"], key=ctx.keep_value)
     assert ctx.again_value("no") == 0.0
     assert ctx.again_value(f"y{card}") == pytest.approx(2 * ctx.cp_worth() - ctx.keep_value(card))
-    p["cp"] = C.COMBAT_MAX  # no room for the points: the card is only lost
+    p["combat_points"] = C.COMBAT_MAX  # no room for the points: the card is only lost
     assert Ctx(state, 0).again_value(f"y{card}") < 0
 
 
@@ -116,7 +116,7 @@ def test_it_values_turncoats_combat_action_only_where_the_rules_let_it_be_used(m
 
 def test_it_never_offers_turncoat_in_the_liberation_even_with_it_on_display() -> None:
     state = _started(mode="79")
-    state["p"][0]["display"] = [TURNCOAT]
+    state["seats"][0]["display"] = [TURNCOAT]
     _on(state, frame("liberation", 0, nation="spain", value=3, used=[], token="T1"))
     codes = [o.code for o in RULES.options(state, 0)]
     assert "lc10" in codes and f"cc{TURNCOAT}" not in codes
@@ -127,14 +127,14 @@ def test_it_values_the_rebel_chronicler_for_its_points_only_while_its_buying_win
     # the last round it is worth its good or object alone to the bot (not planned, discarded first), and in round
     # 3 it is bought
     state = _started(mode="78", hand=(241, 7, 8, 24), plan=(), d=20)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["explorer"], p["synergy"] = 0, ["anchor", "cross", "crown", "scroll", "flag"]
     state["round"] = 3
     open_ = Ctx(state, 0)
     assert open_.buy_net(241) > open_.goods_value(241) and open_.keep_value(241) == open_.buy_net(241)
     assert any(c == 241 for _, c, _, _ in open_.buyable())
     state["round"] = 4
-    state["v"] += 1
+    state["revision"] += 1
     closed = Ctx(state, 0)
     assert closed.buy_net(241) < 0 and closed.keep_value(241) == closed.goods_value(241)
     assert not any(c == 241 for _, c, _, _ in closed.buyable())
@@ -142,10 +142,10 @@ def test_it_values_the_rebel_chronicler_for_its_points_only_while_its_buying_win
     _on(state, frame("main", 0, spent=4))
     p["at"] = "6"  # (a village: San Juan; the main action's village actions)
     state["round"] = 3
-    state["v"] += 1
+    state["revision"] += 1
     assert "b241" in {o.code for o in RULES.options(state, 0)}
     state["round"] = 4
-    state["v"] += 1
+    state["revision"] += 1
     assert "b241" not in {o.code for o in RULES.options(state, 0)}
 
 
@@ -170,7 +170,7 @@ def test_it_values_the_powder_monkey_by_the_better_of_two_tokens_over_one_each_c
     assert ctx.ext_card_value(e) == pytest.approx(gain * CV.COMBATS_A_TURN * ctx.turns)
     # once it is on display, a combat to come is worth the gain more (its owner fights the more for it)
     before = ctx.fight_estimate()
-    state["p"][0]["hand"].remove(monkey)
-    state["p"][0]["display"].append(monkey)
-    state["v"] += 1
+    state["seats"][0]["hand"].remove(monkey)
+    state["seats"][0]["display"].append(monkey)
+    state["revision"] += 1
     assert Ctx(state, 0).fight_estimate() == pytest.approx(before + gain)

@@ -42,13 +42,13 @@ def test_it_deals_the_cards_of_this_modules_extensions_in_78_and_79() -> None:
         assert name in names and _id(name) in C.CARD
     state = _started(mode="78")
     every = [*state["deck"], *state["discard"], *state["display"], *state["box"],
-             *(c for p in state["p"] for c in (*p["hand"], *p["plan"]))]
+             *(c for p in state["seats"] for c in (*p["hand"], *p["plan"]))]
     assert _id("Fence") in every  # an unnumbered new card: always in the B cards
 
 
 def test_it_covers_letter_carriers_spaces_on_stops_at_4_7_13_and_pays_when_all_three_are_covered() -> None:
     state = _started(mode="78", at="3")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [_id("Letter Carrier")]
     _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
     _play(state, "s4")  # 3 -> 4 Puerto Plata
@@ -59,11 +59,11 @@ def test_it_covers_letter_carriers_spaces_on_stops_at_4_7_13_and_pays_when_all_t
     assert sum(p["discs"].values()) == discs - 1
     p["stops"] = {str(_id("Letter Carrier")): ["4", "7"]}
     p["at"] = "12"
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
     _play(state, "s13")
     _play(state, _codes(state)[0])  # the disc
-    assert (p["d"], p["vp"]) == (d + 5, vp + 5)
+    assert (p["doubloons"], p["victory_points"]) == (d + 5, vp + 5)
     assert p["stops"][str(_id("Letter Carrier"))] == ["4", "7", "13"]
     # a second stop at a covered space gives nothing more
     p["at"] = "12"
@@ -74,13 +74,13 @@ def test_it_covers_letter_carriers_spaces_on_stops_at_4_7_13_and_pays_when_all_t
 
 def test_it_plays_turncoat_as_the_last_combat_action_losing_influence_and_exploring_up_to_2() -> None:
     state = _started(mode="78")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [_id("Turncoat")]
-    p["inf"] = {"france": 0, "england": 0, "spain": 0}
+    p["influence"] = {"france": 0, "england": 0, "spain": 0}
     _on(state, frame("combat", 0, nation="spain", value=3, used=[], token="T1"))
     code = f"cc{_id('Turncoat')}"
     assert code not in _codes(state)  # no influence marker may move back
-    p["inf"] = {"france": 2, "england": 0, "spain": 1}
+    p["influence"] = {"france": 2, "england": 0, "spain": 1}
     assert code in _codes(state)
     assert "the last combat action: lose 1 influence, explore up to 2" in _labels(state)[code]
     tokens, explorer = p["tokens"], p["explorer"]
@@ -88,7 +88,7 @@ def test_it_plays_turncoat_as_the_last_combat_action_losing_influence_and_explor
     assert p["tokens"] == tokens + 1  # the combat ended with it (its token kept)
     assert state["stack"][-1]["kind"] == "loseinf" and _codes(state)[:2] == ["nf", "ns"]
     _play(state, "nf")
-    assert p["inf"]["france"] == 1
+    assert p["influence"]["france"] == 1
     assert state["stack"][-1]["kind"] == "explore"
     targets = [c for c in _codes(state) if c.startswith("e")]  # (the free actions besides)
     assert targets == ["e1", "e2"]
@@ -99,7 +99,7 @@ def test_it_plays_turncoat_as_the_last_combat_action_losing_influence_and_explor
 
 def test_it_puts_two_quests_on_adventurers_board_and_fulfils_one_as_the_last_village_action() -> None:
     state = _started(mode="78", at="6", hand=(1, 7, 8, 24), d=20)
-    p = state["p"][0]
+    p = state["seats"][0]
     board = _id("Adventurer's Board")
     p["hand"].append(board)
     state["quest_pile"] = ["UQ1", "UQ2", *(q for q in state["quest_pile"] if q not in ("UQ1", "UQ2"))]
@@ -121,7 +121,7 @@ def test_it_puts_two_quests_on_adventurers_board_and_fulfils_one_as_the_last_vil
 
 def test_it_returns_a_resistance_marker_for_colonial_envoy_to_the_supply_or_out_of_the_game() -> None:
     state = _started(mode="78")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["resist"] = ["france", None, None, None]
     state["supply"]["france"] = [0, *C.SUPPLY_SPACES[1:]]  # (the marker on the tile came from the supply)
     supply = sum(state["supply"]["france"])
@@ -129,13 +129,13 @@ def test_it_returns_a_resistance_marker_for_colonial_envoy_to_the_supply_or_out_
     envoy = next(e for e in C.CARD[_id("Colonial Envoy")]["effects"] if e.get("ext") == "return_marker")
     _on(state, *card_actions.now(state, 0, envoy, _RNG, [], "cards"))
     assert _codes(state)[:2] == ["r1", "r0"]
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, "r1")
-    assert p["resist"] == [None, None, None, None] and p["d"] == d + 7
+    assert p["resist"] == [None, None, None, None] and p["doubloons"] == d + 7
     assert sum(state["supply"]["france"]) == supply + 1 and card_actions.out_of_game(state, "france") == out
     # the Liberation: the marker leaves the game
     lib = _started(mode="79")
-    q = lib["p"][0]
+    q = lib["seats"][0]
     q["resist"] = [None, "spain", None, None]
     lib["supply"]["spain"] = [0, *lib["supply"]["spain"][1:]]
     before = sum(lib["supply"]["spain"])
@@ -157,56 +157,56 @@ def test_it_returns_a_marker_removed_from_the_game_without_resistance_tiles() ->
 
 def test_it_plays_harbour_agents_assistant_action_by_the_round_as_the_main_action() -> None:
     state = _started(mode="78", at="11")
-    p = state["p"][0]
+    p = state["seats"][0]
     agent = _id("Harbour Agent")
     p["display"] = [agent]
     p["assist"] = [{"loc": "11", "card": agent, "since": -1}]
     state["round"] = 2
     _on(state, frame("main", 0, spent=2))
     assert "7 doubloons, 1 village action" in _labels(state)[f"a{agent}"]
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, f"a{agent}")
-    assert p["d"] == d + 7 and state["stack"][-1]["kind"] == "village"
+    assert p["doubloons"] == d + 7 and state["stack"][-1]["kind"] == "village"
 
 
 def test_it_pays_3_doubloons_for_one_of_the_players_assistant_actions_with_dispatcher_once_a_turn() -> None:
     state = _started(mode="78", at="6")
-    p = state["p"][0]
+    p = state["seats"][0]
     agent, dispatcher = _id("Harbour Agent"), _id("Dispatcher")
     p["display"] = [agent, dispatcher]
     p["assist"] = [{"loc": "11", "card": agent, "since": 0}]  # elsewhere: still its action
     state["round"] = 2
     _on(state, frame("main", 0, spent=4))
     assert f"v{dispatcher}" in _codes(state)
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, f"v{dispatcher}")
     assert _codes(state)[:2] == [f"a{agent}", "a0"]
     _play(state, f"a{agent}")
-    assert p["d"] == d - 3 + 7
+    assert p["doubloons"] == d - 3 + 7
     assert f"v{dispatcher}" not in _codes(state)  # not twice a turn (Assumption A62)
 
 
 def test_it_trades_two_identical_goods_for_5_doubloons_with_fence_as_a_card_village_action() -> None:
     state = _started(mode="78", at="6", hand=(8, 24, 36, 7))  # three tobacco, a corn
-    p = state["p"][0]
+    p = state["seats"][0]
     fence = _id("Fence")
     p["display"] = [fence]
     _on(state, frame("main", 0, spent=4))
     labels = _labels(state)
     assert labels[f"v{fence}"].startswith("village action of Fence: pay 2 identical goods for 5 doubloons")
     assert "vH" not in labels  # not a home port's action
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, f"v{fence}")
     assert state["stack"][-1]["kind"] == "trade" and state["stack"][-1]["data"]["card"] == fence
     _play(state, _codes(state)[0])
-    assert p["d"] == d + 5 and len(p["hand"]) == 2
+    assert p["doubloons"] == d + 5 and len(p["hand"]) == 2
 
 
 def test_it_counts_markers_placed_on_the_resistance_tile_for_the_new_careers_liberated_task() -> None:
     from engine.games.maracaibo.effects import count_of
 
     state = _started(mode="78")
-    p = state["p"][0]
+    p = state["seats"][0]
     task = next(t for t in U.NEW_CAREER["tasks"] if t["metric"] == "liberated")
     assert task["ext"] == "liberation_metric"
     state["markers"] = {"2": "england", "3": "france"}
@@ -243,10 +243,10 @@ def test_it_scores_ships_log_trophy_room_and_dry_dock_by_what_the_ship_board_hol
         cid = _id(name)
         assert U.CARD[cid]["effects"] == [{"t": "now", "gain": {"per": per, "vp": 1}}]
         state = _started(mode="78", at="6", hand=(cid, 7, 8, 24), d=20)
-        p = state["p"][0]
+        p = state["seats"][0]
         p["quests"], p["tokens"], p["areas"] = 3, 2, ["U1", "U4", "UR", "UH"]
         _on(state, frame("main", 0, spent=4))  # in San Juan (6), a village: a card bought as a village action
-        vp, figures = p["vp"], p["fig"]
+        vp, figures = p["victory_points"], p["figures"]
         _play(state, f"b{cid}")
-        assert cid in p["display"] and p["fig"] == figures - 1
-        assert p["vp"] - vp == {"quest": 3, "combat": 2, "upgrade": 4}[per], name
+        assert cid in p["display"] and p["figures"] == figures - 1
+        assert p["victory_points"] - vp == {"quest": 3, "combat": 2, "upgrade": 4}[per], name

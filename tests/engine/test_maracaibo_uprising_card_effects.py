@@ -47,20 +47,21 @@ def _village(mode: str = "78", at: str = "6", hand: tuple[int, ...] = (1, 7, 8, 
 def test_it_offers_the_fortune_tellers_combat_action_and_pays_by_the_revealed_object() -> None:
     teller = _id("Fortune Teller")
     state = _started(mode="78")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [teller]
     _on(state, frame("combat", 0, nation="spain", value=5, used=[], token="T1"))
     label = _labels(state)[f"cc{teller}"]
     assert label.startswith("Fortune Teller: reveal the top project card") and "herbs: 4 VP" in label
     top = state["deck"][-1]
-    before = (p["d"], p["vp"], p["cp"])
+    before = (p["doubloons"], p["victory_points"], p["combat_points"])
     ev = _play(state, f"cc{teller}")
     assert state["discard"][-1] == top and any(e.kind == "reveal" and e.reveals for e in ev)
     got = U.CARD[teller]["effects"][0]["by_object"][C.CARD[top]["object"]]
     if "explore" in got:
         assert state["stack"][-1]["kind"] == "explore"
     else:
-        assert (p["d"], p["vp"], p["cp"]) == (before[0] + got.get("d", 0), before[1] + got.get("vp", 0),
+        assert (p["doubloons"], p["victory_points"], p["combat_points"]) == (before[0] + got.get("d", 0), before[1]
+                                                                             + got.get("vp", 0),
                                               min(C.COMBAT_MAX, before[2] + got.get("cp", 0)))
     combat = next(f for f in reversed(state["stack"]) if f["kind"] == "combat")
     assert combat["data"]["value"] == 2 and f"c{teller}" in combat["data"]["used"]  # value 3 paid, once
@@ -69,7 +70,7 @@ def test_it_offers_the_fortune_tellers_combat_action_and_pays_by_the_revealed_ob
 def test_it_reveals_for_the_fortune_teller_against_a_nation_in_the_liberation() -> None:
     teller = _id("Fortune Teller")
     state = _started(mode="79")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [teller]
     _on(state, frame("liberation", 0, nation="spain", value=4, used=[], token="T1"))
     assert "reveal the top project card" in _labels(state)[f"cc{teller}"]
@@ -87,14 +88,14 @@ def test_it_deals_the_cards_with_the_liberation_symbol_and_liberates_when_bought
                                                           "your resistance tile if you can, else out of the game), "
                                                           "and 2 VP")
     state = _village(hand=(camp, 1, 7))
-    p = state["p"][0]
+    p = state["seats"][0]
     state["markers"] = {"2": "england", "3": "france", "14": "spain"}  # 14 Cartagena is a city
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, f"b{camp}")
     assert state["stack"][-1]["kind"] == "libvillage" and sorted(_labels(state)) [:2] == ["l2", "l3"]
     assert "l14" not in _labels(state)
     _play(state, "l2")
-    assert "2" not in state["markers"] and p["vp"] == vp + 2
+    assert "2" not in state["markers"] and p["victory_points"] == vp + 2
     assert state["stack"][-1]["kind"] == "resist"
     _play(state, "r1")
     assert p["resist"][0] == "england" and p.get("liberated", 0) == 1  # Fighting Spirit counts it
@@ -103,15 +104,15 @@ def test_it_deals_the_cards_with_the_liberation_symbol_and_liberates_when_bought
 def test_it_pays_the_gravedigger_for_a_cards_liberation() -> None:
     maroon, digger = _id("Maroon Leader"), _id("Gravedigger")
     state = _village(hand=(maroon, 1, 7))
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [digger]
     state["markers"] = {"3": "france"}
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, f"b{maroon}")  # (one village holds a marker: liberated without a question)
     assert "3" not in state["markers"]
     while state["stack"][-1]["kind"] in ("removed", "resist"):
         _play(state, "r0" if state["stack"][-1]["kind"] == "resist" else RULES.options(state, 0)[0].code)
-    assert p["vp"] == vp + 2  # the Gravedigger's 2 VP (the marker left the game: no space's reward)
+    assert p["victory_points"] == vp + 2  # the Gravedigger's 2 VP (the marker left the game: no space's reward)
 
 
 # ---- the requirement fields ------------------------------------------------------------------------
@@ -121,52 +122,53 @@ def test_it_asks_the_goods_a_card_costs_besides_its_doubloons() -> None:
     none = _village(hand=(broker, 1, 7))
     assert f"b{broker}" not in _labels(none)  # no sugar card in hand: not buyable
     one = _village(hand=(broker, 2, 7))  # 2 Pious Carpenter: the one sugar
-    p = one["p"][0]
+    p = one["seats"][0]
     assert _labels(one)[f"b{broker}"].startswith("buy Sugar Broker (3 d + sugar)")
-    d = p["d"]
+    d = p["doubloons"]
     _play(one, f"b{broker}")
-    assert p["d"] == d - 3 and 2 in one["discard"] and 2 not in p["hand"] and broker in p["display"]
+    assert p["doubloons"] == d - 3 and 2 in one["discard"] and 2 not in p["hand"] and broker in p["display"]
     two = _village(hand=(broker, 2, 14, 7))  # two sugar cards: which one pays, asked
     _play(two, f"b{broker}")
     assert two["stack"][-1]["kind"] == "costgoods"
     labels = _labels(two)
     assert labels["y2"] == "pay Pious Carpenter (sugar) for Sugar Broker" and "y14" in labels
     _play(two, "y14")
-    assert two["p"][0]["hand"] == [2, 7] and 14 in two["discard"]
+    assert two["seats"][0]["hand"] == [2, 7] and 14 in two["discard"]
 
 
 def test_it_marks_a_nation_with_a_figure_and_pays_for_every_fight_for_it() -> None:
     purser = _id("Crown Purser")
     state = _village(hand=(purser, 1, 7))
-    p = state["p"][0]
-    fig, figs = p["fig"], p["figs"]
+    p = state["seats"][0]
+    fig, figs = p["figures"], p["figures_owned"]
     _play(state, f"b{purser}")
     assert state["stack"][-1]["kind"] == "marknation" and sorted(_labels(state)) == ["me", "mf", "ms"]
     _play(state, "ms")
-    assert p["marked"] == {str(purser): "spain"} and (p["fig"], p["figs"]) == (fig - 1, figs)  # placed, owned
-    d = p["d"]
+    # placed, owned
+    assert p["marked"] == {str(purser): "spain"} and (p["figures"], p["figures_owned"]) == (fig - 1, figs)
+    d = p["doubloons"]
     _on(state, frame("fight", 1, token="T1", ask=True))  # Bob fights for Spain: Ana's 2 doubloons
     _play(state, "fs", seat=1)
-    assert p["d"] == d + 2
+    assert p["doubloons"] == d + 2
     _on(state, frame("fight", 1, token="T1", ask=True))  # for England: nothing
     _play(state, "fe", seat=1)
-    assert p["d"] == d + 2
+    assert p["doubloons"] == d + 2
     state["markers"]["14"] = "spain"
     _on(state, frame("fight", 2, token="T3", ask=True))  # Carla against Spain (78): nothing
     _play(state, "as", seat=2)
-    assert p["d"] == d + 2
+    assert p["doubloons"] == d + 2
     no_fig = _village(hand=(purser, 1, 7))
-    no_fig["p"][0]["fig"] = 0
+    no_fig["seats"][0]["figures"] = 0
     assert f"b{purser}" not in _labels(no_fig)  # the figure is a requirement
 
 
 def test_it_draws_two_tokens_keeps_one_and_hides_the_other_for_token_choice() -> None:
     monkey = _id("Powder Monkey")
     state = _village(hand=(monkey, 1, 7))
-    p = state["p"][0]
-    fig = p["fig"]
+    p = state["seats"][0]
+    fig = p["figures"]
     _play(state, f"b{monkey}")
-    assert p["fig"] == fig - 1 and monkey in p["display"]  # a figure beside the combat tokens
+    assert p["figures"] == fig - 1 and monkey in p["display"]  # a figure beside the combat tokens
     _on(state, frame("pile", 0))
     top2 = state["piles"][1][-2:]
     ev = _play(state, "t2")
@@ -191,7 +193,7 @@ def test_it_resamples_the_drawn_tokens_for_the_other_seats_only() -> None:
 
     monkey = _id("Powder Monkey")
     state = _started(mode="78")
-    state["p"][0]["display"] = [monkey]
+    state["seats"][0]["display"] = [monkey]
     _on(state, frame("pile", 0))
     _play(state, "t1")
     drawn = state["stack"][-1]["data"]["tokens"]
@@ -213,47 +215,47 @@ def test_it_resamples_the_drawn_tokens_for_the_other_seats_only() -> None:
 def test_it_raises_the_vp_income_once_when_the_fifth_combat_token_is_taken() -> None:
     veteran = _id("War Veteran")
     state = _started(mode="78")
-    p = state["p"][0]
-    p["display"], p["tokens"], p["inc_vp"] = [veteran], 4, 0
+    p = state["seats"][0]
+    p["display"], p["tokens"], p["income_victory_points"] = [veteran], 4, 0
     _on(state, frame("combat", 0, nation="spain", value=0, used=[], token="T1"))
     ev = _play(state, "cend")
-    assert p["tokens"] == 5 and p["inc_vp"] == 5 and any(e.kind == "income_when" for e in ev)
+    assert p["tokens"] == 5 and p["income_victory_points"] == 5 and any(e.kind == "income_when" for e in ev)
     _on(state, frame("combat", 0, nation="spain", value=0, used=[], token="T2"))
     _play(state, "cend")
-    assert p["tokens"] == 6 and p["inc_vp"] == 5  # once
+    assert p["tokens"] == 6 and p["income_victory_points"] == 5  # once
 
 
 def test_it_pays_income_when_at_once_if_the_condition_holds_when_bought() -> None:
     guide = _id("Jungle Guide")
     state = _village(hand=(guide, 1, 7))
-    p = state["p"][0]
-    p["explorer"], p["inc_vp"] = 20, 0  # past the green barrier (19)
+    p = state["seats"][0]
+    p["explorer"], p["income_victory_points"] = 20, 0  # past the green barrier (19)
     _play(state, f"b{guide}")
-    assert p["inc_vp"] == 5 and p["when_paid"] == [guide]
+    assert p["income_victory_points"] == 5 and p["when_paid"] == [guide]
     early = _village(hand=(guide, 1, 7))
-    q = early["p"][0]
-    q["explorer"], q["inc_vp"] = 3, 0
+    q = early["seats"][0]
+    q["explorer"], q["income_victory_points"] = 3, 0
     _play(early, f"b{guide}")
-    assert q["inc_vp"] == 0  # not yet: it waits for the barrier
+    assert q["income_victory_points"] == 0  # not yet: it waits for the barrier
     q["explorer"] = 19
     _on(early, frame("free", 0))
     _play(early, "end")
-    assert q["inc_vp"] == 5
+    assert q["income_victory_points"] == 5
 
 
 def test_it_counts_ship_upgrades_for_the_master_shipwright() -> None:
     wright = _id("Master Shipwright")
     state = _started(mode="78")
-    p = state["p"][0]
-    p["display"], p["inc_vp"] = [wright], 0
+    p = state["seats"][0]
+    p["display"], p["income_victory_points"] = [wright], 0
     p["areas"] = ["U1", "U2", "U3", "U4"]
     _on(state, frame("free", 0))
     _play(state, "end")
-    assert p["inc_vp"] == 0
+    assert p["income_victory_points"] == 0
     p["areas"] = [*p["areas"], "U5"]
     _on(state, frame("free", 0))
     _play(state, "end")
-    assert p["inc_vp"] == 3
+    assert p["income_victory_points"] == 3
 
 
 # ---- village_variety, empty_village_d -------------------------------------------------------------
@@ -261,45 +263,45 @@ def test_it_counts_ship_upgrades_for_the_master_shipwright() -> None:
 def test_it_scores_the_village_elder_for_different_village_actions_at_the_end_of_the_main_action() -> None:
     elder = _id("Village Elder")
     state = _started(mode="78", at="6", hand=(elder, 1, 7))
-    p = state["p"][0]
+    p = state["seats"][0]
     _on(state, frame("free", 0), frame("main", 0, spent=7))  # three village actions
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, f"b{elder}")  # bought by a village action: one other is enough
     _play(state, "vd")
     _play(state, "done")
-    assert p["vp"] == vp
+    assert p["victory_points"] == vp
     _play(state, "end")
-    assert p["vp"] == vp + 2 and not p.get("villages")
+    assert p["victory_points"] == vp + 2 and not p.get("villages")
     again = _started(mode="78", at="6", hand=(1, 7), d=20)
-    q = again["p"][0]
+    q = again["seats"][0]
     q["display"] = [elder, _id("Hidden Cove")]
     _on(again, frame("free", 0), frame("main", 0, spent=7))
-    vp = q["vp"]
+    vp = q["victory_points"]
     _play(again, "vd")
     _play(again, f"v{_id('Hidden Cove')}")
     _play(again, "b1")
     _play(again, "end")
-    assert q["vp"] == vp + 4  # three different: 4 VP
+    assert q["victory_points"] == vp + 4  # three different: 4 VP
 
 
 def test_it_pays_the_coastal_pilot_for_each_movement_point_to_an_empty_village() -> None:
     pilot = _id("Coastal Pilot")
     state = _started(mode="78", at="H")
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [pilot]
     state["markers"].pop("6", None)
     _on(state, frame("main", 0, spent=0), frame("sail", 0, ask=True))
     steps = int(next(o.label for o in RULES.options(state, 0) if o.code == "s6").split()[1])
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, "s6")
-    assert p["d"] == d + min(steps, 5)
+    assert p["doubloons"] == d + min(steps, 5)
     held = _started(mode="78", at="H")
-    held["p"][0]["display"] = [pilot]
+    held["seats"][0]["display"] = [pilot]
     held["markers"]["6"] = "spain"
     _on(held, frame("main", 0, spent=0), frame("sail", 0, ask=True))
-    d = held["p"][0]["d"]
+    d = held["seats"][0]["doubloons"]
     _play(held, "s6")
-    assert held["p"][0]["d"] == d  # a marker there: nothing
+    assert held["seats"][0]["doubloons"] == d  # a marker there: nothing
 
 
 # ---- a whole game with the cards in play, under the conformance checker ------------------------------
@@ -318,7 +320,7 @@ def test_it_passes_the_conformance_checker_with_every_permanent_card_in_play(mon
     def with_cards(rules: Any, players: Any, options: Any, seed: Any) -> State:
         state: State = setup(rules, players, options, seed)
         state["deck"] = [c for c in state["deck"] if c not in cards]
-        for i, p in enumerate(state["p"]):
+        for i, p in enumerate(state["seats"]):
             p["display"] = [*p["display"], *cards]
             p["marked"] = {str(_id("Crown Purser")): C.NATIONS[i % 3]}
         return state
@@ -346,7 +348,7 @@ def test_it_passes_the_conformance_checker_with_every_permanent_card_in_play(mon
 def test_it_delivers_with_the_quartermasters_mate_from_the_display_as_any_good() -> None:
     mate = _id("Quartermaster's Mate")
     state = _started(mode="78", at="14", hand=(1, 8))  # Cartagena takes corn and sugar: no such card in hand
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [mate]
     _on(state, frame("main", 0, spent=3))
     labels = _labels(state)
@@ -359,7 +361,7 @@ def test_it_delivers_with_the_quartermasters_mate_from_the_display_as_any_good()
 def test_it_pays_a_quest_with_the_wild_card_only_when_the_hand_cannot() -> None:
     mate = _id("Quartermaster's Mate")
     state = _started(mode="78", hand=(1, 8, 24))
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [mate]
     _on(state, frame("pay", 0, what="quest", quest="Q2"))  # a corn: only the wild card pays it
     assert _labels(state)[f"y{mate}"] == ("pay quest Q2 with Quartermaster's Mate (from the display, as any good "
@@ -367,7 +369,7 @@ def test_it_pays_a_quest_with_the_wild_card_only_when_the_hand_cannot() -> None:
     _play(state, f"y{mate}")
     assert mate not in p["display"] and p["quests"] == 1 and p["hand"] == [1, 8, 24]
     tobacco = _started(mode="78", hand=(1, 8, 24))
-    q = tobacco["p"][0]
+    q = tobacco["seats"][0]
     q["display"] = [mate]
     _on(tobacco, frame("pay", 0, what="quest", quest="Q1"))  # a tobacco: the hand's first, the wild card last
     codes = [o.code for o in RULES.options(tobacco, 0)]
@@ -377,7 +379,7 @@ def test_it_pays_a_quest_with_the_wild_card_only_when_the_hand_cannot() -> None:
 def test_it_uses_the_wild_card_in_a_trade_only_beyond_the_hands_goods() -> None:
     mate = _id("Quartermaster's Mate")
     state = _started(mode="78", hand=(1, 8, 24))  # two tobacco
-    p = state["p"][0]
+    p = state["seats"][0]
     p["display"] = [mate]
     _on(state, frame("tradeany", 0, good="tobacco", gain={"d": 2}, source="cards"))
     assert [o.code for o in RULES.options(state, 0)][:4] == ["n3", "n2", "n1", "n0"]  # the wild card: a third
@@ -408,26 +410,27 @@ def test_the_rebel_chronicler_is_sold_before_the_last_round_at_13_with_no_barrie
     assert cid == 241 and U.CARD[cid]["needs"] == {"before_last_round": True} and U.CARD[cid]["figure"]
     assert (U.CARD[cid]["cost"], U.CARD[cid]["vp"]) == (13, 0)
     state = _village(hand=(cid, 7, 8, 24))
-    p = state["p"][0]
+    p = state["seats"][0]
     p["explorer"], p["synergy"] = 0, ["anchor", "cross"]  # (the explorer at the track's start)
     state["round"] = state["rounds"]  # the last round: not sold, and a player who asks is told why
-    state["v"] += 1
+    state["revision"] += 1
     assert state["rounds"] == 4
     _not_sold_and_told_why(state, cid, "Rebel Chronicler is sold only before the last round",
                            "Cronista Rebelde só se vende antes da última rodada")
     assert "cost 13 d + return a figure (before the last round):" in C.card_text(cid)
     state["round"] = 3
-    p["d"] = 12  # (a doubloon short: its price said, in either language)
-    state["v"] += 1
+    p["doubloons"] = 12  # (a doubloon short: its price said, in either language)
+    state["revision"] += 1
     _not_sold_and_told_why(state, cid, "Rebel Chronicler costs 13 doubloons and you have 12",
                            "Cronista Rebelde custa 13 dobrões e você tem 12")
-    p["d"] = 20
-    state["v"] += 1
+    p["doubloons"] = 20
+    state["revision"] += 1
     assert f"b{cid}" in _labels(state)  # (round 3, the explorer at the start: sold)
-    vp, d, figs = p["vp"], p["d"], p["fig"]
+    vp, d, figs = p["victory_points"], p["doubloons"], p["figures"]
     _play(state, f"b{cid}")
-    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 13) and cid in p["display"]  # (3 VP per synergy token now)
-    assert p["fig"] == figs - 1  # (and a figure returned)
+    # (3 VP per synergy token now)
+    assert (p["victory_points"] - vp, d - p["doubloons"]) == (3 * 2, 13) and cid in p["display"]
+    assert p["figures"] == figs - 1  # (and a figure returned)
 
 
 def test_the_retired_card_240_of_a_stored_game_is_sold_in_round_2_and_not_in_round_3() -> None:
@@ -437,24 +440,24 @@ def test_the_retired_card_240_of_a_stored_game_is_sold_in_round_2_and_not_in_rou
     assert U.CARD[240]["needs"] == {"barrier": "blue", "before_round": 3}
     blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
     state = _village(hand=(240, 7, 8, 24))
-    p = state["p"][0]
-    p["explorer"], p["synergy"], p["d"] = blue - 1, ["anchor", "cross"], 20
+    p = state["seats"][0]
+    p["explorer"], p["synergy"], p["doubloons"] = blue - 1, ["anchor", "cross"], 20
     state["round"] = 2
-    state["v"] += 1
+    state["revision"] += 1
     assert "b240" not in _labels(state)  # (the barrier not crossed)
     p["explorer"] = blue
     for r in (3, state["rounds"]):  # round 3, not the last, and the last: not sold, and a player who asks is told why
         state["round"] = r
-        state["v"] += 1
+        state["revision"] += 1
         _not_sold_and_told_why(state, 240, "Rebel Chronicler is sold only before round 3",
                                "Cronista Rebelde só se vende antes da rodada 3")
     assert "(explorer past the blue barrier, before round 3)" in C.card_text(240)
     state["round"] = 2
-    state["v"] += 1
+    state["revision"] += 1
     assert "b240" in _labels(state)
-    vp, d = p["vp"], p["d"]
+    vp, d = p["victory_points"], p["doubloons"]
     _play(state, "b240")
-    assert (p["vp"] - vp, d - p["d"]) == (3 * 2, 12) and 240 in p["display"]
+    assert (p["victory_points"] - vp, d - p["doubloons"]) == (3 * 2, 12) and 240 in p["display"]
 
 
 def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_in_the_last() -> None:
@@ -464,14 +467,14 @@ def test_the_retired_card_239_of_a_stored_game_is_still_sold_in_round_3_and_not_
     assert U.CARD[239]["needs"] == {"barrier": "blue", "before_last_round": True}
     blue = next(s for s, colour in C.BARRIERS.items() if colour == "blue")
     state = _village(hand=(239, 7, 8, 24))
-    p = state["p"][0]
-    p["explorer"], p["synergy"], p["d"] = blue, ["anchor", "cross"], 20
+    p = state["seats"][0]
+    p["explorer"], p["synergy"], p["doubloons"] = blue, ["anchor", "cross"], 20
     state["round"] = 3
-    state["v"] += 1
+    state["revision"] += 1
     assert state["rounds"] == 4 and "b239" in _labels(state)
     assert "before the last round" in C.card_text(239)
     state["round"] = 4
-    state["v"] += 1
+    state["revision"] += 1
     _not_sold_and_told_why(state, 239, "Rebel Chronicler is sold only before the last round",
                            "Cronista Rebelde só se vende antes da última rodada")
 

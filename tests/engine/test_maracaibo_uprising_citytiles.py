@@ -44,18 +44,18 @@ def test_it_deals_the_two_new_city_tiles_among_the_base_games_in_78_and_79_only(
 
 def test_it_gives_2_combat_points_and_one_of_two_cities_actions_with_a_delivery_there_for_c16() -> None:
     state = _with_tile("C16", at="13", hand=(3, 8, 1, 7))  # corn, tobacco, cotton, corn
-    p = state["p"][0]
-    p["cp"] = 0
+    p = state["seats"][0]
+    p["combat_points"] = 0
     _on(state, frame("main", 0, spent=2))
     assert "city" in _codes(state)
     _play(state, "city")
-    assert p["cp"] == 2
+    assert p["combat_points"] == 2
     codes = _codes(state)
     # Maracaibo (10) takes tobacco and corn, Campeche (19) sugar, tobacco and corn
     assert {"d10-tobacco", "d10-corn", "c10", "d19-tobacco", "d19-corn", "c19"} <= set(codes)
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, "d19-tobacco")  # the one tobacco card pays; then the disc, then Campeche's city action
-    assert state["market"]["19"] == [0] and p["d"] == d + 4 and 8 not in p["hand"]
+    assert state["market"]["19"] == [0] and p["doubloons"] == d + 4 and 8 not in p["hand"]
     while state["stack"][-1]["kind"] == "disc":
         _play(state, _codes(state)[0])
     assert state["stack"][-1]["kind"] == "yesno"  # Campeche: pay 2 combat points for 1 influence, 6 d
@@ -72,15 +72,15 @@ def test_it_offers_c16_without_delivery_at_a_full_market() -> None:
 
 def test_it_gives_one_of_two_rewards_then_may_fulfil_the_top_quest_for_c17() -> None:
     state = _with_tile("C17", at="13", hand=(3, 8, 1, 7))
-    p = state["p"][0]
+    p = state["seats"][0]
     state["quest_pile"] = ["UQ1", *(q for q in state["quest_pile"] if q != "UQ1")]  # UQ1: a tobacco
     top = "UQ1"
     _on(state, frame("main", 0, spent=2))
     _play(state, "city")
     assert state["stack"][-1]["kind"] == "oneof" and _codes(state)[:2] == ["g1", "g2"]
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, "g2")
-    assert p["d"] == d + 3
+    assert p["doubloons"] == d + 3
     assert state["stack"][-1]["kind"] == "cityquest" and _codes(state)[:2] == ["quest", "no"]
     quests = p["quests"]
     _play(state, "quest")  # Silent Priest (tobacco) pays it
@@ -89,7 +89,7 @@ def test_it_gives_one_of_two_rewards_then_may_fulfil_the_top_quest_for_c17() -> 
 
 def test_it_skips_c17s_quest_when_the_top_quest_cannot_be_paid() -> None:
     state = _with_tile("C17", at="13", hand=())
-    state["p"][0]["hand"] = []
+    state["seats"][0]["hand"] = []
     _on(state, frame("cityquest", 0, ask=True))
     assert [c for c in _codes(state) if c in ("quest", "no")] == []
 

@@ -37,21 +37,21 @@ def _labels(state: State, seat: int = 0) -> dict[str, str]:
 
 def test_it_takes_an_influence_marker_the_first_time_at_the_new_city_for_5_doubloons_a_rank() -> None:
     state = _sailing("78", "8", "L30")
-    p = state["p"][0]
-    p["inf"] = {"france": 0, "england": 2, "spain": 7}
-    p["d"], p["cp"], p["fig"], p["assist"] = 0, 0, 3, [{"card": 24, "loc": "3", "since": 0},
+    p = state["seats"][0]
+    p["influence"] = {"france": 0, "england": 2, "spain": 7}
+    p["doubloons"], p["combat_points"], p["figures"], p["assist"] = 0, 0, 3, [{"card": 24, "loc": "3", "since": 0},
                                                         {"card": 8, "loc": "5", "since": 0}]
     assert "give up one of your influence markers" in _labels(state)["s10a"]
     RULES.apply(state, 0, {"code": "s10a"})
     assert state["stack"][-1]["kind"] == "newcity" and set(_labels(state)) == {"gf", "ge", "gs"}
     RULES.apply(state, 0, {"code": "gs"})
-    assert p["d"] == 5 * C.rank(7) and state["legacy_board"]["L30"] == {"0": "spain"}
+    assert p["doubloons"] == 5 * C.rank(7) and state["legacy_board"]["L30"] == {"0": "spain"}
     # the city action is the main action there: 2 assistants and 3 figures, 5 doubloons and 5 combat points (W4)
     assert "city" in _labels(state)
     RULES.apply(state, 0, {"code": "city"})
     if state["stack"] and state["stack"][-1]["kind"] == "city":
         RULES.apply(state, 0, {"code": "go"})
-    assert (p["d"], p["cp"]) == (5 * C.rank(7) + 5, 5)
+    assert (p["doubloons"], p["combat_points"]) == (5 * C.rank(7) + 5, 5)
     # influence with Spain is lost from now on, and Spain scores nothing for Ana at the end
     state["stack"] = [frame("nation", 0, n=1)]
     assert set(_labels(state)) == {"nf", "ne"}
@@ -70,7 +70,7 @@ def test_it_lets_a_player_back_into_the_new_city_without_a_second_marker() -> No
 
 def test_it_puts_a_disc_on_the_21a_outpost_then_a_village_action_once_a_player() -> None:
     state = _sailing("79", "20", "L33")
-    p = state["p"][0]
+    p = state["seats"][0]
     RULES.apply(state, 0, {"code": "s21a"})
     assert state["stack"][-1]["kind"] == "legacydisc" and set(_labels(state)) == {"yes", "no"}
     discs = sum(p["discs"].values())
@@ -94,7 +94,7 @@ def test_it_offers_the_21a_outpost_only_before_the_last_round() -> None:
 
 def test_it_takes_the_13_to_2_passage_once_for_a_disc_with_the_movement_left() -> None:
     state = _sailing("79", "11", "L37")
-    p = state["p"][0]
+    p = state["seats"][0]
     labels = _labels(state)
     # the rulebook's example: from 11 the ship may reach 6 (2 to 13, then 2, 3, 4, 5, 6)
     assert "x6" in labels and labels["x6"].startswith("sail 6 to 6 ") and "passage" in labels["x6"]
@@ -135,8 +135,8 @@ def test_the_bot_takes_the_outpost_and_the_passage_in_its_games(monkeypatch: pyt
 
 def test_the_bot_gives_up_the_influence_marker_worth_least_at_the_new_city() -> None:
     state = _sailing("78", "8", "L30")
-    p = state["p"][0]
-    p["inf"] = {"france": 9, "england": 0, "spain": 5}
+    p = state["seats"][0]
+    p["influence"] = {"france": 9, "england": 0, "spain": 5}
     RULES.apply(state, 0, {"code": "s10a"})
     pick = bot(state, 0, [o for o in RULES.options(state, 0) if o.code.startswith("g")], random.Random(1))
     assert pick.code == "ge"  # no rank with England: nothing lost at the end, nothing paid either
@@ -166,8 +166,8 @@ def test_the_board_picture_and_text_show_what_lies_on_the_new_legacy_tiles(monke
         RULES.apply(state, seat, bot(state, seat, RULES.options(state, seat), rnd).move)
     board = state["legacy_board"]
     state["legacy_board"] = {**board, "L30": {"1": "spain"}, "L32": {"0": 2}}
-    state["p"][2]["explorer2"] = 4  # Roatán's figure
-    state["v"] += 1
+    state["seats"][2]["explorer2"] = 4  # Roatán's figure
+    state["revision"] += 1
     view = RULES.view(state, 0)
     text = RULES.render_text(view)
     assert "On the new city's Dutch flag (L30): Bruno's Spain marker." in text

@@ -61,9 +61,9 @@ def test_it_fights_only_against_a_nation_without_the_most_and_fewest_modifiers()
 def test_it_gives_2_vp_for_the_tokens_influence() -> None:
     state = _fighting("T3")  # France: 1 influence
     p = player(state, 0)
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, "af")
-    assert p["vp"] == vp + 2 and sum(p["inf"].values()) == 0
+    assert p["victory_points"] == vp + 2 and sum(p["influence"].values()) == 0
     assert state["stack"][-1]["kind"] == "liberation" and state["stack"][-1]["data"]["value"] == 6
 
 
@@ -71,25 +71,25 @@ def test_it_liberates_a_city_for_5_with_its_flags_bonus() -> None:
     # 4 Puerto Plata's flag: 3 VP; 5 Santo Domingo's: 4 doubloons
     state = _liberating("france", 5, {"4": "france", "5": "france", "14": "spain"})
     p = player(state, 0)
-    p["vp"], p["d"] = 10, 0
+    p["victory_points"], p["doubloons"] = 10, 0
     assert _lib(_codes(state)) == ["lc4", "lc5"]  # the fought nation's cities only; a village at 3: none here
     _play(state, "lc5")
-    assert "5" not in state["markers"] and p["d"] == 4 and p["vp"] == 10  # no VP per occupied city
+    assert "5" not in state["markers"] and p["doubloons"] == 4 and p["victory_points"] == 10  # no VP per occupied city
     assert state["stack"][-1]["kind"] == "resist"
     _play(state, "r4")  # space 4: 3 doubloons
-    assert p["resist"] == [None, None, None, "france"] and p["d"] == 7
+    assert p["resist"] == [None, None, None, "france"] and p["doubloons"] == 7
     assert p["liberated"] == 1  # the career metric of Fighting Spirit
 
 
 def test_it_liberates_a_village_for_3_without_vp_for_the_neighbours() -> None:
     state = _liberating("england", 3, {"2": "england", "1": "spain", "3": "france"})
     p = player(state, 0)
-    p["vp"] = 0
+    p["victory_points"] = 0
     assert _lib(_codes(state)) == ["lv2"]
     _play(state, "lv2")
-    assert "2" not in state["markers"] and p["vp"] == 0  # the Uprising's 3 VP per neighbour is not here
+    assert "2" not in state["markers"] and p["victory_points"] == 0  # the Uprising's 3 VP per neighbour is not here
     _play(state, "r0")
-    assert sum(p["inf"].values()) == 0
+    assert sum(p["influence"].values()) == 0
 
 
 def test_it_allows_each_liberation_once_per_turn_not_once_per_combat() -> None:
@@ -103,7 +103,7 @@ def test_it_allows_each_liberation_once_per_turn_not_once_per_combat() -> None:
     _on(state, frame("liberation", 0, nation="spain", value=20, used=[], token=None))  # a second combat
     assert _lib(_codes(state)) == []
     state["turns"] += 1  # the next turn: both again
-    state["v"] += 1
+    state["revision"] += 1
     assert _lib(_codes(state)) == ["lc13", "lv9"]
 
 
@@ -111,10 +111,10 @@ def test_it_adds_one_more_liberation_a_turn_with_the_combat_tiles_upgrade() -> N
     # value 11 = 5 + 3 + 3: two cities and a village in one combat
     state = _liberating("spain", 11, {"10": "spain", "13": "spain", "8": "spain", "9": "spain"})
     p = player(state, 0)
-    p["cp"], p["fig"] = 0, 0
+    p["combat_points"], p["figures"] = 0, 0
     assert not any(c.startswith("x") for c in _codes(state))  # not before the upgrade
     p["areas"] = [*p["areas"], "U6"]
-    state["v"] += 1
+    state["revision"] += 1
     labels = {o.code: o.label for o in RULES.options(state, 0)}
     assert labels["xc13"] == "liberate city 13 Port Royal with the ship upgrade (value 3, the flag's 3 VP now)"
     assert labels["xv8"] == "liberate village 8 Martinique with the ship upgrade (value 2)"
@@ -135,53 +135,53 @@ def test_it_adds_one_more_liberation_a_turn_with_the_combat_tiles_upgrade() -> N
 def test_it_pays_the_missing_value_with_combat_points_and_figures() -> None:
     state = _liberating("france", 2, {"4": "france"})
     p = player(state, 0)
-    p["cp"], p["fig"], p["figs"] = 1, 2, 2
+    p["combat_points"], p["figures"], p["figures_owned"] = 1, 2, 2
     _play(state, "lc4")  # 3 missing: 1 combat point and 2 figures, the only mix
-    assert (p["cp"], p["fig"]) == (0, 0)
+    assert (p["combat_points"], p["figures"]) == (0, 0)
     state = _liberating("france", 0, {"4": "france"})
-    player(state, 0)["cp"], player(state, 0)["fig"] = 4, 0
+    player(state, 0)["combat_points"], player(state, 0)["figures"] = 4, 0
     assert _lib(_codes(state)) == []  # 4 < 5: not affordable
 
 
 def test_it_keeps_the_cards_combat_actions_against_a_nation_their_influence_as_vp() -> None:
     state = _liberating("france", 6, {"4": "france"})
     p = player(state, 0)
-    p["display"], p["cp"], p["fig"] = [7], 0, 0  # Bold Merchant: combat action, value 3: 4 VP
-    state["v"] += 1
+    p["display"], p["combat_points"], p["figures"] = [7], 0, 0  # Bold Merchant: combat action, value 3: 4 VP
+    state["revision"] += 1
     labels = {o.code: o.label for o in RULES.options(state, 0)}
     assert labels["cc7"] == "Bold Merchant: 4 VP now (value 3)"
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, "cc7")
-    assert p["vp"] == vp + 4 and "cc7" not in _codes(state) and "lc4" not in _codes(state)  # value 3 left
+    assert p["victory_points"] == vp + 4 and "cc7" not in _codes(state) and "lc4" not in _codes(state)  # value 3 left
 
 
 def test_it_turns_every_influence_gained_into_2_vp() -> None:
     state = _started(mode="79")
     p = player(state, 0)
-    vp = p["vp"]
+    vp = p["victory_points"]
     ev: list[Any] = []
     frames = gain(state, 0, {"inf": 2}, Rng(state), ev, "cards")  # a nation of one's choice: none asked
-    assert frames == [] and p["vp"] == vp + 4 and sum(p["inf"].values()) == 0
+    assert frames == [] and p["victory_points"] == vp + 4 and sum(p["influence"].values()) == 0
     _on(state, frame("nation", 0, n=3, ask=True))  # the red barrier's 3 influence: no nation to choose
     assert [c for c in _codes(state) if not c.startswith(("p", "k"))] == ["nv"]
     _play(state, "nv")
-    assert p["vp"] == vp + 4 + 6 and sum(p["inf"].values()) == 0
+    assert p["victory_points"] == vp + 4 + 6 and sum(p["influence"].values()) == 0
     _on(state, frame("u11", 0))
     assert "rank" not in _codes(state)  # a move to the next noble rank is ignored
 
 
 def test_it_deals_each_player_one_of_the_four_liberation_careers() -> None:
     state = RULES.setup(player_names(4), {"mode": "79"}, "careers")
-    assert sorted(c["id"] for p in state["p"] for c in p["careers"]) == ["K1", "K2", "K5", "K9"]
-    assert all(len(p["careers"]) == 1 for p in state["p"])
+    assert sorted(c["id"] for p in state["seats"] for c in p["careers"]) == ["K1", "K2", "K5", "K9"]
+    assert all(len(p["careers"]) == 1 for p in state["seats"])
     other = RULES.setup(player_names(4), {"mode": "78"}, "careers")
-    assert all(len(p["careers"]) == 2 for p in other["p"])
+    assert all(len(p["careers"]) == 2 for p in other["seats"])
 
 
 def test_it_scores_no_nations_at_the_end_of_scenario_79() -> None:
     for mode, scored in (("79", False), ("78", True)):
         state = _started(mode=mode)
-        player(state, 0)["inf"] = {"france": 6, "england": 0, "spain": 0}
+        player(state, 0)["influence"] = {"france": 6, "england": 0, "spain": 0}
         assert (final_scores(state)[0]["nations"] > 0) is scored
 
 
@@ -199,7 +199,7 @@ def test_it_brings_a_set_aside_marker_back_to_each_block_before_rounds_2_to_4() 
     for loc in ("3", "6", "9", "14"):
         del state["markers"][loc]
     state["stack"] = [frame("scoring", 0, mode="interim")]
-    state["v"] += 1
+    state["revision"] += 1
     _play(state, "go")
     assert state["round"] == 2
     assert (state["markers"]["3"], state["markers"]["9"], state["markers"]["14"]) == ("france", "spain", "england")
@@ -241,17 +241,18 @@ def test_it_pays_the_gravedigger_on_a_combat_liberation_in_a_seeded_game_of_79()
     for seat, code in doc["moves"][:at]:
         RULES.apply(state, seat, {"code": code})
     seat, code = doc["moves"][at]
-    p = state["p"][seat]
+    p = state["seats"][seat]
     assert code == "lc5" and state["stack"][-1]["kind"] == "liberation"
     assert GRAVEDIGGER in p["display"] and state["markers"]["5"] == "france"
-    vp, cards = p["vp"], p["src"].get("cards", 0)
+    vp, cards = p["victory_points"], p["victory_points_by_source"].get("cards", 0)
     events = []
     for seat, code in doc["moves"][at:]:
         events += RULES.apply(state, seat, {"code": code})
     assert "5" not in state["markers"] and "france" in p["resist"]  # liberated, to the resistance tile
     removed = [e for e in events if e.kind == "marker_removed"]
     assert len(removed) == 1 and removed[0].data["loc"] == "5"
-    assert p["vp"] == vp + 2 and p["src"]["cards"] == cards + 2  # the Gravedigger's 2 VP, and no other VP
+    # the Gravedigger's 2 VP, and no other VP
+    assert p["victory_points"] == vp + 2 and p["victory_points_by_source"]["cards"] == cards + 2
     assert not any(f["kind"] in ("liberation", "removed") for f in state["stack"])
 
 
@@ -259,7 +260,7 @@ def test_it_pays_the_gravedigger_on_a_combat_liberation_in_a_seeded_game_of_79()
 def test_a_fight_option_says_that_its_second_item_is_the_combat_tokens() -> None:
     """QA (#20): "(value 2, -2 doubloons)" did not say what the doubloons were: the combat token's."""
     state = _fighting("T2")  # France pays 2 doubloons
-    state["p"][0]["d"] = 5
+    state["seats"][0]["doubloons"] = 5
     labels = {o.code: o.label for o in RULES.options(state, 0)}
     assert labels["af"] == "fight against france (value 4; the combat token: -2 doubloons)"
     assert RULES.parse("fight against france", state, 0)["code"] == "af"

@@ -34,23 +34,24 @@ def test_it_puts_the_promos_in_play_only_with_the_option_in_basic_78_and_79() ->
 
 def test_it_scores_8_vp_and_raises_the_hand_limit_for_the_flying_dutchman() -> None:
     state = _started(mode="78", promos=True, hand=(1, 3, 14, 8))  # spyglass (Red Gunner, Pious Gunner), sword
-    p = state["p"][0]
+    p = state["seats"][0]
     assert C.QUEST["FD"]["cost"] == {"objects": ["spyglass", "sword"], "d": 2}
     state["quests"]["6"] = "FD"
-    p["at"], p["d"] = "6", 10
-    limit, vp = hand_limit(p), p["vp"]
+    p["at"], p["doubloons"] = "6", 10
+    limit, vp = hand_limit(p), p["victory_points"]
     _on(state, frame("main", 0, spent=2))
     RULES.apply(state, 0, {"code": "quest"})
     while state["stack"] and state["stack"][-1]["kind"] == "pay":
         RULES.apply(state, 0, {"code": RULES.options(state, 0)[0].code})
-    assert p["vp"] == vp + 8 and hand_limit(p) == limit + 1 and p["d"] == 8  # fixed: not times the compass
+    # fixed: not times the compass
+    assert p["victory_points"] == vp + 8 and hand_limit(p) == limit + 1 and p["doubloons"] == 8
 
 
 def test_it_scores_own_monument_2_vp_per_noble_rank_for_its_investors() -> None:
     state = _started(mode="78", promos=True)
     state["prestige"] = [{"id": "OM", "up": True, "investors": [0]}]
-    p = state["p"][0]
-    p["inf"] = {"france": 6, "england": 3, "spain": 1}  # ranks 2 + 1 + 0
+    p = state["seats"][0]
+    p["influence"] = {"france": 6, "england": 3, "spain": 1}  # ranks 2 + 1 + 0
     assert final_scores(state)[0]["prestige"] == 2 * 3
     assert C.PRESTIGE["OM"]["cost"] == 10  # substitute price
 

@@ -35,9 +35,9 @@ def _liberating(nation: str, tile: list[str | None], mode: str = "78") -> State:
 def test_it_turns_the_resistance_tile_only_in_the_modes_with_the_module() -> None:
     for mode, tile in (("basic", False), ("78", True), ("79", True)):
         state = RULES.setup(player_names(2), {"mode": mode}, 1)
-        assert ("resist" in state["p"][0]) is tile
+        assert ("resist" in state["seats"][0]) is tile
         if tile:
-            assert state["p"][0]["resist"] == [None] * 4
+            assert state["seats"][0]["resist"] == [None] * 4
 
 
 def test_it_places_a_marker_only_where_no_neighbour_holds_the_same_nation() -> None:
@@ -58,18 +58,18 @@ def test_it_removes_the_marker_without_reward_when_no_space_may_take_it() -> Non
 def test_it_gives_the_spaces_reward_and_empties_a_full_tile_for_3_doubloons_and_1_vp_per_token() -> None:
     state = _liberating("spain", ["france", "spain", "england", None])
     p = player(state, 0)
-    p["tokens"], p["d"], p["vp"] = 3, 0, 0
+    p["tokens"], p["doubloons"], p["victory_points"] = 3, 0, 0
     _play(state, "r4")  # space 4: 3 doubloons (substitute)
     assert p["resist"] == [None] * 4
-    assert (p["d"], p["vp"]) == (3 + 3, 3)
+    assert (p["doubloons"], p["victory_points"]) == (3 + 3, 3)
 
 
 def test_it_lets_the_player_leave_the_marker_out_of_the_game() -> None:
     state = _liberating("spain", [None] * 4)
     p = player(state, 0)
-    d = p["d"]
+    d = p["doubloons"]
     _play(state, "r0")
-    assert p["resist"] == [None] * 4 and p["d"] == d
+    assert p["resist"] == [None] * 4 and p["doubloons"] == d
 
 
 def test_it_places_markers_before_the_tiles_village_action_is_unlocked() -> None:
@@ -82,11 +82,11 @@ def test_it_places_markers_before_the_tiles_village_action_is_unlocked() -> None
 def test_it_unlocks_the_tile_for_4_doubloons_in_the_modes_with_the_module() -> None:
     state = _started(mode="78")
     p = player(state, 0)
-    p["d"] = 0
+    p["doubloons"] = 0
     p["discs"] = {**p["discs"], "UR": 1}
     _on(state, frame("disc", 0, n=1))
     _play(state, "uR")
-    assert p["d"] == 4 and "UR" in p["areas"]
+    assert p["doubloons"] == 4 and "UR" in p["areas"]
 
 
 def _at_village_with_tile(loc: str, cp: int, fig: int) -> State:
@@ -94,7 +94,7 @@ def _at_village_with_tile(loc: str, cp: int, fig: int) -> State:
     p = player(state, 0)
     p["areas"] = [*p["areas"], "UR"]
     p["discs"] = {**p["discs"], "UR": 0}
-    p["cp"], p["fig"] = cp, fig
+    p["combat_points"], p["figures"] = cp, fig
     state["markers"][loc] = "england"
     _on(state, frame("village", 0, left=2, used=[]))
     return state
@@ -105,10 +105,10 @@ def test_it_liberates_the_village_here_for_3_combat_value_with_the_reward_twice(
     p = player(state, 0)
     assert "vR" in _codes(state)
     _play(state, "vR")
-    assert p["cp"] == 0 and "2" not in state["markers"]
+    assert p["combat_points"] == 0 and "2" not in state["markers"]
     assert state["stack"][-1]["kind"] == "resist"
     _play(state, "r2")  # space 2: 2 combat points, twice
-    assert p["cp"] == 4 and p["resist"] == [None, "england", None, None]
+    assert p["combat_points"] == 4 and p["resist"] == [None, "england", None, None]
     assert "vR" not in _codes(state)  # once per turn, as every special village action
 
 
@@ -119,7 +119,7 @@ def test_it_asks_how_the_combat_value_is_paid_when_there_is_a_choice() -> None:
     assert _codes(state) == ["cp2", "cp1"]
     _play(state, "cp1")
     p = player(state, 0)
-    assert (p["cp"], p["fig"]) == (1, 0)
+    assert (p["combat_points"], p["figures"]) == (1, 0)
 
 
 def test_it_never_liberates_a_city_or_without_the_combat_value() -> None:

@@ -19,11 +19,14 @@ from tests.engine.maracaibo_scenarios import _on, _started
 
 State = dict[str, Any]
 
+#: a gain's words (the data files') -> the player's keys in the state
+STATE_KEY = {"d": "doubloons", "vp": "victory_points", "cp": "combat_points"}
+
 
 def _all_cards(state: State) -> list[int]:
     """Every project card of the game, wherever it is at the start."""
     return [*state["deck"], *state["box"], *state["display"], *state["discard"], *state.get("returned", []),
-            *(c for p in state["p"] for c in [*p["hand"], *p["plan"], *(p["setup"] or {}).get("dealt", [])])]
+            *(c for p in state["seats"] for c in [*p["hand"], *p["plan"], *(p["setup"] or {}).get("dealt", [])])]
 
 
 @pytest.mark.parametrize("mode", ["78", "79"])
@@ -77,7 +80,7 @@ def test_it_deals_the_new_cards_and_the_bot_buys_and_plays_them() -> None:
                 frames.add(state["stack"][-1]["kind"] if state["stack"] else "")
                 RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd).move)
             assert RULES.outcome(state) is not None
-            bought |= {c for p in state["p"] for c in p["bought"]} & ext_cards
+            bought |= {c for p in state["seats"] for c in p["bought"]} & ext_cards
     assert len(bought) >= 3, bought  # 5 different ones in these 12 games (measured), their decisions asked
     assert len({"oneof", "tradeany", "libvillage"} & frames) >= 2, frames
     # with card_actions.py's cards and the new city tiles dealt too (measured: 16 different cards bought in these
@@ -118,10 +121,10 @@ def test_it_uses_the_expansions_28_quest_tiles_placed_by_the_scenarios_table(mod
 
 
 def test_it_adds_the_new_career_to_the_base_games_in_scenario_78() -> None:
-    dealt = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "78"}, f"k-{seed}")["p"]
+    dealt = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "78"}, f"k-{seed}")["seats"]
              for c in p["careers"]}
     assert "K9" in dealt and len(dealt) > 4
-    base = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "basic"}, f"k-{seed}")["p"]
+    base = {c["id"] for seed in range(12) for p in RULES.setup(player_names(4), {"mode": "basic"}, f"k-{seed}")["seats"]
             for c in p["careers"]}
     assert "K9" not in base
 
@@ -164,41 +167,41 @@ def _labels(state: State) -> dict[str, str]:
 
 def test_it_offers_the_powder_store_before_the_main_action_for_1_combat_point() -> None:
     state = _sailing_to("L35", "14")
-    p = state["p"][0]
-    p["cp"], p["vp"] = 2, 0
+    p = state["seats"][0]
+    p["combat_points"], p["victory_points"] = 2, 0
     RULES.apply(state, 0, {"code": "s15"})
     assert _labels(state) == {"yes": "Powder store: pay 1 combat point for 2 VP now", "no": "Powder store: leave it"}
     RULES.apply(state, 0, {"code": "yes"})
-    assert (p["cp"], p["vp"]) == (1, 2) and state["stack"][-1]["kind"] == "main"
+    assert (p["combat_points"], p["victory_points"]) == (1, 2) and state["stack"][-1]["kind"] == "main"
     poor = _sailing_to("L35", "14")
-    poor["p"][0]["cp"] = 0
+    poor["seats"][0]["combat_points"] = 0
     RULES.apply(poor, 0, {"code": "s15"})
     assert poor["stack"][-1]["kind"] == "main"  # nothing to pay with: not offered
 
 
 def test_it_trades_two_identical_goods_for_2_doubloons_at_the_smugglers_beach() -> None:
     state = _sailing_to("L36", "7")
-    p = state["p"][0]
+    p = state["seats"][0]
     tobacco = sorted((c for c in C.CARD if C.CARD[c]["good"] == "tobacco" and c <= 160),
                      key=lambda c: (C.CARD[c]["cost"], c))[:3]
-    p["hand"], p["d"] = [*tobacco, 3], 0  # three tobacco, one corn (card 3)
+    p["hand"], p["doubloons"] = [*tobacco, 3], 0  # three tobacco, one corn (card 3)
     RULES.apply(state, 0, {"code": "s8"})
     assert set(_labels(state)) == {"gtobacco", "no"}
     RULES.apply(state, 0, {"code": "gtobacco"})
-    assert p["hand"] == [tobacco[2], 3] and p["d"] == 2 and set(tobacco[:2]) <= set(state["discard"])
+    assert p["hand"] == [tobacco[2], 3] and p["doubloons"] == 2 and set(tobacco[:2]) <= set(state["discard"])
 
 
 def test_it_reveals_the_top_card_at_the_informants_cove_for_its_objects_reward() -> None:
     state = _sailing_to("L34", "5")
-    p = state["p"][0]
+    p = state["seats"][0]
     top = state["deck"][-1]
     reward = U.LEGACY["L34"]["before_main"]["by_object"][C.CARD[top]["object"]]
-    before = {k: p[k] for k in ("d", "vp", "cp")}
+    before = {k: p[STATE_KEY[k]] for k in ("d", "vp", "cp")}
     RULES.apply(state, 0, {"code": "s6"})
     events = RULES.apply(state, 0, {"code": "yes"})
     assert state["discard"][-1] == top and any(e.kind == "reveal" and e.reveals for e in events)
     for k in ("d", "vp", "cp"):
-        assert p[k] == min(before[k] + reward.get(k, 0), 8 if k == "cp" else 999)
+        assert p[STATE_KEY[k]] == min(before[k] + reward.get(k, 0), 8 if k == "cp" else 999)
 
 
 def test_it_shows_the_new_legacy_tiles_all_played_and_what_lies_on_them() -> None:

@@ -20,7 +20,7 @@ from engine.testing import player_names
 def _started(mode: str) -> dict[str, Any]:
     state = RULES.setup(player_names(3), {"mode": mode}, f"ship-{mode}")
     rnd = random.Random(1)
-    while any(p.get("choosing") for p in state["p"]) or state["p"][0].get("port", "") is None:
+    while any(p.get("choosing") for p in state["seats"]) or state["seats"][0].get("port", "") is None:
         seat = RULES.pending(state)[0]
         RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd).move)
     return state
@@ -32,7 +32,7 @@ def _texts(svg: str) -> str:
 
 def test_the_picture_says_the_new_boards_areas_and_slots_as_the_options_do() -> None:
     state = _started("79")
-    p = state["p"][0]
+    p = state["seats"][0]
     view = RULES.view(state, 0)
     port = str(view["p"][0]["port"])
     from engine.games.maracaibo import uprising_content as U

@@ -34,15 +34,16 @@ def _against(nation: str, value: int, markers: dict[str, str], mode: str = "78")
 def test_it_plays_w1_alex_liberating_cartagena() -> None:
     state = _against("france", 6, {"14": "france", "4": "france", "13": "spain"})
     p = player(state, 0)
-    p["d"], p["vp"], p["cp"] = 5, 10, 0
-    figures, tokens = p["fig"], p["tokens"]
+    p["doubloons"], p["victory_points"], p["combat_points"] = 5, 10, 0
+    figures, tokens = p["figures"], p["tokens"]
     assert {"lc14", "lc4"} <= set(_codes(state)) and not any(c.startswith(("ci", "ca", "cd")) for c in _codes(state))
     _play(state, "lc14")
-    assert "14" not in state["markers"] and (p["d"], p["vp"]) == (8, 13)  # 3 occupied cities at the start
+    # 3 occupied cities at the start
+    assert "14" not in state["markers"] and (p["doubloons"], p["victory_points"]) == (8, 13)
     assert state["stack"][-1]["kind"] == "resist"
     _play(state, "r3")
-    assert p["resist"] == [None, None, "france", None] and p["fig"] == figures + 1
-    assert sum(p["inf"].values()) == 0  # no flag bonus, no influence
+    assert p["resist"] == [None, None, "france", None] and p["figures"] == figures + 1
+    assert sum(p["influence"].values()) == 0  # no flag bonus, no influence
     # value 0 left and nothing to pay with but figures (no French village): the combat ends by itself
     assert not state["stack"] and p["tokens"] == tokens + 1
 
@@ -51,9 +52,9 @@ def test_it_plays_w2_beth_liberating_location_2() -> None:
     for around, vp in (({"1": "spain", "3": "france"}, 6), ({"1": "spain"}, 3), ({}, 0)):
         state = _against("england", 4, {"2": "england", **around})
         p = player(state, 0)
-        p["vp"] = 0
+        p["victory_points"] = 0
         _play(state, "lv2")
-        assert "2" not in state["markers"] and p["vp"] == vp
+        assert "2" not in state["markers"] and p["victory_points"] == vp
         _play(state, "r1")  # space 1: a disc off her ship board
         assert state["stack"][-1]["kind"] == "disc"
 
@@ -79,7 +80,7 @@ def test_it_offers_no_card_home_port_or_ship_upgrade_combat_action_against_a_nat
     p["port"], p["discs"] = "HP5", {**p["discs"], "UH": 0}
     p["areas"] = [*p["areas"], "UH", "U6"]
     p["display"] = [*p["display"], 205]
-    state["v"] += 1
+    state["revision"] += 1
     combat = [c for c in _codes(state) if not c.startswith(("p", "k"))]  # (free actions: plan, career)
     assert combat == ["lc14", "lv2", "cend"]
     _on(state, frame("combat", 0, nation="england", value=12, used=[], token="T3"))
@@ -108,17 +109,17 @@ def test_it_words_liberate_city_by_l40s_row_as_it_pays(monkeypatch: pytest.Monke
     p = player(state, 0)
     label = {o.code: o.label for o in RULES.options(state, 0)}["lc14"]
     assert label == "liberate city 14 Cartagena (value 6): 4 doubloons and 4 VP now (2 occupied cities)"
-    d, vp = p["d"], p["vp"]
+    d, vp = p["doubloons"], p["victory_points"]
     _play(state, "lc14")
-    assert (p["d"] - d, p["vp"] - vp) == (4, 4)
+    assert (p["doubloons"] - d, p["victory_points"] - vp) == (4, 4)
 
 
 def test_it_raises_the_value_with_combat_points_and_figures_as_usual() -> None:
     state = _against("spain", 2, {"13": "spain"})
     p = player(state, 0)
-    p["cp"], p["fig"] = 4, 0
+    p["combat_points"], p["figures"] = 4, 0
     _play(state, "lc13")
-    assert p["cp"] == 0  # 6 - 2 = 4 combat points paid
+    assert p["combat_points"] == 0  # 6 - 2 = 4 combat points paid
 
 
 def _fighting(token: str = "T3") -> State:
@@ -137,9 +138,9 @@ def test_it_offers_to_fight_for_or_against_each_nation_after_the_token() -> None
 def test_it_gives_2_vp_for_the_tokens_influence_against_a_nation() -> None:
     state = _fighting()
     p = player(state, 0)
-    vp = p["vp"]
+    vp = p["victory_points"]
     _play(state, "af")
-    assert p["vp"] == vp + 2 and sum(p["inf"].values()) == 0
+    assert p["victory_points"] == vp + 2 and sum(p["influence"].values()) == 0
     assert state["stack"][-1]["kind"] == "against"
 
 
@@ -157,7 +158,7 @@ def test_it_never_fights_for_and_against_the_same_nation_in_one_turn() -> None:
     codes = _codes(state)
     assert "af" not in codes and {"ff", "as", "ae"} <= set(codes)
     state["turns"] += 1  # another turn: free again
-    state["v"] += 1
+    state["revision"] += 1
     assert "af" in _codes(state)
 
 

@@ -24,9 +24,9 @@ def _flat(text: str) -> str:
 def _with_port(mode: str, port: str) -> State:
     """Ana (seat 0) after the setup, her home port ``port`` kept and unlocked."""
     state = _started(mode=mode)
-    p = state["p"][0]
+    p = state["seats"][0]
     p["port"], p["discs"], p["areas"] = port, {**p["discs"], "UH": 0}, [*p["areas"], "UH"]
-    state["v"] += 1
+    state["revision"] += 1
     return state
 
 
@@ -39,7 +39,7 @@ def test_it_words_a_home_ports_combat_action_against_its_nation_for_vp_in_libera
     # 79 fights only against a nation, and influence is 2 VP there: the mail offered Yaquimel
     # "fighting for Spain: ... 4 doubloons, 1 influence", a fight and a gain scenario 79 does not have
     state = RULES.setup(player_names(3), {"mode": "79"}, "words")
-    state["p"][0]["setup"]["ports"] = ["HP5", "HP7", "HP9"]
+    state["seats"][0]["setup"]["ports"] = ["HP5", "HP7", "HP9"]
     offered = {o.code: o.label for o in RULES.options(state, 0)}
     assert offered["hHP7"] == ("home port Yaquimel: fighting against Spain: combat action (value 2) for 4 doubloons, "
                                "2 VP now")
@@ -51,11 +51,11 @@ def test_it_words_a_home_ports_combat_action_against_its_nation_for_vp_in_libera
     assert ("Porto de Origem Yaquimel: lutando contra Espanha: ação de combate (valor 2) por 4 dobrões, "
             "2 PV agora") in said, said
     # on the ship board (the delivery's disc areas, the page's UH slot) as the option said it
-    p = _with_port("79", "HP7")["p"][0]
+    p = _with_port("79", "HP7")["seats"][0]
     assert homeports.area_text(p, "UH") == ("home port Yaquimel: fighting against Spain: combat action (value 2) "
                                             "for 4 doubloons, 2 VP")
     # scenario 78 fights for a nation as the base game does: its words stay
-    p = _with_port("78", "HP7")["p"][0]
+    p = _with_port("78", "HP7")["seats"][0]
     assert homeports.area_text(p, "UH") == ("home port Yaquimel: fighting for Spain: combat action (value 2) "
                                             "for 4 doubloons, 1 influence")
 
@@ -68,7 +68,7 @@ def test_it_names_the_nation_of_a_home_port_whose_rulebook_words_say_the_indicat
     assert "home port Nassau (unlocked): Whenever you end your movement" in _text(_with_port("78", "HP11"))
     # another player's port in a mail: in a few words (the rulebook's, Roatán's 700 characters for one,
     # left a 3-player mail of 78 no room for its picture); the reader's own in the rulebook's words
-    state["p"][1]["port"] = "HP15"
+    state["seats"][1]["port"] = "HP15"
     words = _text(state)
     assert "home port Roatán (locked): at the unlock a figure to the explorer track's start" in words
     assert "As soon as you unlock" not in words and "When you fight with the indicated nation" in words

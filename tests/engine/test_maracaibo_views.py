@@ -63,4 +63,4 @@ def test_views_of_one_position_are_equal_and_not_the_same_objects() -> None:
     state = RULES.setup(player_names(2), {}, "views-same")
     a, b = RULES.view(state, 0), RULES.view(state, 0)
     assert a == b and a is not b
-    assert a["me"]["hand"] == state["p"][0]["hand"] and a["me"]["hand"] is not state["p"][0]["hand"]
+    assert a["me"]["hand"] == state["seats"][0]["hand"] and a["me"]["hand"] is not state["seats"][0]["hand"]

@@ -25,9 +25,9 @@ def bench() -> ModuleType:
 def game(winners: list[int], vps: list[int], ports: list[str], dealt: list[list[str]],
          held: list[set[int]], buyable: list[set[int]], bought: list[list[int]]) -> dict[str, Any]:
     """A finished 2-player game as ``play`` returns it, with only what ``Tally.add`` reads."""
-    players = [{"vp": vp, "src": {"cards": vp}, "port": port, "bought": b, "areas": []}
+    players = [{"victory_points": vp, "victory_points_by_source": {"cards": vp}, "port": port, "bought": b, "areas": []}
                for vp, port, b in zip(vps, ports, bought, strict=True)]
-    return {"state": {"turns": 40, "p": players}, "winners": winners, "moves": 300,
+    return {"state": {"turns": 40, "seats": players}, "winners": winners, "moves": 300,
             "used": [Counter(), Counter()], "offered": [Counter(), Counter()],
             "dealt": dealt, "held": held, "buyable": buyable}
 
@@ -83,7 +83,7 @@ def test_a_solo_game_is_tallied_with_its_port_and_no_margin(bench: ModuleType) -
     t = bench.Tally(1)
     solo = game([0], [90, 0], [GENOVA, None], [[GENOVA, PORTO, NASSAU], []], [set(), set()], [set(), set()],
                 [[], []])
-    solo["state"]["p"] = solo["state"]["p"][:1]
+    solo["state"]["seats"] = solo["state"]["seats"][:1]
     t.add(solo)
     (row,) = [r for r in bench.port_rows(t.ports, 1) if r["port"] == GENOVA]
     assert (row["kept"], row["won"], row["score"], row["margin"]) == (1, 100.0, 90.0, 0.0)

@@ -54,7 +54,7 @@ def test_it_fights_against_nations_liberates_and_fills_its_resistance_tile() -> 
         assert chosen["against"] >= 2 and chosen["for"] >= 2, chosen
         assert chosen["lc"] + chosen["lv"] >= 2, chosen
         assert sum(v for k, v in chosen.items() if k.startswith("resist r") and k != "resist r0") >= 2, chosen
-        assert sum(p["src"].get("liberation", 0) for p in state["p"]) > 0
+        assert sum(p["victory_points_by_source"].get("liberation", 0) for p in state["seats"]) > 0
 
 
 def test_it_liberates_cities_and_villages_in_the_liberation_of_the_caribbean() -> None:
@@ -62,7 +62,8 @@ def test_it_liberates_cities_and_villages_in_the_liberation_of_the_caribbean() -
         state, chosen = _game(2, seed, "79")
         assert chosen["for"] == 0 and chosen["against"] >= 3, chosen
         assert chosen["lc"] >= 2 and chosen["lc"] + chosen["lv"] + chosen["xc"] + chosen["xv"] >= 3, chosen
-        assert sum(p["src"].get("liberation", 0) + p["src"].get("resistance", 0) for p in state["p"]) > 0
+        assert sum(p["victory_points_by_source"].get("liberation", 0)
+                   + p["victory_points_by_source"].get("resistance", 0) for p in state["seats"]) > 0
 
 
 def test_it_unlocks_its_home_port_and_pays_its_bonus() -> None:
@@ -72,7 +73,7 @@ def test_it_unlocks_its_home_port_and_pays_its_bonus() -> None:
     for mode in ("78", "79"):
         for seed in ("ubot-port-a", "ubot-port-b", "ubot-port-c", "ubot-port-d"):
             state, chosen = _game(2, seed, mode)
-            unlocked += sum("UH" in p["areas"] for p in state["p"])
+            unlocked += sum("UH" in p["areas"] for p in state["seats"])
             paid += chosen["portbonus yes"]
     assert unlocked >= 6
     assert paid >= 3
@@ -87,7 +88,7 @@ def test_it_beats_random_play_in_the_expansion_modes(mode: str) -> None:
         state, _ = _game(2, f"ubot-vs-random-{mode}-{i}", mode, who)
         outcome = RULES.outcome(state)
         assert outcome is not None and outcome.winners == (me,)
-        assert state["p"][me]["vp"] > state["p"][1 - me]["vp"] + 30
+        assert state["seats"][me]["victory_points"] > state["seats"][1 - me]["victory_points"] + 30
 
 
 def test_it_chooses_the_same_whatever_is_hidden_from_its_seat_in_the_uprising() -> None:
@@ -109,9 +110,9 @@ def test_it_chooses_the_same_whatever_is_hidden_from_its_seat_in_the_uprising() 
 
 def test_it_values_the_resistance_village_action_only_where_it_may_be_used() -> None:
     state, _ = _game(2, "ubot-vr", "78")  # a finished game: its board holds markers
-    p = state["p"][0]
+    p = state["seats"][0]
     p["areas"] = [*p["areas"], "UR"] if "UR" not in p["areas"] else p["areas"]
-    p["cp"], p["resist"] = 5, [None, None, None, None]
+    p["combat_points"], p["resist"] = 5, [None, None, None, None]
     village = next(loc for loc in UP.NEIGHBOURS if loc_kind(state, loc) == "village")
     city = next(loc for loc in UP.NEIGHBOURS if loc_kind(state, loc) == "city")
     state["markers"] = {**state["markers"], village: "spain", city: "spain"}

@@ -103,9 +103,9 @@ def test_the_player_games_in_which_the_card_was_held(bench: ModuleType) -> None:
 
 @pytest.mark.parametrize(("doubloons", "band"), [(0, 0), (5, 0), (6, 1), (11, 1), (12, 2), (17, 2), (18, 3), (40, 3)])
 def test_the_doubloons_band_of_a_position(bench: ModuleType, doubloons: int, band: int) -> None:
-    players = [{"vp": 30, "synergy": [1, 2, 3, 4], "explorer": 0, "d": doubloons},
-               {"vp": 20, "synergy": [], "explorer": 0, "d": 3}]
-    key = bench._position({"p": players, "turns": 11}, 0)
+    players = [{"victory_points": 30, "synergy": [1, 2, 3, 4], "explorer": 0, "doubloons": doubloons},
+               {"victory_points": 20, "synergy": [], "explorer": 0, "doubloons": 3}]
+    key = bench._position({"seats": players, "turns": 11}, 0)
     assert key == (5, 1, 2, 0, 4, band)
 
 

@@ -135,7 +135,7 @@ def test_it_plays_the_uprisings_campaign_by_mail(ana: Persona, bruno: Persona, m
         assert number <= 4, "four games without a vote by mail"
         assert game.state is not None and game.state["story"]["book"] == "uprising"
         assert game.state["legacy"][:2] == ["L1", "L4"] and "L30" in game.state["legacy_new"]
-        assert all(p["board"] == "uprising" for p in game.state["p"])  # the new boards, the Home Ports
+        assert all(p["board"] == "uprising" for p in game.state["seats"])  # the new boards, the Home Ports
         game = play_by_mail(game.pk, people, seed=number)
         votes += votes_by_mail(game)
         campaign.refresh_from_db()

@@ -78,9 +78,9 @@ def test_the_same_position_gives_the_same_bytes_and_no_other_seats_cards() -> No
         assert sending._render_png.__wrapped__(doc) == first, "same position, same bytes"
         # the other seats' hands and the deck dealt otherwise: the reader's picture does not change
         other = json.loads(json.dumps(st))
-        pool = [c for i, p in enumerate(other["p"]) if i != seat for c in p["hand"]] + other["deck"]
+        pool = [c for i, p in enumerate(other["seats"]) if i != seat for c in p["hand"]] + other["deck"]
         random.Random(seat).shuffle(pool)
-        for i, p in enumerate(other["p"]):
+        for i, p in enumerate(other["seats"]):
             if i != seat:
                 p["hand"], pool = pool[:len(p["hand"])], pool[len(p["hand"]):]
         other["deck"] = pool

@@ -59,4 +59,4 @@ def test_it_sends_a_planned_turn_as_one_batch_and_refuses_a_bad_step_with_its_re
     row = Move.objects.filter(game=game).order_by("-number").first()
     assert row is not None and row.seat == 0 and row.source == "web"
     state = Game.objects.get(pk=game.pk).state
-    assert state is not None and state["p"][0]["at"] == sails[0][1:]
+    assert state is not None and state["seats"][0]["at"] == sails[0][1:]

@@ -56,7 +56,7 @@ def test_it_plays_a_complete_uprising_game_by_mail_with_home_ports_hidden_until_
     assert game.status == Game.Status.FINISHED and game.options["mode"] == "78"
     assert {m.source for m in Move.objects.filter(game=game)} == {"mail"}
     assert game.state is not None
-    kept = {p.email: game.state["p"][seat_of(game, p).index]["port"] for p in people}
+    kept = {p.email: game.state["seats"][seat_of(game, p).index]["port"] for p in people}
     assert all(kept.values()) and len(set(kept.values())) == len(people), kept
     names = {email: U.PORT[pid]["name"] for email, pid in kept.items()}
     for p in people:

@@ -55,9 +55,9 @@ def _given_the_card(game: Game, seat: int, d: int, rounds: tuple[int, int]) -> s
     """The seat holds the Chronicler, its explorer on the blue barrier, two synergy tokens, ``d`` doubloons, in
     round ``rounds[0]`` of ``rounds[1]``: the code of the nearest village it may sail to."""
     state: dict[str, Any] = dict(game.state or {})
-    p = state["p"][seat]
+    p = state["seats"][seat]
     p["hand"] = [CHRONICLER, *[c for c in p["hand"] if c != CHRONICLER][1:]]
-    p["explorer"], p["synergy"], p["d"] = BLUE, ["anchor", "cross"], d
+    p["explorer"], p["synergy"], p["doubloons"] = BLUE, ["anchor", "cross"], d
     state["round"], state["rounds"] = rounds
     game.state = state
     game.save(update_fields=["state"])
@@ -103,10 +103,10 @@ def test_the_rebel_chronicler_by_mail_in_english_and_portuguese(ana: Persona, br
             assert said in answer, answer
             game.refresh_from_db()
             assert game.state is not None
-            p = game.state["p"][seat]
+            p = game.state["seats"][seat]
             if d < 13 or rounds[0] >= rounds[1]:  # refused: nothing changed
-                assert CHRONICLER in p["hand"] and p["d"] == d
+                assert CHRONICLER in p["hand"] and p["doubloons"] == d
                 assert InboundMessage.objects.order_by("-id")[0].status == InboundMessage.Status.REJECTED
             else:
-                assert CHRONICLER in p["display"] and p["d"] == 0
+                assert CHRONICLER in p["display"] and p["doubloons"] == 0
         told.add(lang)

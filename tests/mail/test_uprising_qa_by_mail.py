@@ -22,7 +22,7 @@ def test_it_answers_a_home_port_not_dealt_and_a_liberation_outside_a_fight_with_
         ana: Persona, bruno: Persona, carla: Persona, smtp_server: SmtpServer) -> None:
     game = start_game("maracaibo", [ana, bruno, carla], options={"mode": "79"})
     assert game.state is not None
-    version, dealt = game.state["v"], list(game.state["p"][0]["setup"]["ports"])
+    version, dealt = game.state["revision"], list(game.state["seats"][0]["setup"]["ports"])
     setup = ana.latest()
     assert "home port" in text_of(setup)
     # Genova is never dealt with the Liberation module: the answer names the three ports Ana was dealt
@@ -37,7 +37,7 @@ def test_it_answers_a_home_port_not_dealt_and_a_liberation_outside_a_fight_with_
     assert "'liberate 3' is not a legal move now: a place is liberated in a fight against a nation" in said
     assert "by your resistance tile's village action at a village" in said
     game.refresh_from_db()
-    assert game.state is not None and game.state["v"] == version, "the refused mails changed nothing"
+    assert game.state is not None and game.state["revision"] == version, "the refused mails changed nothing"
 
 
 def test_it_says_what_fighting_against_a_nation_offers_in_every_mail_of_scenario_78(

@@ -146,7 +146,7 @@ def do_village(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) ->
         return gain(state, seat, {"cp": 1, "d": 1}, rng, ev, "upgrades")
     if action == "assist_pay":
         mine = sum(1 for a in p["assist"] if a["loc"] == p["at"])
-        others = sum(1 for o in state["p"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
+        others = sum(1 for o in state["seats"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
         return gain(state, seat, {"d": 3 * mine + others}, rng, ev, "upgrades")
     if action == "three_goods":  # which good: the player's choice (a frame; forced when one good qualifies)
         return [frame("three", seat)]
@@ -342,7 +342,7 @@ def _city_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         if p["assist"]:
             frames = [frame("yesno", seat, what="assistants", ask=True)]
     elif action == "pay_cp":
-        if p["cp"] >= 2:
+        if p["combat_points"] >= 2:
             frames = [frame("yesno", seat, what="pay_cp", ask=True)]
     elif action == "new_city":  # the Uprising's L30
         frames = gain(state, seat, legacyboard.city_gain(p), rng, ev, "city")
@@ -380,7 +380,7 @@ def _yesno_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
         n = len(p["assist"])
         frames = gain(state, seat, {"d": 4 * n} if o.code == "yes" else {"vp": 2 * n}, rng, ev, "city")
     elif what == "pay_cp" and o.code == "yes":
-        p["cp"] -= 2
+        p["combat_points"] -= 2
         frames = [*gain(state, seat, {"d": 6}, rng, ev, "city"), frame("nation", seat, n=1)]
     stack(state).push_all(frames)
     return ev
@@ -405,7 +405,7 @@ def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
         state["markers"][d["place"]] = nation
         ev.append(new_event("annex", f"{who(state, seat)} places a {nation.title()} marker in {d['place']}.",
                             {"seat": seat, "loc": d["place"], "nation": nation}))
-        player(state, seat)["d"] += d.get("d", 0)
+        player(state, seat)["doubloons"] += d.get("d", 0)
     gain_influence(state, seat, nation, d["n"], ev)
     return ev
 
@@ -422,7 +422,7 @@ def deliver(state: State, seat: int, cid: int, ev: list[Event], good: str | None
     market = state["market"][loc]
     reward = C.LOC[loc]["market"]["rewards"][len(market)] + perm(p, "deliver_d")
     state["market"][loc] = [*market, seat]  # (replaced: views share it)
-    p["d"] += reward
+    p["doubloons"] += reward
     p["delivered"] += 1
     ev.append(said("deliver", i18n.text("{player} delivers {good} to {place} (discarding {card}): {reward} "
                                         "{reward|doubloon|doubloons}.",

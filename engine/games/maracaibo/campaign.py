@@ -295,7 +295,7 @@ def village_options(state: State, seat: int, suffix: str) -> Iterator[Option]:
     p = player(state, seat)
     for tid in state["story"]["discs"]:
         t = DISC_TILE[tid]
-        if t["loc"] == p["at"] and not _tile_full(state, tid) and p["d"] >= t["cost"]["d"]:
+        if t["loc"] == p["at"] and not _tile_full(state, tid) and p["doubloons"] >= t["cost"]["d"]:
             yield opt(f"w{tid}", f"village action: build {t['name']}, pay {C.counted(t['cost']['d'], 'doubloon')} for "
                       f"{C.gain_text(t['gain'])}{suffix}")
 
@@ -304,7 +304,7 @@ def do_build(state: State, seat: int, code: str, rng: Rng, ev: list[Event]) -> l
     tid = code[1:]
     t = DISC_TILE[tid]
     p = player(state, seat)
-    p["d"] -= t["cost"]["d"]
+    p["doubloons"] -= t["cost"]["d"]
     placed = [*state["story"]["discs"][tid], seat]
     state["story"]["discs"] = {**state["story"]["discs"], tid: placed}
     size = DISC_TILE[tid]["size"][str(max(2, len(state["players"])))]
@@ -526,18 +526,18 @@ def archive(state: State) -> dict[str, Any] | None:
     if "story" not in state or not state["over"]:
         return None
     story = state["story"]
-    scores = [int(p["vp"]) for p in state["p"]]
+    scores = [int(p["victory_points"]) for p in state["seats"]]
     best = max(scores)
     result: dict[str, Any] = {"game": story["game"], "scores": scores,
                               "winners": [i for i, s in enumerate(scores) if s == best]}
     automa = next((a for a in ("jean", "jacques") if a in state and len(state["players"]) == 1), None)
     if coop.cooperative(state):  # the Rescue's game (card 185): the table wins or loses together
-        vp = int(state["jacques"]["vp"])
+        vp = int(state["jacques"]["victory_points"])
         won = coop.team_result(state).won
         result = {**result, "winners": list(range(len(scores))) if won else [], "team": won,
                   "automa": {"name": "jacques", "vp": vp}}
     elif automa is not None:  # solo: the player wins with more VP than the automa (a tie is the automa's)
-        vp = int(state[automa]["vp"])
+        vp = int(state[automa]["victory_points"])
         result = {**result, "winners": [0] if scores[0] > vp else [], "automa": {"name": automa, "vp": vp}}
     if scenario_game(state):
         result = {**result, "scenario": scenario_game(state)}

@@ -127,7 +127,7 @@ def out_of_game(state: State, nation: str) -> int:
     supply = sum(state["supply"][nation])
     on_map = sum(1 for n in state["markers"].values() if n == nation)
     on_map += sum(int(k) for loc, k in state.get("garrison", {}).items() if state["markers"].get(loc) == nation)
-    on_tiles = sum(1 for o in state["p"] for n in o.get("resist", ()) if n == nation)
+    on_tiles = sum(1 for o in state["seats"] for n in o.get("resist", ()) if n == nation)
     return int(max(0, total - supply - on_map - on_tiles))
 
 
@@ -208,7 +208,7 @@ def _assistants(p: P) -> list[int]:
 def _other_assistant_ready(state: State, p: P, e: dict[str, Any]) -> bool:
     """``other_assistant`` may be paid now: an assistant on the board, the price, and not yet this turn
     (Assumption A62: an assistant action giving a village action would else buy the same action again)."""
-    return bool(_assistants(p)) and p["d"] >= int(e["pay"].get("d", 0)) and p.get("oa_turn") != state["turns"]
+    return bool(_assistants(p)) and p["doubloons"] >= int(e["pay"].get("d", 0)) and p.get("oa_turn") != state["turns"]
 
 
 def assistant_effect(cid: int) -> dict[str, Any]:
@@ -249,7 +249,7 @@ def _otherassist_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng)
         return ev
     p = player(state, seat)
     d = int(f["data"]["pay"].get("d", 0))
-    p["d"] -= d
+    p["doubloons"] -= d
     p["oa_turn"] = state["turns"]
     ev.append(new_event("pay", f"{who(state, seat)} pays {C.counted(d, 'doubloon')}.", {"seat": seat}))
     stack(state).push_all(assistant_action(state, seat, cid, rng, ev))

@@ -43,7 +43,7 @@ def usable_in_mode(state: State, e: dict[str, Any]) -> bool:
 
 def has_influence(p: P, n: int) -> bool:
     """Some influence marker may move ``n`` spaces back (with the Liberation the markers stay at 0)."""
-    return any(int(v) >= n for v in p["inf"].values())
+    return any(int(v) >= n for v in p["influence"].values())
 
 
 def lose_influence(state: State, seat: int, n: int) -> list[Frame]:
@@ -54,17 +54,18 @@ def lose_influence(state: State, seat: int, n: int) -> list[Frame]:
 def _loseinf_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     n = int(f["data"]["n"])
-    return [opt("n" + nat[0], f"lose {n} influence with {nat.title()} ({p['inf'][nat]} to {p['inf'][nat] - n})")
-            for nat in C.NATIONS if int(p["inf"][nat]) >= n]
+    return [opt("n" + nat[0],
+                f"lose {n} influence with {nat.title()} ({p['influence'][nat]} to {p['influence'][nat] - n})")
+            for nat in C.NATIONS if int(p["influence"][nat]) >= n]
 
 
 def _loseinf_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     nation = next(n for n in C.NATIONS if n[0] == o.code[1])
     n = int(f["data"]["n"])
-    p["inf"] = {**p["inf"], nation: int(p["inf"][nation]) - n}
+    p["influence"] = {**p["influence"], nation: int(p["influence"][nation]) - n}
     return [new_event("influence", f"{who(state, seat)} loses {n} influence with {nation.title()} "
-                      f"({p['inf'][nation]}).", {"seat": seat, "nation": nation, "to": p["inf"][nation]})]
+                      f"({p['influence'][nation]}).", {"seat": seat, "nation": nation, "to": p["influence"][nation]})]
 
 
 C.EXT_TEXT["last_pay_influence"] = lambda e: (f"new combat action, the last (value {e['cost']}): lose "

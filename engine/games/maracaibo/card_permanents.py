@@ -54,7 +54,7 @@ def condition_met(p: P, when: dict[str, Any]) -> bool:
 def after_move(state: State) -> list[Event]:
     """Every ``income_when`` whose condition has come to hold: its income, once (called after each move)."""
     ev: list[Event] = []
-    for seat, p in enumerate(state["p"]):
+    for seat, p in enumerate(state["seats"]):
         found = ext_cards(p, "income_when")
         if not found:
             continue
@@ -98,7 +98,7 @@ def marked(p: P, cid: int) -> str | None:
 def fought_for(state: State, nation: str, rng: Rng, ev: list[Event]) -> list[Frame]:
     """Someone fights for ``nation``: every ``fight_for_pays`` marking it pays its owner."""
     frames: list[Frame] = []
-    for seat, p in enumerate(state["p"]):
+    for seat, p in enumerate(state["seats"]):
         for cid, e in ext_cards(p, "fight_for_pays"):
             if marked(p, cid) != nation:
                 continue

@@ -74,11 +74,11 @@ def on_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         else:
             _pay(state, seat, cid, ways[0], ev)
     if c.get("token_worker"):
-        p["fig"] -= 1
+        p["figures"] -= 1
         ev.append(new_event("token_worker", f"{who(state, seat)} places a figure beside the combat tokens for "
                             f"{c['name']}.", {"seat": seat, "card": cid}))
     if c.get("nation_worker"):
-        p["fig"] -= 1
+        p["figures"] -= 1
         frames.append(frame("marknation", seat, card=cid))
     return frames
 

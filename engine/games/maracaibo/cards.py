@@ -45,11 +45,11 @@ def card_cost(p: P, cid: int) -> int:
 def can_buy(state: State, p: P, cid: int, cost: int | None = None) -> bool:
     """Whether the player can buy the card now (``cost``: its card_cost, when the caller has it)."""
     _, figs, at = _BUY_NEEDS[cid]
-    if (card_cost(p, cid) if cost is None else cost) > p["d"]:
+    if (card_cost(p, cid) if cost is None else cost) > p["doubloons"]:
         return False
     if window_closed(state, cid):  # (its buying window: content.sold_before)
         return False
-    return bool(p["fig"] >= figs and p["explorer"] >= at and (cid not in _GOODS_CARDS or can_meet(p, cid)))
+    return bool(p["figures"] >= figs and p["explorer"] >= at and (cid not in _GOODS_CARDS or can_meet(p, cid)))
 
 
 def buy_options(state: State, seat: int) -> list[Option]:
@@ -68,7 +68,7 @@ def buy_options_in_order(state: State, seat: int, suffix: str) -> Iterator[Optio
             yield opt(f"b{cid}", f"buy {C.CARD[cid]['name']} ({cost} d{goods}){where}{suffix}")
     for b in state["prestige"]:
         pb = C.PRESTIGE[b["id"]]
-        if b["up"] and seat not in b["investors"] and p["d"] >= pb["cost"] and p["fig"] >= 1:
+        if b["up"] and seat not in b["investors"] and p["doubloons"] >= pb["cost"] and p["figures"] >= 1:
             yield opt(f"i{b['id']}", f"invest in the {pb['name']} ({pb['cost']} d and a figure){suffix}")
 
 
@@ -93,16 +93,16 @@ def do_buy(state: State, seat: int, cid: int, rng: Rng, ev: list[Event]) -> list
         p["plan"] = without(p["plan"], cid)
     else:
         p["hand"].remove(cid)
-    p["d"] -= cost
+    p["doubloons"] -= cost
     p["display"] = [*p["display"], cid]
     p["bought"] = [*p["bought"], cid]
     extra: list[Any] = []
     if c.get("figure"):
-        p["fig"] -= 1
-        p["figs"] -= 1
+        p["figures"] -= 1
+        p["figures_owned"] -= 1
         extra.append(i18n.word("returning a figure"))
     if c.get("assist"):
-        p["fig"] -= 1
+        p["figures"] -= 1
         p["assist"] = [*p["assist"], {"loc": c["assist"], "card": cid, "since": state["turns"]}]
         extra.append(i18n.word("with an assistant at {loc} {place}", loc=c["assist"],
                                place=i18n.word(C.LOC[c["assist"]]["name"])))
@@ -133,8 +133,8 @@ def do_invest(state: State, seat: int, bid: str, ev: list[Event]) -> None:
     p = player(state, seat)
     b = next(x for x in state["prestige"] if x["id"] == bid)
     pb = C.PRESTIGE[bid]
-    p["d"] -= pb["cost"]
-    p["fig"] -= 1
+    p["doubloons"] -= pb["cost"]
+    p["figures"] -= 1
     first = not b["investors"]
     b["investors"] = [*b["investors"], seat]  # (replaced: views share it)
     ev.append(said("invest", i18n.text("{player} invests in the {building} first: 2 VP." if first
@@ -161,7 +161,7 @@ def _draw_options_in_order(state: State, f: Frame) -> Iterator[Option]:
         yield opt("pile", "draw from the pile")
     free = "U3" in p["areas"]
     for i, cid in enumerate(state["display"]):
-        if free or p["d"] >= 1:
+        if free or p["doubloons"] >= 1:
             yield opt(f"x{i + 1}", f"draw {i + 1} from the display: {C.CARD[cid]['name']}"
                         + ("" if free else " (1 d)"))
 
@@ -187,7 +187,7 @@ def _draw_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> lis
         p["hand"].append(cid)
         paid = "U3" not in p["areas"]
         if paid:
-            p["d"] -= 1
+            p["doubloons"] -= 1
         ev.append(said("take", i18n.text("{player} takes {card} from the display for 1 doubloon." if paid
                                          else "{player} takes {card} from the display.", player=who(state, seat),
                                          card=i18n.word(C.CARD[cid]["name"])), {"seat": seat, "card": cid}))

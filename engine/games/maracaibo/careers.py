@@ -73,7 +73,7 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
     done[ti] = "lower" if lower else "upper"
     careers[ci] = c = {**c, "done": done}
     p["careers"] = careers
-    p["d"] += task["d"]
+    p["doubloons"] += task["d"]
     got = gain_figure(p)
     text = f"{who(state, seat)} completes career task {num + 1} ({'lower' if lower else 'upper'}): {task['d']} d"
     text += ", a figure" if got else ""
@@ -82,7 +82,7 @@ def do_career(state: State, seat: int, code: str, ev: list[Event]) -> None:
         text += f", {task['vp']} VP"
     ev.append(new_event("career", text + ".", {"seat": seat}))
     if all(c["done"]):
-        p["d"] += 2
+        p["doubloons"] += 2
         add_vp(p, 2, "careers")
         ev.append(said("admiral", i18n.text("{player} completes a career card: 2 d and 2 VP, Admiral!",
                                             player=who(state, seat)), {"seat": seat}))

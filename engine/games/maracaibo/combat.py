@@ -84,17 +84,17 @@ def pay_shortfall(p: P, need: int, cp: int | None = None) -> None:
     """Combat value raised by paying ``cp`` combat points and figures for the rest (by default
     combat points first, then figures)."""
     if cp is None:
-        cp = min(p["cp"], need)
-    p["cp"] -= cp
+        cp = min(p["combat_points"], need)
+    p["combat_points"] -= cp
     need -= cp
-    p["fig"] -= need
-    p["figs"] -= need
+    p["figures"] -= need
+    p["figures_owned"] -= need
 
 
 def shortfall_splits(p: P, need: int) -> list[int]:
     """How many of ``need`` combat value the player may pay in combat points (figures pay the rest),
     most combat points first: the rulebook lets the player mix them."""
-    return list(range(min(p["cp"], need), max(0, need - p["fig"]) - 1, -1))
+    return list(range(min(p["combat_points"], need), max(0, need - p["figures"]) - 1, -1))
 
 
 def fight_value(state: State, token: str | None, nation: str, p: P) -> int:
@@ -258,7 +258,7 @@ def _combat_options_in_order(state: State, seat: int, data: dict[str, Any]) -> I
     """combat_options one at a time (the stack's settle asks for the first two only)."""
     p = player(state, seat)
     nation, value, used = data["nation"], data["value"], data["used"]
-    budget = value + p["cp"] + p["fig"]
+    budget = value + p["combat_points"] + p["figures"]
     for group in _BASE_GROUPS:
         first = group[0]
         if first["once"] in used or not _may(state, p, first, nation):
@@ -388,7 +388,7 @@ def _fight_options(state: State, f: Frame) -> list[Option]:
     out = []
     for n in C.NATIONS:
         reward = C.TOKEN[token]["reward"][n] if token else {}
-        if reward.get("d", 0) < 0 and p["d"] < -reward["d"]:
+        if reward.get("d", 0) < 0 and p["doubloons"] < -reward["d"]:
             continue
         out.append(opt(f"f{n[0]}", f"fight {n} (value {fight_value(state, token, n, p)}"
                        + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))

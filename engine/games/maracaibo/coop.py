@@ -105,12 +105,12 @@ def markers_left(state: State) -> int:
 def conditions(state: State) -> list[tuple[str, bool]]:
     """The card's conditions, each with whether the table meets it now."""
     out = []
-    him = int(state["jacques"]["vp"])
+    him = int(state["jacques"]["victory_points"])
     for cid in scenario(state)["conditions"]:
         if cid == "no_markers":
             met = markers_left(state) == 0
         elif cid == "above_jacques":
-            met = all(int(p["vp"]) > him for p in state["p"])
+            met = all(int(p["victory_points"]) > him for p in state["seats"])
         else:  # "luysa": found and freed (search.py)
             met = state.get("search", {}).get("freed") is not None
         out.append((cid, met))
@@ -131,8 +131,8 @@ def outcome(state: State) -> Outcome:
         reason = f"{name}: the table wins together: " + "; ".join(team.met)
     else:
         reason = f"{name}: the table loses together: not met: " + "; ".join(team.missed)
-    scores = {i: float(p["vp"]) for i, p in enumerate(state["p"])}
-    return Outcome.cooperative(scores, team, reason, automa={jacques.NAME: float(state["jacques"]["vp"])})
+    scores = {i: float(p["victory_points"]) for i, p in enumerate(state["seats"])}
+    return Outcome.cooperative(scores, team, reason, automa={jacques.NAME: float(state["jacques"]["victory_points"])})
 
 
 def final(state: State, ev: list[Event]) -> None:

@@ -75,7 +75,7 @@ def without(items: list[Any], x: Any) -> list[Any]:
 
 
 def player(state: State, seat: int) -> P:
-    p: P = state["p"][seat]
+    p: P = state["seats"][seat]
     return p
 
 
@@ -84,9 +84,9 @@ def who(state: State, seat: int) -> str:
 
 
 def add_vp(p: P, n: int, source: str) -> None:
-    p["vp"] += n
-    src = p["src"]
-    p["src"] = {**src, source: src.get(source, 0) + n}
+    p["victory_points"] += n
+    src = p["victory_points_by_source"]
+    p["victory_points_by_source"] = {**src, source: src.get(source, 0) + n}
 
 
 def scorings_left(state: State) -> int:
@@ -95,19 +95,19 @@ def scorings_left(state: State) -> int:
 
 
 def add_income_vp(state: State, p: P, n: int, ev: list[Event], seat: int) -> None:
-    p["inc_vp"] += n
-    while p["inc_vp"] >= C.INCOME_VP_MAX:
+    p["income_victory_points"] += n
+    while p["income_victory_points"] >= C.INCOME_VP_MAX:
         # the rulebook: at 20, score 20 VP for each remaining scoring and go back to 0 (the excess carries)
         bonus = 20 * scorings_left(state)
         add_vp(p, bonus, "income")
-        p["inc_vp"] -= C.INCOME_VP_MAX
+        p["income_victory_points"] -= C.INCOME_VP_MAX
         ev.append(new_event("income20", f"{who(state, seat)}'s VP income reaches 20: {bonus} VP, back to "
-                            f"{p['inc_vp']}.", {"seat": seat}))
+                            f"{p['income_victory_points']}.", {"seat": seat}))
 
 
 def add_income_d(state: State, p: P, n: int, ev: list[Event], seat: int) -> None:
-    room = C.INCOME_D_MAX - p["inc_d"]
-    p["inc_d"] += min(n, room)
+    room = C.INCOME_D_MAX - p["income_doubloons"]
+    p["income_doubloons"] += min(n, room)
     if n > room:
         add_income_vp(state, p, n - room, ev, seat)  # doubloon income past 34 becomes VP income
 
@@ -164,14 +164,15 @@ def apply_income(state: State, seat: int, e: dict[str, Any], ev: list[Event]) ->
     else:
         add_income_vp(state, p, e["vp"], ev, seat)
     ev.append(said("income", i18n.text("{player}'s income is now {d} and {vp}.", player=who(state, seat),
-                                       d=doubloons(p["inc_d"]), vp=victory_points(p["inc_vp"])),
-                        {"seat": seat, "d": p["inc_d"], "vp": p["inc_vp"]}))
+                                       d=doubloons(p["income_doubloons"]),
+                                       vp=victory_points(p["income_victory_points"])),
+                        {"seat": seat, "d": p["income_doubloons"], "vp": p["income_victory_points"]}))
 
 
 def gain_figure(p: P, n: int = 1) -> int:
-    got = int(max(0, min(n, C.FIGURES_MAX - p["figs"])))
-    p["figs"] += got
-    p["fig"] += got
+    got = int(max(0, min(n, C.FIGURES_MAX - p["figures_owned"])))
+    p["figures_owned"] += got
+    p["figures"] += got
     return got
 
 
@@ -215,9 +216,9 @@ def gain_influence(state: State, seat: int, nation: str, n: int, ev: list[Event]
         ev.append(said("influence", i18n.text("{player} scores {vp} VP for {n} influence.", player=who(state, seat),
                                               vp=as_vp * n, n=n), {"seat": seat}))
         return
-    before = p["inf"][nation]
+    before = p["influence"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
-    p["inf"] = {**p["inf"], nation: after}
+    p["influence"] = {**p["influence"], nation: after}
     extra = before + n - after
     if extra > 0:
         add_vp(p, 2 * extra, "nations")  # the right-most space: 2 VP for each space it would have moved
@@ -238,14 +239,14 @@ _COUNTS: dict[str, Callable[[P], int]] = {
     "assistant": lambda p: len(p["assist"]),
     "display": lambda p: len(p["display"]),
     "explorer": lambda p: int(p["explorer"]),
-    "influence": lambda p: sum(p["inf"].values()),
-    "rank": lambda p: sum(C.rank(v) for v in p["inf"].values()),
+    "influence": lambda p: sum(p["influence"].values()),
+    "rank": lambda p: sum(C.rank(v) for v in p["influence"].values()),
     "explorer5": lambda p: int(p["explorer"]) // 5,
     "display3": lambda p: len(p["display"]) // 3,
     "liberated": lambda p: int(p.get("liberated", 0)),  # (the Uprising: markers put on the resistance tile)
     # the Uprising's per_more: combat points, and figures in the supply (Assumption A20)
-    "cp": lambda p: int(p["cp"]),
-    "figure": lambda p: int(p["fig"]),
+    "cp": lambda p: int(p["combat_points"]),
+    "figure": lambda p: int(p["figures"]),
 }
 
 
@@ -294,17 +295,17 @@ def gain(state: State, seat: int, g: dict[str, Any], rng: Rng, ev: list[Event], 
     words: list[Any] = []
     paid = 0
     if g.get("d"):
-        before = p["d"]
-        p["d"] = max(0, before + g["d"] * mult)
+        before = p["doubloons"]
+        p["doubloons"] = max(0, before + g["d"] * mult)
         if g["d"] > 0:
             words.append(doubloons(g["d"] * mult))
         else:
-            paid = before - p["d"]  # a cost (a token's, Belize's): never more than the player has
+            paid = before - p["doubloons"]  # a cost (a token's, Belize's): never more than the player has
     if g.get("vp"):
         add_vp(p, g["vp"] * mult, source)
         words.append(victory_points(g["vp"] * mult))
     if g.get("cp"):
-        p["cp"] = min(C.COMBAT_MAX, p["cp"] + g["cp"])
+        p["combat_points"] = min(C.COMBAT_MAX, p["combat_points"] + g["cp"])
         words.append(combat_points(g["cp"]))
     if g.get("fig"):
         got = gain_figure(p, g["fig"])

@@ -47,9 +47,9 @@ def explore_targets(state: State, seat: int, n: int) -> list[int]:
 def _occupied(state: State, seat: int) -> set[int]:
     """The spaces the other explorers hold (and the other players' second explorer figures, Roatán:
     "pode ser ignorado por outros"): skipped, not counted."""
-    occupied = ({o["explorer"] for i, o in enumerate(state["p"]) if i != seat} | jean.explorers(state)
+    occupied = ({o["explorer"] for i, o in enumerate(state["seats"]) if i != seat} | jean.explorers(state)
                 | jacques.explorers(state))
-    for i, o in enumerate(state["p"]):
+    for i, o in enumerate(state["seats"]):
         if "explorer2" in o and i != seat:
             occupied.add(int(o["explorer2"]))
     return occupied

@@ -79,7 +79,7 @@ def by_round(state: State, seat: int, e: dict[str, Any], rng: Rng, ev: list[Even
 def end_per_rank(state: State, seat: int, e: dict[str, Any], ev: list[Event]) -> int:
     """``end_per_rank`` (Own Monument): at the end, VP per noble rank reached, summed over the nations."""
     p = player(state, seat)
-    ranks = sum(C.rank(int(v)) for v in p["inf"].values())
+    ranks = sum(C.rank(int(v)) for v in p["influence"].values())
     vp = int(e["vp"]) * ranks
     add_vp(p, vp, "cards")
     ev.append(new_event("end_rank", f"{who(state, seat)} scores {vp} VP for {ranks} noble ranks.", {"seat": seat}))

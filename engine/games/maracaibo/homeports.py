@@ -127,7 +127,7 @@ def set_boards(state: State, rng: Rng) -> None:
     ports = dealt_pool(state)
     rng.shuffle(ports)
     dealing = "home_ports" in modules(state)
-    for p in state["p"]:
+    for p in state["seats"]:
         p["board"] = "uprising"
         p["port"] = None
         p["discs"] = {**p["discs"], RESISTANCE_AREA: _DISCS}
@@ -184,14 +184,14 @@ def reveal_ports(state: State, ev: list[Event]) -> None:
     kept = state.get("ports_kept")
     if not kept:
         return
-    for seat, p in enumerate(state["p"]):
+    for seat, p in enumerate(state["seats"]):
         pid = kept.get(str(seat))
         if pid:
             p["port"] = pid
             p["discs"] = {**p["discs"], PORT_AREA: _DISCS}
     state["ports_kept"] = {}
     ports = [i18n.word("{player} {port}", player=who(state, s), port=i18n.word(U.PORT[kept[str(s)]]["name"]))
-             for s in range(len(state["p"])) if str(s) in kept]
+             for s in range(len(state["seats"])) if str(s) in kept]
     ev.append(said("ports", i18n.text("Home ports: {ports}.", ports={"items": ports, "sep": ", "}),
                    {"ports": dict(kept)}))
 
@@ -210,7 +210,7 @@ def resample(s: State, others: list[int], rng: Rng) -> None:
     pool = list(s["ports_box"])
     holders: list[list[str]] = []
     for o in others:
-        st = s["p"][o]["setup"]
+        st = s["seats"][o]["setup"]
         if st and st.get("ports"):
             holders.append(st["ports"])
             pool += st["ports"]
@@ -253,11 +253,11 @@ def place_figure(state: State, seat: int, n: int, ev: list[Event]) -> None:
     """``second_explorer`` (Roatán), at the unlock only: a figure of the player's supply to the explorer
     track's start (Assumption A35: none in the supply, none placed, never later)."""
     p = player(state, seat)
-    if p["fig"] < n or "explorer2" in p:
+    if p["figures"] < n or "explorer2" in p:
         ev.append(new_event("explore2", f"{who(state, seat)} has no figure in the supply for the home port's "
                             "explorer track: none is placed.", {"seat": seat}))
         return
-    p["fig"] -= n
+    p["figures"] -= n
     p["explorer2"] = 0
     ev.append(new_event("explore2", f"{who(state, seat)} places a figure at the start of the explorer track "
                         "(home port).", {"seat": seat, "to": 0}))
@@ -284,7 +284,7 @@ def _bonus_options(state: State, f: Frame) -> list[Option]:
     hp = port_of(p)
     assert hp is not None
     out = []
-    if p["d"] >= hp["bonus"]["pay"]["d"]:
+    if p["doubloons"] >= hp["bonus"]["pay"]["d"]:
         out.append(opt("yes", f"home port bonus: {bonus_text(hp, _liberation(state))}"))
     out.append(opt("no", "decline the home port bonus (it is lost)"))
     return out

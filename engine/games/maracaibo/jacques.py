@@ -102,7 +102,8 @@ def setup(state: State, level: int, rng: Rng) -> None:
         pile += ids[k:]
     rng.shuffle(pile)
     state["jacques"] = {"level": level, "pile": pile, "box": sorted(box), "seen": [], "revealed": [], "ends_in": None,
-                        "ended": False, "vp": 0, "src": {}, "explorer": 0, "quests": 0, "discs": 0}
+                        "ended": False, "victory_points": 0, "victory_points_by_source": {}, "explorer": 0,
+                        "quests": 0, "discs": 0}
 
 
 def resample(state: State, rng: Rng) -> None:
@@ -124,8 +125,9 @@ def public(state: State) -> dict[str, Any]:
     j = state["jacques"]
     return {
         "name": NAME, "level": j["level"], "level_name": LEVELS[int(j["level"])]["name"], "pile": len(j["pile"]),
-        "revealed": list(j["revealed"]), "ends_in": j["ends_in"], "ended": j["ended"], "vp": j["vp"],
-        "src": dict(j["src"]), "explorer": j["explorer"], "quests": j["quests"], "discs": j["discs"],
+        "revealed": list(j["revealed"]), "ends_in": j["ends_in"], "ended": j["ended"], "vp": j["victory_points"],
+        "src": dict(j["victory_points_by_source"]), "explorer": j["explorer"], "quests": j["quests"],
+        "discs": j["discs"],
         "round_vp": sum(card_vp(c) for c in j["revealed"]),
     }
 
@@ -231,7 +233,8 @@ def quest(state: State, first: int, last: int, ev: list[Event]) -> None:
 
 def _occupied(state: State) -> set[int]:
     """The players' explorers (and Roatán's second figures): skipped, not counted."""
-    held = {int(p["explorer"]) for p in state["p"]} | {int(p["explorer2"]) for p in state["p"] if "explorer2" in p}
+    held = {int(p["explorer"]) for p in state["seats"]} | {int(p["explorer2"]) for p in state["seats"]
+                                                           if "explorer2" in p}
     return held - {C.END_SPACE}
 
 
@@ -266,7 +269,7 @@ def explorer_margin(state: State, seat: int) -> int:
     """How many spaces the player's explorer is ahead of his (negative: behind), by the spaces
     each still has to the end by the shortest way (on different branches: how far each is from
     where the branches meet)."""
-    return TO_END[int(state["jacques"]["explorer"])] - TO_END[int(state["p"][seat]["explorer"])]
+    return TO_END[int(state["jacques"]["explorer"])] - TO_END[int(state["seats"][seat]["explorer"])]
 
 
 # ---- scoring ------------------------------------------------------------------------------------------
@@ -292,7 +295,7 @@ def final(state: State, ev: list[Event]) -> None:
     """The game's end: each player ahead of / behind his explorer, and with more / fewer quests,
     scores / loses 5 VP (nothing for a tie)."""
     j = state["jacques"]
-    for i, p in enumerate(state["p"]):
+    for i, p in enumerate(state["seats"]):
         parts = []
         for what, margin in (("explorer", explorer_margin(state, i)), ("quests", int(p["quests"]) - int(j["quests"]))):
             if margin == 0:
@@ -303,12 +306,12 @@ def final(state: State, ev: list[Event]) -> None:
                          f"{NAME})" if what == "explorer" else
                          f"{'+' if vp > 0 else ''}{vp} VP for {'more' if margin > 0 else 'fewer'} quests than {NAME}")
         ev.append(new_event("jacques_final", f"{who(state, i)}: " + ("; ".join(parts) or f"level with {NAME}")
-                            + f": {p['vp']} VP.", {"seat": i}))
+                            + f": {p['victory_points']} VP.", {"seat": i}))
 
 
 def outcome_reason(state: State) -> tuple[bool, str]:
     """Solo against Jacques: whether the player beat him (more VP; a tie is his)."""
-    me, him = int(state["p"][0]["vp"]), int(state["jacques"]["vp"])
+    me, him = int(state["seats"][0]["victory_points"]), int(state["jacques"]["victory_points"])
     if me > him:
         return True, f"final scoring: {state['players'][0]} beats {NAME}"
     return False, f"final scoring: {NAME} wins" + (" the tie" if me == him else "")

@@ -127,7 +127,8 @@ def setup(state: State, level: int, uprising: bool, rng: Rng) -> None:
     rng.shuffle(pile)
     state["jean"] = {
         "level": level, "pile": pile, "box": sorted(box), "seen": [], "discard": [], "card": None,
-        "at": "H", "vp": 0, "src": {}, "inf": dict.fromkeys(C.NATIONS, 0), "explorer": 0, "quests": 0,
+        "at": "H", "victory_points": 0, "victory_points_by_source": {}, "influence": dict.fromkeys(C.NATIONS, 0),
+        "explorer": 0, "quests": 0,
         "cards": [], "discs": 0, "tokens": [],
     }
 
@@ -154,7 +155,8 @@ def public(state: State) -> dict[str, Any]:
     j = state["jean"]
     return {
         "name": NAME, "level": j["level"], "pile": len(j["pile"]), "discard": j["discard"],
-        "card": j["card"], "at": j["at"], "vp": j["vp"], "src": j["src"], "inf": j["inf"],
+        "card": j["card"], "at": j["at"], "vp": j["victory_points"], "src": j["victory_points_by_source"],
+        "inf": j["influence"],
         "explorer": j["explorer"], "quests": j["quests"], "cards": j["cards"], "discs": j["discs"],
         "tokens": j["tokens"], "round_vp": round_vp(j),
     }
@@ -306,9 +308,9 @@ def do_action(state: State, a: dict[str, Any], rng: Rng, ev: list[Event]) -> Non
 
 def gain_influence(state: State, nation: str, n: int, ev: list[Event]) -> None:
     j = state["jean"]
-    before = j["inf"][nation]
+    before = j["influence"][nation]
     after = min(C.INFLUENCE_MAX, before + n)
-    j["inf"] = {**j["inf"], nation: after}  # (replaced: views share it)
+    j["influence"] = {**j["influence"], nation: after}  # (replaced: views share it)
     extra = before + n - after
     text = f"{NAME} gains {n} influence with {nation.title()} ({after})"
     if extra > 0:
@@ -319,9 +321,9 @@ def gain_influence(state: State, nation: str, n: int, ev: list[Event]) -> None:
 
 def pay_cp(state: State, n: int, ev: list[Event]) -> None:
     """The player pays n combat points (never figures); Jean scores for each one missing."""
-    p = state["p"][0]
-    paid = min(int(p["cp"]), n)
-    p["cp"] -= paid
+    p = state["seats"][0]
+    paid = min(int(p["combat_points"]), n)
+    p["combat_points"] -= paid
     missing = n - paid
     text = f"{state['players'][0]} pays {NAME} {paid} combat point{'s' if paid != 1 else ''}"
     if missing:
@@ -343,7 +345,7 @@ def explore(state: State, n: int, ev: list[Event]) -> None:
     if start == C.END_SPACE:
         ev.append(new_event("jean_explore", f"{NAME}'s explorer is at the end of the track already.", {}))
         return
-    occupied = {int(p["explorer"]) for p in state["p"]}
+    occupied = {int(p["explorer"]) for p in state["seats"]}
     to = automa.quest_in_reach(state, start, n, occupied)
     quest = to is not None
     if to is None:
@@ -367,7 +369,7 @@ def explorer_ahead(state: State) -> int:
     """How many spaces Jean's explorer is ahead of the player's (negative: behind), by the
     spaces each still has to the end by the shortest way (explorers on different branches
     compare how far each is from where the branches meet)."""
-    return TO_END[int(state["p"][0]["explorer"])] - TO_END[int(state["jean"]["explorer"])]
+    return TO_END[int(state["seats"][0]["explorer"])] - TO_END[int(state["jean"]["explorer"])]
 
 
 # ---- her combat -------------------------------------------------------------------------------------
@@ -376,15 +378,15 @@ def combat_values(state: State, token: str | None) -> dict[str, int]:
     """Each nation's modified combat value for Jean: the token's value, plus her noble rank,
     minus the player's, with the token's most/fewest modifier."""
     j = state["jean"]
-    p = state["p"][0]
+    p = state["seats"][0]
     counts = markers_on_board(state)
     out = {}
     for n in C.NATIONS:
         if token is None:
-            out[n] = 3 + C.rank(j["inf"][n]) - C.rank(p["inf"][n])
+            out[n] = 3 + C.rank(j["influence"][n]) - C.rank(p["influence"][n])
             continue
         t = C.TOKEN[token]
-        value = int(t["value"][n]) + C.rank(j["inf"][n]) - C.rank(p["inf"][n])
+        value = int(t["value"][n]) + C.rank(j["influence"][n]) - C.rank(p["influence"][n])
         others = [counts[m] for m in C.NATIONS if m != n]
         if t["mod"] == "most" and counts[n] > max(others):
             value -= 2
@@ -478,16 +480,16 @@ def _bonus(margin: int, table: list[list[int]]) -> int:
 def final_bonuses(state: State, multiplier: dict[str, int]) -> dict[str, int]:
     """Every source of her final score (not yet added)."""
     j = state["jean"]
-    p = state["p"][0]
+    p = state["seats"][0]
     upgrades = min(int(j["discs"]), DISC_CAP) // 2
-    most = {n: max(j["inf"][n], p["inf"][n]) for n in C.NATIONS}
+    most = {n: max(j["influence"][n], p["influence"][n]) for n in C.NATIONS}
     return {
         "income": round_vp(j),
         "quests": FINAL["vp_per_quest"] * j["quests"] + _bonus(j["quests"] - p["quests"], FINAL["ahead"]),
         "upgrades": _bonus(upgrades - len(p["areas"]), FINAL["ahead"]),
         "explorer": _bonus(explorer_ahead(state), FINAL["explorer_ahead"]),
-        "nations": sum(3 for n in C.NATIONS if most[n] > 0 and j["inf"][n] == most[n])
-        + sum(C.rank(j["inf"][n]) * multiplier[n] for n in C.NATIONS),
+        "nations": sum(3 for n in C.NATIONS if most[n] > 0 and j["influence"][n] == most[n])
+        + sum(C.rank(j["influence"][n]) * multiplier[n] for n in C.NATIONS),
     }
 
 
@@ -497,13 +499,13 @@ def final(state: State, ev: list[Event]) -> None:
     for src, v in s.items():
         add_vp(j, v, src)
     ev.append(new_event("jean_final", f"{NAME} scores " + ", ".join(f"{v} for {k}" for k, v in s.items())
-                        + f": {j['vp']} VP.", {}))
+                        + f": {j['victory_points']} VP.", {}))
 
 
 def outcome_reason(state: State) -> tuple[bool, str]:
     """Whether the player beat Jean (more VP; a tie is hers), and the reason the outcome gives
     (the scores are in the outcome itself)."""
-    me, her = int(state["p"][0]["vp"]), int(state["jean"]["vp"])
+    me, her = int(state["seats"][0]["victory_points"]), int(state["jean"]["victory_points"])
     if me > her:
         return True, f"final scoring: {state['players'][0]} beats {NAME}"
     return False, f"final scoring: {NAME} wins" + (" the tie" if me == her else "")

@@ -114,8 +114,10 @@ def on_stop(state: State, seat: int, loc: str, ev: list[Event]) -> list[Frame]:
 def _newcity_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     per = int(CITY["first"]["d_per_rank"]) if CITY else 0
-    return [opt(f"g{n[0]}", f"give up your {n.title()} influence marker for good (rank {C.rank(int(p['inf'][n]))}: "
-                f"{C.counted(per * C.rank(int(p['inf'][n])), 'doubloon')}; no more influence with {n.title()}, none of "
+    return [opt(f"g{n[0]}",
+                f"give up your {n.title()} influence marker for good (rank {C.rank(int(p['influence'][n]))}: "
+                f"{C.counted(per * C.rank(int(p['influence'][n])), 'doubloon')}; "
+                f"no more influence with {n.title()}, none of "
                 "its VP at the end)") for n in C.NATIONS]
 
 
@@ -126,7 +128,7 @@ def _newcity_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
     _set(state, CITY["id"], {**_board(state)[CITY["id"]], str(seat): nation})
     ev = [new_event("newcity", f"{who(state, seat)} gives up their {nation.title()} influence marker to the Dutch "
                     f"flag of {CITY['name']}.", {"seat": seat, "nation": nation})]
-    d = int(CITY["first"]["d_per_rank"]) * C.rank(int(p["inf"][nation]))
+    d = int(CITY["first"]["d_per_rank"]) * C.rank(int(p["influence"][nation]))
     stack(state).push_all(gain(state, seat, {"d": d}, rng, ev, "legacy") if d else [])
     return ev
 
@@ -134,7 +136,7 @@ def _newcity_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
 def city_gain(p: P) -> dict[str, int]:
     """The new city's action: so much per assistant on the board and per figure in the supply."""
     assert CITY is not None
-    n = len(p["assist"]) + int(p["fig"])
+    n = len(p["assist"]) + int(p["figures"])
     return {k: v * n for k, v in CITY["action"]["per_assistant_and_figure"].items()}
 
 

@@ -59,7 +59,7 @@ def _ways(state: State, seat: int, t: dict[str, Any]) -> list[Option]:
     pay = b["pay"]
     if "cp" in pay:
         return [opt("yes", f"{name}: pay {pay['cp']} combat point for {C.gain_text(b['gain'])}")] \
-            if p["cp"] >= pay["cp"] else []
+            if p["combat_points"] >= pay["cp"] else []
     return [opt(f"g{g}", f"{name}: pay 2 {g} for {C.gain_text(b['gain'])}") for g in _pairs(p)]
 
 
@@ -89,7 +89,7 @@ def _resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Eve
         stack(state).push_all(extensions.by_object(state, seat, b["by_object"], rng, ev, "legacy"))
         return ev
     if o.code == "yes":
-        p["cp"] -= int(b["pay"]["cp"])
+        p["combat_points"] -= int(b["pay"]["cp"])
     else:
         good = o.code[1:]
         cards = cheapest(p, good_cards(p, good))[:2]  # (a wild card last)

@@ -85,7 +85,7 @@ def deal_careers(state: State, rng: Rng) -> None:
     random; the other careers are unused."""
     careers = list(_CAREERS)
     rng.shuffle(careers)
-    for i, p in enumerate(state["p"]):
+    for i, p in enumerate(state["seats"]):
         p["careers"] = [{"id": careers[i], "done": [None, None, None]}]
         p["combat_tile"] = "liberation"
 
@@ -115,7 +115,7 @@ def fight_options(state: State, seat: int, token: str | None) -> list[Option]:
     out = []
     for n in C.NATIONS:
         reward = _reward(token, n, state)
-        if reward.get("d", 0) < 0 and p["d"] < -reward["d"]:
+        if reward.get("d", 0) < 0 and p["doubloons"] < -reward["d"]:
             continue
         out.append(opt(f"a{n[0]}", f"fight against {n} (value {value(token, n, p)}"
                        + (f"; the combat token: {C.gain_text(reward)}" if reward else "") + ")"))
@@ -193,7 +193,7 @@ def liberation_options(state: State, seat: int, data: dict[str, Any]) -> list[Op
     combat actions, and the end of the combat."""
     p = player(state, seat)
     nation = data["nation"]
-    budget = int(data["value"]) + p["cp"] + p["fig"]
+    budget = int(data["value"]) + p["combat_points"] + p["figures"]
     done = used_this_turn(state, p)
     extra = UPGRADE_AREA in p["areas"] and "extra" not in done
     out = []
@@ -283,7 +283,7 @@ def _nation_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     p = player(state, seat)
     vp = influence_vp(state) * int(d["n"])
     add_vp(p, vp, "nations")
-    p["d"] += int(d.get("d", 0)) if "place" in d else 0
+    p["doubloons"] += int(d.get("d", 0)) if "place" in d else 0
     return [new_event("influence", f"{who(state, seat)} scores {vp} VP for {d['n']} influence.", {"seat": seat})]
 
 

@@ -347,7 +347,7 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
                 f"draw (display) {i} {card_name(cid)}"]
     if code.startswith("b") and code[1:].isdigit():
         cid = int(code[1:])
-        planned = " (planning area) (planned)" if cid in state["p"][seat]["plan"] else ""
+        planned = " (planning area) (planned)" if cid in state["seats"][seat]["plan"] else ""
         extra = " (village action)" if kind in ("main", "village") else ""
         return [f"buy {card_name(cid)}{planned}{extra}"]
     if code.startswith("i") and code[1:] in C.PRESTIGE:
@@ -362,7 +362,7 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         data = _frame_data(state)
         if data.get("what") == "three":  # U9: which three cards of the good; or the ones kept
             chosen = {int(c) for c in code[1:].split("-")}
-            kept = [c for c in state["p"][seat]["hand"] if C.CARD[c]["good"] == data["good"] and c not in chosen]
+            kept = [c for c in state["seats"][seat]["hand"] if C.CARD[c]["good"] == data["good"] and c not in chosen]
             return [f"(discard) (three) ({data['good']}) {cards}",
                     "keep " + " (and) ".join(card_name(c) for c in kept), label]
         what = f"(deliver) ({data['good']}) (pay)" if data.get("what") == "deliver" else \
@@ -527,13 +527,13 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
     if code == "vH":  # the Uprising: the home port's village action (Bremen, Oranjestad)
         return ["(use) port (village action) (trade) (pay)", "village action (home) port"]
     if code == "vR":  # the Uprising: the resistance tile's village action
-        at = state["p"][seat]["at"]
+        at = state["seats"][seat]["at"]
         return ["liberate (village) (here) (resistance) (tile) (village action)", f"liberate {C.LOC[at]['name']}",
                 "resistance (tile) (village action) (use) (liberate)"]
     if code.startswith("vU"):
         return [f"{code[1:]} (village action) (use) (ship) (area)", f"village action {code[1:]} (ship) (area)"]
     if code.startswith("d") and code[1:] in C.GOODS:
-        good, p = code[1:], state["p"][seat]
+        good, p = code[1:], state["seats"][seat]
         paying = cheapest(p, good_cards(p, good))
         if len(paying) == 1:  # the one card that pays, paid without asking, may be named (QA, #20)
             return [f"deliver {good} (city action) (market) (then) (card)",
@@ -545,7 +545,7 @@ def _main_readings(state: State, seat: int, option: Option) -> list[str]:
         # reading whole (its words are all weak); :func:`check` refuses it for any other negation
         return ["city (action)", "(city) (action) not deliver"]
     if code == "quest":
-        q = state["quests"].get(state["p"][seat]["at"], "")
+        q = state["quests"].get(state["seats"][seat]["at"], "")
         return [f"quest (fulfil) ({q})", f"fulfil quest ({q})", f"{q} (quest) (fulfil)"]
     if code.startswith("a") and code[1:].isdigit():
         cid = int(code[1:])
@@ -681,7 +681,7 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     kind = _top(state)
     terms = line.terms()
     nums = line.numbers()
-    p = state["p"][seat]
+    p = state["seats"][seat]
     # cards named for certain: a lexeme that means one card only (not a guess among several; a card whose
     # numbers changed is one card under its ids, data/uprising's retired_cards: the one the player holds)
     cards = sorted({_held(p, ids) for x in line.lexemes if not x.negated
@@ -801,7 +801,7 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
 def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> str:
     display = state["display"]
     n = nums[0]
-    room = hand_limit(state["p"][seat]) - len(state["p"][seat]["hand"])  # an upgraded hand holds more
+    room = hand_limit(state["seats"][seat]) - len(state["seats"][seat]["hand"])  # an upgraded hand holds more
     cards = len(state["deck"]) + len(state["discard"])
     most = min(room, cards)
     if "pile" in terms and n > most:
@@ -826,7 +826,7 @@ def _why_not_draw(state: State, seat: int, terms: set[str], nums: list[int]) -> 
 
 
 def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
-    at = state["p"][seat]["at"]
+    at = state["seats"][seat]["at"]
     if kind == "sail":
         return _("village actions ('vd': 1 doubloon) come after sailing to a village, not before")
     if kind in ("free", "next", ""):
@@ -838,7 +838,7 @@ def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
 
 
 def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option]) -> str | None:
-    p = state["p"][seat]
+    p = state["seats"][seat]
     # (the options come in the reader's language: the steps are read from the English the rules made)
     reach = [labels.english(o) for o in options if o.code.startswith("s")]
     listing = "; ".join(o.label for o in options if o.code.startswith("s"))
@@ -859,7 +859,7 @@ def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], opt
 
 
 def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option]) -> str | None:
-    p = state["p"][seat]
+    p = state["seats"][seat]
     kind = _top(state)
     mine = [c for c in cards if c in p["hand"] or c in p["plan"]]
     if not mine:
@@ -882,8 +882,8 @@ def _why_not_buy(state: State, seat: int, cards: list[int], options: list[Option
             return _("{card} is sold only before the last round ({card} stays in your hand)").format(card=name)
         return _("{card} is sold only before round {round} ({card} stays in your hand)").format(
             card=name, round=closed_from(state, cid))
-    if int(C.CARD[cid]["cost"]) > p["d"]:
+    if int(C.CARD[cid]["cost"]) > p["doubloons"]:
         cost = int(C.CARD[cid]["cost"])
         return i18n.counted(_("{card} costs {cost} {cost|doubloon|doubloons} and you have {d}"), {"cost": cost}).format(
-            card=name, cost=cost, d=p["d"])
+            card=name, cost=cost, d=p["doubloons"])
     return _("{card} cannot be bought now (the figures or the requirement it needs are missing)").format(card=name)

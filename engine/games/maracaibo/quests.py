@@ -65,7 +65,8 @@ def pay_label(cards: list[int], wild: list[int] | None = None) -> str:
 
 def can_pay_quest(p: P, qid: str) -> bool:
     cost = C.QUEST[qid]["cost"]
-    return (p["d"] >= cost.get("d", 0) and p["cp"] >= cost.get("cp", 0) and p["fig"] >= cost.get("fig", 0)
+    return (p["doubloons"] >= cost.get("d", 0) and p["combat_points"] >= cost.get("cp", 0)
+            and p["figures"] >= cost.get("fig", 0)
             and quest_cards(p, cost) is not None)
 
 
@@ -78,10 +79,10 @@ def do_quest(state: State, seat: int, qid: str, rng: Rng, ev: list[Event],
     if cards is None:
         cards = quest_cards(p, cost) or []
     discard_paid(state, p, cards)  # (a wild card of the display too)
-    p["d"] -= cost.get("d", 0)
-    p["cp"] -= cost.get("cp", 0)
-    p["fig"] -= cost.get("fig", 0)
-    p["figs"] -= cost.get("fig", 0)
+    p["doubloons"] -= cost.get("d", 0)
+    p["combat_points"] -= cost.get("cp", 0)
+    p["figures"] -= cost.get("fig", 0)
+    p["figures_owned"] -= cost.get("fig", 0)
     p["quests"] += 1
     k = compass(p)
     ev.append(new_event("quest", f"{who(state, seat)} fulfils quest {qid} paying {C.cost_text(cost)}"

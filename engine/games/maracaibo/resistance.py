@@ -49,7 +49,7 @@ def playing(p: P) -> bool:
 
 def set_tiles(state: State) -> None:
     """Every player turns the resistance tile to its village-action side (an empty tile)."""
-    for p in state["p"]:
+    for p in state["seats"]:
         p["resist"] = [None] * len(SPACES)
 
 

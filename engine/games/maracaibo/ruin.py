@@ -72,11 +72,11 @@ def on_explore(state: State, seat: int, start: int, to: int, ev: list[Event]) ->
     if not start <= int(RUIN["after_space"]) < to:
         return
     p = player(state, seat)
-    if p["fig"] < 1:
+    if p["figures"] < 1:
         ev.append(new_event("ruin", f"{who(state, seat)}'s explorer passes the ruin with no figure in the supply: "
                             "none goes to the ruin track.", {"seat": seat}))
         return
-    p["fig"] -= 1
+    p["figures"] -= 1
     board = _board(state)
     _set(state, **{TRACK["id"]: {**board[TRACK["id"]], str(seat): 0},
                    "since": {**board["since"], str(seat): int(state["turns"])}})

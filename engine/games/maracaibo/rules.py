@@ -14,9 +14,23 @@ quest), ``markers`` (location -> nation), ``supply`` (nation -> markers left
 per supply space), ``tiles`` (city -> city tile), ``prestige`` (four buildings,
 ``up`` when face up), ``prestige_box`` (unused buildings, hidden), ``market`` (city ->
 seats with a disc there), ``first`` (explorer barrier firsts), ``ended`` (how
-many explorers reached the end), ``p`` (per player), ``stack`` (the
-decision frames, see ``engine.stack``) and ``format`` (the state's format version: an older
-state is upgraded when the rules first read it, see ``upgrade.py``).
+many explorers reached the end), ``seats`` (each player's board, by seat), ``stack`` (the
+decision frames, see ``engine.stack``), ``revision`` (how many moves changed it: the key of the
+rules' caches) and ``format`` (the state's format version: an older state is upgraded when the
+rules first read it, see ``upgrade.py``).
+
+A player (``seats[i]``): ``at`` (the ship's location), ``doubloons``, ``victory_points``,
+``combat_points``, ``income_doubloons`` and ``income_victory_points`` (the income track),
+``influence`` (nation -> its track's space), ``hand``, ``plan`` (cards planned), ``display``
+(cards played before them), ``bought``, ``figures`` (in the supply) and ``figures_owned`` (in the
+supply and on the board), ``assist`` (assistants), ``discs`` (upgrade -> discs left on the ship
+board), ``areas``, ``tokens``, ``quests``, ``delivered``, ``synergy``, ``gated``, ``explorer``
+(the explorer's space), ``careers``, ``setup`` (the cards dealt to choose from, None once chosen)
+and ``victory_points_by_source`` (VP by source, the score's breakdown); the Uprising's modules add
+theirs (``board``, ``port``, ``resist`` ...). Jean's and Jacques's dicts (``jean``, ``jacques``) name
+their ``victory_points``, ``victory_points_by_source`` and (Jean's) ``influence`` as a player's.
+The view keeps the short keys it always had (``p``, ``d``, ``vp`` ...; views.py): it is the
+front ends' contract (view.schema.json).
 
 A turn is the frames ``sail``, ``main``, ``free``, ``draw``, ``next``; effects
 push more on top (``village``, ``disc``, ``nation``, ``explore``, ``pile``,
@@ -324,7 +338,7 @@ class Maracaibo(Rules):
             opts = handler.options(state, DecisionStack._for_seat(top, seat))
             if i18n.current() != i18n.DEFAULT:  # the labels in the reader's language (issue 27)
                 opts = labels.in_language(opts)
-        self._ocache = (state, state["v"], seat, opts)
+        self._ocache = (state, state["revision"], seat, opts)
         return opts
 
     #: per frame kind, the safe code a missed deadline plays (docs/rules/maracaibo.md, Assumptions)
@@ -354,11 +368,11 @@ class Maracaibo(Rules):
 
     def _apply(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
         cached = self._ocache
-        listed = cached[3] if cached[0] is state and cached[1] == state["v"] and cached[2] == seat else None
+        listed = cached[3] if cached[0] is state and cached[1] == state["revision"] and cached[2] == seat else None
         self._ocache = (None, -1, -1, None)
         events = stack(state).choose(seat, move, rng, listed)
         events += card_permanents.after_move(state)  # the Uprising's cards: an income once a condition holds
-        state["v"] += 1
+        state["revision"] += 1
         events = labels.told(events)  # (issue 27: every event can be told in any language)
         for i, e in enumerate(events):
             if e.reveals:
@@ -397,15 +411,15 @@ class Maracaibo(Rules):
         if state.get("format") != FORMAT:
             current(state)
         cached = self._vcache
-        if cached[0] is state and cached[1] == state["v"]:
+        if cached[0] is state and cached[1] == state["revision"]:
             public = cached[2]
         else:
             public = self._public(state)
-            self._vcache = (state, state["v"], public)
+            self._vcache = (state, state["revision"], public)
         view = dict(public)
         view["seat"] = seat
         if seat is not None:
-            me = state["p"][seat]
+            me = state["seats"][seat]
             view["me"] = {"hand": list(me["hand"]),
                           "setup": json_copy(me["setup"]) if me["setup"] else None}
             kept = homeports.my_kept_port(state, seat)

@@ -200,7 +200,7 @@ RELEASES: dict[str, dict[str, Any]] = {
 RELEASE_CHOICES = ("current", *RELEASES)
 #: the keys of the state and of its players that hold project cards (release_of's witness)
 _CARD_KEYS = frozenset({"deck", "box", "display", "discard", "returned", "hand", "plan", "bought", "dealt",
-                        "tucked", "setup", "p"})
+                        "tucked", "setup", "seats"})
 _NEW_CARDS = frozenset(U.CARD)  # (the retired cards too: a stored game holds them)
 
 
@@ -357,7 +357,7 @@ def _coop_fits(state: State, row: Mapping[str, Any]) -> bool:
     garrison = state.get("garrison", {})
     if any(int(per.get(loc_kind(state, loc), 0)) < 1 + int(garrison.get(loc, 0)) for loc in state["markers"]):
         return False
-    counted = sum(int(p.get("liberated", 0)) for p in state["p"])
+    counted = sum(int(p.get("liberated", 0)) for p in state["seats"])
     if coop.markers_left(state) + counted > _coop_markers(state, per):
         return False
     s = state.get("search")

@@ -83,11 +83,12 @@ def _scoring_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> 
             state["over"] = False
             stack(state).push_all(campaign.step6(state, seat, "final"))
         return ev
-    for i, p in enumerate(state["p"]):
-        p["d"] += p["inc_d"]
-        add_vp(p, p["inc_vp"], "income")
+    for i, p in enumerate(state["seats"]):
+        p["doubloons"] += p["income_doubloons"]
+        add_vp(p, p["income_victory_points"], "income")
         ev.append(said("income", i18n.text("{player} receives {d} and {vp}.", player=who(state, i),
-                                           d=doubloons(p["inc_d"]), vp=victory_points(p["inc_vp"])), {"seat": i}))
+                                           d=doubloons(p["income_doubloons"]),
+                                           vp=victory_points(p["income_victory_points"])), {"seat": i}))
     if jean.playing(state):
         jean.interim(state, ev)
     if jacques.playing(state):
@@ -115,7 +116,7 @@ def _round_start(state: State, f: Frame, seat: int, ev: list[Event]) -> None:
     state["round"] += 1
     scenarios.round_markers(state, ev)  # (the Uprising's scenario 79: set-aside markers, A17)
     place_quests(state, ev)
-    for p in state["p"]:
+    for p in state["seats"]:
         p["at"] = "H"
     state["trigger"] = None
     ev.append(new_event("round", f"Round {state['round']} begins; every ship is back in Havana.",
@@ -125,7 +126,7 @@ def _round_start(state: State, f: Frame, seat: int, ev: list[Event]) -> None:
     else:
         start_turn(state, (seat + 1) % len(state["players"]), ev)
     if "ports_box" in state:  # the Uprising's home ports: an income effect (Genova)
-        for i in reversed(range(len(state["p"]))):
+        for i in reversed(range(len(state["seats"]))):
             stack(state).push_all(homeports.income(state, i, ev))
 
 
@@ -143,35 +144,36 @@ def final_scores(state: State) -> list[dict[str, int]]:
     """Every scoring source of final scoring steps 2-5, per seat (not yet added)."""
     mult = multiplier(state)
     out = []
-    most = {n: max(p["inf"][n] for p in [*state["p"], *jean.rivals(state)]) for n in C.NATIONS}
-    for p in state["p"]:
+    most = {n: max(p["influence"][n] for p in [*state["seats"], *jean.rivals(state)]) for n in C.NATIONS}
+    for p in state["seats"]:
         s: dict[str, int] = {}
-        s["income"] = p["inc_vp"] + (p["inc_d"] - C.INCOME_D_MIN) // 2
+        s["income"] = p["income_victory_points"] + (p["income_doubloons"] - C.INCOME_D_MIN) // 2
         s["cards"] = sum(C.CARD[c]["vp"] for c in p["display"])
         pv = 0
         for b in state["prestige"]:
-            if state["p"].index(p) in b["investors"]:
+            if state["seats"].index(p) in b["investors"]:
                 pb = C.PRESTIGE[b["id"]]
                 pv += pb["vp"] * count_of(p, pb["per"])
         s["prestige"] = pv
         # (the Uprising's new city: no VP for the nation whose marker was given up, Assumption A37)
-        gone = given_up(state, state["p"].index(p))
-        s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and p["inf"][n] == most[n] and n != gone) + sum(
-            C.rank(p["inf"][n]) * mult[n] for n in C.NATIONS if n != gone) if liberation.nation_scoring(state) else 0
+        gone = given_up(state, state["seats"].index(p))
+        inf = p["influence"]
+        s["nations"] = sum(3 for n in C.NATIONS if most[n] > 0 and inf[n] == most[n] and n != gone) + sum(
+            C.rank(inf[n]) * mult[n] for n in C.NATIONS if n != gone) if liberation.nation_scoring(state) else 0
         out.append(s)
     return out
 
 
 def final_scoring(state: State, rng: Rng, ev: list[Event]) -> None:
     for i, s in enumerate(final_scores(state)):
-        p = state["p"][i]
+        p = state["seats"][i]
         for src, v in s.items():
             add_vp(p, v, src)
         # "Final scoring:" and "in the whole game": the parts here are this scoring's alone, the results
         # table's are the whole game's by source (QA, #22: "15 for cards" here, "cards 16" there)
         ev.append(new_event("final", f"Final scoring: {who(state, i)} scores "
                             + ", ".join(f"{v} for {k}" for k, v in s.items())
-                            + f": {p['vp']} VP in the whole game.", {"seat": i}))
+                            + f": {p['victory_points']} VP in the whole game.", {"seat": i}))
     if jean.playing(state):
         jean.final(state, ev)
     if jacques.playing(state):
@@ -215,11 +217,11 @@ def score_breakdown(state: State) -> dict[int, dict[str, float]]:
     if not state["over"]:
         return {}
     out: dict[int, dict[str, float]] = {}
-    for i, p in enumerate(state["p"]):
-        src = p.get("src") or {}
+    for i, p in enumerate(state["seats"]):
+        src = p.get("victory_points_by_source") or {}
         known = [k for k in SOURCES if k in src] + sorted(k for k in src if k not in SOURCES)
         parts = {k: float(src[k]) for k in known}
-        rest = float(p["vp"]) - sum(parts.values())
+        rest = float(p["victory_points"]) - sum(parts.values())
         if rest:
             parts["other"] = rest
         out[i] = parts
@@ -231,21 +233,21 @@ def outcome(state: State) -> Outcome | None:
         return None
     if jean.playing(state):
         won, reason = jean.outcome_reason(state)
-        return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
-                       automa={jean.NAME: float(state["jean"]["vp"])}, seats_won=won)
+        return Outcome(scores={0: float(state["seats"][0]["victory_points"])}, ranking=((0,),), reason=reason,
+                       automa={jean.NAME: float(state["jean"]["victory_points"])}, seats_won=won)
     if coop.cooperative(state):
         return coop.outcome(state)
     if jacques.playing(state) and len(state["players"]) == 1:
         won, reason = jacques.outcome_reason(state)
-        return Outcome(scores={0: float(state["p"][0]["vp"])}, ranking=((0,),), reason=reason,
-                       automa={jacques.NAME: float(state["jacques"]["vp"])}, seats_won=won)
-    scores = {i: float(p["vp"]) for i, p in enumerate(state["p"])}
+        return Outcome(scores={0: float(state["seats"][0]["victory_points"])}, ranking=((0,),), reason=reason,
+                       automa={jacques.NAME: float(state["jacques"]["victory_points"])}, seats_won=won)
+    scores = {i: float(p["victory_points"]) for i, p in enumerate(state["seats"])}
     # tie-break (an assumption): more doubloons, then shared
-    keyed = sorted(range(len(scores)), key=lambda i: (-scores[i], -state["p"][i]["d"]))
+    keyed = sorted(range(len(scores)), key=lambda i: (-scores[i], -state["seats"][i]["doubloons"]))
     ranking: list[tuple[int, ...]] = []
     for i in keyed:
-        if ranking and (scores[ranking[-1][0]], state["p"][ranking[-1][0]]["d"]) == (scores[i],
-                                                                                      state["p"][i]["d"]):
+        if ranking and (scores[ranking[-1][0]], state["seats"][ranking[-1][0]]["doubloons"]) == (scores[i],
+                                                                                      state["seats"][i]["doubloons"]):
             ranking[-1] = (*ranking[-1], i)
         else:
             ranking.append((i,))

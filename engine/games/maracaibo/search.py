@@ -222,7 +222,7 @@ def free_options(state: State, seat: int) -> list[Option]:
         obj = HINTS[h]["object"]
         for cid in sorted({c for c in p["hand"] if C.CARD[c]["object"] == obj}):
             out.append(opt(f"lh{i + 1}c{cid}", f"clear red space {i + 1} paying {C.CARD[cid]['name']} ({obj})"))
-    if s["found"] and s["freed"] is None and p["at"] == s["found"] and p["cp"] >= luysa_cp(state):
+    if s["found"] and s["freed"] is None and p["at"] == s["found"] and p["combat_points"] >= luysa_cp(state):
         out.append(opt("luysa", f"free Luysa for {luysa_cp(state)} combat points"))
     return out
 
@@ -237,7 +237,7 @@ def do_free(state: State, seat: int, code: str, ev: list[Event]) -> bool:
     s = state["search"]
     p = player(state, seat)
     if code == "luysa":
-        p["cp"] -= luysa_cp(state)
+        p["combat_points"] -= luysa_cp(state)
         s["freed"] = seat
         ev.append(new_event("luysa_freed", f"{who(state, seat)} frees Luysa for {luysa_cp(state)} combat points!",
                             {"seat": seat}))
@@ -272,8 +272,8 @@ def _able(state: State, seat: int) -> list[int]:
     s = state.get("search")
     if not s or not s["found"] or s["freed"] is not None:
         return []
-    n = len(state["p"])
-    return [(seat + i) % n for i in range(n) if state["p"][(seat + i) % n]["d"] >= int(LUYSA["ransom_d"])]
+    n = len(state["seats"])
+    return [(seat + i) % n for i in range(n) if state["seats"][(seat + i) % n]["doubloons"] >= int(LUYSA["ransom_d"])]
 
 
 def _ransom_options(state: State, f: Frame) -> list[Option]:
@@ -287,7 +287,7 @@ def _ransom_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> l
     s = state["search"]
     price = int(LUYSA["ransom_d"])
     if o.code == "ransom":
-        player(state, seat)["d"] -= price
+        player(state, seat)["doubloons"] -= price
         s["freed"] = seat
         ev.append(new_event("luysa_ransom", f"{who(state, seat)} pays Luysa's ransom of {price} doubloons: she is "
                             "free.", {"seat": seat, "paid": True}))

@@ -56,7 +56,7 @@ def set_table(state: State, rng: Rng) -> None:
         "prestige": [{"id": b, "up": i == 0, "investors": []} for i, b in enumerate(prestige[:4])],
         "prestige_box": sorted(prestige[4:]),
         "market": {loc: [] for loc in C.LOC_ORDER if "market" in C.LOC[loc]},
-        "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "v": 0,
+        "first": {"blue": False, "green": False}, "ended": 0, "over": False, "stack": [], "revision": 0,
         "legacy": campaign.start_legacy(state) if campaign.active(state) else list(scen.get("legacy", [])),
     })
     scenarios.set_legacy(state)  # (the Uprising's 78 and 79: L1, L30, three tiles by revealed cards)
@@ -75,13 +75,14 @@ def set_table(state: State, rng: Rng) -> None:
         for loc, nation in C.MAP["two_player_annexed"].items():
             take_marker(state, nation)
             state["markers"][loc] = nation
-    state["p"] = [{
-        "at": "H", "d": C.START_MONEY[i], "vp": 0, "cp": 1, "inc_d": C.INCOME_D_MIN, "inc_vp": 0,
-        "inf": dict.fromkeys(C.NATIONS, 0), "hand": [], "plan": [], "display": [], "bought": [],
-        "fig": 2, "figs": 2, "assist": [], "discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": [],
+    state["seats"] = [{
+        "at": "H", "doubloons": C.START_MONEY[i], "victory_points": 0, "combat_points": 1,
+        "income_doubloons": C.INCOME_D_MIN, "income_victory_points": 0,
+        "influence": dict.fromkeys(C.NATIONS, 0), "hand": [], "plan": [], "display": [], "bought": [],
+        "figures": 2, "figures_owned": 2, "assist": [], "discs": {u["id"]: 2 for u in C.UPGRADES}, "areas": [],
         "tokens": 0, "quests": 0, "delivered": 0, "synergy": [], "gated": [], "explorer": 0,
         "careers": [{"id": careers[2 * i + k], "done": [None, None, None]} for k in range(2)],
-        "setup": {"dealt": sorted(dealt[i]), "plan": None}, "src": {},
+        "setup": {"dealt": sorted(dealt[i]), "plan": None}, "victory_points_by_source": {},
     } for i in range(n)]
     if homeports.mode(state) != "base":  # the Uprising's new ship boards and home ports
         homeports.set_boards(state, rng)
@@ -136,7 +137,7 @@ def _setup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> li
     stack(state).done_for(seat)
     if not state["stack"]:
         planned = []
-        for i, q in enumerate(state["p"]):
+        for i, q in enumerate(state["seats"]):
             if q["setup"] is not None:  # (a state saved before this rule has the plan moved already)
                 q["plan"] = [*q["plan"], q["setup"]["plan"]]
                 q["setup"] = None

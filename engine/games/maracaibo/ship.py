@@ -97,7 +97,7 @@ def _u11_options(state: State, f: Frame) -> list[Option]:
     if explore_targets(state, f["seat"], 3):
         out.append(opt("explore", "explore up to 3"))
     out.append(opt("money", "4 doubloons and 4 VP"))
-    if any(C.next_rank_at(v) is not None for v in p["inf"].values()):
+    if any(C.next_rank_at(v) is not None for v in p["influence"].values()):
         out.append(opt("rank", "one influence marker up to its next noble rank"))
     return out
 
@@ -117,7 +117,7 @@ def _rankup_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     out = []
     for n in C.NATIONS:
-        at = C.next_rank_at(p["inf"][n])
+        at = C.next_rank_at(p["influence"][n])
         if at is not None:
             out.append(opt("r" + n[0], f"{n.title()} up to {at} (rank {C.RANK_AT[at]})"))
     return out
@@ -126,10 +126,10 @@ def _rankup_options(state: State, f: Frame) -> list[Option]:
 def _rankup_resolve(state: State, f: Frame, seat: int, o: Option, rng: Rng) -> list[Event]:
     p = player(state, seat)
     nation = next(n for n in C.NATIONS if n[0] == o.code[1])
-    at = C.next_rank_at(p["inf"][nation])
+    at = C.next_rank_at(p["influence"][nation])
     ev: list[Event] = []
     assert at is not None
-    gain_influence(state, seat, nation, at - p["inf"][nation], ev)
+    gain_influence(state, seat, nation, at - p["influence"][nation], ev)
     return ev
 
 

@@ -15,7 +15,8 @@ state of format 0 runs them all. A step:
   step at the end, and :data:`FORMAT` goes up by one;
 - needs only the state (no data files, no rules module: this module imports nothing when loaded,
   so ``bench/engine_hash.py`` can upgrade the states of an older checkout's engine with it), but for
-  formats 9's to 15's, 17's and 18's steps, which read the releases' table (scenarios.RELEASES) when they run.
+  formats 9's to 15's, 17's and 18's steps, which read the releases' table (scenarios.RELEASES) when they run
+  (and read the state in today's keys: :func:`_stamp`).
 
 A state of a format newer than this engine's is refused (:class:`UnknownFormat`): an older
 release must never play a game a newer one has written.
@@ -29,11 +30,59 @@ from typing import Any
 State = dict[str, Any]
 
 #: the format this engine writes
-FORMAT = 18
+FORMAT = 19
 
 
 class UnknownFormat(ValueError):
     """A state whose format this engine does not know (newer, or not a format at all)."""
+
+
+#: format 19's readable names of format 18's short keys: the top-level ones, then each player's
+_TOP = {"p": "seats", "v": "revision"}
+_PLAYER = {"d": "doubloons", "vp": "victory_points", "cp": "combat_points", "inf": "influence", "fig": "figures",
+           "figs": "figures_owned", "inc_d": "income_doubloons", "inc_vp": "income_victory_points",
+           "src": "victory_points_by_source"}
+
+
+def _renamed(items: dict[str, Any], names: dict[str, str]) -> None:
+    """``items``'s keys renamed by ``names`` in place, each keeping its place among the keys."""
+    if any(k in names for k in items):
+        renamed = [(names.get(k, k), v) for k, v in items.items()]
+        items.clear()
+        items.update(renamed)
+
+
+def _readable_keys(state: State, back: bool = False) -> None:
+    """Format 19's renames (:data:`_TOP`, :data:`_PLAYER`) made, or undone when ``back``."""
+    top = {v: k for k, v in _TOP.items()} if back else _TOP
+    player = {v: k for k, v in _PLAYER.items()} if back else _PLAYER
+    _renamed(state, top)
+    for p in state.get("p" if back else "seats", ()):
+        _renamed(p, player)
+    for automa in ("jean", "jacques"):  # (Jean's vp, src, inf; Jacques's vp, src: as a player's)
+        if isinstance(state.get(automa), dict):
+            _renamed(state[automa], player)
+
+
+def _stamp(state: State, coop: bool) -> None:
+    """The option ``release`` deduced by the releases' tables (formats 9 to 15, 17 and 18's steps).
+
+    Why the keys are renamed around it: scenarios.py deduces a release reading the state in today's
+    keys (format 19's readable ones), and these steps run on a state of an older format; it is shown the
+    state renamed, then the old names are given back, so each step changes what it always changed.
+    """
+    # Why imported here: the only steps that read data (the releases' table), so that loading this module
+    # still imports nothing (bench/engine_hash.py loads it alone for an older checkout's states)
+    from . import scenarios
+
+    _readable_keys(state)
+    try:
+        if coop:
+            scenarios.stamp_coop_release(state)
+        else:
+            scenarios.stamp_release(state)
+    finally:
+        _readable_keys(state, back=True)
 
 
 def _format_0_to_1(state: State) -> None:
@@ -131,11 +180,7 @@ def _format_8_to_9(state: State) -> None:
     game's quest tiles), deduced from what the state dealt (scenarios.release_of); a game that says an
     older release already, or whose state fits today's setup, keeps it. (A replay reads it from the stored
     state, Rules.replay_options: the stored game's own options need no migration.)"""
-    # Why imported here: the only step that reads data (the releases' table), so that loading this
-    # module still imports nothing (bench/engine_hash.py loads it alone for an older checkout's states)
-    from . import scenarios
-
-    scenarios.stamp_release(state)
+    _stamp(state, coop=False)
     state["format"] = 9
 
 
@@ -144,10 +189,7 @@ def _format_9_to_10(state: State) -> None:
     Chronicler's substitute numbers: scenarios.RENUMBERED), which deals that card under its old id with
     its old numbers (scenarios.RELEASES' row 4831b6a: 78, 79, 74, 193 and a campaign's games holding it),
     deduced from what the state dealt (scenarios.release_of); a game that says an older release keeps it."""
-    # Why imported here: as format 9's step (this module imports nothing when loaded: bench/engine_hash.py)
-    from . import scenarios
-
-    scenarios.stamp_release(state)
+    _stamp(state, coop=False)
     state["format"] = 10
 
 
@@ -158,10 +200,8 @@ def _format_10_to_11(state: State) -> None:
     before this format card 192's four green spaces and their rewards), deduced from what the state holds
     (scenarios.stamp_coop_release: format 10 may have said 4831b6a of such a game, the row that covers their
     card renumbered for the other modes); every other game keeps what it says."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
     if str(state["options"].get("mode", "base")) in ("74", "193"):
-        scenarios.stamp_coop_release(state)
+        _stamp(state, coop=True)
     state["format"] = 11
 
 
@@ -171,13 +211,11 @@ def _format_11_to_12(state: State) -> None:
     and an Uprising campaign's game said to be of release c572794 (formats 9 to 11 deduced it from its
     setup) is of row ef92d45 unless its story shows card 150's vote taken as before ef92d45 (the Resistance
     Tiles alone, scenarios.RELEASES): the two releases set up alike and voted otherwise."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
     story = state.get("story")
     if isinstance(story, dict) and "book" not in story:
         story.update({"book": "base", "modules": [], "modules_next": []})
     if str(state["options"].get("release", "current")) == "c572794":
-        scenarios.stamp_release(state)
+        _stamp(state, coop=False)
     state["format"] = 12
 
 
@@ -185,12 +223,7 @@ def _stamp_renumbered(state: State, to: int) -> None:
     """Formats 13 to 15 and 18 (a card renumbered by the Rebel Chronicler's changes of #20): the option ``release``
     deduced from what the state holds, by coop_releases' rows for 74 and 193 and scenarios.RELEASES' for the
     other modes (a game that says an older release keeps it); then the state is of format ``to``."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
-    if str(state["options"].get("mode", "base")) in ("74", "193"):
-        scenarios.stamp_coop_release(state)
-    else:
-        scenarios.stamp_release(state)
+    _stamp(state, coop=str(state["options"].get("mode", "base")) in ("74", "193"))
     state["format"] = to
 
 
@@ -246,12 +279,7 @@ def _format_16_to_17(state: State) -> None:
     retired for card 242, cost 2 and 2 VP: scenarios.RENUMBERED), which deals card 204 (scenarios.RELEASES' row
     65e19e8 for 78, 79 and a campaign's games, coop_releases' 9c5edb3 for 74 and 193), deduced from what the
     state holds; a game that says an older release keeps it."""
-    from . import scenarios  # (imported here, as in format 9's step: loading this module imports nothing)
-
-    if str(state["options"].get("mode", "base")) in ("74", "193"):
-        scenarios.stamp_coop_release(state)
-    else:
-        scenarios.stamp_release(state)
+    _stamp(state, coop=str(state["options"].get("mode", "base")) in ("74", "193"))
     state["format"] = 17
 
 
@@ -263,13 +291,26 @@ def _format_17_to_18(state: State) -> None:
     _stamp_renumbered(state, 18)
 
 
+def _format_18_to_19(state: State) -> None:
+    """Format 19: the state's last short keys renamed readably (issue 20), each keeping its place among the
+    keys: ``p`` (the players' boards, by seat) is ``seats``, ``v`` (the count of changes, the key of the rules'
+    caches) is ``revision``, and each player's ``d``, ``vp``, ``cp``, ``inf``, ``fig``, ``figs``, ``inc_d``,
+    ``inc_vp`` and ``src`` are ``doubloons``, ``victory_points``, ``combat_points``, ``influence``,
+    ``figures`` (in the supply), ``figures_owned`` (in the supply and on the board), ``income_doubloons``,
+    ``income_victory_points`` and ``victory_points_by_source``, as the automas' (Jean's ``vp``, ``src``, ``inf``,
+    Jacques's ``vp``, ``src``). The view keeps its short keys (views.py, jean.py, jacques.py)."""
+    _readable_keys(state)
+    state["format"] = 19
+
+
 #: UPGRADES[n] takes a state of format n to format n + 1
 UPGRADES: list[Callable[[State], None]] = [_format_0_to_1, _format_1_to_2, _format_2_to_3, _format_3_to_4,
                                                _format_4_to_5, _format_5_to_6, _format_6_to_7,
                                                _format_7_to_8, _format_8_to_9, _format_9_to_10,
                                                _format_10_to_11, _format_11_to_12, _format_12_to_13,
                                                _format_13_to_14, _format_14_to_15, _format_15_to_16,
-                                               _format_16_to_17, _format_17_to_18]
+                                               _format_16_to_17, _format_17_to_18,
+                                               _format_18_to_19]
 
 
 def format_of(state: State) -> int:

@@ -129,7 +129,7 @@ def _against_options(state: State, f: Frame) -> list[Option]:
     p = player(state, f["seat"])
     d = f["data"]
     nation, used = d["nation"], d["used"]
-    budget = int(d["value"]) + p["cp"] + p["fig"]
+    budget = int(d["value"]) + p["combat_points"] + p["figures"]
     out = []
     for a, key in ((CITY, "city"), (VILLAGE, "village")):
         if a["id"] in used or budget < a["cost"]:

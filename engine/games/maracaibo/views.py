@@ -17,13 +17,21 @@ from .scoring import outcome
 
 #: the player keys whose lists and dicts a view shares with the state: every apply replaces them
 #: rather than change them in place (see effects.py); the hand and the setup are hidden
-_SHARED = frozenset(("plan", "display", "bought", "areas", "synergy", "gated", "inf", "discs", "src", "assist",
-                     "careers"))
+_SHARED = frozenset(("plan", "display", "bought", "areas", "synergy", "gated", "influence", "discs",
+                     "victory_points_by_source", "assist", "careers"))
 
 
 #: the player keys holding a number or a string (nothing to copy)
-_SCALARS = frozenset(("at", "d", "vp", "cp", "inc_d", "inc_vp", "fig", "figs", "tokens", "quests", "delivered",
-                      "explorer"))
+_SCALARS = frozenset(("at", "doubloons", "victory_points", "combat_points", "income_doubloons",
+                      "income_victory_points", "figures", "figures_owned", "tokens", "quests", "delivered", "explorer"))
+
+
+#: the view's names of a player's keys the state names readably (upgrade.py, format 19). Why the view keeps
+#: the short ones: it is the public contract of the front ends (view.schema.json, the page's scripts, the
+#: renderers), which the state's renaming must not break; a state's key and its view's key differ only here
+_VIEW_NAMES = {"doubloons": "d", "victory_points": "vp", "combat_points": "cp", "influence": "inf", "figures": "fig",
+               "figures_owned": "figs", "income_doubloons": "inc_d", "income_victory_points": "inc_vp",
+               "victory_points_by_source": "src"}
 
 
 _KNOWN = _SHARED | _SCALARS | {"hand", "setup"}
@@ -40,12 +48,13 @@ def _public_player(p: P) -> P:
     (``tests/engine/test_maracaibo_views.py`` plays games to check it). A view is read-only.
     Keys added later, outside that rule, are copied.
     """
-    pub = p.copy()
+    names = _VIEW_NAMES
+    pub = {names.get(k, k): v for k, v in p.items()}  # (in the state's order: the view's, as before format 19)
     if len(p) != _N_KNOWN:  # (every player has every known key, from setup on)
         for k in p.keys() - _KNOWN:
             v = p[k]
             if isinstance(v, (dict, list)):
-                pub[k] = json_copy(v)
+                pub[names.get(k, k)] = json_copy(v)
     del pub["setup"]
     pub["hand"] = len(p["hand"])
     pub["choosing"] = p["setup"] is not None and len(p["hand"]) < C.HAND_LIMIT  # (done: the plan kept secret)
@@ -104,7 +113,7 @@ def public(state: State) -> View:
         view["legacy_board"] = legacyboard.public(state)
     if top is not None and top["kind"] in ("combat", "fight", "village", "explore", "disc", "nation"):
         view["step"]["data"] = json_copy(top["data"])
-    view["p"] = list(map(_public_player, state["p"]))
+    view["p"] = list(map(_public_player, state["seats"]))
     if jean.playing(state):
         view["jean"] = jean.public(state)
     if jacques.playing(state):
@@ -129,7 +138,7 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     # cards: the pile, the box, other players' hands and the cards they were dealt
     holders: list[tuple[list[int], int]] = [(s["deck"], len(s["deck"])), (s["box"], len(s["box"]))]
     for o in others:
-        p = s["p"][o]
+        p = s["seats"][o]
         holders.append((p["hand"], len(p["hand"])))
         if p["setup"]:
             holders.append((p["setup"]["dealt"], len(p["setup"]["dealt"])))
@@ -138,7 +147,7 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     pool = [c for lst, _ in holders for c in lst]
     # a planned card in setup is the planner's secret too
     for o in others:
-        p = s["p"][o]
+        p = s["seats"][o]
         if p["setup"] and p["setup"]["plan"] is not None:
             pool.append(p["setup"]["plan"])
     rng.shuffle(pool)
@@ -146,7 +155,7 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
         lst[:] = pool[:k]
         del pool[:k]
     for o in others:
-        p = s["p"][o]
+        p = s["seats"][o]
         if p["setup"] and p["setup"]["plan"] is not None:
             p["setup"]["plan"] = pool.pop()
     # combat tokens, face-down prestige buildings, the quest pile under its top

@@ -96,7 +96,7 @@ class CardValues:
             met = condition_met(self.p, e["when"])
             return float(e["vp"]) * (self.left if met else 0.35 * max(0, self.left - 1))
         if ext == "fight_for_pays":  # anyone's fight for the nation: about one in twelve turns of each player
-            return self.gain_value(e["gain"], explore=False) * turns * len(self.state["p"]) / 12
+            return self.gain_value(e["gain"], explore=False) * turns * len(self.state["seats"]) / 12
         if ext == "token_choice":  # the better of n tokens kept, each combat to come
             return self.token_choice_gain(int(e["n"])) * COMBATS_A_TURN * turns
         if ext == "village_variety":
@@ -135,7 +135,7 @@ class CardValues:
             return -sum(self.keep_value(int(x)) for x in code[1:].split("-"))
         if kind == "marknation":  # the nation the table holds most influence with: fought for most
             nation = next(n for n in C.NATIONS if n[0] == code[1])
-            return 0.1 * sum(int(o["inf"][nation]) for o in self.state["p"])
+            return 0.1 * sum(int(o["influence"][nation]) for o in self.state["seats"])
         if kind == "tokenpick":
             token, _, pile = code[1:].partition("p")
             return self.token_value(token) - 0.01 * int(pile)

@@ -108,7 +108,7 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
                 reward = m["rewards"][len(st["market"][p["at"]])] + perm(p, "deliver_d")
                 card = min(three_cards(p, code[1:]), key=ctx.keep_value)  # (its cards: sugar too, Cayman)
                 value = reward * ctx.dv + ctx.disc_value() - ctx.keep_value(card)
-            return value + ctx.city_value(p["at"], int(p["d"]) + reward)
+            return value + ctx.city_value(p["at"], int(p["doubloons"]) + reward)
         if code == "city":
             return ctx.city_value(p["at"])
         if code == "quest":
@@ -198,12 +198,12 @@ def _score(ctx: Ctx, kind: str, o: Option, steps: dict[str, int], village: dict[
             return ctx.best_explore(3)
         if code == "money":
             return 4 + 4 * ctx.dv
-        return max(ctx.inf_value(n, (C.next_rank_at(int(p["inf"][n])) or 99) - int(p["inf"][n]))
-                   for n in C.NATIONS if C.next_rank_at(int(p["inf"][n])) is not None)
+        return max(ctx.inf_value(n, (C.next_rank_at(int(p["influence"][n])) or 99) - int(p["influence"][n]))
+                   for n in C.NATIONS if C.next_rank_at(int(p["influence"][n])) is not None)
     if kind == "rankup":
         nation = next(n for n in C.NATIONS if n[0] == code[1])
-        at = C.next_rank_at(int(p["inf"][nation])) or int(p["inf"][nation])
-        return ctx.inf_value(nation, at - int(p["inf"][nation]))
+        at = C.next_rank_at(int(p["influence"][nation])) or int(p["influence"][nation])
+        return ctx.inf_value(nation, at - int(p["influence"][nation]))
     if kind == "yesno":
         what = st["stack"][-1]["data"]["what"]
         if what == "discard":
@@ -241,7 +241,7 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
         if code.startswith("b") and code[1:].isdigit():
             cid = int(code[1:])
             own = ctx.buy_net(cid)
-            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - ctx.cost(cid), here) if n > 1 else 0.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["doubloons"]) - ctx.cost(cid), here) if n > 1 else 0.0)
         elif code.startswith("i"):
             pb = C.PRESTIGE[code[1:]]
             b = next(x for x in st["prestige"] if x["id"] == code[1:])
@@ -250,9 +250,9 @@ def _village_scores(ctx: Ctx, kind: str, options: list[Option]) -> dict[str, flo
                       "assistant": 0.5, "explorer5": 0.8, "display3": 0.7}[pb["per"]] * ctx.interims
             own = (pb["vp"] * (count + growth) + (2 if not b["investors"] else 0) + 1.0
                    - pb["cost"] * ctx.dv - 2.0)
-            out[code] = own + (ctx.village_plan(n - 1, int(p["d"]) - pb["cost"], here) if n > 1 else 0.0)
+            out[code] = own + (ctx.village_plan(n - 1, int(p["doubloons"]) - pb["cost"], here) if n > 1 else 0.0)
         elif code == "vd":
-            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["d"]) + 1, here) if n > 1 else 0.0)
+            out[code] = ctx.dv + (ctx.village_plan(n - 1, int(p["doubloons"]) + 1, here) if n > 1 else 0.0)
         elif code.startswith("v") and code not in used:
             out[code] = specials.get(code, 0.0) + (
                 ctx.village_plan(n - 1, loc=None if code == "vR" else here) if n > 1 else 0.0)

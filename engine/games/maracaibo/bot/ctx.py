@@ -103,7 +103,7 @@ class Ctx(UprisingValues, CardValues):
         self.left = rounds - rnd + 1          # scorings still to come, the final one included
         self.interims = rounds - rnd          # interim scorings (doubloon income) still to come
         # a round is about five or six turns; the rest of this one is guessed from how far the leader is
-        others = [o["at"] for i, o in enumerate(state["p"]) if i != seat] or [p["at"]]
+        others = [o["at"] for i, o in enumerate(state["seats"]) if i != seat] or [p["at"]]
         lead = min(_HOME.get(at, 0) for at in [*others, p["at"]])
         self.lead = lead
         self.round_turns = max(1.0, lead / 3.5)
@@ -155,7 +155,7 @@ class Ctx(UprisingValues, CardValues):
         v = self._flag_v.get(loc)
         if v is None:
             if loc in _SIMPLE_FLAGS:
-                key = (loc, self.dv, C.COMBAT_MAX - int(self.p["cp"]))
+                key = (loc, self.dv, C.COMBAT_MAX - int(self.p["combat_points"]))
                 v = _FLAG_V.get(key)
                 if v is None:
                     v = _FLAG_V[key] = self.gain_value(C.LOC[loc]["flag"])
@@ -194,14 +194,14 @@ class Ctx(UprisingValues, CardValues):
 
     def _inf_value(self, nation: str, k: int) -> float:
         p = self.p
-        inf = int(p["inf"][nation])
+        inf = int(p["influence"][nation])
         new = min(C.INFLUENCE_MAX, inf + k)
         m = self.mult(nation)
         v = 2.0 * (inf + k - new) + m * (0.65 * (new - inf) / 3 + 0.35 * (C.rank(new) - C.rank(inf)))
         best_other = self._best_other.get(nation)
         if best_other is None:
             best_other = self._best_other[nation] = max(
-                (int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
+                (int(o["influence"][nation]) for i, o in enumerate(self.state["seats"]) if i != self.seat), default=0)
         if inf <= best_other < new:
             v += 1.5
         elif inf > best_other:
@@ -276,11 +276,11 @@ class Ctx(UprisingValues, CardValues):
     def gain_value(self, g: dict[str, Any], nation: str | None = None, explore: bool = True) -> float:
         mult = count_of(self.p, g["per"]) if "per" in g else 1
         v: float = g.get("vp", 0) * mult + g.get("d", 0) * mult * self.dv
-        cp, room = g.get("cp", 0), C.COMBAT_MAX - int(self.p["cp"])
+        cp, room = g.get("cp", 0), C.COMBAT_MAX - int(self.p["combat_points"])
         if cp or room < 0:  # (adding 0.0 changes nothing)
             v += self.cp_gain_worth() * min(cp, room)
         if g.get("fig"):
-            v += 2.0 * min(g["fig"], C.FIGURES_MAX - int(self.p["figs"]))
+            v += 2.0 * min(g["fig"], C.FIGURES_MAX - int(self.p["figures_owned"]))
         if "draw" in g:
             v += 1.0 * g["draw"]
         if g.get("inf"):
@@ -421,7 +421,7 @@ class Ctx(UprisingValues, CardValues):
         """(value net of price, card, price, figures it needs) for the cards in hand and plan, best first."""
         if self._buyable is None:
             p = self.p
-            rich = p if p["d"] >= 0 else {**p, "d": 10 ** 6}  # with the price given as 0: money aside
+            rich = p if p["doubloons"] >= 0 else {**p, "doubloons": 10 ** 6}  # with the price given as 0: money aside
             out = []
             for c in [*p["hand"], *p["plan"]]:
                 if can_buy(self.state, rich, c, 0):
@@ -433,7 +433,7 @@ class Ctx(UprisingValues, CardValues):
     def village_plan(self, n: int, money: int | None = None, loc: str | None = None) -> float:
         """The value of ``n`` village actions at ``loc`` (None: none that depends on the place): the best
         buys it can afford, else doubloons."""
-        money = int(self.p["d"]) if money is None else money
+        money = int(self.p["doubloons"]) if money is None else money
         key = (n, money, loc)
         v = self._plans.get(key)
         if v is None:
@@ -444,7 +444,7 @@ class Ctx(UprisingValues, CardValues):
 
     def _village_plan(self, n: int, money: int, loc: str | None) -> float:
         p = self.p
-        figs = int(p["fig"])
+        figs = int(p["figures"])
         cards = list(self.buyable())
         used: set[str] = set()
         specials = self.special_village()
@@ -505,7 +505,7 @@ class Ctx(UprisingValues, CardValues):
             return self.gain_value({"cp": 1, "d": 1})
         if key == "assist_pay":
             mine = sum(1 for a in p["assist"] if a["loc"] == p["at"])
-            others = sum(1 for o in self.state["p"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
+            others = sum(1 for o in self.state["seats"] if o is not p for a in o["assist"] if a["loc"] == p["at"])
             return (3 * mine + others) * self.dv
         if key == "three_goods":
             return 2 * self.dv + 2 - 1.5
@@ -537,7 +537,7 @@ class Ctx(UprisingValues, CardValues):
         first = next((left for left in spaces if left > 0), 0)
         if first != 1:
             return 0.2
-        return 0.3 + 0.6 * C.rank(min(C.INFLUENCE_MAX, int(self.p["inf"][nation]) + 2))
+        return 0.3 + 0.6 * C.rank(min(C.INFLUENCE_MAX, int(self.p["influence"][nation]) + 2))
 
     def combat_gains(self, nation: str, used: list[str]) -> list[tuple[str, int, float]]:
         """(code, value it costs, what it gains) for the combat actions still open."""
@@ -584,9 +584,9 @@ class Ctx(UprisingValues, CardValues):
         """Paying ``need`` combat value beyond the token: combat points first, then figures."""
         if need <= 0:
             return 0.0
-        cp = min(int(self.p["cp"]), need)
+        cp = min(int(self.p["combat_points"]), need)
         figs = need - cp
-        if figs > int(self.p["fig"]):
+        if figs > int(self.p["figures"]):
             return 1e9
         return 0.3 * cp + 2.5 * figs
 
@@ -621,7 +621,7 @@ class Ctx(UprisingValues, CardValues):
         return total
 
     def city_value(self, loc: str, money: int | None = None) -> float:
-        money = int(self.p["d"]) if money is None else money
+        money = int(self.p["doubloons"]) if money is None else money
         key = (loc, money)
         v = self._city.get(key)
         if v is None:
@@ -652,7 +652,7 @@ class Ctx(UprisingValues, CardValues):
         if action == "assistants":
             return max(4 * self.dv, 2.0) * len(p["assist"])
         if action == "pay_cp":
-            return 6 * self.dv + self.best_inf(1) - 0.8 if p["cp"] >= 2 else 0.0
+            return 6 * self.dv + self.best_inf(1) - 0.8 if p["combat_points"] >= 2 else 0.0
         if action == "combat":
             return self.fight_estimate()
         if action == "new_city":  # the Uprising's L30
@@ -696,7 +696,7 @@ class Ctx(UprisingValues, CardValues):
             city = self.city_value(loc)
             best = city
             if good is not None:
-                best = max(best, value + self.city_value(loc, int(p["d"]) + reward))
+                best = max(best, value + self.city_value(loc, int(p["doubloons"]) + reward))
         elif C.LOC[loc].get("home") == 1:
             best = max(self.fight_estimate(), self.best_explore(2))
         q = st["quests"].get(loc)

@@ -144,7 +144,7 @@ class UprisingValues:
         if code == "no":
             return 0.0
         e = C_U.PORT["HP14"]["effects"][0]
-        cp, room = int(e["gain"].get("cp", 0)), C.COMBAT_MAX - int(self.p["cp"])
+        cp, room = int(e["gain"].get("cp", 0)), C.COMBAT_MAX - int(self.p["combat_points"])
         return min(cp, room) * self.cp_worth() - self.keep_value(int(code[1:]))
 
     # ---- the resistance tile -----------------------------------------------------------------
@@ -181,8 +181,9 @@ class UprisingValues:
         for n in C.NATIONS:
             d = after[n] - before[n]
             if d:
-                mine = C.rank(int(self.p["inf"][n]))
-                best = max((C.rank(int(o["inf"][n])) for i, o in enumerate(st["p"]) if i != self.seat), default=0)
+                mine = C.rank(int(self.p["influence"][n]))
+                best = max((C.rank(int(o["influence"][n])) for i, o in enumerate(st["seats"]) if i != self.seat),
+                           default=0)
                 v += 0.5 * d * (mine - best)
         return v
 
@@ -256,7 +257,7 @@ class UprisingValues:
         if not self.w["team"] or not coop.cooperative(st):
             return 0.4
         s = st.get("search")
-        if len(st["p"]) == 1 and (coop.markers_left(st) or (s and s["freed"] is None)):
+        if len(st["seats"]) == 1 and (coop.markers_left(st) or (s and s["freed"] is None)):
             return COOP_CP
         return 0.4
 
@@ -273,7 +274,7 @@ class UprisingValues:
             return 0.0
         if s["found"] is None:
             return HINT_SAIL if SEARCH.can_reveal(self.state, loc) else 0.0
-        if s["freed"] is None and loc == s["found"] and int(self.p["cp"]) >= int(SEARCH.LUYSA["cp"]):
+        if s["freed"] is None and loc == s["found"] and int(self.p["combat_points"]) >= int(SEARCH.LUYSA["cp"]):
             return LUYSA_SAIL
         return 0.0
 
@@ -390,12 +391,13 @@ class UprisingValues:
     def give_up_value(self, nation: str) -> float:
         """The new city's toll (L30): this nation's marker given up for good, for 5 doubloons a rank; what the
         nation would still score at the end is lost, and its influence to come."""
-        inf = int(self.p["inf"][nation])
+        inf = int(self.p["influence"][nation])
         rank = C.rank(inf)
         got = int(LB.CITY["first"]["d_per_rank"]) * rank * self.dv if LB.CITY else 0.0
         if not LIB.nation_scoring(self.state):  # (the Liberation: influence is VP as it comes)
             return got - 0.5 * self.left
-        best = max((int(o["inf"][nation]) for i, o in enumerate(self.state["p"]) if i != self.seat), default=0)
+        best = max((int(o["influence"][nation]) for i, o in enumerate(self.state["seats"]) if i != self.seat),
+                   default=0)
         return got - rank * self.mult(nation) - (3.0 if inf >= best and inf else 0.0) - 0.4 * self.left
 
     def toll_value(self) -> float:
