@@ -62,7 +62,7 @@ Chooser = Callable[[State, int, list[Option], random.Random], Option]
 #: the parts of the expansion counted, in the order printed
 PARTS = ("fight for", "fight against", "liberate city", "liberate village", "liberate extra", "resistance placed",
          "resistance lost", "resistance full", "resistance village", "port bonus paid", "port bonus declined",
-         "port village", "port combat", "UR completed", "UH completed")
+         "port village", "port combat", "U6 completed", "UR completed", "UH completed")
 #: how often a part could have been taken (counted at each decision that offered it)
 OFFERED = ("fight against", "resistance village", "port village", "port combat", "liberate city",
            "liberate village", "liberate extra")
@@ -168,7 +168,7 @@ def play(n: int, options: dict[str, Any], seed: str, who: Sequence[Chooser], por
     outcome = RULES.outcome(state)
     assert outcome is not None
     for s, p in enumerate(state["seats"]):
-        for area in ("UR", "UH"):
+        for area in ("U6", "UR", "UH"):  # (U6: in 79 the combat action tile's U side, the extra liberation)
             if area in p["areas"]:
                 used[s][f"{area} completed"] += 1
     return {"state": state, "winners": outcome.winners, "moves": moves, "used": used, "offered": could,

@@ -66,6 +66,19 @@ def test_it_liberates_cities_and_villages_in_the_liberation_of_the_caribbean() -
                    + p["victory_points_by_source"].get("resistance", 0) for p in state["seats"]) > 0
 
 
+def test_it_unlocks_the_combat_tiles_u_side_and_takes_the_extra_liberation() -> None:
+    # 79's extra liberation (ship area U6, the combat action tile's U side) was never taken while U6 was
+    # valued as the base game's village annex whatever its side: 0 of 206 offers in 6 games of 3 players
+    for seed in ("ubot-79-a", "ubot-79-b"):
+        state, chosen = _game(2, seed, "79")
+        assert any("U6" in p["areas"] for p in state["seats"]), [p["areas"] for p in state["seats"]]
+        assert chosen["xc"] + chosen["xv"] >= 1, chosen
+    state = RULES.setup(player_names(2), {"mode": "79"}, "ubot-u6")
+    u_side = Ctx(state, 0).area_value("U6")
+    del state["seats"][0]["combat_tile"]  # the same seat, its tile showing the base side (78's village annex)
+    assert Ctx(state, 0).area_value("U6") < u_side - 5
+
+
 def test_it_unlocks_its_home_port_and_pays_its_bonus() -> None:
     # (16 seats: the bot unlocks its port in about 60 % of them, 19 and 22 of 32 measured on two deals of
     # the B deck; 4 games of 2 seats were too few once the deck changed: 2 of 8)

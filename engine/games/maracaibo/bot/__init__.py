@@ -18,7 +18,8 @@ How it plays:
   board); it delivers the good whose card it needs least.
 - **Ship upgrades**: a disc goes where it completes an area, else to the area
   worth most (more village actions, hand limit 6, the VP areas and what they
-  unlock), respecting the areas' order conditions.
+  unlock; an area by the side its tile shows: U6 on the Liberation's U side is
+  the extra liberation), respecting the areas' order conditions.
 - **Buying**: a card is worth its end VP, its income for the scorings left, its
   immediate effect, and its village, combat or assistant action times the uses
   left, less its cost; it buys the best cards it can afford, plans the best card

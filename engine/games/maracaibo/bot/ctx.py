@@ -29,6 +29,14 @@ from .uprising import UprisingValues
 #: the value of a ship area once completed (VP now plus its use over a whole game, scaled by what is left)
 _AREA_NOW = {"U3": 3.0, "U4": 0.0, "U5": 6.0, "U11": 6.0, "U12": 10.0}
 _AREA_USE = {"U1": 2.2, "U2": 1.0, "U3": 0.5, "U6": 0.6, "U7": 0.3, "U8": 0.4, "U9": 0.3, "U10": 0.8}
+#: an area's use on the other side of its tile, by the side shown (``p["combat_tile"]``), in place of _AREA_USE's.
+#: The Liberation turns the combat action tile (U6) to its U side: one more liberation a turn (city 3 / village
+#: 2), not the base game's village annex. Its use: the bot's own ``liberation_plan`` with U6 against without it,
+#: at the first liberation of each turn in 79 (30 games of 2, 3, 4 players, seed m1): +2.5-2.9 VP a combat,
+#: 1.3-1.4 combats a player a round, so 3.3-4.0 VP a round left. 3.3 taken: against 1.6 in self-play (bench/
+#: uprising_balance.py --ab, 79, 2-4 players, 240 games each way) a seat valuing it higher won more, one valuing
+#: it lower did not (docs/rules/maracaibo-uprising-balance-2.md, "The combat action tile's U side").
+_AREA_USE_SIDE: dict[str, dict[str, float]] = {"liberation": {"U6": 3.3}}
 #: the expected value of a card drawn blind, against which a display card is judged
 _BLIND_DRAW = 2.2
 #: what each kind of value is multiplied by. The explorer and quest weights were fitted by self-play
@@ -247,7 +255,8 @@ class Ctx(UprisingValues, CardValues):
         return v + self.w[uid] if uid in self.w else v
 
     def _area_value(self, uid: str) -> float:
-        v = _AREA_NOW.get(uid, 0.0) + _AREA_USE.get(uid, 0.0) * self.left
+        use = _AREA_USE_SIDE.get(str(self.p.get("combat_tile")), _AREA_USE).get(uid, _AREA_USE.get(uid, 0.0))
+        v = _AREA_NOW.get(uid, 0.0) + use * self.left
         if uid == "U4":
             v += (3 * self.dv + 0.5 * self.left) if "board" in self.p else 5 * self.dv  # the Uprising's: a compass
         if uid == "UR":  # the Uprising's resistance tile: 5 doubloons, or 4 and its village action
