@@ -61,7 +61,15 @@ def _village_actions_answered(game: Game, seat: int, options: list[Option]) -> l
     return answered
 
 
-def test_the_story_by_mail_names_the_card_whose_village_action_was_used(ana: Persona, bruno: Persona) -> None:
+#: A deal in which the bot's game reaches a card village action after which its captain still decides.
+#: Why a fixed one: not every deal does (seed fc3dc65a... played a whole game without one, and the test
+#: failed at random in about one run of many).
+SEED = "story-village-0"
+
+
+def test_the_story_by_mail_names_the_card_whose_village_action_was_used(
+        ana: Persona, bruno: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
     game = start_game("maracaibo", [ana, bruno])
     _bot_until(game, lambda g, seat, options: bool(_village_actions_answered(g, seat, options)))
     assert game.state is not None
