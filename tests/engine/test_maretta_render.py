@@ -172,3 +172,19 @@ def test_a_mail_picture_is_drawn_again_while_untranslated_texts_are_watched() ->
             redrawn = render.render_mail_svg(view)
     assert redrawn == kept and redrawn is not kept
     assert told == []  # the catalogue has every text of it (the completeness test above)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_pawn_is_drawn_centred_above_its_space_alone_or_beside_others(narrow: bool) -> None:
+    # Play-test: a pawn alone on space 4 was drawn a step to the left, about halfway to space 3, and
+    # read as on 3 (the slots were fixed at -1, 0, +1 steps whatever the number of pawns there).
+    st = side_a_turn([["3fi", "3wo", "2ro", "4fo"], ["5ro", "1wa", "2fi", "2wa"], ["1ro", "1fo", "3wa", "4wa"],
+                      ["2wo", "4ro", "3ro", "1wo"]], pos=[3, 3, 9, 4], n=4)
+    root = ET.fromstring(render.render_svg(R.view(st, None), narrow=narrow))
+    pawns = {int(e.get("class", "").split("seat")[1]): int(e.get("cx", 0)) for e in root.iter()
+             if e.tag.endswith("circle") and "pawn" in e.get("class", "").split()}
+    lay = render.NARROW if narrow else render.WIDE
+    centre = {p: render._xy(lay, p, 0)[0] for p in (3, 4, 9)}
+    assert abs(pawns[2] - centre[9]) <= 1 and abs(pawns[3] - centre[4]) <= 1  # alone: above its space
+    assert abs((pawns[0] + pawns[1]) / 2 - centre[3]) <= 1  # two: one each side of it
+    assert abs(pawns[1] - pawns[0] - (2 * lay.pawn_r + 1)) <= 1  # (a space's centre may fall on a half pixel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -371,17 +372,21 @@ def render_svg(view: dict[str, Any], narrow: bool = False, key_in_desc: bool = F
         for j, b in enumerate(bs):
             bx = x - lay.chip_w - 1 + j * (lay.chip_w + 2) if len(bs) > 1 else x - lay.chip_w / 2
             body += _chip(lay, bx, y + 22, b, _BARREL_FILL.get(b, _CHIP))
-    # pawns, above their space (three abreast, then a second row above)
+    # pawns, above their space (three abreast, then a second row above), each row centred on it:
+    # why centred (play-test): the slots were fixed at -1, 0, +1 steps, so a pawn alone sat a
+    # step left of its space, about halfway to the one before (a pawn at 4 read as at 3)
     at: dict[int, int] = {}
     out = view.get("out") or [None] * len(names)
+    on_board = [(s, p) for s, p in enumerate(view["pos"]) if out[s] is None]
+    here = Counter(p for _s, p in on_board)
     step = 2 * lay.pawn_r + 1
-    for s, p in enumerate(view["pos"]):
-        if out[s] is not None:
-            continue
+    for s, p in on_board:
         k = at.get(p, 0)
         at[p] = k + 1
+        abreast = min(3, here[p] - k // 3 * 3)  # the pawns in this pawn's row
         x, y = xy(p)
-        body += _pawn(lay, x + (k % 3 - 1) * step, y - 30 - (k // 3) * step, s, str(names[s])[:1].upper(),
+        left = x - (abreast - 1) * step // 2  # (whole pixels: a half would round to even, unevenly)
+        body += _pawn(lay, left + k % 3 * step, y - 30 - (k // 3) * step, s, str(names[s])[:1].upper(),
                       s == seat)
     # the key: players, then the symbols, one a line on a phone
     line_h = lay.text + 10
