@@ -251,3 +251,18 @@ def test_the_board_in_words_cut_in_lines_is_the_same_each_time_and_each_reader_g
     with i18n.language("pt"):  # said in the reader's language before it is cut, not the line kept in English
         said = RULES.render_mail_text(view)
     assert said != first and RULES.render_mail_text(view) == first
+
+
+def test_a_home_ports_rulebook_words_end_its_part_of_the_players_line_without_a_stray_full_stop() -> None:
+    # Play-test (78 by mail): the reader's own line read "... the last space on the explorer track).;
+    # resistance tile: ..." (the rulebook's sentence kept its full stop before the next part's "; ").
+    from engine.games.maracaibo import uprising_content as C_U
+    state = started(3, mode="78")
+    for pid in C_U.PORT:
+        for p in state["seats"]:
+            p["port"] = pid
+        state["revision"] += 1  # (an edited state: its views are not the cached ones)
+        for seat in (0, None):
+            text = RULES.render_text(RULES.view(state, seat))
+            assert ".;" not in text, (pid, seat)
+            assert f"home port {C_U.PORT[pid]['name']} (" in " ".join(text.split())  # (the port is there)

@@ -387,7 +387,8 @@ def _player_lines(view: View, i: int, p: dict[str, Any], brief: bool = False) ->
         # rulebook's words of three players' ports, Roatán's 700 characters, left a 3-player mail of 78
         # no room for its picture, QA #20)
         full = i18n.current() == i18n.DEFAULT and not brief
-        effect = hp["text"] if full else port_text(hp, p.get("combat_tile") == "liberation")
+        # (the rulebook's words end a sentence: without their last full stop, since "; " follows them)
+        effect = str(hp["text"]).rstrip(". ") if full else port_text(hp, p.get("combat_tile") == "liberation")
         # the nation the rulebook's words call "the indicated nation" (its icon), named (QA, #20)
         nation = f"{str(hp['nation']).title()}, " if hp.get("nation") else ""
         bits.append(f"home port {hp['name']} ({nation}{'unlocked' if 'UH' in p['areas'] else 'locked'}): {effect}")
