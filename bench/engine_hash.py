@@ -59,7 +59,14 @@ CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "maretta": [(n, {"side": s}) for s in "AB" for n in (3, 4, 5)],
     "caravelas": [(n, {}) for n in (2, 3, 4)] + [(3, {"target": 60})],
     "maracaibo": [(n, {"scenario": sc}) for n in (2, 3, 4) for sc in ("75", "77")]
-    + [(1, {"scenario": "77", "difficulty": d}) for d in (1, 3, 5)] + [(1, {"scenario": "75", "jean_uprising": False})],
+    + [(1, {"scenario": "77", "difficulty": d}) for d in (1, 3, 5)] + [(1, {"scenario": "75", "jean_uprising": False})]
+    # The Uprising, the code that changes most (added after the base game's: a configuration's seed is
+    # its own, so the lines above keep their hashes): its scenarios 78 and 79, its cooperative modes (solo,
+    # then two players, against Jacques), 79 with the promos, and solo against Jacques in the base game at
+    # his top level (the other configurations play his default, 2)
+    + [(n, {"mode": m}) for m in ("78", "79") for n in (2, 4)]
+    + [(n, {"mode": m}) for m in ("74", "193") for n in (1, 2)]
+    + [(3, {"mode": "79", "promos": True}), (1, {"automa": "jacques", "jacques_level": 4})],
 }
 
 
