@@ -143,6 +143,7 @@ class OptionRow:
     card: dict[str, Any] | None  # the catalogue's card an option buys, plans or keeps (None: a plain button)
     verb: str = ""  # (in the reader's language)
     kind: str = ""  # buy, plan or keep
+    price: str = ""  # what a buy pays, as its option says (the card's printed cost less a discount)
 
 
 #: The option kinds (engine option_details) whose card the page draws as a card, with the button's verb.
@@ -185,8 +186,20 @@ def option_rows(rules: Any, state: Any, seat: int, options: list[Option]) -> lis
         kind = (details or {}).get("kind", "")
         card = cards.get((details or {}).get("card")) if kind in CARD_KINDS else None
         rows.append(OptionRow(o, card_face(card, rules.name) if card else None, _(CARD_KINDS.get(kind, "")) if kind
-                              in CARD_KINDS else "", kind))
+                              in CARD_KINDS else "", kind, _price(details) if kind == "buy" else ""))
     return rows
+
+
+def _price(details: dict[str, Any] | None) -> str:
+    """What a buy option pays, in words ("" when its details do not say).
+
+    Why not the card's cost: a discount (a village action's, a ship area's) makes the price less than
+    the cost printed on the card, and the button said the printed one while the option, its mail and
+    the move paid less (play-test: 'Buy Silent Gravedigger (5 d)' for an option of 4 d)."""
+    cost = (details or {}).get("cost")
+    if not isinstance(cost, dict) or "d" not in cost:
+        return ""
+    return f"{cost['d']} d" + (" + " + _("a figure") if cost.get("fig") else "")
 
 
 def map_links(rules: Any, state: Any, seat: int, options: list[Option],
