@@ -181,10 +181,14 @@ def play(state: State, rng: Rng, ev: list[Event]) -> bool:
     elif act == "explore":
         explore(state, int(area["n"]), ev)
     else:
-        j["ends_in"] = int(END_ROUND["turns_last_round"] if last_round(state) else END_ROUND["turns"])
+        # Why a local: mypy narrows j["ends_in"] to None after the early return above, and the compiled
+        # engine (mypyc) read the narrowed None here, not the number just stored (the event said
+        # "ends_in": null compiled, 1 or 2 in plain Python; bench/engine_hash.py's solo Jacques lines)
+        ends_in = int(END_ROUND["turns_last_round"] if last_round(state) else END_ROUND["turns"])
+        j["ends_in"] = ends_in
         ev.append(new_event("jacques_wait", f"{NAME} does nothing now; he ends the round after each player has "
-                            f"played {'twice' if j['ends_in'] == 2 else 'once'} more, unless a player ends it "
-                            "first.", {"ends_in": j["ends_in"]}))
+                            f"played {'twice' if ends_in == 2 else 'once'} more, unless a player ends it "
+                            "first.", {"ends_in": ends_in}))
     return False
 
 
