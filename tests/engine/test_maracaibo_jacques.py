@@ -188,6 +188,8 @@ def test_it_ends_a_round_after_each_player_has_played_once_more_and_scores_15() 
     for _ in range(5):
         ev = play_turn(state)
     assert "jacques_wait" in kinds(ev) and state["jacques"]["ends_in"] == 1 and state["round"] == 1
+    wait = ev[kinds(ev).index("jacques_wait")]
+    assert wait.data == {"ends_in": 1} and "played once more" in wait.text, (wait.data, wait.text)
     ev = play_turn(state)  # the player's one more turn, then he ends the round
     assert "jacques_card" not in kinds(ev) and "jacques_end" in kinds(ev) and "round_end" in kinds(ev)
     assert state["jacques"]["victory_points_by_source"]["end round"] == 15
@@ -212,6 +214,9 @@ def test_it_plays_the_rulebooks_last_round_example() -> None:
         ev = play_turn(state)
     assert ev[kinds(ev).index("jacques_card")].data == {"card": "B1", "area": 5}
     assert state["jacques"]["ends_in"] == 2
+    # the event says so too (compiled, it said "once" and "ends_in": null: mypyc read a narrowed None)
+    wait = ev[kinds(ev).index("jacques_wait")]
+    assert wait.data == {"ends_in": 2} and "played twice more" in wait.text, (wait.data, wait.text)
     ev = play_turn(state)  # another turn: he reveals no card
     assert "jacques_card" not in kinds(ev) and "jacques_wait" in kinds(ev) and not state["over"]
     ev = play_turn(state)  # a second time: he scores 15 and ends the game
