@@ -47,7 +47,9 @@ def test_the_bench_driver_finds_the_seat_to_move_and_its_codes_in_the_mails(
         assert game.status == Game.Status.RUNNING and game.state is not None
         pending = game_rules.pending(game.state)
         seats = {s.index: s for s in Seat.objects.filter(game=game).select_related("player")}
-        expected = {reply_address(seats[i]): [o.code for o in game_rules.options(game.state, i)] for i in pending}
+        # in the order the mails list them (Rules.presented: Maretta's as the hand is shown)
+        expected = {reply_address(seats[i]): [o.code for o in game_rules.presented(
+            game.state, i, game_rules.options(game.state, i))] for i in pending}
         assert asks == expected, f"move {move}: the mails ask {sorted(asks)}, the engine waits for {pending}"
         reply_to, codes = min(asks.items())
         mover = next(seats[i] for i in pending if reply_address(seats[i]) == reply_to)
