@@ -39,7 +39,7 @@ class UnknownFormat(ValueError):
 
 #: format 19's readable names of format 18's short keys: the top-level ones, then each player's
 _TOP = {"p": "seats", "v": "revision"}
-_PLAYER = {"d": "doubloons", "vp": "victory_points", "cp": "combat_points", "inf": "influence", "fig": "figures",
+PLAYER_KEYS = {"d": "doubloons", "vp": "victory_points", "cp": "combat_points", "inf": "influence", "fig": "figures",
            "figs": "figures_owned", "inc_d": "income_doubloons", "inc_vp": "income_victory_points",
            "src": "victory_points_by_source"}
 
@@ -53,9 +53,9 @@ def _renamed(items: dict[str, Any], names: dict[str, str]) -> None:
 
 
 def _readable_keys(state: State, back: bool = False) -> None:
-    """Format 19's renames (:data:`_TOP`, :data:`_PLAYER`) made, or undone when ``back``."""
+    """Format 19's renames (:data:`_TOP`, :data:`PLAYER_KEYS`) made, or undone when ``back``."""
     top = {v: k for k, v in _TOP.items()} if back else _TOP
-    player = {v: k for k, v in _PLAYER.items()} if back else _PLAYER
+    player = {v: k for k, v in PLAYER_KEYS.items()} if back else PLAYER_KEYS
     _renamed(state, top)
     for p in state.get("p" if back else "seats", ()):
         _renamed(p, player)

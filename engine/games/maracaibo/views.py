@@ -14,6 +14,7 @@ from . import content as C
 from . import uprising_content as U
 from .board import P, json_copy, multiplier
 from .scoring import outcome
+from .upgrade import PLAYER_KEYS
 
 #: the player keys whose lists and dicts a view shares with the state: every apply replaces them
 #: rather than change them in place (see effects.py); the hand and the setup are hidden
@@ -26,12 +27,10 @@ _SCALARS = frozenset(("at", "doubloons", "victory_points", "combat_points", "inc
                       "income_victory_points", "figures", "figures_owned", "tokens", "quests", "delivered", "explorer"))
 
 
-#: the view's names of a player's keys the state names readably (upgrade.py, format 19). Why the view keeps
+#: the view's names of a player's keys the state names readably (format 19's renames undone). Why the view keeps
 #: the short ones: it is the public contract of the front ends (view.schema.json, the page's scripts, the
 #: renderers), which the state's renaming must not break; a state's key and its view's key differ only here
-_VIEW_NAMES = {"doubloons": "d", "victory_points": "vp", "combat_points": "cp", "influence": "inf", "figures": "fig",
-               "figures_owned": "figs", "income_doubloons": "inc_d", "income_victory_points": "inc_vp",
-               "victory_points_by_source": "src"}
+_VIEW_NAMES = {readable: short for short, readable in PLAYER_KEYS.items()}
 
 
 _KNOWN = _SHARED | _SCALARS | {"hand", "setup"}
