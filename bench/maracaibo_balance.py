@@ -11,7 +11,7 @@ source, what a player does in a game (deliveries, ship upgrades, quests,
 combats, explorer, cards), wins by seat, game length (turns and moves), how
 often each card is bought, overall and by winners, and how often each ship
 upgrade is completed, overall and by winners. Run by hand; the figures go into
-docs/rules/maracaibo.md.
+docs/rules/maracaibo-balance.md.
 
 ``--against``: one seat (each seat in turn, game by game) is the bot, the others
 play random legal moves (``random``) or the first bot (``v1``,
@@ -24,7 +24,7 @@ completing it, to judge an area the bot seldom completes by a bot that goes for 
 
 ``--dump FILE``: one JSON line a game (player count, options, winners, each seat's score, points
 by source, cards bought and ship areas completed). ``--table FILE ...``: the criteria table of
-docs/rules/maracaibo.md, one row per player count and scenario of such files. ``--pool FILE ...``:
+docs/rules/maracaibo-balance.md, one row per player count and scenario of such files. ``--pool FILE ...``:
 each ship area's and card's winners' share against the even share over all the files' games together,
 of any player counts and scenarios (an area completed by few players a game is judged this way).
 """
