@@ -17,7 +17,10 @@ seat's view) is rendered as ``pbem.mail.sending`` renders it, without its caches
 Times are this process's CPU (``process_time``), the median of ``--repeat`` renders; bytes are
 the PNG a mail would carry. Also printed: how many of the seats' pictures differ (each is
 rendered once through the shared cache). Then the same over the positions of a game played at
-random (seeded; every ``--every`` moves, the pending seat's picture), CPU summed. Run by hand.
+random (seeded; every ``--every`` moves, the pending seat's picture), CPU summed. Then, as a
+worker meets them, every position of that game once, in order (the pending seat's picture; what
+the painter keeps comes from the positions before, never from the same one: issue 28's element
+and label caches), against raw resvg of the same positions, CPU summed. Run by hand.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import json
 import os
 import statistics
 import sys
@@ -108,11 +112,42 @@ def main(argv: list[str] | None = None) -> int:
               f"render before, "
               f"{fresh / raw:.3f} of raw); as sent / resvg pass {new / old:.3f} ({fresh / old:.3f} with nothing kept); "
               f"{len(set(svgs))} distinct pictures for {players} seats")
+        start = json.loads(json.dumps(state))
         raw_ms, old_ms, new_ms, n = played_positions(rules, state, args, resvg_only, resvg_pass, as_sent)
         print(f"{name:<10} {n} positions played: raw resvg {raw_ms:.0f} ms in all, resvg pass {old_ms:.0f} ms "
               f"({old_ms / raw_ms:.3f} of raw), as sent {new_ms:.0f} ms ({new_ms / raw_ms:.3f} of raw); "
               f"as sent / resvg pass {new_ms / old_ms:.3f}")
+        # what the painter kept from the renders above goes: a worker has painted another game
+        # of this kind (warm), never this game's positions
+        painter.forget()
+        warm = rules.setup([f"P{i}" for i in range(players)], None, "picture-bench-warm")
+        as_sent(rules.render_mail_svg(rules.view(warm, rules.pending(warm)[0])))
+        raw_ms, new_ms, n = in_order(rules, start, args, resvg_only, as_sent)
+        print(f"{name:<10} {n} positions in order, each once: raw resvg {raw_ms:.0f} ms in all, as sent "
+              f"{new_ms:.0f} ms ({new_ms / raw_ms:.3f} of raw; {new_ms / n:.2f} ms a picture)")
     return 0
+
+
+def in_order(rules: Any, state: Any, args: argparse.Namespace, raw: Callable[[str], bytes],
+             render: Callable[[str], bytes]) -> tuple[float, float, int]:
+    """(ms of raw, of render, summed; positions) over every distinct position of a random game
+    (the same seed as :func:`played_positions`), each rendered once, in the game's order."""
+    import random
+
+    rng = random.Random(28)
+    seen: set[str] = set()
+    sums = [0.0, 0.0]
+    for _ in range(args.moves):
+        pending = rules.pending(state)
+        if not pending:
+            break
+        svg = rules.render_mail_svg(rules.view(state, pending[0]))
+        if svg not in seen:
+            seen.add(svg)
+            sums[0] += cpu_ms(functools.partial(raw, svg), 1)[0]
+            sums[1] += cpu_ms(functools.partial(render, svg), 1)[0]
+        rules.apply(state, pending[0], rng.choice(rules.options(state, pending[0])).move)
+    return sums[0], sums[1], len(seen)
 
 
 def played_positions(rules: Any, state: Any, args: argparse.Namespace,

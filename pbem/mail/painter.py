@@ -389,15 +389,14 @@ class _Canvas:
         ix, iy = math.floor(x), math.floor(y)
         outlines = t.halo is not None
         if t.halo:  # the halo first, under the glyphs (paint-order="stroke")
-            self._label(ix, iy, _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth, t.italic,
-                                        (t.halo_width or 1.0) * k / 2, outlines), t.halo)
-        self._label(ix, iy, _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth, t.italic,
-                                    0.0, outlines), t.fill)
+            self._label(ix, iy, (t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth, t.italic,
+                                 (t.halo_width or 1.0) * k / 2, outlines), t.halo)
+        self._label(ix, iy, (t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth, t.italic, 0.0,
+                             outlines), t.fill)
 
-    def _label(self, ix: int, iy: int, glyphs: tuple[int, int, Any, tuple[tuple[int, Any], ...]],
-               colour: str) -> None:
-        """A label's glyphs (:func:`_glyphs`, drawn from the pixel (ix, iy)) painted in ``colour``."""
-        dx, dy, cover, masks = glyphs
+    def _label(self, ix: int, iy: int, key: _GlyphsKey, colour: str) -> None:
+        """A label's glyphs (:func:`_glyphs` of ``key``, drawn from the pixel (ix, iy)) painted in ``colour``."""
+        dx, dy, cover, masks = _glyphs(*key)
         if not masks:
             return
         x0, y0 = ix + dx, iy + dy
@@ -406,11 +405,11 @@ class _Canvas:
         ground = self.image.crop(box)
         low, high = (int(v) for v in ground.getextrema())  # type: ignore[arg-type]
         if low == high and x0 >= 0 and y0 >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
-            # one colour under the label (nearly always): each tone pasted through its mask (the
-            # pixels of that tone or more: the next tone overwrites the inner ones)
+            # one colour under the label (nearly always): its tones' palette entries, the glyphs
+            # inked in them once (kept), pasted through the mask of every inked pixel
             table = self._tone_table(ink, [low])
-            for tone, mask in masks:
-                self.image.paste(table[low + tone * TONE_STEP], box, mask)
+            tile, mask = _inked(key, table[low + TONE_STEP], table[low + 2 * TONE_STEP], table[low + 3 * TONE_STEP])
+            self.image.paste(tile, box, mask)
             return
         both = ImageChops.add(ground, cover.point(_TONE_OF if self.smooth else _HARD))
         values: list[Any] = [v for _n, v in both.getcolors(256) or []]  # an "L" image: each an int
@@ -511,6 +510,25 @@ def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: flo
         if mask.getbbox() is not None:
             masks.append((tone, mask))
     return dx, dy, cover, tuple(masks)
+
+
+#: What :func:`_glyphs` draws a label from: its text, size (px), bold, anchor, where it starts
+#: within its pixel (x, y), smoothed, italic, its halo's stroke (px), drawn from its outlines.
+_GlyphsKey = tuple[str, float, bool, str, float, float, bool, bool, float, bool]
+
+
+@functools.lru_cache(maxsize=4096)
+def _inked(key: _GlyphsKey, tone1: int, tone2: int, tone3: int) -> tuple[Any, Any]:
+    """A label's glyphs (:func:`_glyphs` of ``key``) as palette indices, each pixel its tone's
+    entry (``tone1``-``tone3``), and the mask of the pixels of any tone: pasted through it, the
+    same pixels as each tone pasted through its own mask in turn (each tone's mask holds the
+    higher tones' pixels, which the next paste overwrote). Why kept (issue 28): one paste of a
+    kept tile instead of up to three; a board's labels come back over the same ground and ink
+    from one position to the next."""
+    _dx, _dy, cover, masks = _glyphs(*key)
+    inks = (0, tone1, tone2, tone3)
+    tones = _TONE_OF if key[6] else _HARD
+    return cover.point([inks[tones[c] // TONE_STEP] for c in range(256)]), masks[0][1]
 
 
 def _runs(points: list[tuple[float, float]], dash: tuple[float, ...]) -> list[list[tuple[float, float]]]:
@@ -638,10 +656,16 @@ def truecolour(fig: Figure, width: int) -> Any:
     return canvas.image
 
 
+#: What the painter keeps from one picture to the next, each bounded (a worker paints for days);
+#: not the fonts (_face: a fresh worker has them as soon as it painted once).
+KEPT = (_glyphs, _inked, _rounded)
+
+
 def forget() -> None:
-    """Forgets the labels and shapes kept from earlier pictures (for measuring)."""
-    _glyphs.cache_clear()
-    _rounded.cache_clear()
+    """Forgets the labels, shapes and drawn elements kept from earlier pictures (for measuring)."""
+    for kept in KEPT:
+        kept.cache_clear()
+    figure.forget()
 
 
 def drawable(fig: figure.Figure) -> bool:

@@ -106,3 +106,25 @@ def test_every_maretta_picture_is_made_of_primitives_and_the_other_games_mail_ma
     st = maracaibo_states(2, 1)[0]
     fig = figure.read(maracaibo.render_mail_svg(maracaibo.view(st, 0)))  # read as written (a Window, boats)
     assert fig is not None and any(isinstance(i, Window) for i in fig.items)
+
+
+def test_an_element_met_before_reads_as_the_drawing_around_it_says() -> None:
+    """Elements are kept once read (issue 28): the same source in another nested drawing, or
+    where no font is inherited, still reads as that drawing says."""
+    figure.forget()
+    back = '<rect width="100%" height="100%" fill="#ffffff"/>'
+    label = '<text x="1" y="9" font-size="8" fill="#000000">A</text>'
+
+    def nested(width: int, height: int) -> str:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200" '
+                f'font-family="sans-serif"><rect width="200" height="200" fill="#fbf7ee"/>'
+                f'<svg x="0" y="0" width="{width}" height="{height}" viewBox="0 0 {width} {height}">{back}{label}'
+                f'</svg></svg>')
+
+    for width, height in ((100, 50), (60, 30), (100, 50)):
+        fig = figure.read(nested(width, height))
+        assert fig is not None and isinstance(fig.items[0], Window)
+        assert fig.items[0].items == (Rect(0, 0, width, height, "#ffffff"), Text(1, 9, "A", 8, "#000000", "start"))
+    plain = nested(100, 50).replace(' font-family="sans-serif"', "", 1)
+    assert figure.read(plain) is None, "a text with no font named, none inherited"
+    assert figure.read(nested(100, 50)) is not None
