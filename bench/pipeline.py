@@ -389,6 +389,7 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
     from pbem.games.models import Game, OutboundMessage, Seat
     from pbem.mail.outbox import reply_address
     from pbem.mail.smtp import make_controller
+    from workers.celery import WORKER_OPTIONS
 
     smtp_port = args.smtp_port or free_port()
     ingress = make_controller("127.0.0.1", smtp_port)
@@ -411,9 +412,7 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                 level,
                 "-n",
                 f"bench{i}-{os.getpid()}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
+                *WORKER_OPTIONS,  # as a deployment starts them (docker-compose.yml)
             ],
             cwd=ROOT,
             env={**os.environ, **env},

@@ -32,6 +32,17 @@ def sweep_expires(every: float) -> float:
     return max(6 * every, 60.0)
 
 
+#: How a deployment starts a worker beyond ``celery -A workers worker -c N`` (docker-compose.yml's worker
+#: service; bench/pipeline.py starts its workers with the same). Why (issue 28): pbem uses no event
+#: monitor, revokes no task and elects nothing, and each of these is traffic every worker pays: the
+#: heartbeat publishes an event every 2 s, gossip makes every worker decode every other's heartbeats
+#: (work that grows with the square of the workers), mingle asks the others for their revokes at each
+#: start. Remote control stays on: the compose healthcheck is ``celery inspect ping`` (tested), and it
+#: cost nothing measurable a task (the pidbox is one more subscribed connection, read only when a
+#: command comes).
+WORKER_OPTIONS = ("--without-gossip", "--without-mingle", "--without-heartbeat")
+
+
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name, "")
     return int(raw) if raw.strip() else default
