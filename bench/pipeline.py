@@ -359,6 +359,15 @@ def main(argv: list[str] | None = None) -> int:
 OPTIONS = {"maretta": {"side": "A"}, "maracaibo": {}, "caravelas": {}}
 
 
+def worker_command(i: int, level: str) -> list[str]:
+    """The command of the bench's ``i``-th worker: one pool process, started with the options a deployment
+    starts its workers with (docker-compose.yml's worker: ``workers.celery.WORKER_OPTIONS``)."""
+    from workers.celery import WORKER_OPTIONS
+
+    return [sys.executable, "-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", level,
+            "-n", f"bench{i}-{os.getpid()}@%h", *WORKER_OPTIONS]
+
+
 def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str) -> list[str]:
     sink = Sink()
     from aiosmtpd.controller import Controller
@@ -389,7 +398,6 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
     from pbem.games.models import Game, OutboundMessage, Seat
     from pbem.mail.outbox import reply_address
     from pbem.mail.smtp import make_controller
-    from workers.celery import WORKER_OPTIONS
 
     smtp_port = args.smtp_port or free_port()
     ingress = make_controller("127.0.0.1", smtp_port)
@@ -399,21 +407,7 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
     worker_log = open(os.environ.get("BENCH_WORKER_LOGFILE", os.devnull), "a")  # noqa: SIM115 - lives with the workers
     workers = [
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "workers",
-                "worker",
-                "-c",
-                "1",
-                "-l",
-                level,
-                "-n",
-                f"bench{i}-{os.getpid()}@%h",
-                *WORKER_OPTIONS,  # as a deployment starts them (docker-compose.yml)
-            ],
+            worker_command(i, level),
             cwd=ROOT,
             env={**os.environ, **env},
             stdout=subprocess.DEVNULL,

@@ -382,3 +382,72 @@ def test_a_worker_warms_every_games_rules_up_before_it_forks_its_pool() -> None:
     _load_the_rules()
     assert {loc for loc, _n in places._SPOTS} == set(places.POS)
     assert {n for _loc, n in places._SPOTS} == {1, 2, 3, 4}
+
+
+def _compose_worker() -> dict[str, Any]:
+    from pathlib import Path
+
+    import yaml
+
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text())
+    return dict(compose["services"]["worker"])
+
+
+def test_a_deployments_worker_and_the_pipeline_benchs_start_with_the_worker_options() -> None:
+    """Issue 28 (celery session): heartbeat, gossip and mingle are off where workers run for real (the compose
+    file's worker) and in the bench that measures them, which started its workers without them while a
+    deployment ran with them; remote control stays on, as the compose healthcheck needs it."""
+    from bench.pipeline import worker_command
+    from workers.celery import WORKER_OPTIONS
+
+    assert set(WORKER_OPTIONS) == {"--without-gossip", "--without-mingle", "--without-heartbeat"}
+    command = _compose_worker()["command"]
+    assert command[:4] == ["celery", "-A", "workers", "worker"]
+    assert set(WORKER_OPTIONS) <= set(command), command
+    bench = worker_command(0, "WARNING")
+    assert bench[bench.index("-A"):bench.index("-A") + 3] == ["-A", "workers", "worker"]
+    assert set(WORKER_OPTIONS) <= set(bench), bench
+    assert "--without-heartbeat" in bench and "-E" not in bench and "--task-events" not in bench
+    assert app.conf.worker_enable_remote_control is True  # the healthcheck's ping goes through it
+
+
+@pytest.mark.redis
+def test_a_worker_started_as_the_compose_file_starts_it_answers_its_healthcheck(redis_url: str,
+                                                                              test_services: Any) -> None:
+    """The compose worker's healthcheck (``celery inspect ping`` to its own node), run as written against a
+    real worker started with the compose file's options on the real Redis broker: it fails while no such
+    worker runs and passes once it does."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    service = _compose_worker()
+    node_host = f"hc{os.getpid()}-{time.monotonic_ns() % 100000}"
+    env = {**os.environ, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url, "HOSTNAME": node_host,
+           "DATABASE_URL": test_services.database_url, "LOG_LEVEL": "WARNING"}
+    root = Path(__file__).resolve().parents[2]
+    # The check as compose runs it in the container ($$ is compose's escape of $), with this interpreter's celery.
+    check = service["healthcheck"]["test"][1].replace("$$", "$").replace("celery ", f"{sys.executable} -m celery ", 1)
+
+    def healthy(timeout: int | None = None) -> bool:
+        cmd = check if timeout is None else check.replace("--timeout 10", f"--timeout {timeout}")
+        return subprocess.run(["sh", "-c", cmd], cwd=root, env=env, capture_output=True, timeout=60).returncode == 0
+
+    assert not healthy(timeout=1), "no worker runs: the healthcheck must fail"
+    command = service["command"]
+    args = ["1" if a.startswith("${WORKER_CONCURRENCY") else a for a in command[command.index("-A"):]]
+    worker = subprocess.Popen([sys.executable, "-m", "celery", *args, "-n", f"celery@{node_host}"],
+                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while not healthy():
+            assert worker.poll() is None, "the worker exited"
+            assert time.monotonic() < deadline, "the worker never answered the healthcheck"
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
