@@ -36,6 +36,7 @@ from engine import svg as engine_svg
 from pbem.games import dispatch
 from pbem.games.models import MailAddress, OutboundMessage
 from pbem.mail import compose, dsn, labels, painter
+from pbem.mail.folding import QUICK_FOLD
 
 log = logging.getLogger(__name__)
 
@@ -481,6 +482,7 @@ class _Mail(EmailMultiAlternatives):
         if "Subject" in msg:
             del msg["Subject"]
             Message.__setitem__(msg, "Subject", subject_header(str(self.subject), self.encoding))
+        msg.policy = QUICK_FOLD  # the same bytes, written out quicker (pbem.mail.folding)
         return msg
 
 
@@ -518,6 +520,7 @@ def _with_part(bare: Any, image: MIMEImage, subtype: str, encoding: str | None) 
         Message.__setitem__(outer, name, value)
     outer.attach(bare)
     outer.attach(image)
+    outer.policy = QUICK_FOLD
     return outer
 
 
