@@ -171,6 +171,16 @@ elif PBEM_ASGI and env_bool("PBEM_DB_POOL", True):
         "min_size": 1, "max_size": int(os.environ.get("PBEM_DB_POOL_SIZE", "10")), "timeout": 20}
 if PBEM_ASGI:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("PBEM_DB_PREPARE", True):
+    # Why server-side binding: Django's default quotes every parameter into the SQL text in
+    # Python, and PostgreSQL then parses and plans each statement anew; bound parameters let
+    # psycopg prepare a statement a connection has run PBEM_DB_PREPARE_THRESHOLD times (a
+    # worker's move runs the same few statements every time) and reuse its plan. Prepared
+    # statements live in one server session, which a transaction-pooling PgBouncer (before
+    # 1.21's max_prepared_statements) does not keep: PBEM_DB_PREPARE=0 behind one.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "server_side_binding": True,
+        "prepare_threshold": int(os.environ.get("PBEM_DB_PREPARE_THRESHOLD", "5"))})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ---- caches (Redis when given) ---------------------------------------------------------

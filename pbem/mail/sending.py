@@ -598,9 +598,11 @@ def _claim(row_ids: list[int]) -> list[OutboundMessage]:
     table = connection.ops.quote_name(OutboundMessage._meta.db_table)
     addresses = connection.ops.quote_name(MailAddress._meta.db_table)
     marks = ", ".join(["%s"] * len(ids))
+    # Named, not RETURNING *: a prepared * that a migration widened fails until its connection closes.
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in OutboundMessage._meta.concrete_fields)
     rows = {row.pk: row for row in OutboundMessage.objects.raw(
         f"UPDATE {table} SET status = %s, claimed_at = %s, attempts = attempts + 1 "
-        f"WHERE id IN ({marks}) AND status = %s RETURNING *, EXISTS (SELECT 1 FROM {addresses} a "
+        f"WHERE id IN ({marks}) AND status = %s RETURNING {columns}, EXISTS (SELECT 1 FROM {addresses} a "
         f"WHERE a.email = LOWER({table}.to_email) AND a.disabled_at IS NOT NULL) AS mail_off",
         [OutboundMessage.Status.SENDING, timezone.now(), *ids, OutboundMessage.Status.PENDING])}
     return [rows[i] for i in ids if i in rows]
