@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
@@ -180,6 +181,7 @@ def _producer(client: Any) -> Any:
     _drop_producer()
     producer = client.amqp.Producer(client.connection_for_write(), auto_declare=False)
     _kept.producer = (client, producer, os.getpid())
+    _kept.declared = set()
     return producer
 
 
@@ -190,19 +192,49 @@ def _drop_producer() -> None:
             kept[1].connection.close()
 
 
-def _send(name: str, args: tuple[Any, ...]) -> None:
+def _publish(client: Any, name: str, listed: list[Any]) -> None:
+    """The message ``client.send_task(name, args=listed, queue=queue_for(name))`` sends, published on
+    this thread's kept producer.
+
+    Why not ``send_task`` (issue 28, ingress session): it is the ingress's largest cost after the
+    session itself; its routing, options, signals and result object cost as much as building the
+    message and publishing it. Here Celery's own ``create_task_message`` builds the message (with the
+    parent and root ids of a worker's current task and the reply address, as ``send_task`` gives
+    them) and the producer publishes it with ``send_task_message``'s arguments; the queue is declared
+    on the first publish to it over a connection, as kombu's ``maybe_declare`` does (its cache check
+    then cost a fifth of the publish). argsrepr and kwargsrepr are given, not made by Celery's
+    saferepr: keys only, short (a fifth of a publish's CPU was that repr)."""
+    producer = _producer(client)
+    queue = queue_for(name)
+    root_id = parent_id = None
+    parent = client.current_worker_task
+    if parent:
+        root_id, parent_id = parent.request.root_id or parent.request.id, parent.request.id
+    reprs = {"argsrepr": repr(listed)[:1024], "kwargsrepr": "{}"}
+    headers, properties, body, _sent_event = client.amqp.create_task_message(
+        str(uuid.uuid4()), name, listed, {}, reply_to=client.thread_oid, root_id=root_id, parent_id=parent_id,
+        ignore_result=None, **reprs)
+    properties.update(reprs)  # (send_task copies its options into the properties too)
+    declared: set[str] = _kept.declared
+    conf = client.conf
+    producer.publish(body, exchange="", routing_key=queue, serializer=conf.task_serializer,
+                     compression=conf.task_compression, retry=conf.task_publish_retry,
+                     retry_policy=dict(conf.task_publish_retry_policy),
+                     delivery_mode=conf.task_default_delivery_mode, headers=headers,
+                     declare=[] if queue in declared else [client.amqp.queues[queue]], **properties)
+    declared.add(queue)
+
+
+def _send(name: str, args: tuple[Any, ...], mark: bool = True) -> None:
     try:
         # (the client made inside the try too: a failure to make it, as the import race of 115d40c, is the
         # broker's failure for the caller, whose work is committed: never a 500 for a move already made)
-        client = _celery_client()
-        listed = list(args)
-        # argsrepr and kwargsrepr (the message's headers for monitoring) given, not made by Celery's
-        # saferepr: keys only, short (a fifth of a publish's CPU was that repr, issue 28)
-        client.send_task(name, args=listed, queue=queue_for(name), producer=_producer(client),
-                         argsrepr=repr(listed)[:1024], kwargsrepr="{}")
+        _publish(_celery_client(), name, list(args))
     except Exception as exc:  # noqa: BLE001 - the work is committed; a sweeper hands it on later
         _drop_producer()  # a broken connection is not kept
         log.warning("task %s not handed to the broker (%s); the sweeper will", name, type(exc).__name__)
+        return
+    if not mark:
         return
     with contextlib.suppress(Exception):
         if name == "pbem.send_outbound_batch":
@@ -283,7 +315,12 @@ def run_here(name: str, *args: Any) -> None:
     transaction.on_commit(lambda: _run_here(name, args, bound))
 
 
-def enqueue(name: str, *args: Any) -> None:
+def enqueue(name: str, *args: Any, mark: bool = True) -> None:
+    """Hands the task on after the caller's transaction commits (at once outside one).
+
+    ``mark=False``: no queued mark in the shared cache (:func:`recently_queued` then says no), for a
+    caller whose sweeper tells a recent hand-on by its own row (the SMTP ingress: a mail's receipt
+    time, ``pbem.mail.services.INBOUND_LOST_AFTER``)."""
     if name not in TASKS:
         raise KeyError(f"unknown task {name}")
     if settings.PBEM_TASKS_IN_PROCESS:
@@ -291,4 +328,4 @@ def enqueue(name: str, *args: Any) -> None:
     elif name in SENT_HERE and (bound := _send_here.get()) is not None:
         transaction.on_commit(lambda: _run_here(name, args, bound))
     else:
-        transaction.on_commit(lambda: _send(name, args))
+        transaction.on_commit(lambda: _send(name, args, mark))

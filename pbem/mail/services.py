@@ -45,7 +45,10 @@ from pbem.mail import commands as account
 log = logging.getLogger(__name__)
 
 #: A received mail still unprocessed after this long lost its task; the sweeper hands it on again.
-INBOUND_LOST_AFTER = timedelta(seconds=10)
+#: Why the queued mark's lifetime: the ingress hands a mail's task on as it stores it and writes no
+#: mark (issue 28, ingress session: a Redis SET a mail that only told the sweeper what the row's
+#: receipt time tells it), so a younger row counts as handed on, as a marked one did.
+INBOUND_LOST_AFTER = timedelta(seconds=dispatch.QUEUED_MARK_SECONDS)
 #: At most this many answers to one address an hour: a responder we did not recognise
 #: (no standard header) cannot loop with us for longer than that.
 REPLIES_PER_HOUR = 5
@@ -136,7 +139,7 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
 
     A Message-ID seen before returns the stored row and queues nothing.
     """
-    message_id = parsing.message_id_of(parsing.parse_headers(raw), raw)
+    message_id = parsing.stored_message_id(raw)
     row = InboundMessage(message_id=message_id, raw=raw, mail_from=parsing.without_controls(mail_from or "")[:255],
                          rcpt_to=_choose_recipient(list(rcpt_tos)), status=Status.RECEIVED,
                          received_at=timezone.now())
@@ -155,7 +158,8 @@ def do_receive_mail(raw: bytes, mail_from: str, rcpt_tos: list[str]) -> InboundM
         return existing
     row.pk = int(stored[0])
     row._state.adding = False
-    dispatch.enqueue("pbem.process_inbound", row.pk)  # at once, or when the caller's transaction commits
+    # at once, or when the caller's transaction commits; no queued mark: see INBOUND_LOST_AFTER
+    dispatch.enqueue("pbem.process_inbound", row.pk, mark=False)
     log.info("inbound %s stored (%s bytes)", row.pk, len(raw))
     return row
 

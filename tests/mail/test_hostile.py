@@ -248,7 +248,7 @@ def test_it_decides_a_mail_whose_judging_hits_the_time_limit_and_lets_the_limit_
     raw = fill((CORPUS / "blank_lines_100k.eml").read_bytes(), ana, bids_game)
     with pytest.MonkeyPatch.context() as m:
         m.setattr("pbem.games.dispatch.settings.PBEM_TASKS_IN_PROCESS", False)
-        m.setattr("pbem.games.dispatch._send", lambda name, args: None)  # no broker: judged below
+        m.setattr("pbem.games.dispatch._send", lambda name, args, mark=True: None)  # no broker: judged below
         row = mail_services.do_receive_mail(raw, ana.email, [outbox.reply_address(seat_of(bids_game, ana))])
     before = len(ana.inbox())
     with pytest.raises(SoftTimeLimitExceeded):
