@@ -1,5 +1,5 @@
-"""An update mail's HTML, written out in Python since issue 28 (it was the template
-``mail/game_update.html``): what the template did that a hand-written page could lose."""
+"""An update mail's HTML (the template ``mail/game_update.html``): every value escaped, the
+catalogue's markup kept, values in the reader's language, the game's title in the page's title."""
 
 from __future__ import annotations
 
@@ -47,3 +47,10 @@ def test_a_sparse_context_gives_a_page_with_its_gaps_empty() -> None:
     assert html.startswith('<!DOCTYPE html>\n<html lang="en">\n')
     assert "<title> #</title>" in html and html.endswith("</p>\n</div>\n</body>\n</html>\n")
     assert "You are . Players: ." in html
+
+
+def test_the_pages_title_is_the_games_title_and_number() -> None:
+    # (the stored content's game has "title": the template read a "said_title" it never had, so every
+    # HTML mail's title was " #7")
+    html = compose.render_html_body(_context(game={"pk": 7, "title": "Ann's <game> & co", "seed": "", "seed_hash": "ab"}))
+    assert "<title>Ann&#x27;s &lt;game&gt; &amp; co #7</title>" in html
