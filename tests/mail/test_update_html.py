@@ -52,5 +52,6 @@ def test_a_sparse_context_gives_a_page_with_its_gaps_empty() -> None:
 def test_the_pages_title_is_the_games_title_and_number() -> None:
     # (the stored content's game has "title": the template read a "said_title" it never had, so every
     # HTML mail's title was " #7")
-    html = compose.render_html_body(_context(game={"pk": 7, "title": "Ann's <game> & co", "seed": "", "seed_hash": "ab"}))
+    game = {"pk": 7, "title": "Ann's <game> & co", "seed": "", "seed_hash": "ab"}
+    html = compose.render_html_body(_context(game=game))
     assert "<title>Ann&#x27;s &lt;game&gt; &amp; co #7</title>" in html
