@@ -281,11 +281,13 @@ def game_view_svg(game: Game, seat: int | None) -> str:
 
 
 def seat_options(game: Game, seat: int) -> list[engine.Option]:
-    """The legal choices of ``seat`` now; empty when the game does not wait for it."""
+    """The legal choices of ``seat`` now, in the game's presented order (as the mails and the page
+    list them: Maretta's as the hand is shown); empty when the game does not wait for it."""
     state = _require_state(game)
     if game.status != Game.Status.RUNNING:
         return []
-    return rules_for(game).options(state, seat)
+    rules = rules_for(game)
+    return rules.presented(state, seat, rules.options(state, seat))
 
 
 # ---- the move log ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.test import Client
 import engine
 from pbem.games import services
 from pbem.games.models import Game, Move
+from tests.factories import token_client
 from tests.mail.conftest import Persona, html_of, seat_of, start_game, text_of
 from tests.mail.test_maretta_by_mail import listed_options
 from tests.mail.test_personal_page import link_in
@@ -102,3 +103,14 @@ def test_a_refused_mail_lists_the_options_as_the_hand_is_shown(dealt: Game, ana:
     answer = text_of(ana.latest())
     assert "Your options now:" in answer, answer
     assert cards_in([label for _code, label in listed_options(answer)], "play") == hand_of(text_of(ana.inbox()[0]))
+
+
+def test_the_rest_api_lists_a_seats_options_in_the_mails_order(dealt: Game, ana: Persona, bruno: Persona,
+                                                             carla: Persona) -> None:
+    # (a front end shows what the player's mail shows: the API listed the engine's order before)
+    for person in (ana, bruno, carla):
+        seat = seat_of(dealt, person)
+        assert seat.player is not None
+        listed = [code for code, _label in listed_options(text_of(person.latest()))]
+        got = token_client(seat.player).get(f"/api/v1/games/{dealt.pk}/options/").json()["options"]
+        assert [o["code"] for o in got] == listed
