@@ -30,7 +30,6 @@ _FAMILIES = {"sans-serif", "DejaVu Sans", "'DejaVu Sans'"}
 _PLAIN = {"x", "y", "font-size", "text-anchor", "font-family", "font-weight", "fill", "class"}
 #: SVG's text-anchor as Pillow's anchor (on the baseline).
 ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
-_ANCHORS = ANCHORS
 _NAMED = {"black": "#000000", "white": "#ffffff"}
 #: Signs past Latin that DejaVu Sans has and the pictures use: dashes, quotes, ellipsis, bullets,
 #: times, arrows, euro.
@@ -102,7 +101,7 @@ def _label(attrs: dict[str, str], body: str, k: float) -> Label | None:
     if set(attrs) - _PLAIN or "<" in body:
         return None
     x, y, size = _number(attrs.get("x"), 0.0), _number(attrs.get("y"), 0.0), _number(attrs.get("font-size"))
-    anchor = _ANCHORS.get(attrs.get("text-anchor", "start"))
+    anchor = ANCHORS.get(attrs.get("text-anchor", "start"))
     weight = attrs.get("font-weight", "normal")
     fill = _NAMED.get(attrs.get("fill", "black"), attrs.get("fill", ""))
     if (x is None or y is None or size is None or size <= 0 or anchor is None
