@@ -49,13 +49,11 @@ def _play(game_id: int | None, moves: int) -> int:
     """``moves`` moves by mail of a game of Maretta (a new one when ``game_id`` is None), each
     mail stored as the ingress does and judged at its commit as a worker does (no broker)."""
     import random
-    from email.message import EmailMessage
 
-    import engine
     from pbem.games import services
-    from pbem.games.models import Game, Seat
+    from pbem.games.models import Game
     from pbem.mail import services as mail_services
-    from pbem.mail.outbox import reply_address
+    from tests.mail.test_query_counts_mail import _move_mail
 
     if game_id is None:
         people = [services.do_create_player(f"p{i}@example.org", f"P{i}") for i in range(3)]
@@ -63,18 +61,10 @@ def _play(game_id: int | None, moves: int) -> int:
                                           invite=[p.email for p in people[1:]]).pk
         for p in people[1:]:
             services.do_join_game(game_id, p)
-    rules, rnd = engine.get("maretta"), random.Random(f"{game_id}-{moves}")
+    rnd = random.Random(f"{game_id}-{moves}")
     for _ in range(moves):
-        game = Game.objects.get(pk=game_id)
-        assert game.state is not None
-        index = rules.pending(game.state)[0]
-        seat = Seat.objects.select_related("player").get(game=game, index=index)
-        assert seat.player is not None
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = seat.player.email, reply_address(seat), "move"
-        msg["Message-ID"] = f"<prepared-{game.version}-{rnd.random()}@example.org>"
-        msg.set_content(rnd.choice(rules.options(game.state, index)).code)
-        mail_services.do_receive_mail(msg.as_bytes(), seat.player.email, [reply_address(seat)])
+        raw, sender, to = _move_mail(Game.objects.get(pk=game_id), rnd)
+        mail_services.do_receive_mail(raw, sender, [to])
     return game_id
 
 
