@@ -63,6 +63,14 @@ def seat_by_token(token: str, *, lock: bool = False) -> Seat | None:
     return seat
 
 
+def named_columns(model: type[Model]) -> str:
+    """Every column of ``model``'s row, named and quoted, for a written-out statement that reads the
+    whole row. Why not ``*``: PostgreSQL refuses a prepared statement whose ``*`` a migration widened
+    ("cached plan must not change result type") until its connection closes (issue 28)."""
+    quote = connection.ops.quote_name
+    return ", ".join(quote(str(f.column)) for f in model._meta.concrete_fields)
+
+
 def _part(model: type[Model]) -> tuple[type[Model], tuple[str, ...], tuple[Any, ...], int]:
     fields = model._meta.concrete_fields
     return (model, tuple(f.attname for f in fields), tuple(tuple(f.get_db_converters(connection)) for f in fields),

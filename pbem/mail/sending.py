@@ -35,7 +35,7 @@ from engine import figure
 from engine import svg as engine_svg
 from pbem.games import dispatch
 from pbem.games.models import MailAddress, OutboundMessage
-from pbem.mail import compose, dsn, labels, painter
+from pbem.mail import compose, dsn, labels, painter, seatrow
 from pbem.mail.folding import QUICK_FOLD
 
 log = logging.getLogger(__name__)
@@ -598,8 +598,7 @@ def _claim(row_ids: list[int]) -> list[OutboundMessage]:
     table = connection.ops.quote_name(OutboundMessage._meta.db_table)
     addresses = connection.ops.quote_name(MailAddress._meta.db_table)
     marks = ", ".join(["%s"] * len(ids))
-    # Named, not RETURNING *: a prepared * that a migration widened fails until its connection closes.
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in OutboundMessage._meta.concrete_fields)
+    columns = seatrow.named_columns(OutboundMessage)  # not RETURNING *: see named_columns
     rows = {row.pk: row for row in OutboundMessage.objects.raw(
         f"UPDATE {table} SET status = %s, claimed_at = %s, attempts = attempts + 1 "
         f"WHERE id IN ({marks}) AND status = %s RETURNING {columns}, EXISTS (SELECT 1 FROM {addresses} a "
