@@ -156,3 +156,28 @@ def test_it_reads_9a_and_16a_typed_alone_where_the_options_name_them_and_says_wh
     assert "names a place (21b Homeward: Key West); places are chosen while sailing ('sail to 21b'), not" in \
         _refusal(state, seat, "21b")
     assert "9a Isla Margarita is not in play" in _refusal(state, seat, "9a")  # a place, never the number 9
+
+
+def test_it_says_there_is_no_such_location_when_a_sailing_line_names_a_number_that_is_none() -> None:
+    # (a play-test: 'sail to 99' was answered "'sail 99' means 99 locations ... write 'sail to 99'",
+    # the very line refused)
+    from tests.engine import maracaibo_scenarios as S
+
+    state, seat = S.sail()
+    for line in ("sail to 99", "Sail To 99", "to 99", "sail to location 99"):
+        said = _refusal(state, seat, line)
+        assert said.startswith("'" + line + "' is not a legal move now: there is no location 99 on the map. You can: "
+                               "sail 1 to"), said
+        assert "write 'sail to" not in said
+    assert "'sail 99' means 99 locations" in _refusal(state, seat, "sail 99")  # steps, not a location: as before
+    assert "no location is 6 steps ahead" not in _refusal(state, seat, "sail to 99")
+
+
+def test_it_says_there_is_no_such_location_in_portuguese_too() -> None:
+    from engine.i18n import language
+    from tests.engine import maracaibo_scenarios as S
+
+    state, seat = S.sail()
+    with language("pt"):
+        for line in ("navegar para 99", "navegar até 99"):
+            assert "não há local 99 no mapa. Pode: " in _refusal(state, seat, line), line

@@ -726,8 +726,8 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     if fought and others:
         return _("you are fighting for {nation}: what you annex or gain is {nation}'s, not {other}'s").format(
             nation=_say(fought.title()), other=_say(others[0].title()))
-    if kind == "sail" and ("sail" in terms or places):
-        return _why_not_sail(state, seat, terms, nums, options)
+    if kind == "sail" and ("sail" in terms or places or _TO_NUMBER.search(notation.fold(line.text))):
+        return _why_not_sail(state, seat, terms, nums, options, line.text)
     if places and kind == "combat" and not any("flag" in C.LOC[loc] for loc in places):
         return _("{place} has no flag: it cannot be annexed").format(place=_place(places[0]))
     if places and kind not in ("combat", "sail") and terms <= {f"l#{loc}" for loc in places}:
@@ -837,13 +837,23 @@ def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
     return None
 
 
-def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option]) -> str | None:
+#: A line naming a location by its number ("sail to 99", "location 99", "para 99"): the words of
+#: :data:`SAIL_WORDS` before a number; a number that is no location stays a number in ``nums``.
+_TO_NUMBER = re.compile(r"\b(?:to|to location|to loc|location|loc|to space|to number|till|until|para|ate|para o|"
+                        r"ate o|para a casa|ate a casa)\s+(\d+)\b", re.I)
+
+
+def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option],
+                  text: str = "") -> str | None:
     p = state["seats"][seat]
     # (the options come in the reader's language: the steps are read from the English the rules made)
     reach = [labels.english(o) for o in options if o.code.startswith("s")]
     listing = "; ".join(o.label for o in options if o.code.startswith("s"))
     steps = {m.group(1) for label in reach if (m := _SAIL.match(label))}
+    named = {int(m.group(1)) for m in _TO_NUMBER.finditer(notation.fold(text))} if text else set()
     for n in nums:
+        if n in named:  # "sail to 99": a location by its number, and there is none (a place's number is a term)
+            return _("there is no location {n} on the map. You can: {listing}").format(n=n, listing=listing)
         if n > 7:
             return _("'sail {n}' means {n} locations, and a ship sails 1 to 7; to sail to location {n} write "
                      "'sail to {n}'. You can: {listing}").format(n=n, listing=listing)
