@@ -181,3 +181,19 @@ def test_it_says_there_is_no_such_location_in_portuguese_too() -> None:
     with language("pt"):
         for line in ("navegar para 99", "navegar até 99"):
             assert "não há local 99 no mapa. Pode: " in _refusal(state, seat, line), line
+
+
+def test_it_refuses_fight_alone_in_a_combat_rather_than_ending_the_combat() -> None:
+    # (a play-test: "fight" was read as "end the combat", the one option with a word of it)
+    from engine.i18n import language
+    from tests.engine import maracaibo_scenarios as S
+
+    state, seat = S.combat()
+    for line in ("fight", "combat", "Fight!"):
+        assert _refusal(state, seat, line) == (f"{line!r}: a combat is under way; choose what it does (an option "
+                                              "below), or write 'end the combat' to end it")
+    for line in ("end the combat", "end", "pass", "done", "no more combat", "end fight"):
+        assert parsed(state, seat, line) == "cend", line
+    with language("pt"):
+        assert "há um combate em curso" in _refusal(state, seat, "lutar")
+        assert parsed(state, seat, "terminar o combate") == "cend"

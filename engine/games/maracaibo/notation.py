@@ -629,6 +629,14 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         if not line.terms() and {t for x in line.lexemes if x.negated for t in x.terms} & ACTIONS - {"deliver"}:
             raise IllegalMove(_("{line} says what not to do; write the move you want instead").format(
                 line=repr(text.strip())), notation.listing(options))
+    if reading.code == "cend":
+        line = notation.lex(text, vocab, strict=True)
+        if line.terms() and line.terms() <= {"combat", "fight"} and not any(x.negated for x in line.lexemes):
+            # ("fight" alone was read as "end the combat", its one option with that word: a combat
+            # action lost to a line that asked for a fight; found by a play-test)
+            raise IllegalMove(_("{line}: a combat is under way; choose what it does (an option below), or write "
+                                "'end the combat' to end it").format(line=repr(text.strip())),
+                              notation.listing(options))
     if reading.code in SAYS_NO:
         return
     if re.match(r"\s*with\b", text, re.I) and re.fullmatch(r"[pbk]\d+\w*", reading.code):
