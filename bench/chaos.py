@@ -202,10 +202,14 @@ class Processes:
                                 start_new_session=True)
 
     def start_worker(self) -> None:
+        """One more worker of one pool process, started with the options a deployment starts its workers
+        with (``workers.celery.WORKER_OPTIONS``, as bench/pipeline.py's ``worker_command``)."""
+        # (imported here, as pipeline.py does: the Celery app reads Django's settings, set up by main)
+        from workers.celery import WORKER_OPTIONS
+
         self.n += 1
         self.workers.append(self._spawn(["-m", "celery", "-A", "workers", "worker", "-c", "1", "-l", "WARNING",
-                                         "-n", f"chaos{self.n}-{os.getpid()}@%h", "--without-gossip",
-                                         "--without-mingle", "--without-heartbeat"]))
+                                         "-n", f"chaos{self.n}-{os.getpid()}@%h", *WORKER_OPTIONS]))
 
     def kill_worker(self, rng: random.Random) -> None:
         victim = rng.choice(self.workers)
