@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from engine.games.maracaibo import reach, sailing
-from engine.games.maracaibo.render import POS
+from engine.games.maracaibo.places import POS
 from tests.engine import svg_checks
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -296,7 +296,7 @@ def test_it_says_every_cards_text_and_every_ship_area_whole() -> None:
 
 
 def test_it_says_the_uprisings_legacy_tags_on_the_map() -> None:
-    from engine.games.maracaibo.render import NEW_TAGS
+    from engine.games.maracaibo.render_map import NEW_TAGS
 
     missed: list[str] = []
     with i18n.on_miss(lambda m, c: missed.append(m)):

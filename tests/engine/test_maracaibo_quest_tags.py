@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import engine
 from engine import svg as kit
-from engine.games.maracaibo import render, render_phone
+from engine.games.maracaibo import render_map, render_phone
 from tests.engine.test_mail_picture_reach import _sail_states
 
 RULES = engine.get("maracaibo")
@@ -43,7 +43,7 @@ def test_every_quest_tag_holds_its_name_on_the_page_and_in_the_mail() -> None:
         view = RULES.view(st, seat)
         # the page's picture, a mail's, and the whole map as a mail draws it (its text at the mail's size)
         whole = ('<svg xmlns="http://www.w3.org/2000/svg">'
-                 + "".join(render._svg_map(view, least=render_phone.MAIL_LEAST, legend=False)) + "</svg>")
+                 + "".join(render_map._svg_map(view, least=render_phone.MAIL_LEAST, legend=False)) + "</svg>")
         for doc in (RULES.render_svg(view), RULES.render_mail_svg(view), whole):
             assert not _spilled(doc), _spilled(doc)
             tags += doc.count('fill="#ffd43b" stroke="#a07c00"')

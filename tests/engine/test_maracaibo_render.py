@@ -199,7 +199,7 @@ def test_it_shows_a_legacy_place_only_while_its_tile_is_in_play() -> None:
 def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> None:
     """The story band (render_story.py): the story tiles and who claimed them, the cards in play with
     what they require, a disc tile's discs, the last card read and the last vote; the pile's count only."""
-    from engine.games.maracaibo import render, render_phone
+    from engine.games.maracaibo import render, render_base, render_phone
 
     state = RULES.setup(["Ana", "Bruno"], {"campaign": True, "mode": "campaign"}, "band")
     rnd = random.Random(2)
@@ -222,32 +222,32 @@ def test_it_draws_the_campaigns_story_in_the_board_picture_and_the_phones() -> N
     view["story"]["discs"] = {"W6": {"name": "the rebels' armoury", "loc": "7", "size": 2, "by": [1]}}
     picture = render.svg(view)
     assert "Disc tile W6, the rebels&#x27; armoury at St. Kitts (7): 1 of 2 discs (Bruno)." in picture
-    assert picture.count('r="4" fill="') == 2 and f'fill="{render._colour(view, 1)}" stroke="#495057"' in picture
+    assert picture.count('r="4" fill="') == 2 and f'fill="{render_base._colour(view, 1)}" stroke="#495057"' in picture
     phone = render_phone.phone_svgs(view)[1]
     assert "Story: game 1 of the campaign" in phone and "Story tiles: 1 " in phone
     assert "Story:" not in render.svg(RULES.view(RULES.setup(["Ana", "Bruno"], {}, "band"), 0))
 
 
 def test_the_board_in_words_cut_in_lines_is_the_same_each_time_and_each_reader_gets_their_own_lines() -> None:
-    """The lines a text is cut in are kept from one mail to the next (render._cut, issue 28: the same
+    """The lines a text is cut in are kept from one mail to the next (render_text._cut, issue 28: the same
     texts recur); what a reader gets must be what ``textwrap`` gives, in that reader's language, and
     a caller changing its lines must not change the next mail's."""
     import textwrap
 
     from engine import i18n
-    from engine.games.maracaibo import render
+    from engine.games.maracaibo import render_base, render_text
 
     state = played()
     view = RULES.view(state, 0)
     first = RULES.render_mail_text(view)
     assert RULES.render_mail_text(view) == first
     long = "Barriers: " + "; ".join(f"space {i}: a quest of the governor" for i in range(9))
-    assert len(textwrap.wrap(long, render.WIDTH)) > 2
-    lines = render._wrap(long)
-    assert lines == textwrap.wrap(render.say(long), render.WIDTH, initial_indent="  ", subsequent_indent="    ",
-                                  break_on_hyphens=False)
+    assert len(textwrap.wrap(long, render_text.WIDTH)) > 2
+    lines = render_text._wrap(long)
+    assert lines == textwrap.wrap(render_base.say(long), render_text.WIDTH, initial_indent="  ",
+                                  subsequent_indent="    ", break_on_hyphens=False)
     lines.append("changed by its caller")
-    assert render._wrap(long) == lines[:-1]
+    assert render_text._wrap(long) == lines[:-1]
     with i18n.language("pt"):  # said in the reader's language before it is cut, not the line kept in English
         said = RULES.render_mail_text(view)
     assert said != first and RULES.render_mail_text(view) == first

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import engine
-from engine.games.maracaibo import render
+from engine.games.maracaibo import places, render_base
 from engine.testing import player_names
 from tests.engine import svg_checks
 from tests.engine.test_caravelas_picture_bounds import NS
@@ -33,11 +33,11 @@ def _tags(doc: str) -> list[tuple[float, float, float, float]]:
 @pytest.mark.parametrize(("mode", "seed"), [("78", 9), ("79", 4), ("base", 2)])
 def test_the_readers_ship_is_drawn_beside_its_place(mode: str, seed: int) -> None:
     state = RULES.setup(player_names(3), {"mode": mode} if mode != "base" else {}, seed)
-    for loc, (x, y) in render.POS.items():
+    for loc, (x, y) in places.POS.items():
         st = copy.deepcopy(state)
         st["seats"][0]["at"] = loc
         view = RULES.view(st, 0)
-        if render._kind(view, loc) == "off":  # (a place not in this game)
+        if render_base._kind(view, loc) == "off":  # (a place not in this game)
             continue
         for doc in (RULES.render_mail_svg(view), RULES.render_svg(view)):
             found = MINE.search(doc)

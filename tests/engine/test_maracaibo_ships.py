@@ -8,7 +8,7 @@ import re
 import pytest
 
 import engine
-from engine.games.maracaibo import places, render
+from engine.games.maracaibo import places, render_map
 from engine.testing import player_names
 
 RULES = engine.get("maracaibo")
@@ -16,11 +16,11 @@ RULES = engine.get("maracaibo")
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_it_draws_each_row_of_ships_at_its_own_place(n: int) -> None:
-    for loc, (x, y) in render.POS.items():
-        dx, dy = render.ship_offset(loc, n)
+    for loc, (x, y) in places.POS.items():
+        dx, dy = render_map.ship_offset(loc, n)
         cx, cy = x + dx + 4 * n, y + dy - 2
         own = ((cx - x) ** 2 + (cy - y) ** 2) ** 0.5
-        for other, (ox, oy) in render.POS.items():
+        for other, (ox, oy) in places.POS.items():
             if other != loc:
                 for ly in (oy, oy + 21):  # the place and its name under it
                     assert ((cx - ox) ** 2 + (cy - ly) ** 2) ** 0.5 > own, (loc, other, n)
@@ -31,10 +31,10 @@ def test_it_draws_each_row_of_ships_at_its_own_place(n: int) -> None:
 def every_spot(loc: str, n: int) -> list[tuple[int, int]]:
     """The spots as the rule says, by brute force: every spot tried against every place's boxes and
     every place's and name's centre (places._ship_spots before issue 28's pipe session sifted them)."""
-    x, y = render.POS[loc]
+    x, y = places.POS[loc]
     mine = places._place_boxes(loc)
-    others = [b for o in render.POS if o != loc for b in places._place_boxes(o)]
-    centres = [(ox, oy + k) for o, (ox, oy) in render.POS.items() if o != loc for k in (0, 21)]
+    others = [b for o in places.POS if o != loc for b in places._place_boxes(o)]
+    centres = [(ox, oy + k) for o, (ox, oy) in places.POS.items() if o != loc for k in (0, 21)]
     found = []
     for dy in range(-44, 46, 2):
         for dx in range(-70, 42, 2):
@@ -55,7 +55,7 @@ def every_spot(loc: str, n: int) -> list[tuple[int, int]]:
 def test_the_spots_sifted_for_speed_are_every_spot_the_rule_gives_in_its_order(n: int) -> None:
     """Issue 28 (pipe session): the search looks only at the boxes and centres that can matter; it must
     find what trying every one finds, at every place."""
-    for loc in render.POS:
+    for loc in places.POS:
         places._SPOTS.pop((loc, max(n, 1)), None)
         assert places._ship_spots(loc, n) == every_spot(loc, n), (loc, n)
 
@@ -65,9 +65,9 @@ def test_warming_up_the_rules_keeps_every_places_spots_for_every_count_of_ships_
     move's picture searches where a place's ships go: every place, 1 to 4 ships (0 drawn as 1)."""
     places._SPOTS.clear()
     RULES.warm_up()
-    assert set(places._SPOTS) == {(loc, n) for loc in render.POS for n in range(1, RULES.max_players + 1)}
+    assert set(places._SPOTS) == {(loc, n) for loc in places.POS for n in range(1, RULES.max_players + 1)}
     kept = dict(places._SPOTS)
-    for loc in render.POS:
+    for loc in places.POS:
         assert places._ship_spots(loc, 0) is kept[(loc, 1)]
     assert kept == places._SPOTS  # nothing searched again
     assert kept[("7", 2)] == every_spot("7", 2)
@@ -75,9 +75,9 @@ def test_warming_up_the_rules_keeps_every_places_spots_for_every_count_of_ships_
 def test_it_draws_the_ships_in_havana_beside_havana() -> None:
     state = RULES.setup(player_names(3), {}, 1)
     svg = RULES.render_svg(RULES.view(state, None))
-    hx, hy = render.POS["H"]
+    hx, hy = places.POS["H"]
     boats = [(float(a), float(b)) for a, b in re.findall(r'<path d="M([\d.]+) ([\d.]+) l7 0', svg)]
     assert len(boats) == 3
-    bx, by = render.POS["21b"]
+    bx, by = places.POS["21b"]
     for sx, sy in boats:
         assert (sx - hx) ** 2 + (sy - hy) ** 2 < (sx - bx) ** 2 + (sy - by) ** 2

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import engine
 from engine.games.maracaibo import content as C
-from engine.games.maracaibo.render import POS
+from engine.games.maracaibo.places import POS
 from tests.engine import svg_checks
 from tests.engine.test_mail_picture_reach import _sail_states
 

@@ -8,7 +8,7 @@ import copy
 import xml.etree.ElementTree as ET
 
 import engine
-from engine.games.maracaibo import render
+from engine.games.maracaibo import places
 from engine.testing import player_names
 from tests.engine.test_caravelas_picture_bounds import NS
 
@@ -36,7 +36,7 @@ def test_the_l37_tag_at_port_royal_is_seen_whole_from_every_place_of_the_map() -
     state = RULES.setup(player_names(3), {"mode": "78"}, 9)  # (a deal with L37)
     assert "L37" in state["legacy_new"]
     shown = 0
-    for loc in render.POS:
+    for loc in places.POS:
         st = copy.deepcopy(state)
         st["seats"][0]["at"] = loc
         doc = RULES.render_mail_svg(RULES.view(st, 0))

@@ -185,7 +185,8 @@ def test_every_new_legacy_tiles_tag_lies_wholly_on_the_map() -> None:
     '-2 goods' on the page; a tag that would leave the map is drawn left of its place."""
     import xml.etree.ElementTree as ET
 
-    from engine.games.maracaibo.render import MAP_W, NEW_TAGS, POS
+    from engine.games.maracaibo.places import MAP_W, POS
+    from engine.games.maracaibo.render_map import NEW_TAGS
 
     state = _sailing("78", "8", *NEW_TAGS)
     svg = RULES.render_svg(RULES.view(state, 0))
@@ -208,7 +209,8 @@ def test_no_new_legacy_tiles_tag_covers_a_place_its_flag_or_its_name() -> None:
     import xml.etree.ElementTree as ET
 
     from engine import svg as kit
-    from engine.games.maracaibo.render import NEW_TAGS, POS
+    from engine.games.maracaibo.places import POS
+    from engine.games.maracaibo.render_map import NEW_TAGS
 
     state = _sailing("78", "8", *NEW_TAGS)
     svg = RULES.render_svg(RULES.view(state, 0))

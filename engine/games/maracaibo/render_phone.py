@@ -13,21 +13,9 @@ from engine.core import View
 from . import content as C
 from . import reach, render_story
 from .places import MAP_H, POS
-from .render import (
-    JEAN_COLOUR,
-    NATION_COLOUR,
-    _colour,
-    _name,
-    _stops,
-    _svg_map,
-    _t,
-    _text,
-    area_words,
-    nations_score,
-    say,
-    ship_areas,
-    ship_offset,
-)
+from .render import area_words, ship_areas
+from .render_base import JEAN_COLOUR, NATION_COLOUR, _colour, _name, _stops, _t, _text, nations_score, say
+from .render_map import _svg_map, ship_offset
 
 #: What a 390 px phone has for the board inside the page's margins.
 NARROW = 358

@@ -26,7 +26,7 @@ _MODULE_NAME = {"resistance": "the Resistance Tiles", "uprising": "the Uprising 
 
 def say(s: str) -> str:
     """A line of the band in the reader's language (issue 27: data/campaign/story.pt.json's patterns;
-    the phone's column says items() and tiles_line() through render.say, which reads the same data)."""
+    the phone's column says items() and tiles_line() through render_base.say, which reads the same data)."""
     return s if i18n.current() == i18n.DEFAULT else labels.label(s)
 
 

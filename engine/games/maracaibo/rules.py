@@ -65,9 +65,10 @@ The Uprising (option ``mode``; docs/rules/maracaibo-uprising.md), one module per
     liberation.py the Liberation of the Caribbean (79): always against a nation (``fight``, ``liberation``)
     uprising_content.py  the expansion's data files
 
-The bot (bot/), the renderer (render.py) and the notation's words (notation.py) are not part
-of the rules: the rules object hands out the bot and the renderer by importing them when first
-asked, and no rules module imports them (import-linter contract ``maracaibo-rules-below-doors``).
+The bot (bot/), the renderer (render*.py; render_base.py's docstring lists them) and the notation's
+words (notation.py) are not part of the rules: the rules object hands out the bot and the renderer
+by importing them when first asked, and no rules module imports them (import-linter contract
+``maracaibo-rules-below-doors``).
 """
 
 from __future__ import annotations
@@ -544,7 +545,7 @@ class Maracaibo(Rules):
         return choose(state, seat, options, rnd)
 
     def _render_text(self, view: View) -> str:
-        from .render import text
+        from .render_text import text
 
         return text(view)
 
@@ -552,7 +553,7 @@ class Maracaibo(Rules):
         # Why brief: with 4 players the whole text was 7-11 KB and the HTML part repeats it, so a
         # third of the turn mails had no room for their picture; the other players' careers and
         # cards in full are on the reader's game page.
-        from .render import text
+        from .render_text import text
 
         return text(view, brief=True)
 
