@@ -80,9 +80,10 @@ def test_it_sees_an_unmarked_text_in_a_template() -> None:
 
 
 #: The modules whose refusals and answers a player reads (by mail, on a page, through the API).
-REFUSING = ["pbem/games/services.py", "pbem/games/campaigns.py", "pbem/games/moderation.py", "pbem/games/moderators.py",
-            "pbem/games/turnplan.py", "pbem/mail/absence_commands.py", "pbem/mail/commands.py",
-            "pbem/mail/campaign_commands.py"]
+REFUSING = ["pbem/games/services.py", "pbem/games/campaigns.py", "pbem/games/moderation.py",
+            "pbem/games/moderation_base.py", "pbem/games/moderation_seats.py", "pbem/games/moderation_deadlines.py",
+            "pbem/games/moderators.py", "pbem/games/turnplan.py", "pbem/mail/absence_commands.py",
+            "pbem/mail/commands.py", "pbem/mail/campaign_commands.py"]
 REFUSALS = {"ServiceError", "NotFound", "Forbidden", "Conflict", "StaleVersion", "TooManyRequests", "ValueError",
             "MoveRejected"}
 GETTEXT = {"gettext", "_", "ngettext", "pgettext"}

@@ -412,7 +412,7 @@ class CatalogueOut(serializers.Serializer):
 
 class ReasonField(serializers.CharField):
     """A moderator's reason: any text the schema allows (a string of 1 to 500 characters). Control
-    characters, NUL included, are made spaces by the service (pbem.games.moderation.clean_reason),
+    characters, NUL included, are made spaces by the service (pbem.games.moderation_base.clean_reason),
     not refused with a 400 the schema does not announce."""
 
     def __init__(self, **kwargs: Any) -> None:

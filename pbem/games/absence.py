@@ -1,8 +1,8 @@
 """A vacation's hold on a seat's deadline, shared by the moves (services) and moderation.
 
 A vacation stops only the clock of a seat the game waits on, and only when the game waits on
-nobody else (moderation._postpone_for_vacation moves the deadline then and charges the seat the
-hours it moved). The hold is kept on the seat (``Seat.vacation_hold``) so that what was not used
+nobody else (moderation_deadlines._postpone_for_vacation moves the deadline then and charges the
+seat the hours it moved). The hold is kept on the seat (``Seat.vacation_hold``) so that what was not used
 is given back: when the player moves during the hold, or comes back early (``vacation off``).
 Why a module of its own: the services (a move ends a hold) and moderation (a vacation starts
 and ends one) both need it, and neither may import the other's way round.

@@ -30,7 +30,7 @@ from engine import Rules, SetupError
 from engine.core import BadArchive
 from pbem.games import campaign_selectors, language, services
 from pbem.games.models import AuditEntry, Campaign, CampaignEntry, CampaignSeat, Game, Player, Seat
-from pbem.games.moderation import clean_reason
+from pbem.games.moderation_base import clean_reason
 from pbem.games.services import Conflict, Forbidden, NotFound, ServiceError
 from pbem.mail import outbox
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 import engine
 from engine import notation
-from pbem.games import clocks, language, moderation
+from pbem.games import clocks, language, moderation, moderation_base, moderation_deadlines
 from pbem.games.models import Game, GameModerator, Player, Seat, Standby
 from pbem.games.services import (
     NAME_LENGTH,
@@ -91,7 +91,7 @@ def do_assign_moderator(game_id: int, actor: Player | None, email: str, *, lead:
     """A staff account names the game's lead moderator (replacing the lead before, who stays a
     co-moderator) or adds a co-moderator. The moderator gets their command address; the players
     are told whom to write to."""
-    reason = moderation._reason(reason)
+    reason = moderation_base._reason(reason)
     game = access_game_for_update(game_id)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict(gettext("game #%(game)s is over") % {"game": game.pk})
@@ -138,7 +138,7 @@ def do_write_to_moderator(game_id: int, player: Player, text: str) -> int:
     seat = game.seats.filter(player=player).first()
     if seat is None or seat.index is None:
         raise Forbidden(gettext("you do not play in game #%(game)s") % {"game": game.pk})
-    name = moderation._name(game, seat.index)
+    name = moderation_base._name(game, seat.index)
     to = moderation.moderator_emails(game)
     readers = {p.email: p for p in Player.objects.filter(email__in=to).only("email", "language")}
     for address in to:
@@ -339,7 +339,7 @@ def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, rea
     A moderator's pages and mails show the spectator's view; this is the one way past it. It
     needs a reason, is audited (``inspect``), and every player is told that it happened, whose
     seat and why, so a moderator who plays favourites cannot do it unseen."""
-    reason = moderation._reason(reason)
+    reason = moderation_base._reason(reason)
     game = access_game_for_update(game_id)
     if game.state is None:
         raise Conflict(gettext("game #%(game)s has not started") % {"game": game.pk})
@@ -348,7 +348,7 @@ def do_inspect_seat(game_id: int, moderator: Player | None, seat_index: int, rea
                        % {"game": game.pk, "seat_index": seat_index})
     rules = engine.get(game.rules)
     view = rules.view(game.state, seat_index)
-    name = moderation._name(game, seat_index)
+    name = moderation_base._name(game, seat_index)
     do_log(game, moderator, "inspect", {"seat": seat_index, "reason": reason})
     outbox.queue_notice(game, lambda: gettext("A moderator looked at %(name)s's hidden information in game #%(game)s "
                                               "(what only %(name)s sees): %(reason)s") % {
@@ -404,7 +404,7 @@ def do_enter_absence(game_id: int, moderator: Player | None, seat_index: int, un
     A game's moderator acts on that game only: the absence holds the seat in this game (QA, #23:
     it became the player's vacation in all their running games, whose players were mailed). An
     admin (a staff account) enters it as the player's own ``vacation``, in all their games."""
-    reason = moderation._reason(reason)
+    reason = moderation_base._reason(reason)
     game = access_game_for_update(game_id)
     seat = game.seats.select_related("player").filter(index=seat_index).first()
     if seat is None or seat.player is None:
@@ -448,4 +448,4 @@ def _set_seat_absence(game: Game, seat: Seat, until: datetime | None) -> None:
     seat.refresh_from_db()
     away = seat.away_until
     if running and (until is not None or away is None or away <= now):  # (still on their own vacation: away)
-        moderation._away_in_game(game, seat, away if until is not None else None, now)
+        moderation_deadlines._away_in_game(game, seat, away if until is not None else None, now)

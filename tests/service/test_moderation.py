@@ -10,7 +10,7 @@ import time_machine
 from django.utils import timezone
 
 import engine
-from pbem.games import moderation, services
+from pbem.games import moderation, moderation_seats, services
 from pbem.games.models import AuditEntry, Game, Move, OutboundMessage, Seat, Source
 from pbem.games.services import Command
 from tests.factories import mail_text, make_player, player_at, seat_of, start_game
@@ -143,7 +143,7 @@ def test_it_plays_the_games_default_move_for_a_resigned_seat_not_its_first_optio
 
 def test_a_replacement_players_story_says_a_line_repeated_in_a_row_once_with_how_many_times(alice, bob, moderator):
     """QA (#23): a replacement player's story read "... draws 1 card." six times over."""
-    assert moderation._grouped(["A draws 1 card."] * 6 + ["B sails.", "A draws 1 card."]) == [
+    assert moderation_seats._grouped(["A draws 1 card."] * 6 + ["B sails.", "A draws 1 card."]) == [
         "A draws 1 card. (6 times)", "B sails.", "A draws 1 card."]
     game = start_game("maracaibo", alice, [bob])
     for _ in range(12):  # a few moves of the first options: setup choices, sails, draws
