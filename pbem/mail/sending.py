@@ -36,7 +36,7 @@ from engine import svg as engine_svg
 from pbem.games import dispatch
 from pbem.games.models import MailAddress, OutboundMessage
 from pbem.mail import compose, dsn, labels, painter, seatrow
-from pbem.mail.folding import QUICK_FOLD
+from pbem.mail.folding import QuickMultipart, quick
 
 log = logging.getLogger(__name__)
 
@@ -482,11 +482,10 @@ class _Mail(EmailMultiAlternatives):
         if "Subject" in msg:
             del msg["Subject"]
             Message.__setitem__(msg, "Subject", subject_header(str(self.subject), self.encoding))
-        msg.policy = QUICK_FOLD  # the same bytes, written out quicker (pbem.mail.folding)
-        return msg
+        return quick(msg)  # the same bytes, written out quicker (pbem.mail.folding)
 
 
-def subject_header(subject: str, encoding: str | None = None) -> Header:
+def subject_header(subject: str, encoding: str | None = None) -> Header | str:
     """A Subject that is folded knowing the header's name, so its value reads as written.
 
     Why (QA of #20): Django encodes a subject without the header's name ("Subject: "): its first
@@ -497,7 +496,10 @@ def subject_header(subject: str, encoding: str | None = None) -> Header:
         subject.encode("ascii")
     except UnicodeEncodeError:
         return Header(subject, encoding or settings.DEFAULT_CHARSET, header_name="Subject")
-    return Header(subject, "us-ascii", header_name="Subject")
+    # Why a plain value: compat32 folds a str as Header(value, header_name=name), this very header
+    # (us-ascii), and QuickFold writes a short one without it (issue 28: the Header's folding was 5 %
+    # of building a mail); the same bytes (tests/mail/test_folding.py).
+    return subject
 
 
 #: The headers a MIME part is made with (by its class), which stay with the body when the mail's
@@ -509,9 +511,7 @@ def _with_part(bare: Any, image: MIMEImage, subtype: str, encoding: str | None) 
     """``bare`` (a built mail without attachments) and ``image`` under one ``multipart/subtype``
     that takes the mail's headers: what Django's ``message()`` builds for the mail with ``image``
     attached (its ``_create_attachments``, then the headers set on the outer part)."""
-    from django.core.mail.message import SafeMIMEMultipart
-
-    outer = SafeMIMEMultipart(_subtype=subtype, encoding=encoding or settings.DEFAULT_CHARSET)
+    outer = quick(QuickMultipart(_subtype=subtype, encoding=encoding or settings.DEFAULT_CHARSET))
     moved = [(name, value) for name, value in bare.items() if name.lower() not in _PART_HEADERS]
     for name in dict.fromkeys(name for name, _value in moved):
         del bare[name]
@@ -520,7 +520,6 @@ def _with_part(bare: Any, image: MIMEImage, subtype: str, encoding: str | None) 
         Message.__setitem__(outer, name, value)
     outer.attach(bare)
     outer.attach(image)
-    outer.policy = QUICK_FOLD
     return outer
 
 

@@ -60,3 +60,16 @@ def test_a_built_mail_is_the_bytes_compat32_writes() -> None:
     out = io.BytesIO()
     BytesGenerator(out, mangle_from_=False, policy=compat32.clone(linesep="\r\n")).flatten(built)
     assert sent == out.getvalue()
+
+
+@pytest.mark.parametrize("subject", ["[pbem #1] Maretta: your turn", "x" * 69, "x" * 70, "word " * 30,
+                                     " lead", "trail ", "a  b", ""])
+def test_an_ascii_subject_given_plain_is_the_header_it_was(subject: str) -> None:
+    from pbem.mail.sending import subject_header
+
+    plain = subject_header(subject)
+    assert isinstance(plain, str)
+    for linesep in ("\n", "\r\n"):
+        policy = QUICK_FOLD.clone(linesep=linesep)
+        assert policy.fold_binary("Subject", plain) == compat32.clone(linesep=linesep).fold_binary(
+            "Subject", Header(subject, "us-ascii", header_name="Subject"))
