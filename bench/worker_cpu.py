@@ -62,6 +62,7 @@ def play_pbem(game_name: str, players: int, moves: int, seed: int,
 
     cache.clear()
     sending._render_png.cache_clear()
+    getattr(sending.svg_to_png, "cache_clear", lambda: None)()  # (kept in the process since issue 28)
     tag = f"{seed}-{random.random():.12f}"[2:]
     fresh_seed = services.new_seed
     services.new_seed = lambda: f"bench-{seed}"  # the same deal each way

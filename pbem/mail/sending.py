@@ -96,12 +96,18 @@ def _png_width(svg: str, limit: int = PNG_MAX_WIDTH) -> int | None:
     return min(int(match.group(1)), limit)
 
 
+@functools.lru_cache(maxsize=16)
 def svg_to_png(svg: str) -> bytes:
     """The board as PNG, through the shared cache.
 
     Why a shared cache: the players of one game often see the same picture (in Maretta
     everything on the board is public), and the render is the dearest step of a send;
     with Redis as the cache every worker profits from the first one's render.
+
+    Why kept in the process too (issue 28): a move's mails are built by one worker, one after the
+    other, and each seat's mail of a Maretta position shows the same board: each asked Redis for
+    the picture this process had just drawn or fetched (a SHA-256 of its SVG and a round trip a
+    mail). A picture is a function of its SVG, so the kept one is the one Redis would give.
     """
     return _through_cache("p", svg.encode(), lambda: _render_png(svg))
 
