@@ -15,6 +15,7 @@ mail showed, so a late reply can be told that the game moved on.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -44,7 +45,7 @@ from pbem.games.models import (
     Source,
     said_game_title,
 )
-from pbem.mail import compose, due
+from pbem.mail import compose, due, seatrow
 from pbem.mail.parsing import REPLY_MARKER, deliverable_address, reply_marker, without_controls
 
 __all__ = [
@@ -295,10 +296,12 @@ def _log_since(game: Game, floor: int) -> list[Move]:
     those of every higher one, so one read serves the mails of several seats (#28). Why written
     out (issue 28, perf): the ORM built this filter anew for every move's mails, about 1 ms of CPU."""
     table = connection.ops.quote_name(Move._meta.db_table)
-    return list(Move.objects.raw(
-        f"SELECT id, version, number, events, seat, source, undone_at, undone_version FROM {table} "
-        "WHERE game_id = %s AND ((version > %s AND undone_at IS NULL) OR undone_version > %s) ORDER BY number",
-        [game.pk, floor, floor]))
+    return seatrow.read_models(Move, f"SELECT {', '.join(_LOG_COLUMNS)} FROM {table} WHERE game_id = %s AND "
+                               "((version > %s AND undone_at IS NULL) OR undone_version > %s) ORDER BY number",
+                               [game.pk, floor, floor], _LOG_COLUMNS)
+
+
+_LOG_COLUMNS = ("id", "version", "number", "events", "seat", "source", "undone_at", "undone_version")
 
 
 def _events_since(game: Game, seat: Seat, log: tuple[int, list[Move]] | None = None) -> list[Event]:
@@ -457,8 +460,9 @@ def _mail_content(game: Game, seat: Seat, events: Sequence[Event], *, intro: str
     # A resigned player sees the spectator's view while the game runs, their own seat's at the end.
     view = rules.view(game.state, None if gone and not finished else seat.index)
     # listed in the game's presented order (Maretta: as the hand is shown); the codes are the engine's
-    options: list[Option] = [] if gone else rules.presented(game.state, seat.index,
-                                                            rules.options(game.state, seat.index))
+    kept = _options_kept(game, seat)
+    options: list[Option] = [] if gone else kept if kept is not None else rules.presented(
+        game.state, seat.index, rules.options(game.state, seat.index))
     pending = rules.pending(game.state)
     deadline = "" if finished else wording.deadline_words(game.deadline_at, timezone.now())
     bank = None if finished else clocks.bank_words(game, seat, timezone.now())
@@ -587,7 +591,7 @@ def mark_told(game: Game, seat: Seat) -> None:
 
 
 #: The annotation :func:`with_chat_flag` adds to a seat: whether chat came after its last mail.
-NEW_CHAT = "pbem_new_chat"
+NEW_CHAT = seatrow.NEW_CHAT
 
 
 def with_chat_flag(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -661,6 +665,7 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
     to_mail: list[Seat] = []
     if seats is None:
         seats = list(with_chat_flag(game.seats.select_related("player").exclude(index__isnull=True)))
+    _keep_seats(game, seats)
     for seat in seats:
         if seat.index is None:
             continue
@@ -669,11 +674,33 @@ def queue_game_update(game: Game, *, only_seats: Iterable[int] | None = None,
         if seat.status == Seat.Status.RESIGNED and game.status != Game.Status.FINISHED:
             continue  # a resigned player still hears how the game ended
         assert seat.index is not None
-        if wanted is None and not due.mail_due(game, seat, _options_as_mailed(rules, game, seat), movers, pending,
-                                               before, turns, new_round):
-            continue
+        if wanted is None:
+            options = _options_as_mailed(rules, game, seat)
+            if not due.mail_due(game, seat, options, movers, pending, before, turns, new_round):
+                continue
+            seat.__dict__[_OPTIONS] = (game.version, options)  # (its mail lists them: not computed again)
         to_mail.append(seat)
     _queue_updates_together(game, to_mail, again=wanted is None)
+
+
+#: Kept on a seat by :func:`queue_game_update`: (the game's version, the seat's options as its mail
+#: lists them), so that its mail does not compute them again (#28).
+_OPTIONS = "_pbem_options"
+#: Kept on the game by :func:`queue_game_update`: (its version, the seats of the change by id).
+_SEATS = "_pbem_seats"
+
+
+def _keep_seats(game: Game, seats: Sequence[Seat]) -> None:
+    """The change's seats kept on the game for the step's answer (:func:`queue_step_answer`).
+
+    Why (#28): they were read after the game's lock, in this transaction, and this change's mails
+    set their marks on these very objects; the answer read its seat's status and marks again."""
+    game.__dict__[_SEATS] = (game.version, {seat.pk: seat for seat in seats})
+
+
+def _options_kept(game: Game, seat: Seat) -> list[Option] | None:
+    kept = seat.__dict__.pop(_OPTIONS, None)
+    return kept[1] if kept is not None and kept[0] == game.version else None
 
 
 def _queue_updates_together(game: Game, seats: Sequence[Seat], *, again: bool) -> list[OutboundMessage]:
@@ -736,27 +763,11 @@ def _insert_marking(rows: Sequence[OutboundMessage], seats: Sequence[Seat], *, m
         OutboundMessage.objects.bulk_create(rows)
         Seat.objects.bulk_update(list(seats), MARKS)
         return
-    from django.db.models.sql import InsertQuery
-
-    meta = OutboundMessage._meta
-    fields = [f for f in meta.concrete_fields if f is not meta.pk]
-    query = InsertQuery(OutboundMessage)
-    query.insert_values(fields, list(rows))
-    compiler = query.get_compiler(connection=connection)
-    compiler.returning_fields = [meta.pk]
-    ((insert, insert_params),) = compiler.as_sql()
-    seat_table = connection.ops.quote_name(Seat._meta.db_table)
-    columns = [connection.ops.quote_name(name) for name in MARKS]  # their columns are their names
-    values = ", ".join(["(%s::bigint, %s::integer, %s::varchar, %s::integer)"] * len(seats))
+    sql, fields = _marking_statement(connection.vendor, len(rows), len(seats), mail_off)
     marks_params: list[Any] = [x for seat in seats for x in (seat.pk, seat.last_mailed_version,
                                                               seat.last_mailed_options, seat.last_mailed_chat)]
-    if mail_off:
-        table = connection.ops.quote_name(meta.db_table)
-        insert += (f", EXISTS (SELECT 1 FROM {connection.ops.quote_name(MailAddress._meta.db_table)} a "
-                   f"WHERE a.email = LOWER({table}.to_email) AND a.disabled_at IS NOT NULL)")
-    sql = (f"WITH marks AS (UPDATE {seat_table} AS s SET "
-           + ", ".join(f"{c} = v.m{i}" for i, c in enumerate(columns))
-           + f" FROM (VALUES {values}) AS v(id, m0, m1, m2) WHERE s.id = v.id RETURNING s.id) {insert}")
+    # each column prepared as the ORM's INSERT prepares it (pre_save: the creation time; get_db_prep_save)
+    insert_params = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*marks_params, *insert_params])
         returned = cursor.fetchall()
@@ -767,6 +778,34 @@ def _insert_marking(rows: Sequence[OutboundMessage], seats: Sequence[Seat], *, m
         row.pk = pk
         row._state.adding = False
         row._state.db = connection.alias
+
+
+@functools.lru_cache(maxsize=64)
+def _marking_statement(vendor: str, n_rows: int, n_seats: int, mail_off: bool) -> tuple[str, tuple[Any, ...]]:
+    """:func:`_insert_marking`'s statement for so many rows and seats, and the rows' fields in the
+    order of its parameters.
+
+    Why written out (issue 28, perf): the ORM's InsertQuery compiled it anew for every change, and
+    for two rows or more chose its UNNEST form, whose arrays psycopg quotes character by character
+    in Python (each ``"`` of a mail's JSON content): about 0.5 ms of CPU a change's mails. The rows
+    are those of plain VALUES, as the ORM writes a single row; the same columns and values."""
+    del vendor  # (the cache's key: the statement is quoted for that database)
+    quote = connection.ops.quote_name
+    meta = OutboundMessage._meta
+    fields = tuple(f for f in meta.concrete_fields if f is not meta.pk)
+    table = quote(meta.db_table)
+    one = f"({', '.join(['%s'] * len(fields))})"
+    insert = (f"INSERT INTO {table} ({', '.join(quote(str(f.column)) for f in fields)}) "
+              f"VALUES {', '.join([one] * n_rows)} RETURNING {table}.{quote(str(meta.pk.column))}")
+    if mail_off:
+        insert += (f", EXISTS (SELECT 1 FROM {quote(MailAddress._meta.db_table)} a "
+                   f"WHERE a.email = LOWER({table}.to_email) AND a.disabled_at IS NOT NULL)")
+    columns = [quote(name) for name in MARKS]  # their columns are their names
+    values = ", ".join(["(%s::bigint, %s::integer, %s::varchar, %s::integer)"] * n_seats)
+    sql = (f"WITH marks AS (UPDATE {quote(Seat._meta.db_table)} AS s SET "
+           + ", ".join(f"{c} = v.m{i}" for i, c in enumerate(columns))
+           + f" FROM (VALUES {values}) AS v(id, m0, m1, m2) WHERE s.id = v.id RETURNING s.id) {insert}")
+    return sql, fields
 
 
 #: Marks the answer to a step (:func:`queue_step_answer`). Why: the answers to a sender are
@@ -792,9 +831,17 @@ def queue_step_answer(game: Game, seat: Seat, *, in_reply_to: str) -> OutboundMe
         return None
     if game.__dict__.get("_pbem_mailed", {}).get(seat.pk) == game.version:
         return None  # the change just made mailed them (their next turn began at once)
-    # Why these fields only: the player was read with the seat and is kept (one read, not two);
-    # the marks may have moved since (the change just made may have mailed this seat already).
-    _refresh_marks(game, seat)
+    kept = game.__dict__.get(_SEATS)
+    if kept is not None and kept[0] == game.version and seat.pk in kept[1]:
+        # the seat as the change read it after the game's lock, its marks as the change left them
+        # (not mailed: see the test above), and whether chat came (see _keep_seats)
+        seat = kept[1][seat.pk]
+        if seat.__dict__.get(NEW_CHAT) is False:
+            seat.__dict__["_pbem_chat_read"] = ((game.pk, seat.last_mailed_chat), [])
+    else:
+        # Why these fields only: the player was read with the seat and is kept (one read, not two);
+        # the marks may have moved since (the change just made may have mailed this seat already).
+        _refresh_marks(game, seat)
     if seat.player is None:
         return None
     if seat.last_mailed_version >= game.version:

@@ -59,10 +59,11 @@ JUDGED_MAIL_STATEMENTS = 8
 #: when the seats' read said a seat has chat it was not told. (It was 4 statements a mail: story,
 #: chat, row and mark each; then 3 for a change's mails.)
 MAILS_STATEMENTS = 2
-#: The answer to a step, made alone: its seat's marks read again with whether chat came since (the
-#: chat is read only then), the story, the row with the seat's mark (one statement, as a change's
-#: mails; it was 5 with the mark apart, 4 with the chat read always).
-STEP_ANSWER_STATEMENTS = 3
+#: The answer to a step, made alone: the story, the row with the seat's mark (one statement, as a
+#: change's mails). Its seat's marks and whether chat came since are those of the change's read of
+#: the seats, after the game's lock (the chat is read only when it says some came). It was 5 with
+#: the mark apart, 4 with the chat read always, 3 with the seat's marks read again.
+STEP_ANSWER_STATEMENTS = 2
 
 
 def test_it_judges_a_move_mail_in_no_more_statements_than_today():
@@ -215,8 +216,8 @@ def test_the_mails_of_a_change_tell_each_seat_its_own_untold_chat_once():
 
 
 def test_a_steps_answer_costs_its_bound(monkeypatch):
-    """A step of a turn answered to its sender (the seat's marks read again, the story, the chat,
-    and its row with the seat's mark in one statement), on a fixed deal so that one comes."""
+    """A step of a turn answered to its sender (the story, the chat when some came, and its row with
+    the seat's mark in one statement), on a fixed deal so that one comes."""
     monkeypatch.setattr(services, "new_seed", lambda: "counts-steps")
     new, ctx, _mailed = _judged_until_a_steps_answer(_maretta())
     answers = sum(1 for h in new.values_list("headers", flat=True) if STEP_ANSWER_HEADER in h)
