@@ -628,6 +628,11 @@ def read_line(text: str, options: Sequence[Choice], vocab: Vocabulary | None = N
         # reason is that no option now has it (QA, #20: 'hHP6' was answered about 'hhp')
         raise Malformed(_("{line} is not the code of any of your options now. Write one of the options below, "
                           "or its code.").format(line=repr(shown)), allowed)
+    if line.unknown and all(u in NEGATIONS or u == "not" for u in line.unknown):
+        # (a "no" with nothing after it was answered "I do not know the word 'not'": the word the
+        # player typed is known, it just refuses nothing; found by a play-test)
+        raise Malformed(_("{line} says no to nothing: a 'no' or 'not' goes before the move it refuses. Write one "
+                          "of the options below, or its code.").format(line=repr(shown)), allowed)
     if line.unknown:
         words = ", ".join(f"'{u}'" for u in line.unknown)
         raise Malformed(ngettext("{line} is not understood: I do not know the word {words} here. "

@@ -197,3 +197,33 @@ def test_it_refuses_fight_alone_in_a_combat_rather_than_ending_the_combat() -> N
     with language("pt"):
         assert "há um combate em curso" in _refusal(state, seat, "lutar")
         assert parsed(state, seat, "terminar o combate") == "cend"
+
+
+def test_it_asks_which_good_or_card_when_a_line_names_neither() -> None:
+    # (a play-test: "discard" in a city was read as delivering sugar, the one delivery whose reading has
+    # the paying card's "discard"; after Porto's delivery, as "discard no tobacco")
+    from tests.engine import maracaibo_scenarios as S
+
+    state, seat = S.city_two_corn()
+    for line in ("discard", "use", "discard it"):
+        assert _refusal(state, seat, line) == f"{line!r}: deliver which good? 'deliver corn' or 'deliver sugar'"
+    assert parsed(state, seat, "sugar") == "dsugar" and parsed(state, seat, "deliver corn") == "dcorn"
+    state, seat = S.again()
+    assert _refusal(state, seat, "discard") == ("'discard': discard which card? 'discard Old Scout' or "
+                                                "'discard Old Deserter'; or 'no' to discard none")
+    assert parsed(state, seat, "discard old scout") == "y24"
+    for line in ("no", "keep", "pass", "don't discard"):
+        assert parsed(state, seat, line) == "no", line
+
+
+def test_it_says_a_no_with_nothing_after_it_refuses_nothing() -> None:
+    from engine.i18n import language
+    from tests.engine import maracaibo_scenarios as S
+
+    state, seat = S.city_two_corn()
+    said = _refusal(state, seat, "no")
+    assert said.startswith("'no' says no to nothing: a 'no' or 'not' goes before the move it refuses.") and \
+        "'not'" not in said.split("refuses.")[1]
+    assert parsed(state, seat, "no delivery") == "city"
+    with language("pt"):
+        assert _refusal(state, seat, "não").startswith("'não' não recusa nada")

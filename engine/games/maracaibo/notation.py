@@ -624,6 +624,23 @@ def check(text: str, reading: notation.Reading, vocab: notation.Vocabulary, opti
         goods = [o.code[1:] for o in options if o.code.startswith("d") and o.code[1:] in C.GOODS]
         raise IllegalMove(_("{line}: deliver which good? {which}").format(
             line=repr(text.strip()), which=_(" or ").join(f"'deliver {g}'" for g in goods)), notation.listing(options))
+    if notation.fold(text.strip()) == notation.fold(reading.code):  # the option's code, typed as such
+        return
+    if good in C.GOODS and not {good, "deliver"} & notation.lex(text, vocab, strict=True).terms():
+        # a delivery read from words that are only extras of its reading ("discard", "use": the card
+        # that pays may be named so) names neither the good nor a delivery (a play-test)
+        goods = [o.code[1:] for o in options if o.code.startswith("d") and o.code[1:] in C.GOODS]
+        raise IllegalMove(_("{line}: deliver which good? {which}").format(
+            line=repr(text.strip()), which=_(" or ").join(f"'deliver {g}'" for g in goods)), notation.listing(options))
+    if reading.code == "no" and any(o.code.startswith("y") for o in options):
+        line = notation.lex(text, vocab, strict=True)
+        if "discard" in line.terms() and not line.terms() & {"no", "pass", "end", "keep"} and not any(
+                x.negated for x in line.lexemes):
+            # Porto's "discard no tobacco": "discard" alone was read as discarding none (a play-test)
+            cards = [o for o in options if o.code.startswith("y")]
+            raise IllegalMove(_("{line}: discard which card? {which}; or 'no' to discard none").format(
+                line=repr(text.strip()), which=_(" or ").join(
+                    f"'discard {_say(C.CARD[int(o.code[1:])]['name'])}'" for o in cards)), notation.listing(options))
     if reading.code == "city":
         line = notation.lex(text, vocab, strict=True)
         if not line.terms() and {t for x in line.lexemes if x.negated for t in x.terms} & ACTIONS - {"deliver"}:
