@@ -21,9 +21,9 @@ import io
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from engine import figure
 from engine.figure import Circle, Figure, Line, Polygon, Polyline, Rect, Text, Window
@@ -59,7 +59,8 @@ class _Canvas:
         self.image = Image.new(self.mode, (width, max(1, round(fig.height * self.k))), self.ink(fig.background))
         self.pen = ImageDraw.Draw(self.image)
         self.smooth = fig.smooth_text
-        self.tones: dict[int, list[int]] = {}
+        #: (ink, ground) -> the palette entries of a glyph's three tones in that ink over that ground
+        self.tones: dict[tuple[int, int], tuple[int, int, int]] = {}
 
     def ink(self, colour: str | tuple[int, int, int]) -> int:
         at = self.named.get(colour) if isinstance(colour, str) else None
@@ -355,33 +356,26 @@ class _Canvas:
         else:
             self._stroke(points, p.stroke, p.stroke_width, p.linejoin, p.linecap)
 
-    def _tone_table(self, ink: int, grounds: list[int]) -> list[int]:
-        """The index each (ground + TONE_STEP * tone) of this ink maps to: the ground itself for no
-        tone, the ink for a whole one, and between them an entry of the palette a blend of both."""
-        table = self.tones.get(ink)
-        if table is None:
-            table = list(range(256))
-            for g in range(TONE_STEP):
-                table[g + 3 * TONE_STEP] = ink
-            self.tones[ink] = table
-        rgb = self.colours[ink]
-        for g in grounds:
-            if table[g + TONE_STEP] != g + TONE_STEP:
-                continue
-            under = self.colours[g]
-            for tone in (1, 2):
-                a = tone / 3
-                blend = (round(under[0] + (rgb[0] - under[0]) * a), round(under[1] + (rgb[1] - under[1]) * a),
-                         round(under[2] + (rgb[2] - under[2]) * a))
-                try:
-                    table[g + tone * TONE_STEP] = self.ink(blend)
-                except OverflowError:  # a full palette: the nearest colour it has
-                    table[g + tone * TONE_STEP] = self._nearest(blend)
-        return table
+    def _tones(self, ink: int, ground: int) -> tuple[int, int, int]:
+        """The palette entries of a glyph's tones 1-3 in ``ink`` over ``ground``: a third of the
+        ink and two thirds (each a blend of both, an entry of its own while the palette has room,
+        then the nearest kept), and the ink. Found once a picture for each ink and ground."""
+        tones = self.tones.get((ink, ground))
+        if tones is None:
+            (r, g, b), (ur, ug, ub) = self.colours[ink], self.colours[ground]
+            one, two = (self._entry((round(ur + (r - ur) * a), round(ug + (g - ug) * a), round(ub + (b - ub) * a)))
+                        for a in (1 / 3, 2 / 3))
+            tones = self.tones[(ink, ground)] = (one, two, ink)
+        return tones
 
-    def _nearest(self, rgb: tuple[int, int, int]) -> int:
-        distances = [sum((c - d) ** 2 for c, d in zip(kept, rgb, strict=True)) for kept in self.colours]
-        return distances.index(min(distances))
+    def _entry(self, rgb: tuple[int, int, int]) -> int:
+        """The palette entry of ``rgb``, added while there is room, else the nearest kept."""
+        try:
+            return self.ink(rgb)
+        except OverflowError:
+            r, g, b = rgb
+            distances = [(c - r) ** 2 + (d - g) ** 2 + (e - b) ** 2 for c, d, e in self.colours]
+            return distances.index(min(distances))
 
     def text(self, t: Text) -> None:
         k = self.k
@@ -396,25 +390,26 @@ class _Canvas:
 
     def _label(self, ix: int, iy: int, key: _GlyphsKey, colour: str) -> None:
         """A label's glyphs (:func:`_glyphs` of ``key``, drawn from the pixel (ix, iy)) painted in ``colour``."""
-        dx, dy, cover, masks = _glyphs(*key)
-        if not masks:
+        glyphs = _glyphs(*key)
+        if glyphs.mask is None:
             return
-        x0, y0 = ix + dx, iy + dy
-        box = (x0, y0, x0 + cover.width, y0 + cover.height)
+        x0, y0 = ix + glyphs.dx, iy + glyphs.dy
+        box = (x0, y0, x0 + glyphs.toned.width, y0 + glyphs.toned.height)
         ink = self.ink(colour)
         ground = self.image.crop(box)
-        low, high = (int(v) for v in ground.getextrema())  # type: ignore[arg-type]
+        low, high = ground.getextrema()
         if low == high and x0 >= 0 and y0 >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
-            # one colour under the label (nearly always): its tones' palette entries, the glyphs
-            # inked in them once (kept), pasted through the mask of every inked pixel
-            table = self._tone_table(ink, [low])
-            tile, mask = _inked(key, table[low + TONE_STEP], table[low + 2 * TONE_STEP], table[low + 3 * TONE_STEP])
-            self.image.paste(tile, box, mask)
+            # one colour under the label (nearly always): the glyphs inked in its tones once
+            # (kept), pasted through the mask of every inked pixel
+            self.image.paste(_inked(key, *self._tones(ink, int(low))), box, glyphs.mask)  # type: ignore[arg-type]
             return
-        both = ImageChops.add(ground, cover.point(_TONE_OF if self.smooth else _HARD))
+        # each pixel its ground's index + TONE_STEP * its tone, then each such value's entry
+        both = ImageChops.add(ground, glyphs.toned)
         values: list[Any] = [v for _n, v in both.getcolors(256) or []]  # an "L" image: each an int
-        grounds = sorted({v % TONE_STEP for v in values if v >= TONE_STEP})
-        self.image.paste(both.point(self._tone_table(ink, grounds)), box)
+        table = list(range(256))
+        for g in sorted({v % TONE_STEP for v in values if v >= TONE_STEP}):  # the grounds under inked pixels
+            table[g + TONE_STEP], table[g + 2 * TONE_STEP], table[g + 3 * TONE_STEP] = self._tones(ink, g)
+        self.image.paste(both.point(_Lut(table)), box)
 
     def png(self) -> bytes:
         image = self.image
@@ -439,9 +434,9 @@ class _FullColour(_Canvas):
         if t.halo:  # drawn from its outlines, as the palette's canvas draws it: each coverage its mask
             ix, iy = math.floor(x), math.floor(y)
             for colour, stroke in ((t.halo, (t.halo_width or 1.0) * k / 2), (t.fill, 0.0)):
-                dx, dy, cover, _m = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth,
-                                            t.italic, stroke, True)
-                self.image.paste(self.ink(colour), (ix + dx, iy + dy), cover)
+                glyphs = _glyphs(t.text, t.size * k, t.bold, t.anchor, x - ix, y - iy, self.smooth, t.italic,
+                                 stroke, True)
+                self.image.paste(self.ink(colour), (ix + glyphs.dx, iy + glyphs.dy), glyphs.cover)
             return
         self.pen.fontmode = "L" if self.smooth else "1"
         self.pen.text((x, y), t.text, fill=self.ink(t.fill), font=_face(t.bold, t.italic, t.size * k),
@@ -471,15 +466,23 @@ def _face(bold: bool, italic: bool, size: float) -> Any:
 OUTLINE_SCALE = 4
 
 
+class Glyphs(NamedTuple):
+    """A label drawn within its pixel (:func:`_glyphs`)."""
+
+    dx: int  # where its tile starts from that pixel
+    dy: int
+    cover: Any  # the glyphs' coverage (0-255), an "L" image
+    toned: Any  # each pixel's tone times TONE_STEP (``_TONE_OF`` of its coverage, or ``_HARD``)
+    mask: Any  # a "1" image of the pixels of any tone; None when it has none (nothing to draw)
+
+
 @functools.lru_cache(maxsize=4096)
 def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: float, smooth: bool,
-            italic: bool = False, stroke: float = 0.0,
-            outlines: bool = False) -> tuple[int, int, Any, tuple[tuple[int, Any], ...]]:
-    """A label drawn at (fx, fy) within its pixel: where its tile starts from that pixel, the
-    tile of its glyphs' coverage (0-255), and for each tone it has a mask ("1") of the pixels of
-    that tone or more (see ``_TONE_OF``); with ``stroke``, the coverage of its glyphs' outline
-    stroked that far out (px, round joins: a halo). Kept: the same labels come back from one
-    position to the next (the spaces' numbers, the names), and a new one costs its layout twice.
+            italic: bool = False, stroke: float = 0.0, outlines: bool = False) -> Glyphs:
+    """A label drawn at (fx, fy) within its pixel: the tile of its glyphs' coverage, its tones and
+    the mask of its inked pixels (:class:`Glyphs`); with ``stroke``, the coverage of its glyphs'
+    outline stroked that far out (px, round joins: a halo). Kept: the same labels come back from
+    one position to the next (the spaces' numbers, the names), and a new one costs its layout.
 
     ``outlines``: drawn as resvg draws a label, from its glyphs' outlines as they are, rather
     than hinted by FreeType (crisper, but its edges a pixel off resvg's here and there): drawn
@@ -487,13 +490,13 @@ def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: flo
     map, issue 28): hinted, its bold names of 14 px put 2-4 % of a picture's pixels far from
     what resvg drew (1-1.5 % so); Maretta's and Maracaibo's labels, which have no halo, keep
     the hinted glyphs they were measured with."""
-    from PIL import Image, ImageDraw
+    from PIL import ImageDraw
 
     scale = OUTLINE_SCALE if outlines else 1
     face = _face(bold, italic, size * scale)
     pillow_anchor = labels.ANCHORS[anchor]
-    left, top, right, bottom = (v / scale for v in face.getbbox(words, anchor=pillow_anchor,
-                                                                  stroke_width=stroke * scale))
+    left, top, right, bottom = (v / scale for v in _bbox(bold, italic, size * scale, words, pillow_anchor,
+                                                         stroke * scale))
     dx, dy = math.floor(fx + left) - 1, math.floor(fy + top) - 1
     width, height = math.ceil(fx + right) + 1 - dx, math.ceil(fy + bottom) + 1 - dy
     cover = Image.new("L", (max(1, width) * scale, max(1, height) * scale), 0)
@@ -503,13 +506,20 @@ def _glyphs(words: str, size: float, bold: bool, anchor: str, fx: float, fy: flo
              stroke_width=stroke * scale, stroke_fill=255)
     if outlines:
         cover = cover.reduce(scale)
-    masks = []
-    for tone, least in _LEAST.items() if smooth else ((3, 128),):
-        # (cover + cover) / 2 + 128 - least, clipped, is 128 or more where cover >= least ("1": >= 128)
-        mask = ImageChops.add(cover, cover, scale=2.0, offset=128 - least).convert("1", dither=Image.Dither.NONE)
-        if mask.getbbox() is not None:
-            masks.append((tone, mask))
-    return dx, dy, cover, tuple(masks)
+    least = _LEAST[1] if smooth else 128  # the least coverage inked
+    # (cover + cover) / 2 + 128 - least, clipped, is 128 or more where cover >= least ("1": >= 128)
+    mask = ImageChops.add(cover, cover, scale=2.0, offset=128 - least).convert("1", dither=Image.Dither.NONE)
+    return Glyphs(dx, dy, cover, cover.point(_Lut(_TONE_OF if smooth else _HARD)),
+                  mask if mask.getbbox() is not None else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bbox(bold: bool, italic: bool, size: float, words: str, anchor: str, stroke: float) -> tuple[float, ...]:
+    """Where a label's ink lies around its anchor (px; Pillow's anchor). Kept apart from
+    :func:`_glyphs` (issue 28): it is the same from whatever fraction of a pixel the label starts,
+    and a label met at a new fraction (Caravelas' names as the map's part moves with the reader's
+    ship) would cost its layout twice."""
+    return tuple(_face(bold, italic, size).getbbox(words, anchor=anchor, stroke_width=stroke))
 
 
 #: What :func:`_glyphs` draws a label from: its text, size (px), bold, anchor, where it starts
@@ -518,17 +528,27 @@ _GlyphsKey = tuple[str, float, bool, str, float, float, bool, bool, float, bool]
 
 
 @functools.lru_cache(maxsize=4096)
-def _inked(key: _GlyphsKey, tone1: int, tone2: int, tone3: int) -> tuple[Any, Any]:
+def _inked(key: _GlyphsKey, tone1: int, tone2: int, tone3: int) -> Any:
     """A label's glyphs (:func:`_glyphs` of ``key``) as palette indices, each pixel its tone's
-    entry (``tone1``-``tone3``), and the mask of the pixels of any tone: pasted through it, the
-    same pixels as each tone pasted through its own mask in turn (each tone's mask holds the
-    higher tones' pixels, which the next paste overwrote). Why kept (issue 28): one paste of a
-    kept tile instead of up to three; a board's labels come back over the same ground and ink
-    from one position to the next."""
-    _dx, _dy, cover, masks = _glyphs(*key)
-    inks = (0, tone1, tone2, tone3)
-    tones = _TONE_OF if key[6] else _HARD
-    return cover.point([inks[tones[c] // TONE_STEP] for c in range(256)]), masks[0][1]
+    entry (``tone1``-``tone3``): pasted through the mask of its inked pixels, the same pixels as
+    each tone pasted through the mask of its own pixels. Why kept (issue 28): one paste of a kept
+    tile instead of three; a board's labels come back over the same ground and ink from one
+    position to the next."""
+    table = [0] * 256
+    table[TONE_STEP], table[2 * TONE_STEP], table[3 * TONE_STEP] = tone1, tone2, tone3
+    return _glyphs(*key).toned.point(_Lut(table))
+
+
+class _Lut(Image.ImagePointHandler):
+    """A lookup table of whole numbers for ``Image.point``, applied as it stands. Why (issue 28):
+    given a list, Pillow rounds each of its 256 entries in Python on every call (about 40 of a
+    small label's 45 µs here; a Caravelas picture made some 20 such calls)."""
+
+    def __init__(self, table: list[int]) -> None:
+        self.table = table
+
+    def point(self, im: Image.Image) -> Image.Image:
+        return im._new(im.im.point(self.table, None))
 
 
 def _runs(points: list[tuple[float, float]], dash: tuple[float, ...]) -> list[list[tuple[float, float]]]:
@@ -563,8 +583,8 @@ def _rounded(width: int, height: int, radius: int, stroke: int) -> tuple[Any, An
     shape = Image.new("L", (width, height), 0)
     ImageDraw.Draw(shape).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=1,
                                             outline=2 if stroke else None, width=max(1, stroke))
-    return (shape.point([255 if v == 1 else 0 for v in range(256)]),
-            shape.point([255 if v == 2 else 0 for v in range(256)]))
+    return (shape.point(_Lut([255 if v == 1 else 0 for v in range(256)])),
+            shape.point(_Lut([255 if v == 2 else 0 for v in range(256)])))
 
 
 #: The painter of each primitive kind (as engine.figure.WRITERS writes each).
@@ -602,9 +622,12 @@ def _colours(items: Sequence[figure.Item]) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=figure.ELEMENTS_KEPT)
 def _reach(item: figure.Item) -> tuple[float, float, float, float]:
     """A box (its drawing's units) that holds everything the item paints, generously: strokes
-    (miter joins), a label's glyphs by a wide estimate of its width, its halo."""
+    (miter joins), a label's glyphs by a wide estimate of its width, its halo. Kept (issue 28):
+    a map's items come back from one picture to the next (:func:`engine.figure.read` keeps them),
+    each tested against every picture's view, and hashing one costs a third of finding its box."""
     if isinstance(item, Window):
         return item.x, item.y, item.x + item.width, item.y + item.height
     if isinstance(item, Text):
@@ -641,7 +664,7 @@ def paint(fig: Figure, width: int) -> bytes:
     """``fig`` as a palette PNG ``width`` px wide. Raises OverflowError for a picture of more
     colours than :data:`MAX_COLOURS` (the caller draws it otherwise)."""
     canvas = _Canvas(fig, width)
-    for colour in _colours(fig.items):  # the drawing's own colours first: they are kept exact
+    for colour in dict.fromkeys(_colours(fig.items)):  # the drawing's own colours first: they are kept exact
         canvas.ink(colour)
     for item in fig.items:
         getattr(canvas, PAINTERS[type(item)])(item)
@@ -658,7 +681,7 @@ def truecolour(fig: Figure, width: int) -> Any:
 
 #: What the painter keeps from one picture to the next, each bounded (a worker paints for days);
 #: not the fonts (_face: a fresh worker has them as soon as it painted once).
-KEPT = (_glyphs, _inked, _rounded)
+KEPT = (_glyphs, _bbox, _inked, _rounded, _reach)
 
 
 def forget() -> None:
