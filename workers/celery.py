@@ -116,8 +116,30 @@ def _load_the_rules(**kwargs: Any) -> None:
     imported a game's rules on its first move of that game, 0.2-0.4 s of CPU in the middle of a
     move; forked from a parent that has them, it finds them imported. Each game's ``warm_up`` fills
     here too what its first moves would compute and keep (Maracaibo: where its places' ships go,
-    0.5 s of CPU a pool process, paid by its first pictures before the pipe session of issue 28)."""
+    0.5 s of CPU a pool process, paid by its first pictures before the pipe session of issue 28).
+
+    The same for what every pool process's first mail paid (issue 28): the tasks' service modules
+    and what they import (the mail's painter and Pillow), the mail's template compiled into Django's
+    cached loader, each language's catalogue; about 0.4 s of CPU in each new pool process's first
+    task. Then ``gc.freeze()`` (as Python's documentation advises before a fork): the objects made so
+    far are left out of every later collection, so a pool process's full collections no longer walk
+    (and write to, unsharing their pages) some 120,000 objects it inherited."""
+    import gc
+
+    from django.conf import settings
+    from django.template.loader import get_template
+    from django.utils import translation
+
     import engine
 
     for name in engine.registry.names():
         engine.get(name).warm_up()
+    for task in dispatch.TASKS:
+        dispatch.service_for(task)
+    get_template("mail/game_update.html")
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Your options:")
+        engine.i18n.translate("Round", code)  # the engine's catalogue of that language
+    gc.collect()
+    gc.freeze()
