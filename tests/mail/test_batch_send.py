@@ -220,25 +220,13 @@ def test_a_picture_mail_built_once_is_the_mail_django_builds(rules: str, setting
     """A picture mail's MIME is built once, the picture's part added to the build that weighed the
     rest (issue 28: it was built twice); it is byte for byte the mail Django builds from the same
     parts, bar the MIME boundaries, and a mail program reads the same headers, text, HTML, picture."""
-    import random
     import re
     from email import message_from_bytes
 
-    from pbem.games import services
-    from pbem.mail import services as mail_services
-    from tests.mail.test_query_counts_mail import _move_mail
+    from tests.mail.test_query_counts_mail import played_by_mail
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    players = [services.do_create_player(f"once{i}@example.org", f"Once{i}") for i in range(3)]
-    game = services.do_create_game(players[0], rules, options={"side": "A"} if rules == "maretta" else {},
-                                   invite=[p.email for p in players[1:]])
-    for p in players[1:]:
-        services.do_join_game(game.pk, p)
-    rnd = random.Random(11)
-    for _ in range(4):
-        game.refresh_from_db()
-        raw, sender, to = _move_mail(game, rnd)
-        mail_services.do_process_inbound(mail_services.do_receive_mail(raw, sender, [to]).pk)
+    game = played_by_mail(rules, "once", moves=4, seed=11)
     rows = list(OutboundMessage.objects.filter(game=game).exclude(content=None))
     built = [(r, sending.build_message(r)) for r in rows]
     once = [(r, m) for r, m in built if getattr(m, "built", None) is not None]

@@ -27,20 +27,9 @@ def _python_writes(msg: Any, linesep: str) -> bytes:
 
 
 def _seeded_game_mails(rules: str) -> list[Any]:
-    from pbem.games import services
-    from pbem.mail import services as mail_services
-    from tests.mail.test_query_counts_mail import _move_mail
+    from tests.mail.test_query_counts_mail import played_by_mail
 
-    players = [services.do_create_player(f"bytes{i}@example.org", f"Bytes{i}") for i in range(3)]
-    game = services.do_create_game(players[0], rules, options={"side": "A"} if rules == "maretta" else {},
-                                   invite=[p.email for p in players[1:]])
-    for p in players[1:]:
-        services.do_join_game(game.pk, p)
-    rnd = random.Random(28)
-    for _ in range(6):
-        game.refresh_from_db()
-        raw, sender, to = _move_mail(game, rnd)
-        mail_services.do_process_inbound(mail_services.do_receive_mail(raw, sender, [to]).pk)
+    game = played_by_mail(rules, "bytes", moves=6, seed=28)
     rows = OutboundMessage.objects.filter(game=game).order_by("pk")
     return [sending.build_message(r).message() for r in rows]
 

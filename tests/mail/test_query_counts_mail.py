@@ -48,6 +48,22 @@ def _move_mail(game: Game, rnd: random.Random) -> tuple[bytes, str, str]:
     return msg.as_bytes(), seat.player.email, reply_address(seat)
 
 
+def played_by_mail(rules: str, prefix: str, moves: int, seed: int) -> Game:
+    """A new 3-player game of ``rules`` (Maretta's side A) whose first ``moves`` moves were mailed
+    in and judged, each the option :func:`_move_mail` picks with a ``Random(seed)``."""
+    players = [services.do_create_player(f"{prefix}{i}@example.org", f"{prefix.title()}{i}") for i in range(3)]
+    game = services.do_create_game(players[0], rules, options={"side": "A"} if rules == "maretta" else {},
+                                   invite=[p.email for p in players[1:]])
+    for p in players[1:]:
+        services.do_join_game(game.pk, p)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        game.refresh_from_db()
+        raw, sender, to = _move_mail(game, rnd)
+        mail_services.do_process_inbound(mail_services.do_receive_mail(raw, sender, [to]).pk)
+    return game
+
+
 #: Statements of a judged move mail when it queues no mail (was 21, then 12): the transaction's
 #: SAVEPOINT and RELEASE (BEGIN and COMMIT outside a test), the inbound row locked, the seat of the
 #: address with its game locked, the game's seats, the move, the game, the inbound row marked. The
