@@ -98,8 +98,13 @@ def _until_ana_fights(game: Game, rnd: random.Random, fight: str, shown: set[int
 
 @pytest.mark.parametrize("mode", ["79", "78"])
 def test_the_uprising_on_the_page_and_in_the_mail_picture_at_both_widths(mode: str, new_page: Any, site: str,
-                                                                         shots: Path) -> None:
+                                                                         shots: Path, monkeypatch: Any) -> None:
     cache.clear()
+    # A seeded deal: an unseeded game dealt a board whose picture sometimes left Ana's mail no room for it
+    # (a crowded 78 turn mail goes without its picture, docs/mail.md), and this test failed by chance.
+    from pbem.games import services as game_services
+
+    monkeypatch.setattr(game_services, "new_seed", lambda: f"page-uprising-{mode}")
     folk: list[Persona] = people()[:2]
     game = start_game("maracaibo", folk, options={"mode": mode}, mail_mode="every")
     rules = engine.get("maracaibo")
