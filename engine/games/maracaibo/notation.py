@@ -218,11 +218,13 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
 
 VOCABULARY, DISPLAY = _build()
 
+#: The words before a location's number while sailing ("to 9", "location 9", "para 9"; folded).
+TO_WORDS = ("to", "to location", "to loc", "location", "loc", "to space", "to number", "till", "until",
+            "para", "ate", "para o", "ate o", "para a casa", "ate a casa")  # (#27)
+
 #: only while sailing: ``to 9`` (and ``location 9``) is location 9, so ``sail 5`` stays five locations
 SAIL_WORDS = notation.Vocabulary.build(
-    names={f"@{loc}": [f"{to} {n}" for to in ("to", "to location", "to loc", "location", "loc", "to space",
-                                              "to number", "till", "until",
-                                              "para", "ate", "para o", "ate o", "para a casa", "ate a casa")  # (#27)
+    names={f"@{loc}": [f"{to} {n}" for to in TO_WORDS
                        for n in ({loc, f"{loc[:-1]} {loc[-1]}"} if not loc.isdigit() else {loc})]
            for loc in C.LOC_ORDER if loc != "H"},
     display={f"@{loc}": f"location {loc}" for loc in C.LOC_ORDER})
@@ -864,8 +866,10 @@ def _why_not_vd(state: State, seat: int, kind: str) -> str | None:
 
 #: A line naming a location by its number ("sail to 99", "location 99", "para 99"): the words of
 #: :data:`SAIL_WORDS` before a number; a number that is no location stays a number in ``nums``.
-_TO_NUMBER = re.compile(r"\b(?:to|to location|to loc|location|loc|to space|to number|till|until|para|ate|para o|"
-                        r"ate o|para a casa|ate a casa)\s+(\d+)\b", re.I)
+# (longest first: "to location 99" is not read as "to" and then "location 99")
+_TO_NUMBER = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                                             for w in sorted(TO_WORDS, key=len, reverse=True))
+                        + r")\s+(\d+)\b", re.I)
 
 
 def _why_not_sail(state: State, seat: int, terms: set[str], nums: list[int], options: list[Option],
