@@ -23,7 +23,11 @@ accepted for its game's players (the seat that a mail asked and that has not
 answered; the option codes the mail lists), not by reading the game and asking
 the engine for its options (``--choose game``, the bench before: 20 ms of the
 drivers' CPU a move on the pipeline's cores, which the ceiling's parts do not
-pay). The drivers' CPU is their threads' own (``thread_time``); the rest of this
+pay). Every seat a mail asks answers at once, as players choosing at the same time do
+(``--answer each``; Maretta's cards): a driver sent its game's next move only once the last was
+through (``--answer one``, the bench before), and a move that writes no mail (the first two of three
+cards chosen) was seen through only by the ``--poll`` check, 100 ms a move in which no player waits.
+The drivers' CPU is their threads' own (``thread_time``); the rest of this
 process's is the SMTP ingress's and the sink's (the ingress stores a mail and
 queues its task in a thread of asgiref's, counted as the drivers' before).
 
@@ -326,6 +330,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-timeout", type=float, default=60.0, help="seconds one move may take")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="the whole drive stops after this")
     parser.add_argument("--poll", type=float, default=0.1, help="longest wait between two checks of a move")
+    parser.add_argument(
+        "--answer",
+        choices=["each", "one"],
+        default="each",
+        help="a driver answers every seat a mail asks at once, as its players would (default), or sends its "
+        "game's next move only once the last is through (the bench before: a move that writes no mail then "
+        "waited for --poll)",
+    )
     parser.add_argument("--seed", default="pipeline", help="seeds the choices among the options")
     parser.add_argument(
         "--through",
@@ -437,6 +449,7 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
         asks: dict[int, dict[str, tuple[str, list[str]]]] = {}
         last_codes: dict[str, list[str]] = {}
         read_game = [0]
+        polled = [0]  # waits for a move that ended by the --poll timeout, not by a mail of its game
         drivers_cpu = [0.0]
 
         def from_mails(game_id: int) -> tuple[str, str, list[str]] | None:
@@ -479,18 +492,20 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                 row = cursor.fetchone()
             return None if row is None else (int(row[0]), int(row[1]))
 
-        def through(game_id: int, version: int, given: int) -> bool:
-            """Whether the game's version moved and every mail it wrote was accepted by the sink
-            (``given`` of them were); with ``--through marks``: and none of them waits to be marked
-            sent (the bench before: the mark follows the relay's answer, which a player never waits for)."""
+        def through(game_id: int, version: int, given: int, moves: int = 1) -> bool:
+            """Whether the game's version moved by ``moves`` (each move is a version) and every mail it
+            wrote was accepted by the sink (``given`` of them were); with ``--through marks``: and none of
+            them waits to be marked sent (the bench before: the mark follows the relay's answer, which a
+            player never waits for)."""
             now = progress(game_id)
-            if now is None or now[0] == version:
+            if now is None or now[0] < version + moves:
                 return False
             return not now[1] if args.through == "marks" else given >= now[1]
 
         for name in args.game:
             rules = engine.get(name)
             read_game[0] = 0
+            polled[0] = 0
             games = []
             for g in range(args.games):
                 players = [services.do_create_player(f"{name}{g}-{i}@bench.example", f"P{g}{i}") for i in range(3)]
@@ -524,16 +539,19 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
             ) -> None:
                 started = time.thread_time()
                 smtp = smtplib.SMTP("127.0.0.1", smtp_port)
+                in_flight = 0  # moves sent and not yet seen through (several while seats choose at once)
+                version = 0
                 try:
-                    for _ in range(args.moves):
+                    for n in range(args.moves):
                         if time.monotonic() > stop_at:
                             errors.append(f"game {game_id}: stopped after --max-seconds {args.max_seconds:.0f}")
                             return
-                        # the version the move must change: one indexed column, not the game's state
-                        now = progress(game_id)
-                        if now is None:
-                            return
-                        version = now[0]
+                        if not in_flight:
+                            # the version the moves must change: one indexed column, not the game's state
+                            now = progress(game_id)
+                            if now is None:
+                                return
+                            version = now[0]
                         mailed = from_mails(game_id) if args.choose == "mail" else None
                         if mailed is not None:
                             sender, seat_address, codes = mailed
@@ -564,20 +582,33 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                         with sink.arrived:
                             seen, given = sink.count, sink.given(players)
                         smtp.send_message(msg)
+                        in_flight += 1
+                        if args.answer == "each" and asks[game_id] and n + 1 < args.moves:
+                            # Another seat's mail asks it too (choices made at once, as Maretta's cards): its
+                            # player answers the mail they got now, not once this move is judged. Why: a move
+                            # that writes no mail (the first two of three choices) was seen through only by
+                            # the --poll check, 100 ms a move in which no player waits (issue 28).
+                            continue
                         deadline = time.monotonic() + args.move_timeout
                         while time.monotonic() < deadline:
                             # Why wait on the sink: a move is through only once mails arrive, so
                             # checking the database on each arrival of its game's mails (or every
                             # --poll s) costs the bench a few queries per move instead of a busy loop.
+                            woken = True
                             with sink.arrived:
                                 if args.through == "marks":
                                     if sink.count == seen:
-                                        sink.arrived.wait(args.poll)
+                                        woken = sink.arrived.wait(args.poll)
                                     seen = sink.count
                                 elif sink.given(players) == given:
-                                    sink.arrived.wait_for(partial(sink.given_other_than, players, given), args.poll)
+                                    woken = sink.arrived.wait_for(
+                                        partial(sink.given_other_than, players, given), args.poll
+                                    )
                                 given = sink.given(players)
-                            if through(game_id, version, given):
+                            if not woken:
+                                with lock:
+                                    polled[0] += 1
+                            if through(game_id, version, given, in_flight):
                                 break
                         else:
                             errors.append(
@@ -585,7 +616,8 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                             )
                             return
                         with lock:
-                            done[0] += 1
+                            done[0] += in_flight
+                        in_flight = 0
                 finally:
                     smtp.quit()
                     from django.db import connection
@@ -679,7 +711,9 @@ def run(args: argparse.Namespace, database_url: str, broker: str, cache_url: str
                 f"mails accepted by the sink (state {len(json.dumps(state))} bytes)",
                 f"{name} CPU per move (ms): "
                 + ", ".join(f"{k} {v / moves * 1e3:.1f}" for k, v in cpu.items())
-                + f"; drivers chose from the mails ({args.choose}), read the game for {read_game[0]} moves",
+                + f"; drivers chose from the mails ({args.choose}), read the game for {read_game[0]} moves, "
+                f"answered each seat asked {'at once' if args.answer == 'each' else 'one move at a time'}, "
+                f"waited --poll for a move {polled[0]} times",
             ]
             verdict = "met" if value >= 0.5 else "first goal met" if value >= 0.25 else "not met"
             summary.append(
