@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.db import transaction
 from django.db.models import Count
 from django.http import StreamingHttpResponse
 from django.utils import translation
@@ -801,15 +802,22 @@ class MeApi(BaseApi):
     @extend_schema(operation_id="me_update", summary="Change your display name, mail mode, language or vacation",
                    description="mail_mode: `every` (a mail after every move), `turn` (only when it is your turn) "
                                "or `digest` (one mail a day). language: of your mails and pages, and of the "
-                               "API's messages to you when a request has no Accept-Language.",
+                               "API's messages to you when a request has no Accept-Language. vacation_until: "
+                               "as POST /me/vacation/ (in the future, a year at most: else a 422; your running "
+                               "games are told; null ends it).",
                    request=s.MeUpdateIn, responses={200: s.MeOut, **_errors(400, 401)})
     def patch(self, request: Request) -> Response:
         body = s.MeUpdateIn(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
         d = body.validated_data
-        player = services.do_update_preferences(
-            self.require_player(), display_name=d.get("display_name"), mail_mode=d.get("mail_mode"),
-            vacation_until=d.get("vacation_until", ...), language=d.get("language"))
+        with transaction.atomic():  # a refused vacation leaves the name and mode as they were
+            player = services.do_update_preferences(
+                self.require_player(), display_name=d.get("display_name"), mail_mode=d.get("mail_mode"),
+                language=d.get("language"))
+            if "vacation_until" in d:
+                # Why not do_update_preferences': it stored any date, the past included, and told
+                # nobody; a vacation is the one POST /me/vacation/ and the mail command set.
+                moderation.do_set_vacation(player, d["vacation_until"], via="api")
         return Response(s.MeOut(presenters.me_data(player)).data)
 
 

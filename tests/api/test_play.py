@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from pbem.games import moderation, services
 from pbem.games.models import Game, Move, MoveRequest
@@ -260,8 +263,9 @@ def test_me_shows_and_updates_preferences(alice):
     assert me["email"] == "alice@example.org" and me["mail_mode"] == "turn"
     r = client.patch("/api/v1/me/", {"mail_mode": "digest", "display_name": "Alice B."}, format="json")
     assert r.status_code == 200 and r.json()["mail_mode"] == "digest" and r.json()["display_name"] == "Alice B."
-    r = client.patch("/api/v1/me/", {"vacation_until": "2030-01-01T00:00:00Z"}, format="json")
-    assert r.json()["vacation_until"] == "2030-01-01T00:00:00Z" and r.json()["mail_mode"] == "digest"
+    back = (timezone.now() + timedelta(days=30)).replace(microsecond=0)
+    r = client.patch("/api/v1/me/", {"vacation_until": back.isoformat()}, format="json")
+    assert r.json()["vacation_until"] == back.isoformat().replace("+00:00", "Z") and r.json()["mail_mode"] == "digest"
     r = client.patch("/api/v1/me/", {"mail_mode": "never"}, format="json")
     assert r.status_code == 400 and "mail_mode" in r.json()["message"]
     r = client.patch("/api/v1/me/", {"display_name": "   "}, format="json")
