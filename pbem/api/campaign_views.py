@@ -38,8 +38,8 @@ class ArchiveOut(serializers.Serializer):
 
 
 class CampaignCreateIn(serializers.Serializer):
-    rules = serializers.CharField(max_length=40, help_text="a name from /api/v1/rules/")
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=100)
+    rules = s.Text(max_length=40, help_text="a name from /api/v1/rules/")
+    name = s.Text(required=False, default="", allow_blank=True, max_length=100)
     options = serializers.DictField(required=False, default=dict,
                                     help_text="game options for every game of the campaign (see the rules' schema); "
                                               "a game that plays campaigns gets campaign=yes")
@@ -133,8 +133,8 @@ class HandoverIn(CampaignReasonIn):
     seat = serializers.IntegerField(min_value=0, max_value=20, help_text="the campaign seat to hand over: "
                                     + SEAT_HELP)
     email = serializers.EmailField(help_text="the new player's address (an account is made if needed)")
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=60,
-                                 help_text="the new player's name, if they have no account yet")
+    name = s.Text(required=False, default="", allow_blank=True, max_length=60,
+                  help_text="the new player's name, if they have no account yet")
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:

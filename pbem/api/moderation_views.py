@@ -32,7 +32,7 @@ class ExtendDeadlineIn(s.ReasonIn):
 
 
 class MessageIn(serializers.Serializer):
-    text = serializers.CharField(max_length=5000, help_text="mailed to every player of the game; audited")
+    text = s.Text(max_length=5000, help_text="mailed to every player of the game; audited")
 
 
 class MoveForSeatIn(s.ReasonIn):

@@ -23,6 +23,17 @@ MAX_MOVE_BYTES = 2_000
 MAX_BATCH_BYTES = 16_000
 
 
+class Text(serializers.CharField):
+    """A string field of a request body. Why not DRF's CharField: it takes the number 5 as "5", so a
+    client that sent ``{"rules": 5}`` or ``{"code": 7}`` against a schema saying string got a 422
+    about a game called '5' (or a rejected move) instead of the 400 that names its own bug."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 # ---- errors ---------------------------------------------------------------------------------
 
 
@@ -148,13 +159,13 @@ class MyGamesFilterIn(serializers.Serializer):
 
 
 class GameCreateIn(serializers.Serializer):
-    rules = serializers.CharField(max_length=40, help_text="a name from /api/v1/rules/")
+    rules = Text(max_length=40, help_text="a name from /api/v1/rules/")
     options = serializers.DictField(required=False, default=dict, help_text="game options, see the rules' schema")
     invite = serializers.ListField(child=serializers.EmailField(), required=False, default=list, max_length=10,
                                    help_text="email addresses of invited players")
     open_seats = serializers.IntegerField(required=False, default=0, min_value=0, max_value=10,
                                           help_text="seats anyone may join")
-    title = serializers.CharField(required=False, default="", allow_blank=True, max_length=100)
+    title = Text(required=False, default="", allow_blank=True, max_length=100)
     deadline_hours = serializers.IntegerField(required=False, default=72, min_value=1, max_value=24 * 60)
     time_bank_hours = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=1,
                                                max_value=24 * 365,
@@ -224,8 +235,8 @@ class OptionsOut(serializers.Serializer):
 
 
 class CommandIn(serializers.Serializer):
-    code = serializers.CharField(required=False, max_length=100, help_text="an option code from /options/")
-    text = serializers.CharField(required=False, max_length=500, help_text="a line of the game's notation")
+    code = Text(required=False, max_length=100, help_text="an option code from /options/")
+    text = Text(required=False, max_length=500, help_text="a line of the game's notation")
     move = serializers.DictField(required=False, help_text="a structured move, as in an option's move")
 
     def validate_move(self, value: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +421,7 @@ class CatalogueOut(serializers.Serializer):
 # ---- moderation ---------------------------------------------------------------------------------------
 
 
-class ReasonField(serializers.CharField):
+class ReasonField(Text):
     """A moderator's reason: any text the schema allows (a string of 1 to 500 characters). Control
     characters, NUL included, are made spaces by the service (pbem.games.moderation_base.clean_reason),
     not refused with a 400 the schema does not announce."""
@@ -430,8 +441,8 @@ class ReplaceIn(ReasonIn):
     seat = serializers.IntegerField(min_value=0, max_value=20, help_text=(
         "the index of the seat to hand over, from 0 (the pages and mails count seats from 1: index 0 is seat 1)"))
     email = serializers.EmailField(help_text="the new player's address (an account is created if needed)")
-    name = serializers.CharField(required=False, default="", max_length=60, allow_blank=True,
-                                 help_text="the name the newcomer plays as (default: their account's name)")
+    name = Text(required=False, default="", max_length=60, allow_blank=True,
+                help_text="the name the newcomer plays as (default: their account's name)")
 
 
 class AuditEntryOut(serializers.Serializer):
@@ -460,7 +471,7 @@ class MeOut(serializers.Serializer):
 
 
 class MeUpdateIn(serializers.Serializer):
-    display_name = serializers.CharField(required=False, max_length=60)
+    display_name = Text(required=False, max_length=60)
     mail_mode = serializers.ChoiceField(choices=Player.MailMode.choices, required=False)
     language = serializers.ChoiceField(choices=settings.LANGUAGES, required=False)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
@@ -468,8 +479,8 @@ class MeUpdateIn(serializers.Serializer):
 
 class TokenIn(serializers.Serializer):
     email = serializers.EmailField(required=False)
-    password = serializers.CharField(required=False, max_length=200, trim_whitespace=False,
-                                     style={"input_type": "password"})
+    password = Text(required=False, max_length=200, trim_whitespace=False,
+                    style={"input_type": "password"})
     rotate = serializers.BooleanField(required=False, default=False, help_text="replace your current token")
 
 
@@ -478,7 +489,7 @@ class TokenOut(serializers.Serializer):
 
 
 class TokenCreateIn(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="yours to recognise it by, unique among your live tokens")
+    name = Text(max_length=60, help_text="yours to recognise it by, unique among your live tokens")
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=["read", "play", "moderate"]),
                                    min_length=1, max_length=3, required=False, default=["read", "play"],
                                    help_text="read: every GET; play: every other player call; moderate: the "

@@ -31,3 +31,20 @@ def test_a_vacation_set_through_me_is_judged_and_told_as_through_me_vacation(fak
                                           body_text__contains="Bob is on vacation").exists()
     back = client.patch(ME, {"vacation_until": None}, format="json")
     assert back.status_code == 200 and back.json()["vacation_until"] is None
+
+
+def test_a_number_where_the_schema_says_string_is_the_clients_bug(fake_game, alice, bob):
+    """DRF took ``{"rules": 5}`` as the game '5' (a 422: no game called '5') and ``{"code": 7}`` as
+    the option '7' (a move request, rejected); the schema says string, so both are a 400 naming the field."""
+    client = token_client(alice)
+    for body, field in (({"rules": 5}, "rules"), ({"rules": fake_game, "title": 12, "open_seats": 1}, "title")):
+        r = client.post("/api/v1/games/", body, format="json")
+        assert r.status_code == 400 and r.json()["message"].startswith(f"{field}: "), r.json()
+    game = start_game(fake_game, alice, [bob])
+    for command in ({"code": 7}, {"text": 3.5}, {"code": True}):
+        r = client.post(f"/api/v1/games/{game.pk}/moves/", {"commands": [command]}, format="json")
+        assert r.status_code == 400 and r.json()["message"].startswith("commands[0]."), r.json()
+    assert client.patch(ME, {"display_name": 42}, format="json").status_code == 400
+    assert client.post("/api/v1/auth/tokens/", {"name": 1}, format="json").status_code == 400
+    assert client.post("/api/v1/auth/token/", {"email": alice.email, "password": 12345678},
+                       format="json").status_code == 400
