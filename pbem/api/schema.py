@@ -10,7 +10,9 @@
   ``<Game>View`` in OpenAPI 3.0's dialect, and the view endpoint's ``view`` as a ``oneOf`` of them
   told apart by the view's ``game``;
 * each game's option details (``Rules.option_details_schema``) as ``<Game>OptionDetails`` with its option
-  kinds, and an option's ``details`` as one of them.
+  kinds, and an option's ``details`` as any of them;
+* the conditional reads (``ETag``, ``If-None-Match``, ``304``) and the door's own answers a client meets
+  without a bug of the game's: ``406`` (an ``Accept`` no renderer gives), ``413`` and ``415`` (a body).
 """
 
 from __future__ import annotations
@@ -63,6 +65,59 @@ _COMMAND_KINDS = {
     "move": {"type": "object", "additionalProperties": {},
              "description": "a structured move, as in an option's `move` (no NUL characters in its strings)"},
 }
+
+
+#: The reads answered with an ETag (pbem.api.views._conditional): ``If-None-Match`` makes them a bodiless 304.
+CONDITIONAL_READS = frozenset({
+    "auth_tokens_list", "games_list", "games_retrieve", "games_view", "games_board_svg", "games_options",
+    "games_log", "me_games_list", "me_webhooks_list", "rules_list", "rules_retrieve", "rules_catalogue"})
+
+_IF_NONE_MATCH = {
+    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
+    "description": "the `ETag` of your last answer (a list, `W/` tags and `*` as RFC 9110 says): unchanged, the "
+                   "answer is a `304` without a body",
+}
+_VALIDATORS = {
+    "ETag": {"schema": {"type": "string"}, "description": "this very answer's tag (for a game: "
+             "`\"<game id>-<version>-<digest>\"`, its `\"<game id>-<version>\"` part good as If-Match)"},
+    "Cache-Control": {"schema": {"type": "string"}, "description": "`private, no-cache` for a signed-in client, "
+                      "else `public, no-cache`"},
+}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+
+
+def _door_answers(operation: dict[str, Any], method: str, negotiated: bool) -> None:
+    """What the door answers before the view runs, on every operation it can (docs/api.md, Errors):
+    a client generated from the schema otherwise meets statuses the schema never named."""
+    responses = operation["responses"]
+    if negotiated:
+        responses.setdefault("406", _error("no answer in a format the Accept header takes (`?format=` names one)"))
+    if "requestBody" in operation:
+        responses.setdefault("413", _error("the body is larger than the server takes (PBEM_API_MAX_BODY, 64 KB)"))
+        responses.setdefault("415", _error("the body is not `application/json`"))
+    if method == "get" and operation.get("operationId") in CONDITIONAL_READS:
+        params = operation.setdefault("parameters", [])
+        if not any(p.get("name") == "If-None-Match" for p in params):
+            params.append(dict(_IF_NONE_MATCH))
+        for code, answer in responses.items():
+            if code == "200":
+                answer.setdefault("headers", {}).update(_VALIDATORS)
+        responses.setdefault("304", {"description": "not modified: the `If-None-Match` tag is this answer's; "
+                                                    "no body", "headers": dict(_VALIDATORS)})
+
+
+def _negotiated(generator: Any) -> dict[tuple[str, str], bool]:
+    """(path, method) -> whether the view picks among several renderers (else it answers its one
+    format whatever Accept says, pbem.api.negotiation)."""
+    out: dict[tuple[str, str], bool] = {}
+    for path, _regex, method, callback in getattr(generator, "endpoints", None) or []:
+        renderers = getattr(getattr(callback, "cls", None), "renderer_classes", None) or [None, None]
+        out[(path, method.lower())] = len(renderers) > 1
+    return out
 
 
 def _component(serializer: type[Any]) -> str:
@@ -176,14 +231,18 @@ def _option_details_components(schemas: dict[str, Any], names: list[str]) -> Non
     details = schemas.get("OptionOut", {}).get("properties", {}).get("details")
     if details is None or not refs:
         return
+    # Why anyOf: the games share kinds (``move``, ``keep``, ``deliver``, ``other``...), so a detail such
+    # as {"kind": "deliver"} matches two components and a oneOf refused the answers the server gives.
     schemas["OptionOut"]["properties"]["details"] = {
-        "oneOf": [{"$ref": ref} for ref in refs], "nullable": True,
-        "description": details.get("description", "") + " (the game's component names every kind)"}
+        "anyOf": [{"$ref": ref} for ref in refs], "nullable": True,
+        "description": details.get("description", "") + " (the game's component names every kind; the "
+                                                         "game's `rules` says which one applies)"}
 
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    for path in result.get("paths", {}).values():
+    negotiated = _negotiated(generator)
+    for url, path in result.get("paths", {}).items():
         for method, operation in path.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
@@ -229,6 +288,8 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                                    "rejected, for moves)",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                 })
+            # Why after the 400s: If-None-Match, a header, is no parameter a client can get wrong.
+            _door_answers(operation, method, negotiated.get((url, method), True))
             params = operation.setdefault("parameters", [])
             if not any(p.get("name") == "Accept-Language" for p in params):
                 params.append(dict(_ACCEPT_LANGUAGE))

@@ -95,7 +95,7 @@ def test_it_names_each_games_view_schema_and_option_kinds_in_the_openapi_documen
     details = schemas["MaracaiboOptionDetails"]
     assert "sail" in details["properties"]["kind"]["enum"] and "sail" in details["x-pbem-option-kinds"]
     assert {"$ref": "#/components/schemas/MaracaiboOptionDetails"} in schemas["OptionOut"]["properties"]["details"][
-        "oneOf"]
+        "anyOf"]
     assert "/api/v1/rules/{name}/catalogue/" in openapi["paths"]
 
 

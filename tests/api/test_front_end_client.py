@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
+from openapi_schema_validator import OAS30Validator
+from referencing import Registry, Resource
 
 from pbem.games.models import OutboundMessage
 from tests.factories import start_game, token_client
@@ -48,3 +50,72 @@ def test_a_number_where_the_schema_says_string_is_the_clients_bug(fake_game, ali
     assert client.post("/api/v1/auth/tokens/", {"name": 1}, format="json").status_code == 400
     assert client.post("/api/v1/auth/token/", {"email": alice.email, "password": 12345678},
                        format="json").status_code == 400
+
+
+def _openapi() -> dict:
+    return token_client().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+
+def _validator(openapi: dict, component: str) -> OAS30Validator:
+    registry = Registry().with_resource("urn:openapi", Resource.opaque(openapi))
+    return OAS30Validator({"$ref": f"urn:openapi#/components/schemas/{component}"}, registry=registry)
+
+
+def test_every_read_with_an_etag_documents_if_none_match_and_its_304(alice, bob):
+    """The reads answered a 304 the schema never named, to an If-None-Match it did not list: a client
+    generated from the schema took the documented cache answer for an error."""
+    openapi = _openapi()
+    game = start_game("caravelas", alice, [bob])
+    client = token_client(alice)
+    tagged = set()
+    for path, operations in openapi["paths"].items():
+        get = operations.get("get")
+        if get is None or "{campaign_id}" in path or "{request_id}" in path or path.endswith("/stream/"):
+            continue
+        url = path.replace("{game_id}", str(game.pk)).replace("{name}", "caravelas")
+        first = client.get(url)
+        documented = {p["name"] for p in get.get("parameters", [])} >= {"If-None-Match"} and "304" in get["responses"]
+        if first.status_code == 200 and first.has_header("ETag"):
+            tagged.add(get["operationId"])
+            assert documented, get["operationId"]
+            assert "ETag" in get["responses"]["200"]["headers"], get["operationId"]
+            again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+            assert again.status_code == 304 and not again.content, url
+        else:
+            assert not documented, get["operationId"]
+    assert {"games_view", "games_options", "games_board_svg", "rules_catalogue", "games_log"} <= tagged
+
+
+def test_the_doors_own_answers_are_in_the_schema(alice, bob):
+    """413 (too large), 415 (not JSON) and 406 (an Accept no renderer gives) are answers docs/api.md
+    names; the schema listed none of them."""
+    openapi = _openapi()
+    game = start_game("caravelas", alice, [bob])
+    client = token_client(alice)
+    moves = f"/api/v1/games/{game.pk}/moves/"
+    big = client.post("/api/v1/games/", '{"rules": "caravelas", "title": "' + "a" * 70_000 + '"}',
+                      content_type="application/json")
+    form = client.post(moves, "commands=1s1", content_type="application/x-www-form-urlencoded")
+    png = client.get(f"/api/v1/games/{game.pk}/view/", HTTP_ACCEPT="image/png")
+    for (path, method), answer, status in (
+            (("/api/v1/games/", "post"), big, 413), (("/api/v1/games/{game_id}/moves/", "post"), form, 415),
+            (("/api/v1/games/{game_id}/view/", "get"), png, 406)):
+        assert answer.status_code == status and answer.json()["code"], answer.content
+        documented = openapi["paths"][path][method]["responses"]
+        assert str(status) in documented, (path, method, status)
+    board = openapi["paths"]["/api/v1/games/{game_id}/board.svg"]["get"]["responses"]
+    assert "406" not in board  # one format, whatever Accept says (pbem.api.negotiation)
+    assert client.get(f"/api/v1/games/{game.pk}/board.svg", HTTP_ACCEPT="image/png").status_code == 200
+
+
+def test_option_details_shared_by_two_games_match_the_schema(alice, bob):
+    """Caravelas and Maracaibo both have a ``deliver`` option kind (and the games share ``move``, ``keep``,
+    ``other``...): under a oneOf, ``{"kind": "deliver"}`` matched two components and every options answer
+    that held one was outside the schema."""
+    openapi = _openapi()
+    game = start_game("caravelas", alice, [bob])
+    body = token_client(alice).get(f"/api/v1/games/{game.pk}/options/").json()
+    body["options"].append({"code": "deliver", "label": "deliver", "move": {"act": "deliver"},
+                            "details": {"kind": "deliver"}})  # as Lisboa offers it (seen in a played game)
+    errors = [e.message for e in _validator(openapi, "OptionsOut").iter_errors(body)]
+    assert not errors, errors[:3]
