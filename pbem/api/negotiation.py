@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.http import Http404
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -25,7 +26,15 @@ class UrlFormatFirst(DefaultContentNegotiation):
         if fmt == "":  # ?format= names none (DRF would answer JSON): the schema's enum has no empty one
             raise ValidationError({self.settings.URL_FORMAT_OVERRIDE: ["names no format: leave it out, or name one"]})
         if fmt:
-            named: Any = self.filter_renderers(renderers, fmt)  # an unknown format: 404, as DRF does
+            renderers = list(renderers)
+            try:
+                named: Any = self.filter_renderers(renderers, fmt)
+            except Http404:
+                # Why not DRF's bare 404 "not found": the resource is there, the parameter is outside
+                # the schema's enum (a 400, docs/api.md), and the client needs the formats it has.
+                formats = ", ".join(dict.fromkeys(r.format for r in renderers if r.format != "api"))
+                raise ValidationError({self.settings.URL_FORMAT_OVERRIDE: [
+                    f"{fmt!r} is not a format of this resource: {formats}"]}) from None
             return named[0], named[0].media_type
         renderers = list(renderers)
         if len(renderers) == 1:

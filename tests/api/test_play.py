@@ -68,7 +68,9 @@ def test_the_format_parameter_wins_over_the_accept_header(fake_game, alice, bob)
     assert body["Content-Type"] == "application/json" and body.json()["seat"] == seat_of(game, alice)
     board = client.get(f"{GAMES}{game.pk}/board.svg", **json_accept)
     assert board.status_code == 200 and board.content.startswith(b"<svg")
-    assert client.get(f"{GAMES}{game.pk}/view/?format=pdf", **json_accept).status_code == 404
+    pdf = client.get(f"{GAMES}{game.pk}/view/?format=pdf", **json_accept)  # it was a bare 404 "not found"
+    assert pdf.status_code == 400 and pdf.json()["message"] == "format: 'pdf' is not a format of this resource: " \
+        "json, svg, txt"
     assert client.get(f"{GAMES}{game.pk}/view/", **json_accept)["Content-Type"] == "application/json"
 
 
