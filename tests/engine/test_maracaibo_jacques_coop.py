@@ -263,3 +263,69 @@ def test_it_has_the_bot_play_as_a_table_liberating_more_than_for_itself() -> Non
             RULES.apply(state, seat, choose(state, seat, RULES.options(state, seat), rnd, weights).move)
         left.append(coop.markers_left(state))
     assert COOP_WEIGHTS["uprising"] > 1 and left[0] < left[1]
+
+
+# ---- the goal in the mail and on the page ------------------------------------------------------------
+
+def _goal(text: str) -> list[str]:
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(("THE TABLE'S GOAL", "O OBJETIVO DA MESA")))
+    out = []
+    for line in lines[at + 1:]:
+        if not line.strip():
+            return out
+        if line.startswith("    "):  # a wrapped line goes on
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line.strip())
+    return out
+
+
+def test_the_mail_and_the_phone_say_the_tables_goal_and_where_it_stands_now() -> None:
+    from engine import i18n
+    from engine.games.maracaibo.render_text import text
+
+    state = started(2)  # 74, two players: a marker on each of the 11 villages
+    view = RULES.view(state, 0)
+    assert "THE TABLE'S GOAL (all win or all lose together, checked at the end of the game)" in text(view)
+    assert _goal(text(view)) == [
+        "no ownership marker is left on any location: 11 left now",
+        "every player has more VP than Jacques: not now (Jacques 0 VP, the lowest player 0 VP)"]
+    phone = "".join(RULES.render_phone_svg(view))
+    assert "The table&#x27;s goal" in phone or "The table's goal" in phone
+    assert "11 left now" in phone
+    with i18n.language("pt"):
+        assert _goal(text(view))[0] == "nenhum marcador de propriedade resta em nenhum local: restam 11 agora"
+    state["markers"] = {}
+    state["revision"] += 1  # (a state changed outside apply: its cached view is stale)
+    state["seats"][0]["victory_points"], state["seats"][1]["victory_points"] = 12, 9
+    state["jacques"]["victory_points"] = 10
+    assert _goal(text(RULES.view(state, 1))) == [
+        "no ownership marker is left on any location: met now",
+        "every player has more VP than Jacques: not now (Jacques 10 VP, the lowest player 9 VP)"]
+    state["seats"][1]["victory_points"] = 11
+    state["revision"] += 1
+    assert _goal(text(RULES.view(state, None))) == [
+        "no ownership marker is left on any location: met now", "every player has more VP than Jacques: met now"]
+
+
+def test_the_goal_counts_the_markers_beneath_and_says_where_luysa_is() -> None:
+    from engine.games.maracaibo.render_text import text
+
+    state = started(3, mode="193")  # a marker on each village, two on each city: 26
+    assert _goal(text(RULES.view(state, 0)))[:2] == [
+        "no ownership marker is left on any location: 26 left now",
+        "Luysa was found and freed: not yet (she is not found)"]
+    state["search"]["found"] = "14"
+    state["revision"] += 1
+    assert _goal(text(RULES.view(state, 0)))[1] == "Luysa was found and freed: not yet (she is held at 14)"
+    state["search"]["freed"] = 2
+    state["revision"] += 1
+    assert _goal(text(RULES.view(state, 0)))[1] == "Luysa was found and freed: met now"
+
+
+def test_no_other_game_says_a_tables_goal() -> None:
+    from engine.games.maracaibo.render_text import text
+
+    solo = RULES.setup(player_names(1), {"automa": "jacques"}, 1)
+    assert "GOAL" not in text(RULES.view(solo, 0))

@@ -135,6 +135,35 @@ def outcome(state: State) -> Outcome:
     return Outcome.cooperative(scores, team, reason, automa={jacques.NAME: float(state["jacques"]["victory_points"])})
 
 
+def goal_lines(view: dict[str, Any]) -> list[str]:
+    """The card's conditions in words, each with where the table stands now, from a view (the mail's text
+    and the phone's column). Why: a cooperative table wins or loses only by them, and without this line no
+    mail nor page said what they were until the game's last mail."""
+    mode = str(view["options"].get("mode", "base"))
+    if mode not in SCENARIOS:
+        return []
+    out = []
+    for cid in SCENARIOS[mode]["conditions"]:
+        words = CONDITIONS[cid]
+        if cid == "no_markers":
+            left = len(view["markers"]) + sum(int(v) for v in (view.get("garrison") or {}).values())
+            out.append(f"{words}: met now" if left == 0 else f"{words}: {left} left now")
+        elif cid == "above_jacques":
+            him = int(view["jacques"]["vp"])
+            lowest = min(int(p["vp"]) for p in view["p"])
+            out.append(f"{words}: met now" if lowest > him
+                       else f"{words}: not now (Jacques {him} VP, the lowest player {lowest} VP)")
+        else:  # "luysa" (search.py)
+            s = view.get("search") or {}
+            if s.get("freed") is not None:
+                out.append(f"{words}: met now")
+            elif s.get("found"):
+                out.append(f"{words}: not yet (she is held at {s['found']})")
+            else:
+                out.append(f"{words}: not yet (she is not found)")
+    return out
+
+
 def final(state: State, ev: list[Event]) -> None:
     """The result told in an event at the end of the final scoring (the ransom was decided before it,
     search.ransom_frames)."""

@@ -11,7 +11,7 @@ from engine import svg as kit
 from engine.core import View
 
 from . import content as C
-from . import reach, render_story
+from . import coop, reach, render_story
 from .places import MAP_H, POS
 from .render import area_words, ship_areas
 from .render_base import JEAN_COLOUR, NATION_COLOUR, _colour, _name, _stops, _t, _text, nations_score, say
@@ -201,6 +201,11 @@ def _narrow(view: View) -> tuple[list[str], int]:
         col.out.append(f'<rect x="{_PAD}" y="{col.y + 5:.0f}" width="10" height="10" fill="{JEAN_COLOUR}"/>')
         col.say(f"{jq['name']} (automa): {jq['vp']} VP; explorer {jq['explorer']}; quests {jq['quests']}",
                 x=_PAD + 16, bold=True)
+        goal = coop.goal_lines(view)
+        if goal:  # a cooperative scenario: what the table must reach, where it stands now
+            col.head("The table's goal (checked at the end)")
+            for line in goal:
+                col.say(line)
     if view.get("story"):  # a campaign's story (render_story.py)
         col.head(render_story.title(view["story"]))
         col.say(render_story.tiles_line(view))

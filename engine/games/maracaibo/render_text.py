@@ -18,7 +18,7 @@ from engine import i18n
 from engine.core import View
 
 from . import content as C
-from . import labels, reach, render_story, ship
+from . import coop, labels, reach, render_story, ship
 from . import uprising_content as C_U
 from .homeports import port_text
 from .render_base import _kind, _name, _scenario, _stop_gives, _stops, say
@@ -236,6 +236,9 @@ def text(view: View, brief: bool = False) -> str:
         out += _wrap(search_line(view).strip())
     if brief and len(view["p"]) > 1:
         out.append("  (Their careers and cards in full: on your game page.)")
+    if view.get("jacques") and str(view["options"].get("mode", "base")) in coop.MODES:
+        out += ["", "THE TABLE'S GOAL (all win or all lose together, checked at the end of the game)"]
+        out += [w for line in coop.goal_lines(view) for w in _wrap(line)]
     if view.get("story"):  # the story campaign (campaign.py)
         from .campaign import text_lines
 
