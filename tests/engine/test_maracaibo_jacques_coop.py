@@ -329,3 +329,24 @@ def test_no_other_game_says_a_tables_goal() -> None:
 
     solo = RULES.setup(player_names(1), {"automa": "jacques"}, 1)
     assert "GOAL" not in text(RULES.view(solo, 0))
+
+
+def test_the_board_pictures_influence_title_keeps_clear_of_the_tracks_numbers_where_no_nation_scores() -> None:
+    import xml.etree.ElementTree as ET
+
+    from engine import i18n
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    for code in ("en", "pt"):
+        with i18n.language(code):
+            pic = ET.fromstring(RULES.render_svg(RULES.view(started(2), 0)))
+        texts = list(pic.iter(f"{svg_ns}text"))
+        title = next(t for t in texts if (t.text or "").startswith("Influ"))
+        assert "(" in (title.text or ""), "74 scores no nation at the end: the long title"
+        after = texts[texts.index(title) + 1:]
+        # the numbers 0-15 above the tracks (size 6) and the nations' names (size 8) come after the title
+        scale = [t for t in after[:40] if t.get("font-size") == "6"]
+        names = [t for t in after[:40] if t.get("font-size") == "8"]
+        assert scale and names
+        top = min(float(t.get("y", 0)) - 6 for t in scale)
+        assert float(title.get("y", 0)) + 2 <= top, "the title is a line above the numbers, not across them"

@@ -120,6 +120,8 @@ def _svg_influence(view: View, y: int) -> tuple[list[str], int]:
     scores = nations_score(view)
     out = [_t(6, y + 8, "Influence" if scores else "Influence (no nation scores at the end of this scenario)", 9,
               weight="bold")]
+    if not scores:  # the long title on a line of its own: beside the tracks it ran over their numbers and France
+        y += 16
     cw = (640 - 100) / (C.INFLUENCE_MAX + 1)
     x0 = 94
     for r, nation in enumerate(C.NATIONS):
