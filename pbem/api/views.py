@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import StreamingHttpResponse
 from django.utils import translation
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
@@ -508,8 +509,11 @@ class GameOptionsApi(BaseApi):
         seat = selectors.viewer_seat(game, self.player)
         if seat is None:
             if game.state is None:
-                raise services.Conflict(f"game #{game.pk} has not started yet")
-            raise services.Forbidden(f"you do not play in game #{game.pk}")
+                raise services.Conflict(gettext("game #%(game)s has not started") % {"game": game.pk})
+            # Why the moves' own check: it says why (you resigned; you do not play here) as /moves/
+            # says it, in the reader's language.
+            services.access_seat(game, self.require_player())
+            raise services.Forbidden(gettext("you do not play in game #%(game)s") % {"game": game.pk})
         options = selectors.seat_options(game, seat)
         return _with_etag(Response(s.OptionsOut(presenters.options_data(game, seat, options)).data), game.etag)
 

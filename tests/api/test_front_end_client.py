@@ -8,6 +8,7 @@ from django.utils import timezone
 from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 
+from pbem.games import services
 from pbem.games.models import OutboundMessage
 from tests.factories import start_game, token_client
 
@@ -119,3 +120,23 @@ def test_option_details_shared_by_two_games_match_the_schema(alice, bob):
                             "details": {"kind": "deliver"}})  # as Lisboa offers it (seen in a played game)
     errors = [e.message for e in _validator(openapi, "OptionsOut").iter_errors(body)]
     assert not errors, errors[:3]
+
+
+def test_options_refuse_a_resigned_player_as_the_moves_do_and_in_the_readers_language(fake_game, alice, bob, carol):
+    """After a resignation ``/moves/`` said "you resigned from game #N" and ``/options/`` "you do not play
+    in game #N" (not true: Bob played), in English whatever Accept-Language asked."""
+    game = start_game(fake_game, alice, [bob])
+    client = token_client(bob)
+    assert client.post(f"/api/v1/games/{game.pk}/resign/").status_code == 200
+    for path in ("options/", "moves/"):
+        method = client.get if path == "options/" else client.post
+        body = {"commands": [{"code": "c1"}]} if path == "moves/" else None
+        r = method(f"/api/v1/games/{game.pk}/{path}", body, format="json")
+        assert r.status_code == 403 and r.json()["message"] == f"you resigned from game #{game.pk}", (path, r.json())
+    pt = client.get(f"/api/v1/games/{game.pk}/options/", HTTP_ACCEPT_LANGUAGE="pt")
+    assert pt.status_code == 403 and pt.json()["message"] == f"desistiu do jogo #{game.pk}"
+    stranger = token_client(carol).get(f"/api/v1/games/{game.pk}/options/", HTTP_ACCEPT_LANGUAGE="pt")
+    assert stranger.status_code == 403 and stranger.json()["message"] == f"não joga no jogo #{game.pk}"
+    waiting = services.do_create_game(alice, fake_game, invite=[bob.email])
+    early = token_client(alice).get(f"/api/v1/games/{waiting.pk}/options/", HTTP_ACCEPT_LANGUAGE="pt")
+    assert early.status_code == 409 and early.json()["message"] == f"o jogo #{waiting.pk} ainda não começou"
