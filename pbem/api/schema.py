@@ -120,6 +120,30 @@ def _negotiated(generator: Any) -> dict[tuple[str, str], bool]:
     return out
 
 
+#: null, as OpenAPI 3.0.3 lets a schema say it: ``nullable`` counts only beside a ``type`` of its own.
+_NULL = {"type": "object", "nullable": True, "enum": [None]}
+
+
+def _nullable_composites(node: Any) -> None:
+    """``{"allOf": [ref], "nullable": true}`` (drf-spectacular's nullable reference) refuses null under
+    OpenAPI 3.0.3 (``nullable`` without a ``type`` adds nothing; a strict validator, as a generated
+    client has, refused every accepted move request's ``"reason": null``): null becomes a member."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+            continue
+        if not isinstance(item, dict):
+            continue
+        kind = next((k for k in ("allOf", "anyOf", "oneOf") if k in item), None)
+        if kind and item.get("nullable") and "type" not in item and (kind != "allOf" or len(item[kind]) == 1):
+            members = item.pop(kind)
+            del item["nullable"]
+            item["oneOf" if kind == "oneOf" else "anyOf"] = [*members, dict(_NULL)]
+        stack.extend(item.values())
+
+
 def _component(serializer: type[Any]) -> str:
     return serializer.__name__
 
@@ -318,6 +342,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
         catalogue["additionalProperties"] = {}
         catalogue["description"] = ("the game's content (`cards`, `places`, `routes`, `tiles`... as the game has "
                                     "them) and its `option_kinds` (see the game's OptionDetails component)")
+    _nullable_composites(result)
     for param in result.get("paths", {}).get("/api/v1/games/", {}).get("get", {}).get("parameters", []):
         if param.get("name") == "rules":
             param["schema"] = {"type": "string", "enum": names}
