@@ -51,6 +51,7 @@ from pbem.games.services import (
     ServiceError,
     _autoplay,
     _finish_if_over,
+    _hand_on_campaign,
     _record,
     _reset_deadline,
     access_game_for_update,
@@ -114,6 +115,7 @@ def do_resume_game(game_id: int, moderator: Player | None, reason: str) -> Game:
     do_log(game, moderator, "resume", {"reason": reason})
     outbox.queue_updates(game, None, intro=lambda: gettext("A moderator resumed game #%(game)s: %(reason)s") % {
         "game": game.pk, "reason": reason})
+    _hand_on_campaign(game)
     return game
 
 

@@ -39,6 +39,7 @@ from pbem.games.services import (
     ServiceError,
     _autoplay,
     _finish_if_over,
+    _hand_on_campaign,
     _record,
     _reset_deadline,
     access_game_for_update,
@@ -430,6 +431,7 @@ def _apply_policy(game: Game, rules: Any, late: list[Seat], now: datetime) -> No
             # Why a full mail to everyone, with the reason first: the moves are told in the story
             # like any other ("Bob plays ..."), and nobody must take them for the player's choice.
             outbox.queue_updates(game, None, intro=_civil_disorder_text(game, applied, seats, policy))
+            _hand_on_campaign(game)
             return
         policy = Game.NoMovePolicy.WAIT  # the game declares no default here: a person must decide
     names = ", ".join(_name(game, i) for i in seats)

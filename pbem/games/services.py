@@ -448,8 +448,13 @@ def _finish_if_over(game: Game, rules: Rules) -> None:
     game.finished_at = timezone.now()
     game.deadline_at = None
     do_log(game, None, "finish", {"outcome": game.outcome})
-    if game.campaign_id is not None:
-        # the campaign goes on after the commit (pbem.games.campaigns; its sweeper if this is lost)
+
+
+def _hand_on_campaign(game: Game) -> None:
+    """A finished campaign game's campaign goes on after the commit (pbem.games.campaigns; its sweeper if
+    this is lost). Called after the game's last mails are queued: handed on before them, the campaign mail
+    ("its first mail follows") and the next game's first mail went out before this game's "game over"."""
+    if game.campaign_id is not None and game.status == Game.Status.FINISHED:
         dispatch.enqueue("pbem.campaign_next", game.pk)
 
 
@@ -649,6 +654,7 @@ def _submit_moves(game: Game, player: Player | None, commands: Sequence[Command]
             # Why read again with time banks: the clocks saved the seats from a read of their own.
             outbox.queue_game_update(game, waited=waited, seats=None if clocks.is_banked(game) else seats,
                                      change=[(a.seat, a.events) for a in applied])
+            _hand_on_campaign(game)
     refusal = None
     if refused is not None:
         assert game.state is not None
@@ -883,6 +889,7 @@ def do_resign(game_id: int, player: Player) -> None:
             _finish_if_over(game, rules)
             _save_move(game)
             outbox.queue_game_update(game, waited=waited)
+            _hand_on_campaign(game)
 
 
 # ---- moderation ----------------------------------------------------------------------------

@@ -195,3 +195,23 @@ def test_it_ends_a_series_of_maracaibo_games_without_the_story_after_three(ana: 
     # its archive, asked by the API: there never is one, and the answer says so
     r = token_client(series.created_by).get(f"/api/v1/campaigns/{series.pk}/archive/")
     assert r.status_code == 409 and "a series of games without a story: it has no archive" in r.json()["message"]
+
+
+def test_a_campaign_games_last_mail_comes_before_the_campaign_mail_and_the_next_games_first(
+        guess: str, ana: Persona, bruno: Persona) -> None:
+    """Seen playing Maracaibo's Uprising campaign by mail (here on the toy campaign game): the campaign mail ("Game 2 is set up now:
+    its first mail follows") and game 2's first mail reached the players before game 1's "game over"
+    mail, all three in the same second, so a mail client showed the new game before the old one's end."""
+    answer_to(ana, f"new campaign guess with {bruno.email} games=3")
+    campaign = Campaign.objects.get()
+    first = campaign.games.get()
+    bruno.reply(bruno.latest(), "join")
+    play_by_mail(first.pk, [ana, bruno])
+    second = campaign.games.get(campaign_number=2)
+    for person in (ana, bruno):
+        subjects = [" ".join(str(m["Subject"]).split()) for m in person.inbox()]
+        over = max(i for i, s in enumerate(subjects) if f"[pbem #{first.pk}]" in s)
+        told = next(i for i, s in enumerate(subjects) if f"campaign #{campaign.pk}]" in s)
+        begun = min(i for i, s in enumerate(subjects) if f"[pbem #{second.pk}]" in s)
+        assert "game over" in subjects[over]
+        assert over < told < begun, subjects[over - 1:]
