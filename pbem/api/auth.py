@@ -36,6 +36,17 @@ class ApiTokenAuthentication(BaseAuthentication):
         return "Token"
 
 
+def foreign_scheme(request: Any) -> str | None:
+    """The scheme of an ``Authorization`` header this API does not take (``Basic``...), or None.
+    Why not refused at once: a proxy guarding a staging site with Basic passes its header on, and
+    reads are open to everyone; only an answer that needs a player says why it has none."""
+    parts = get_authorization_header(request).split()
+    if not parts:
+        return None
+    scheme = parts[0].decode("latin-1")
+    return None if scheme.lower() in KEYWORDS else scheme[:20]
+
+
 class ApiTokenScheme(OpenApiAuthenticationExtension):
     """How the OpenAPI schema describes ApiTokenAuthentication (drf-spectacular finds it by target)."""
 

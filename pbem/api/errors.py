@@ -16,6 +16,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from engine import EngineError, IllegalMove
+from pbem.api.auth import foreign_scheme
 from pbem.api.parsers import PayloadTooLarge
 from pbem.games.services import MoveRejected, ServiceError
 from pbem.tokens.lockout import LockedOut
@@ -93,6 +94,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, exceptions.ValidationError):
         messages = _flatten(exc.detail)
         return Response(error_body("invalid", "; ".join(messages), detail=exc.detail), status=400)
+    if isinstance(exc, exceptions.NotAuthenticated) and exc.detail == exceptions.NotAuthenticated.default_detail:
+        scheme = foreign_scheme(context.get("request"))
+        if scheme:  # "credentials were not provided" when they were, in a scheme this API does not take
+            header = getattr(exc, "auth_header", None)
+            exc = exceptions.NotAuthenticated(
+                f"Authorization: {scheme} is not taken here: send Authorization: Token <token> (or Bearer "
+                "<token>); POST /api/v1/auth/token/ with email and password gives the token")
+            exc.auth_header = header  # type: ignore[attr-defined]  # as DRF set it on the first
     if isinstance(exc, exceptions.APIException):
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]

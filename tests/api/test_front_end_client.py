@@ -163,3 +163,16 @@ def test_null_where_the_schema_says_nullable_passes_a_strict_validator(fake_game
     assert not [e.message for e in _validator(openapi, "MoveRequestOut").iter_errors(refused.json())]
     bad = dict(refused.json(), reason={"code": 5})  # and the reason is still checked when it is there
     assert [e.message for e in _validator(openapi, "MoveRequestOut").iter_errors(bad)]
+
+
+def test_a_401_names_an_authorization_scheme_the_api_does_not_take(alice):
+    """``Authorization: Basic ...`` (email and password, as many APIs take them) was answered
+    "Authentication credentials were not provided." A read stays open (a proxy's Basic passes)."""
+    client = token_client()
+    client.credentials(HTTP_AUTHORIZATION="Basic YWxpY2U6cGFzc3dvcmQ=")
+    r = client.get(ME)
+    assert r.status_code == 401 and r.json()["message"].startswith("Authorization: Basic is not taken here: send "
+                                                                   "Authorization: Token <token>"), r.json()
+    assert r["WWW-Authenticate"] == "Token"
+    assert client.get("/api/v1/rules/").status_code == 200
+    assert token_client().get(ME).json()["message"] == "Authentication credentials were not provided."
