@@ -290,19 +290,21 @@ def test_the_mail_and_the_phone_say_the_tables_goal_and_where_it_stands_now() ->
     assert "THE TABLE'S GOAL (all win or all lose together, checked at the end of the game)" in text(view)
     assert _goal(text(view)) == [
         "no ownership marker is left on any location: 11 left now",
-        "every player has more VP than Jacques: not now (Jacques 0 VP, the lowest player 0 VP)"]
+        "every player has more VP than Jacques: not now: Jacques has 0 VP, the player with the fewest has 0"]
     phone = "".join(RULES.render_phone_svg(view))
     assert "The table&#x27;s goal" in phone or "The table's goal" in phone
     assert "11 left now" in phone
     with i18n.language("pt"):
-        assert _goal(text(view))[0] == "nenhum marcador de propriedade resta em nenhum local: restam 11 agora"
+        assert _goal(text(view)) == [
+            "nenhum marcador de propriedade resta em nenhum local: restam 11 agora",
+            "cada jogador tem mais PV do que Jacques: não agora: Jacques tem 0 PV, o jogador com menos tem 0"]
     state["markers"] = {}
     state["revision"] += 1  # (a state changed outside apply: its cached view is stale)
     state["seats"][0]["victory_points"], state["seats"][1]["victory_points"] = 12, 9
     state["jacques"]["victory_points"] = 10
     assert _goal(text(RULES.view(state, 1))) == [
         "no ownership marker is left on any location: met now",
-        "every player has more VP than Jacques: not now (Jacques 10 VP, the lowest player 9 VP)"]
+        "every player has more VP than Jacques: not now: Jacques has 10 VP, the player with the fewest has 9"]
     state["seats"][1]["victory_points"] = 11
     state["revision"] += 1
     assert _goal(text(RULES.view(state, None))) == [

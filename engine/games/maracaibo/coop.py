@@ -152,7 +152,7 @@ def goal_lines(view: dict[str, Any]) -> list[str]:
             him = int(view["jacques"]["vp"])
             lowest = min(int(p["vp"]) for p in view["p"])
             out.append(f"{words}: met now" if lowest > him
-                       else f"{words}: not now (Jacques {him} VP, the lowest player {lowest} VP)")
+                       else f"{words}: not now: Jacques has {him} VP, the player with the fewest has {lowest}")
         else:  # "luysa" (search.py)
             s = view.get("search") or {}
             if s.get("freed") is not None:
