@@ -568,7 +568,7 @@ class GameMovesApi(BaseApi):
         request=s.MovesIn,
         responses={200: s.MoveRequestOut, 202: s.MoveRequestOut,
                    422: OpenApiResponse(s.MoveRequestOut, description="the batch was rejected; nothing changed"),
-                   **_errors(400, 401, 403, 404, 412, 429)},
+                   **_errors(400, 401, 403, 404, 409, 412, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response | aio.Deferred:
         query = _query(s.MovesQueryIn, request)
@@ -577,7 +577,15 @@ class GameMovesApi(BaseApi):
         player = self.require_player()
         expected = _expected_version(request, game_id)
         commands = [services.Command.from_dict(c) for c in body.validated_data["commands"]]
-        req = services.do_request_move(game_id, player, commands, expected_version=expected)
+        try:
+            req = services.do_request_move(game_id, player, commands, expected_version=expected)
+        except services.Forbidden:
+            # Why: before the start no seat has its number yet, and the service said "you do not play
+            # in game #N" to its own creator; the reason is that it has not started (as /options/ says).
+            game = selectors.get_game(game_id)
+            if game.state is None and game.seats.filter(player=player).exists():
+                raise services.Conflict(gettext("game #%(game)s has not started") % {"game": game.pk}) from None
+            raise
         wait = min(query["wait"], settings.PBEM_API_MAX_WAIT)
         if wait > 0 and aio.served_async(request):
             # Why deferred: under ASGI the wait is awaited on the event loop (pbem.api.aio), so a

@@ -176,3 +176,14 @@ def test_a_401_names_an_authorization_scheme_the_api_does_not_take(alice):
     assert r["WWW-Authenticate"] == "Token"
     assert client.get("/api/v1/rules/").status_code == 200
     assert token_client().get(ME).json()["message"] == "Authentication credentials were not provided."
+
+
+def test_a_move_before_the_start_says_the_game_has_not_started(fake_game, alice, bob, carol):
+    """Alice, who created the game and sits in it, was told "you do not play in game #N" (403)."""
+    game = services.do_create_game(alice, fake_game, invite=[bob.email])
+    moves = f"/api/v1/games/{game.pk}/moves/"
+    r = token_client(alice).post(moves, {"commands": [{"code": "c1"}]}, format="json")
+    assert r.status_code == 409 and r.json() == {"code": "conflict", "message": f"game #{game.pk} has not started"}
+    assert "409" in _openapi()["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["responses"]
+    stranger = token_client(carol).post(moves, {"commands": [{"code": "c1"}]}, format="json")
+    assert stranger.status_code == 403 and "do not play" in stranger.json()["message"]
