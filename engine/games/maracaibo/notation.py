@@ -52,6 +52,18 @@ def pile_parts(part: str) -> list[str]:
     return ["draw from the pile"] * times if m and 1 < times <= 12 else [part]
 
 
+#: a line that keeps a list of dealt cards (``keep A, B and C``, ``guardar A, B e C``)
+_KEEP_LIST = re.compile(r"^\s*(?:keep|choose|select|hold|guardar|ficar|manter)\b", re.IGNORECASE)
+_LIST_AND = re.compile(r",?\s+(?:and|e)\s+", re.IGNORECASE)
+
+
+def keep_list(text: str) -> str:
+    """``keep A, B and C`` as ``keep A, B, C``: a list's last item after "and" ("e") is a card kept
+    too. Why only after a keep verb: elsewhere "and" joins the parts of one option's label
+    ("1 doubloon and 1 combat point"), and no card's name holds the word."""
+    return _LIST_AND.sub(", ", text) if _KEEP_LIST.match(text) else text
+
+
 def delivery_parts(part: str) -> list[str]:
     """``deliver sugar with card 12`` as its two decisions, the delivery and its payment."""
     m = _DELIVERY_WITH.match(part)

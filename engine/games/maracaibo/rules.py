@@ -464,8 +464,10 @@ class Maracaibo(Rules):
 
     def line_parts(self, text: str) -> list[str]:
         """As every game's, and a delivery with its payment written as one (``deliver sugar with
-        card 12``): the delivery, then the payment (``with card 12``)."""
-        return [p for part in super().line_parts(text) for q in N.pile_parts(part) for p in N.delivery_parts(q)]
+        card 12``): the delivery, then the payment (``with card 12``); a list of cards kept ended by "and"
+        (``keep A, B and C``) as its cards."""
+        return [p for part in super().line_parts(N.keep_list(text)) for q in N.pile_parts(part)
+                for p in N.delivery_parts(q)]
 
     def sure_repeat(self, state: State, seat: int, move: Move, times: int) -> bool:
         """``draw 2 from pile``: two draws from the pile, when the hand has room for both and there
