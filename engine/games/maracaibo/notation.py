@@ -469,15 +469,17 @@ def _readings(state: State, seat: int, option: Option) -> list[str]:
         return [f"explore {to} (space)", f"explore (to) space {to}", f"space {to} (explore)"]
     if kind == "disc" and code in ("uR", "uH"):  # the Uprising's new ship board: its two slots
         slot = "resistance (tile)" if code == "uR" else "port"
-        return [f"U{code[1:]} (disc) (remove) (ship) (area) (from)", f"(disc) (remove) (from) {slot} (area)"]
+        return [f"U{code[1:]} (disc) (remove) (take) (draw) (ship) (area) (from)",
+                f"(disc) (remove) (take) (draw) (from) {slot} (area)"]
     if kind == "resist":  # the Uprising: a liberated marker to a space of the resistance tile
         if code == "r0":
             return ["leave (marker) (out) (game)", "pass", "discard (marker)"]
         return [f"resistance {code[1:]} (space) (tile) (marker) (put)", f"space {code[1:]} (resistance) (tile)"]
     if kind == "disc":
+        # Why "take" and "draw" ("pegar", "tirar"): the rulebook's own verb, "take a disc from your ship"
         n = code[1:]
-        return [f"U{n} (disc) (remove) (ship) (area) (from)", f"disc {n} (ship) (area) (remove) (from)",
-                f"area {n} (disc) (ship) (remove)"]
+        return [f"U{n} (disc) (remove) (take) (draw) (ship) (area) (from)",
+                f"disc {n} (ship) (area) (remove) (take) (draw) (from)", f"area {n} (disc) (ship) (remove) (take)"]
     if kind == "tquest":
         if code == "quest":
             return ["quest (fulfil) (yes) (take) (pay)", "fulfil (quest) (yes)", "yes (quest)"]
