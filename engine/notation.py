@@ -93,7 +93,7 @@ _FILLER_TEXT = """
     card cards carta cartas with of and then also just here
     to from into onto on in at by for
     o os as uns umas da do das dos de para pra com e ao aos na nas em
-    minha meu minhas meus sua seu por favor
+    minha meu minhas meus sua seu por favor quero queria gostaria vou obrigado obrigada
     s
 """
 FILLERS = frozenset(_FILLER_TEXT.split())
