@@ -101,6 +101,12 @@ def _place_aliases(loc: str) -> list[str]:
         out += ["habana", "la habana", "havanna", "start"]
     if not loc.isdigit() and loc != "H":  # 21a, 9a: their number is a name too
         out += [loc, f"{loc[:-1]} {loc[-1]}"]
+    # its name in each other language too, as the options say it to that reader ("São Cristóvão"):
+    # a Portuguese player's ``navegar até São Cristóvão`` was refused as unknown words
+    for code in i18n.LANGUAGES:
+        said = i18n.lookup(name, code) if code != i18n.DEFAULT else None
+        if said and said != name:
+            out += [said.replace(":", ""), said.split(": ", 1)[-1]]
     return out
 
 
