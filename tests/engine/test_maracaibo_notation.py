@@ -227,3 +227,15 @@ def test_it_says_a_no_with_nothing_after_it_refuses_nothing() -> None:
     assert parsed(state, seat, "no delivery") == "city"
     with language("pt"):
         assert _refusal(state, seat, "não").startswith("'não' não recusa nada")
+
+
+@pytest.mark.parametrize(("line", "parts"), [
+    ("done and draw from the pile", ["done", "draw from the pile"]),
+    ("terminar e comprar do monte", ["terminar", "comprar do monte"]),
+    ("keep A, B and C", ["keep A", "B", "C"]),
+    ("guardar A, B e C", ["guardar A", "B", "C"]),
+    # elsewhere "and" is part of one option's words
+    ("take 1 doubloon and 1 combat point", ["take 1 doubloon and 1 combat point"]),
+])
+def test_it_splits_a_kept_list_and_an_end_then_draw_at_and(line: str, parts: list[str]) -> None:
+    assert RULES.line_parts(line) == parts

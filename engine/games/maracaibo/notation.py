@@ -52,15 +52,18 @@ def pile_parts(part: str) -> list[str]:
     return ["draw from the pile"] * times if m and 1 < times <= 12 else [part]
 
 
-#: a line that keeps a list of dealt cards (``keep A, B and C``, ``guardar A, B e C``)
-_KEEP_LIST = re.compile(r"^\s*(?:keep|choose|select|hold|guardar|ficar|manter)\b", re.IGNORECASE)
+#: a line that keeps a list of dealt cards (``keep A, B and C``, ``guardar A, B e C``), or ends the turn
+#: and then draws (``done and draw from the pile``, ``terminar e comprar do monte``)
+_KEEP_LIST = re.compile(r"^\s*(?:keep|choose|select|hold|guardar|ficar|manter|done|end|finish|finished|terminar|"
+                        r"pronto|fim)\b", re.IGNORECASE)
 _LIST_AND = re.compile(r",?\s+(?:and|e)\s+", re.IGNORECASE)
 
 
 def keep_list(text: str) -> str:
     """``keep A, B and C`` as ``keep A, B, C``: a list's last item after "and" ("e") is a card kept
-    too. Why only after a keep verb: elsewhere "and" joins the parts of one option's label
-    ("1 doubloon and 1 combat point"), and no card's name holds the word."""
+    too; ``done and draw from the pile`` as the turn's end, then the draw. Why only after these verbs:
+    elsewhere "and" joins the parts of one option's label ("1 doubloon and 1 combat point"), and no
+    card's name holds the word (a line is split only when it does not read whole: ``engine.batch``)."""
     return _LIST_AND.sub(", ", text) if _KEEP_LIST.match(text) else text
 
 
@@ -190,7 +193,9 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         "displace": ["replace", "oust", "kick out", "remove marker"],
         "explore": ["explorer", "expedition", "discover", "explorar"],
         "career": ["task", "tasks", "job", "careers", "carreira"],
-        "draw": ["get", "puxar", "tirar", "draws"],
+        # Why these "comprar" phrases: Brazilians "buy" a card from the pile when they draw it (comprar do monte);
+        # "comprar" alone stays "buy" ("comprar 1" is no village action)
+        "draw": ["get", "puxar", "tirar", "draws", "comprar do", "comprar da", "comprar carta", "comprar cartas"],
         "display": ["market", "row", "face up", "open cards", "mostrador"],
         "pile": ["deck", "stack", "blind", "monte", "baralho"],
         "end": ["done", "finish", "stop", "finished", "over", "fim", "terminar", "ready"],
