@@ -49,6 +49,7 @@ from typing import Any
 
 from engine.core import Event, Move, Option, Rules, State, note_events, visible_events
 from engine.errors import IllegalMove, Malformed
+from engine.i18n import _
 
 __all__ = [
     "MOVED_ON", "BatchCrash", "BatchResult", "Command", "Refusal", "Step", "apply_batch", "canonical_move",
@@ -330,15 +331,17 @@ def _chain_parts(rules: Rules, state: State, seat: int, number: int, command: Co
             if not k:
                 raise _FirstPartRefused from None
             # judged after the parts before it, which revealed nothing (see below)
-            raise _ChainRefused(IllegalMove(f'in "{command.text}", after "{", ".join(parts[:k])}": '
-                                            f'"{part}": {exc.message}'),
+            # said in the reader's language, as the reason after it is (a Portuguese mail read "in ..., after")
+            raise _ChainRefused(IllegalMove(_('in "{line}", after "{before}": "{part}": {why}').format(
+                line=command.text, before=", ".join(parts[:k]), part=part, why=exc.message)),
                                 _listed(rules, trial, seat)) from None
         commit = is_commit_point(rng_before, trial, events)
         if commit and k < len(parts) - 1 and not sure:
             if len(set(parts)) == 1:  # a repeat the game cannot vouch for: its own reason says why
                 raise _ChainRefused(whole, _listed(rules, state, seat))
-            raise _ChainRefused(IllegalMove(f'"{part}" draws or reveals something, so it must end its line: '
-                                            f'write "{", ".join(parts[k + 1:])}" on the next line'),
+            raise _ChainRefused(IllegalMove(_('"{part}" draws or reveals something, so it must end its line: '
+                                              'write "{rest}" on the next line').format(
+                                                  part=part, rest=", ".join(parts[k + 1:]))),
                                 _listed(rules, state, seat))
         steps.append(Step(number, part, move, label, tuple(events), commit))
     _restore(state, trial)

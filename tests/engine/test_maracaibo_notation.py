@@ -239,3 +239,16 @@ def test_it_says_a_no_with_nothing_after_it_refuses_nothing() -> None:
 ])
 def test_it_splits_a_kept_list_and_an_end_then_draw_at_and(line: str, parts: list[str]) -> None:
     assert RULES.line_parts(line) == parts
+
+
+def test_a_line_refused_after_its_first_part_is_said_in_the_readers_language() -> None:
+    # Carla (pt) wrote "terminar e comprar do monte" and read 'in "...", after "terminar": ...' in English
+    from engine import i18n
+    from engine.batch import Command, apply_batch
+
+    state = started(3)
+    with i18n.language("pt"):
+        result = apply_batch(RULES, state, 0, [Command(text="navegar 6, atlantis")])
+    assert result.refused is not None
+    why = result.refused.error.message
+    assert why.startswith('em "navegar 6, atlantis", depois de "navegar 6": "atlantis": '), why
