@@ -15,7 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pbem.api import serializers as s
-from pbem.api.views import GAME_ID, BaseApi, _errors, _game_response, _GameActionApi, _ModeratorApi
+from pbem.api.views import (
+    GAME_ID,
+    BaseApi,
+    _errors,
+    _game_response,
+    _GameActionApi,
+    _ModeratorApi,
+    seated_before_the_start,
+)
 from pbem.games import moderation, moderators, selectors
 from pbem.games.models import Game
 from pbem.games.services import Command
@@ -282,7 +290,9 @@ class GameExtendApi(_GameActionApi):
                                "403 when your extensions are used up.",
                    request=None, parameters=[GAME_ID], responses={200: ExtensionOut, **_errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        ext = moderation.do_request_extension(game_id, self.require_player(), via="api")
+        player = self.require_player()
+        with seated_before_the_start(game_id, player):
+            ext = moderation.do_request_extension(game_id, player, via="api")
         return Response(ExtensionOut({"game": ext.game.pk, "deadline_at": ext.until,
                                       "extensions_left": ext.left}).data)
 

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -231,6 +232,20 @@ def _conditional(request: Request, response: Any) -> Any:
                 not_modified[header] = response[header]
             return not_modified
     return response
+
+
+@contextlib.contextmanager
+def seated_before_the_start(game_id: int, player: Player) -> Iterator[None]:
+    """A turn's action (a move, an extension) refused as Forbidden to a player who holds a seat of a
+    game that has not started becomes the 409 that says so. Why: before the start no seat has its
+    number, and the services said "you do not play in game #N" to the game's own creator."""
+    try:
+        yield
+    except services.Forbidden:
+        game = selectors.get_game(game_id)
+        if game.state is None and game.seats.filter(player=player).exists():
+            raise services.Conflict(gettext("game #%(game)s has not started") % {"game": game.pk}) from None
+        raise
 
 
 def _query(serializer: type[Any], request: Request) -> dict[str, Any]:
@@ -577,15 +592,8 @@ class GameMovesApi(BaseApi):
         player = self.require_player()
         expected = _expected_version(request, game_id)
         commands = [services.Command.from_dict(c) for c in body.validated_data["commands"]]
-        try:
+        with seated_before_the_start(game_id, player):
             req = services.do_request_move(game_id, player, commands, expected_version=expected)
-        except services.Forbidden:
-            # Why: before the start no seat has its number yet, and the service said "you do not play
-            # in game #N" to its own creator; the reason is that it has not started (as /options/ says).
-            game = selectors.get_game(game_id)
-            if game.state is None and game.seats.filter(player=player).exists():
-                raise services.Conflict(gettext("game #%(game)s has not started") % {"game": game.pk}) from None
-            raise
         wait = min(query["wait"], settings.PBEM_API_MAX_WAIT)
         if wait > 0 and aio.served_async(request):
             # Why deferred: under ASGI the wait is awaited on the event loop (pbem.api.aio), so a

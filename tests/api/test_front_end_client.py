@@ -179,11 +179,14 @@ def test_a_401_names_an_authorization_scheme_the_api_does_not_take(alice):
 
 
 def test_a_move_before_the_start_says_the_game_has_not_started(fake_game, alice, bob, carol):
-    """Alice, who created the game and sits in it, was told "you do not play in game #N" (403)."""
+    """Alice, who created the game and sits in it, was told "you do not play in game #N" (403), for a
+    move as for an extension."""
     game = services.do_create_game(alice, fake_game, invite=[bob.email])
     moves = f"/api/v1/games/{game.pk}/moves/"
     r = token_client(alice).post(moves, {"commands": [{"code": "c1"}]}, format="json")
     assert r.status_code == 409 and r.json() == {"code": "conflict", "message": f"game #{game.pk} has not started"}
     assert "409" in _openapi()["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["responses"]
+    extend = token_client(alice).post(f"/api/v1/games/{game.pk}/extend/")
+    assert extend.status_code == 409 and extend.json()["message"] == f"game #{game.pk} has not started"
     stranger = token_client(carol).post(moves, {"commands": [{"code": "c1"}]}, format="json")
     assert stranger.status_code == 403 and "do not play" in stranger.json()["message"]
