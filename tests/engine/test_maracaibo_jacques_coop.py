@@ -326,11 +326,15 @@ def test_the_goal_counts_the_markers_beneath_and_says_where_luysa_is() -> None:
     assert _goal(text(RULES.view(state, 0)))[1] == "Luysa was found and freed: met now"
 
 
-def test_no_other_game_says_a_tables_goal() -> None:
+def test_no_other_game_nor_a_finished_one_says_a_tables_goal() -> None:
     from engine.games.maracaibo.render_text import text
 
     solo = RULES.setup(player_names(1), {"automa": "jacques"}, 1)
     assert "GOAL" not in text(RULES.view(solo, 0))
+    over = started(2, rounds=1)
+    finish(over)  # over: the result says each condition met or missed, not a goal "now"
+    assert "GOAL" not in text(RULES.view(over, 0)) and "The table" not in "".join(RULES.render_phone_svg(
+        RULES.view(over, 0)))
 
 
 def test_the_board_pictures_influence_title_keeps_clear_of_the_tracks_numbers_where_no_nation_scores() -> None:

@@ -140,7 +140,7 @@ def goal_lines(view: dict[str, Any]) -> list[str]:
     and the phone's column). Why: a cooperative table wins or loses only by them, and without this line no
     mail nor page said what they were until the game's last mail."""
     mode = str(view["options"].get("mode", "base"))
-    if mode not in SCENARIOS:
+    if mode not in SCENARIOS or view["over"]:  # (over: the result says each condition met or missed)
         return []
     out = []
     for cid in SCENARIOS[mode]["conditions"]:

@@ -236,9 +236,10 @@ def text(view: View, brief: bool = False) -> str:
         out += _wrap(search_line(view).strip())
     if brief and len(view["p"]) > 1:
         out.append("  (Their careers and cards in full: on your game page.)")
-    if view.get("jacques") and str(view["options"].get("mode", "base")) in coop.MODES:
+    goal = coop.goal_lines(view)
+    if goal:
         out += ["", "THE TABLE'S GOAL (all win or all lose together, checked at the end of the game)"]
-        out += [w for line in coop.goal_lines(view) for w in _wrap(line)]
+        out += [w for line in goal for w in _wrap(line)]
     if view.get("story"):  # the story campaign (campaign.py)
         from .campaign import text_lines
 
