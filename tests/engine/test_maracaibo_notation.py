@@ -252,3 +252,12 @@ def test_a_line_refused_after_its_first_part_is_said_in_the_readers_language() -
     assert result.refused is not None
     why = result.refused.error.message
     assert why.startswith('em "navegar 6, atlantis", depois de "navegar 6": "atlantis": '), why
+
+
+def test_end_the_combat_with_no_combat_says_there_is_none_to_end() -> None:
+    # Alice's whole turn: "resistance 2", "end the combat", ...; the liberation had ended the fight by itself
+    state = started(3)
+    RULES.apply(state, 0, {"code": "s6"})
+    with pytest.raises(IllegalMove) as refused:
+        RULES.parse("end the combat", state, 0)
+    assert "there is no combat to end now" in refused.value.message

@@ -755,6 +755,11 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
     if kind == "setup" and "port" in terms and ports:  # the Uprising: a port not dealt (QA, #20)
         return _("you were dealt the home ports {ports}: keep one of them ('home port {port}')").format(
             ports=", ".join(ports), port=ports[0])
+    if "end" in terms and terms & {"combat", "fight"} and not any(o.code == "cend" for o in options):
+        # (play-test of 78: a whole turn's "end the combat" after the last liberation, which had ended the fight
+        # by itself, was answered "no move uses all of 'end', 'combat'")
+        return _("there is no combat to end now: a combat ends by itself once nothing is left to do in it "
+                 "(after its last liberation or annexing); leave that line out")
     if "liberate" in terms and "resist" in p and kind not in ("against", "liberation", "libvillage", "resist"):
         # (QA, #20: 'liberate 3' outside a fight was answered "no move uses all of 'liberate', '3'")
         return _("a place is liberated in a fight against a nation (after a combat token: 'fight against spain', "
