@@ -40,7 +40,8 @@ from .effects import cheapest, good_cards
 _DELIVERY_WITH = re.compile(r"^\s*(deliver\s+\S+)\s+(with\s+.+)$", re.IGNORECASE)
 
 
-_PILE_DRAWS = re.compile(r"^\s*draw\s+(\d+)\s+(?:cards?\s+)?from\s+(?:the\s+)?(?:pile|deck|stack|monte|baralho)\s*$",
+_PILE_DRAWS = re.compile(r"^\s*draw\s+(\d+)\s+(?:cards?\s+)?from\s+(?:the\s+)?(?:pile|deck|stack|monte|baralho|pilha)"
+                         r"\s*$",
                          re.IGNORECASE)
 
 
@@ -197,7 +198,7 @@ def _build() -> tuple[notation.Vocabulary, dict[str, str]]:
         # "comprar" alone stays "buy" ("comprar 1" is no village action)
         "draw": ["get", "puxar", "tirar", "draws", "comprar do", "comprar da", "comprar carta", "comprar cartas"],
         "display": ["market", "row", "face up", "open cards", "mostrador"],
-        "pile": ["deck", "stack", "blind", "monte", "baralho"],
+        "pile": ["deck", "stack", "blind", "monte", "baralho", "pilha", "pilhas"],  # ("pilha": the options' word)
         "end": ["done", "finish", "stop", "finished", "over", "fim", "terminar", "ready"],
         "pass": ["skip", "nothing", "none", "passar", "nada"],
         "yes": ["y", "yep", "yeah", "sure", "sim"],
@@ -849,7 +850,7 @@ def explain(state: State, seat: int, line: notation.Line, options: list[Option])
         piles = [o.code[1:] for o in options if re.fullmatch(r"t\d+", o.code)]
         return _("a combat token is revealed from the top of pile {piles} ({reveals}); tokens are not chosen by "
                  "their number").format(piles=_(" or ").join(piles),
-                                        reveals=", ".join(f"'reveal T{n}'" for n in piles))
+                                        reveals=", ".join(_("'reveal T{n}'").format(n=n) for n in piles))
     if "career" in terms and not any(c.startswith("k") for c in codes):
         return _("no career task of yours is met now")
     return None
