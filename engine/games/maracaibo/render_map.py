@@ -100,9 +100,9 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
     rows: list[Box] = []  # the ships' rows (set below, before any name is drawn)
 
     def _t(x: float, y: float, s: str, size: float = 9, anchor: str = "start", fill: str = "#111",
-           weight: str = "normal", slide: bool = False, above: float | None = None) -> str:
+           weight: str = "normal", slide: bool = False, above: float | None = None, said: bool = False) -> str:
         size = max(size, least)
-        s = say(s)
+        s = s if said else say(s)  # (said: in the reader's words already, as the Uprising's legend's lines)
         if inner is not None:
             w = kit.text_width(s, size, weight == "bold")
             left = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
@@ -229,16 +229,36 @@ def _svg_map(view: View, least: float = 0, legend: bool = True, rings: Collectio
         return out
     # the legend
     new = bool(view.get("uprising_legacy"))
-    lx, ly = 384, 222 - (9 if stops else 0) - (9 if new else 0)  # a line more each: the legend starts higher
+    if new:
+        return out + _uprising_legend(_t, bool(stops), least)
+    lx, ly = 384, 222 - (9 if stops else 0)  # a line more: the legend starts higher
     out.append(_t(lx, ly, "circle: village; square: city,", 6.5))
     out.append(_t(lx, ly + 9, "its market discs below; flag: owner", 6.5))
     out.append(_t(lx, ly + 18, "(F, E, S); Q: quest; boats: ships;", 6.5))
     out.append(_t(lx, ly + 27, "dots: assistants" + ("; +1 CP, -2 d: a stop's" if stops else ""), 6.5))
     if stops:
         out.append(_t(lx, ly + 36, "legacy tile (ending a sail there)", 6.5))
-    if new:
-        out.append(_t(lx, ly + (45 if stops else 36), "green tag: an Uprising legacy tile", 6.5))
     return out
+
+
+def _uprising_legend(text: Any, stops: bool, least: float) -> list[str]:
+    """The legend of a map with the Uprising's legacy tiles, its words said in the reader's language and
+    wrapped to the room between Port Royal and the new city's tag, its last line above Maracaibo's flag.
+    Why: drawn line by line as the English falls, the Portuguese lines ran over the tag "pedágio: 1
+    marcador", the flag of 10 (a nation's in 79) and the number 10a (play-test of 79 in Portuguese)."""
+    parts = ["circle: village; square: city,", "its market discs below; flag: owner",
+             "(F, E, S); Q: quest; boats: ships;", "dots: assistants" + ("; +1 CP, -2 d: a stop's" if stops else "")]
+    parts += ["legacy tile (ending a sail there)"] if stops else []
+    parts += ["green tag: an Uprising legacy tile"]
+    size = max(6.5, least)
+    lines = kit.wrap(" ".join(say(part) for part in parts), size, _LEGEND_RIGHT - _LEGEND_X)
+    top = max(_LEGEND_TOP, _LEGEND_BOTTOM - 9 * (len(lines) - 1))
+    return [text(_LEGEND_X, top + 9 * k, line, size, said=True) for k, line in enumerate(lines)]
+
+
+#: the Uprising's legend's room: right of 13 Port Royal, left of the tag of 10a (L30), below 5's market
+#: discs, its last line's foot above the flag of 10 Maracaibo
+_LEGEND_X, _LEGEND_RIGHT, _LEGEND_TOP, _LEGEND_BOTTOM = 384, 512, 172, 240
 
 
 #: the Uprising's new legacy tiles on a place: what using them costs or gives, in a tag's few words
@@ -248,6 +268,8 @@ NEW_TAGS = {"L30": "toll: 1 marker", "L33": "disc + village", "L34": "reveal: re
 
 #: where a new tile's tag goes from its place, where right of it would cover a neighbour's name
 _TAG_AT = {"21a": (-20, 26), "10a": (-44, -46), "6": (21, -22), "15": (12, -4)}
+#: where a new tile's tag goes left of its place: right of 13 lies the legend, right of 15 the name Cartagena
+_TAG_LEFT = {"13", "15"}
 
 
 def _svg_new_legacy(view: View, text: Any, least: float,
@@ -267,10 +289,11 @@ def _svg_new_legacy(view: View, text: Any, least: float,
         dx, dy = _TAG_AT.get(str(row["loc"]), (14, -4))
         x, y = x + dx - 14, y + dy + 4  # (the tag's corner; what lies on the tile under it)
         tag, size = NEW_TAGS[t["id"]], max(6, least)
-        tw = kit.text_width(tag, size, True) + 3
+        tw = kit.text_width(say(tag), size, True) + 3  # measured as said: "pedágio: 1 marcador" is longer
         px = POS[str(row["loc"])][0]
         right = MAP_W - 2 if part is None or px > part[2] else min(MAP_W - 2, part[2] - 2)
-        if x + 14 + tw > right:  # past the map's right edge (L36 at 8), or the picture's: left of its place
+        # past the map's right edge (L36 at 8), or the picture's, or into the legend (L37 at 13): left of its place
+        if x + 14 + tw > right or str(row["loc"]) in _TAG_LEFT:
             x = round(px - 27 - tw)
         if part is not None:
             x0, y0, x1, y1 = x + 14, y - 4, x + 14 + tw, y - 4 + size + 3
