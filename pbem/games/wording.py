@@ -183,11 +183,17 @@ def story(events: Sequence[Event], reader: int, name: str) -> list[str]:
     retold = to_reader if language in ("en", "en-us") else to_reader_pt if language.startswith("pt") else None
     out: list[str] = []
     times: list[int] = []  # how often each line happened in a row: three ``vd`` gave 3 doubloons
+    twinned: set[int] = set()  # the private lines whose public twin was dropped: each has one twin
     for i, e in enumerate(events):
         prev = events[i - 1] if i else None
         nxt = events[i + 1] if i + 1 < len(events) else None
         about_me = bool(name) and e.to is None and e.text.startswith(f"{name} ")
-        if about_me and (private(prev) or private(nxt)):
+        # Why once: Maracaibo's round end followed "Ana draws 1 card" / "You draw X" with "Ana receives 8
+        # doubloons": as a second twin of the private line, the reader's own income was never told
+        twin = i + 1 if private(nxt) and i + 1 not in twinned else i - 1 if private(prev) and i - 1 not in twinned \
+            else None
+        if about_me and twin is not None:
+            twinned.add(twin)
             continue
         line = sentence(retold(e.text, name) if retold is not None else e.text)
         if out and out[-1] == line:

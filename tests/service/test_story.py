@@ -45,6 +45,15 @@ def test_it_tells_a_private_line_once_instead_of_its_public_twin() -> None:
                                                "Bruno has chosen a card for position 1"]
 
 
+def test_a_private_line_has_one_public_twin_and_the_next_line_about_its_reader_is_told() -> None:
+    # play-test of Maracaibo's Uprising (78): the reader's round-end income, after their draw, was dropped
+    events = [Event("draw", "Ana draws 1 card."), Event("drawn", "You draw Lucky Gravedigger.", to=(0,)),
+              Event("income", "Ana receives 8 doubloons and 0 VP."),
+              Event("income", "Bruno receives 8 doubloons and 1 VP.")]
+    assert wording.story(events, 0, "Ana") == ["You draw Lucky Gravedigger.", "You receive 8 doubloons and 0 VP.",
+                                               "Bruno receives 8 doubloons and 1 VP."]
+
+
 def test_it_counts_a_thing_that_happened_several_times_in_a_row() -> None:
     # three village actions ``vd`` gave 3 doubloons: told once, with how many times
     events = [Event("sail", "Ana sails 2 to 9 Barbados."), *[Event("gain", "Ana gets 1 doubloons.")] * 3,
