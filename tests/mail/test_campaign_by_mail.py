@@ -199,9 +199,10 @@ def test_it_ends_a_series_of_maracaibo_games_without_the_story_after_three(ana: 
 
 def test_a_campaign_games_last_mail_comes_before_the_campaign_mail_and_the_next_games_first(
         guess: str, ana: Persona, bruno: Persona) -> None:
-    """Seen playing Maracaibo's Uprising campaign by mail (here on the toy campaign game): the campaign mail ("Game 2 is set up now:
-    its first mail follows") and game 2's first mail reached the players before game 1's "game over"
-    mail, all three in the same second, so a mail client showed the new game before the old one's end."""
+    """Seen playing Maracaibo's Uprising campaign by mail (here on the toy campaign game): the campaign
+    mail ("Game 2 is set up now: its first mail follows") and game 2's first mail reached the players
+    before game 1's "game over" mail, all three in the same second, so a mail client showed the new game
+    before the old one's end."""
     answer_to(ana, f"new campaign guess with {bruno.email} games=3")
     campaign = Campaign.objects.get()
     first = campaign.games.get()
