@@ -332,16 +332,42 @@ def _too_heavy(game_id: int | None, svg: str) -> bool:
     its picture back within the hour."""
     if game_id is None:
         return False
+    key = _hint_key(game_id, svg)
+    if _LIGHT_SEEN.get(key, 0.0) > time.monotonic():
+        return False
     try:
-        return bool(cache.get(_hint_key(game_id, svg)))
+        heavy = bool(cache.get(key))
     except Exception:  # noqa: BLE001 - no cache: render
         return False
+    if not heavy:
+        _remember_light(key)
+    return heavy
+
+
+#: How long this process trusts the shared cache's "not too heavy" without asking again.
+LIGHT_SEEN_SECONDS = 10.0
+#: Hint keys the shared cache answered "not too heavy" for, and until when (time.monotonic()).
+#: Why (issue 28): a move's mails of one game asked Redis the same question once a mail (three
+#: GETs for a Maretta move's three picture mails). Why only "not too heavy" here: a stale one
+#: costs a render at most, never a picture (a picture too heavy is left out either way), while
+#: "too heavy" leaves the picture out, so that answer stays the shared cache's, for every worker.
+_LIGHT_SEEN: dict[str, float] = {}
+
+
+def _remember_light(key: str) -> None:
+    now = time.monotonic()
+    if len(_LIGHT_SEEN) > 1000:  # (bounded: the expired ones go)
+        for k in [k for k, until in _LIGHT_SEEN.items() if until <= now]:
+            del _LIGHT_SEEN[k]
+    _LIGHT_SEEN[key] = now + LIGHT_SEEN_SECONDS
 
 
 def _remember_heavy(game_id: int | None, svg: str) -> None:
     if game_id is not None:
+        key = _hint_key(game_id, svg)
+        _LIGHT_SEEN.pop(key, None)
         with contextlib.suppress(Exception):
-            cache.set(_hint_key(game_id, svg), 1, timeout=PNG_WIDTH_HINT_SECONDS)
+            cache.set(key, 1, timeout=PNG_WIDTH_HINT_SECONDS)
 
 
 #: No mail we send weighs more than this (issue 10); the picture gets what the rest leaves.

@@ -130,6 +130,51 @@ def test_it_stops_rendering_for_a_game_whose_pictures_are_too_heavy_for_any_mail
     assert renders == [], "a game's picture known to be too heavy for any mail is not rendered again"
 
 
+def _record_hint_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The "too heavy" hint keys asked of the shared cache from now on (the real cache answers)."""
+    asked: list[str] = []
+    real = sending.cache.get
+
+    def recording(key: str, *args: object, **kwargs: object) -> object:
+        if key.startswith("pbem:png-heavy:"):
+            asked.append(key)
+        return real(key, *args, **kwargs)
+
+    monkeypatch.setattr(sending.cache, "get", recording)
+    return asked
+
+
+def test_a_moves_picture_mails_ask_the_shared_cache_once_whether_the_game_is_too_heavy(
+        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = [ana, bruno, carla]
+    cache.clear()
+    sending._LIGHT_SEEN.clear()
+    game = start_game("maretta", people, mail_mode="every")
+    sending._LIGHT_SEEN.clear()  # (as a worker that has not mailed this game yet)
+    asked = _record_hint_reads(monkeypatch)
+    mailed = OutboundMessage.objects.filter(game=game, content__picture=True).count()
+    _move_until_mailed(game, ana, people)
+    assert OutboundMessage.objects.filter(game=game, content__picture=True).count() - mailed > 1
+    assert len(asked) == 1, "one question a game's board, not one a mail (issue 28)"
+    assert _png_of(ana.latest()) is not None
+
+
+def test_a_too_heavy_hint_another_worker_left_still_holds_here(
+        ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = [ana, bruno, carla]
+    cache.clear()
+    sending._LIGHT_SEEN.clear()
+    game = start_game("maretta", people, mail_mode="every")
+    assert _png_of(ana.latest()) is not None
+    # another worker found this game's picture too heavy: its hint, in the shared cache alone
+    row = OutboundMessage.objects.filter(game=game, to_email=ana.email, content__picture=True).latest("pk")
+    cache.set(sending._hint_key(game.pk, sending.bodies(row).svg), 1, timeout=60)
+    sending._LIGHT_SEEN.clear()
+    renders = _record_renders(monkeypatch)
+    later = _move_until_mailed(game, ana, people)
+    assert _png_of(later) is None and renders == []
+
+
 def test_it_shows_the_sea_near_my_fleet_in_a_caravelas_turn_mail(ana: Persona, bruno: Persona) -> None:
     cache.clear()
     game = start_game("caravelas", [ana, bruno])
