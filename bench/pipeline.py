@@ -43,7 +43,11 @@ with the same concurrency as the pipeline:
   own, updating a JSON state of the game's size and inserting a log row;
 * the mails: the bytes the sink accepted in the round (the very mails the
   pipeline composed), sent again prebuilt by ``--workers`` senders over one
-  kept connection each to the same sink.
+  kept connection each to the same sink, pipelined (RFC 2920: MAIL, RCPT and
+  DATA in one write, then the message; two round trips a mail), written raw
+  with smtplib's ``putcmd``/``getreply``. The sink advertises PIPELINING as
+  every real relay does, and pbem's backend pipelines too (issue 28), so the
+  ceiling stays the best raw way and the ratio moves only by what pbem waits for.
 
 A move needs one of each of the first three and the round's mails per move of
 the last, all on the same cores, so the ceiling is 1 / (1/smtp + 1/task +
@@ -95,6 +99,12 @@ class Sink:
         self.to_players = True
         #: How many mails each recipient was given (never the raw parts' resends).
         self.accepted: dict[str, int] = {}
+
+    async def handle_EHLO(self, server: object, session: Any, envelope: object, hostname: str,
+                          responses: list[str]) -> list[str]:
+        """EHLO's lines with PIPELINING (RFC 2920), as every real relay advertises it."""
+        session.host_name = hostname
+        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_DATA(self, server: object, session: object, envelope: Any) -> str:
         with self.arrived:
@@ -300,6 +310,19 @@ def part_transaction(database_url: str, state: dict, connections: int, seconds: 
     return sum(counts) / took
 
 
+def _pipelined(smtp: smtplib.SMTP, mail_from: str, rcpt_tos: list[str], content: bytes) -> None:
+    """One mail in two round trips (RFC 2920): MAIL, every RCPT and DATA in one write, their
+    replies, then the message (dot-stuffed by smtplib's own helper) and its reply."""
+    envelope = [f"mail FROM:<{mail_from}> size={len(content)}"] + [f"rcpt TO:<{r}>" for r in rcpt_tos]
+    smtp.send("".join(f"{c}\r\n" for c in [*envelope, "data"]))
+    codes = [smtp.getreply()[0] for _ in range(len(rcpt_tos) + 2)]
+    quoted = smtplib._quote_periods(content)  # type: ignore[attr-defined]
+    smtp.send(quoted + (b"" if quoted.endswith(b"\r\n") else b"\r\n") + b".\r\n")
+    codes.append(smtp.getreply()[0])
+    if codes != [250] * (len(rcpt_tos) + 1) + [354, 250]:
+        raise RuntimeError(f"the sink refused a prebuilt mail: {codes}")
+
+
 def part_mails(kept: list[tuple[str, list[str], bytes]], sink_port: int, senders: int, least: int = 200) -> float:
     """Mails per second: the round's mails, prebuilt (the bytes the sink accepted), sent again by
     ``senders`` at once over one kept SMTP connection each."""
@@ -309,8 +332,9 @@ def part_mails(kept: list[tuple[str, list[str], bytes]], sink_port: int, senders
 
     def sender(i: int) -> None:
         with smtplib.SMTP("127.0.0.1", sink_port) as smtp:
+            smtp.ehlo()
             for mail_from, rcpt_tos, content in mails[i::senders]:
-                smtp.sendmail(mail_from, rcpt_tos, content)
+                _pipelined(smtp, mail_from, rcpt_tos, content)
 
     return len(mails) / _threads(senders, sender)
 
