@@ -31,7 +31,7 @@ import os
 import smtplib
 import threading
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.core.mail.backends.smtp import EmailBackend
@@ -104,7 +104,6 @@ class PipeliningMixin:
             smtp.send(b"." + smtplib.bCRLF)
             smtp.getreply()
         self._fail(failure, replies[-1][0])
-        raise failure  # _fail raised it already; for the type checker
 
     def _replies(self, count: int) -> list[tuple[int, bytes]]:
         """Up to ``count`` replies, one a pipelined command; fewer when one is 421 (the relay closes)."""
@@ -126,7 +125,7 @@ class PipeliningMixin:
             return smtplib.SMTPDataError(*replies[-1])
         return None
 
-    def _fail(self, failure: smtplib.SMTPException, code: int) -> None:
+    def _fail(self, failure: smtplib.SMTPException, code: int) -> NoReturn:
         """Raises ``failure`` as smtplib does: after RSET (the connection stays usable), or closed on 421."""
         smtp: Any = self
         if code == 421:

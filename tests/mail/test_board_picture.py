@@ -144,12 +144,17 @@ def _record_hint_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return asked
 
 
+def _maretta_with_nothing_kept(people: list[Persona]) -> Game:
+    """A Maretta game started with no picture hint in the shared cache nor in this process."""
+    cache.clear()
+    sending._LIGHT_SEEN.clear()
+    return start_game("maretta", people, mail_mode="every")
+
+
 def test_a_moves_picture_mails_ask_the_shared_cache_once_whether_the_game_is_too_heavy(
         ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
     people = [ana, bruno, carla]
-    cache.clear()
-    sending._LIGHT_SEEN.clear()
-    game = start_game("maretta", people, mail_mode="every")
+    game = _maretta_with_nothing_kept(people)
     sending._LIGHT_SEEN.clear()  # (as a worker that has not mailed this game yet)
     asked = _record_hint_reads(monkeypatch)
     mailed = OutboundMessage.objects.filter(game=game, content__picture=True).count()
@@ -162,9 +167,7 @@ def test_a_moves_picture_mails_ask_the_shared_cache_once_whether_the_game_is_too
 def test_a_too_heavy_hint_another_worker_left_still_holds_here(
         ana: Persona, bruno: Persona, carla: Persona, monkeypatch: pytest.MonkeyPatch) -> None:
     people = [ana, bruno, carla]
-    cache.clear()
-    sending._LIGHT_SEEN.clear()
-    game = start_game("maretta", people, mail_mode="every")
+    game = _maretta_with_nothing_kept(people)
     assert _png_of(ana.latest()) is not None
     # another worker found this game's picture too heavy: its hint, in the shared cache alone
     row = OutboundMessage.objects.filter(game=game, to_email=ana.email, content__picture=True).latest("pk")
